@@ -1,0 +1,157 @@
+/**
+ * Bounded edits to a skill document (algorithm doc §1.5) — the "weight update".
+ * Matching is exact, case-sensitive and first-occurrence; text is spliced by index, never with
+ * String.prototype.replace, so `$&`, `$1` or `$$` in model-written content survive verbatim.
+ */
+import { findProtectedRegions, firstProtectedStart, removeMarkers } from './protected-regions';
+
+export const EDIT_OPS = ['append', 'insert_after', 'replace', 'delete'] as const;
+export type EditOp = (typeof EDIT_OPS)[number];
+
+export interface Edit {
+  op: EditOp | string;
+  content?: string;
+  target?: string;
+  support_count?: number;
+  source_type?: 'failure' | 'success';
+  merge_level?: number;
+  reflection_type?: string;
+}
+
+export interface Patch {
+  reasoning: string;
+  edits: Edit[];
+  ranking_details?: { reasoning: string; selected_indices: number[] };
+}
+
+export type EditStatus =
+  | 'applied_append'
+  | 'applied_append_before_protected_region'
+  | 'applied_insert_after'
+  | 'applied_insert_after_fallback_append'
+  | 'applied_insert_after_fallback_before_protected_region'
+  | 'applied_replace'
+  | 'applied_delete'
+  | 'skipped_protected_region'
+  | 'skipped_replace_missing_target'
+  | 'skipped_replace_target_not_found'
+  | 'skipped_delete_missing_target'
+  | 'skipped_delete_target_not_found'
+  | 'skipped_unknown_op'
+  | 'error';
+
+export interface EditResult {
+  skill: string;
+  status: EditStatus;
+  error?: string;
+}
+
+/** One row of the edit-apply report (1-based index, previews cut at 200 chars). */
+export interface EditReportRow {
+  index: number;
+  op: string;
+  target: string;
+  content_preview: string;
+  status: EditStatus;
+  error?: string;
+}
+
+export interface EditApplySummary {
+  total: number;
+  applied: number;
+  skipped: number;
+  errors: number;
+}
+
+export interface PatchResult {
+  skill: string;
+  report: EditReportRow[];
+  summary: EditApplySummary;
+}
+
+/** Append `content` at the end, or just before the earliest protected region. */
+function placeAppend(skill: string, content: string): { skill: string; beforeProtected: boolean } {
+  const p = firstProtectedStart(skill);
+  if (p >= 0) {
+    return { skill: `${skill.slice(0, p).trimEnd()}\n\n${content}\n\n${skill.slice(p)}`, beforeProtected: true };
+  }
+  return { skill: `${skill.trimEnd()}\n\n${content}\n`, beforeProtected: false };
+}
+
+/** Apply one edit with the reference semantics; never throws. */
+export function applyEdit(skill: string, edit: Edit): EditResult {
+  try {
+    const content = removeMarkers(String(edit.content ?? '').trim());
+    const target = typeof edit.target === 'string' ? edit.target : '';
+    const at = target ? skill.indexOf(target) : -1;
+    const regions = at >= 0 ? findProtectedRegions(skill) : [];
+    // The reference checks only where the target starts; we also refuse a target that runs into
+    // a region, so that no edit can ever change protected text.
+    if (regions.some((r) => at < r.end && at + target.length > r.start)) {
+      return { skill, status: 'skipped_protected_region' };
+    }
+    switch (edit.op) {
+      case 'append': {
+        const r = placeAppend(skill, content);
+        return { skill: r.skill, status: r.beforeProtected ? 'applied_append_before_protected_region' : 'applied_append' };
+      }
+      case 'insert_after': {
+        if (at < 0) {
+          const r = placeAppend(skill, content);
+          return {
+            skill: r.skill,
+            status: r.beforeProtected
+              ? 'applied_insert_after_fallback_before_protected_region'
+              : 'applied_insert_after_fallback_append',
+          };
+        }
+        const nl = skill.indexOf('\n', at + target.length);
+        const cut = nl >= 0 ? nl + 1 : skill.length;
+        if (regions.some((r) => r.start < cut && cut < r.end)) return { skill, status: 'skipped_protected_region' };
+        return { skill: `${skill.slice(0, cut)}\n${content}\n${skill.slice(cut)}`, status: 'applied_insert_after' };
+      }
+      case 'replace': {
+        if (!target) return { skill, status: 'skipped_replace_missing_target' };
+        if (at < 0) return { skill, status: 'skipped_replace_target_not_found' };
+        return { skill: skill.slice(0, at) + content + skill.slice(at + target.length), status: 'applied_replace' };
+      }
+      case 'delete': {
+        if (!target) return { skill, status: 'skipped_delete_missing_target' };
+        if (at < 0) return { skill, status: 'skipped_delete_target_not_found' };
+        return { skill: skill.slice(0, at) + skill.slice(at + target.length), status: 'applied_delete' };
+      }
+      default:
+        return { skill, status: 'skipped_unknown_op' };
+    }
+  } catch (e) {
+    return { skill, status: 'error', error: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+/** Apply edits in order; each edit sees the result of the previous ones. */
+export function applyPatch(skill: string, edits: readonly Edit[]): PatchResult {
+  let current = skill;
+  const report: EditReportRow[] = [];
+  edits.forEach((edit, i) => {
+    const r = applyEdit(current, edit);
+    current = r.skill;
+    report.push({
+      index: i + 1,
+      op: String(edit.op),
+      target: String(edit.target ?? '').slice(0, 200),
+      content_preview: String(edit.content ?? '').slice(0, 200),
+      status: r.status,
+      ...(r.error ? { error: r.error } : {}),
+    });
+  });
+  return { skill: current, report, summary: summariseReport(report) };
+}
+
+export function summariseReport(report: readonly EditReportRow[]): EditApplySummary {
+  return {
+    total: report.length,
+    applied: report.filter((r) => r.status.startsWith('applied')).length,
+    skipped: report.filter((r) => r.status.startsWith('skipped')).length,
+    errors: report.filter((r) => r.status === 'error').length,
+  };
+}

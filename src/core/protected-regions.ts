@@ -1,0 +1,161 @@
+/**
+ * Protected regions of a skill document (algorithm doc §1.4, §3.6 step 7, §3.8).
+ * The machinery owns them; ordinary edits may never touch what lies inside.
+ */
+export const SLOW_UPDATE_START = '<!-- SLOW_UPDATE_START -->';
+export const SLOW_UPDATE_END = '<!-- SLOW_UPDATE_END -->';
+export const APPENDIX_START = '<!-- APPENDIX_START -->';
+export const APPENDIX_END = '<!-- APPENDIX_END -->';
+
+export const MARKERS = [SLOW_UPDATE_START, SLOW_UPDATE_END, APPENDIX_START, APPENDIX_END] as const;
+
+const PAIRS = [
+  [SLOW_UPDATE_START, SLOW_UPDATE_END],
+  [APPENDIX_START, APPENDIX_END],
+] as const;
+
+export type RegionKind = 'slow_update' | 'appendix';
+
+/** A protected span: from the start marker up to the end of the end marker (exclusive). */
+export interface ProtectedRegion {
+  kind: RegionKind;
+  start: number;
+  end: number;
+}
+
+/** Regions whose start and end markers both exist (first start, first end after it). */
+export function findProtectedRegions(skill: string): ProtectedRegion[] {
+  const regions: ProtectedRegion[] = [];
+  PAIRS.forEach(([startMarker, endMarker], i) => {
+    const start = skill.indexOf(startMarker);
+    if (start < 0) return;
+    const endAt = skill.indexOf(endMarker, start);
+    if (endAt < 0) return;
+    regions.push({ kind: i === 0 ? 'slow_update' : 'appendix', start, end: endAt + endMarker.length });
+  });
+  return regions;
+}
+
+/** Whether a position lies inside a protected region (`start <= pos < end`). */
+export function isInProtectedRegion(skill: string, pos: number): boolean {
+  return findProtectedRegions(skill).some((r) => r.start <= pos && pos < r.end);
+}
+
+/** Index of the earliest protected start marker, or -1. */
+export function firstProtectedStart(skill: string): number {
+  const found = [SLOW_UPDATE_START, APPENDIX_START].map((m) => skill.indexOf(m)).filter((i) => i >= 0);
+  return found.length ? Math.min(...found) : -1;
+}
+
+/** Remove every marker string from model-written text so it cannot forge a region. */
+export function removeMarkers(text: string): string {
+  let out = text;
+  for (const m of MARKERS) out = out.split(m).join('');
+  return out;
+}
+
+/** The text inside the slow-update block, trimmed; '' when there is none. */
+export function getSlowUpdateContent(skill: string): string {
+  const start = skill.indexOf(SLOW_UPDATE_START);
+  if (start < 0) return '';
+  const end = skill.indexOf(SLOW_UPDATE_END, start);
+  if (end < 0) return '';
+  return skill.slice(start + SLOW_UPDATE_START.length, end).trim();
+}
+
+/** Epoch-1 placeholder: append an empty slow-update block unless both markers exist. */
+export function injectEmptySlowUpdate(skill: string): string {
+  if (skill.includes(SLOW_UPDATE_START) && skill.includes(SLOW_UPDATE_END)) return skill;
+  return `${skill.trimEnd()}\n\n${SLOW_UPDATE_START}\n${SLOW_UPDATE_END}\n`;
+}
+
+/**
+ * Replace the slow-update block (§3.6 step 7): remove every START…END span, orphan STARTs
+ * (to the end of the text) and stray ENDs, then append exactly one block at the very end.
+ * Unlike the reference, runs of blank lines are collapsed only where a block was removed,
+ * so the rest of the body keeps its bytes (and its hash).
+ */
+export function replaceSlowUpdateBlock(skill: string, content: string): string {
+  let body = skill;
+  for (;;) {
+    const s = body.indexOf(SLOW_UPDATE_START);
+    if (s < 0) break;
+    const e = body.indexOf(SLOW_UPDATE_END, s);
+    const cut = e < 0 ? body.length : e + SLOW_UPDATE_END.length;
+    body = joinAtCut(body.slice(0, s), body.slice(cut));
+  }
+  for (;;) {
+    const e = body.indexOf(SLOW_UPDATE_END);
+    if (e < 0) break;
+    body = joinAtCut(body.slice(0, e), body.slice(e + SLOW_UPDATE_END.length));
+  }
+  const inner = removeMarkers(content).trim();
+  return `${body.trimEnd()}\n\n${SLOW_UPDATE_START}\n${inner}\n${SLOW_UPDATE_END}\n`;
+}
+
+/** Join two pieces of text around a removed span, leaving at most one blank line there. */
+function joinAtCut(before: string, after: string): string {
+  const head = before.replace(/\n+$/, '');
+  const tail = after.replace(/^\n+/, '');
+  if (!head) return tail;
+  if (!tail) return head;
+  const newlines = Math.min(2, Math.max(before.length - head.length, after.length - tail.length, 1));
+  return head + '\n'.repeat(newlines) + tail;
+}
+
+/** Remove all protected regions (for density and length measures of the body). */
+export function stripProtectedRegions(skill: string): string {
+  let out = skill;
+  for (const [startMarker, endMarker] of PAIRS) {
+    for (;;) {
+      const s = out.indexOf(startMarker);
+      if (s < 0) break;
+      const e = out.indexOf(endMarker, s);
+      if (e < 0) break;
+      out = out.slice(0, s) + out.slice(e + endMarker.length);
+    }
+  }
+  return out;
+}
+
+/** Skill-aware reflection (§3.8): ensure an empty appendix block exists at the end. */
+export function injectEmptyAppendix(skill: string): string {
+  if (skill.includes(APPENDIX_START) && skill.includes(APPENDIX_END)) return skill;
+  return `${skill.trimEnd()}\n\n${APPENDIX_START}\n## Execution Notes Appendix\n${APPENDIX_END}\n`;
+}
+
+/** The notes ("- note" lines) currently in the appendix block. */
+export function getAppendixNotes(skill: string): string[] {
+  const s = skill.indexOf(APPENDIX_START);
+  const e = s < 0 ? -1 : skill.indexOf(APPENDIX_END, s);
+  if (e < 0) return [];
+  return skill
+    .slice(s + APPENDIX_START.length, e)
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l.startsWith('- '))
+    .map((l) => l.slice(2).trim())
+    .filter(Boolean);
+}
+
+/** The dedup key of an appendix note: whitespace collapsed, trailing " .;:,_-" stripped, case-folded. */
+export function appendixNoteKey(note: string): string {
+  return note.replace(/\s+/g, ' ').trim().replace(/[ .;:,_-]+$/, '').toLowerCase();
+}
+
+/** Merge notes into the appendix with order-preserving dedup; creates the block if needed. */
+export function mergeAppendixNotes(skill: string, notes: readonly string[]): string {
+  const withBlock = injectEmptyAppendix(skill);
+  const merged: string[] = [];
+  const seen = new Set<string>();
+  for (const note of [...getAppendixNotes(withBlock), ...notes.map((n) => removeMarkers(n).trim())]) {
+    const key = appendixNoteKey(note);
+    if (!key || seen.has(key)) continue;
+    seen.add(key);
+    merged.push(note.replace(/\s*\n\s*/g, ' '));
+  }
+  const s = withBlock.indexOf(APPENDIX_START);
+  const e = withBlock.indexOf(APPENDIX_END, s);
+  const block = [APPENDIX_START, '## Execution Notes Appendix', ...merged.map((n) => `- ${n}`), ''].join('\n');
+  return withBlock.slice(0, s) + block + withBlock.slice(e);
+}

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import {
+  APPENDIX_END,
+  APPENDIX_START,
+  SLOW_UPDATE_END,
+  SLOW_UPDATE_START,
+  appendixNoteKey,
+  findProtectedRegions,
+  getAppendixNotes,
+  getSlowUpdateContent,
+  injectEmptyAppendix,
+  injectEmptySlowUpdate,
+  isInProtectedRegion,
+  mergeAppendixNotes,
+  removeMarkers,
+  replaceSlowUpdateBlock,
+  stripProtectedRegions,
+} from '../../src/core/protected-regions';
+
+describe('protected regions', () => {
+  it('finds a region from its start marker to the end of its end marker', () => {
+    const s = `ab${SLOW_UPDATE_START}x${SLOW_UPDATE_END}cd`;
+    const [r] = findProtectedRegions(s);
+    expect(r).toEqual({ kind: 'slow_update', start: 2, end: s.length - 2 });
+    expect(isInProtectedRegion(s, 1)).toBe(false);
+    expect(isInProtectedRegion(s, 2)).toBe(true);
+    expect(isInProtectedRegion(s, s.length - 3)).toBe(true);
+    expect(isInProtectedRegion(s, s.length - 2)).toBe(false);
+  });
+
+  it('ignores a start marker without an end marker, and an end before the start', () => {
+    expect(findProtectedRegions(`a${SLOW_UPDATE_START}b`)).toEqual([]);
+    expect(findProtectedRegions(`${SLOW_UPDATE_END}a${SLOW_UPDATE_START}b`)).toEqual([]);
+  });
+
+  it('removes all four markers from text', () => {
+    expect(removeMarkers(`a${SLOW_UPDATE_START}b${APPENDIX_END}c${APPENDIX_START}${SLOW_UPDATE_END}`)).toBe('abc');
+  });
+
+  it('injects an empty slow-update block once', () => {
+    const once = injectEmptySlowUpdate('# Skill\n\n\n');
+    expect(once).toBe(`# Skill\n\n${SLOW_UPDATE_START}\n${SLOW_UPDATE_END}\n`);
+    expect(injectEmptySlowUpdate(once)).toBe(once);
+    expect(getSlowUpdateContent(once)).toBe('');
+  });
+
+  it('replaces the slow-update block, leaving exactly one at the very end', () => {
+    const s = `# A\n\n${SLOW_UPDATE_START}\nold\n${SLOW_UPDATE_END}\n\n## B\ntext\n`;
+    const out = replaceSlowUpdateBlock(s, '  new guidance  ');
+    expect(out).toBe(`# A\n\n## B\ntext\n\n${SLOW_UPDATE_START}\nnew guidance\n${SLOW_UPDATE_END}\n`);
+    expect(getSlowUpdateContent(out)).toBe('new guidance');
+  });
+
+  it('removes orphan starts and stray ends when replacing', () => {
+    const s = `# A\n${SLOW_UPDATE_END}\nbody\n${SLOW_UPDATE_START}\ndangling`;
+    const out = replaceSlowUpdateBlock(s, 'g');
+    expect(out).toBe(`# A\nbody\n\n${SLOW_UPDATE_START}\ng\n${SLOW_UPDATE_END}\n`);
+  });
+
+  it('keeps the body bytes elsewhere (no global newline collapsing)', () => {
+    const s = `# A\n\n\n\nkeep my blank lines\n`;
+    expect(replaceSlowUpdateBlock(s, 'g').startsWith('# A\n\n\n\nkeep my blank lines')).toBe(true);
+  });
+
+  it('replacement is idempotent for the same content', () => {
+    fc.assert(
+      fc.property(fc.string(), fc.string(), (body, g) => {
+        const once = replaceSlowUpdateBlock(body, g);
+        return replaceSlowUpdateBlock(once, g) === once && once.split(SLOW_UPDATE_START).length === 2;
+      }),
+    );
+  });
+
+  it('strips protected regions for body measures', () => {
+    expect(stripProtectedRegions(`a${SLOW_UPDATE_START}x${SLOW_UPDATE_END}b${APPENDIX_START}y${APPENDIX_END}c`)).toBe('abc');
+  });
+});
+
+describe('appendix helpers', () => {
+  it('injects an empty appendix once', () => {
+    const s = injectEmptyAppendix('# S');
+    expect(s).toBe(`# S\n\n${APPENDIX_START}\n## Execution Notes Appendix\n${APPENDIX_END}\n`);
+    expect(injectEmptyAppendix(s)).toBe(s);
+  });
+
+  it('merges notes with order-preserving dedup by normalised key', () => {
+    let s = mergeAppendixNotes('# S', ['Check units.', 'Quote  the source']);
+    s = mergeAppendixNotes(s, ['check UNITS', 'New note;', 'quote the source.']);
+    expect(getAppendixNotes(s)).toEqual(['Check units.', 'Quote  the source', 'New note;']);
+    expect(appendixNoteKey('  Foo   bar ._-')).toBe('foo bar');
+  });
+});

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { SeededRandom, shuffled } from '../../src/core/random';
+
+// Expected values printed by CPython 3.11's random module (algorithm doc, Appendix A).
+describe('SeededRandom matches CPython random.Random', () => {
+  it('getrandbits(32) for seed 42', () => {
+    const r = new SeededRandom(42);
+    expect([r.nextUint32(), r.nextUint32(), r.nextUint32()]).toEqual([2746317213, 478163327, 107420369]);
+  });
+  it.each([
+    [42, 10, [7, 3, 2, 8, 5, 6, 9, 4, 0, 1]],
+    [1042, 20, [5, 0, 15, 3, 17, 9, 16, 8, 12, 2, 13, 6, 19, 18, 14, 10, 1, 11, 4, 7]],
+    [2 ** 40 + 5, 7, [1, 3, 5, 0, 2, 6, 4]],
+  ])('shuffle(range(n)) with seed %d', (seed, n, expected) => {
+    expect(shuffled([...Array(n).keys()], seed)).toEqual(expected);
+  });
+  it('random() floats', () => {
+    expect(new SeededRandom(0).nextFloat()).toBe(0.8444218515250481);
+    expect(new SeededRandom(7).nextFloat()).toBe(0.32383276483316237);
+  });
+  it('negative seeds use |n| as CPython does', () => {
+    expect(shuffled([1, 2, 3, 4, 5], -42)).toEqual(shuffled([1, 2, 3, 4, 5], 42));
+  });
+  it('refuses non-integer seeds', () => {
+    expect(() => new SeededRandom(1.5)).toThrow(RangeError);
+  });
+});
+
+describe('shuffle invariants', () => {
+  it('is a permutation, leaves the input untouched, and is stable under the seed', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer()), fc.integer({ min: 0, max: 2 ** 31 }), (xs, seed) => {
+        const copy = [...xs];
+        const a = shuffled(xs, seed);
+        expect(xs).toEqual(copy);
+        expect([...a].sort((p, q) => p - q)).toEqual([...xs].sort((p, q) => p - q));
+        expect(shuffled(xs, seed)).toEqual(a);
+      }),
+    );
+  });
+  it('below(n) stays in range', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 2 ** 32 - 1 }), fc.integer({ min: 0, max: 1e9 }), (n, seed) => {
+        const v = new SeededRandom(seed).below(n);
+        return Number.isInteger(v) && v >= 0 && v < n;
+      }),
+    );
+  });
+});

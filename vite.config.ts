@@ -1,0 +1,39 @@
+/// <reference types="vitest/config" />
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+export default defineConfig({
+  base: './', // relative asset URLs: dist/ can be hosted under any path
+  plugins: [react()],
+  worker: { format: 'es' }, // 'iife' cannot code-split worker bundles
+  build: {
+    target: 'es2022',
+    chunkSizeWarningLimit: 10000, // Monaco's chunks are multi-MB by nature and load lazily
+    rolldownOptions: { checks: { bundlerTimings: false } },
+  },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          environment: 'node',
+          include: ['test/**/*.test.{ts,tsx}'],
+          exclude: ['test/e2e/**'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          environment: 'node',
+          include: ['test/e2e/**/*.test.ts'],
+          globalSetup: ['test/e2e/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
