@@ -1,0 +1,121 @@
+/**
+ * JSON out of optimizer text (algorithm doc §3.0, pitfall §10.2). In order: the first fenced
+ * block; the greedy span from the first '{' to the last '}'; then a repair, but only when the
+ * text holds exactly one top-level object that looks like intended JSON. Zero or several
+ * candidates give null — never a guess. Every pass is linear in the input and nothing throws.
+ */
+import { jsonrepair } from 'jsonrepair';
+
+export type JsonObject = Record<string, unknown>;
+
+function isObject(v: unknown): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function tryParseObject(text: string): JsonObject | null {
+  try {
+    const v: unknown = JSON.parse(text);
+    return isObject(v) ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The body of the first ``` fenced block (```json or a bare fence), found with indexOf. */
+export function firstFencedBlock(text: string): string | null {
+  let from = 0;
+  for (;;) {
+    const open = text.indexOf('```', from);
+    if (open < 0) return null;
+    const lineEnd = text.indexOf('\n', open + 3);
+    if (lineEnd < 0) return null;
+    const lang = text.slice(open + 3, lineEnd).trim().toLowerCase();
+    if (lang === '' || lang === 'json' || lang === 'jsonc' || lang === 'json5') {
+      const close = text.indexOf('```', lineEnd + 1);
+      return close < 0 ? text.slice(lineEnd + 1) : text.slice(lineEnd + 1, close);
+    }
+    from = lineEnd + 1;
+  }
+}
+
+/**
+ * Spans of top-level {…} objects, found by a string- and escape-aware brace scan. Quotes in
+ * prose outside objects end at a newline, so one stray quote cannot hide the rest of the text.
+ * An object still open at the end of the text (truncated output) counts as a span to the end.
+ */
+export function topLevelObjectSpans(text: string): [number, number][] {
+  const spans: [number, number][] = [];
+  let depth = 0;
+  let inString = false;
+  let escaped = false;
+  let start = -1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (c === 92 /* \ */) escaped = true;
+      else if (c === 34 /* " */) inString = false;
+      else if (c === 10 /* \n */ && depth === 0) inString = false;
+      continue;
+    }
+    if (c === 34) inString = true;
+    else if (c === 123 /* { */) {
+      if (depth === 0) start = i;
+      depth++;
+    } else if (c === 125 /* } */ && depth > 0) {
+      depth--;
+      if (depth === 0) spans.push([start, i + 1]);
+    }
+  }
+  if (depth > 0 && start >= 0) spans.push([start, text.length]);
+  return spans;
+}
+
+function looksLikeJsonObject(span: string): boolean {
+  const m = /^\{\s*(\S)/.exec(span);
+  return m !== null && (m[1] === '"' || m[1] === '}');
+}
+
+function repairSingleObject(text: string): JsonObject | null {
+  const spans = topLevelObjectSpans(text);
+  if (spans.length !== 1) return null;
+  const span = text.slice(spans[0][0], spans[0][1]);
+  if (!looksLikeJsonObject(span)) return null;
+  try {
+    const v = tryParseObject(jsonrepair(span));
+    return v && Object.keys(v).length > 0 ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The JSON object an optimizer response holds, or null. */
+export function extractJsonObject(text: string): JsonObject | null {
+  if (typeof text !== 'string' || !text) return null;
+  const fenced = firstFencedBlock(text);
+  if (fenced !== null) {
+    const v = tryParseObject(fenced.trim());
+    if (v) return v;
+  }
+  const first = text.indexOf('{');
+  const last = text.lastIndexOf('}');
+  if (first >= 0 && last > first) {
+    const v = tryParseObject(text.slice(first, last + 1));
+    if (v) return v;
+  }
+  // Repair: a fenced block is used when it holds exactly one object, else the whole text.
+  if (fenced !== null && topLevelObjectSpans(fenced).length === 1) return repairSingleObject(fenced);
+  return repairSingleObject(text);
+}
+
+export type PayloadCheck = { ok: true; items: JsonObject[] } | { ok: false; reason: string };
+
+/** A payload (e.g. `edits`) is valid iff it is an array whose every element is an object. */
+export function validatePayload(obj: unknown, key: string): PayloadCheck {
+  if (!isObject(obj)) return { ok: false, reason: 'response is not a JSON object' };
+  const items = obj[key];
+  if (!Array.isArray(items)) return { ok: false, reason: `"${key}" is missing or not a list` };
+  const bad = items.findIndex((x) => !isObject(x));
+  if (bad >= 0) return { ok: false, reason: `"${key}"[${bad}] is not an object` };
+  return { ok: true, items: items as JsonObject[] };
+}

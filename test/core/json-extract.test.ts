@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { extractJsonObject, topLevelObjectSpans, validatePayload } from '../../src/core/json-extract';
+
+describe('extractJsonObject (§3.0)', () => {
+  it.each([
+    ['plain object', '{"a":1}', { a: 1 }],
+    ['fenced json block first', 'x {"no":1}\n```json\n{"a":1}\n```\n', { a: 1 }],
+    ['bare fence', '```\n{"a":2}\n```', { a: 2 }],
+    ['greedy span around prose', 'Here you go: {"a":{"b":[1,2]}} done', { a: { b: [1, 2] } }],
+    ['repairs trailing commas in a single object', 'Result: {"edits": [{"op": "append", "content": "x",},],}', { edits: [{ op: 'append', content: 'x' }] }],
+    ['repairs a truncated object', '{"reasoning": "r", "edits": [{"op": "append", "content": "x"}', { reasoning: 'r', edits: [{ op: 'append', content: 'x' }] }],
+    ['ignores braces inside quoted prose', 'He said "use {x}" then {"a": 1,}', { a: 1 }],
+  ])('%s', (_n, text, expected) => {
+    expect(extractJsonObject(text)).toEqual(expected);
+  });
+
+  it.each([
+    ['no object', 'no json here'],
+    ['empty', ''],
+    ['prose pseudo-JSON is refused', 'Use `{op: delete}` to remove it'],
+    ['two candidate objects are ambiguous', 'first {"a": 1,} and then {"b": 2,}'],
+    ['an empty repaired object is refused', 'x { , } trailing'],
+    ['arrays are not objects', '[1, 2, 3]'],
+  ])('%s → null', (_n, text) => {
+    expect(extractJsonObject(text)).toBeNull();
+  });
+
+  it('never throws on any string (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom('{', '}', '"', '\\', '[', ']', ',', ':', 'a', '1', ' ', '\n', '`') }), (s) => {
+        const v = extractJsonObject(s);
+        return v === null || (typeof v === 'object' && !Array.isArray(v));
+      }),
+      { numRuns: 2000 },
+    );
+    fc.assert(fc.property(fc.string(), (s) => extractJsonObject(s) !== undefined));
+  });
+
+  it('stays linear on large malformed output', () => {
+    for (const garbage of ['{"a":'.repeat(200_000), '```json\n'.repeat(100_000), '"{'.repeat(300_000), '{'.repeat(500_000)]) {
+      const t = performance.now();
+      extractJsonObject(garbage);
+      expect(performance.now() - t).toBeLessThan(2000);
+    }
+  });
+
+  it('scans top-level spans, including one left open', () => {
+    expect(topLevelObjectSpans('a {b} c {d {e}} {f')).toEqual([[2, 5], [8, 15], [16, 18]]);
+  });
+});
+
+describe('validatePayload', () => {
+  it('accepts a list of objects', () => {
+    expect(validatePayload({ edits: [{ op: 'append' }] }, 'edits')).toEqual({ ok: true, items: [{ op: 'append' }] });
+    expect(validatePayload({ edits: [] }, 'edits')).toEqual({ ok: true, items: [] });
+  });
+  it.each([
+    [null, 'response is not a JSON object'],
+    [{}, '"edits" is missing or not a list'],
+    [{ edits: 'x' }, '"edits" is missing or not a list'],
+    [{ edits: [{}, 'x'] }, '"edits"[1] is not an object'],
+  ])('%j is refused', (obj, reason) => {
+    expect(validatePayload(obj, 'edits')).toEqual({ ok: false, reason });
+  });
+});
