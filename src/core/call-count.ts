@@ -1,0 +1,157 @@
+/**
+ * How many LLM calls each stage makes (algorithm doc §6) — the basis of the cost estimate and
+ * of the benchmark's checks. The step formulas are exact given what a step observed; the run
+ * estimate is an upper bound under stated assumptions.
+ */
+import { deriveSteps, type RunConfig } from './run-config';
+
+/** Calls of a hierarchical merge of n patches with fan-in K (groups of one pass through free). */
+export function mergeTreeCalls(n: number, mergeBatchSize: number): number {
+  const K = Math.max(2, mergeBatchSize);
+  let calls = 0;
+  let left = n;
+  while (left > 1) {
+    const groups = Math.ceil(left / K);
+    const singles = left % K === 1 ? 1 : 0;
+    calls += groups - singles;
+    left = groups;
+  }
+  return calls;
+}
+
+/** Analyst calls for F failures and S successes with minibatch size M. */
+export function reflectCalls(failures: number, successes: number, minibatchSize: number, failureOnly = false): number {
+  return Math.ceil(failures / minibatchSize) + (failureOnly ? 0 : Math.ceil(successes / minibatchSize));
+}
+
+/** Merge calls of a step: both trees, plus the final merge when both came back non-empty. */
+export function mergeCalls(failurePatches: number, successPatches: number, mergeBatchSize: number): number {
+  return (
+    mergeTreeCalls(failurePatches, mergeBatchSize) +
+    mergeTreeCalls(successPatches, mergeBatchSize) +
+    (failurePatches > 0 && successPatches > 0 ? 1 : 0)
+  );
+}
+
+/** Ranking makes one call iff the merged patch has more items than the budget (and a budget exists). */
+export function rankCalls(mergedEdits: number, budget: number): number {
+  return budget > 0 && mergedEdits > budget ? 1 : 0;
+}
+
+export type Stage =
+  | 'baseline'
+  | 'rollout'
+  | 'judge'
+  | 'reflect'
+  | 'merge'
+  | 'rank'
+  | 'gate'
+  | 'slowUpdateRollout'
+  | 'slowUpdate'
+  | 'metaSkill'
+  | 'slowUpdateGate'
+  | 'finalValidation'
+  | 'test';
+
+export const TARGET_STAGES: readonly Stage[] = ['baseline', 'rollout', 'gate', 'slowUpdateRollout', 'slowUpdateGate', 'finalValidation', 'test'];
+export const OPTIMIZER_STAGES: readonly Stage[] = ['judge', 'reflect', 'merge', 'rank', 'slowUpdate', 'metaSkill'];
+
+export type StageCounts = Record<Stage, number>;
+
+export function emptyCounts(): StageCounts {
+  return {
+    baseline: 0, rollout: 0, judge: 0, reflect: 0, merge: 0, rank: 0, gate: 0,
+    slowUpdateRollout: 0, slowUpdate: 0, metaSkill: 0, slowUpdateGate: 0, finalValidation: 0, test: 0,
+  };
+}
+
+/** What one step observed, from which its call counts follow exactly. */
+export interface StepObservation {
+  batchItems: number;
+  failures: number;
+  /** Analyst calls that came back with at least one edit, by kind. */
+  failurePatches: number;
+  successPatches: number;
+  mergedEdits: number;
+  budget: number;
+  /** Validation items rolled out for the candidate (0 on a cache hit; fewer on an early stop). */
+  gateRollouts: number;
+}
+
+export function stepCalls(o: StepObservation, c: Pick<RunConfig, 'minibatchSize' | 'mergeBatchSize' | 'failureOnly' | 'scorer'>): Partial<StageCounts> {
+  const judged = c.scorer.kind === 'judge';
+  const skipped = o.failurePatches + o.successPatches === 0;
+  return {
+    rollout: o.batchItems,
+    judge: judged ? o.batchItems + o.gateRollouts : 0,
+    reflect: reflectCalls(o.failures, o.batchItems - o.failures, c.minibatchSize, c.failureOnly),
+    merge: skipped ? 0 : mergeCalls(o.failurePatches, o.successPatches, c.mergeBatchSize),
+    rank: skipped ? 0 : rankCalls(o.mergedEdits, o.budget),
+    gate: skipped ? 0 : o.gateRollouts,
+  };
+}
+
+export interface EstimateAssumptions {
+  /** Expected share of train items the target gets right (sets failures per batch). Default 0.5. */
+  trainAccuracy?: number;
+}
+
+/**
+ * Upper bound on the calls of a whole run: every analyst returns edits, every merged patch
+ * needs ranking, every candidate is evaluated on the full validation split (no cache hit, no
+ * early stop), and the final skill differs from the best.
+ */
+export function estimateRunCalls(
+  c: RunConfig,
+  sizes: { train: number; val: number; test: number },
+  a: EstimateAssumptions = {},
+): StageCounts {
+  const counts = emptyCounts();
+  const acc = Math.min(1, Math.max(0, a.trainAccuracy ?? 0.5));
+  const N = c.selectionLimit > 0 ? Math.min(c.selectionLimit, sizes.val) : sizes.val;
+  const T = c.testLimit > 0 ? Math.min(c.testLimit, sizes.test) : sizes.test;
+  const { stepsPerEpoch } = deriveSteps(c, sizes.train);
+  const judged = c.scorer.kind === 'judge';
+  counts.baseline = N;
+  for (let e = 1; e <= c.epochs; e++) {
+    for (let s = 0; s < stepsPerEpoch; s++) {
+      let items = 0;
+      let patchesF = 0;
+      let patchesS = 0;
+      for (let b = 0; b < c.accumulation; b++) {
+        const start = (s * c.accumulation + b) * c.batchSize;
+        const n = start < sizes.train ? Math.min(c.batchSize, sizes.train - start) : Math.min(c.batchSize, sizes.train);
+        const f = Math.round(n * (1 - acc));
+        items += n;
+        patchesF += Math.ceil(f / c.minibatchSize);
+        patchesS += c.failureOnly ? 0 : Math.ceil((n - f) / c.minibatchSize);
+      }
+      counts.rollout += items;
+      counts.reflect += patchesF + patchesS;
+      counts.merge += mergeCalls(patchesF, patchesS, c.mergeBatchSize);
+      counts.rank += 1;
+      counts.gate += N;
+    }
+    if (e >= 2 && (c.useSlowUpdate || c.useMetaSkill)) {
+      counts.slowUpdateRollout += 2 * Math.min(c.slowUpdateSamples, sizes.train);
+      if (c.useSlowUpdate) {
+        counts.slowUpdate += 1;
+        if (c.slowUpdateGated) counts.slowUpdateGate += N;
+      }
+      if (c.useMetaSkill) counts.metaSkill += 1;
+    }
+  }
+  if (c.evalTest) {
+    counts.finalValidation = N;
+    counts.test = 3 * T;
+  }
+  if (judged) {
+    counts.judge =
+      counts.baseline + counts.rollout + counts.gate + counts.slowUpdateRollout + counts.slowUpdateGate + counts.finalValidation + counts.test;
+  }
+  return counts;
+}
+
+export function totalCalls(counts: Partial<StageCounts>, stages: readonly Stage[] = [...TARGET_STAGES, ...OPTIMIZER_STAGES]): number {
+  return stages.reduce((sum, s) => sum + (counts[s] ?? 0), 0);
+}

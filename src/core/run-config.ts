@@ -1,0 +1,217 @@
+/**
+ * One typed run configuration with the reference defaults (algorithm doc §4.3), validated with
+ * messages a user can act on, serialisable as plain JSON, and the derived quantities of §2.1.
+ */
+import { GATE_METRICS, type GateMetric } from './gate';
+import { SCHEDULE_KINDS, type ScheduleKind } from './schedules';
+import { SCORER_KINDS, type ScorerSpec } from './scoring';
+import type { RolloutPresetId, RolloutTemplate } from './templates';
+
+export const PAIR_POLICIES = ['mixed', 'changed', 'unchanged'] as const;
+export type PairPolicy = (typeof PAIR_POLICIES)[number];
+
+export interface RolloutConfig {
+  preset: RolloutPresetId | 'custom';
+  /** Required when preset is 'custom'. */
+  custom?: RolloutTemplate;
+  contextLimit: number;
+}
+
+export interface BudgetCap {
+  usd?: number;
+  tokens?: number;
+}
+
+export interface RunConfig {
+  epochs: number;
+  batchSize: number;
+  accumulation: number;
+  seed: number;
+  minibatchSize: number;
+  mergeBatchSize: number;
+  failureOnly: boolean;
+  editBudget: number;
+  minEditBudget: number;
+  editBudgetSchedule: ScheduleKind;
+  useGate: boolean;
+  gateMetric: GateMetric;
+  gateMixedWeight: number;
+  /** Weight of the semantic-density bonus in the gate score; 0 turns it off. */
+  densityWeight: number;
+  useSlowUpdate: boolean;
+  slowUpdateSamples: number;
+  /** Paper-style: the slow-update candidate must pass the gate (DESIGN §10). */
+  slowUpdateGated: boolean;
+  pairPolicy: PairPolicy;
+  useMetaSkill: boolean;
+  /** Use only the first n validation / test items; 0 = the whole split. */
+  selectionLimit: number;
+  testLimit: number;
+  evalTest: boolean;
+  /** Stop a candidate's validation as soon as it can no longer beat the current score. */
+  earlyStopGate: boolean;
+  targetConcurrency: number;
+  optimizerConcurrency: number;
+  /** A stage whose share of errored calls passes this pauses the run. */
+  maxErrorRate: number;
+  scorer: ScorerSpec;
+  rollout: RolloutConfig;
+  budget: BudgetCap;
+  /** Replacement text for any prompt template, by name (stored with the run). */
+  promptOverrides: Record<string, string>;
+}
+
+export const DEFAULT_RUN_CONFIG: RunConfig = {
+  epochs: 4,
+  batchSize: 40,
+  accumulation: 1,
+  seed: 42,
+  minibatchSize: 8,
+  mergeBatchSize: 8,
+  failureOnly: false,
+  editBudget: 4,
+  minEditBudget: 2,
+  editBudgetSchedule: 'cosine',
+  useGate: true,
+  gateMetric: 'hard',
+  gateMixedWeight: 0.5,
+  densityWeight: 0,
+  useSlowUpdate: true,
+  slowUpdateSamples: 20,
+  slowUpdateGated: true,
+  pairPolicy: 'mixed',
+  useMetaSkill: true,
+  selectionLimit: 0,
+  testLimit: 0,
+  evalTest: true,
+  earlyStopGate: true,
+  targetConcurrency: 8,
+  optimizerConcurrency: 8,
+  maxErrorRate: 0.2,
+  scorer: { kind: 'exact' },
+  rollout: { preset: 'qa', contextLimit: 6000 },
+  budget: {},
+  promptOverrides: {},
+};
+
+export interface ConfigProblem {
+  field: keyof RunConfig | string;
+  message: string;
+}
+
+type IntRule = [keyof RunConfig, string, number, number];
+const INT_RULES: IntRule[] = [
+  ['epochs', 'epochs', 1, 100],
+  ['batchSize', 'batch size', 1, 10_000],
+  ['accumulation', 'accumulation', 1, 64],
+  ['minibatchSize', 'minibatch size', 1, 1000],
+  ['mergeBatchSize', 'merge batch size', 2, 1000],
+  ['editBudget', 'edit budget', 1, 999],
+  ['minEditBudget', 'minimum edit budget', 0, 999],
+  ['slowUpdateSamples', 'slow-update samples', 1, 10_000],
+  ['selectionLimit', 'validation limit', 0, 1_000_000],
+  ['testLimit', 'test limit', 0, 1_000_000],
+  ['targetConcurrency', 'target concurrency', 1, 256],
+  ['optimizerConcurrency', 'optimizer concurrency', 1, 256],
+  ['seed', 'seed', -(2 ** 31), 2 ** 31 - 1],
+];
+
+/** Every problem with a config, in field order; empty when valid. */
+export function validateRunConfig(c: RunConfig): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  for (const [field, label, min, max] of INT_RULES) {
+    const v = c[field];
+    if (typeof v !== 'number' || !Number.isInteger(v)) problems.push({ field, message: `${label} must be a whole number` });
+    else if (v < min) problems.push({ field, message: `${label} must be at least ${min}` });
+    else if (v > max) problems.push({ field, message: `${label} must be at most ${max}` });
+  }
+  if (Number.isInteger(c.minEditBudget) && Number.isInteger(c.editBudget) && c.minEditBudget > c.editBudget) {
+    problems.push({ field: 'minEditBudget', message: 'minimum edit budget must not exceed the edit budget' });
+  }
+  if (!SCHEDULE_KINDS.includes(c.editBudgetSchedule)) {
+    problems.push({ field: 'editBudgetSchedule', message: `edit budget schedule must be one of ${SCHEDULE_KINDS.join(', ')}` });
+  }
+  if (!GATE_METRICS.includes(c.gateMetric)) problems.push({ field: 'gateMetric', message: `gate metric must be one of ${GATE_METRICS.join(', ')}` });
+  if (!(c.gateMixedWeight >= 0 && c.gateMixedWeight <= 1)) problems.push({ field: 'gateMixedWeight', message: 'mixed gate weight must be between 0 and 1' });
+  if (!(c.densityWeight >= 0 && c.densityWeight <= 1)) problems.push({ field: 'densityWeight', message: 'density weight must be between 0 and 1' });
+  if (!PAIR_POLICIES.includes(c.pairPolicy)) problems.push({ field: 'pairPolicy', message: `pair policy must be one of ${PAIR_POLICIES.join(', ')}` });
+  if (!(c.maxErrorRate >= 0 && c.maxErrorRate <= 1)) problems.push({ field: 'maxErrorRate', message: 'maximum error rate must be between 0 and 1' });
+  if (!c.scorer || !SCORER_KINDS.includes(c.scorer.kind)) problems.push({ field: 'scorer', message: `scorer must be one of ${SCORER_KINDS.join(', ')}` });
+  else if (c.scorer.kind === 'numeric' && ((c.scorer.relTol ?? 0) < 0 || (c.scorer.absTol ?? 0) < 0)) {
+    problems.push({ field: 'scorer', message: 'numeric tolerances must not be negative' });
+  } else if (c.scorer.kind === 'regex' && c.scorer.flags && !/^[imsu]*$/.test(c.scorer.flags)) {
+    problems.push({ field: 'scorer', message: 'regex flags may only be i, m, s and u' });
+  }
+  if (!['qa', 'mcq', 'raw', 'custom'].includes(c.rollout?.preset)) problems.push({ field: 'rollout', message: 'rollout template must be qa, mcq, raw or custom' });
+  else if (c.rollout.preset === 'custom' && (!c.rollout.custom?.system?.trim() && !c.rollout.custom?.user?.trim())) {
+    problems.push({ field: 'rollout', message: 'a custom rollout template needs a system or a user message' });
+  }
+  if (c.rollout && !(Number.isInteger(c.rollout.contextLimit) && c.rollout.contextLimit >= 100)) {
+    problems.push({ field: 'rollout', message: 'context limit must be a whole number of at least 100 characters' });
+  }
+  for (const [k, label] of [['usd', 'budget cap (USD)'], ['tokens', 'token budget']] as const) {
+    const v = c.budget?.[k];
+    if (v !== undefined && !(typeof v === 'number' && v > 0 && Number.isFinite(v))) problems.push({ field: 'budget', message: `${label} must be a positive number` });
+  }
+  return problems;
+}
+
+/** Problems of a config against a dataset's split sizes. */
+export function validateAgainstSplits(c: RunConfig, sizes: { train: number; val: number; test: number }): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  if (sizes.train === 0) problems.push({ field: 'dataset', message: 'the train split is empty: training needs train items' });
+  if (sizes.val === 0 && (c.useGate || c.earlyStopGate)) problems.push({ field: 'dataset', message: 'the validation split is empty: the gate needs validation items' });
+  return problems;
+}
+
+export interface ParsedConfig {
+  config: RunConfig;
+  problems: ConfigProblem[];
+  /** Unknown keys are ignored with a warning, never silently. */
+  warnings: string[];
+}
+
+/** Read a stored or user-given config: defaults fill the gaps, unknown keys are reported. */
+export function parseRunConfig(input: unknown): ParsedConfig {
+  const warnings: string[] = [];
+  const given = input && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
+  const config = structuredCloneConfig(DEFAULT_RUN_CONFIG) as unknown as Record<string, unknown>;
+  for (const [k, v] of Object.entries(given)) {
+    if (!(k in DEFAULT_RUN_CONFIG)) warnings.push(`unknown setting "${k}" was ignored`);
+    else if (v !== undefined) config[k] = v;
+  }
+  const typed = config as unknown as RunConfig;
+  typed.rollout = { ...DEFAULT_RUN_CONFIG.rollout, ...(typed.rollout ?? {}) };
+  return { config: typed, problems: validateRunConfig(typed), warnings };
+}
+
+function structuredCloneConfig(c: RunConfig): RunConfig {
+  return JSON.parse(JSON.stringify(c)) as RunConfig;
+}
+
+export interface Derived {
+  stepsPerEpoch: number;
+  batchesPerEpoch: number;
+  totalSteps: number;
+}
+
+/** Steps per epoch = ⌈train / (batch × accumulation)⌉ (§2.1). */
+export function deriveSteps(c: Pick<RunConfig, 'batchSize' | 'accumulation' | 'epochs'>, trainSize: number): Derived {
+  const stepsPerEpoch = trainSize > 0 ? Math.ceil(trainSize / (c.batchSize * c.accumulation)) : 0;
+  return { stepsPerEpoch, batchesPerEpoch: stepsPerEpoch * c.accumulation, totalSteps: stepsPerEpoch * c.epochs };
+}
+
+/**
+ * Defaults scaled for a small dataset: the paper's protocol assumes hundreds of train items.
+ * Keeps at least two steps per epoch where the data allows, and minibatches no larger than
+ * a quarter of a batch, so that reflection sees several analyst calls.
+ */
+export function scaledDefaults(trainSize: number): Partial<RunConfig> {
+  if (trainSize >= 80) return {};
+  const batchSize = Math.max(1, Math.min(40, Math.ceil(trainSize / 2)));
+  return {
+    batchSize,
+    minibatchSize: Math.max(2, Math.min(8, Math.ceil(batchSize / 4))),
+    slowUpdateSamples: Math.max(1, Math.min(20, trainSize)),
+  };
+}

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { estimateRunCalls, mergeCalls, mergeTreeCalls, rankCalls, reflectCalls, stepCalls, totalCalls, TARGET_STAGES } from '../../src/core/call-count';
+import { DEFAULT_RUN_CONFIG } from '../../src/core/run-config';
+
+describe('step formulas (§6)', () => {
+  it.each([
+    [0, 8, 0], [1, 8, 0], [2, 8, 1], [5, 8, 1], [8, 8, 1], [9, 8, 2], [64, 8, 9], [65, 8, 10], [3, 2, 2], [4, 2, 3], [5, 1, 4],
+  ])('merge tree of %d patches with K=%d makes %d calls', (n, K, calls) => {
+    expect(mergeTreeCalls(n, K)).toBe(calls);
+  });
+
+  it('reflect: ceil(F/M) + ceil(S/M)', () => {
+    expect(reflectCalls(10, 30, 8)).toBe(6);
+    expect(reflectCalls(8, 32, 8)).toBe(5);
+    expect(reflectCalls(0, 40, 8)).toBe(5);
+    expect(reflectCalls(10, 30, 8, true)).toBe(2);
+  });
+
+  it('the paper examples: F=10 → 6 analysts + 3 merges; F=8 → 5 + 2 (+ final); F=0 → 5 + 1', () => {
+    expect(mergeCalls(2, 4, 8)).toBe(3);
+    expect(mergeCalls(1, 4, 8)).toBe(2);
+    expect(mergeCalls(0, 5, 8)).toBe(1);
+  });
+
+  it('rank only when the merged patch exceeds a positive budget', () => {
+    expect(rankCalls(5, 4)).toBe(1);
+    expect(rankCalls(4, 4)).toBe(0);
+    expect(rankCalls(5, 0)).toBe(0);
+  });
+
+  it('a step with no patches makes no merge, rank or gate calls', () => {
+    const c = stepCalls(
+      { batchItems: 40, failures: 0, failurePatches: 0, successPatches: 0, mergedEdits: 0, budget: 4, gateRollouts: 0 },
+      DEFAULT_RUN_CONFIG,
+    );
+    expect(c).toEqual({ rollout: 40, judge: 0, reflect: 5, merge: 0, rank: 0, gate: 0 });
+  });
+});
+
+describe('run estimate', () => {
+  it('SearchQA at paper scale: 400/200/1400, 4 epochs', () => {
+    const c = estimateRunCalls(DEFAULT_RUN_CONFIG, { train: 400, val: 200, test: 1400 }, { trainAccuracy: 0.75 });
+    expect(c.baseline).toBe(200);
+    expect(c.rollout).toBe(1600);
+    expect(c.reflect).toBe(40 * 6); // F=10, S=30
+    expect(c.merge).toBe(40 * 3);
+    expect(c.rank).toBe(40);
+    expect(c.gate).toBe(40 * 200);
+    expect(c.slowUpdateRollout).toBe(3 * 40);
+    expect(c.slowUpdate).toBe(3);
+    expect(c.metaSkill).toBe(3);
+    expect(c.slowUpdateGate).toBe(3 * 200);
+    expect(c.finalValidation).toBe(200);
+    expect(c.test).toBe(4200);
+    // ≈ 13–15k calls, as the algorithm doc estimates.
+    expect(totalCalls(c)).toBeGreaterThan(13_000);
+    expect(totalCalls(c)).toBeLessThan(16_000);
+    expect(totalCalls(c, TARGET_STAGES)).toBe(200 + 1600 + 8000 + 120 + 600 + 200 + 4200);
+  });
+
+  it('counts a short last batch and judge calls', () => {
+    const c = estimateRunCalls({ ...DEFAULT_RUN_CONFIG, epochs: 1, scorer: { kind: 'judge' } }, { train: 50, val: 10, test: 0 });
+    expect(c.rollout).toBe(50);
+    expect(c.judge).toBe(c.baseline + c.rollout + c.gate + c.finalValidation);
+    expect(c.slowUpdate).toBe(0);
+  });
+});

@@ -1,0 +1,38 @@
+// Builds the app once into a temporary folder and serves it with `vite preview` on 127.0.0.1
+// for the e2e tests. Without Chromium the e2e part is skipped with one loud line — unless CI
+// or REQUIRE_E2E is set, where a missing browser fails the run.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { build, preview } from 'vite';
+import type { TestProject } from 'vitest/node';
+import { findChromium } from './support/chromium';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    appUrl: string;
+    e2eSkipReason: string;
+  }
+}
+
+export default async function setup(project: TestProject) {
+  if (!findChromium()) {
+    const reason = 'Chromium not found (set CHROMIUM_PATH, or: apt-get install -y --no-install-recommends chromium)';
+    if (process.env.CI || process.env.REQUIRE_E2E) throw new Error(`E2E tests need a browser: ${reason}`);
+    console.warn(`\n!!! SKIPPING END-TO-END TESTS: ${reason} !!!\n`);
+    project.provide('e2eSkipReason', reason);
+    project.provide('appUrl', '');
+    return;
+  }
+  const outDir = mkdtempSync(join(tmpdir(), 'skillwright-dist-'));
+  await build({ logLevel: 'warn', build: { outDir, emptyOutDir: true } });
+  const server = await preview({ logLevel: 'warn', build: { outDir }, preview: { host: '127.0.0.1', port: 0, strictPort: false } });
+  const { port } = server.httpServer.address() as AddressInfo;
+  project.provide('appUrl', `http://127.0.0.1:${port}/`);
+  project.provide('e2eSkipReason', '');
+  return async () => {
+    await server.close();
+    rmSync(outDir, { recursive: true, force: true });
+  };
+}
