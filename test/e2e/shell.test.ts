@@ -33,23 +33,23 @@ describe.skipIf(Boolean(skip))('application shell in Chromium', () => {
     for (const name of ['Connect', 'Data', 'Skill', 'Train', 'Runs']) {
       await expect(page.getByRole('link', { name }).count()).resolves.toBe(1);
     }
-    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Connect your endpoint');
+    await page.getByRole('heading', { level: 1, name: 'Connect your endpoint' }).waitFor({ timeout: 5000 });
     await page.screenshot({ path: 'test-results/shell-connect-light.png' });
   });
 
   it('navigates between sections with links and the keyboard', async () => {
     await page.getByRole('link', { name: 'Data' }).click();
-    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Load a dataset');
+    await page.getByRole('heading', { level: 1, name: 'Load a dataset' }).waitFor({ timeout: 5000 });
     expect(page.url()).toMatch(/#\/data$/);
     await expect(page.getByRole('link', { name: 'Data' }).getAttribute('aria-current')).resolves.toBe('page');
     await page.getByRole('link', { name: 'Runs' }).focus();
     await page.keyboard.press('Enter');
-    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Runs and skill versions');
+    await page.getByRole('heading', { level: 1, name: 'Runs and skill versions' }).waitFor({ timeout: 5000 });
   });
 
   it('opens the section named in the address', async () => {
     await page.goto(`${appUrl}#/train`);
-    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Train the skill');
+    await page.getByRole('heading', { level: 1, name: 'Train the skill' }).waitFor({ timeout: 5000 });
   });
 
   it('follows a dark system theme and stays readable on a phone', async () => {
