@@ -1,0 +1,80 @@
+/**
+ * The engine's ports (DESIGN §2): what it needs from the outside, declared here and implemented
+ * by src/llm (the openai SDK) and src/storage (IndexedDB, or memory in tests). The engine
+ * imports neither the SDK, nor idb, nor Comlink.
+ */
+export type Role = 'target' | 'optimizer' | 'judge';
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+export interface LlmRequest {
+  role: Role;
+  /** The stage, also the json_schema name for optimizer calls (DESIGN §4). */
+  stage: string;
+  messages: ChatMessage[];
+  /** Ask for JSON matching this schema (falls back to json_object, then text). */
+  jsonSchema?: { name: string; schema: Record<string, unknown> };
+  signal?: AbortSignal;
+}
+
+export interface LlmUsage {
+  promptTokens: number;
+  completionTokens: number;
+  reasoningTokens: number;
+}
+
+export interface LlmResponse {
+  text: string;
+  usage: LlmUsage;
+  latencyMs: number;
+  /** Attempts made, 1 when the first one succeeded. */
+  attempts: number;
+  jsonMode?: 'json_schema' | 'json_object' | 'text';
+  finishReason?: string;
+}
+
+/**
+ * Why a call failed, after its retries. `fatal` kinds stop the run (they will not heal by
+ * retrying: a rejected key, an unknown model, a malformed request); the rest are transient.
+ */
+export type LlmErrorKind =
+  | 'auth' // 401/403: key rejected
+  | 'not_found' // 404: model or path unknown
+  | 'bad_request' // 400/422
+  | 'rate_limited' // 429 after retries
+  | 'server' // 5xx after retries
+  | 'timeout'
+  | 'unreachable' // network failure; in a browser, often CORS
+  | 'truncated' // the model spent its whole token budget before answering
+  | 'aborted'; // paused or cancelled
+
+export const FATAL_KINDS: readonly LlmErrorKind[] = ['auth', 'not_found', 'bad_request'];
+
+export class LlmError extends Error {
+  readonly kind: LlmErrorKind;
+  readonly status?: number;
+  readonly role?: Role;
+  constructor(kind: LlmErrorKind, message: string, opts: { status?: number; role?: Role } = {}) {
+    super(message);
+    this.name = 'LlmError';
+    this.kind = kind;
+    this.status = opts.status;
+    this.role = opts.role;
+  }
+  get fatal(): boolean {
+    return FATAL_KINDS.includes(this.kind);
+  }
+}
+
+export function isLlmError(e: unknown): e is LlmError {
+  return e instanceof Error && e.name === 'LlmError' && 'kind' in e;
+}
+
+export interface LlmPort {
+  complete(req: LlmRequest): Promise<LlmResponse>;
+  /** Identity of the target's settings, part of the rollout cache key. */
+  targetSettingsKey(): string;
+}

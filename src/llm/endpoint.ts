@@ -1,0 +1,31 @@
+/** How to reach one model: an OpenAI-compatible endpoint and the options of its calls. */
+export type ReasoningEffort = '' | 'minimal' | 'low' | 'medium' | 'high';
+
+export interface EndpointConfig {
+  baseURL: string;
+  apiKey: string;
+  model: string;
+  temperature?: number;
+  maxOutputTokens?: number;
+  reasoningEffort?: ReasoningEffort;
+  /** Reasoning models get max_completion_tokens and no temperature; detected from the name when unset. */
+  reasoningModel?: boolean;
+  /** Extra headers, e.g. Anthropic's direct-browser-access header. */
+  headers?: Record<string, string>;
+  /** Calls in flight at once. */
+  concurrency: number;
+  /** Attempts after the first, for transient failures. */
+  maxRetries: number;
+  timeoutMs: number;
+}
+
+export function isReasoningModel(cfg: Pick<EndpointConfig, 'model' | 'reasoningModel'>): boolean {
+  if (cfg.reasoningModel !== undefined) return cfg.reasoningModel;
+  return /(^|\/)(o\d|gpt-5)/i.test(cfg.model);
+}
+
+/** A short description without the key, for logs and stored configs. */
+export function describeEndpoint(cfg: EndpointConfig): Omit<EndpointConfig, 'apiKey'> {
+  const { apiKey: _omit, ...rest } = cfg;
+  return rest;
+}

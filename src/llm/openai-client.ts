@@ -1,0 +1,172 @@
+/**
+ * The LLM port over the official openai SDK (DESIGN §4). One SDK client per role; each role
+ * has an adaptive pool, retries with backoff on transient failures (honouring retry-after),
+ * a timeout per call, an AbortSignal through everything, and JSON output that falls back from
+ * json_schema to json_object to plain text, remembering per endpoint and model what worked.
+ */
+import OpenAI from 'openai';
+import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
+import { LlmError, type LlmPort, type LlmRequest, type LlmResponse, type Role } from '../engine/ports';
+import { classifyError, isRetryable, retryAfterMs } from './errors';
+import { AdaptivePool } from './pool';
+import { isReasoningModel, type EndpointConfig } from './endpoint';
+
+export type JsonMode = 'json_schema' | 'json_object' | 'text';
+
+export interface ClientOptions {
+  /** First backoff delay; doubles per attempt up to maxBackoffMs. */
+  backoffBaseMs?: number;
+  maxBackoffMs?: number;
+  /** Injected for tests; defaults to the global fetch. */
+  fetch?: typeof fetch;
+  /** Called after each finished call (for usage accounting and logs). */
+  onCall?: (info: { role: Role; stage: string; response?: LlmResponse; error?: LlmError }) => void;
+}
+
+/** What each endpoint+model accepted for JSON output, shared by every client in this realm. */
+const jsonModeMemory = new Map<string, JsonMode>();
+export function rememberedJsonMode(cfg: EndpointConfig): JsonMode | undefined {
+  return jsonModeMemory.get(`${cfg.baseURL}|${cfg.model}`);
+}
+
+function looksLikeFormatUnsupported(e: unknown): boolean {
+  if (!(e instanceof OpenAI.APIError) || (e.status !== 400 && e.status !== 422)) return false;
+  return /response_format|json_schema|json_object|structured|schema|not supported|unsupported/i.test(e.message);
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(signal?.reason ?? new DOMException('Aborted', 'AbortError'));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+export class RoleClient {
+  readonly pool: AdaptivePool;
+  private readonly sdk: OpenAI;
+
+  constructor(
+    readonly role: Role,
+    readonly cfg: EndpointConfig,
+    private readonly opts: ClientOptions = {},
+  ) {
+    this.pool = new AdaptivePool(cfg.concurrency);
+    this.sdk = new OpenAI({
+      apiKey: cfg.apiKey || 'no-key',
+      baseURL: cfg.baseURL,
+      dangerouslyAllowBrowser: true, // the key is the user's own, in their own browser
+      maxRetries: 0, // retries are ours: they must honour the pool and the abort signal
+      timeout: cfg.timeoutMs,
+      defaultHeaders: cfg.headers,
+      ...(opts.fetch ? { fetch: opts.fetch } : {}),
+    });
+  }
+
+  private params(req: LlmRequest, mode: JsonMode): ChatCompletionCreateParamsNonStreaming {
+    const reasoning = isReasoningModel(this.cfg);
+    const p: ChatCompletionCreateParamsNonStreaming = { model: this.cfg.model, messages: req.messages };
+    if (!reasoning && this.cfg.temperature !== undefined) p.temperature = this.cfg.temperature;
+    if (this.cfg.maxOutputTokens) {
+      if (reasoning) p.max_completion_tokens = this.cfg.maxOutputTokens;
+      else p.max_tokens = this.cfg.maxOutputTokens;
+    }
+    if (reasoning && this.cfg.reasoningEffort) p.reasoning_effort = this.cfg.reasoningEffort as 'low' | 'medium' | 'high';
+    if (req.jsonSchema && mode === 'json_schema') {
+      p.response_format = { type: 'json_schema', json_schema: { name: req.jsonSchema.name, schema: req.jsonSchema.schema, strict: true } };
+    } else if (req.jsonSchema && mode === 'json_object') {
+      p.response_format = { type: 'json_object' };
+    }
+    return p;
+  }
+
+  async complete(req: LlmRequest): Promise<LlmResponse> {
+    const memoryKey = `${this.cfg.baseURL}|${this.cfg.model}`;
+    let mode: JsonMode = req.jsonSchema ? (jsonModeMemory.get(memoryKey) ?? 'json_schema') : 'text';
+    const base = this.opts.backoffBaseMs ?? 1000;
+    const maxBackoff = this.opts.maxBackoffMs ?? 30_000;
+    const ctx = { role: this.role, baseURL: this.cfg.baseURL, model: this.cfg.model, secrets: [this.cfg.apiKey] };
+    let attempt = 0;
+    for (;;) {
+      attempt++;
+      const started = Date.now();
+      try {
+        const res = await this.pool.run(
+          () => this.sdk.chat.completions.create(this.params(req, mode), { signal: req.signal, timeout: this.cfg.timeoutMs }),
+          req.signal,
+        );
+        this.pool.succeeded();
+        const choice = res.choices?.[0];
+        const text = choice?.message?.content ?? '';
+        if (!text && choice?.finish_reason === 'length') {
+          throw new LlmError('truncated', `The ${this.role} model used its whole output budget (${this.cfg.maxOutputTokens ?? 'default'} tokens) before answering. Raise the maximum output tokens.`, { role: this.role });
+        }
+        if (req.jsonSchema) jsonModeMemory.set(memoryKey, mode);
+        const response: LlmResponse = {
+          text,
+          usage: {
+            promptTokens: res.usage?.prompt_tokens ?? 0,
+            completionTokens: res.usage?.completion_tokens ?? 0,
+            reasoningTokens: res.usage?.completion_tokens_details?.reasoning_tokens ?? 0,
+          },
+          latencyMs: Date.now() - started,
+          attempts: attempt,
+          jsonMode: mode,
+          finishReason: choice?.finish_reason ?? undefined,
+        };
+        this.opts.onCall?.({ role: this.role, stage: req.stage, response });
+        return response;
+      } catch (e) {
+        if (req.jsonSchema && mode !== 'text' && looksLikeFormatUnsupported(e)) {
+          // The endpoint refuses this kind of structured output: step down and retry at once.
+          mode = mode === 'json_schema' ? 'json_object' : 'text';
+          attempt--;
+          continue;
+        }
+        if (isRetryable(e) && attempt <= this.cfg.maxRetries && !req.signal?.aborted) {
+          const wait = retryAfterMs(e);
+          if (e instanceof OpenAI.APIError && e.status === 429) this.pool.rateLimited(wait ?? base);
+          const backoff = Math.min(maxBackoff, base * 2 ** (attempt - 1));
+          try {
+            await sleep(Math.max(wait ?? 0, backoff), req.signal);
+          } catch (abort) {
+            throw classifyError(abort, ctx);
+          }
+          continue;
+        }
+        const err = classifyError(e, ctx);
+        this.opts.onCall?.({ role: this.role, stage: req.stage, error: err });
+        throw err;
+      }
+    }
+  }
+}
+
+export interface ClientSet {
+  target: EndpointConfig;
+  optimizer: EndpointConfig;
+  judge?: EndpointConfig;
+}
+
+/** The engine's LlmPort: routes each request to the client of its role. */
+export function createLlmPort(endpoints: ClientSet, opts: ClientOptions = {}): LlmPort & { clients: Record<Role, RoleClient> } {
+  const target = new RoleClient('target', endpoints.target, opts);
+  const optimizer = new RoleClient('optimizer', endpoints.optimizer, opts);
+  const judge = endpoints.judge ? new RoleClient('judge', endpoints.judge, opts) : optimizer;
+  const clients: Record<Role, RoleClient> = { target, optimizer, judge };
+  return {
+    clients,
+    complete: (req) => clients[req.role].complete(req),
+    targetSettingsKey: () => {
+      const t = endpoints.target;
+      return JSON.stringify([t.baseURL, t.model, t.temperature ?? null, t.maxOutputTokens ?? null, t.reasoningEffort ?? '']);
+    },
+  };
+}

@@ -1,0 +1,371 @@
+/**
+ * An OpenAI-compatible test server on 127.0.0.1 (DESIGN §8): chat completions (plain and
+ * streaming, with response_format), GET /models, CORS that echoes the requested headers,
+ * fixed latency and fault injection — and a rule world (rule-world.ts) that the simulated
+ * target and optimizer live in, so training has something real to learn. Every answer is a
+ * pure function of the request, so runs against it are deterministic.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createHash } from 'node:crypto';
+import {
+  HARMFUL_KEY,
+  HARMFUL_RULE,
+  questionsIn,
+  ruleKey,
+  ruleText,
+  simulatedTargetAnswer,
+  topicCode,
+} from './rule-world';
+
+export type FaultKind = '429' | '500' | '401' | 'timeout' | 'malformed' | 'empty' | 'drop';
+
+export interface FaultRule {
+  kind: FaultKind;
+  /** Only requests of this stage ('target' for rollouts, or an optimizer stage name). */
+  stage?: string;
+  /** How many matching requests get the fault; unlimited when unset. */
+  times?: number;
+  /** Seconds for the Retry-After header of a 429. */
+  retryAfter?: number;
+}
+
+export interface ServerOptions {
+  latencyMs: number;
+  cors: 'echo' | 'none';
+  /** When set, any other bearer token gets a 401. */
+  apiKey?: string;
+  models: string[];
+  /** json_schema response_format accepted? (json_object and text are always accepted unless below.) */
+  jsonSchema: boolean;
+  jsonObject: boolean;
+  /** Share of reflect_failure answers that add the harmful rule, decided by a hash of the prompt. */
+  harmfulRate: number;
+  faults: FaultRule[];
+}
+
+export interface RequestLogEntry {
+  at: number;
+  stage: string;
+  model: string;
+  status: number;
+  responseFormat?: string;
+}
+
+export interface LlmTestServer {
+  url: string;
+  port: number;
+  options: ServerOptions;
+  log: RequestLogEntry[];
+  set(partial: Partial<ServerOptions>): void;
+  /** Calls per stage among successful (200) responses. */
+  counts(): Record<string, number>;
+  close(): Promise<void>;
+}
+
+const DEFAULTS: ServerOptions = {
+  latencyMs: 0,
+  cors: 'echo',
+  models: ['sim-target', 'sim-optimizer'],
+  jsonSchema: true,
+  jsonObject: true,
+  harmfulRate: 0.25,
+  faults: [],
+};
+
+/** The stages our prompts announce, matched when no json_schema name is sent. */
+const STAGE_MARKERS: [string, string][] = [
+  ['failure analyst', 'reflect_failure'],
+  ['success analyst', 'reflect_success'],
+  ['combining failure-driven patches', 'merge_failure'],
+  ['combining success-driven patches', 'merge_success'],
+  ['final merger', 'merge_final'],
+  ['edit ranker', 'rank_edits'],
+  ['epoch reviewer', 'slow_update'],
+  ['coach of a skill optimizer', 'meta_skill'],
+  ['strict grader', 'judge'],
+];
+
+interface ChatBody {
+  model?: string;
+  messages?: { role: string; content: string }[];
+  stream?: boolean;
+  response_format?: { type: string; json_schema?: { name?: string } };
+}
+
+function hashFraction(text: string): number {
+  return parseInt(createHash('sha256').update(text).digest('hex').slice(0, 8), 16) / 0xffffffff;
+}
+
+function section(text: string, heading: string): string {
+  const i = text.indexOf(heading);
+  if (i < 0) return '';
+  const rest = text.slice(i + heading.length);
+  const next = rest.search(/\n## /);
+  return next < 0 ? rest : rest.slice(0, next);
+}
+
+function stageOf(body: ChatBody): string {
+  const named = body.response_format?.json_schema?.name;
+  if (named) return named;
+  const system = body.messages?.find((m) => m.role === 'system')?.content ?? '';
+  for (const [marker, stage] of STAGE_MARKERS) if (system.includes(marker)) return stage;
+  return 'target';
+}
+
+function jsonArrayAfter(text: string, heading: string): unknown[] {
+  const i = text.indexOf(heading);
+  if (i < 0) return [];
+  const start = text.indexOf('[', i);
+  if (start < 0) return [];
+  // The array runs to the end of the message (our prompts put it last).
+  const end = text.lastIndexOf(']');
+  try {
+    const v = JSON.parse(text.slice(start, end + 1));
+    return Array.isArray(v) ? v : [];
+  } catch {
+    return [];
+  }
+}
+
+type SimEdit = { op: string; target?: string; content: string; support_count?: number; source_type?: string; merge_level?: number };
+
+function dedupeEdits(edits: SimEdit[]): SimEdit[] {
+  const byContent = new Map<string, SimEdit>();
+  for (const e of edits) {
+    const prev = byContent.get(e.content);
+    if (prev) prev.support_count = (prev.support_count ?? 1) + (e.support_count ?? 1);
+    else byContent.set(e.content, { ...e, support_count: e.support_count ?? 1 });
+  }
+  return [...byContent.values()];
+}
+
+/** The simulated optimizer: reads the failures in its prompt and proposes rules. */
+function optimizerAnswer(stage: string, system: string, user: string, opts: ServerOptions): unknown {
+  const skill = section(user, '## Current Skill');
+  const budgetMatch = /L=(\d+)/.exec(user);
+  const budget = budgetMatch ? Number(budgetMatch[1]) : 4;
+  switch (stage) {
+    case 'reflect_failure': {
+      const failed = section(user, '## Failed Trajectories');
+      const missing: string[] = [];
+      for (const q of questionsIn(failed)) for (const t of q.topics) if (!skill.includes(ruleKey(t)) && !missing.includes(t)) missing.push(t);
+      const edits: SimEdit[] = missing.slice(0, budget).map((t) => ({ op: 'append', content: ruleText(t), support_count: 1, source_type: 'failure' }));
+      if (hashFraction(user) < opts.harmfulRate && !skill.includes(HARMFUL_KEY)) {
+        edits.splice(Math.max(0, budget - 1), edits.length, { op: 'append', content: HARMFUL_RULE, support_count: 1, source_type: 'failure' });
+      }
+      return {
+        batch_size: questionsIn(failed).length,
+        failure_summary: missing.length ? [{ failure_type: 'rule_missing', count: missing.length, description: `no rule for ${missing.join(', ')}` }] : [],
+        patch: { reasoning: `The skill has no rule for ${missing.join(', ') || 'nothing'}.`, edits: edits.slice(0, budget) },
+      };
+    }
+    case 'reflect_success': {
+      const ok = section(user, '## Successful Trajectories');
+      const n = questionsIn(ok).length;
+      const note = '- Give only the code, with no extra words.';
+      const edits = n >= 2 && !skill.includes(note) ? [{ op: 'append', content: note, support_count: n, source_type: 'success' }] : [];
+      return { batch_size: n, success_patterns: edits.length ? ['answers were bare codes'] : [], patch: { reasoning: 'reinforce the answer form', edits } };
+    }
+    case 'merge_failure':
+    case 'merge_success': {
+      const patches = jsonArrayAfter(user, '## Patches to merge') as { edits?: SimEdit[] }[];
+      const edits = dedupeEdits(patches.flatMap((p) => p.edits ?? [])).sort((a, b) => (b.support_count ?? 0) - (a.support_count ?? 0));
+      return { reasoning: `merged ${patches.length} patches`, edits };
+    }
+    case 'merge_final': {
+      const groups = jsonArrayAfter(user, '## Two pre-merged groups') as { edits?: SimEdit[] }[];
+      return { reasoning: 'failure edits first', edits: dedupeEdits(groups.flatMap((g) => g.edits ?? [])) };
+    }
+    case 'rank_edits': {
+      const m = /budget=(\d+)/.exec(user);
+      const k = m ? Number(m[1]) : 1;
+      const count = Number(/\((\d+) edits, budget/.exec(user)?.[1] ?? k);
+      return { reasoning: 'most supported first', selected_indices: Array.from({ length: Math.min(k, count) }, (_, i) => i) };
+    }
+    case 'slow_update': {
+      const comparison = section(user, '## Same tasks, before and after');
+      const persistent = section(comparison, '### Persistent failures') || comparison;
+      const curr = section(user, '## Skill at the end of this epoch');
+      const topics: string[] = [];
+      for (const q of questionsIn(persistent)) for (const t of q.topics) if (!curr.includes(ruleKey(t)) && !topics.includes(t)) topics.push(t);
+      const content = topics.length ? topics.slice(0, 3).map(ruleText).join('\n') : '- Check every specimen question against the rules above before answering.';
+      return { reasoning: `persistent failures on ${topics.join(', ') || 'nothing'}`, slow_update_content: content };
+    }
+    case 'meta_skill':
+      return { reasoning: 'rules per topic helped; blanket rules hurt', meta_skill_content: 'Prefer one precise rule per topic. Avoid blanket answer rules such as answering with a fixed word.' };
+    case 'judge': {
+      const expected = section(user, '## Expected answer').trim();
+      const response = section(user, '## Response to grade');
+      const got = /<answer>([\s\S]*?)<\/answer>/i.exec(response)?.[1]?.trim() ?? response.trim();
+      const pass = got.toLowerCase() === expected.toLowerCase();
+      return { pass, score: pass ? 1 : 0, reason: pass ? 'matches' : `expected ${expected} but got ${got}` };
+    }
+    default:
+      return { reasoning: `unknown stage ${stage}` };
+  }
+  void system;
+}
+
+function targetAnswer(system: string, user: string): string {
+  const answer = simulatedTargetAnswer(system, user);
+  return `Looking at the question and the rules.\n<answer>${answer}</answer>`;
+}
+
+export async function startLlmServer(partial: Partial<ServerOptions> = {}): Promise<LlmTestServer> {
+  const options: ServerOptions = { ...DEFAULTS, ...partial, faults: [...(partial.faults ?? [])] };
+  const log: RequestLogEntry[] = [];
+  const faultUses = new Map<FaultRule, number>();
+  const sockets = new Set<import('node:net').Socket>();
+
+  const corsHeaders = (req: http.IncomingMessage): Record<string, string> =>
+    options.cors === 'none'
+      ? {}
+      : {
+          'Access-Control-Allow-Origin': '*',
+          'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
+          'Access-Control-Allow-Headers': String(req.headers['access-control-request-headers'] ?? 'authorization, content-type'),
+          'Access-Control-Max-Age': '600',
+          'Access-Control-Expose-Headers': 'retry-after, x-request-id',
+        };
+
+  const send = (req: http.IncomingMessage, res: http.ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}) => {
+    res.writeHead(status, { ...corsHeaders(req), 'Content-Type': 'application/json', ...extra });
+    res.end(typeof body === 'string' ? body : JSON.stringify(body));
+  };
+  const apiError = (message: string, type: string) => ({ error: { message, type, code: null } });
+
+  const takeFault = (stage: string): FaultRule | undefined => {
+    for (const f of options.faults) {
+      if (f.stage && f.stage !== stage) continue;
+      const used = faultUses.get(f) ?? 0;
+      if (f.times !== undefined && used >= f.times) continue;
+      faultUses.set(f, used + 1);
+      return f;
+    }
+    return undefined;
+  };
+
+  const server = http.createServer((req, res) => {
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, corsHeaders(req));
+      res.end();
+      return;
+    }
+    const path = (req.url ?? '').replace(/\?.*$/, '');
+    if (req.method === 'GET' && path.endsWith('/models')) {
+      send(req, res, 200, { object: 'list', data: options.models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'skillwright-test' })) });
+      return;
+    }
+    if (req.method !== 'POST' || !path.endsWith('/chat/completions')) {
+      send(req, res, 404, apiError(`no route ${req.method} ${path}`, 'invalid_request_error'));
+      return;
+    }
+    let raw = '';
+    req.on('data', (c) => (raw += c));
+    req.on('end', () => {
+      let body: ChatBody;
+      try {
+        body = JSON.parse(raw) as ChatBody;
+      } catch {
+        send(req, res, 400, apiError('request body is not JSON', 'invalid_request_error'));
+        return;
+      }
+      const stage = stageOf(body);
+      const model = body.model ?? '';
+      const record = (status: number) => log.push({ at: Date.now(), stage, model, status, responseFormat: body.response_format?.type });
+
+      setTimeout(() => {
+        const auth = String(req.headers.authorization ?? '');
+        if (options.apiKey !== undefined && auth !== `Bearer ${options.apiKey}`) {
+          record(401);
+          return send(req, res, 401, apiError('Incorrect API key provided.', 'invalid_request_error'));
+        }
+        if (!options.models.includes(model)) {
+          record(404);
+          return send(req, res, 404, apiError(`The model \`${model}\` does not exist.`, 'invalid_request_error'));
+        }
+        const rf = body.response_format?.type;
+        if ((rf === 'json_schema' && !options.jsonSchema) || (rf === 'json_object' && !options.jsonObject)) {
+          record(400);
+          return send(req, res, 400, apiError(`response_format ${rf} is not supported by this model`, 'invalid_request_error'));
+        }
+        const fault = takeFault(stage);
+        if (fault?.kind === '429') {
+          record(429);
+          return send(req, res, 429, apiError('Rate limit reached.', 'rate_limit_error'), { 'retry-after': String(fault.retryAfter ?? 0) });
+        }
+        if (fault?.kind === '500') {
+          record(500);
+          return send(req, res, 500, apiError('The server had an error.', 'server_error'));
+        }
+        if (fault?.kind === '401') {
+          record(401);
+          return send(req, res, 401, apiError('Incorrect API key provided.', 'invalid_request_error'));
+        }
+        if (fault?.kind === 'timeout') {
+          record(0);
+          return; // never answer: the client's timeout fires
+        }
+        if (fault?.kind === 'drop') {
+          record(0);
+          req.socket.destroy();
+          return;
+        }
+        const system = body.messages?.find((m) => m.role === 'system')?.content ?? '';
+        const user = body.messages?.filter((m) => m.role === 'user').map((m) => m.content).join('\n') ?? '';
+        let text: string;
+        if (fault?.kind === 'empty') text = '';
+        else if (stage === 'target') text = targetAnswer(system, user);
+        else {
+          const answer = JSON.stringify(optimizerAnswer(stage, system, user, options));
+          text = fault?.kind === 'malformed' ? 'My patch: {op: append, content: add a rule} — as discussed.' : rf ? answer : `Sure.\n\`\`\`json\n${answer}\n\`\`\``;
+        }
+        const promptChars = (body.messages ?? []).reduce((n, m) => n + m.content.length, 0);
+        const usage = { prompt_tokens: Math.ceil(promptChars / 4), completion_tokens: Math.ceil(text.length / 4), total_tokens: 0 };
+        usage.total_tokens = usage.prompt_tokens + usage.completion_tokens;
+        record(200);
+        const base = { id: `chatcmpl-${log.length}`, created: 0, model };
+        if (body.stream) {
+          res.writeHead(200, { ...corsHeaders(req), 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
+          const parts = text.match(/[\s\S]{1,16}/g) ?? [''];
+          parts.forEach((p, i) =>
+            res.write(`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta: i === 0 ? { role: 'assistant', content: p } : { content: p }, finish_reason: null }] })}\n\n`),
+          );
+          res.write(`data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta: {}, finish_reason: 'stop' }], usage })}\n\n`);
+          res.end('data: [DONE]\n\n');
+          return;
+        }
+        send(req, res, 200, { ...base, object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }], usage });
+      }, options.latencyMs);
+    });
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    port,
+    options,
+    log,
+    set(p) {
+      Object.assign(options, p);
+      if (p.faults) faultUses.clear();
+    },
+    counts() {
+      const c: Record<string, number> = {};
+      for (const e of log) if (e.status === 200) c[e.stage] = (c[e.stage] ?? 0) + 1;
+      return c;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export { topicCode };
