@@ -78,3 +78,28 @@ export interface LlmPort {
   /** Identity of the target's settings, part of the rollout cache key. */
   targetSettingsKey(): string;
 }
+
+import type { ArtifactRecord, OptimizerCallRecord, RolloutRow, RunState, SkillVersion, StepRecord } from './types';
+
+/**
+ * Where a run's data lives. Every write is a checkpoint: a finished rollout, an optimizer call,
+ * a stage result, a step. Implementations must not hold a transaction across an LLM call.
+ */
+export interface RunStore {
+  loadState(runId: string): Promise<RunState | undefined>;
+  saveState(state: RunState): Promise<void>;
+  putRollout(row: RolloutRow): Promise<void>;
+  getRollouts(runId: string, phase: string): Promise<RolloutRow[]>;
+  listRollouts(runId: string): Promise<RolloutRow[]>;
+  /** An ok rollout with this cache key, from any phase of the run. */
+  findRollout(runId: string, cacheKey: string): Promise<RolloutRow | undefined>;
+  putCall(record: OptimizerCallRecord): Promise<void>;
+  getCall(runId: string, key: string): Promise<OptimizerCallRecord | undefined>;
+  listCalls(runId: string): Promise<OptimizerCallRecord[]>;
+  putArtifact(record: ArtifactRecord): Promise<void>;
+  getArtifact(runId: string, key: string): Promise<ArtifactRecord | undefined>;
+  putStep(record: StepRecord): Promise<void>;
+  getSteps(runId: string): Promise<StepRecord[]>;
+  putSkillVersion(version: SkillVersion): Promise<void>;
+  getSkillVersions(runId: string): Promise<SkillVersion[]>;
+}

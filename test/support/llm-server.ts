@@ -26,6 +26,8 @@ export interface FaultRule {
   stage?: string;
   /** How many matching requests get the fault; unlimited when unset. */
   times?: number;
+  /** Let this many matching requests through before the fault starts. */
+  after?: number;
   /** Seconds for the Retry-After header of a 429. */
   retryAfter?: number;
 }
@@ -151,7 +153,9 @@ function optimizerAnswer(stage: string, system: string, user: string, opts: Serv
       const missing: string[] = [];
       for (const q of questionsIn(failed)) for (const t of q.topics) if (!skill.includes(ruleKey(t)) && !missing.includes(t)) missing.push(t);
       const edits: SimEdit[] = missing.slice(0, budget).map((t) => ({ op: 'append', content: ruleText(t), support_count: 1, source_type: 'failure' }));
-      if (hashFraction(user) < opts.harmfulRate && !skill.includes(HARMFUL_KEY)) {
+      // Like a careful analyst, it does not propose again what the buffer says was rejected.
+      const rejectedBefore = section(user, '## Previous Steps in This Epoch').includes(HARMFUL_KEY);
+      if (hashFraction(user) < opts.harmfulRate && !skill.includes(HARMFUL_KEY) && !rejectedBefore) {
         edits.splice(Math.max(0, budget - 1), edits.length, { op: 'append', content: HARMFUL_RULE, support_count: 1, source_type: 'failure' });
       }
       return {
@@ -238,9 +242,11 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
   const takeFault = (stage: string): FaultRule | undefined => {
     for (const f of options.faults) {
       if (f.stage && f.stage !== stage) continue;
-      const used = faultUses.get(f) ?? 0;
-      if (f.times !== undefined && used >= f.times) continue;
-      faultUses.set(f, used + 1);
+      const seen = faultUses.get(f) ?? 0;
+      faultUses.set(f, seen + 1);
+      const skip = f.after ?? 0;
+      if (seen < skip) continue;
+      if (f.times !== undefined && seen - skip >= f.times) continue;
       return f;
     }
     return undefined;

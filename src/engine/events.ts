@@ -1,0 +1,16 @@
+/** What the engine reports while it runs. Small and frequent; large objects are fetched by id. */
+import type { RunStatus, StageUsage } from './types';
+
+export const STAGES = ['baseline', 'rollout', 'reflect', 'aggregate', 'select', 'update', 'gate', 'slow_update', 'meta_skill', 'final', 'test'] as const;
+export type EngineStage = (typeof STAGES)[number];
+
+export type RunEvent =
+  | { type: 'status'; status: RunStatus; reason?: string; reasonKind?: string }
+  | { type: 'stage'; stage: EngineStage; step: number; epoch: number; totalSteps: number }
+  | { type: 'progress'; phase: string; done: number; total: number }
+  | { type: 'step'; step: number; epoch: number; action: string; candidateScore: number | null; currentScore: number; bestScore: number; trainHard: number; editBudget: number | null }
+  | { type: 'epoch'; epoch: number; slowUpdate?: string; metaSkill?: string }
+  | { type: 'usage'; usage: Record<string, StageUsage>; totalCostUsd: number }
+  | { type: 'log'; level: 'info' | 'warn' | 'error'; message: string };
+
+export type EventSink = (e: RunEvent) => void;

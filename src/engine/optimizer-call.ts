@@ -1,0 +1,86 @@
+/**
+ * One optimizer call, memoised by a deterministic key so that a resumed run never repeats a
+ * finished call. The reply is parsed with the core's JSON extractor; an unusable reply is a
+ * finished call too (its stage falls back, §2.10). Transport failures are not memoised: they
+ * are retried on resume, and fatal ones (bad key, unknown model) stop the run.
+ */
+import { extractJsonObject, type JsonObject } from '../core/json-extract';
+import { renderTemplate } from '../core/templates';
+import type { EngineContext } from './context';
+import { isLlmError, LlmError } from './ports';
+import { PauseError } from './pause';
+import { usageStageOfPrompt } from './meter';
+import type { PromptName } from './prompts';
+import { STAGE_SCHEMAS } from './schemas';
+import type { OptimizerCallRecord } from './types';
+
+export interface OptimizerResult {
+  /** The parsed JSON object, or null when the reply held none (or the call errored). */
+  json: JsonObject | null;
+  /** The call failed in transport after its retries (not memoised). */
+  error?: LlmError;
+  replayed: boolean;
+}
+
+export async function callOptimizer(
+  ctx: EngineContext,
+  key: string,
+  prompt: PromptName,
+  values: Record<string, string>,
+  role: 'optimizer' | 'judge' = 'optimizer',
+): Promise<OptimizerResult> {
+  const usageStage = usageStageOfPrompt(prompt);
+  const memo = await ctx.store.getCall(ctx.runId, key);
+  if (memo) return { json: memo.parsed as JsonObject | null, replayed: true };
+  const tpl = ctx.prompts[prompt];
+  const system = renderTemplate(tpl.system, values).trim();
+  const user = renderTemplate(tpl.user, values).trim();
+  ctx.meter.check(role, system.length + user.length);
+  const started = ctx.now();
+  try {
+    const res = await ctx.llm.complete({
+      role,
+      stage: prompt,
+      messages: [
+        { role: 'system', content: system },
+        { role: 'user', content: user },
+      ],
+      jsonSchema: STAGE_SCHEMAS[prompt] ? { name: prompt, schema: STAGE_SCHEMAS[prompt] } : undefined,
+      signal: ctx.signal,
+    });
+    ctx.meter.add(usageStage, role, res.usage);
+    const json = extractJsonObject(res.text);
+    const record: OptimizerCallRecord = {
+      runId: ctx.runId,
+      key,
+      stage: prompt,
+      requestPreview: user.slice(0, 2000),
+      raw: res.text,
+      parsed: json,
+      ok: json !== null,
+      usage: res.usage,
+      latencyMs: ctx.now() - started,
+    };
+    await ctx.store.putCall(record);
+    if (!json) ctx.emit({ type: 'log', level: 'warn', message: `${key}: the optimizer's reply held no usable JSON; falling back.` });
+    return { json, replayed: false };
+  } catch (e) {
+    if (!isLlmError(e)) throw e;
+    if (e.kind === 'aborted') throw e;
+    if (e.fatal) throw new PauseError('llm_fatal', e.message);
+    ctx.emit({ type: 'log', level: 'warn', message: `${key}: ${e.message}` });
+    return { json: null, error: e, replayed: false };
+  }
+}
+
+/** Pause when too many calls of one stage failed in transport (errors are not model output). */
+export function checkErrorRate(ctx: EngineContext, stage: string, results: readonly OptimizerResult[]): void {
+  if (!results.length) return;
+  const errors = results.filter((r) => r.error);
+  if (errors.length / results.length > ctx.config.maxErrorRate) {
+    throw new PauseError(
+      'error_rate',
+      `${errors.length} of ${results.length} ${stage} calls failed after retries (last: ${errors[errors.length - 1].error!.message}). The run is paused; resume when the endpoint is healthy.`,
+    );
+  }
+}

@@ -1,0 +1,24 @@
+/** A reason to stop a run that the user can fix and then resume (DESIGN §4, §5). */
+export type PauseKind = 'budget' | 'error_rate' | 'llm_fatal' | 'storage' | 'user';
+
+export class PauseError extends Error {
+  constructor(
+    readonly kind: PauseKind,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'PauseError';
+  }
+}
+
+export function isPauseError(e: unknown): e is PauseError {
+  return e instanceof Error && e.name === 'PauseError';
+}
+
+/** What an AbortSignal's reason says the user wanted. */
+export type StopRequest = 'pause' | 'cancel';
+
+export function stopRequestOf(signal: AbortSignal | undefined): StopRequest | null {
+  if (!signal?.aborted) return null;
+  return signal.reason === 'cancel' ? 'cancel' : 'pause';
+}

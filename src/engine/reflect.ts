@@ -1,0 +1,101 @@
+/**
+ * Stage 2, reflect — the "backward pass" (algorithm doc §3.1): failures and successes are
+ * shuffled with the batch seed, cut into minibatches, and each minibatch goes to an analyst.
+ * All calls run at once; their results are combined in minibatch order, never completion order.
+ */
+import { reflectMinibatches } from '../core/batching';
+import { validatePayload, type JsonObject } from '../core/json-extract';
+import type { Edit } from '../core/edits';
+import type { EngineContext } from './context';
+import { callOptimizer, checkErrorRate, type OptimizerResult } from './optimizer-call';
+import { renderTrajectory } from './trajectory';
+import type { RolloutRow } from './types';
+
+export interface AnalystPatch {
+  reasoning: string;
+  edits: Edit[];
+  source_type: 'failure' | 'success';
+}
+
+export interface ReflectResult {
+  failure: AnalystPatch[];
+  success: AnalystPatch[];
+  /** "<failure_type>: <description>" lines from the failure analysts. */
+  summaries: string[];
+  calls: number;
+}
+
+export interface ReflectInput {
+  keyPrefix: string;
+  rows: readonly RolloutRow[];
+  skill: string;
+  batchSeed: number;
+  bufferText: string;
+  metaText: string;
+}
+
+/** Take the inner patch, drop it if empty, default source_type and support_count (§1.6). */
+export function normaliseAnalyst(raw: JsonObject | null, kind: 'failure' | 'success', budget: number): AnalystPatch | null {
+  if (!raw) return null;
+  const patch = raw.patch as JsonObject | undefined;
+  const check = validatePayload(patch, 'edits');
+  if (!check.ok || check.items.length === 0) return null;
+  const support = Math.max(Number(raw.batch_size) || 0, 1);
+  const edits = (check.items.slice(0, budget) as unknown as Edit[]).map((e) => ({
+    ...e,
+    source_type: kind,
+    support_count: typeof e.support_count === 'number' && e.support_count > 0 ? e.support_count : support,
+  }));
+  return { reasoning: String(patch?.reasoning ?? ''), edits, source_type: kind };
+}
+
+export async function reflect(ctx: EngineContext, input: ReflectInput): Promise<ReflectResult> {
+  const ok = input.rows.filter((r) => r.status === 'ok');
+  const groups = reflectMinibatches(
+    ok.filter((r) => r.hard < 1e-9),
+    ok.filter((r) => r.hard >= 1e-9),
+    input.batchSeed,
+    ctx.config.minibatchSize,
+    ctx.config.failureOnly,
+  );
+  const budget = ctx.config.editBudget; // the analyst cap is the maximum budget, not the scheduled one
+  const call = (kind: 'failure' | 'success', rows: RolloutRow[], i: number): Promise<OptimizerResult> =>
+    callOptimizer(
+      ctx,
+      `${input.keyPrefix}/reflect_${kind}/${i}`,
+      kind === 'failure' ? 'reflect_failure' : 'reflect_success',
+      {
+        skill: input.skill,
+        budget: String(budget),
+        buffer: input.bufferText,
+        meta: input.metaText,
+        count: String(rows.length),
+        trajectories: rows
+          .map((r, j) => renderTrajectory(j + 1, r, ctx.items.get(r.itemId)!, input.skill, ctx.rolloutTemplate, ctx.config.rollout.contextLimit))
+          .join('\n\n---\n\n'),
+      },
+    );
+  const [fail, succ] = await Promise.all([
+    Promise.all(groups.failure.map((rows, i) => call('failure', rows, i))),
+    Promise.all(groups.success.map((rows, i) => call('success', rows, i))),
+  ]);
+  checkErrorRate(ctx, 'analyst', [...fail, ...succ]);
+  const summaries: string[] = [];
+  for (const r of fail) {
+    const list = r.json?.failure_summary;
+    if (Array.isArray(list)) {
+      for (const s of list) {
+        if (s && typeof s === 'object') {
+          const o = s as Record<string, unknown>;
+          summaries.push(`${String(o.failure_type ?? 'other')}: ${String(o.description ?? '')}`);
+        }
+      }
+    }
+  }
+  return {
+    failure: fail.map((r) => normaliseAnalyst(r.json, 'failure', budget)).filter((p): p is AnalystPatch => p !== null),
+    success: succ.map((r) => normaliseAnalyst(r.json, 'success', budget)).filter((p): p is AnalystPatch => p !== null),
+    summaries,
+    calls: fail.length + succ.length,
+  };
+}

@@ -1,0 +1,188 @@
+/**
+ * Rolling a skill out on items with the target model (stage 1, the gate, the slow update and
+ * test evaluation all use this). Every finished row is a checkpoint. Rows are reused from the
+ * same phase on resume, and from any phase through the rollout cache keyed by (skill hash,
+ * item id, target settings). An errored row is kept out of the scores and of reflection; too
+ * many errors pause the run. With an early-stop bound the items go in waves, in their fixed
+ * order, and evaluation stops once the bound says the skill can no longer win.
+ */
+import { skillHash } from '../core/hash';
+import { scoreResponse, type ScoreResult } from '../core/scoring';
+import { renderRollout } from '../core/templates';
+import type { DatasetItem } from '../core/dataset-types';
+import type { EngineContext } from './context';
+import { callOptimizer } from './optimizer-call';
+import { isLlmError, type LlmUsage } from './ports';
+import { PauseError } from './pause';
+import { usageStageOfPhase } from './meter';
+import type { RolloutRow } from './types';
+
+const ZERO: LlmUsage = { promptTokens: 0, completionTokens: 0, reasoningTokens: 0 };
+
+export interface PhaseOptions {
+  phase: string;
+  skill: string;
+  itemIds: readonly string[];
+  /**
+   * Early stop: called after each wave with the best scores still reachable (every remaining
+   * item passing). Return false to stop: the skill can no longer win.
+   */
+  canStillWin?: (upperHard: number, upperSoft: number) => boolean;
+}
+
+export interface PhaseResult {
+  rows: RolloutRow[];
+  hard: number;
+  soft: number;
+  /** Rows scored (ok). */
+  n: number;
+  errors: number;
+  /** All items were evaluated (no early stop). */
+  complete: boolean;
+  /** Target calls made in this phase (cache hits and replays excluded). */
+  calls: number;
+  skillHash: string;
+}
+
+export function meanScores(rows: readonly RolloutRow[]): { hard: number; soft: number; n: number } {
+  const ok = rows.filter((r) => r.status === 'ok');
+  if (!ok.length) return { hard: 0, soft: 0, n: 0 };
+  return { hard: ok.reduce((a, r) => a + r.hard, 0) / ok.length, soft: ok.reduce((a, r) => a + r.soft, 0) / ok.length, n: ok.length };
+}
+
+function expectedText(item: DatasetItem): string {
+  return item.correctChoice ? item.correctChoice : item.answers.join(' | ');
+}
+
+/** Score with the configured scorer; the judge scorer asks the LLM. */
+async function score(ctx: EngineContext, item: DatasetItem, response: string, cacheKey: string): Promise<ScoreResult & { judge?: RolloutRow['judge']; judgeError?: string }> {
+  const spec = ctx.config.scorer;
+  if (spec.kind !== 'judge') return scoreResponse(spec, response, item);
+  const r = await callOptimizer(
+    ctx,
+    `judge/${cacheKey}`,
+    'judge',
+    { question: item.question, expected: expectedText(item), rubric: item.rubric ?? spec.rubric ?? '', response },
+    'judge',
+  );
+  const predicted = scoreResponse({ kind: 'exact' }, response, item).predicted;
+  const j = r.json;
+  if (!j || typeof j.pass !== 'boolean') {
+    return { hard: 0, soft: 0, predicted, judgeError: r.error ? r.error.message : 'the judge did not return {pass, score, reason}' };
+  }
+  const soft = typeof j.score === 'number' && Number.isFinite(j.score) ? Math.min(1, Math.max(0, j.score)) : j.pass ? 1 : 0;
+  const reason = typeof j.reason === 'string' ? j.reason : '';
+  const hard = j.pass ? 1 : 0;
+  return {
+    hard,
+    soft,
+    predicted,
+    judge: { pass: j.pass, score: soft, reason },
+    ...(hard ? {} : { failReason: `JUDGE=0: predicted '${predicted}' but expected ${JSON.stringify(expectedText(item))} — ${reason}` }),
+  };
+}
+
+async function rolloutOne(ctx: EngineContext, o: PhaseOptions, hash: string, itemId: string, order: number, counter: { calls: number }): Promise<RolloutRow> {
+  const item = ctx.items.get(itemId);
+  if (!item) throw new Error(`item ${itemId} is not in the dataset`);
+  const cacheKey = `${hash}|${itemId}|${ctx.targetKey}`;
+  const base = { runId: ctx.runId, phase: o.phase, order, itemId, skillHash: hash, cacheKey };
+  const cached = await ctx.store.findRollout(ctx.runId, cacheKey);
+  if (cached) {
+    const row: RolloutRow = { ...cached, ...base, cached: true, usage: ZERO, latencyMs: 0 };
+    await ctx.store.putRollout(row);
+    return row;
+  }
+  const messages = renderRollout(ctx.rolloutTemplate, o.skill, item, ctx.config.rollout.contextLimit);
+  ctx.meter.check('target', messages.system.length + messages.user.length);
+  const started = ctx.now();
+  let row: RolloutRow;
+  try {
+    counter.calls++;
+    const res = await ctx.llm.complete({
+      role: 'target',
+      stage: 'rollout',
+      messages: [
+        { role: 'system', content: messages.system },
+        { role: 'user', content: messages.user },
+      ],
+      signal: ctx.signal,
+    });
+    ctx.meter.add(usageStageOfPhase(o.phase), 'target', res.usage);
+    const s = await score(ctx, item, res.text, cacheKey);
+    row = {
+      ...base,
+      status: s.judgeError ? 'error' : 'ok',
+      response: res.text,
+      predicted: s.predicted,
+      hard: s.hard,
+      soft: s.soft,
+      ...(s.failReason ? { failReason: s.failReason } : {}),
+      ...(s.judge ? { judge: s.judge } : {}),
+      ...(s.judgeError ? { error: { kind: 'judge', message: s.judgeError } } : {}),
+      usage: res.usage,
+      latencyMs: ctx.now() - started,
+      cached: false,
+    };
+  } catch (e) {
+    if (!isLlmError(e)) throw e;
+    if (e.kind === 'aborted') throw e;
+    if (e.fatal) throw new PauseError('llm_fatal', e.message);
+    row = {
+      ...base,
+      status: 'error',
+      response: '',
+      predicted: '',
+      hard: 0,
+      soft: 0,
+      error: { kind: e.kind, message: e.message },
+      usage: ZERO,
+      latencyMs: ctx.now() - started,
+      cached: false,
+    };
+  }
+  await ctx.store.putRollout(row);
+  return row;
+}
+
+export async function rolloutPhase(ctx: EngineContext, o: PhaseOptions): Promise<PhaseResult> {
+  const hash = await skillHash(o.skill);
+  const previous = new Map((await ctx.store.getRollouts(ctx.runId, o.phase)).map((r) => [r.order, r]));
+  const counter = { calls: 0 };
+  const total = o.itemIds.length;
+  const rows: RolloutRow[] = [];
+  let done = 0;
+  const runItem = async (itemId: string, order: number): Promise<RolloutRow> => {
+    const prev = previous.get(order);
+    const row = prev && prev.status === 'ok' && prev.itemId === itemId && prev.skillHash === hash ? prev : await rolloutOne(ctx, o, hash, itemId, order, counter);
+    done++;
+    ctx.emit({ type: 'progress', phase: o.phase, done, total });
+    return row;
+  };
+  const wave = o.canStillWin ? Math.max(1, ctx.config.targetConcurrency) : Math.max(1, total);
+  let complete = true;
+  for (let start = 0; start < total; start += wave) {
+    const ids = o.itemIds.slice(start, start + wave);
+    rows.push(...(await Promise.all(ids.map((id, i) => runItem(id, start + i)))));
+    const remaining = total - rows.length;
+    if (o.canStillWin && remaining > 0) {
+      const ok = rows.filter((r) => r.status === 'ok');
+      const upperHard = (ok.reduce((a, r) => a + r.hard, 0) + remaining) / (ok.length + remaining);
+      const upperSoft = (ok.reduce((a, r) => a + r.soft, 0) + remaining) / (ok.length + remaining);
+      if (!o.canStillWin(upperHard, upperSoft)) {
+        complete = false;
+        break;
+      }
+    }
+  }
+  const errors = rows.filter((r) => r.status === 'error').length;
+  if (rows.length && errors / rows.length > ctx.config.maxErrorRate) {
+    const last = rows.filter((r) => r.status === 'error').pop()!;
+    throw new PauseError(
+      'error_rate',
+      `${errors} of ${rows.length} target calls in ${o.phase} failed after retries (last: ${last.error?.message}). Errors are not scored as wrong answers; the run is paused. Resume when the endpoint is healthy.`,
+    );
+  }
+  const m = meanScores(rows);
+  return { rows, hard: m.hard, soft: m.soft, n: m.n, errors, complete, calls: counter.calls, skillHash: hash };
+}

@@ -1,0 +1,64 @@
+/**
+ * Scoring a skill on the selection (validation) split for the gate (algorithm doc §2.5, §2.6).
+ * A selection cache maps skill hash → score, so an identical skill is never re-rolled (and a
+ * candidate equal to the current skill is a free reject). With early stop, evaluation ends as
+ * soon as the candidate can no longer beat the score it must beat: the decision is the same
+ * as a full evaluation's, and the stored score is marked as an upper bound, never reused as a
+ * full score.
+ */
+import { skillHash } from '../core/hash';
+import { gateScore, type GateScoreOptions } from '../core/gate';
+import type { RunConfig } from '../core/run-config';
+import type { EngineContext } from './context';
+import { rolloutPhase } from './rollout';
+import type { RunDataset, RunState, SelectionScore } from './types';
+
+export function gateOptions(c: RunConfig): GateScoreOptions {
+  return { metric: c.gateMetric, mixedWeight: c.gateMixedWeight, densityWeight: c.densityWeight };
+}
+
+export function selectionIds(c: RunConfig, data: RunDataset): string[] {
+  return c.selectionLimit > 0 ? data.splits.val.slice(0, c.selectionLimit) : data.splits.val;
+}
+
+export interface SelectionOutcome {
+  hash: string;
+  score: SelectionScore;
+  /** The gate score (an upper bound when the evaluation stopped early). */
+  gate: number;
+  cacheHit: boolean;
+  calls: number;
+}
+
+export async function scoreOnSelection(
+  ctx: EngineContext,
+  state: RunState,
+  data: RunDataset,
+  phase: string,
+  skill: string,
+  mustBeat?: number,
+): Promise<SelectionOutcome> {
+  const hash = await skillHash(skill);
+  const opts = gateOptions(ctx.config);
+  const cached = state.selectionCache[hash];
+  if (cached?.complete) return { hash, score: cached, gate: gateScore(cached.hard, cached.soft, opts, skill), cacheHit: true, calls: 0 };
+  const canStillWin =
+    ctx.config.earlyStopGate && mustBeat !== undefined ? (uh: number, us: number) => gateScore(uh, us, opts, skill) > mustBeat : undefined;
+  const r = await rolloutPhase(ctx, { phase, skill, itemIds: selectionIds(ctx.config, data), canStillWin });
+  let score: SelectionScore;
+  if (r.complete) score = { hard: r.hard, soft: r.soft, n: r.n, complete: true };
+  else {
+    // Upper bound: what the skill would score if every remaining item passed.
+    const total = selectionIds(ctx.config, data).length;
+    const remaining = total - r.rows.length;
+    const ok = r.rows.filter((x) => x.status === 'ok');
+    score = {
+      hard: (ok.reduce((a, x) => a + x.hard, 0) + remaining) / (ok.length + remaining),
+      soft: (ok.reduce((a, x) => a + x.soft, 0) + remaining) / (ok.length + remaining),
+      n: r.n,
+      complete: false,
+    };
+  }
+  if (!cached || score.complete) state.selectionCache[hash] = score;
+  return { hash, score, gate: gateScore(score.hard, score.soft, opts, skill), cacheHit: false, calls: r.calls };
+}

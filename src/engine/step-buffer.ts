@@ -1,0 +1,72 @@
+/**
+ * The rejected-edit buffer (algorithm doc §2.7): what earlier steps of this epoch tried, which
+ * failures remain, and which edits the gate rejected — shown to the analysts so they do not
+ * repeat themselves. Analyst summaries and fail-reason groups are kept side by side rather
+ * than paired by position (the reference's pairing is arbitrary).
+ */
+import { renderTemplate } from '../core/templates';
+import type { Edit } from '../core/edits';
+import type { BufferEntry, RolloutRow } from './types';
+import type { PromptSet } from './prompts';
+
+/** Group failures by the text of their fail reason before the first colon. */
+export function failurePatterns(rows: readonly RolloutRow[]): BufferEntry['failure_patterns'] {
+  const groups = new Map<string, string[]>();
+  for (const r of rows) {
+    if (r.status !== 'ok' || r.hard >= 1e-9) continue;
+    const reason = r.failReason ?? 'failed';
+    const i = reason.indexOf(':');
+    const key = i >= 0 ? reason.slice(0, i) : reason;
+    groups.set(key, [...(groups.get(key) ?? []), r.itemId]);
+  }
+  return [...groups.entries()].map(([pattern, ids]) => ({ pattern, count: ids.length, task_ids: ids }));
+}
+
+export function makeBufferEntry(args: {
+  step: number;
+  action: string;
+  rows: readonly RolloutRow[];
+  analystSummaries: string[];
+  scoreBefore: number;
+  scoreAfter: number | null;
+  edits: readonly Edit[];
+}): BufferEntry {
+  const ok = args.rows.filter((r) => r.status === 'ok');
+  const entry: BufferEntry = {
+    step: args.step,
+    action: args.action,
+    n_total: ok.length,
+    n_fail: ok.filter((r) => r.hard < 1e-9).length,
+    failure_patterns: failurePatterns(args.rows),
+    analyst_summaries: args.analystSummaries,
+  };
+  if (args.action.includes('reject')) {
+    entry.score_before = args.scoreBefore;
+    entry.score_after = args.scoreAfter ?? undefined;
+    entry.rejected_edits = args.edits.map((e) => ({ op: String(e.op), content: String(e.content ?? ''), target: String(e.target ?? '') }));
+  }
+  return entry;
+}
+
+const clip = (s: string, n = 300) => (s.length > n ? `${s.slice(0, n)}…` : s);
+
+/** The buffer as text for analyst prompts; '' when empty. */
+export function renderBuffer(entries: readonly BufferEntry[], prompts: PromptSet): string {
+  if (!entries.length) return '';
+  const blocks = entries.map((e) => {
+    const lines = [`Step ${e.step} — ${e.action.toUpperCase()} (${e.n_fail}/${e.n_total} failed)`];
+    for (const p of e.failure_patterns) lines.push(`- ${p.pattern} ×${p.count} (tasks: ${p.task_ids.slice(0, 10).join(', ')}${p.task_ids.length > 10 ? ', …' : ''})`);
+    for (const s of e.analyst_summaries) lines.push(`- analyst: ${clip(s)}`);
+    if (e.rejected_edits) {
+      lines.push(`Score before → after: ${e.score_before?.toFixed(4)} → ${e.score_after === undefined ? 'n/a' : e.score_after.toFixed(4)}. Rejected edits:`);
+      e.rejected_edits.forEach((r, i) => lines.push(r.target ? `${i + 1}. [${r.op}] target="${clip(r.target, 120)}" → "${clip(r.content)}"` : `${i + 1}. [${r.op}] "${clip(r.content)}"`));
+    }
+    return lines.join('\n');
+  });
+  return renderTemplate(prompts.step_buffer.user, { entries: blocks.join('\n\n') }).trim();
+}
+
+/** The meta-skill context block; '' when no memory is active. */
+export function renderMetaBlock(meta: string, prompts: PromptSet): string {
+  return meta.trim() ? renderTemplate(prompts.meta_block.user, { meta: meta.trim() }).trim() : '';
+}

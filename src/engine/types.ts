@@ -1,0 +1,216 @@
+/** Records the engine reads and writes through its RunStore (algorithm doc §1.8–§1.10, DESIGN §5). */
+import type { Edit, EditApplySummary, EditReportRow } from '../core/edits';
+import type { GateAction, GateState } from '../core/gate';
+import type { ScheduleState } from '../core/schedules';
+import type { RunConfig } from '../core/run-config';
+import type { DatasetItem, SplitName } from '../core/dataset-types';
+import type { LlmUsage } from './ports';
+
+export type RunStatus = 'idle' | 'running' | 'paused' | 'interrupted' | 'completed' | 'failed' | 'cancelled';
+
+/** One item rolled out by the target with one skill. */
+export interface RolloutRow {
+  runId: string;
+  /** e.g. "baseline", "s0003/rollout", "s0003/gate", "e02/prev", "final", "test/best". */
+  phase: string;
+  /** Position of the item in the phase (rows are combined in this order, never by completion). */
+  order: number;
+  itemId: string;
+  skillHash: string;
+  /** skill hash | item id | target settings: the rollout cache key. */
+  cacheKey: string;
+  status: 'ok' | 'error';
+  response: string;
+  predicted: string;
+  hard: number;
+  soft: number;
+  failReason?: string;
+  error?: { kind: string; message: string };
+  judge?: { pass: boolean; score: number; reason: string };
+  usage: LlmUsage;
+  latencyMs: number;
+  /** Reused from an earlier identical rollout: no call was made. */
+  cached: boolean;
+}
+
+/** An optimizer call's outcome, memoised by a deterministic key (e.g. "s0003/reflect_failure/1"). */
+export interface OptimizerCallRecord {
+  runId: string;
+  key: string;
+  stage: string;
+  /** First 2 000 characters of the user message, for inspection. */
+  requestPreview: string;
+  raw: string;
+  parsed: unknown;
+  ok: boolean;
+  error?: { kind: string; message: string };
+  usage: LlmUsage;
+  latencyMs: number;
+}
+
+/** A derived stage result kept for inspection (merged patch, ranking, apply report, …). */
+export interface ArtifactRecord {
+  runId: string;
+  key: string;
+  value: unknown;
+}
+
+export interface BufferEntry {
+  step: number;
+  action: string;
+  n_total: number;
+  n_fail: number;
+  failure_patterns: { pattern: string; count: number; task_ids: string[] }[];
+  analyst_summaries: string[];
+  score_before?: number;
+  score_after?: number;
+  rejected_edits?: { op: string; content: string; target: string }[];
+}
+
+export interface SelectionScore {
+  hard: number;
+  soft: number;
+  /** Items scored (errored rows are left out). */
+  n: number;
+  /** false: the evaluation stopped early; the score is an upper bound and never reused as a full score. */
+  complete: boolean;
+  /** The skill changed outside the gate (epoch placeholder, forced slow update): its score was carried over, not measured. */
+  carried?: boolean;
+}
+
+export interface StageUsage {
+  calls: number;
+  promptTokens: number;
+  completionTokens: number;
+  reasoningTokens: number;
+  costUsd: number;
+}
+
+/** One step, as history.json holds it (§1.8), plus what the UI needs. */
+export interface StepRecord {
+  runId: string;
+  step: number;
+  epoch: number;
+  stepInEpoch: number;
+  rolloutHard: number;
+  rolloutSoft: number;
+  rolloutN: number;
+  rolloutErrors: number;
+  batches: { batchIndex: number; batchSeed: number; nItems: number; hard: number; soft: number; failurePatches: number; successPatches: number }[];
+  nFailurePatches: number;
+  nSuccessPatches: number;
+  nEditsMerged: number;
+  nEditsRanked: number;
+  editBudget: number | null;
+  candidateHash: string | null;
+  candidateSkillLen: number | null;
+  editApplySummary: EditApplySummary | null;
+  selectionHard: number | null;
+  selectionSoft: number | null;
+  selectionN: number | null;
+  selectionComplete: boolean | null;
+  selectionCacheHit: boolean;
+  gateMetric: string;
+  candidateGateScore: number | null;
+  action: GateAction | 'skip_no_patches';
+  currentScore: number;
+  bestScore: number;
+  bestStep: number;
+  currentOrigin: string;
+  bestOrigin: string;
+  skillLen: number;
+  timing: Record<string, number>;
+  usage: Record<string, StageUsage>;
+  wallTimeMs: number;
+}
+
+export interface SkillVersion {
+  runId: string;
+  hash: string;
+  text: string;
+  /** initial_skill, step_0007, slow_update_epoch_02, … */
+  origin: string;
+  step: number;
+  createdAt: number;
+}
+
+export interface EpochStats {
+  epoch: number;
+  steps: number;
+  accepts: number;
+  rejects: number;
+  skips: number;
+  bestScoreAtEnd: number;
+  currentScoreAtEnd: number;
+  slowUpdate?: { action: string; reasoning?: string; content?: string; candidateHash?: string; gateScore?: number };
+  metaSkill?: { action: string; content?: string };
+}
+
+export interface TestReport {
+  skill: 'initial' | 'best' | 'final';
+  hash: string;
+  hard: number;
+  soft: number;
+  n: number;
+  errors: number;
+  byTaskType: Record<string, { total: number; hard: number }>;
+}
+
+export interface RunSummary {
+  baselineSelection: number;
+  bestSelection: number;
+  finalSelection: number | null;
+  bestStep: number;
+  bestOrigin: string;
+  currentOrigin: string;
+  totalSteps: number;
+  accepts: number;
+  rejects: number;
+  skips: number;
+  epochs: EpochStats[];
+  tests: TestReport[];
+  testDelta: number | null;
+  finalTestDelta: number | null;
+  usage: Record<string, StageUsage>;
+  totalCostUsd: number;
+  wallTimeMs: number;
+}
+
+/** Everything needed to continue a run after a stop (§1.10), kept in one record. */
+export interface RunState {
+  runId: string;
+  status: RunStatus;
+  /** Why the run stopped, in words a user can act on. */
+  reason?: string;
+  reasonKind?: string;
+  config: RunConfig;
+  baselineDone: boolean;
+  /** The global step (1-based) to run next. */
+  nextStep: number;
+  /** Highest epoch whose boundary is done. */
+  boundaryDoneEpoch: number;
+  finalDone: boolean;
+  gate: GateState;
+  initialSkill: string;
+  /** The skill the current epoch started from (the "previous" skill of the next slow update). */
+  epochStartSkill: string;
+  schedule: ScheduleState;
+  stepBuffer: BufferEntry[];
+  /** Optimizer-side memory active in the current epoch ('' when none). */
+  metaSkill: string;
+  selectionCache: Record<string, SelectionScore>;
+  epochStats: EpochStats[];
+  summary?: RunSummary;
+  startedAt: number;
+  updatedAt: number;
+  /** Wall time spent running, summed over sessions. */
+  elapsedMs: number;
+}
+
+/** The dataset a run trains on, as the engine needs it. */
+export interface RunDataset {
+  items: DatasetItem[];
+  splits: Record<SplitName, string[]>;
+}
+
+export type { Edit, EditReportRow };
