@@ -24,15 +24,25 @@ export function costOf(usage: LlmUsage, price: Price | undefined): number {
   return (usage.promptTokens * price.input + usage.completionTokens * price.output) / 1e6;
 }
 
+/** Cost set aside for a call in flight, so that concurrent calls cannot all pass the cap together. */
+export interface Reservation {
+  role: Role;
+  costUsd: number;
+  tokens: number;
+}
+
 export class Meter {
   readonly byStage: Record<string, StageUsage> = {};
-  private completionSeen: Partial<Record<Role, { n: number; tokens: number }>> = {};
+  private completionSeen: Partial<Record<Role, { n: number; tokens: number; max: number }>> = {};
+  private reservedUsd = 0;
+  private reservedTokens = 0;
 
   constructor(
     private readonly prices: Prices,
     private readonly budget: BudgetCap,
   ) {}
 
+  /** Record a call made outside a reservation (e.g. usage restored from storage). */
   add(stage: string, role: Role, usage: LlmUsage): void {
     const s = (this.byStage[stage] ??= emptyUsage());
     s.calls++;
@@ -40,9 +50,22 @@ export class Meter {
     s.completionTokens += usage.completionTokens;
     s.reasoningTokens += usage.reasoningTokens;
     s.costUsd += costOf(usage, this.prices[role]);
-    const c = (this.completionSeen[role] ??= { n: 0, tokens: 0 });
+    const c = (this.completionSeen[role] ??= { n: 0, tokens: 0, max: 0 });
     c.n++;
     c.tokens += usage.completionTokens;
+    c.max = Math.max(c.max, usage.completionTokens);
+  }
+
+  /** A finished call: release its reservation and record what it really used. */
+  settle(r: Reservation, stage: string, usage: LlmUsage): void {
+    this.release(r);
+    this.add(stage, r.role, usage);
+  }
+
+  /** A call that did not happen or failed without usage. */
+  release(r: Reservation): void {
+    this.reservedUsd -= r.costUsd;
+    this.reservedTokens -= r.tokens;
   }
 
   get totalCostUsd(): number {
@@ -53,23 +76,31 @@ export class Meter {
     return Object.values(this.byStage).reduce((a, s) => a + s.promptTokens + s.completionTokens, 0);
   }
 
-  /** Refuse a call whose likely cost would cross the cap. */
-  check(role: Role, promptChars: number): void {
+  /**
+   * Set aside the likely cost of a call (its prompt, and the longest completion seen so far for
+   * the role), or refuse it when spent + reserved + this would cross the cap.
+   */
+  reserve(role: Role, promptChars: number): Reservation {
     const seen = this.completionSeen[role];
     const estimate: LlmUsage = {
-      promptTokens: Math.ceil(promptChars / 4),
-      completionTokens: seen && seen.n ? Math.ceil(seen.tokens / seen.n) : 256,
+      promptTokens: Math.ceil(promptChars / 3),
+      completionTokens: seen && seen.n ? Math.max(seen.max, 64) : 512,
       reasoningTokens: 0,
     };
-    if (this.budget.usd !== undefined && this.totalCostUsd + costOf(estimate, this.prices[role]) > this.budget.usd) {
+    const cost = costOf(estimate, this.prices[role]);
+    const tokens = estimate.promptTokens + estimate.completionTokens;
+    if (this.budget.usd !== undefined && this.totalCostUsd + this.reservedUsd + cost > this.budget.usd) {
       throw new PauseError(
         'budget',
         `Paused before exceeding the budget cap of $${this.budget.usd.toFixed(2)}: $${this.totalCostUsd.toFixed(4)} spent so far. Raise the cap to continue.`,
       );
     }
-    if (this.budget.tokens !== undefined && this.totalTokens + estimate.promptTokens + estimate.completionTokens > this.budget.tokens) {
+    if (this.budget.tokens !== undefined && this.totalTokens + this.reservedTokens + tokens > this.budget.tokens) {
       throw new PauseError('budget', `Paused before exceeding the token budget of ${this.budget.tokens}: ${this.totalTokens} tokens used so far. Raise the budget to continue.`);
     }
+    this.reservedUsd += cost;
+    this.reservedTokens += tokens;
+    return { role, costUsd: cost, tokens };
   }
 }
 

@@ -35,8 +35,9 @@ export async function callOptimizer(
   const tpl = ctx.prompts[prompt];
   const system = renderTemplate(tpl.system, values).trim();
   const user = renderTemplate(tpl.user, values).trim();
-  ctx.meter.check(role, system.length + user.length);
+  const reservation = ctx.meter.reserve(role, system.length + user.length);
   const started = ctx.now();
+  let settled = false;
   try {
     const res = await ctx.llm.complete({
       role,
@@ -48,7 +49,8 @@ export async function callOptimizer(
       jsonSchema: STAGE_SCHEMAS[prompt] ? { name: prompt, schema: STAGE_SCHEMAS[prompt] } : undefined,
       signal: ctx.signal,
     });
-    ctx.meter.add(usageStage, role, res.usage);
+    ctx.meter.settle(reservation, usageStage, res.usage);
+    settled = true;
     const json = extractJsonObject(res.text);
     const record: OptimizerCallRecord = {
       runId: ctx.runId,
@@ -65,6 +67,7 @@ export async function callOptimizer(
     if (!json) ctx.emit({ type: 'log', level: 'warn', message: `${key}: the optimizer's reply held no usable JSON; falling back.` });
     return { json, replayed: false };
   } catch (e) {
+    if (!settled) ctx.meter.release(reservation);
     if (!isLlmError(e)) throw e;
     if (e.kind === 'aborted') throw e;
     if (e.fatal) throw new PauseError('llm_fatal', e.message);

@@ -94,8 +94,9 @@ async function rolloutOne(ctx: EngineContext, o: PhaseOptions, hash: string, ite
     return row;
   }
   const messages = renderRollout(ctx.rolloutTemplate, o.skill, item, ctx.config.rollout.contextLimit);
-  ctx.meter.check('target', messages.system.length + messages.user.length);
+  const reservation = ctx.meter.reserve('target', messages.system.length + messages.user.length);
   const started = ctx.now();
+  let settled = false;
   let row: RolloutRow;
   try {
     counter.calls++;
@@ -108,7 +109,8 @@ async function rolloutOne(ctx: EngineContext, o: PhaseOptions, hash: string, ite
       ],
       signal: ctx.signal,
     });
-    ctx.meter.add(usageStageOfPhase(o.phase), 'target', res.usage);
+    ctx.meter.settle(reservation, usageStageOfPhase(o.phase), res.usage);
+    settled = true;
     const s = await score(ctx, item, res.text, cacheKey);
     row = {
       ...base,
@@ -125,6 +127,7 @@ async function rolloutOne(ctx: EngineContext, o: PhaseOptions, hash: string, ite
       cached: false,
     };
   } catch (e) {
+    if (!settled) ctx.meter.release(reservation);
     if (!isLlmError(e)) throw e;
     if (e.kind === 'aborted') throw e;
     if (e.fatal) throw new PauseError('llm_fatal', e.message);

@@ -44,6 +44,8 @@ export interface ServerOptions {
   /** Share of reflect_failure answers that add the harmful rule, decided by a hash of the prompt. */
   harmfulRate: number;
   faults: FaultRule[];
+  /** Port to listen on; 0 picks a free one. */
+  port: number;
 }
 
 export interface RequestLogEntry {
@@ -73,6 +75,7 @@ const DEFAULTS: ServerOptions = {
   jsonObject: true,
   harmfulRate: 0.25,
   faults: [],
+  port: 0,
 };
 
 /** The stages our prompts announce, matched when no json_schema name is sent. */
@@ -350,7 +353,7 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   return {
     url: `http://127.0.0.1:${port}/v1`,

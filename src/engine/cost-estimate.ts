@@ -1,0 +1,96 @@
+/**
+ * The cost estimate shown before a run starts: calls per stage from the core formulas (an
+ * upper bound: no cache hits, no early stops) and tokens from the sizes of the skill, the
+ * prompts and the items. Completion lengths are assumptions, stated here, not measurements.
+ */
+import { estimateRunCalls, OPTIMIZER_STAGES, type Stage, type StageCounts } from '../core/call-count';
+import type { DatasetItem } from '../core/dataset-types';
+import type { RunConfig } from '../core/run-config';
+import { renderRollout, type RolloutTemplate } from '../core/templates';
+import type { PromptSet } from './prompts';
+import { costOf, type Prices } from './meter';
+
+/** Assumed completion tokens per call, by stage. */
+export const ASSUMED_COMPLETION_TOKENS: Record<Stage, number> = {
+  baseline: 150, rollout: 150, gate: 150, slowUpdateRollout: 150, slowUpdateGate: 150, finalValidation: 150, test: 150,
+  judge: 60, reflect: 700, merge: 900, rank: 120, slowUpdate: 700, metaSkill: 400,
+};
+
+export interface StageEstimate {
+  calls: number;
+  promptTokens: number;
+  completionTokens: number;
+  costUsd: number | null;
+}
+
+export interface CostEstimate {
+  stages: Partial<Record<Stage, StageEstimate>>;
+  totalCalls: number;
+  totalTokens: number;
+  /** null when a price is missing for a role that makes calls. */
+  totalCostUsd: number | null;
+  assumptions: string[];
+}
+
+const tokens = (chars: number) => Math.ceil(chars / 4);
+
+export function estimateCost(args: {
+  config: RunConfig;
+  items: readonly DatasetItem[];
+  splits: { train: number; val: number; test: number };
+  skill: string;
+  template: RolloutTemplate;
+  prompts: PromptSet;
+  prices?: Prices;
+  trainAccuracy?: number;
+}): CostEstimate {
+  const { config: c, items, skill, prompts } = args;
+  const counts: StageCounts = estimateRunCalls(c, args.splits, { trainAccuracy: args.trainAccuracy });
+  const sample = items.slice(0, 200);
+  const avgTarget = sample.length
+    ? sample.reduce((a, it) => {
+        const m = renderRollout(args.template, skill, it, c.rollout.contextLimit);
+        return a + m.system.length + m.user.length;
+      }, 0) / sample.length
+    : skill.length;
+  // A trajectory repeats the target's prompts plus its response and an evaluation block.
+  const trajectory = avgTarget + 900;
+  const promptLen = (name: keyof PromptSet) => prompts[name].system.length + prompts[name].user.length;
+  // The skill grows during training; estimate with one and a half times its starting length.
+  const sk = Math.max(400, skill.length * 1.5);
+  const promptChars: Record<Stage, number> = {
+    baseline: avgTarget, rollout: avgTarget, gate: avgTarget, slowUpdateRollout: avgTarget, slowUpdateGate: avgTarget, finalValidation: avgTarget, test: avgTarget,
+    judge: promptLen('judge') + 600,
+    reflect: promptLen('reflect_failure') + sk + c.minibatchSize * trajectory,
+    merge: promptLen('merge_failure') + sk + c.mergeBatchSize * 4 * 300,
+    rank: promptLen('rank_edits') + sk + 12 * 300,
+    slowUpdate: promptLen('slow_update') + 2 * sk + Math.min(c.slowUpdateSamples, args.splits.train) * 1200,
+    metaSkill: promptLen('meta_skill') + 2 * sk + Math.min(c.slowUpdateSamples, args.splits.train) * 1200,
+  };
+  const stages: CostEstimate['stages'] = {};
+  let totalCalls = 0;
+  let totalTokens = 0;
+  let totalCost: number | null = 0;
+  for (const [stage, calls] of Object.entries(counts) as [Stage, number][]) {
+    if (!calls) continue;
+    const role = OPTIMIZER_STAGES.includes(stage) ? (stage === 'judge' ? 'judge' : 'optimizer') : 'target';
+    const price = args.prices?.[role] ?? (role === 'judge' ? args.prices?.optimizer : undefined);
+    const usage = { promptTokens: calls * tokens(promptChars[stage]), completionTokens: calls * ASSUMED_COMPLETION_TOKENS[stage], reasoningTokens: 0 };
+    const cost = price ? costOf(usage, price) : null;
+    stages[stage] = { calls, promptTokens: usage.promptTokens, completionTokens: usage.completionTokens, costUsd: cost };
+    totalCalls += calls;
+    totalTokens += usage.promptTokens + usage.completionTokens;
+    totalCost = cost === null || totalCost === null ? null : totalCost + cost;
+  }
+  return {
+    stages,
+    totalCalls,
+    totalTokens,
+    totalCostUsd: totalCost,
+    assumptions: [
+      'An upper bound on calls: no rollout-cache hits, no early-stopped gates, every analyst returns edits and every merged patch needs ranking.',
+      `Failures per batch assume ${Math.round((args.trainAccuracy ?? 0.5) * 100)}% train accuracy.`,
+      'Completion lengths are typical values (about 150 tokens per target answer, 700–900 per analyst or merge reply); reasoning models can use many more.',
+    ],
+  };
+}

@@ -1,0 +1,141 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startLlmServer, type LlmTestServer } from '../support/llm-server';
+import { INITIAL_SKILL, SMALL_CONFIG, trainOnce, worldDataset } from '../support/harness';
+import { loadPrompts } from '../support/prompts';
+import { MemoryRunStore } from '../../src/storage/memory-store';
+import { estimateCost } from '../../src/engine/cost-estimate';
+import { rolloutTemplateOf } from '../../src/engine/trainer';
+import { estimateRunCalls, totalCalls } from '../../src/core/call-count';
+import { presetPrice } from '../../src/llm/pricing';
+import type { RunEvent } from '../../src/engine/events';
+
+let srv: LlmTestServer;
+beforeAll(async () => {
+  srv = await startLlmServer();
+});
+afterAll(() => srv.close());
+beforeEach(() => {
+  srv.set({ faults: [], latencyMs: 0, harmfulRate: 0.25, apiKey: undefined });
+  srv.log.length = 0;
+});
+
+describe('rollout cache', () => {
+  it('shares rollouts between training, the slow update and the test evaluation', async () => {
+    const { store, runId, outcome } = await trainOnce({ url: srv.url });
+    expect(outcome.status).toBe('completed');
+    const rows = await store.listRollouts(runId);
+    const cached = rows.filter((r) => r.cached);
+    expect(cached.length).toBeGreaterThan(0);
+    // The previous-epoch skill was already rolled out on train items during epoch 2's steps or earlier.
+    expect(cached.some((r) => r.phase.startsWith('e02/'))).toBe(true);
+    // The final skill equals the best one, or its test rows come from the cache.
+    const testPhases = new Set(rows.filter((r) => r.phase.startsWith('test/')).map((r) => r.phase));
+    expect(testPhases.has('test/best')).toBe(true);
+    // A cached row repeats a real one: same skill, item and answer.
+    const c = cached[0];
+    const original = rows.find((r) => !r.cached && r.cacheKey === c.cacheKey)!;
+    expect(original.response).toBe(c.response);
+    expect(c.usage.promptTokens).toBe(0);
+    // Every HTTP target call corresponds to exactly one non-cached row.
+    expect(srv.counts().target).toBe(rows.filter((r) => !r.cached).length);
+  });
+});
+
+describe('budget cap', () => {
+  it('pauses before the cap is exceeded and says how much was spent', async () => {
+    const prices = { target: { input: 1000, output: 1000 }, optimizer: { input: 1000, output: 1000 } };
+    const { outcome, store, runId } = await trainOnce({ url: srv.url, prices, config: { budget: { usd: 30 } } });
+    expect(outcome.status).toBe('paused');
+    expect(outcome.reasonKind).toBe('budget');
+    expect(outcome.reason).toMatch(/Paused before exceeding the budget cap of \$30\.00: \$\d+\.\d+ spent so far/);
+    const rows = await store.listRollouts(runId);
+    const calls = await store.listCalls(runId);
+    const spent = [...rows.filter((r) => !r.cached), ...calls].reduce((a, r) => a + (r.usage.promptTokens + r.usage.completionTokens) * 1000 / 1e6, 0);
+    expect(spent).toBeLessThanOrEqual(30);
+    expect(spent).toBeGreaterThan(5);
+  });
+
+  it('resumes with a raised cap and completes', async () => {
+    const prices = { target: { input: 1000, output: 1000 }, optimizer: { input: 1000, output: 1000 } };
+    const store = new MemoryRunStore();
+    const first = await trainOnce({ url: srv.url, store, prices, config: { epochs: 1, budget: { usd: 20 } } });
+    expect(first.outcome.status).toBe('paused');
+    const second = await trainOnce({ url: srv.url, store, prices, config: { epochs: 1, budget: { usd: 10_000 } } });
+    expect(second.outcome.status).toBe('completed');
+  });
+});
+
+describe('resume after a pause', () => {
+  it('continues without repeating finished calls and ends as an uninterrupted run', async () => {
+    const reference = await trainOnce({ url: srv.url, runId: 'ref' });
+    const refState = (await reference.store.loadState('ref'))!;
+    const store = new MemoryRunStore();
+    const ac = new AbortController();
+    let progress = 0;
+    const onEvent = (e: RunEvent) => {
+      if (e.type === 'progress' && ++progress === 70) ac.abort('pause');
+    };
+    srv.log.length = 0;
+    const first = await trainOnce({ url: srv.url, runId: 'r', store, signal: ac.signal, onEvent });
+    expect(first.outcome.status).toBe('paused');
+    expect(first.outcome.reason).toBe('Paused by you.');
+    const beforeResume = srv.log.filter((l) => l.status === 200).length;
+    const second = await trainOnce({ url: srv.url, runId: 'r', store });
+    expect(second.outcome.status).toBe('completed');
+    const state = (await store.loadState('r'))!;
+    expect(state.gate).toEqual(refState.gate);
+    expect((await store.getSteps('r')).map((s) => s.action)).toEqual((await reference.store.getSteps('ref')).map((s) => s.action));
+    // Total HTTP calls over both sessions = the uninterrupted run's, give or take the calls in flight at the pause.
+    const total = srv.log.filter((l) => l.status === 200).length;
+    const refTotal = (await reference.store.listRollouts('ref')).filter((r) => !r.cached).length + (await reference.store.listCalls('ref')).length;
+    expect(total).toBeGreaterThanOrEqual(refTotal);
+    expect(total - refTotal).toBeLessThanOrEqual(SMALL_CONFIG.targetConcurrency + SMALL_CONFIG.optimizerConcurrency);
+    expect(beforeResume).toBeGreaterThan(0);
+  });
+
+  it('is cancelled with its own status', async () => {
+    const ac = new AbortController();
+    ac.abort('cancel');
+    const { outcome } = await trainOnce({ url: srv.url, signal: ac.signal });
+    expect(outcome.status).toBe('cancelled');
+  });
+});
+
+describe('LLM judge scorer', () => {
+  it('scores rollouts through the judge on the optimizer endpoint', async () => {
+    const { outcome, store, runId } = await trainOnce({ url: srv.url, config: { epochs: 1, scorer: { kind: 'judge' } } });
+    expect(outcome.status).toBe('completed');
+    const rows = (await store.listRollouts(runId)).filter((r) => !r.cached);
+    expect(rows.every((r) => r.judge !== undefined)).toBe(true);
+    const failed = rows.find((r) => r.hard === 0)!;
+    expect(failed.failReason).toMatch(/^JUDGE=0: predicted 'unknown' but expected "[A-Z]+\d-\d+" — expected/);
+    expect(srv.counts().judge).toBe(rows.length);
+    const tests = outcome.summary!.tests;
+    expect(tests.find((t) => t.skill === 'best')!.hard).toBeGreaterThan(tests.find((t) => t.skill === 'initial')!.hard + 0.2);
+  });
+});
+
+describe('cost estimate', () => {
+  it('gives calls and tokens per stage, and dollars when prices are known', () => {
+    const data = worldDataset();
+    const prompts = loadPrompts();
+    const sizes = { train: data.splits.train.length, val: data.splits.val.length, test: data.splits.test.length };
+    const args = { config: SMALL_CONFIG, items: data.items, splits: sizes, skill: INITIAL_SKILL, template: rolloutTemplateOf(SMALL_CONFIG, prompts), prompts };
+    const noPrices = estimateCost(args);
+    expect(noPrices.totalCalls).toBe(totalCalls(estimateRunCalls(SMALL_CONFIG, sizes)));
+    expect(noPrices.stages.rollout!.calls).toBe(80);
+    expect(noPrices.stages.gate!.calls).toBe(4 * 20);
+    expect(noPrices.stages.reflect!.promptTokens).toBeGreaterThan(noPrices.stages.reflect!.calls * 1000);
+    expect(noPrices.totalCostUsd).toBeNull();
+    const priced = estimateCost({ ...args, prices: { target: { input: 1, output: 2 }, optimizer: { input: 3, output: 6 } } });
+    expect(priced.totalCostUsd).toBeGreaterThan(0);
+    const manual = Object.values(priced.stages).reduce((a, s) => a + s!.costUsd!, 0);
+    expect(priced.totalCostUsd).toBeCloseTo(manual, 10);
+  });
+
+  it('has price presets for common models, matched by prefix', () => {
+    expect(presetPrice('gpt-4o-mini-2024-07-18')).toEqual({ input: 0.15, output: 0.6 });
+    expect(presetPrice('openai/gpt-4o')).toEqual({ input: 2.5, output: 10 });
+    expect(presetPrice('my-local-llama')).toBeUndefined();
+  });
+});
