@@ -164,7 +164,9 @@ export async function rolloutPhase(ctx: EngineContext, o: PhaseOptions): Promise
   };
   const wave = o.canStillWin ? Math.max(1, ctx.config.targetConcurrency) : Math.max(1, total);
   let complete = true;
-  for (let start = 0; start < total; start += wave) {
+  // A skill that could not win even with every item passing is not evaluated at all.
+  if (o.canStillWin && total > 0 && !o.canStillWin(1, 1)) complete = false;
+  for (let start = 0; complete && start < total; start += wave) {
     const ids = o.itemIds.slice(start, start + wave);
     rows.push(...(await Promise.all(ids.map((id, i) => runItem(id, start + i)))));
     const remaining = total - rows.length;

@@ -441,7 +441,7 @@ async function epochBoundary(ctx: EngineContext, prev: RunState, data: RunDatase
             : { action: 'reject' as const, state: state.gate };
           state.gate = decision.state;
           if (isAccept(decision.action)) await a.saveVersion(candidate, origin, a.lastStep);
-          stats.slowUpdate = { action: decision.action, reasoning, content, candidateHash: g.hash, gateScore: g.gate };
+          stats.slowUpdate = { action: decision.action, reasoning, content, candidateHash: g.hash, gateScore: g.gate, complete: g.score.complete, cacheHit: g.cacheHit };
         } else {
           const from = state.selectionCache[await skillHash(currBefore)];
           const hash = await skillHash(candidate);

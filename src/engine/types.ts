@@ -142,7 +142,7 @@ export interface EpochStats {
   skips: number;
   bestScoreAtEnd: number;
   currentScoreAtEnd: number;
-  slowUpdate?: { action: string; reasoning?: string; content?: string; candidateHash?: string; gateScore?: number };
+  slowUpdate?: { action: string; reasoning?: string; content?: string; candidateHash?: string; gateScore?: number; complete?: boolean; cacheHit?: boolean };
   metaSkill?: { action: string; content?: string };
 }
 

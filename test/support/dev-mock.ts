@@ -14,7 +14,8 @@ export async function main(argv: string[]): Promise<number | void> {
     writeFileSync('rule-world-dataset.json', JSON.stringify(makeWorldItems(120), null, 2));
     console.log('Wrote rule-world-dataset.json (120 specimen-code tasks).');
   }
-  const srv = await startLlmServer({ latencyMs, port });
+  const harmfulRate = Number(process.env.HARMFUL_RATE ?? 0.25);
+  const srv = await startLlmServer({ latencyMs, port, harmfulRate });
   console.log(`Skillwright test LLM server: ${srv.url}`);
   console.log('  models: sim-target (target), sim-optimizer (optimizer); any API key is accepted.');
   console.log(`  latency ${latencyMs} ms per call (LATENCY_MS), port ${srv.port} (PORT). Ctrl+C to stop.`);

@@ -118,6 +118,12 @@ function stageOf(body: ChatBody): string {
   return 'target';
 }
 
+/** Everything after a heading (trajectories contain "## " headings of their own). */
+function after(text: string, heading: string): string {
+  const i = text.indexOf(heading);
+  return i < 0 ? '' : text.slice(i + heading.length);
+}
+
 function jsonArrayAfter(text: string, heading: string): unknown[] {
   const i = text.indexOf(heading);
   if (i < 0) return [];
@@ -152,10 +158,12 @@ function optimizerAnswer(stage: string, system: string, user: string, opts: Serv
   const budget = budgetMatch ? Number(budgetMatch[1]) : 4;
   switch (stage) {
     case 'reflect_failure': {
-      const failed = section(user, '## Failed Trajectories');
+      const failed = after(user, '## Failed Trajectories');
       const missing: string[] = [];
       for (const q of questionsIn(failed)) for (const t of q.topics) if (!skill.includes(ruleKey(t)) && !missing.includes(t)) missing.push(t);
       const edits: SimEdit[] = missing.slice(0, budget).map((t) => ({ op: 'append', content: ruleText(t), support_count: 1, source_type: 'failure' }));
+      // Answers of "none" trace back to the harmful rule: an analyst would remove it.
+      if (skill.includes(HARMFUL_RULE) && /<answer>none<\/answer>/.test(failed)) edits.unshift({ op: 'delete', target: HARMFUL_RULE, content: '', support_count: 1, source_type: 'failure' });
       // Like a careful analyst, it does not propose again what the buffer says was rejected.
       const rejectedBefore = section(user, '## Previous Steps in This Epoch').includes(HARMFUL_KEY);
       if (hashFraction(user) < opts.harmfulRate && !skill.includes(HARMFUL_KEY) && !rejectedBefore) {
@@ -168,7 +176,7 @@ function optimizerAnswer(stage: string, system: string, user: string, opts: Serv
       };
     }
     case 'reflect_success': {
-      const ok = section(user, '## Successful Trajectories');
+      const ok = after(user, '## Successful Trajectories');
       const n = questionsIn(ok).length;
       const note = '- Give only the code, with no extra words.';
       const edits = n >= 2 && !skill.includes(note) ? [{ op: 'append', content: note, support_count: n, source_type: 'success' }] : [];
@@ -191,8 +199,8 @@ function optimizerAnswer(stage: string, system: string, user: string, opts: Serv
       return { reasoning: 'most supported first', selected_indices: Array.from({ length: Math.min(k, count) }, (_, i) => i) };
     }
     case 'slow_update': {
-      const comparison = section(user, '## Same tasks, before and after');
-      const persistent = section(comparison, '### Persistent failures') || comparison;
+      const comparison = after(user, '## Same tasks, before and after');
+      const persistent = after(comparison, '### Persistent failures').split('### Improved')[0] || comparison;
       const curr = section(user, '## Skill at the end of this epoch');
       const topics: string[] = [];
       for (const q of questionsIn(persistent)) for (const t of q.topics) if (!curr.includes(ruleKey(t)) && !topics.includes(t)) topics.push(t);
@@ -203,7 +211,7 @@ function optimizerAnswer(stage: string, system: string, user: string, opts: Serv
       return { reasoning: 'rules per topic helped; blanket rules hurt', meta_skill_content: 'Prefer one precise rule per topic. Avoid blanket answer rules such as answering with a fixed word.' };
     case 'judge': {
       const expected = section(user, '## Expected answer').trim();
-      const response = section(user, '## Response to grade');
+      const response = after(user, '## Response to grade');
       const got = /<answer>([\s\S]*?)<\/answer>/i.exec(response)?.[1]?.trim() ?? response.trim();
       const pass = got.toLowerCase() === expected.toLowerCase();
       return { pass, score: pass ? 1 : 0, reason: pass ? 'matches' : `expected ${expected} but got ${got}` };

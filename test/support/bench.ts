@@ -1,0 +1,211 @@
+/**
+ * `npm run bench` (DESIGN §7): the engine in Node against the test server, run in a separate
+ * process with a fixed latency. Prints calls per stage against the core formulas, each step's
+ * wall time against its critical-path bound, the calls saved by early stop and the caches,
+ * and the engine's CPU time per 1 000 rollouts — as a table, then as JSON on the last line.
+ * Options: --json (JSON only), --latency=MS (default 200).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { setMaxListeners } from 'node:events';
+import { mergeTreeCalls, reflectCalls, rankCalls } from '../../src/core/call-count';
+import { createLlmPort } from '../../src/llm/openai-client';
+import { MemoryRunStore } from '../../src/storage/memory-store';
+import { runTraining } from '../../src/engine/trainer';
+import { loadPrompts } from './prompts';
+import { testEndpoint } from './endpoints';
+import { INITIAL_SKILL, SMALL_CONFIG, worldDataset } from './harness';
+
+async function startServerProcess(latencyMs: number): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['scripts/run-ts.mjs', 'test/support/dev-mock.ts'], {
+    // Half the analysts slip in a harmful rule, so the gate has candidates to stop early on.
+    env: { ...process.env, PORT: '0', LATENCY_MS: String(latencyMs), HARMFUL_RATE: '0.5' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = /(http:\/\/127\.0\.0\.1:\d+\/v1)/.exec(out);
+      if (m) resolve(m[1]);
+    });
+    child.on('exit', (code) => reject(new Error(`test server exited with ${code}`)));
+  });
+  return { url, child };
+}
+
+const pad = (n: number) => String(n).padStart(4, '0');
+
+async function trainBench(url: string) {
+  const config = { ...SMALL_CONFIG, epochs: 2, batchSize: 24, minibatchSize: 6, mergeBatchSize: 3, targetConcurrency: 8, optimizerConcurrency: 8, slowUpdateSamples: 12 };
+  const data = worldDataset(120);
+  const store = new MemoryRunStore();
+  const llm = createLlmPort(
+    { target: testEndpoint(url, 'sim-target', { concurrency: 8 }), optimizer: testEndpoint(url, 'sim-optimizer', { concurrency: 8 }) },
+    { backoffBaseMs: 50 },
+  );
+  const ac = new AbortController();
+  setMaxListeners(10_000, ac.signal);
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  const outcome = await runTraining({ runId: 'bench', config, data, initialSkill: INITIAL_SKILL }, { llm, store, prompts: loadPrompts(), signal: ac.signal });
+  const wallMs = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  if (outcome.status !== 'completed') throw new Error(`bench run ended ${outcome.status}: ${outcome.reason}`);
+  return { config, data, store, outcome, wallMs, cpu };
+}
+
+async function measure(url: string, latencyMs: number) {
+  // The first run also loads and compiles modules; CPU is measured on an identical second run.
+  const { config, data, store, outcome, wallMs } = await trainBench(url);
+  const { cpu, store: store2 } = await trainBench(url);
+  const rollouts2 = (await store2.listRollouts('bench')).length;
+
+  const rows = await store.listRollouts('bench');
+  const calls = await store.listCalls('bench');
+  const steps = await store.getSteps('bench');
+  const state = (await store.loadState('bench'))!;
+  const N = data.splits.val.length;
+  const T = data.splits.test.length;
+  const real = (phase: (p: string) => boolean) => rows.filter((r) => phase(r.phase) && !r.cached).length;
+  const cachedIn = (phase: (p: string) => boolean) => rows.filter((r) => phase(r.phase) && r.cached).length;
+  const callsOf = (stage: (s: string) => boolean) => calls.filter((c) => stage(c.stage)).length;
+
+  // Observed calls per stage.
+  const observed = {
+    baseline: real((p) => p === 'baseline'),
+    rollout: real((p) => /^s\d+\/rollout/.test(p)),
+    reflect: callsOf((s) => s.startsWith('reflect_')),
+    merge: callsOf((s) => s.startsWith('merge_')),
+    rank: callsOf((s) => s === 'rank_edits'),
+    gate: real((p) => /^s\d+\/gate$/.test(p)),
+    slowUpdateRollout: real((p) => /^e\d+\/(prev|curr)/.test(p)),
+    slowUpdate: callsOf((s) => s === 'slow_update'),
+    metaSkill: callsOf((s) => s === 'meta_skill'),
+    slowUpdateGate: real((p) => /^e\d+\/gate$/.test(p)),
+    finalValidation: real((p) => p === 'final'),
+    test: real((p) => p.startsWith('test/')),
+  };
+
+  // Expected from the core formulas, before any cache hit or early stop.
+  const expected = { ...observed };
+  const earlyStopSaved: Record<string, number> = { gate: 0, slowUpdateGate: 0 };
+  expected.baseline = N;
+  expected.rollout = steps.reduce((a, s) => a + s.batches.reduce((b, x) => b + x.nItems, 0) + s.rolloutErrors, 0);
+  expected.reflect = 0;
+  expected.merge = 0;
+  expected.rank = 0;
+  expected.gate = 0;
+  for (const s of steps) {
+    const phase = rows.filter((r) => r.phase === `s${pad(s.step)}/rollout` && r.status === 'ok');
+    const f = phase.filter((r) => r.hard < 1e-9).length;
+    expected.reflect += reflectCalls(f, phase.length - f, config.minibatchSize);
+    expected.merge += mergeTreeCalls(s.nFailurePatches, config.mergeBatchSize) + mergeTreeCalls(s.nSuccessPatches, config.mergeBatchSize) + (s.nFailurePatches && s.nSuccessPatches ? 1 : 0);
+    expected.rank += s.editBudget === null ? 0 : rankCalls(s.nEditsMerged, s.editBudget);
+    if (s.candidateHash && !s.selectionCacheHit) {
+      expected.gate += N;
+      if (s.selectionComplete === false) earlyStopSaved.gate += N - rows.filter((r) => r.phase === `s${pad(s.step)}/gate`).length;
+    }
+  }
+  const boundaries = state.epochStats.filter((e) => e.epoch >= 2).length;
+  expected.slowUpdateRollout = boundaries * 2 * Math.min(config.slowUpdateSamples, data.splits.train.length);
+  expected.slowUpdate = boundaries;
+  expected.metaSkill = boundaries;
+  expected.slowUpdateGate = 0;
+  for (const e of state.epochStats) {
+    const su = e.slowUpdate;
+    if (!su || su.gateScore === undefined || su.cacheHit) continue;
+    expected.slowUpdateGate += N;
+    if (su.complete === false) earlyStopSaved.slowUpdateGate += N - rows.filter((r) => r.phase === `e${String(e.epoch).padStart(2, '0')}/gate`).length;
+  }
+  expected.finalValidation = rows.some((r) => r.phase === 'final') ? N : 0;
+  expected.test = T * new Set(rows.filter((r) => r.phase.startsWith('test/')).map((r) => r.phase)).size;
+
+  const cacheHits = rows.filter((r) => r.cached).length;
+  const selectionCacheHits = steps.filter((s) => s.selectionCacheHit).length;
+  const savedByCache: Record<string, number> = {
+    gate: cachedIn((p) => /^s\d+\/gate$/.test(p)),
+    slowUpdateRollout: cachedIn((p) => /^e\d+\/(prev|curr)/.test(p)),
+    test: cachedIn((p) => p.startsWith('test/')),
+    finalValidation: cachedIn((p) => p === 'final'),
+    slowUpdateGate: cachedIn((p) => /^e\d+\/gate$/.test(p)),
+  };
+
+  // Critical path of each step: its sequential stages, each ⌈calls ÷ concurrency⌉ round trips.
+  const conc = 8;
+  const waves = (n: number) => Math.ceil(n / conc);
+  const levels = (n: number) => {
+    let l = 0;
+    for (let m = n; m > 1; m = Math.ceil(m / config.mergeBatchSize)) l++;
+    return l;
+  };
+  const stepRows = steps.map((s) => {
+    const key = `s${pad(s.step)}`;
+    const rollout = real((p) => p === `${key}/rollout`);
+    const gate = real((p) => p === `${key}/gate`);
+    const reflect = calls.filter((c) => c.key.startsWith(`${key}/reflect_`)).length;
+    const mergeRts = Math.max(levels(s.nFailurePatches), levels(s.nSuccessPatches)) + (s.nFailurePatches && s.nSuccessPatches ? 1 : 0);
+    const rank = calls.filter((c) => c.key === `${key}/rank_edits`).length;
+    const rts = waves(rollout) + waves(reflect) + mergeRts + rank + waves(gate);
+    const boundMs = rts * latencyMs;
+    return { step: s.step, action: s.action, roundTrips: rts, boundMs, wallMs: s.wallTimeMs, ratio: s.wallTimeMs / boundMs };
+  });
+  const totalBound = stepRows.reduce((a, s) => a + s.boundMs, 0);
+  const totalWall = stepRows.reduce((a, s) => a + s.wallMs, 0);
+  const cpuMs = (cpu.user + cpu.system) / 1000;
+  const rollouts = rollouts2;
+  return {
+    latencyMs,
+    concurrency: conc,
+    dataset: { train: data.splits.train.length, val: N, test: T },
+    calls: observed,
+    expectedCalls: expected,
+    savedByCache,
+    earlyStopSaved,
+    earlyStopSavedCalls: earlyStopSaved.gate + earlyStopSaved.slowUpdateGate,
+    cacheHits,
+    selectionCacheHits,
+    steps: stepRows,
+    criticalPathRatio: totalBound > 0 ? totalWall / totalBound : null,
+    maxStepRatio: Math.max(...stepRows.map((s) => s.ratio)),
+    runWallMs: wallMs,
+    engineCpuMs: cpuMs,
+    rollouts,
+    cpuMsPer1000Rollouts: (cpuMs / rollouts) * 1000,
+    testAccuracy: Object.fromEntries(outcome.summary!.tests.map((t) => [t.skill, t.hard])),
+  };
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const jsonOnly = argv.includes('--json');
+  const latencyMs = Number(argv.find((a) => a.startsWith('--latency='))?.split('=')[1] ?? 200);
+  const { url, child } = await startServerProcess(latencyMs);
+  try {
+    const r = await measure(url, latencyMs);
+    if (!jsonOnly) {
+      const log = console.log;
+      log(`Skillwright benchmark — test server latency ${latencyMs} ms, concurrency ${r.concurrency}, dataset ${r.dataset.train}/${r.dataset.val}/${r.dataset.test}`);
+      log('\nCalls per stage (observed + saved by cache + saved by early stop = formula):');
+      log('stage               observed  cache  early   formula  ok');
+      for (const stage of Object.keys(r.calls) as (keyof typeof r.calls)[]) {
+        const saved = r.savedByCache[stage] ?? 0;
+        const early = r.earlyStopSaved[stage] ?? 0;
+        const ok = r.calls[stage] + saved + early === r.expectedCalls[stage];
+        log(`${stage.padEnd(19)} ${String(r.calls[stage]).padStart(8)} ${String(saved).padStart(6)} ${String(early).padStart(6)} ${String(r.expectedCalls[stage]).padStart(9)}  ${ok ? 'yes' : 'NO'}`);
+      }
+      log('\nStep wall time against the critical-path bound:');
+      log('step  action            round trips   bound ms   wall ms   ratio');
+      for (const s of r.steps) log(`${String(s.step).padStart(4)}  ${s.action.padEnd(17)} ${String(s.roundTrips).padStart(11)} ${String(s.boundMs).padStart(10)} ${String(Math.round(s.wallMs)).padStart(9)}   ${s.ratio.toFixed(3)}`);
+      if (r.criticalPathRatio !== null) log(`\nCritical-path ratio (all steps): ${r.criticalPathRatio.toFixed(3)} (target ≤ 1.15), worst step ${r.maxStepRatio.toFixed(3)}`);
+      log(`Early stop saved ${r.earlyStopSavedCalls} target calls; rollout cache hits ${r.cacheHits}; selection cache hits ${r.selectionCacheHits}`);
+      log(`Engine CPU: ${Math.round(r.engineCpuMs)} ms for ${r.rollouts} rollouts = ${r.cpuMsPer1000Rollouts.toFixed(1)} ms per 1 000 rollouts (run wall time ${(r.runWallMs / 1000).toFixed(1)} s)`);
+      log(`Test accuracy: ${JSON.stringify(r.testAccuracy)}`);
+    }
+    console.log(JSON.stringify(r));
+    const formulasHold = (Object.keys(r.calls) as (keyof typeof r.calls)[]).every(
+      (s) => r.calls[s] + (r.savedByCache[s] ?? 0) + (r.earlyStopSaved[s] ?? 0) === r.expectedCalls[s],
+    );
+    return formulasHold ? 0 : 1;
+  } finally {
+    child.kill();
+  }
+}
