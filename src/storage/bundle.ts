@@ -1,0 +1,166 @@
+/**
+ * A run as one JSON bundle (DESIGN §5, §6): its config and endpoints (never keys), a copy of
+ * its dataset, every skill version, step, rollout, optimizer call and artifact. Importing
+ * validates the whole bundle against a schema and size limits first, then writes it in one
+ * transaction — a malformed bundle is refused with the reason and stores nothing.
+ */
+import { z } from 'zod';
+import type { SkillwrightDb } from './open-db';
+import { RUN_DATA_STORES, type DatasetRecord, type RunRecord, type StoredEndpoint } from './schema';
+import type { ArtifactRecord, OptimizerCallRecord, RolloutRow, SkillVersion, StepRecord } from '../engine/types';
+import { guardQuota } from './quota';
+
+export const BUNDLE_FORMAT = 'skillwright-run';
+export const BUNDLE_VERSION = 1;
+export const MAX_BUNDLE_CHARS = 512 * 1024 * 1024;
+export const MAX_BUNDLE_ROWS = 2_000_000;
+
+export interface RunBundle {
+  format: typeof BUNDLE_FORMAT;
+  version: number;
+  exportedAt: string;
+  run: RunRecord;
+  dataset: DatasetRecord | null;
+  skills: SkillVersion[];
+  steps: StepRecord[];
+  rollouts: RolloutRow[];
+  calls: OptimizerCallRecord[];
+  artifacts: ArtifactRecord[];
+}
+
+/** Header names that carry credentials; dropped from anything stored or exported. */
+const SECRET_HEADER = /^(authorization|api-key|x-api-key|x-goog-api-key|proxy-authorization|cookie)$/i;
+
+export function stripSecretHeaders(e: StoredEndpoint): StoredEndpoint {
+  if (!e.headers) return e;
+  return { ...e, headers: Object.fromEntries(Object.entries(e.headers).filter(([k]) => !SECRET_HEADER.test(k))) };
+}
+
+export async function exportRun(db: SkillwrightDb, runId: string): Promise<RunBundle | null> {
+  const run = await db.get('runs', runId);
+  if (!run) return null;
+  const [dataset, skills, steps, rollouts, calls, artifacts] = await Promise.all([
+    db.get('datasets', run.datasetId),
+    db.getAllFromIndex('skills', 'by-run', runId),
+    db.getAllFromIndex('steps', 'by-run', runId),
+    db.getAllFromIndex('rollouts', 'by-run', runId),
+    db.getAllFromIndex('calls', 'by-run', runId),
+    db.getAllFromIndex('artifacts', 'by-run', runId),
+  ]);
+  const endpoints = {
+    target: stripSecretHeaders(run.endpoints.target),
+    optimizer: stripSecretHeaders(run.endpoints.optimizer),
+    ...(run.endpoints.judge ? { judge: stripSecretHeaders(run.endpoints.judge) } : {}),
+  };
+  return {
+    format: BUNDLE_FORMAT,
+    version: BUNDLE_VERSION,
+    exportedAt: new Date().toISOString(),
+    run: { ...run, endpoints },
+    dataset: dataset ?? null,
+    skills,
+    steps,
+    rollouts,
+    calls,
+    artifacts,
+  };
+}
+
+const endpointSchema = z.looseObject({ baseURL: z.string(), model: z.string() });
+const runSchema = z.looseObject({
+  id: z.string().min(1).max(200),
+  name: z.string().max(500),
+  datasetId: z.string(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  status: z.enum(['idle', 'running', 'paused', 'interrupted', 'completed', 'failed', 'cancelled']),
+  config: z.looseObject({ epochs: z.number().int(), batchSize: z.number().int() }),
+  initialSkill: z.string(),
+  endpoints: z.looseObject({ target: endpointSchema, optimizer: endpointSchema, judge: endpointSchema.optional() }),
+  prices: z.record(z.string(), z.unknown()),
+  state: z.looseObject({ runId: z.string(), status: z.string(), gate: z.looseObject({ currentSkill: z.string(), bestSkill: z.string() }) }).optional(),
+});
+const datasetSchema = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  items: z.array(z.looseObject({ id: z.string(), question: z.string(), answers: z.array(z.string()) })),
+  splits: z.looseObject({ train: z.array(z.string()), val: z.array(z.string()), test: z.array(z.string()) }),
+});
+const withRun = (shape: z.ZodRawShape) => z.looseObject({ runId: z.string(), ...shape });
+const bundleSchema = z.object({
+  format: z.literal(BUNDLE_FORMAT),
+  version: z.number().int().min(1).max(BUNDLE_VERSION),
+  exportedAt: z.string(),
+  run: runSchema,
+  dataset: datasetSchema.nullable(),
+  skills: z.array(withRun({ hash: z.string(), text: z.string(), origin: z.string(), step: z.number() })),
+  steps: z.array(withRun({ step: z.number().int(), epoch: z.number().int(), action: z.string() })),
+  rollouts: z.array(withRun({ phase: z.string(), order: z.number().int(), itemId: z.string(), cacheKey: z.string(), status: z.enum(['ok', 'error']), hard: z.number(), soft: z.number() })),
+  calls: z.array(withRun({ key: z.string(), stage: z.string(), raw: z.string() })),
+  artifacts: z.array(withRun({ key: z.string() })),
+});
+
+export type ImportResult = { ok: true; runId: string; renamed: boolean } | { ok: false; error: string };
+
+function firstIssue(error: z.ZodError): string {
+  const i = error.issues[0];
+  const path = i.path.length ? i.path.join('.') : 'the bundle';
+  return `${path}: ${i.message}`;
+}
+
+/** Validate a bundle's text; nothing is written unless all of it is valid. */
+export function parseBundle(text: string): { ok: true; bundle: RunBundle } | { ok: false; error: string } {
+  if (text.length > MAX_BUNDLE_CHARS) return { ok: false, error: `The file is larger than ${MAX_BUNDLE_CHARS / 1024 / 1024} MB.` };
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (e) {
+    return { ok: false, error: `The file is not valid JSON (${e instanceof Error ? e.message.slice(0, 120) : String(e)}).` };
+  }
+  if (!data || typeof data !== 'object' || (data as { format?: unknown }).format !== BUNDLE_FORMAT) {
+    return { ok: false, error: 'This is not a Skillwright run bundle (its "format" is not "skillwright-run").' };
+  }
+  const parsed = bundleSchema.safeParse(data);
+  if (!parsed.success) return { ok: false, error: `The bundle is malformed: ${firstIssue(parsed.error)}.` };
+  const b = parsed.data as unknown as RunBundle;
+  const rows = b.skills.length + b.steps.length + b.rollouts.length + b.calls.length + b.artifacts.length;
+  if (rows > MAX_BUNDLE_ROWS) return { ok: false, error: `The bundle holds ${rows} rows; the limit is ${MAX_BUNDLE_ROWS}.` };
+  const foreign = [...b.skills, ...b.steps, ...b.rollouts, ...b.calls, ...b.artifacts].find((r) => r.runId !== b.run.id);
+  if (foreign) return { ok: false, error: `The bundle mixes runs: a row belongs to "${foreign.runId}", not "${b.run.id}".` };
+  if (b.dataset && b.dataset.id !== b.run.datasetId) return { ok: false, error: 'The bundled dataset is not the one the run uses.' };
+  return { ok: true, bundle: b };
+}
+
+/** Store a validated bundle under a fresh id when its id is taken, in one transaction. */
+export async function importBundle(db: SkillwrightDb, bundle: RunBundle, newId: () => string): Promise<ImportResult> {
+  const taken = Boolean(await db.get('runs', bundle.run.id));
+  const id = taken ? newId() : bundle.run.id;
+  const hasDataset = Boolean(await db.get('datasets', bundle.run.datasetId));
+  if (!hasDataset && !bundle.dataset) return { ok: false, error: 'The run’s dataset is neither in the bundle nor in this browser.' };
+  const re = <T extends { runId: string }>(rows: T[]) => rows.map((r) => ({ ...r, runId: id }));
+  const status = bundle.run.status === 'running' ? 'interrupted' : bundle.run.status;
+  const run: RunRecord = {
+    ...bundle.run,
+    id,
+    name: taken ? `${bundle.run.name} (imported)` : bundle.run.name,
+    status,
+    endpoints: {
+      target: stripSecretHeaders(bundle.run.endpoints.target),
+      optimizer: stripSecretHeaders(bundle.run.endpoints.optimizer),
+      ...(bundle.run.endpoints.judge ? { judge: stripSecretHeaders(bundle.run.endpoints.judge) } : {}),
+    },
+    state: bundle.run.state && { ...bundle.run.state, runId: id, status },
+  };
+  await guardQuota(async () => {
+    const tx = db.transaction(['runs', 'datasets', ...RUN_DATA_STORES], 'readwrite');
+    const puts: Promise<unknown>[] = [tx.objectStore('runs').put(run)];
+    if (!hasDataset && bundle.dataset) puts.push(tx.objectStore('datasets').put(bundle.dataset));
+    for (const s of re(bundle.skills)) puts.push(tx.objectStore('skills').put(s));
+    for (const s of re(bundle.steps)) puts.push(tx.objectStore('steps').put(s));
+    for (const s of re(bundle.rollouts)) puts.push(tx.objectStore('rollouts').put(s));
+    for (const s of re(bundle.calls)) puts.push(tx.objectStore('calls').put(s));
+    for (const s of re(bundle.artifacts)) puts.push(tx.objectStore('artifacts').put(s));
+    await Promise.all([...puts, tx.done]);
+  });
+  return { ok: true, runId: id, renamed: taken };
+}

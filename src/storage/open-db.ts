@@ -1,0 +1,44 @@
+/**
+ * Opening the database, with one upgrade step per version (an `oldVersion` cascade, as the idb
+ * README recommends). Each step must work on a database left by the one before it.
+ */
+import { openDB, type IDBPDatabase } from 'idb';
+import { DB_NAME, DB_VERSION, type SkillwrightDB } from './schema';
+
+export type SkillwrightDb = IDBPDatabase<SkillwrightDB>;
+
+export function openSkillwrightDb(name = DB_NAME): Promise<SkillwrightDb> {
+  return openDB<SkillwrightDB>(name, DB_VERSION, {
+    upgrade(db, oldVersion, _newVersion, tx) {
+      if (oldVersion < 1) {
+        // Version 1: the first shipped schema.
+        db.createObjectStore('datasets', { keyPath: 'id' }).createIndex('by-created', 'createdAt');
+        const runs = db.createObjectStore('runs', { keyPath: 'id' });
+        runs.createIndex('by-status', 'status');
+        db.createObjectStore('steps', { keyPath: ['runId', 'step'] }).createIndex('by-run', 'runId');
+        db.createObjectStore('skills', { keyPath: ['runId', 'hash'] }).createIndex('by-run', 'runId');
+        const rollouts = db.createObjectStore('rollouts', { keyPath: ['runId', 'phase', 'order'] });
+        rollouts.createIndex('by-run', 'runId');
+        rollouts.createIndex('by-run-phase', ['runId', 'phase']);
+        db.createObjectStore('calls', { keyPath: ['runId', 'key'] }).createIndex('by-run', 'runId');
+        db.createObjectStore('artifacts', { keyPath: ['runId', 'key'] }).createIndex('by-run', 'runId');
+        db.createObjectStore('settings', { keyPath: 'key' });
+      }
+      if (oldVersion < 2) {
+        // Version 2: the rollout cache and skill+item lookups get indexes; runs are listed by
+        // last update; runs from version 1 get a name.
+        const rollouts = tx.objectStore('rollouts');
+        rollouts.createIndex('by-cache', ['runId', 'cacheKey']);
+        rollouts.createIndex('by-skill-item', ['runId', 'skillHash', 'itemId']);
+        const runs = tx.objectStore('runs');
+        runs.createIndex('by-updated', 'updatedAt');
+        void runs.openCursor().then(async function name(cursor): Promise<void> {
+          if (!cursor) return;
+          const r = cursor.value;
+          if (!r.name) await cursor.update({ ...r, name: `Run of ${new Date(r.createdAt).toISOString().slice(0, 10)}` });
+          return name(await cursor.continue());
+        });
+      }
+    },
+  });
+}

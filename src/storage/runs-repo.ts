@@ -1,0 +1,95 @@
+/** Runs as the UI sees them: list, read, rename, delete (with all their rows), recover. */
+import type { SkillwrightDb } from './open-db';
+import { RUN_DATA_STORES, type RunRecord } from './schema';
+import { guardQuota } from './quota';
+
+/** What a runs list shows, without the heavy state. */
+export interface RunListItem {
+  id: string;
+  name: string;
+  datasetId: string;
+  status: RunRecord['status'];
+  createdAt: number;
+  updatedAt: number;
+  reason?: string;
+  bestScore: number | null;
+  baselineScore: number | null;
+  stepsDone: number;
+  totalCostUsd: number | null;
+  targetModel: string;
+  optimizerModel: string;
+}
+
+export function toListItem(r: RunRecord): RunListItem {
+  return {
+    id: r.id,
+    name: r.name,
+    datasetId: r.datasetId,
+    status: r.status,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+    reason: r.state?.reason,
+    bestScore: r.state?.baselineDone ? r.state.gate.bestScore : null,
+    baselineScore: r.state?.summary?.baselineSelection ?? null,
+    stepsDone: r.state ? r.state.nextStep - 1 : 0,
+    totalCostUsd: r.state?.summary?.totalCostUsd ?? null,
+    targetModel: r.endpoints.target.model,
+    optimizerModel: r.endpoints.optimizer.model,
+  };
+}
+
+export async function putRun(db: SkillwrightDb, run: RunRecord): Promise<void> {
+  await guardQuota(() => db.put('runs', run));
+}
+
+export function getRun(db: SkillwrightDb, id: string): Promise<RunRecord | undefined> {
+  return db.get('runs', id);
+}
+
+/** Most recently updated first. */
+export async function listRuns(db: SkillwrightDb): Promise<RunListItem[]> {
+  const all = await db.getAllFromIndex('runs', 'by-updated');
+  return all.reverse().map(toListItem);
+}
+
+export async function renameRun(db: SkillwrightDb, id: string, name: string): Promise<boolean> {
+  const tx = db.transaction('runs', 'readwrite');
+  const r = await tx.store.get(id);
+  if (r) await tx.store.put({ ...r, name: name.trim() || r.name });
+  await tx.done;
+  return Boolean(r);
+}
+
+/** Delete a run and every row that belongs to it, in one transaction. */
+export async function deleteRun(db: SkillwrightDb, id: string): Promise<void> {
+  const tx = db.transaction(['runs', ...RUN_DATA_STORES], 'readwrite');
+  const deletions: Promise<unknown>[] = [tx.objectStore('runs').delete(id)];
+  for (const name of RUN_DATA_STORES) {
+    const index = tx.objectStore(name).index('by-run');
+    deletions.push(
+      (async () => {
+        for (let c = await index.openKeyCursor(IDBKeyRange.only(id)); c; c = await c.continue()) await tx.objectStore(name).delete(c.primaryKey);
+      })(),
+    );
+  }
+  await Promise.all([...deletions, tx.done]);
+}
+
+/** At start-up: a run still marked running was cut off (tab closed, crash). */
+export async function markInterrupted(db: SkillwrightDb, isOwnedElsewhere: (id: string) => Promise<boolean> = async () => false): Promise<string[]> {
+  const running = await db.getAllFromIndex('runs', 'by-status', 'running');
+  const marked: string[] = [];
+  for (const r of running) {
+    if (await isOwnedElsewhere(r.id)) continue;
+    const reason = 'The run was interrupted (the page was closed or reloaded). Resume to continue from its last checkpoint.';
+    await db.put('runs', { ...r, status: 'interrupted', state: r.state && { ...r.state, status: 'interrupted', reason, reasonKind: 'interrupted' } });
+    marked.push(r.id);
+  }
+  return marked;
+}
+
+export async function countRunRows(db: SkillwrightDb, id: string): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const name of RUN_DATA_STORES) out[name] = await db.countFromIndex(name, 'by-run', id);
+  return out;
+}

@@ -1,0 +1,78 @@
+/**
+ * The IndexedDB schema of Skillwright (DESIGN §5). WARNING: the stores and indexes below are
+ * persisted in users' browsers. Never change them without a new version and an upgrade step
+ * in open-db.ts, with a test that seeds the previous version by hand.
+ */
+import type { DBSchema } from 'idb';
+import type { Dataset } from '../core/dataset-types';
+import type { RunConfig } from '../core/run-config';
+import type { Prices } from '../engine/meter';
+import type { ArtifactRecord, OptimizerCallRecord, RolloutRow, RunState, RunStatus, SkillVersion, StepRecord } from '../engine/types';
+
+export const DB_NAME = 'skillwright';
+export const DB_VERSION = 2;
+
+/** Endpoint settings as stored with a run: never the key. */
+export interface StoredEndpoint {
+  baseURL: string;
+  model: string;
+  temperature?: number;
+  maxOutputTokens?: number;
+  reasoningEffort?: '' | 'minimal' | 'low' | 'medium' | 'high';
+  reasoningModel?: boolean;
+  headers?: Record<string, string>;
+  timeoutMs?: number;
+  maxRetries?: number;
+}
+
+export interface RunEndpoints {
+  target: StoredEndpoint;
+  optimizer: StoredEndpoint;
+  judge?: StoredEndpoint;
+}
+
+export interface DatasetRecord extends Dataset {
+  id: string;
+  name: string;
+  createdAt: number;
+  fieldNames: string[];
+}
+
+export interface RunRecord {
+  id: string;
+  name: string;
+  datasetId: string;
+  createdAt: number;
+  updatedAt: number;
+  status: RunStatus;
+  config: RunConfig;
+  initialSkill: string;
+  endpoints: RunEndpoints;
+  prices: Prices;
+  /** The engine's state; absent until the run first starts. */
+  state?: RunState;
+  /** Version the run was started from, when it was ("new run from this version"). */
+  parent?: { runId: string; hash: string };
+}
+
+export interface SettingRecord {
+  key: string;
+  value: unknown;
+}
+
+export interface SkillwrightDB extends DBSchema {
+  datasets: { key: string; value: DatasetRecord; indexes: { 'by-created': number } };
+  runs: { key: string; value: RunRecord; indexes: { 'by-updated': number; 'by-status': string } };
+  steps: { key: [string, number]; value: StepRecord; indexes: { 'by-run': string } };
+  skills: { key: [string, string]; value: SkillVersion; indexes: { 'by-run': string } };
+  rollouts: {
+    key: [string, string, number];
+    value: RolloutRow;
+    indexes: { 'by-run': string; 'by-run-phase': [string, string]; 'by-cache': [string, string]; 'by-skill-item': [string, string, string] };
+  };
+  calls: { key: [string, string]; value: OptimizerCallRecord; indexes: { 'by-run': string } };
+  artifacts: { key: [string, string]; value: ArtifactRecord; indexes: { 'by-run': string } };
+  settings: { key: string; value: SettingRecord };
+}
+
+export const RUN_DATA_STORES = ['steps', 'skills', 'rollouts', 'calls', 'artifacts'] as const;

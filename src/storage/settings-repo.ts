@@ -1,0 +1,31 @@
+/**
+ * Settings, including API keys — but keys only after the user explicitly ticks "Remember on
+ * this device" (DESIGN §5, §6). Keys are stored nowhere else and are never exported.
+ */
+import type { SkillwrightDb } from './open-db';
+
+export type RememberedKeys = Partial<Record<'target' | 'optimizer' | 'judge', string>>;
+
+const KEYS = 'remembered-keys';
+
+export async function rememberKeys(db: SkillwrightDb, keys: RememberedKeys): Promise<void> {
+  await db.put('settings', { key: KEYS, value: keys });
+}
+
+export async function forgetKeys(db: SkillwrightDb): Promise<void> {
+  await db.delete('settings', KEYS);
+}
+
+export async function getRememberedKeys(db: SkillwrightDb): Promise<RememberedKeys> {
+  return ((await db.get('settings', KEYS))?.value as RememberedKeys | undefined) ?? {};
+}
+
+export async function getSetting<T>(db: SkillwrightDb, key: string): Promise<T | undefined> {
+  if (key === KEYS) return undefined; // keys are read only through getRememberedKeys
+  return (await db.get('settings', key))?.value as T | undefined;
+}
+
+export async function putSetting(db: SkillwrightDb, key: string, value: unknown): Promise<void> {
+  if (key === KEYS) throw new Error('keys are stored only through rememberKeys');
+  await db.put('settings', { key, value });
+}

@@ -1,0 +1,123 @@
+/**
+ * The worker API's contract (DESIGN §2). The page imports these types only. Everything that
+ * crosses the boundary is plain data; expected failures come back as `{ok: false, error}`
+ * because Comlink keeps only the message of a thrown error.
+ */
+import type { CostEstimate } from '../engine/cost-estimate';
+import type { Prices } from '../engine/meter';
+import type { RunEvent } from '../engine/events';
+import type { ArtifactRecord, OptimizerCallRecord, RolloutRow, RunStatus, SkillVersion, StepRecord, RunSummary, EpochStats } from '../engine/types';
+import type { DatasetItem, DatasetProblem, FieldMapping, DatasetFormat } from '../core/dataset-types';
+import type { RunConfig } from '../core/run-config';
+import type { ImportOptions } from '../core/dataset-import';
+import type { DatasetListItem } from '../storage/datasets-repo';
+import type { RunListItem } from '../storage/runs-repo';
+import type { RunEndpoints, StoredEndpoint } from '../storage/schema';
+import type { RoleCheck } from './connection-test';
+
+export interface ApiError {
+  kind: string;
+  message: string;
+  problems?: DatasetProblem[];
+  truncated?: boolean;
+}
+export type Result<T> = ({ ok: true } & T) | { ok: false; error: ApiError };
+
+export interface Secrets {
+  target?: string;
+  optimizer?: string;
+  judge?: string;
+}
+
+export interface EndpointWithKey extends StoredEndpoint {
+  apiKey: string;
+}
+
+export interface DatasetInspection {
+  format?: DatasetFormat;
+  fieldNames: string[];
+  mapping?: FieldMapping;
+  counts?: { train: number; val: number; test: number };
+  preview?: DatasetItem[];
+  warnings?: string[];
+  problems?: DatasetProblem[];
+  truncated?: boolean;
+}
+
+export interface CreateRunInput {
+  name?: string;
+  datasetId: string;
+  config: RunConfig;
+  initialSkill: string;
+  endpoints: RunEndpoints;
+  prices?: Prices;
+  parent?: { runId: string; hash: string };
+}
+
+export interface RunDetail {
+  run: RunListItem;
+  config: RunConfig;
+  initialSkill: string;
+  endpoints: RunEndpoints;
+  prices: Prices;
+  currentSkill: string;
+  bestSkill: string;
+  currentScore: number;
+  bestScore: number;
+  bestStep: number;
+  nextStep: number;
+  totalSteps: number;
+  metaSkill: string;
+  epochStats: EpochStats[];
+  summary?: RunSummary;
+  reason?: string;
+  reasonKind?: string;
+  /** Another tab is running it: this one may only read. */
+  lockedElsewhere: boolean;
+}
+
+export interface StepDetail {
+  step: StepRecord;
+  rollouts: RolloutRow[];
+  gateRollouts: RolloutRow[];
+  calls: OptimizerCallRecord[];
+  artifacts: ArtifactRecord[];
+  currentSkillBefore: string | null;
+  candidateSkill: string | null;
+}
+
+export interface StartOutcome {
+  status: RunStatus;
+  reason?: string;
+  reasonKind?: string;
+}
+
+export interface WorkerApi {
+  testConnection(input: { target: EndpointWithKey; optimizer: EndpointWithKey; judge?: EndpointWithKey }): Promise<RoleCheck[]>;
+  listModels(endpoint: { baseURL: string; apiKey: string; headers?: Record<string, string> }): Promise<Result<{ models: string[] }>>;
+  inspectDataset(text: string, options: ImportOptions): Promise<Result<DatasetInspection> | ({ ok: false } & DatasetInspection & { error: ApiError })>;
+  importDataset(text: string, options: ImportOptions & { name: string }): Promise<Result<{ dataset: DatasetListItem }>>;
+  listDatasets(): Promise<DatasetListItem[]>;
+  getDatasetItems(id: string, split: 'train' | 'val' | 'test' | 'all', offset: number, limit: number): Promise<Result<{ items: DatasetItem[]; total: number }>>;
+  deleteDataset(id: string): Promise<void>;
+  estimateCost(input: { datasetId: string; config: RunConfig; skill: string; prices?: Prices }): Promise<Result<{ estimate: CostEstimate }>>;
+  createRun(input: CreateRunInput): Promise<Result<{ runId: string }>>;
+  startRun(runId: string, secrets: Secrets | null, onEvent?: (e: RunEvent) => unknown, patch?: Partial<Pick<RunConfig, 'budget'>>): Promise<Result<StartOutcome>>;
+  pauseRun(runId: string): Promise<boolean>;
+  cancelRun(runId: string): Promise<boolean>;
+  listRuns(): Promise<RunListItem[]>;
+  getRun(runId: string): Promise<Result<{ detail: RunDetail }>>;
+  getSteps(runId: string, offset: number, limit: number): Promise<{ steps: StepRecord[]; total: number }>;
+  getStepDetail(runId: string, step: number): Promise<Result<{ detail: StepDetail }>>;
+  getRollouts(runId: string, phase: string): Promise<RolloutRow[]>;
+  getSkillVersions(runId: string): Promise<SkillVersion[]>;
+  renameRun(runId: string, name: string): Promise<boolean>;
+  deleteRun(runId: string): Promise<Result<object>>;
+  exportRun(runId: string): Promise<Result<{ json: string; bytes: number }>>;
+  importRun(text: string): Promise<Result<{ runId: string; renamed: boolean }>>;
+  storageUsage(): Promise<{ usage?: number; quota?: number; runs: number; datasets: number }>;
+  setKeys(keys: Secrets, remember: boolean): Promise<void>;
+  keyStatus(): Promise<{ target: boolean; optimizer: boolean; judge: boolean; remembered: boolean }>;
+  forgetKeys(): Promise<void>;
+  recoverInterrupted(): Promise<string[]>;
+}

@@ -1,0 +1,41 @@
+/** "Test connection": one tiny call per role, with its latency or a diagnosis the user can act on. */
+import OpenAI from 'openai';
+import { RoleClient } from '../llm/openai-client';
+import { classifyError } from '../llm/errors';
+import type { EndpointConfig } from '../llm/endpoint';
+import { isLlmError, type Role } from '../engine/ports';
+
+export interface RoleCheck {
+  role: Role;
+  ok: boolean;
+  latencyMs?: number;
+  model: string;
+  error?: { kind: string; message: string };
+}
+
+export async function checkEndpoint(role: Role, cfg: EndpointConfig, fetchImpl?: typeof fetch): Promise<RoleCheck> {
+  const client = new RoleClient(role, { ...cfg, maxRetries: 0, concurrency: 1, timeoutMs: Math.min(cfg.timeoutMs, 30_000), maxOutputTokens: cfg.maxOutputTokens ?? 16 }, fetchImpl ? { fetch: fetchImpl } : {});
+  const started = Date.now();
+  try {
+    await client.complete({ role, stage: 'connection_test', messages: [{ role: 'user', content: 'Reply with the word OK.' }] });
+    return { role, ok: true, latencyMs: Date.now() - started, model: cfg.model };
+  } catch (e) {
+    const err = isLlmError(e) ? e : classifyError(e, { role, baseURL: cfg.baseURL, model: cfg.model, secrets: [cfg.apiKey] });
+    // An empty answer that ran out of tokens still proves the endpoint, key and model work.
+    if (err.kind === 'truncated') return { role, ok: true, latencyMs: Date.now() - started, model: cfg.model };
+    return { role, ok: false, model: cfg.model, error: { kind: err.kind, message: err.message } };
+  }
+}
+
+/** Model ids from GET /models, or an error; many endpoints offer it, some do not. */
+export async function listModels(cfg: Pick<EndpointConfig, 'baseURL' | 'apiKey' | 'headers'>, fetchImpl?: typeof fetch): Promise<{ ok: true; models: string[] } | { ok: false; error: { kind: string; message: string } }> {
+  const sdk = new OpenAI({ apiKey: cfg.apiKey || 'no-key', baseURL: cfg.baseURL, dangerouslyAllowBrowser: true, maxRetries: 0, timeout: 15_000, defaultHeaders: cfg.headers, ...(fetchImpl ? { fetch: fetchImpl } : {}) });
+  try {
+    const ids: string[] = [];
+    for await (const m of sdk.models.list()) ids.push(m.id);
+    return { ok: true, models: ids.sort() };
+  } catch (e) {
+    const err = classifyError(e, { role: 'target', baseURL: cfg.baseURL, model: '(model list)', secrets: [cfg.apiKey] });
+    return { ok: false, error: { kind: err.kind, message: err.message } };
+  }
+}
