@@ -1,0 +1,233 @@
+import 'fake-indexeddb/auto';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import * as Comlink from 'comlink';
+import { startLlmServer, type LlmTestServer } from '../support/llm-server';
+import { newRun, openTab, quietAbortListeners, WORLD_TEXT } from '../support/api-harness';
+import { MemoryLocks } from '../../src/worker/locks';
+import { RUN_DATA_STORES } from '../../src/storage/schema';
+import type { RunEvent } from '../../src/engine/events';
+import type { SkillwrightDb } from '../../src/storage/open-db';
+
+quietAbortListeners();
+let srv: LlmTestServer;
+beforeAll(async () => {
+  srv = await startLlmServer();
+});
+afterAll(() => srv.close());
+beforeEach(() => {
+  srv.set({ faults: [], latencyMs: 0, apiKey: undefined });
+  srv.log.length = 0;
+});
+
+const KEYS = { target: 'sk-target-secret-4242', optimizer: 'sk-optim-secret-7777' };
+
+async function everyStoredRow(db: SkillwrightDb): Promise<string> {
+  const parts: string[] = [];
+  for (const store of ['runs', 'datasets', 'settings', ...RUN_DATA_STORES] as const) parts.push(JSON.stringify(await db.getAll(store)));
+  return parts.join('\n');
+}
+
+describe('worker API over a MessageChannel', () => {
+  it('refuses a bad dataset with every problem and stores nothing', async () => {
+    const tab = await openTab();
+    const bad = JSON.stringify([{ question: 'ok', answer: 'x' }, { question: 5 }, { answer: 'y' }]);
+    const r = await tab.remote.importDataset(bad, { name: 'Bad' });
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.error.kind).toBe('invalid_dataset');
+      expect(r.error.problems?.map((p) => `${p.where}: ${p.message}`)).toEqual(['row 2: the expected answer is missing', 'row 3: the question is missing or empty']);
+    }
+    expect(await tab.remote.listDatasets()).toEqual([]);
+    const inspected = await tab.remote.inspectDataset(WORLD_TEXT, { ratio: [2, 1, 2] });
+    expect(inspected.ok).toBe(true);
+    if (inspected.ok) expect(inspected.counts).toEqual({ train: 40, val: 20, test: 40 });
+    expect(await tab.remote.listDatasets()).toEqual([]); // inspecting stores nothing either
+    tab.close();
+  });
+
+  it('runs a training run, streaming coalesced events through a proxy, the last before it resolves', async () => {
+    const tab = await openTab();
+    const runId = await newRun(tab.remote, srv.url, { epochs: 1 });
+    const events: RunEvent[] = [];
+    const r = await tab.remote.startRun(runId, KEYS, Comlink.proxy((e: RunEvent) => void events.push(e)));
+    expect(r).toMatchObject({ ok: true, status: 'completed' });
+    expect(events[events.length - 1]).toMatchObject({ type: 'status', status: 'completed' });
+    const progress = events.filter((e) => e.type === 'progress').length;
+    const rollouts = (await tab.db.getAllFromIndex('rollouts', 'by-run', runId)).length;
+    expect(progress).toBeGreaterThan(0);
+    expect(progress).toBeLessThan(rollouts); // coalesced
+    const detail = await tab.remote.getRun(runId);
+    expect(detail.ok && detail.detail.summary?.tests.length).toBe(3);
+    const step = await tab.remote.getStepDetail(runId, 1);
+    expect(step.ok && step.detail.rollouts.length).toBe(20);
+    expect(step.ok && step.detail.candidateSkill).toBeTruthy();
+    tab.close();
+  });
+
+  it('pauses promptly mid-run, resumes, and ends as an uninterrupted run would', async () => {
+    const refTab = await openTab();
+    const refId = await newRun(refTab.remote, srv.url);
+    await refTab.remote.startRun(refId, KEYS);
+    const ref = await refTab.remote.getRun(refId);
+
+    srv.set({ latencyMs: 20 });
+    const tab = await openTab();
+    const runId = await newRun(tab.remote, srv.url);
+    let steps = 0;
+    const running = tab.remote.startRun(runId, KEYS, Comlink.proxy((e: RunEvent) => {
+      if (e.type === 'step' && ++steps === 1) void tab.remote.pauseRun(runId);
+    }));
+    const paused = await running;
+    expect(paused).toMatchObject({ ok: true, status: 'paused', reason: 'Paused by you.' });
+    expect((await tab.remote.listRuns())[0].status).toBe('paused');
+    srv.set({ latencyMs: 0 });
+    const resumed = await tab.remote.startRun(runId, KEYS);
+    expect(resumed).toMatchObject({ ok: true, status: 'completed' });
+    const got = await tab.remote.getRun(runId);
+    if (!got.ok || !ref.ok) throw new Error('missing run');
+    expect(got.detail.bestSkill).toBe(ref.detail.bestSkill);
+    expect(got.detail.currentSkill).toBe(ref.detail.currentSkill);
+    expect(got.detail.summary?.tests).toEqual(ref.detail.summary?.tests);
+    refTab.close();
+    tab.close();
+  });
+
+  it('cancels a running run and leaves consistent data', async () => {
+    srv.set({ latencyMs: 20 });
+    const tab = await openTab();
+    const runId = await newRun(tab.remote, srv.url);
+    let asked = false;
+    const running = tab.remote.startRun(runId, KEYS, Comlink.proxy((e: RunEvent) => {
+      if (e.type === 'progress' && e.done >= 5 && !asked) {
+        asked = true;
+        void tab.remote.cancelRun(runId);
+      }
+    }));
+    expect(await running).toMatchObject({ ok: true, status: 'cancelled' });
+    const again = await tab.remote.startRun(runId, KEYS);
+    expect(again.ok).toBe(false);
+    const rows = await tab.db.getAllFromIndex('rollouts', 'by-run', runId);
+    expect(rows.every((r) => r.status === 'ok' || r.status === 'error')).toBe(true);
+    tab.close();
+  });
+
+  it('lets one tab own a run: another tab is refused and sees it read-only', async () => {
+    srv.set({ latencyMs: 20 });
+    const locks = new MemoryLocks();
+    const name = `shared-${Date.now()}`;
+    const a = await openTab({ locks, dbName: name });
+    const b = await openTab({ locks, dbName: name });
+    const runId = await newRun(a.remote, srv.url, { epochs: 1 });
+    const running = a.remote.startRun(runId, KEYS);
+    await new Promise((r) => setTimeout(r, 50));
+    const second = await b.remote.startRun(runId, KEYS);
+    expect(second).toMatchObject({ ok: false, error: { kind: 'locked' } });
+    const seen = await b.remote.getRun(runId);
+    expect(seen.ok && seen.detail.lockedElsewhere).toBe(true);
+    expect(await b.remote.recoverInterrupted()).toEqual([]); // not interrupted: it is running elsewhere
+    await a.remote.pauseRun(runId);
+    await running;
+    a.close();
+    b.close();
+  });
+
+  it('asks for the keys again after a reload unless they were remembered', async () => {
+    const name = `keys-${Date.now()}`;
+    const first = await openTab({ dbName: name });
+    const runId = await newRun(first.remote, srv.url, { epochs: 1 });
+    await first.remote.setKeys(KEYS, false);
+    expect(await first.remote.keyStatus()).toEqual({ target: true, optimizer: true, judge: false, remembered: false });
+    first.close();
+    const reloaded = await openTab({ dbName: name });
+    const r = await reloaded.remote.startRun(runId, null);
+    expect(r).toMatchObject({ ok: false, error: { kind: 'missing_key' } });
+    await reloaded.remote.setKeys(KEYS, true);
+    reloaded.close();
+    const again = await openTab({ dbName: name });
+    expect(await again.remote.keyStatus()).toMatchObject({ target: true, remembered: true });
+    expect(await again.remote.startRun(runId, null)).toMatchObject({ ok: true, status: 'completed' });
+    await again.remote.forgetKeys();
+    expect(await again.remote.keyStatus()).toMatchObject({ target: false, remembered: false });
+    again.close();
+  });
+
+  it('never stores or exports a key (every row and the bundle are searched)', async () => {
+    const tab = await openTab();
+    const runId = await newRun(tab.remote, srv.url, { epochs: 1 });
+    srv.set({ faults: [{ kind: '500', stage: 'target', times: 2 }] }); // errors too must not carry keys
+    await tab.remote.startRun(runId, KEYS);
+    const rows = await everyStoredRow(tab.db);
+    for (const k of Object.values(KEYS)) expect(rows).not.toContain(k);
+    const exported = await tab.remote.exportRun(runId);
+    expect(exported.ok).toBe(true);
+    if (exported.ok) for (const k of Object.values(KEYS)) expect(exported.json).not.toContain(k);
+    // Remembered keys live in the settings store only, and still never in an export.
+    await tab.remote.setKeys(KEYS, true);
+    const after = await tab.remote.exportRun(runId);
+    if (after.ok) for (const k of Object.values(KEYS)) expect(after.json).not.toContain(k);
+    tab.close();
+  });
+
+  it('diagnoses connections: latency, rejected key, unknown model, unreachable', async () => {
+    const tab = await openTab();
+    srv.set({ apiKey: 'good-key' });
+    const ok = await tab.remote.testConnection({ target: { baseURL: srv.url, model: 'sim-target', apiKey: 'good-key' }, optimizer: { baseURL: srv.url, model: 'nope', apiKey: 'bad-key' } });
+    expect(ok[0]).toMatchObject({ role: 'target', ok: true });
+    expect(ok[0].latencyMs).toBeGreaterThanOrEqual(0);
+    expect(ok[1]).toMatchObject({ role: 'optimizer', ok: false, error: { kind: 'auth' } });
+    const unknown = await tab.remote.testConnection({ target: { baseURL: srv.url, model: 'nope', apiKey: 'good-key' }, optimizer: { baseURL: 'http://127.0.0.1:9/v1', model: 'm', apiKey: 'k' } });
+    expect(unknown[0]).toMatchObject({ ok: false, error: { kind: 'not_found' } });
+    expect(unknown[0].error?.message).toContain('"nope"');
+    expect(unknown[1]).toMatchObject({ ok: false, error: { kind: 'unreachable' } });
+    const models = await tab.remote.listModels({ baseURL: srv.url, apiKey: 'good-key' });
+    expect(models).toEqual({ ok: true, models: ['sim-optimizer', 'sim-target'] });
+    tab.close();
+  });
+
+  it('exports a run and imports it back; refuses malformed bundles and stores nothing', async () => {
+    const tab = await openTab();
+    const runId = await newRun(tab.remote, srv.url, { epochs: 1 });
+    await tab.remote.startRun(runId, KEYS);
+    const exported = await tab.remote.exportRun(runId);
+    if (!exported.ok) throw new Error('export failed');
+    const other = await openTab();
+    const imported = await other.remote.importRun(exported.json);
+    expect(imported).toMatchObject({ ok: true, runId, renamed: false });
+    const [a, b] = [await tab.remote.getRun(runId), await other.remote.getRun(runId)];
+    if (!a.ok || !b.ok) throw new Error('missing');
+    expect(b.detail.bestSkill).toBe(a.detail.bestSkill);
+    expect((await other.remote.getSteps(runId, 0, 100)).steps).toEqual((await tab.remote.getSteps(runId, 0, 100)).steps);
+    expect(await other.remote.getSkillVersions(runId)).toEqual(await tab.remote.getSkillVersions(runId));
+    // Importing again in the same browser keeps both, under a new id.
+    const twice = await other.remote.importRun(exported.json);
+    expect(twice).toMatchObject({ ok: true, renamed: true });
+
+    const bundle = JSON.parse(exported.json);
+    const cases: [string, string, RegExp][] = [
+      ['not JSON', '{nope', /not valid JSON/],
+      ['another format', JSON.stringify({ format: 'other' }), /not a Skillwright run bundle/],
+      ['a broken rollout', JSON.stringify({ ...bundle, rollouts: [{ ...bundle.rollouts[0], hard: 'high' }] }), /rollouts\.0\.hard/],
+      ['rows of another run', JSON.stringify({ ...bundle, steps: [{ ...bundle.steps[0], runId: 'someone-else' }] }), /mixes runs/],
+      ['a newer version', JSON.stringify({ ...bundle, version: 99 }), /version/],
+    ];
+    const fresh = await openTab();
+    for (const [, text, reason] of cases) {
+      const r = await fresh.remote.importRun(text);
+      expect(r.ok).toBe(false);
+      if (!r.ok) expect(r.error.message).toMatch(reason);
+    }
+    expect(await fresh.remote.listRuns()).toEqual([]);
+    expect(await fresh.remote.listDatasets()).toEqual([]);
+    for (const t of [tab, other, fresh]) t.close();
+  });
+
+  it('deletes a run with all of its rows', async () => {
+    const tab = await openTab();
+    const runId = await newRun(tab.remote, srv.url, { epochs: 1 });
+    await tab.remote.startRun(runId, KEYS);
+    expect(await tab.remote.deleteRun(runId)).toEqual({ ok: true });
+    for (const store of RUN_DATA_STORES) expect(await tab.db.countFromIndex(store, 'by-run', runId)).toBe(0);
+    expect(await tab.remote.listRuns()).toEqual([]);
+    tab.close();
+  });
+});

@@ -1,0 +1,166 @@
+// Resume determinism (issue #4): a run killed anywhere — after any stage, in the middle of a
+// rollout wave — resumes from its last checkpoint and ends with exactly the skills, gate
+// decisions and scores of an uninterrupted run, without repeating finished calls.
+// `vitest -t resume` selects these tests.
+import 'fake-indexeddb/auto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setMaxListeners } from 'node:events';
+import { startLlmServer, type LlmTestServer } from '../support/llm-server';
+import { SMALL_CONFIG, INITIAL_SKILL, worldDataset } from '../support/harness';
+import { testEndpoint } from '../support/endpoints';
+import { loadPrompts } from '../support/prompts';
+import { openSkillwrightDb, type SkillwrightDb } from '../../src/storage/open-db';
+import { IdbRunStore } from '../../src/storage/idb-run-store';
+import { markInterrupted, putRun } from '../../src/storage/runs-repo';
+import { createLlmPort } from '../../src/llm/openai-client';
+import { runTraining, type TrainOutcome } from '../../src/engine/trainer';
+import type { RunStore } from '../../src/engine/ports';
+import { DEFAULT_RUN_CONFIG } from '../../src/core/run-config';
+
+let srv: LlmTestServer;
+beforeAll(async () => {
+  srv = await startLlmServer();
+});
+afterAll(() => srv.close());
+
+const config = { ...SMALL_CONFIG, epochs: 2 };
+const data = worldDataset();
+let dbCount = 0;
+
+class Killed extends Error {
+  constructor() {
+    super('killed');
+    this.name = 'Killed';
+  }
+}
+
+/** A store that dies after `limit` writes: every later write throws and the run is aborted. */
+function killable(inner: RunStore, limit: number, onKill: () => void, log?: string[]): RunStore {
+  let writes = 0;
+  let killed = false;
+  return new Proxy(inner, {
+    get(target, prop, receiver) {
+      const v = Reflect.get(target, prop, receiver);
+      if (typeof v !== 'function' || !/^(put|save)/.test(String(prop))) return typeof v === 'function' ? v.bind(target) : v;
+      return async (...args: unknown[]) => {
+        if (writes >= limit) throw new Killed();
+        writes++;
+        const a = args[0] as { phase?: string; key?: string; step?: number; status?: string };
+        log?.push(`${String(prop)}:${a.phase ?? a.key ?? a.step ?? a.status ?? ''}`);
+        const r = await (v as (...x: unknown[]) => Promise<unknown>).apply(target, args);
+        if (writes >= limit && !killed) {
+          killed = true;
+          onKill();
+        }
+        return r;
+      };
+    },
+  });
+}
+
+async function freshDb(): Promise<SkillwrightDb> {
+  const db = await openSkillwrightDb(`resume-${++dbCount}-${Date.now()}`);
+  await putRun(db, {
+    id: 'run',
+    name: 'resume test',
+    datasetId: 'ds',
+    createdAt: 0,
+    updatedAt: 0,
+    status: 'idle',
+    config: { ...DEFAULT_RUN_CONFIG, ...config },
+    initialSkill: INITIAL_SKILL,
+    endpoints: { target: { baseURL: srv.url, model: 'sim-target' }, optimizer: { baseURL: srv.url, model: 'sim-optimizer' } },
+    prices: {},
+  });
+  return db;
+}
+
+function session(store: RunStore, controller = new AbortController()): Promise<TrainOutcome> {
+  setMaxListeners(10_000, controller.signal);
+  const llm = createLlmPort(
+    { target: testEndpoint(srv.url, 'sim-target', { concurrency: config.targetConcurrency }), optimizer: testEndpoint(srv.url, 'sim-optimizer', { concurrency: config.optimizerConcurrency }) },
+    { backoffBaseMs: 5 },
+  );
+  return runTraining({ runId: 'run', config, data, initialSkill: INITIAL_SKILL }, { llm, store, prompts: loadPrompts(), signal: controller.signal });
+}
+
+async function fingerprint(db: SkillwrightDb) {
+  const store = new IdbRunStore(db);
+  const state = (await store.loadState('run'))!;
+  const steps = await store.getSteps('run');
+  return {
+    status: state.status,
+    gate: state.gate,
+    metaSkill: state.metaSkill,
+    epochs: state.epochStats.map((e) => [e.epoch, e.accepts, e.rejects, e.slowUpdate?.action, e.metaSkill?.action]),
+    steps: steps.map((s) => [s.step, s.action, s.candidateHash, s.candidateGateScore, s.editBudget, s.rolloutHard]),
+    tests: state.summary?.tests.map((t) => [t.skill, t.hash, t.hard, t.soft]),
+    versions: (await store.getSkillVersions('run')).map((v) => [v.hash, v.origin]).sort(),
+  };
+}
+
+const ok200 = () => srv.log.filter((l) => l.status === 200).length;
+
+describe('resume after a kill', () => {
+  let reference: Awaited<ReturnType<typeof fingerprint>>;
+  let writeLog: string[] = [];
+  let referenceCalls = 0;
+
+  beforeAll(async () => {
+    const db = await freshDb();
+    writeLog = [];
+    srv.log.length = 0;
+    const outcome = await session(killable(new IdbRunStore(db), Infinity, () => {}, writeLog));
+    expect(outcome.status).toBe('completed');
+    referenceCalls = ok200();
+    reference = await fingerprint(db);
+  });
+
+  /** Kill points: the first write of each kind of checkpoint, and the middle of rollout waves. */
+  function killPoints(): number[] {
+    const points = new Set<number>();
+    const seen = new Set<string>();
+    writeLog.forEach((w, i) => {
+      const kind = `${w.split(':')[0]}:${(w.split(':')[1] ?? '').replace(/\d+/g, '#')}`;
+      if (!seen.has(kind)) {
+        seen.add(kind);
+        points.add(i + 1); // just after this kind's first checkpoint
+      }
+    });
+    // Mid-wave: inside the rollout phases of steps 1 and 3, the baseline, and the test evaluation.
+    for (const phase of ['putRollout:baseline', 'putRollout:s0001/rollout', 'putRollout:s0003/gate', 'putRollout:test/best']) {
+      const at = writeLog.findIndex((w) => w === phase);
+      if (at >= 0) points.add(at + 3);
+    }
+    return [...points].filter((p) => p < writeLog.length).sort((a, b) => a - b);
+  }
+
+  it('resumes from kills at every kind of checkpoint with the same outcome', async () => {
+    const points = killPoints();
+    expect(points.length).toBeGreaterThanOrEqual(15);
+    for (const limit of points) {
+      const db = await freshDb();
+      srv.log.length = 0;
+      const controller = new AbortController();
+      const dead = session(killable(new IdbRunStore(db), limit, () => controller.abort('kill')), controller);
+      await expect(dead).rejects.toThrow('killed');
+      // Start-up after the crash: the run is found "running" and marked interrupted.
+      expect(await markInterrupted(db)).toEqual(['run']);
+      const resumed = await session(new IdbRunStore(db));
+      expect(resumed.status, `kill after write ${limit} (${writeLog[limit - 1]})`).toBe('completed');
+      expect(await fingerprint(db), `kill after write ${limit} (${writeLog[limit - 1]})`).toEqual(reference);
+      // No finished call is repeated: at most the calls in flight at the kill are made twice.
+      expect(ok200() - referenceCalls, `kill after write ${limit}`).toBeLessThanOrEqual(config.targetConcurrency + config.optimizerConcurrency);
+    }
+  }, 240_000);
+
+  it('resumes twice in a row (killed again during the resumed session)', async () => {
+    const db = await freshDb();
+    const c = new AbortController();
+    await expect(session(killable(new IdbRunStore(db), 40, () => c.abort('kill')), c)).rejects.toThrow('killed');
+    const c2 = new AbortController();
+    await expect(session(killable(new IdbRunStore(db), 60, () => c2.abort('kill')), c2)).rejects.toThrow('killed');
+    expect((await session(new IdbRunStore(db))).status).toBe('completed');
+    expect(await fingerprint(db)).toEqual(reference);
+  }, 60_000);
+});
