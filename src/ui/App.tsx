@@ -1,22 +1,37 @@
 import { useEffect, useState } from 'react';
 import { SECTIONS, type SectionId } from './sections';
+import { StatusStrip } from './StatusStrip';
+import { ConnectScreen } from './connect/ConnectScreen';
+import { DataScreen } from './data/DataScreen';
+import { SkillScreen } from './skill/SkillScreen';
+import { TrainScreen } from './train/TrainScreen';
+import { RunsScreen } from './runs/RunsScreen';
+import { Alert } from './common/Field';
+import { setApp, useApp } from '../store/app-store';
+import { recoverOnStartup } from './train/run-controller';
 
 function sectionFromHash(hash: string): SectionId {
-  const id = hash.replace(/^#\/?/, '');
+  const id = hash.replace(/^#\/?/, '').split('/')[0];
   return SECTIONS.find((s) => s.id === id)?.id ?? 'connect';
 }
 
-/** The application shell: a header, the five sections as navigation, and the active section. */
+export function go(section: string): void {
+  window.location.hash = `#/${section}`;
+}
+
+/** The application shell: header with the run status, the five sections, the active screen. */
 export function App() {
   const [active, setActive] = useState<SectionId>(() => sectionFromHash(window.location.hash));
+  const problem = useApp((s) => s.problem);
 
   useEffect(() => {
     const onHash = () => setActive(sectionFromHash(window.location.hash));
     window.addEventListener('hashchange', onHash);
+    void recoverOnStartup().catch((e: unknown) => setApp({ problem: `Could not open this browser's storage: ${e instanceof Error ? e.message : String(e)}` }));
+    // Ask the browser not to evict runs under storage pressure.
+    void navigator.storage?.persist?.().catch(() => undefined);
     return () => window.removeEventListener('hashchange', onHash);
   }, []);
-
-  const section = SECTIONS.find((s) => s.id === active)!;
 
   return (
     <div className="shell">
@@ -26,21 +41,16 @@ export function App() {
           <span className="brand-name">Skillwright</span>
           <span className="brand-tag">train a skill document, in your browser</span>
         </div>
-        <div className="run-status" role="status" aria-live="polite">
-          <span className="dot dot-idle" aria-hidden="true" />
-          Idle — no run yet
-        </div>
+        <StatusStrip />
       </header>
       <nav className="sidenav" aria-label="Sections">
         <ol>
           {SECTIONS.map((s, i) => (
             <li key={s.id}>
-              <a
-                href={`#/${s.id}`}
-                aria-current={s.id === active ? 'page' : undefined}
-                className={s.id === active ? 'active' : undefined}
-              >
-                <span className="step-no" aria-hidden="true">{i + 1}</span>
+              <a href={`#/${s.id}`} aria-current={s.id === active ? 'page' : undefined} className={s.id === active ? 'active' : undefined}>
+                <span className="step-no" aria-hidden="true">
+                  {i + 1}
+                </span>
                 {s.label}
               </a>
             </li>
@@ -48,14 +58,19 @@ export function App() {
         </ol>
       </nav>
       <main className="content">
-        <section aria-labelledby="section-title">
-          <h1 id="section-title">{section.title}</h1>
-          <p className="lead">{section.summary}</p>
-          <div className="empty-state">
-            <p>{section.next}</p>
-            <p className="muted">This screen is being built; the training core it will drive is in place.</p>
-          </div>
-        </section>
+        {problem && (
+          <Alert>
+            {problem}{' '}
+            <button type="button" className="link" onClick={() => setApp({ problem: null })}>
+              Dismiss
+            </button>
+          </Alert>
+        )}
+        {active === 'connect' && <ConnectScreen />}
+        {active === 'data' && <DataScreen />}
+        {active === 'skill' && <SkillScreen />}
+        {active === 'train' && <TrainScreen />}
+        {active === 'runs' && <RunsScreen go={go} />}
       </main>
     </div>
   );

@@ -80,6 +80,8 @@ export interface StepDetail {
   step: StepRecord;
   rollouts: RolloutRow[];
   gateRollouts: RolloutRow[];
+  /** The current skill's rows on the same validation items (for improved / regressed / unchanged). */
+  currentRollouts: RolloutRow[];
   calls: OptimizerCallRecord[];
   artifacts: ArtifactRecord[];
   currentSkillBefore: string | null;

@@ -7,6 +7,8 @@
 import { importDatasetText, type ImportOptions } from '../core/dataset-import';
 import { deriveSteps, validateAgainstSplits, validateRunConfig } from '../core/run-config';
 import { applyPatch, type Edit } from '../core/edits';
+import { skillHash } from '../core/hash';
+import type { RolloutRow } from '../engine/types';
 import { estimateCost } from '../engine/cost-estimate';
 import type { RunEvent } from '../engine/events';
 import { buildPromptSet } from '../engine/prompts';
@@ -326,7 +328,16 @@ export function createApi(deps: ApiDeps): WorkerApi {
         const ranked = artifacts.find((a) => a.key === `${key}/ranked`)?.value as { edits: Edit[] } | undefined;
         if (ranked) candidate = applyPatch(before, ranked.edits).skill;
       }
-      return { ok: true, detail: { step: record, rollouts, gateRollouts, calls, artifacts, currentSkillBefore: before, candidateSkill: candidate } };
+      const currentRollouts: RolloutRow[] = [];
+      if (before !== null) {
+        const h = await skillHash(before);
+        for (const g of gateRollouts) {
+          const rows = await db.getAllFromIndex('rollouts', 'by-skill-item', [runId, h, g.itemId]);
+          const okRow = rows.find((r) => r.status === 'ok');
+          if (okRow) currentRollouts.push(okRow);
+        }
+      }
+      return { ok: true, detail: { step: record, rollouts, gateRollouts, currentRollouts, calls, artifacts, currentSkillBefore: before, candidateSkill: candidate } };
     },
 
     async getRollouts(runId, phase) {

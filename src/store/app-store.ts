@@ -1,0 +1,109 @@
+/**
+ * The page's state (zustand): a view cache, not a database. What the user is drafting —
+ * endpoint settings without keys, the skill, the run settings, the chosen dataset — persists in
+ * localStorage as UI preferences; run data lives in IndexedDB behind the worker. Keys are held
+ * here in memory only.
+ */
+import { create } from 'zustand';
+import { persist } from 'zustand/middleware';
+import { DEFAULT_RUN_CONFIG, type RunConfig } from '../core/run-config';
+import type { StoredEndpoint } from '../storage/schema';
+import type { Price } from '../engine/meter';
+import type { RunStatus, StageUsage } from '../engine/types';
+import type { EngineStage } from '../engine/events';
+
+export interface ChartPoint {
+  step: number;
+  epoch: number;
+  action: string;
+  candidate: number | null;
+  current: number;
+  best: number;
+  trainHard: number;
+  editBudget: number | null;
+}
+
+export interface LiveRun {
+  runId: string;
+  status: RunStatus;
+  reason?: string;
+  reasonKind?: string;
+  stage?: EngineStage;
+  step: number;
+  epoch: number;
+  totalSteps: number;
+  progress?: { phase: string; done: number; total: number };
+  points: ChartPoint[];
+  usage: Record<string, StageUsage>;
+  costUsd: number;
+  log: { at: number; level: string; message: string }[];
+  startedAt: number;
+  firstPointAt?: number;
+}
+
+export interface ConnectionDraft {
+  presetId: string;
+  target: StoredEndpoint;
+  optimizer: StoredEndpoint;
+  sameEndpoint: boolean;
+  prices: { target?: Price; optimizer?: Price };
+  remember: boolean;
+}
+
+export interface AppState {
+  connection: ConnectionDraft;
+  /** Keys typed this session (memory only). */
+  keys: { target: string; optimizer: string };
+  datasetId: string | null;
+  datasetName: string | null;
+  skill: string;
+  skillSource: string | null;
+  config: RunConfig;
+  live: LiveRun | null;
+  /** A problem to show in the page-level alert. */
+  problem: string | null;
+}
+
+export const DEFAULT_CONNECTION: ConnectionDraft = {
+  presetId: 'openai',
+  target: { baseURL: 'https://api.openai.com/v1', model: 'gpt-4o-mini', temperature: 0, maxOutputTokens: 1024 },
+  optimizer: { baseURL: 'https://api.openai.com/v1', model: 'gpt-4o', maxOutputTokens: 8192 },
+  sameEndpoint: true,
+  prices: {},
+  remember: false,
+};
+
+export const DEFAULT_SKILL = '# Skill\n\nWrite the rules the model should follow here.\n';
+
+export const useApp = create<AppState>()(
+  persist(
+    (): AppState => ({
+      connection: DEFAULT_CONNECTION,
+      keys: { target: '', optimizer: '' },
+      datasetId: null,
+      datasetName: null,
+      skill: DEFAULT_SKILL,
+      skillSource: null,
+      config: DEFAULT_RUN_CONFIG,
+      live: null,
+      problem: null,
+    }),
+    {
+      name: 'skillwright-ui',
+      version: 1,
+      // Never keys, never run data: only what the user is drafting.
+      partialize: (s) => ({ connection: s.connection, datasetId: s.datasetId, datasetName: s.datasetName, skill: s.skill, skillSource: s.skillSource, config: s.config }),
+    },
+  ),
+);
+
+export const setApp = useApp.setState;
+
+/** The optimizer endpoint actually used: the target's when "same endpoint" is ticked. */
+export function effectiveOptimizer(c: ConnectionDraft): StoredEndpoint {
+  return c.sameEndpoint ? { ...c.optimizer, baseURL: c.target.baseURL, headers: c.target.headers } : c.optimizer;
+}
+
+export function effectiveKeys(s: Pick<AppState, 'connection' | 'keys'>): { target: string; optimizer: string } {
+  return { target: s.keys.target, optimizer: s.connection.sameEndpoint ? s.keys.target : s.keys.optimizer };
+}

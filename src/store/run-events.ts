@@ -1,0 +1,46 @@
+/** Folding the worker's run events into the live view of the page (a module-level action). */
+import type { RunEvent } from '../engine/events';
+import { setApp, useApp, type LiveRun } from './app-store';
+
+const MAX_LOG = 400;
+
+export function startLive(runId: string, totalSteps: number, points: LiveRun['points'] = []): void {
+  setApp({ live: { runId, status: 'running', step: 0, epoch: 0, totalSteps, points, usage: {}, costUsd: 0, log: [], startedAt: Date.now() } });
+}
+
+export function applyRunEvent(e: RunEvent): void {
+  const live = useApp.getState().live;
+  if (!live) return;
+  const next: LiveRun = { ...live };
+  switch (e.type) {
+    case 'status':
+      next.status = e.status;
+      next.reason = e.reason;
+      next.reasonKind = e.reasonKind;
+      break;
+    case 'stage':
+      next.stage = e.stage;
+      next.step = e.step;
+      next.epoch = e.epoch;
+      next.totalSteps = e.totalSteps;
+      break;
+    case 'progress':
+      next.progress = { phase: e.phase, done: e.done, total: e.total };
+      break;
+    case 'step':
+      next.points = [...live.points.filter((p) => p.step !== e.step), { step: e.step, epoch: e.epoch, action: e.action, candidate: e.candidateScore, current: e.currentScore, best: e.bestScore, trainHard: e.trainHard, editBudget: e.editBudget }];
+      next.firstPointAt ??= Date.now();
+      break;
+    case 'usage':
+      next.usage = e.usage;
+      next.costUsd = e.totalCostUsd;
+      break;
+    case 'log':
+      next.log = [...live.log, { at: Date.now(), level: e.level, message: e.message }].slice(-MAX_LOG);
+      break;
+    case 'epoch':
+      next.log = [...live.log, { at: Date.now(), level: 'info', message: `Epoch ${e.epoch} done: slow update ${e.slowUpdate ?? 'off'}, meta skill ${e.metaSkill ?? 'off'}.` }].slice(-MAX_LOG);
+      break;
+  }
+  setApp({ live: next });
+}

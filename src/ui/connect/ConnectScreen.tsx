@@ -1,0 +1,202 @@
+import { useState } from 'react';
+import { trainer } from '../../client/trainer-client';
+import { effectiveKeys, effectiveOptimizer, setApp, useApp, type ConnectionDraft } from '../../store/app-store';
+import type { StoredEndpoint } from '../../storage/schema';
+import type { RoleCheck } from '../../worker/connection-test';
+import { presetPrice } from '../../llm/pricing';
+import { Alert, Card, Field, NumberField } from '../common/Field';
+import { PRESETS, presetById } from './presets';
+
+function patchConnection(p: Partial<ConnectionDraft>) {
+  setApp((s) => ({ connection: { ...s.connection, ...p } }));
+}
+function patchEndpoint(role: 'target' | 'optimizer', p: Partial<StoredEndpoint>) {
+  setApp((s) => ({ connection: { ...s.connection, [role]: { ...s.connection[role], ...p } } }));
+}
+
+function KeyInput({ label, value, onChange }: { label: string; value: string; onChange: (v: string) => void }) {
+  const [shown, setShown] = useState(false);
+  return (
+    <Field label={label} hint="Kept in this tab’s memory; sent only to this endpoint.">
+      {(id, hintId) => (
+        <div className="input-row">
+          <input id={id} aria-describedby={hintId} type={shown ? 'text' : 'password'} autoComplete="off" spellCheck={false} value={value} onChange={(e) => onChange(e.target.value)} placeholder="sk-…" />
+          <button type="button" className="ghost" aria-pressed={shown} onClick={() => setShown(!shown)}>
+            {shown ? 'Hide' : 'Show'}
+          </button>
+        </div>
+      )}
+    </Field>
+  );
+}
+
+function ModelInput({ label, value, models, onChange }: { label: string; value: string; models: string[]; onChange: (v: string) => void }) {
+  const listId = `${label.replace(/\W+/g, '-')}-models`;
+  return (
+    <Field label={label} hint={models.length ? `${models.length} models offered by the endpoint.` : 'Type the model name, or use “List models”.'}>
+      {(id, hintId) => (
+        <>
+          <input id={id} aria-describedby={hintId} list={listId} value={value} spellCheck={false} onChange={(e) => onChange(e.target.value)} />
+          <datalist id={listId}>{models.map((m) => <option key={m} value={m} />)}</datalist>
+        </>
+      )}
+    </Field>
+  );
+}
+
+function PriceInputs({ role }: { role: 'target' | 'optimizer' }) {
+  const c = useApp((s) => s.connection);
+  const model = role === 'target' ? c.target.model : c.optimizer.model;
+  const price = c.prices[role] ?? presetPrice(model);
+  const set = (p: Partial<{ input: number; output: number }>) =>
+    patchConnection({ prices: { ...c.prices, [role]: { input: price?.input ?? 0, output: price?.output ?? 0, ...p } } });
+  return (
+    <div className="grid-2">
+      <NumberField label={`${role === 'target' ? 'Target' : 'Optimizer'} input price (USD / 1M tokens)`} value={price?.input} step={0.01} min={0} onChange={(v) => set({ input: v ?? 0 })} />
+      <NumberField label={`${role === 'target' ? 'Target' : 'Optimizer'} output price (USD / 1M tokens)`} value={price?.output} step={0.01} min={0} onChange={(v) => set({ output: v ?? 0 })} />
+    </div>
+  );
+}
+
+export function ConnectScreen() {
+  const c = useApp((s) => s.connection);
+  const keys = useApp((s) => s.keys);
+  const [checks, setChecks] = useState<RoleCheck[] | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [models, setModels] = useState<string[]>([]);
+  const [modelError, setModelError] = useState<string | null>(null);
+  const preset = presetById(c.presetId);
+
+  const choosePreset = (id: string) => {
+    const p = presetById(id);
+    patchConnection({
+      presetId: id,
+      target: { ...c.target, baseURL: p.baseURL || c.target.baseURL, model: p.targetModel || c.target.model, headers: p.headers },
+      optimizer: { ...c.optimizer, baseURL: p.baseURL || c.optimizer.baseURL, model: p.optimizerModel || c.optimizer.model, headers: p.headers },
+    });
+    setModels([]);
+  };
+
+  const test = async () => {
+    setBusy(true);
+    setChecks(null);
+    const k = effectiveKeys({ connection: c, keys });
+    try {
+      await trainer().setKeys({ target: k.target, optimizer: k.optimizer }, c.remember);
+      const result = await trainer().testConnection({ target: { ...c.target, apiKey: k.target }, optimizer: { ...effectiveOptimizer(c), apiKey: k.optimizer } });
+      setChecks(result);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const list = async () => {
+    setModelError(null);
+    const r = await trainer().listModels({ baseURL: c.target.baseURL, apiKey: keys.target, headers: c.target.headers });
+    if (r.ok) setModels(r.models);
+    else setModelError(r.error.message);
+  };
+
+  const failed = checks?.filter((x) => !x.ok) ?? [];
+  return (
+    <div className="screen">
+      <h1>Connect your endpoint</h1>
+      <p className="lead">
+        The <strong>target</strong> model runs the skill on your tasks; the <strong>optimizer</strong> model reads the results and edits the skill. Any OpenAI-compatible endpoint works.
+      </p>
+      <Card title="Endpoint">
+        <div className="grid-2">
+          <Field label="Provider" hint={preset.cors}>
+            {(id, hintId) => (
+              <select id={id} aria-describedby={hintId} value={c.presetId} onChange={(e) => choosePreset(e.target.value)}>
+                {PRESETS.map((p) => (
+                  <option key={p.id} value={p.id}>
+                    {p.name}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field label="Target base URL">
+            {(id) => <input id={id} value={c.target.baseURL} spellCheck={false} onChange={(e) => patchEndpoint('target', { baseURL: e.target.value.trim() })} />}
+          </Field>
+          <KeyInput label="Target API key" value={keys.target} onChange={(v) => setApp((s) => ({ keys: { ...s.keys, target: v } }))} />
+          <ModelInput label="Target model" value={c.target.model} models={models} onChange={(v) => patchEndpoint('target', { model: v })} />
+        </div>
+        <div className="row">
+          <label className="check">
+            <input type="checkbox" checked={c.sameEndpoint} onChange={(e) => patchConnection({ sameEndpoint: e.target.checked })} />
+            Same endpoint for optimizer
+          </label>
+          <button type="button" className="ghost" onClick={list}>
+            List models
+          </button>
+        </div>
+        {modelError && <p className="muted">Could not list models: {modelError}</p>}
+        <div className="grid-2">
+          {!c.sameEndpoint && (
+            <>
+              <Field label="Optimizer base URL">
+                {(id) => <input id={id} value={c.optimizer.baseURL} spellCheck={false} onChange={(e) => patchEndpoint('optimizer', { baseURL: e.target.value.trim() })} />}
+              </Field>
+              <KeyInput label="Optimizer API key" value={keys.optimizer} onChange={(v) => setApp((s) => ({ keys: { ...s.keys, optimizer: v } }))} />
+            </>
+          )}
+          <ModelInput label="Optimizer model" value={c.optimizer.model} models={models} onChange={(v) => patchEndpoint('optimizer', { model: v })} />
+        </div>
+        <details className="options">
+          <summary>Options: sampling, limits, prices</summary>
+          <div className="grid-3">
+            <NumberField label="Target temperature" value={c.target.temperature} step={0.1} min={0} max={2} onChange={(v) => patchEndpoint('target', { temperature: v })} />
+            <NumberField label="Target max output tokens" value={c.target.maxOutputTokens} min={16} onChange={(v) => patchEndpoint('target', { maxOutputTokens: v })} />
+            <NumberField label="Optimizer max output tokens" value={c.optimizer.maxOutputTokens} min={256} onChange={(v) => patchEndpoint('optimizer', { maxOutputTokens: v })} />
+            <Field label="Reasoning effort" hint="For reasoning models (they get max_completion_tokens and no temperature).">
+              {(id, hintId) => (
+                <select id={id} aria-describedby={hintId} value={c.optimizer.reasoningEffort ?? ''} onChange={(e) => { patchEndpoint('optimizer', { reasoningEffort: e.target.value as StoredEndpoint['reasoningEffort'] }); patchEndpoint('target', { reasoningEffort: e.target.value as StoredEndpoint['reasoningEffort'] }); }}>
+                  <option value="">default</option>
+                  <option value="minimal">minimal</option>
+                  <option value="low">low</option>
+                  <option value="medium">medium</option>
+                  <option value="high">high</option>
+                </select>
+              )}
+            </Field>
+          </div>
+          <PriceInputs role="target" />
+          <PriceInputs role="optimizer" />
+          <p className="muted">Prices start from list prices for common models; check your provider’s. They turn token counts into dollars for the estimate, the cost so far, and the budget cap.</p>
+        </details>
+        <div className="row">
+          <label className="check">
+            <input type="checkbox" checked={c.remember} onChange={(e) => patchConnection({ remember: e.target.checked })} />
+            Remember on this device
+          </label>
+          <span className="muted">Off: keys are forgotten when you close the tab. On: they are stored in this browser only, never exported.</span>
+        </div>
+        <div className="row">
+          <button type="button" className="primary" onClick={test} disabled={busy || !c.target.baseURL}>
+            {busy ? 'Testing…' : 'Test connection'}
+          </button>
+        </div>
+        {checks && failed.length === 0 && (
+          <p className="ok-line">
+            {checks.map((x) => `${x.role === 'target' ? 'Target' : 'Optimizer'} ${x.model}: ${x.latencyMs} ms`).join(' · ')} — connected.
+          </p>
+        )}
+        {failed.length > 0 && (
+          <Alert>
+            <strong>Connection test failed.</strong>
+            <ul>
+              {failed.map((x) => (
+                <li key={x.role}>
+                  {x.role === 'target' ? 'Target' : 'Optimizer'}: {x.error?.message}
+                  {x.error?.kind === 'unreachable' && <> {preset.id !== 'custom' ? `For ${preset.name}: ${preset.cors}` : ''}</>}
+                </li>
+              ))}
+            </ul>
+          </Alert>
+        )}
+      </Card>
+    </div>
+  );
+}

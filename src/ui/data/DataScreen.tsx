@@ -1,0 +1,277 @@
+import { useEffect, useState, type DragEvent } from 'react';
+import { trainer } from '../../client/trainer-client';
+import { setApp, useApp } from '../../store/app-store';
+import { formatProblem, type DatasetItem, type FieldMapping, type MappingRole } from '../../core/dataset-types';
+import { SCORER_KINDS, type ScorerSpec } from '../../core/scoring';
+import { ROLLOUT_PRESETS } from '../../core/templates';
+import type { DatasetInspection } from '../../worker/api-types';
+import type { DatasetListItem } from '../../storage/datasets-repo';
+import { Alert, Card, Field, NumberField } from '../common/Field';
+import { VirtualTable } from '../common/VirtualTable';
+import { listExamples, loadExample, type ExampleInfo } from './examples';
+
+const ROLES: { role: MappingRole; label: string }[] = [
+  { role: 'question', label: 'Question' },
+  { role: 'expected', label: 'Expected answer' },
+  { role: 'id', label: 'Id' },
+  { role: 'context', label: 'Context' },
+  { role: 'choices', label: 'Choices' },
+  { role: 'correctChoice', label: 'Correct choice' },
+  { role: 'split', label: 'Split' },
+  { role: 'taskType', label: 'Task type' },
+];
+
+const SCORER_HELP: Record<string, string> = {
+  exact: 'Exact match after normalising case, punctuation and articles; partial credit by token F1.',
+  mcq: 'The chosen option’s letter must equal the correct one.',
+  contains: 'Passes when an expected answer appears anywhere in the response.',
+  numeric: 'The first number in the answer must match within a tolerance.',
+  regex: 'Expected answers are regular expressions the answer must match.',
+  anls: 'Edit-distance similarity (DocVQA ANLS); passes at 1.',
+  judge: 'The optimizer model grades each answer against the expected one.',
+};
+
+interface Loaded {
+  name: string;
+  text: string;
+  inspection: DatasetInspection | null;
+  problems: string[];
+  truncated: boolean;
+}
+
+export function DataScreen() {
+  const datasetId = useApp((s) => s.datasetId);
+  const config = useApp((s) => s.config);
+  const [loaded, setLoaded] = useState<Loaded | null>(null);
+  const [mapping, setMapping] = useState<Partial<Record<MappingRole, string>>>({});
+  const [ratio, setRatio] = useState<[number, number, number]>([2, 1, 7]);
+  const [seed, setSeed] = useState(42);
+  const [examples, setExamples] = useState<ExampleInfo[]>([]);
+  const [exampleId, setExampleId] = useState('elements');
+  const [saved, setSaved] = useState<DatasetListItem[]>([]);
+  const [busy, setBusy] = useState(false);
+  const [drag, setDrag] = useState(false);
+
+  useEffect(() => {
+    void listExamples().then(setExamples);
+    void trainer().listDatasets().then(setSaved);
+  }, []);
+
+  const inspect = async (name: string, text: string, map = mapping, r = ratio, s = seed) => {
+    setBusy(true);
+    try {
+      const res = await trainer().inspectDataset(text, { fileName: name, mapping: map, ratio: r, splitSeed: s });
+      if (res.ok) setLoaded({ name, text, inspection: res, problems: [], truncated: false });
+      else {
+        const problems = 'problems' in res && res.problems ? res.problems : (res.error.problems ?? []);
+        setLoaded({ name, text, inspection: 'fieldNames' in res ? (res as DatasetInspection) : null, problems: problems.map(formatProblem), truncated: Boolean(res.error.truncated) });
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const openFile = async (file: File) => {
+    setMapping({});
+    await inspect(file.name, await file.text(), {});
+  };
+
+  const useExample = async () => {
+    const e = examples.find((x) => x.id === exampleId);
+    if (!e) return;
+    const { data, skill } = await loadExample(e);
+    setMapping({});
+    setApp((s) => ({ skill, skillSource: `${e.name} (starter skill)`, config: { ...s.config, scorer: { kind: e.scorer }, rollout: { ...s.config.rollout, preset: e.preset } } }));
+    await inspect(e.file, data, {});
+  };
+
+  const save = async () => {
+    if (!loaded) return;
+    setBusy(true);
+    try {
+      const r = await trainer().importDataset(loaded.text, { name: loaded.name, fileName: loaded.name, mapping, ratio, splitSeed: seed });
+      if (r.ok) {
+        setApp({ datasetId: r.dataset.id, datasetName: r.dataset.name });
+        setSaved(await trainer().listDatasets());
+        setLoaded(null);
+      } else setLoaded({ ...loaded, problems: (r.error.problems ?? []).map(formatProblem), truncated: Boolean(r.error.truncated) });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const onDrop = (e: DragEvent) => {
+    e.preventDefault();
+    setDrag(false);
+    const f = e.dataTransfer.files[0];
+    if (f) void openFile(f);
+  };
+
+  const ins = loaded?.inspection;
+  const fields = ins?.fieldNames ?? [];
+  const current = saved.find((d) => d.id === datasetId);
+  const setScorer = (kind: ScorerSpec['kind']) => setApp((s) => ({ config: { ...s.config, scorer: { kind } as ScorerSpec } }));
+
+  return (
+    <div className="screen">
+      <h1>Load a dataset</h1>
+      <p className="lead">Tasks with expected answers: JSON (a list, or {'{train, val, test}'}), JSONL or CSV. The train split teaches, the validation split gates every edit, the test split reports at the end.</p>
+      <Card title="Source">
+        <div
+          className={drag ? 'dropzone drag' : 'dropzone'}
+          onDragOver={(e) => {
+            e.preventDefault();
+            setDrag(true);
+          }}
+          onDragLeave={() => setDrag(false)}
+          onDrop={onDrop}
+        >
+          <label className="file-label">
+            <span>Upload dataset</span>
+            <input type="file" aria-label="Upload dataset" accept=".json,.jsonl,.ndjson,.csv,application/json,text/csv" onChange={(e) => e.target.files?.[0] && void openFile(e.target.files[0])} />
+          </label>
+          <span className="muted">or drop a file here</span>
+        </div>
+        <div className="row">
+          <Field label="Example">
+            {(id) => (
+              <select id={id} value={exampleId} onChange={(e) => setExampleId(e.target.value)}>
+                {examples.map((x) => (
+                  <option key={x.id} value={x.id}>
+                    {x.name}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <button type="button" onClick={useExample} disabled={!examples.length || busy}>
+            Load example
+          </button>
+        </div>
+        <p className="muted">{examples.find((x) => x.id === exampleId)?.description}</p>
+      </Card>
+
+      {loaded && loaded.problems.length > 0 && (
+        <Alert>
+          <strong>
+            {loaded.name} was not loaded: {loaded.problems.length}
+            {loaded.truncated ? '+' : ''} problem{loaded.problems.length === 1 ? '' : 's'}. Nothing was stored.
+          </strong>
+          <ul className="problems">
+            {loaded.problems.map((p, i) => (
+              <li key={i}>{p}</li>
+            ))}
+          </ul>
+          {loaded.truncated && <p>Only the first 100 problems are listed.</p>}
+        </Alert>
+      )}
+
+      {loaded && (fields.length > 0 || ins?.counts) && (
+        <Card title={`Preview — ${loaded.name}`} actions={ins?.counts && <button className="primary" onClick={save} disabled={busy}>Use this dataset</button>}>
+          {fields.length > 0 && (
+            <div className="grid-4">
+              {ROLES.map(({ role, label }) => (
+                <Field key={role} label={`${label} field`}>
+                  {(id) => (
+                    <select
+                      id={id}
+                      value={mapping[role] ?? (ins?.mapping as FieldMapping | undefined)?.[role] ?? ''}
+                      onChange={(e) => {
+                        const m = { ...mapping, [role]: e.target.value };
+                        setMapping(m);
+                        void inspect(loaded.name, loaded.text, m);
+                      }}
+                    >
+                      <option value="">(none)</option>
+                      {fields.map((f) => (
+                        <option key={f} value={f}>
+                          {f}
+                        </option>
+                      ))}
+                    </select>
+                  )}
+                </Field>
+              ))}
+            </div>
+          )}
+          {ins?.counts && (
+            <>
+              <div className="grid-4">
+                <NumberField label="Train share" value={ratio[0]} min={0} onChange={(v) => { const r: [number, number, number] = [v ?? 0, ratio[1], ratio[2]]; setRatio(r); void inspect(loaded.name, loaded.text, mapping, r); }} />
+                <NumberField label="Validation share" value={ratio[1]} min={0} onChange={(v) => { const r: [number, number, number] = [ratio[0], v ?? 0, ratio[2]]; setRatio(r); void inspect(loaded.name, loaded.text, mapping, r); }} />
+                <NumberField label="Test share" value={ratio[2]} min={0} onChange={(v) => { const r: [number, number, number] = [ratio[0], ratio[1], v ?? 0]; setRatio(r); void inspect(loaded.name, loaded.text, mapping, r); }} />
+                <NumberField label="Split seed" value={seed} onChange={(v) => { setSeed(v ?? 42); void inspect(loaded.name, loaded.text, mapping, ratio, v ?? 42); }} />
+              </div>
+              <p className="counts">
+                <strong>{ins.counts.train}</strong> train · <strong>{ins.counts.val}</strong> validation · <strong>{ins.counts.test}</strong> test {ins.format && <span className="muted">({ins.format})</span>}
+              </p>
+              {ins.warnings?.map((w) => (
+                <p key={w} className="warn">
+                  {w}
+                </p>
+              ))}
+              <VirtualTable<DatasetItem>
+                label="Dataset preview"
+                rows={ins.preview ?? []}
+                rowKey={(r) => r.id}
+                columns={[
+                  { title: 'Split', width: '5rem', cell: (r) => r.split },
+                  { title: 'Id', width: '7rem', cell: (r) => <code>{r.id}</code> },
+                  { title: 'Question', cell: (r) => r.question },
+                  { title: 'Expected', width: '12rem', cell: (r) => r.answers.join(' | ') },
+                ]}
+              />
+            </>
+          )}
+        </Card>
+      )}
+
+      <Card title="Scoring">
+        <div className="grid-2">
+          <Field label="Scorer" hint={SCORER_HELP[config.scorer.kind]}>
+            {(id, hintId) => (
+              <select id={id} aria-describedby={hintId} value={config.scorer.kind} onChange={(e) => setScorer(e.target.value as ScorerSpec['kind'])}>
+                {SCORER_KINDS.map((k) => (
+                  <option key={k} value={k}>
+                    {k}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field label="Rollout template" hint={ROLLOUT_PRESETS.find((p) => p.id === config.rollout.preset)?.description}>
+            {(id, hintId) => (
+              <select id={id} aria-describedby={hintId} value={config.rollout.preset} onChange={(e) => setApp((s) => ({ config: { ...s.config, rollout: { ...s.config.rollout, preset: e.target.value as 'qa' } } }))}>
+                {ROLLOUT_PRESETS.map((p) => (
+                  <option key={p.id} value={p.id}>
+                    {p.name}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+        </div>
+      </Card>
+
+      <Card title="Datasets in this browser">
+        {saved.length === 0 ? (
+          <p className="muted">None yet. Upload a dataset or load an example.</p>
+        ) : (
+          <ul className="list">
+            {saved.map((d) => (
+              <li key={d.id} className={d.id === datasetId ? 'selected' : undefined}>
+                <label className="check">
+                  <input type="radio" name="dataset" checked={d.id === datasetId} onChange={() => setApp({ datasetId: d.id, datasetName: d.name })} />
+                  <span>
+                    <strong>{d.name}</strong> — {d.counts.train} train, {d.counts.val} validation, {d.counts.test} test
+                  </span>
+                </label>
+              </li>
+            ))}
+          </ul>
+        )}
+        {current && <p className="ok-line">Training will use {current.name}.</p>}
+      </Card>
+    </div>
+  );
+}

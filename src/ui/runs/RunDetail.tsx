@@ -1,0 +1,263 @@
+import { useEffect, useState } from 'react';
+import { trainer } from '../../client/trainer-client';
+import { setApp } from '../../store/app-store';
+import type { RunDetail as Detail } from '../../worker/api-types';
+import type { SkillVersion, StepRecord } from '../../engine/types';
+import { Alert, Card } from '../common/Field';
+import { downloadText, safeFileName } from '../common/download';
+import { SkillDiff } from '../skill/LazyEditors';
+import { StepInspector } from './StepInspector';
+import { cancelRun, resumeRun } from '../train/run-controller';
+
+async function fetchRun(runId: string) {
+  const [run, steps, versions] = await Promise.all([trainer().getRun(runId), trainer().getSteps(runId, 0, 10_000), trainer().getSkillVersions(runId)]);
+  return { run, steps: steps.steps, versions };
+}
+
+const pct = (v: number | null | undefined) => (v === null || v === undefined ? '—' : `${(v * 100).toFixed(1)}%`);
+
+export function RunDetail({ runId, onDeleted, go }: { runId: string; onDeleted: () => void; go: (section: string) => void }) {
+  const [detail, setDetail] = useState<Detail | null>(null);
+  const [steps, setSteps] = useState<StepRecord[]>([]);
+  const [versions, setVersions] = useState<SkillVersion[]>([]);
+  const [step, setStep] = useState<number | null>(null);
+  const [compare, setCompare] = useState<[string, string] | null>(null);
+  const [message, setMessage] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [name, setName] = useState('');
+
+  const apply = (r: Awaited<ReturnType<typeof fetchRun>>) => {
+    if (!r.run.ok) return setError(r.run.error.message);
+    setDetail(r.run.detail);
+    setName(r.run.detail.run.name);
+    setSteps(r.steps);
+    setVersions(r.versions);
+  };
+  const load = () => fetchRun(runId).then(apply);
+  useEffect(() => {
+    // The parent keys this component by run id, so a new run starts from fresh state.
+    void fetchRun(runId).then(apply);
+  }, [runId]);
+
+  if (error) return <Alert>{error}</Alert>;
+  if (!detail) return <p className="muted">Loading the run…</p>;
+  const d = detail;
+  const status = d.run.status;
+  const best = d.bestSkill;
+  const exportBest = () => {
+    downloadText(`${safeFileName(d.run.name)}-best-skill.md`, best, 'text/markdown');
+    setMessage('The best skill was downloaded as markdown.');
+  };
+  const copyBest = async () => {
+    try {
+      await navigator.clipboard.writeText(best);
+      setMessage('The best skill was copied.');
+    } catch {
+      setMessage('Copying is not allowed here; use Export best skill.');
+    }
+  };
+  const exportRun = async () => {
+    const r = await trainer().exportRun(runId);
+    if (r.ok) downloadText(`${safeFileName(d.run.name)}.skillwright-run.json`, r.json, 'application/json');
+    else setError(r.error.message);
+  };
+  const remove = async () => {
+    if (!window.confirm(`Delete “${d.run.name}” and all of its data from this browser?`)) return;
+    const r = await trainer().deleteRun(runId);
+    if (r.ok) onDeleted();
+    else setError(r.error.message);
+  };
+  const fromVersion = (v: SkillVersion) => {
+    setApp({ skill: v.text, skillSource: `${d.run.name}, ${v.origin}` });
+    go('skill');
+  };
+  const tests = d.summary?.tests ?? [];
+  const textOf = (hash: string) => versions.find((v) => v.hash === hash)?.text ?? '';
+
+  return (
+    <div className="run-detail">
+      <Card
+        title={d.run.name}
+        actions={
+          <>
+            {(status === 'paused' || status === 'interrupted') && !d.lockedElsewhere && (
+              <button type="button" className="primary" onClick={() => { go('train'); void resumeRun(runId); }}>
+                Resume
+              </button>
+            )}
+            {(status === 'paused' || status === 'interrupted' || status === 'idle') && !d.lockedElsewhere && (
+              <button type="button" className="danger" onClick={() => void cancelRun(runId).then(load)}>
+                Cancel
+              </button>
+            )}
+            <button type="button" onClick={exportBest}>
+              Export best skill
+            </button>
+            <button type="button" className="ghost" onClick={() => void copyBest()}>
+              Copy
+            </button>
+            <button type="button" onClick={() => void exportRun()}>
+              Export run
+            </button>
+            <button type="button" className="ghost danger" onClick={() => void remove()} disabled={d.lockedElsewhere}>
+              Delete
+            </button>
+          </>
+        }
+      >
+        {d.lockedElsewhere && <p className="warn">Another tab is running this run; it is read-only here.</p>}
+        {d.reason && status !== 'completed' && <p className="muted">{d.reason}</p>}
+        <div className="row">
+          <label className="inline">
+            Name <input value={name} onChange={(e) => setName(e.target.value)} onBlur={() => void trainer().renameRun(runId, name).then(load)} aria-label="Run name" />
+          </label>
+        </div>
+        <p>
+          Status <strong>{status}</strong> · target {d.endpoints.target.model} · optimizer {d.endpoints.optimizer.model} · step {d.nextStep - 1} of {d.totalSteps} · best validation {pct(d.bestScore)} (step {d.bestStep})
+          {d.summary && ` · $${d.summary.totalCostUsd.toFixed(4)}`}
+        </p>
+        {message && <p className="ok-line">{message}</p>}
+      </Card>
+
+      {tests.length > 0 && (
+        <Card title="Test report">
+          <table className="table">
+            <thead>
+              <tr>
+                <th>Skill</th>
+                <th className="num">Test accuracy</th>
+                <th className="num">Partial credit</th>
+                <th className="num">Items</th>
+              </tr>
+            </thead>
+            <tbody>
+              {tests.map((t) => (
+                <tr key={t.skill}>
+                  <td>{t.skill === 'initial' ? 'Initial' : t.skill === 'best' ? 'Best (exported)' : 'Final'}</td>
+                  <td className="num">{pct(t.hard)}</td>
+                  <td className="num">{pct(t.soft)}</td>
+                  <td className="num">
+                    {t.n}
+                    {t.errors ? ` (+${t.errors} errored)` : ''}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {d.summary?.testDelta !== null && d.summary?.testDelta !== undefined && (
+            <p>
+              Best vs initial: <strong>{d.summary.testDelta >= 0 ? '+' : ''}{(d.summary.testDelta * 100).toFixed(1)} points</strong> on held-out test items.
+            </p>
+          )}
+        </Card>
+      )}
+
+      {d.epochStats.length > 0 && (
+        <Card title="Epochs">
+          {d.epochStats.map((e) => (
+            <details key={e.epoch}>
+              <summary>
+                Epoch {e.epoch}: {e.accepts} accepted, {e.rejects} rejected, {e.skips} skipped · slow update {e.slowUpdate?.action.replace(/_/g, ' ') ?? 'off'} · meta skill {e.metaSkill?.action.replace(/_/g, ' ') ?? 'off'}
+              </summary>
+              {e.slowUpdate?.content && (
+                <>
+                  <h3>Epoch guidance</h3>
+                  <pre className="mono small scroll">{e.slowUpdate.content}</pre>
+                </>
+              )}
+              {e.metaSkill?.content && (
+                <>
+                  <h3>Optimizer memory</h3>
+                  <pre className="mono small scroll">{e.metaSkill.content}</pre>
+                </>
+              )}
+            </details>
+          ))}
+        </Card>
+      )}
+
+      <Card title="Steps">
+        {steps.length === 0 ? (
+          <p className="muted">No steps yet.</p>
+        ) : (
+          <table className="table clickable">
+            <thead>
+              <tr>
+                <th>Step</th>
+                <th>Epoch</th>
+                <th>Action</th>
+                <th className="num">Train</th>
+                <th className="num">Candidate</th>
+                <th className="num">Current</th>
+                <th className="num">Edits</th>
+              </tr>
+            </thead>
+            <tbody>
+              {steps.map((s) => (
+                <tr key={s.step} className={step === s.step ? 'selected' : undefined}>
+                  <td>
+                    <button type="button" className="link" onClick={() => setStep(s.step)} aria-label={`Inspect step ${s.step}`}>
+                      {s.step}
+                    </button>
+                  </td>
+                  <td>{s.epoch}</td>
+                  <td>
+                    <span className={`badge ${s.action.includes('accept') ? 'pass' : s.action === 'reject' ? 'fail' : ''}`}>{s.action.replace(/_/g, ' ')}</span>
+                  </td>
+                  <td className="num">{pct(s.rolloutHard)}</td>
+                  <td className="num">{s.candidateGateScore === null ? '—' : s.candidateGateScore.toFixed(3)}</td>
+                  <td className="num">{s.currentScore.toFixed(3)}</td>
+                  <td className="num">{s.nEditsRanked}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </Card>
+      {step !== null && <StepInspector runId={runId} step={step} />}
+
+      <Card title="Skill versions">
+        <table className="table">
+          <thead>
+            <tr>
+              <th>Version</th>
+              <th>Step</th>
+              <th className="num">Length</th>
+              <th>Compare</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {versions.map((v, i) => (
+              <tr key={v.hash}>
+                <td>
+                  {v.origin.replace(/_/g, ' ')} {v.text === best && <span className="badge accept">best</span>}
+                </td>
+                <td>{v.step}</td>
+                <td className="num">{v.text.length}</td>
+                <td>
+                  {i > 0 && (
+                    <button type="button" className="link" onClick={() => setCompare([versions[i - 1].hash, v.hash])}>
+                      vs previous
+                    </button>
+                  )}{' '}
+                  {i > 0 && (
+                    <button type="button" className="link" onClick={() => setCompare([versions[0].hash, v.hash])}>
+                      vs initial
+                    </button>
+                  )}
+                </td>
+                <td>
+                  <button type="button" className="link" onClick={() => fromVersion(v)}>
+                    New run from this version
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {compare && <SkillDiff original={textOf(compare[0])} modified={textOf(compare[1])} />}
+      </Card>
+    </div>
+  );
+}

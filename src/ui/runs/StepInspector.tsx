@@ -1,0 +1,171 @@
+import { useEffect, useState } from 'react';
+import { trainer } from '../../client/trainer-client';
+import type { StepDetail } from '../../worker/api-types';
+import type { Edit, EditReportRow, Patch } from '../../core/edits';
+import type { RolloutRow } from '../../engine/types';
+import { Card } from '../common/Field';
+import { VirtualTable } from '../common/VirtualTable';
+import { SkillDiff } from '../skill/LazyEditors';
+
+type Filter = 'all' | 'pass' | 'fail' | 'error';
+
+function outcome(r: RolloutRow): 'pass' | 'fail' | 'error' {
+  return r.status === 'error' ? 'error' : r.hard >= 1e-9 ? 'pass' : 'fail';
+}
+
+function EditList({ edits, chosen }: { edits: Edit[]; chosen?: Set<number> }) {
+  return (
+    <ol className="edits">
+      {edits.map((e, i) => (
+        <li key={i} className={chosen && !chosen.has(i) ? 'dropped' : undefined}>
+          <code>{String(e.op)}</code> {chosen?.has(i) && <span className="badge accept">chosen</span>}
+          {e.target ? <div className="mono small">target: {String(e.target)}</div> : null}
+          {e.content ? <div className="mono">{String(e.content)}</div> : null}
+          <span className="muted small"> support {e.support_count ?? 1} · {e.source_type ?? 'failure'}</span>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+export function StepInspector({ runId, step }: { runId: string; step: number }) {
+  const [detail, setDetail] = useState<StepDetail | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [filter, setFilter] = useState<Filter>('all');
+  useEffect(() => {
+    void trainer()
+      .getStepDetail(runId, step)
+      .then((r) => (r.ok ? setDetail(r.detail) : setError(r.error.message)));
+  }, [runId, step]);
+  if (error) return <p className="muted">{error}</p>;
+  if (!detail) return <p className="muted">Loading step {step}…</p>;
+  const s = detail.step;
+  const art = (k: string) => detail.artifacts.find((a) => a.key.endsWith(`/${k}`))?.value;
+  const merged = art('merged') as Patch | undefined;
+  const ranked = art('ranked') as Patch | undefined;
+  const report = art('apply_report') as EditReportRow[] | undefined;
+  const gate = art('gate') as { cacheHit: boolean; score: { hard: number; soft: number; n: number; complete: boolean }; gateScore: number; mustBeat: number | null; action: string } | undefined;
+  const chosen = new Set(ranked && merged ? ranked.edits.map((e) => merged.edits.indexOf(e)).filter((i) => i >= 0) : []);
+  if (ranked && merged && chosen.size === 0) ranked.edits.forEach((e) => chosen.add(merged.edits.findIndex((m) => m.content === e.content && m.target === e.target && m.op === e.op)));
+  const rows = detail.rollouts.filter((r) => filter === 'all' || outcome(r) === filter);
+  const count = (f: Filter) => detail.rollouts.filter((r) => outcome(r) === f).length;
+  const analysts = detail.calls.filter((c) => c.stage.startsWith('reflect_'));
+  return (
+    <div className="inspector">
+      <Card title={`Step ${s.step} — ${s.action.replace(/_/g, ' ')}`}>
+        <p>
+          Train batch: {(s.rolloutHard * 100).toFixed(1)}% on {s.rolloutN} items{s.rolloutErrors ? `, ${s.rolloutErrors} errored (not scored)` : ''}. {s.nFailurePatches} failure and {s.nSuccessPatches} success patches → {s.nEditsMerged} merged edits → {s.nEditsRanked} applied (budget {s.editBudget ?? '—'}).
+        </p>
+        {gate && (
+          <p>
+            Gate: candidate {gate.gateScore.toFixed(3)}{gate.score.complete ? '' : ' (upper bound: stopped early)'} on {gate.score.n} validation items vs current {gate.mustBeat?.toFixed(3) ?? '—'}
+            {gate.cacheHit ? ' (cached score)' : ''} → <strong>{gate.action.replace(/_/g, ' ')}</strong>.
+          </p>
+        )}
+      </Card>
+      <Card title="Rollouts">
+        <div className="segmented" role="group" aria-label="Filter rollouts">
+          {(['all', 'pass', 'fail', 'error'] as Filter[]).map((f) => (
+            <button key={f} type="button" aria-pressed={filter === f} onClick={() => setFilter(f)}>
+              {f} ({f === 'all' ? detail.rollouts.length : count(f)})
+            </button>
+          ))}
+        </div>
+        <VirtualTable<RolloutRow>
+          label="Rollouts of this step"
+          rows={rows}
+          rowHeight={52}
+          rowKey={(r) => `${r.phase}-${r.order}`}
+          columns={[
+            { title: 'Item', width: '6rem', cell: (r) => <code>{r.itemId}</code> },
+            { title: 'Result', width: '5rem', cell: (r) => <span className={`badge ${outcome(r)}`}>{outcome(r)}</span> },
+            { title: 'Answer', width: '10rem', cell: (r) => <span className="mono">{r.predicted}</span> },
+            { title: 'Why', cell: (r) => <span className="small">{r.error ? r.error.message : (r.failReason ?? `hard ${r.hard}, soft ${r.soft.toFixed(2)}`)}</span> },
+          ]}
+        />
+      </Card>
+      <Card title="Analysts">
+        {analysts.length === 0 && <p className="muted">No analyst calls.</p>}
+        {analysts.map((c) => (
+          <details key={c.key}>
+            <summary>
+              {c.key.split('/').slice(1).join(' / ')} {c.ok ? '' : '— no usable JSON'}
+            </summary>
+            <pre className="mono small scroll">{c.raw}</pre>
+          </details>
+        ))}
+      </Card>
+      {merged && (
+        <Card title={`Merged patch and ranking (top ${ranked?.edits.length ?? 0} chosen)`}>
+          <p className="muted small">{ranked?.reasoning ?? merged.reasoning}</p>
+          <EditList edits={merged.edits} chosen={chosen} />
+        </Card>
+      )}
+      {report && (
+        <Card title="Edit-apply report">
+          <table className="table">
+            <thead>
+              <tr>
+                <th>#</th>
+                <th>Op</th>
+                <th>Status</th>
+                <th>Content</th>
+              </tr>
+            </thead>
+            <tbody>
+              {report.map((r) => (
+                <tr key={r.index}>
+                  <td>{r.index}</td>
+                  <td>{r.op}</td>
+                  <td>
+                    <span className={`badge ${r.status.startsWith('applied') ? 'pass' : 'fail'}`}>{r.status.replace(/_/g, ' ')}</span>
+                  </td>
+                  <td className="small">{r.content_preview}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </Card>
+      )}
+      {detail.candidateSkill && detail.currentSkillBefore !== null && (
+        <Card title="Candidate vs current skill">
+          <SkillDiff original={detail.currentSkillBefore} modified={detail.candidateSkill} height={360} />
+        </Card>
+      )}
+      {detail.gateRollouts.length > 0 && (
+        <Card title="Gate: per-item changes on validation">
+          <GateChanges gate={detail.gateRollouts} before={detail.currentRollouts} />
+        </Card>
+      )}
+    </div>
+  );
+}
+
+function GateChanges({ gate, before }: { gate: RolloutRow[]; before: RolloutRow[] }) {
+  const prev = new Map(before.map((r) => [r.itemId, r]));
+  const rows = gate.map((g) => {
+    const p = prev.get(g.itemId);
+    const change = !p ? 'unknown' : g.hard > p.hard ? 'improved' : g.hard < p.hard ? 'regressed' : 'unchanged';
+    return { g, p, change };
+  });
+  const n = (c: string) => rows.filter((r) => r.change === c).length;
+  return (
+    <>
+      <p>
+        <span className="badge pass">{n('improved')} improved</span> <span className="badge fail">{n('regressed')} regressed</span> <span className="badge">{n('unchanged')} unchanged</span>
+        {n('unknown') ? <span className="badge"> {n('unknown')} not compared</span> : null}
+      </p>
+      <VirtualTable
+        label="Validation items"
+        rows={rows.filter((r) => r.change !== 'unchanged')}
+        rowKey={(r) => r.g.itemId}
+        columns={[
+          { title: 'Item', width: '7rem', cell: (r) => <code>{r.g.itemId}</code> },
+          { title: 'Change', width: '7rem', cell: (r) => <span className={`badge ${r.change === 'improved' ? 'pass' : r.change === 'regressed' ? 'fail' : ''}`}>{r.change}</span> },
+          { title: 'Before', cell: (r) => <span className="mono">{r.p?.predicted ?? '—'}</span> },
+          { title: 'After', cell: (r) => <span className="mono">{r.g.predicted}</span> },
+        ]}
+      />
+    </>
+  );
+}

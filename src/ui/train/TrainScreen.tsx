@@ -1,0 +1,209 @@
+import { useEffect, useMemo, useState } from 'react';
+import { trainer } from '../../client/trainer-client';
+import { setApp, useApp } from '../../store/app-store';
+import { DEFAULT_RUN_CONFIG, deriveSteps, scaledDefaults, validateRunConfig, type RunConfig } from '../../core/run-config';
+import { SCHEDULE_KINDS, scheduleSequence } from '../../core/schedules';
+import { GATE_METRICS } from '../../core/gate';
+import type { CostEstimate } from '../../engine/cost-estimate';
+import type { DatasetListItem } from '../../storage/datasets-repo';
+import { presetPrice } from '../../llm/pricing';
+import { Alert, Card, Field, NumberField } from '../common/Field';
+import { KNOB_HELP } from './knobs';
+import { RunDashboard } from './RunDashboard';
+import { cancelRun, pauseRun, resumeRun, startTraining } from './run-controller';
+
+const STAGE_NAMES: Record<string, string> = {
+  baseline: 'Baseline (validation)', rollout: 'Rollouts (train)', judge: 'Judge', reflect: 'Reflect (analysts)', merge: 'Aggregate (merges)', rank: 'Select (ranking)',
+  gate: 'Gate (validation)', slowUpdateRollout: 'Slow-update rollouts', slowUpdate: 'Slow update', metaSkill: 'Meta skill', slowUpdateGate: 'Slow-update gate', finalValidation: 'Final validation', test: 'Test evaluation',
+};
+
+function patch(p: Partial<RunConfig>) {
+  setApp((s) => ({ config: { ...s.config, ...p } }));
+}
+
+function Toggle({ label, hint, checked, onChange }: { label: string; hint: string; checked: boolean; onChange: (v: boolean) => void }) {
+  return (
+    <div className="field">
+      <label className="check">
+        <input type="checkbox" checked={checked} onChange={(e) => onChange(e.target.checked)} />
+        {label}
+      </label>
+      <small className="hint">{hint}</small>
+    </div>
+  );
+}
+
+export function TrainScreen() {
+  const config = useApp((s) => s.config);
+  const datasetId = useApp((s) => s.datasetId);
+  const skill = useApp((s) => s.skill);
+  const connection = useApp((s) => s.connection);
+  const live = useApp((s) => s.live);
+  const [datasets, setDatasets] = useState<DatasetListItem[]>([]);
+  const [estimate, setEstimate] = useState<CostEstimate | null>(null);
+  const [resumeBudget, setResumeBudget] = useState<number | undefined>(undefined);
+  const dataset = datasets.find((d) => d.id === datasetId);
+  const prices = useMemo(
+    () => ({ target: connection.prices.target ?? presetPrice(connection.target.model), optimizer: connection.prices.optimizer ?? presetPrice(connection.optimizer.model) }),
+    [connection],
+  );
+
+  useEffect(() => {
+    void trainer().listDatasets().then(setDatasets);
+  }, [datasetId]);
+
+  useEffect(() => {
+    if (!datasetId) return;
+    const t = setTimeout(() => {
+      void trainer()
+        .estimateCost({ datasetId, config, skill, prices: { ...(prices.target ? { target: prices.target } : {}), ...(prices.optimizer ? { optimizer: prices.optimizer } : {}) } })
+        .then((r) => setEstimate(r.ok ? r.estimate : null));
+    }, 250);
+    return () => clearTimeout(t);
+  }, [datasetId, config, skill, prices]);
+
+  const problems = validateRunConfig(config);
+  const running = live?.status === 'running';
+  const resumable = live && (live.status === 'paused' || live.status === 'interrupted');
+  const steps = dataset ? deriveSteps(config, dataset.counts.train) : null;
+  const schedule = steps ? scheduleSequence(config.editBudgetSchedule, config.editBudget, config.minEditBudget, Math.min(steps.totalSteps, 40)) : [];
+  const scaleForData = () => dataset && patch({ ...DEFAULT_RUN_CONFIG, scorer: config.scorer, rollout: config.rollout, budget: config.budget, ...scaledDefaults(dataset.counts.train) });
+
+  return (
+    <div className="screen">
+      <h1>Train the skill</h1>
+      {!dataset && <p className="lead">Choose a dataset first (Data), then come back to set up training.</p>}
+      {dataset && (
+        <p className="lead">
+          {dataset.name}: {dataset.counts.train} train, {dataset.counts.val} validation, {dataset.counts.test} test items.
+          {steps && ` ${steps.stepsPerEpoch} step${steps.stepsPerEpoch === 1 ? '' : 's'} per epoch, ${steps.totalSteps} in all.`}
+        </p>
+      )}
+
+      <RunDashboard />
+      {live?.reason && live.status !== 'running' && live.status !== 'completed' && live.reasonKind !== 'user' && <Alert>{live.reason}</Alert>}
+
+      <div className="actions-bar">
+        {!running && (
+          <button type="button" className="primary" onClick={() => void startTraining()} disabled={!dataset || problems.length > 0}>
+            Start training
+          </button>
+        )}
+        {running && (
+          <button type="button" onClick={() => void pauseRun()}>
+            Pause
+          </button>
+        )}
+        {resumable && (
+          <>
+            <button type="button" className="primary" onClick={() => void resumeRun(live.runId, resumeBudget !== undefined ? { budgetUsd: resumeBudget } : undefined)}>
+              Resume
+            </button>
+            {live.reasonKind === 'budget' && <NumberField label="New budget cap (USD)" value={resumeBudget} min={0} step={0.5} onChange={setResumeBudget} />}
+          </>
+        )}
+        {(running || resumable) && (
+          <button type="button" className="danger" onClick={() => void cancelRun()}>
+            Cancel
+          </button>
+        )}
+      </div>
+
+      {problems.length > 0 && (
+        <Alert>
+          <ul>
+            {problems.map((p) => (
+              <li key={p.message}>{p.message}</li>
+            ))}
+          </ul>
+        </Alert>
+      )}
+
+      <Card title="Settings" actions={dataset && <button type="button" className="ghost" onClick={scaleForData}>Defaults for this dataset</button>}>
+        <div className="grid-3">
+          <NumberField label="Epochs" hint={KNOB_HELP.epochs} value={config.epochs} min={1} onChange={(v) => patch({ epochs: v ?? 1 })} />
+          <NumberField label="Batch size" hint={KNOB_HELP.batchSize} value={config.batchSize} min={1} onChange={(v) => patch({ batchSize: v ?? 1 })} />
+          <NumberField label="Minibatch size" hint={KNOB_HELP.minibatchSize} value={config.minibatchSize} min={1} onChange={(v) => patch({ minibatchSize: v ?? 1 })} />
+          <NumberField label="Edit budget" hint={KNOB_HELP.editBudget} value={config.editBudget} min={1} onChange={(v) => patch({ editBudget: v ?? 1 })} />
+          <NumberField label="Minimum edit budget" hint={KNOB_HELP.minEditBudget} value={config.minEditBudget} min={0} onChange={(v) => patch({ minEditBudget: v ?? 0 })} />
+          <Field label="Edit budget schedule" hint={`${KNOB_HELP.schedule}${schedule.length ? ` Budgets: ${schedule.join(', ')}${steps && steps.totalSteps > 40 ? ', …' : ''}.` : ''}`}>
+            {(id, hintId) => (
+              <select id={id} aria-describedby={hintId} value={config.editBudgetSchedule} onChange={(e) => patch({ editBudgetSchedule: e.target.value as RunConfig['editBudgetSchedule'] })}>
+                {SCHEDULE_KINDS.map((k) => (
+                  <option key={k} value={k}>
+                    {k}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field label="Gate metric" hint={KNOB_HELP.gateMetric}>
+            {(id, hintId) => (
+              <select id={id} aria-describedby={hintId} value={config.gateMetric} onChange={(e) => patch({ gateMetric: e.target.value as RunConfig['gateMetric'] })}>
+                {GATE_METRICS.map((k) => (
+                  <option key={k} value={k}>
+                    {k}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <NumberField label="Target concurrency" hint={KNOB_HELP.targetConcurrency} value={config.targetConcurrency} min={1} onChange={(v) => patch({ targetConcurrency: v ?? 1 })} />
+          <NumberField label="Optimizer concurrency" hint={KNOB_HELP.optimizerConcurrency} value={config.optimizerConcurrency} min={1} onChange={(v) => patch({ optimizerConcurrency: v ?? 1 })} />
+          <NumberField label="Seed" hint={KNOB_HELP.seed} value={config.seed} onChange={(v) => patch({ seed: v ?? 42 })} />
+          <NumberField label="Merge batch size" hint={KNOB_HELP.mergeBatchSize} value={config.mergeBatchSize} min={2} onChange={(v) => patch({ mergeBatchSize: v ?? 2 })} />
+          <NumberField label="Validation limit" hint={KNOB_HELP.selectionLimit} value={config.selectionLimit} min={0} onChange={(v) => patch({ selectionLimit: v ?? 0 })} />
+          <Toggle label="Slow update" hint={KNOB_HELP.slowUpdate} checked={config.useSlowUpdate} onChange={(v) => patch({ useSlowUpdate: v })} />
+          <Toggle label="Meta skill" hint={KNOB_HELP.metaSkill} checked={config.useMetaSkill} onChange={(v) => patch({ useMetaSkill: v })} />
+          <Toggle label="Validation gate" hint={KNOB_HELP.useGate} checked={config.useGate} onChange={(v) => patch({ useGate: v })} />
+          <Toggle label="Gate the slow update" hint={KNOB_HELP.slowUpdateGated} checked={config.slowUpdateGated} onChange={(v) => patch({ slowUpdateGated: v })} />
+          <Toggle label="Early-stopped gate" hint={KNOB_HELP.earlyStop} checked={config.earlyStopGate} onChange={(v) => patch({ earlyStopGate: v })} />
+          <Toggle label="Failures only" hint={KNOB_HELP.failureOnly} checked={config.failureOnly} onChange={(v) => patch({ failureOnly: v })} />
+          <NumberField label="Budget cap (USD)" hint={KNOB_HELP.budget} value={config.budget.usd} min={0} step={0.5} placeholder="no cap" onChange={(v) => patch({ budget: { ...config.budget, usd: v || undefined } })} />
+        </div>
+      </Card>
+
+      {estimate && (
+        <Card title="Cost estimate (upper bound)">
+          <table className="table">
+            <thead>
+              <tr>
+                <th>Stage</th>
+                <th className="num">Calls</th>
+                <th className="num">Prompt tokens</th>
+                <th className="num">Completion tokens</th>
+                <th className="num">Cost</th>
+              </tr>
+            </thead>
+            <tbody>
+              {Object.entries(estimate.stages).map(([stage, e]) => (
+                <tr key={stage}>
+                  <td>{STAGE_NAMES[stage] ?? stage}</td>
+                  <td className="num">{e!.calls.toLocaleString()}</td>
+                  <td className="num">{e!.promptTokens.toLocaleString()}</td>
+                  <td className="num">{e!.completionTokens.toLocaleString()}</td>
+                  <td className="num">{e!.costUsd === null ? '—' : `$${e!.costUsd.toFixed(3)}`}</td>
+                </tr>
+              ))}
+            </tbody>
+            <tfoot>
+              <tr>
+                <td>Total</td>
+                <td className="num">{estimate.totalCalls.toLocaleString()}</td>
+                <td className="num" colSpan={2}>
+                  {estimate.totalTokens.toLocaleString()} tokens
+                </td>
+                <td className="num">{estimate.totalCostUsd === null ? 'set prices on Connect' : `$${estimate.totalCostUsd.toFixed(2)}`}</td>
+              </tr>
+            </tfoot>
+          </table>
+          <ul className="muted small">
+            {estimate.assumptions.map((a) => (
+              <li key={a}>{a}</li>
+            ))}
+          </ul>
+        </Card>
+      )}
+    </div>
+  );
+}

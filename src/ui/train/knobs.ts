@@ -1,0 +1,22 @@
+/** Each training knob with its one-line explanation in deep-learning terms. */
+export const KNOB_HELP = {
+  epochs: 'Passes over the train split. 2–4 are usually enough.',
+  batchSize: 'Train items rolled out per step — the batch whose failures drive one update.',
+  minibatchSize: 'Trajectories per analyst call — how many examples each “gradient” is computed from.',
+  mergeBatchSize: 'Patches merged per call when aggregating the analysts’ proposals (at least 2).',
+  editBudget: 'Most edits applied per step — the learning rate, as a cap on how far one step moves the skill.',
+  minEditBudget: 'The floor the budget decays to.',
+  schedule: 'How the budget changes over training — a learning-rate schedule.',
+  gateMetric: 'What the validation gate compares: exact accuracy (hard), partial credit (soft), or a mix. Soft helps on small validation sets.',
+  useGate: 'Keep a step only if validation improves strictly — early stopping at every step. Off: every step is applied (force-accept).',
+  earlyStop: 'Stop scoring a candidate once it can no longer win. Same decisions, fewer calls.',
+  slowUpdate: 'At each epoch’s end, compare the skill before and after the epoch and write guidance into a protected block — momentum.',
+  slowUpdateGated: 'The epoch guidance must pass the validation gate too (paper setting).',
+  metaSkill: 'At each epoch’s end, the optimizer writes advice to itself about which edits helped — a memory for the next epoch; never shown to the target.',
+  failureOnly: 'Learn from failures only; skip the success analysts.',
+  targetConcurrency: 'Target calls in flight at once. Lower it if the endpoint rate-limits.',
+  optimizerConcurrency: 'Optimizer calls in flight at once.',
+  seed: 'All shuffles derive from it: the same seed, data and endpoint give the same run.',
+  selectionLimit: 'Use only the first N validation items (0 = all). Fewer calls, noisier gate.',
+  budget: 'The run pauses before it would spend more than this (needs prices on Connect).',
+} as const;

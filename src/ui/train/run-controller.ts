@@ -1,0 +1,87 @@
+/**
+ * Starting, resuming, pausing and cancelling runs from the page. The worker does the work; this
+ * module turns its answers and events into the page's state.
+ */
+import { trainer, proxyCallback } from '../../client/trainer-client';
+import { effectiveKeys, effectiveOptimizer, setApp, useApp, type ChartPoint } from '../../store/app-store';
+import { applyRunEvent, startLive } from '../../store/run-events';
+import type { RunEvent } from '../../engine/events';
+import type { StartOutcome, Result } from '../../worker/api-types';
+
+function settle(r: Result<StartOutcome>): void {
+  if (!r.ok) {
+    setApp({ problem: r.error.message });
+    const live = useApp.getState().live;
+    if (live && live.status === 'running') setApp({ live: { ...live, status: 'paused', reason: r.error.message } });
+    return;
+  }
+  const live = useApp.getState().live;
+  if (live) setApp({ live: { ...live, status: r.status, reason: r.reason, reasonKind: r.reasonKind } });
+  if (r.status === 'paused' && r.reasonKind !== 'user') setApp({ problem: r.reason ?? 'The run paused.' });
+}
+
+/** Chart points of a run so far, from its stored steps. */
+async function storedPoints(runId: string): Promise<ChartPoint[]> {
+  const { steps } = await trainer().getSteps(runId, 0, 100_000);
+  return steps.map((s) => ({ step: s.step, epoch: s.epoch, action: s.action, candidate: s.candidateGateScore, current: s.currentScore, best: s.bestScore, trainHard: s.rolloutHard, editBudget: s.editBudget }));
+}
+
+export async function startTraining(): Promise<void> {
+  const s = useApp.getState();
+  setApp({ problem: null });
+  if (!s.datasetId) return void setApp({ problem: 'Choose a dataset first (Data).' });
+  const keys = effectiveKeys(s);
+  const status = await trainer().keyStatus();
+  if ((!keys.target && !status.target) || (!keys.optimizer && !status.optimizer)) return void setApp({ problem: 'Enter the API key first (Connect).' });
+  const created = await trainer().createRun({
+    datasetId: s.datasetId,
+    config: s.config,
+    initialSkill: s.skill,
+    endpoints: { target: s.connection.target, optimizer: effectiveOptimizer(s.connection) },
+    prices: s.connection.prices,
+  });
+  if (!created.ok) return void setApp({ problem: created.error.message });
+  const run = await trainer().getRun(created.runId);
+  startLive(created.runId, run.ok ? run.detail.totalSteps : 0);
+  const secrets = keys.target ? { target: keys.target, optimizer: keys.optimizer } : null;
+  if (secrets) await trainer().setKeys(secrets, s.connection.remember);
+  settle(await trainer().startRun(created.runId, secrets, proxyCallback((e: RunEvent) => applyRunEvent(e))));
+}
+
+export async function resumeRun(runId: string, patch?: { budgetUsd?: number }): Promise<void> {
+  const s = useApp.getState();
+  setApp({ problem: null });
+  const run = await trainer().getRun(runId);
+  if (!run.ok) return void setApp({ problem: run.error.message });
+  startLive(runId, run.detail.totalSteps, await storedPoints(runId));
+  const keys = effectiveKeys(s);
+  const secrets = keys.target ? { target: keys.target, optimizer: keys.optimizer } : null;
+  const budget = patch?.budgetUsd !== undefined ? { budget: { ...run.detail.config.budget, usd: patch.budgetUsd } } : undefined;
+  settle(await trainer().startRun(runId, secrets, proxyCallback((e: RunEvent) => applyRunEvent(e)), budget));
+}
+
+export async function pauseRun(): Promise<void> {
+  const live = useApp.getState().live;
+  if (live) await trainer().pauseRun(live.runId);
+}
+
+export async function cancelRun(runId?: string): Promise<void> {
+  const id = runId ?? useApp.getState().live?.runId;
+  if (!id) return;
+  const wasIdle = !(await trainer().cancelRun(id));
+  const live = useApp.getState().live;
+  if (live?.runId === id && !wasIdle && live.status !== 'running') setApp({ live: { ...live, status: 'cancelled', reason: 'Cancelled by you.' } });
+}
+
+/** At start-up: mark cut-off runs interrupted and show the most recent unfinished one. */
+export async function recoverOnStartup(): Promise<void> {
+  await trainer().recoverInterrupted();
+  const runs = await trainer().listRuns();
+  const last = runs[0];
+  if (last && (last.status === 'interrupted' || last.status === 'paused' || last.status === 'running')) {
+    const run = await trainer().getRun(last.id);
+    startLive(last.id, run.ok ? run.detail.totalSteps : 0, await storedPoints(last.id));
+    const live = useApp.getState().live!;
+    setApp({ live: { ...live, status: last.status, reason: last.reason } });
+  }
+}
