@@ -18,6 +18,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           environment: 'node',
+          setupFiles: ['test/setup.ts'],
           include: ['test/**/*.test.{ts,tsx}'],
           exclude: ['test/e2e/**'],
         },

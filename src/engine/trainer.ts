@@ -112,7 +112,12 @@ function diffUsage(after: Record<string, StageUsage>, before: Record<string, Sta
 export async function runTraining(input: TrainInput, deps: TrainDeps): Promise<TrainOutcome> {
   const now = deps.now ?? (() => Date.now());
   const emit: EventSink = deps.onEvent ?? (() => {});
-  const signal = deps.signal ?? new AbortController().signal;
+  const outer = deps.signal ?? new AbortController().signal;
+  // Our own signal: a pause decided inside the run (budget, errors) also stops the calls in flight.
+  const inner = new AbortController();
+  if (outer.aborted) inner.abort(outer.reason);
+  else outer.addEventListener('abort', () => inner.abort(outer.reason), { once: true });
+  const signal = inner.signal;
   const config = input.config;
   const template = rolloutTemplateOf(config, deps.prompts);
   const meter = new Meter(input.prices ?? {}, config.budget);
@@ -191,7 +196,8 @@ export async function runTraining(input: TrainInput, deps: TrainDeps): Promise<T
     await setStatus('completed');
     return { status: 'completed', summary: state.summary };
   } catch (e) {
-    const stop = stopRequestOf(signal);
+    const stop = stopRequestOf(outer);
+    if (!inner.signal.aborted) inner.abort('stopped');
     if (stop || (isLlmError(e) && e.kind === 'aborted')) {
       const status: RunStatus = stop === 'cancel' ? 'cancelled' : 'paused';
       await setStatus(status, status === 'paused' ? 'Paused by you.' : 'Cancelled by you.', 'user');

@@ -1,12 +1,14 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { SECTIONS, type SectionId } from './sections';
 import { StatusStrip } from './StatusStrip';
 import { ConnectScreen } from './connect/ConnectScreen';
-import { DataScreen } from './data/DataScreen';
-import { SkillScreen } from './skill/SkillScreen';
-import { TrainScreen } from './train/TrainScreen';
-import { RunsScreen } from './runs/RunsScreen';
 import { Alert } from './common/Field';
+
+// The first screen ships with the page; the others load when first opened.
+const DataScreen = lazy(() => import('./data/DataScreen').then((m) => ({ default: m.DataScreen })));
+const SkillScreen = lazy(() => import('./skill/SkillScreen').then((m) => ({ default: m.SkillScreen })));
+const TrainScreen = lazy(() => import('./train/TrainScreen').then((m) => ({ default: m.TrainScreen })));
+const RunsScreen = lazy(() => import('./runs/RunsScreen').then((m) => ({ default: m.RunsScreen })));
 import { setApp, useApp } from '../store/app-store';
 import { recoverOnStartup } from './train/run-controller';
 
@@ -66,11 +68,13 @@ export function App() {
             </button>
           </Alert>
         )}
-        {active === 'connect' && <ConnectScreen />}
-        {active === 'data' && <DataScreen />}
-        {active === 'skill' && <SkillScreen />}
-        {active === 'train' && <TrainScreen />}
-        {active === 'runs' && <RunsScreen go={go} />}
+        <Suspense fallback={<p className="muted">Loading…</p>}>
+          {active === 'connect' && <ConnectScreen />}
+          {active === 'data' && <DataScreen />}
+          {active === 'skill' && <SkillScreen />}
+          {active === 'train' && <TrainScreen />}
+          {active === 'runs' && <RunsScreen go={go} />}
+        </Suspense>
       </main>
     </div>
   );

@@ -404,7 +404,16 @@ export function createApi(deps: ApiDeps): WorkerApi {
     },
 
     async recoverInterrupted() {
-      return markInterrupted(await dbp, lockedElsewhere);
+      const db = await dbp;
+      // After a reload the old page's worker may hold its run's lock for a moment longer:
+      // give it up to two seconds to let go before deciding the run is owned by another tab.
+      for (let i = 0; i < 10; i++) {
+        const running = await db.getAllFromIndex('runs', 'by-status', 'running');
+        const held = await Promise.all(running.map((r) => lockedElsewhere(r.id)));
+        if (!held.some(Boolean)) break;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      return markInterrupted(db, lockedElsewhere);
     },
   };
   return api;

@@ -13,6 +13,7 @@ declare module 'vitest' {
   export interface ProvidedContext {
     appUrl: string;
     e2eSkipReason: string;
+    distDir: string;
   }
 }
 
@@ -23,6 +24,7 @@ export default async function setup(project: TestProject) {
     console.warn(`\n!!! SKIPPING END-TO-END TESTS: ${reason} !!!\n`);
     project.provide('e2eSkipReason', reason);
     project.provide('appUrl', '');
+    project.provide('distDir', '');
     return;
   }
   const outDir = mkdtempSync(join(tmpdir(), 'skillwright-dist-'));
@@ -31,6 +33,7 @@ export default async function setup(project: TestProject) {
   const { port } = server.httpServer.address() as AddressInfo;
   project.provide('appUrl', `http://127.0.0.1:${port}/`);
   project.provide('e2eSkipReason', '');
+  project.provide('distDir', outDir);
   return async () => {
     await server.close();
     rmSync(outDir, { recursive: true, force: true });

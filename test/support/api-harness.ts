@@ -1,6 +1,5 @@
 /** A worker API over a real MessageChannel with Comlink, on fake-indexeddb, for Node tests. */
 import * as Comlink from 'comlink';
-import { setMaxListeners } from 'node:events';
 import { createApi, type ApiDeps } from '../../src/worker/create-api';
 import type { WorkerApi } from '../../src/worker/api-types';
 import { openSkillwrightDb, type SkillwrightDb } from '../../src/storage/open-db';
@@ -51,17 +50,4 @@ export async function newRun(api: WorkerApi | Comlink.Remote<WorkerApi>, url: st
   });
   if (!created.ok) throw new Error(created.error.message);
   return created.runId;
-}
-
-/** Node warns past 10 listeners on one AbortSignal; each in-flight SDK call adds one. */
-export function quietAbortListeners(): void {
-  const Original = AbortController;
-  if ((globalThis as { __quiet?: boolean }).__quiet) return;
-  (globalThis as { __quiet?: boolean }).__quiet = true;
-  globalThis.AbortController = class extends Original {
-    constructor() {
-      super();
-      setMaxListeners(10_000, this.signal);
-    }
-  } as typeof AbortController;
 }

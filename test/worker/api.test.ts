@@ -2,13 +2,12 @@ import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import * as Comlink from 'comlink';
 import { startLlmServer, type LlmTestServer } from '../support/llm-server';
-import { newRun, openTab, quietAbortListeners, WORLD_TEXT } from '../support/api-harness';
+import { newRun, openTab, WORLD_TEXT } from '../support/api-harness';
 import { MemoryLocks } from '../../src/worker/locks';
 import { RUN_DATA_STORES } from '../../src/storage/schema';
 import type { RunEvent } from '../../src/engine/events';
 import type { SkillwrightDb } from '../../src/storage/open-db';
 
-quietAbortListeners();
 let srv: LlmTestServer;
 beforeAll(async () => {
   srv = await startLlmServer();

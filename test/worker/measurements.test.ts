@@ -5,12 +5,11 @@ import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { startLlmServer, type LlmTestServer } from '../support/llm-server';
-import { newRun, openTab, quietAbortListeners } from '../support/api-harness';
+import { newRun, openTab } from '../support/api-harness';
 import { putRun } from '../../src/storage/runs-repo';
 import { DEFAULT_RUN_CONFIG } from '../../src/core/run-config';
 import type { RolloutRow, StepRecord } from '../../src/engine/types';
 
-quietAbortListeners();
 let srv: LlmTestServer;
 const figures: Record<string, unknown> = {};
 beforeAll(async () => {

@@ -38,7 +38,12 @@ export function TrainScreen() {
   const datasetId = useApp((s) => s.datasetId);
   const skill = useApp((s) => s.skill);
   const connection = useApp((s) => s.connection);
-  const live = useApp((s) => s.live);
+  // Primitive selectors: live events must not re-render the whole settings form.
+  const liveStatus = useApp((s) => s.live?.status);
+  const liveRunId = useApp((s) => s.live?.runId);
+  const liveReason = useApp((s) => s.live?.reason);
+  const liveReasonKind = useApp((s) => s.live?.reasonKind);
+  const problemShown = useApp((s) => s.problem !== null);
   const [datasets, setDatasets] = useState<DatasetListItem[]>([]);
   const [estimate, setEstimate] = useState<CostEstimate | null>(null);
   const [resumeBudget, setResumeBudget] = useState<number | undefined>(undefined);
@@ -63,8 +68,8 @@ export function TrainScreen() {
   }, [datasetId, config, skill, prices]);
 
   const problems = validateRunConfig(config);
-  const running = live?.status === 'running';
-  const resumable = live && (live.status === 'paused' || live.status === 'interrupted');
+  const running = liveStatus === 'running';
+  const resumable = Boolean(liveRunId) && (liveStatus === 'paused' || liveStatus === 'interrupted');
   const steps = dataset ? deriveSteps(config, dataset.counts.train) : null;
   const schedule = steps ? scheduleSequence(config.editBudgetSchedule, config.editBudget, config.minEditBudget, Math.min(steps.totalSteps, 40)) : [];
   const scaleForData = () => dataset && patch({ ...DEFAULT_RUN_CONFIG, scorer: config.scorer, rollout: config.rollout, budget: config.budget, ...scaledDefaults(dataset.counts.train) });
@@ -81,7 +86,7 @@ export function TrainScreen() {
       )}
 
       <RunDashboard />
-      {live?.reason && live.status !== 'running' && live.status !== 'completed' && live.reasonKind !== 'user' && <Alert>{live.reason}</Alert>}
+      {liveReason && liveStatus !== 'running' && liveStatus !== 'completed' && liveReasonKind !== 'user' && !problemShown && <Alert>{liveReason}</Alert>}
 
       <div className="actions-bar">
         {!running && (
@@ -96,10 +101,10 @@ export function TrainScreen() {
         )}
         {resumable && (
           <>
-            <button type="button" className="primary" onClick={() => void resumeRun(live.runId, resumeBudget !== undefined ? { budgetUsd: resumeBudget } : undefined)}>
+            <button type="button" className="primary" onClick={() => void resumeRun(liveRunId!, resumeBudget !== undefined ? { budgetUsd: resumeBudget } : undefined)}>
               Resume
             </button>
-            {live.reasonKind === 'budget' && <NumberField label="New budget cap (USD)" value={resumeBudget} min={0} step={0.5} onChange={setResumeBudget} />}
+            {liveReasonKind === 'budget' && <NumberField label="New budget cap (USD)" value={resumeBudget} min={0} step={0.5} onChange={setResumeBudget} />}
           </>
         )}
         {(running || resumable) && (

@@ -10,9 +10,10 @@ import type { StartOutcome, Result } from '../../worker/api-types';
 
 function settle(r: Result<StartOutcome>): void {
   if (!r.ok) {
-    setApp({ problem: r.error.message });
+    // The run did not start (missing key, locked by another tab…): say why, keep its status.
     const live = useApp.getState().live;
-    if (live && live.status === 'running') setApp({ live: { ...live, status: 'paused', reason: r.error.message } });
+    if (live && live.status === 'running') setApp({ live: { ...live, status: 'paused' } });
+    setApp({ problem: r.error.message });
     return;
   }
   const live = useApp.getState().live;
@@ -33,6 +34,7 @@ export async function startTraining(): Promise<void> {
   const keys = effectiveKeys(s);
   const status = await trainer().keyStatus();
   if ((!keys.target && !status.target) || (!keys.optimizer && !status.optimizer)) return void setApp({ problem: 'Enter the API key first (Connect).' });
+  setApp({ live: null }); // the previous run's dashboard goes away at once
   const created = await trainer().createRun({
     datasetId: s.datasetId,
     config: s.config,
@@ -53,11 +55,15 @@ export async function resumeRun(runId: string, patch?: { budgetUsd?: number }): 
   setApp({ problem: null });
   const run = await trainer().getRun(runId);
   if (!run.ok) return void setApp({ problem: run.error.message });
+  const prior = run.detail.run.status;
   startLive(runId, run.detail.totalSteps, await storedPoints(runId));
   const keys = effectiveKeys(s);
   const secrets = keys.target ? { target: keys.target, optimizer: keys.optimizer } : null;
   const budget = patch?.budgetUsd !== undefined ? { budget: { ...run.detail.config.budget, usd: patch.budgetUsd } } : undefined;
-  settle(await trainer().startRun(runId, secrets, proxyCallback((e: RunEvent) => applyRunEvent(e)), budget));
+  const r = await trainer().startRun(runId, secrets, proxyCallback((e: RunEvent) => applyRunEvent(e)), budget);
+  settle(r);
+  const live = useApp.getState().live;
+  if (!r.ok && live) setApp({ live: { ...live, status: prior, reason: run.detail.reason } });
 }
 
 export async function pauseRun(): Promise<void> {

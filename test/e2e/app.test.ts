@@ -1,0 +1,255 @@
+// The web app end to end, in Debian's Chromium, against `vite preview` and the test LLM server.
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import type { BrowserContext, Page } from 'playwright-core';
+import { launchBrowser } from './support/chromium';
+import { connect, countStore, readRuns, setKnobs, uploadDataset, useDataset, waitForStatus } from './support/app';
+import { startLlmServer, type LlmTestServer } from '../support/llm-server';
+import { makeWorldItems } from '../support/rule-world';
+
+const appUrl = inject('appUrl');
+const distDir = inject('distDir');
+const skip = inject('e2eSkipReason');
+const WORLD = JSON.stringify(makeWorldItems(100));
+const KNOBS = { Epochs: '2', 'Batch size': '20', 'Minibatch size': '5', 'Merge batch size': '3', 'Target concurrency': '4', 'Optimizer concurrency': '4' };
+const figures: Record<string, unknown> = {};
+
+describe.skipIf(Boolean(skip))('Skillwright in Chromium', () => {
+  let srv: LlmTestServer;
+  let ctx: BrowserContext;
+  let page: Page;
+  const consoleProblems: string[] = [];
+  const foreign: string[] = [];
+  let firstBest = '';
+  let firstTests: unknown;
+
+  beforeAll(async () => {
+    mkdirSync('test-results', { recursive: true });
+    srv = await startLlmServer({ latencyMs: 20 });
+    ctx = await launchBrowser();
+    page = await ctx.newPage();
+    page.on('console', (m) => {
+      if (m.type() === 'error' || m.type() === 'warning') consoleProblems.push(m.text());
+    });
+    page.on('pageerror', (e) => consoleProblems.push(e.message));
+    page.on('request', (r) => {
+      const u = r.url();
+      if (!u.startsWith(appUrl) && !u.startsWith(srv.url.replace(/\/v1$/, '')) && !u.startsWith('data:') && !u.startsWith('blob:')) foreign.push(u);
+    });
+    await page.addInitScript(() => {
+      const w = window as unknown as { __longtasks: number[] };
+      w.__longtasks = [];
+      new PerformanceObserver((list) => list.getEntries().forEach((e) => w.__longtasks.push(e.duration))).observe({ type: 'longtask', buffered: true });
+    });
+    await page.goto(appUrl);
+  });
+
+  afterEach(async (t) => {
+    if (t.task.result?.state === 'fail') await page.screenshot({ path: `test-results/failed-${t.task.name.slice(0, 40).replace(/\W+/g, '-')}.png`, fullPage: true });
+  });
+
+  afterAll(async () => {
+    writeFileSync('test-results/e2e-figures.json', JSON.stringify(figures, null, 2));
+    console.log('e2e figures', JSON.stringify(figures));
+    await ctx?.close();
+    await srv?.close();
+  });
+
+  it('happy path: connect, load data, edit the skill, train, inspect, export the best skill', async () => {
+    await connect(page, srv.url, 'sk-e2e-key');
+    await page.getByRole('button', { name: 'Test connection' }).click();
+    await page.getByText(/connected\.$/).waitFor();
+    await page.screenshot({ path: 'test-results/connect-light.png', fullPage: true });
+
+    await uploadDataset(page, 'world.json', WORLD);
+    await useDataset(page, [2, 1, 2]);
+    await page.screenshot({ path: 'test-results/data-light.png', fullPage: true });
+
+    await page.getByRole('link', { name: 'Skill' }).click();
+    const editor = page.locator('.monaco-editor textarea');
+    await editor.waitFor({ timeout: 20_000 });
+    await page.locator('.monaco-editor .view-lines').click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('\nAnswer with the specimen code only.');
+    await page.getByText(/characters · about \d+ tokens/).waitFor();
+    expect(await page.evaluate(() => JSON.parse(localStorage.getItem('skillwright-ui')!).state.skill)).toContain('Answer with the specimen code only.');
+    await page.screenshot({ path: 'test-results/skill-light.png', fullPage: true });
+
+    await page.getByRole('link', { name: 'Train' }).click();
+    await page.getByRole('button', { name: 'Defaults for this dataset' }).click();
+    await setKnobs(page, KNOBS);
+    await page.getByText('Cost estimate (upper bound)').waitFor();
+    await page.evaluate(() => ((window as unknown as { __longtasks: number[] }).__longtasks.length = 0));
+    const started = Date.now();
+    await page.getByRole('button', { name: 'Start training' }).click();
+    await page.locator('.steps li').first().waitFor({ timeout: 60_000 });
+    figures.startToFirstChartPointMs = Date.now() - started;
+    await page.screenshot({ path: 'test-results/train-running-light.png', fullPage: true });
+    await waitForStatus(page, 'Completed');
+    const longtasks = await page.evaluate(() => (window as unknown as { __longtasks: number[] }).__longtasks);
+    figures.longestTaskDuringRunMs = Math.max(0, ...longtasks);
+    figures.longTaskDurations = longtasks.map(Math.round);
+    figures.longTasksDuringRun = longtasks.length;
+    expect(figures.longestTaskDuringRunMs).toBeLessThanOrEqual(50);
+    expect(await page.locator('.chart circle').count()).toBeGreaterThan(0);
+    await page.screenshot({ path: 'test-results/train-done-light.png', fullPage: true });
+
+    const [run] = await readRuns(page);
+    firstBest = run.state!.gate.bestSkill;
+    firstTests = run.state!.summary!.tests.map((t) => [t.skill, t.hard]);
+    expect(firstBest).toContain('Answer with the specimen code only.');
+
+    await page.getByRole('link', { name: 'Runs' }).click();
+    await page.getByText('Test report').waitFor();
+    await page.getByRole('button', { name: 'Inspect step 1' }).click();
+    await page.getByText(/^Step 1 — /).waitFor();
+    await page.getByRole('region', { name: 'Rollouts of this step' }).waitFor();
+    await page.getByRole('button', { name: /^fail \(\d+\)$/ }).click();
+    await page.getByTestId('skill-diff').waitFor({ timeout: 20_000 });
+    await page.screenshot({ path: 'test-results/runs-light.png', fullPage: true });
+
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export best skill' }).click();
+    const file = await (await download).path();
+    expect(readFileSync(file, 'utf8')).toBe(firstBest);
+  }, 180_000);
+
+  it('resumes after a reload in the middle of a run, with the same result as an uninterrupted run', async () => {
+    srv.set({ latencyMs: 60 });
+    await page.getByRole('link', { name: 'Train' }).click();
+    await page.getByRole('button', { name: 'Start training' }).click();
+    await waitForStatus(page, /Running[\s\S]*step [1-3]\/4/, 60_000);
+    await page.reload();
+    await waitForStatus(page, 'Interrupted');
+    srv.set({ latencyMs: 20 });
+    await page.getByRole('link', { name: 'Train' }).click();
+    await page.getByRole('button', { name: 'Resume' }).click();
+    // After a reload the key is gone (it was not remembered): the app asks for it.
+    await page.getByRole('alert').filter({ hasText: 'Enter the API keys again' }).waitFor();
+    await connect(page, srv.url, 'sk-e2e-key');
+    await page.getByRole('link', { name: 'Train' }).click();
+    await page.getByRole('button', { name: 'Resume' }).click();
+    await waitForStatus(page, 'Completed');
+    const runs = await readRuns(page);
+    const resumed = runs.find((r) => r.state?.gate.bestSkill && r.state.summary && r.state.gate.bestSkill === firstBest && r.id !== runs[0]?.id) ?? runs.sort((a, b) => (a.id < b.id ? 1 : -1))[0];
+    expect(runs).toHaveLength(2);
+    for (const r of runs) {
+      expect(r.status).toBe('completed');
+      expect(r.state!.gate.bestSkill).toBe(firstBest);
+      expect(r.state!.summary!.tests.map((t) => [t.skill, t.hard])).toEqual(firstTests);
+    }
+    void resumed;
+  }, 180_000);
+
+  it('pauses at the budget cap and says so', async () => {
+    await page.getByRole('link', { name: 'Connect' }).click();
+    await page.getByText('Options: sampling, limits, prices').click();
+    for (const label of ['Target input price (USD / 1M tokens)', 'Target output price (USD / 1M tokens)', 'Optimizer input price (USD / 1M tokens)', 'Optimizer output price (USD / 1M tokens)']) {
+      await page.getByLabel(label).fill('1000');
+    }
+    await page.getByRole('link', { name: 'Train' }).click();
+    await page.getByLabel('Budget cap (USD)', { exact: true }).fill('5');
+    await page.getByRole('button', { name: 'Start training' }).click();
+    await waitForStatus(page, 'Paused');
+    await page.getByRole('alert').filter({ hasText: /budget cap of \$5\.00/ }).first().waitFor();
+    await page.getByLabel('Budget cap (USD)', { exact: true }).fill('');
+  }, 120_000);
+
+  it('lists every problem of a bad dataset and stores nothing', async () => {
+    const before = await countStore(page, 'datasets');
+    const bad = JSON.stringify([{ question: 'fine', answer: 'yes' }, { question: '', answer: 'x' }, { id: 7, question: 'no answer' }, { question: 'dup', answer: 'a', id: 'd' }, { question: 'dup2', answer: 'b', id: 'd' }]);
+    await uploadDataset(page, 'bad.json', bad);
+    const alert = page.getByRole('alert').filter({ hasText: 'bad.json was not loaded' });
+    await alert.waitFor();
+    const text = await alert.innerText();
+    expect(text).toContain('Row 2, field "question": the question is missing or empty');
+    expect(text).toContain('Row 3, field "answer": the expected answer is missing');
+    expect(text).toContain('Row 5, field "id": duplicate id "d" (also used by row 4)');
+    expect(text).toContain('Nothing was stored');
+    expect(await page.getByRole('button', { name: 'Use this dataset' }).count()).toBe(0);
+    expect(await countStore(page, 'datasets')).toBe(before);
+    await page.screenshot({ path: 'test-results/data-errors-light.png', fullPage: true });
+  });
+
+  it('loads a bundled example with its starter skill', async () => {
+    await page.getByRole('link', { name: 'Data' }).click();
+    await page.getByLabel('Example').selectOption('capitals');
+    await page.getByRole('button', { name: 'Load example' }).click();
+    await page.getByText(/capitals-mcq\.json/).first().waitFor();
+    await page.getByText(/\d+ train · \d+ validation · \d+ test/).waitFor();
+    expect(await page.getByLabel('Scorer').inputValue()).toBe('mcq');
+  });
+
+  it('every screen in light and dark, readable on a phone, no console errors, no other hosts', async () => {
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      for (const section of ['connect', 'data', 'skill', 'train', 'runs']) {
+        await page.goto(`${appUrl}#/${section}`);
+        await page.getByRole('heading', { level: 1 }).waitFor();
+        await page.waitForTimeout(section === 'skill' ? 1500 : 300);
+        await page.screenshot({ path: `test-results/${section}-${scheme}.png`, fullPage: true });
+      }
+    }
+    await page.setViewportSize({ width: 390, height: 844 });
+    for (const section of ['connect', 'data', 'skill', 'train', 'runs']) {
+      await page.goto(`${appUrl}#/${section}`);
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, section).toBeLessThanOrEqual(0);
+    }
+    await page.screenshot({ path: 'test-results/runs-phone-dark.png', fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    expect(consoleProblems).toEqual([]);
+    expect(foreign).toEqual([]);
+  }, 120_000);
+
+  it('records the initial JavaScript size of the build', () => {
+    const html = readFileSync(join(distDir, 'index.html'), 'utf8');
+    const scripts = [...html.matchAll(/(?:src|href)="\.\/(assets\/[^"]+\.js)"/g)].map((m) => m[1]);
+    const gzip = scripts.reduce((a, f) => a + gzipSync(readFileSync(join(distDir, f)), { level: 9 }).length, 0);
+    figures.initialJsFiles = scripts;
+    figures.initialJsGzipBytes = gzip;
+    figures.distJsFiles = readdirSync(join(distDir, 'assets')).filter((f) => f.endsWith('.js')).length;
+    expect(gzip).toBeLessThan(150 * 1024);
+  });
+});
+
+describe.skipIf(Boolean(skip))('connection diagnoses in Chromium', () => {
+  let ctx: BrowserContext;
+  let page: Page;
+  let guarded: LlmTestServer;
+  let noCors: LlmTestServer;
+  beforeAll(async () => {
+    guarded = await startLlmServer({ apiKey: 'the-right-key' });
+    noCors = await startLlmServer({ cors: 'none' });
+    ctx = await launchBrowser();
+    page = await ctx.newPage();
+    await page.goto(appUrl);
+  });
+  afterAll(async () => {
+    await ctx?.close();
+    await guarded?.close();
+    await noCors?.close();
+  });
+
+  it('says the key was rejected', async () => {
+    await connect(page, guarded.url, 'sk-wrong-key');
+    await page.getByRole('button', { name: 'Test connection' }).click();
+    const alert = page.getByRole('alert').filter({ hasText: 'Connection test failed' });
+    await alert.waitFor();
+    expect(await alert.innerText()).toMatch(/target API key was rejected \(401\)/);
+    await page.screenshot({ path: 'test-results/connect-error-light.png', fullPage: true });
+  });
+
+  it('says CORS blocks a server that does not allow this page, and what to change', async () => {
+    await connect(page, noCors.url, 'sk-any');
+    await page.getByRole('button', { name: 'Test connection' }).click();
+    const alert = page.getByRole('alert').filter({ hasText: 'Connection test failed' });
+    await alert.waitFor();
+    const text = await alert.innerText();
+    expect(text).toMatch(/does not allow requests from this page \(CORS\)/);
+    expect(text).toMatch(/Access-Control-Allow-Origin/);
+  });
+});

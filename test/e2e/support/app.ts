@@ -1,0 +1,74 @@
+// Helpers for driving Skillwright in Chromium.
+import type { Page } from 'playwright-core';
+
+export async function connect(page: Page, url: string, key: string): Promise<void> {
+  await page.getByRole('link', { name: 'Connect' }).click();
+  await page.getByLabel('Provider').selectOption('custom');
+  await page.getByLabel('Target base URL').fill(url);
+  await page.getByLabel('Target API key').fill(key);
+  await page.getByLabel('Target model').fill('sim-target');
+  await page.getByLabel('Optimizer model').fill('sim-optimizer');
+}
+
+export async function uploadDataset(page: Page, name: string, text: string): Promise<void> {
+  await page.getByRole('link', { name: 'Data' }).click();
+  await page.getByLabel('Upload dataset').setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(text) });
+}
+
+/** Set the split shares and store the dataset. */
+export async function useDataset(page: Page, shares: [number, number, number]): Promise<void> {
+  await page.getByLabel('Train share').fill(String(shares[0]));
+  await page.getByLabel('Validation share').fill(String(shares[1]));
+  await page.getByLabel('Test share').fill(String(shares[2]));
+  await page.getByText(/\d+ train · \d+ validation/).waitFor();
+  await page.waitForTimeout(300); // the last share's inspection
+  await page.getByRole('button', { name: 'Use this dataset' }).click();
+  await page.getByText(/Training will use/).waitFor();
+}
+
+export async function setKnobs(page: Page, knobs: Record<string, string>): Promise<void> {
+  for (const [label, value] of Object.entries(knobs)) await page.getByLabel(label, { exact: true }).fill(value);
+}
+
+export async function waitForStatus(page: Page, word: RegExp | string, timeout = 120_000): Promise<void> {
+  await page.getByRole('status').filter({ hasText: word }).waitFor({ timeout });
+}
+
+/** The stored run records, read straight from the page's IndexedDB. */
+export function readRuns(page: Page): Promise<{ id: string; status: string; state?: { gate: { bestSkill: string; currentSkill: string; bestScore: number }; summary?: { tests: { skill: string; hard: number }[] } } }[]> {
+  return page.evaluate(
+    () =>
+      new Promise((resolve, reject) => {
+        const open = indexedDB.open('skillwright');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          const req = db.transaction('runs').objectStore('runs').getAll();
+          req.onsuccess = () => {
+            resolve(req.result);
+            db.close();
+          };
+          req.onerror = () => reject(req.error);
+        };
+      }),
+  );
+}
+
+export function countStore(page: Page, store: string): Promise<number> {
+  return page.evaluate(
+    (name) =>
+      new Promise<number>((resolve, reject) => {
+        const open = indexedDB.open('skillwright');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          const req = db.transaction(name).objectStore(name).count();
+          req.onsuccess = () => {
+            resolve(req.result);
+            db.close();
+          };
+        };
+      }),
+    store,
+  );
+}
