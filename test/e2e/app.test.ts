@@ -95,6 +95,7 @@ describe.skipIf(Boolean(skip))('Skillwright in Chromium', () => {
     expect(figures.longestTaskDuringRunMs).toBeLessThanOrEqual(50);
     expect(await page.locator('.chart circle').count()).toBeGreaterThan(0);
     await page.screenshot({ path: 'test-results/train-done-light.png', fullPage: true });
+    await page.screenshot({ path: 'test-results/readme-train.png' });
 
     const [run] = await readRuns(page);
     firstBest = run.state!.gate.bestSkill;

@@ -256,6 +256,30 @@ export function RunDetail({ runId, onDeleted, go }: { runId: string; onDeleted: 
             ))}
           </tbody>
         </table>
+        {versions.length > 1 && (
+          <div className="row">
+            <label className="inline">
+              Compare
+              <select aria-label="First version" value={compare?.[0] ?? ''} onChange={(e) => setCompare([e.target.value, compare?.[1] ?? versions[versions.length - 1].hash])}>
+                <option value="">choose…</option>
+                {versions.map((v) => (
+                  <option key={v.hash} value={v.hash}>
+                    {v.origin.replace(/_/g, ' ')}
+                  </option>
+                ))}
+              </select>
+              with
+              <select aria-label="Second version" value={compare?.[1] ?? ''} onChange={(e) => setCompare([compare?.[0] ?? versions[0].hash, e.target.value])}>
+                <option value="">choose…</option>
+                {versions.map((v) => (
+                  <option key={v.hash} value={v.hash}>
+                    {v.origin.replace(/_/g, ' ')}
+                  </option>
+                ))}
+              </select>
+            </label>
+          </div>
+        )}
         {compare && <SkillDiff original={textOf(compare[0])} modified={textOf(compare[1])} />}
       </Card>
     </div>
