@@ -5,8 +5,8 @@
  * and the engine's CPU time per 1 000 rollouts — as a table, then as JSON on the last line.
  * Options: --json (JSON only), --latency=MS (default 200).
  */
+import '../setup'; // lifts Node's abort-listener warning, as in the tests
 import { spawn, type ChildProcess } from 'node:child_process';
-import { setMaxListeners } from 'node:events';
 import { mergeTreeCalls, reflectCalls, rankCalls } from '../../src/core/call-count';
 import { createLlmPort } from '../../src/llm/openai-client';
 import { MemoryRunStore } from '../../src/storage/memory-store';
@@ -44,7 +44,6 @@ async function trainBench(url: string) {
     { backoffBaseMs: 50 },
   );
   const ac = new AbortController();
-  setMaxListeners(10_000, ac.signal);
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const outcome = await runTraining({ runId: 'bench', config, data, initialSkill: INITIAL_SKILL }, { llm, store, prompts: loadPrompts(), signal: ac.signal });
