@@ -6,6 +6,7 @@ export type EngineStage = (typeof STAGES)[number];
 
 export type RunEvent =
   | { type: 'status'; status: RunStatus; reason?: string; reasonKind?: string }
+  | { type: 'baseline'; score: number; n: number }
   | { type: 'stage'; stage: EngineStage; step: number; epoch: number; totalSteps: number }
   | { type: 'progress'; phase: string; done: number; total: number }
   | { type: 'step'; step: number; epoch: number; action: string; candidateScore: number | null; currentScore: number; bestScore: number; trainHard: number; editBudget: number | null }

@@ -167,6 +167,8 @@ export async function runTraining(input: TrainInput, deps: TrainDeps): Promise<T
       const sel = await scoreOnSelection(ctx, state, data, 'baseline', state.initialSkill);
       state.gate = { ...state.gate, currentScore: sel.gate, bestScore: sel.gate };
       state.baselineDone = true;
+      state.baselineScore = sel.gate;
+      emit({ type: 'baseline', score: sel.gate, n: sel.score.n });
       await saveVersion(state.initialSkill, 'initial_skill', 0);
       await save(state);
       emit({ type: 'log', level: 'info', message: `Baseline: ${sel.gate.toFixed(4)} on ${sel.score.n} validation items.` });

@@ -192,6 +192,8 @@ export interface RunState {
   finalDone: boolean;
   gate: GateState;
   initialSkill: string;
+  /** The initial skill's gate score on validation, once measured. */
+  baselineScore?: number;
   /** The skill the current epoch started from (the "previous" skill of the next slow update). */
   epochStartSkill: string;
   schedule: ScheduleState;

@@ -34,6 +34,7 @@ export interface LiveRun {
   totalSteps: number;
   progress?: { phase: string; done: number; total: number };
   points: ChartPoint[];
+  baseline?: number;
   usage: Record<string, StageUsage>;
   costUsd: number;
   log: { at: number; level: string; message: string }[];

@@ -4,8 +4,8 @@ import { setApp, useApp, type LiveRun } from './app-store';
 
 const MAX_LOG = 400;
 
-export function startLive(runId: string, totalSteps: number, points: LiveRun['points'] = []): void {
-  setApp({ live: { runId, status: 'running', step: 0, epoch: 0, totalSteps, points, usage: {}, costUsd: 0, log: [], startedAt: Date.now() } });
+export function startLive(runId: string, totalSteps: number, points: LiveRun['points'] = [], baseline?: number): void {
+  setApp({ live: { runId, status: 'running', step: 0, epoch: 0, totalSteps, points, baseline, usage: {}, costUsd: 0, log: [], startedAt: Date.now() } });
 }
 
 export function applyRunEvent(e: RunEvent): void {
@@ -23,6 +23,9 @@ export function applyRunEvent(e: RunEvent): void {
       next.step = e.step;
       next.epoch = e.epoch;
       next.totalSteps = e.totalSteps;
+      break;
+    case 'baseline':
+      next.baseline = e.score;
       break;
     case 'progress':
       next.progress = { phase: e.phase, done: e.done, total: e.total };

@@ -63,6 +63,7 @@ export interface RunDetail {
   currentSkill: string;
   bestSkill: string;
   currentScore: number;
+  baselineScore?: number;
   bestScore: number;
   bestStep: number;
   nextStep: number;

@@ -278,6 +278,7 @@ export function createApi(deps: ApiDeps): WorkerApi {
           currentSkill: s?.gate.currentSkill ?? run.initialSkill,
           bestSkill: s?.gate.bestSkill ?? run.initialSkill,
           currentScore: s?.gate.currentScore ?? 0,
+          baselineScore: s?.baselineScore,
           bestScore: s?.gate.bestScore ?? 0,
           bestStep: s?.gate.bestStep ?? 0,
           nextStep: s?.nextStep ?? 1,

@@ -45,7 +45,7 @@ describe('a full training run through the SDK and the test server', () => {
     const state = (await store.loadState(runId))!;
     expect(state.gate.bestSkill).not.toContain(HARMFUL_KEY);
     expect(state.status).toBe('completed');
-    expect(events).toEqual(expect.arrayContaining(['status', 'stage', 'progress', 'step', 'epoch', 'usage']));
+    expect(events).toEqual(expect.arrayContaining(['status', 'baseline', 'stage', 'progress', 'step', 'epoch', 'usage']));
     expect(s.epochs.map((e) => e.slowUpdate?.action)).toEqual(['inject_placeholder', expect.any(String)]);
     expect(s.epochs[1].metaSkill?.action).toBe('write_meta_skill');
     const versions = await store.getSkillVersions(runId);

@@ -4,6 +4,7 @@ import { setApp, useApp } from '../../store/app-store';
 import { formatProblem, type DatasetItem, type FieldMapping, type MappingRole } from '../../core/dataset-types';
 import { SCORER_KINDS, type ScorerSpec } from '../../core/scoring';
 import { ROLLOUT_PRESETS } from '../../core/templates';
+import { DEFAULT_RUN_CONFIG, scaledDefaults } from '../../core/run-config';
 import type { DatasetInspection } from '../../worker/api-types';
 import type { DatasetListItem } from '../../storage/datasets-repo';
 import { Alert, Card, Field, NumberField } from '../common/Field';
@@ -30,6 +31,11 @@ const SCORER_HELP: Record<string, string> = {
   anls: 'Edit-distance similarity (DocVQA ANLS); passes at 1.',
   judge: 'The optimizer model grades each answer against the expected one.',
 };
+
+/** Select a dataset; the batch-size knobs follow its size (the paper's defaults assume hundreds of items). */
+function chooseDataset(d: DatasetListItem) {
+  setApp((s) => ({ datasetId: d.id, datasetName: d.name, config: { ...s.config, batchSize: DEFAULT_RUN_CONFIG.batchSize, minibatchSize: DEFAULT_RUN_CONFIG.minibatchSize, slowUpdateSamples: DEFAULT_RUN_CONFIG.slowUpdateSamples, ...scaledDefaults(d.counts.train) } }));
+}
 
 interface Loaded {
   name: string;
@@ -91,7 +97,7 @@ export function DataScreen() {
     try {
       const r = await trainer().importDataset(loaded.text, { name: loaded.name, fileName: loaded.name, mapping, ratio, splitSeed: seed });
       if (r.ok) {
-        setApp({ datasetId: r.dataset.id, datasetName: r.dataset.name });
+        chooseDataset(r.dataset);
         setSaved(await trainer().listDatasets());
         setLoaded(null);
       } else setLoaded({ ...loaded, problems: (r.error.problems ?? []).map(formatProblem), truncated: Boolean(r.error.truncated) });
@@ -261,7 +267,7 @@ export function DataScreen() {
             {saved.map((d) => (
               <li key={d.id} className={d.id === datasetId ? 'selected' : undefined}>
                 <label className="check">
-                  <input type="radio" name="dataset" checked={d.id === datasetId} onChange={() => setApp({ datasetId: d.id, datasetName: d.name })} />
+                  <input type="radio" name="dataset" checked={d.id === datasetId} onChange={() => chooseDataset(d)} />
                   <span>
                     <strong>{d.name}</strong> — {d.counts.train} train, {d.counts.val} validation, {d.counts.test} test
                   </span>

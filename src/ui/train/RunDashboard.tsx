@@ -68,7 +68,7 @@ export function RunDashboard() {
           <span className="stat">${live.costUsd.toFixed(4)}</span> spent
         </div>
       </div>
-      <ScoreChart points={live.points} totalSteps={live.totalSteps} />
+      <ScoreChart points={live.points} totalSteps={live.totalSteps} baseline={live.baseline} />
       <details className="timeline" open>
         <summary>Steps and log</summary>
         <ol className="steps">

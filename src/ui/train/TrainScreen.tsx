@@ -164,6 +164,15 @@ export function TrainScreen() {
           <Toggle label="Gate the slow update" hint={KNOB_HELP.slowUpdateGated} checked={config.slowUpdateGated} onChange={(v) => patch({ slowUpdateGated: v })} />
           <Toggle label="Early-stopped gate" hint={KNOB_HELP.earlyStop} checked={config.earlyStopGate} onChange={(v) => patch({ earlyStopGate: v })} />
           <Toggle label="Failures only" hint={KNOB_HELP.failureOnly} checked={config.failureOnly} onChange={(v) => patch({ failureOnly: v })} />
+          <Field label="Longitudinal pairs" hint="Which before/after pairs the epoch review sees: all, only changed ones (topped up), or only unchanged ones.">
+            {(id, hintId) => (
+              <select id={id} aria-describedby={hintId} value={config.pairPolicy} onChange={(e) => patch({ pairPolicy: e.target.value as RunConfig['pairPolicy'] })}>
+                <option value="mixed">mixed (all)</option>
+                <option value="changed">changed</option>
+                <option value="unchanged">unchanged</option>
+              </select>
+            )}
+          </Field>
           <NumberField label="Budget cap (USD)" hint={KNOB_HELP.budget} value={config.budget.usd} min={0} step={0.5} placeholder="no cap" onChange={(v) => patch({ budget: { ...config.budget, usd: v || undefined } })} />
         </div>
       </Card>

@@ -56,7 +56,7 @@ export async function resumeRun(runId: string, patch?: { budgetUsd?: number }): 
   const run = await trainer().getRun(runId);
   if (!run.ok) return void setApp({ problem: run.error.message });
   const prior = run.detail.run.status;
-  startLive(runId, run.detail.totalSteps, await storedPoints(runId));
+  startLive(runId, run.detail.totalSteps, await storedPoints(runId), run.detail.baselineScore);
   const keys = effectiveKeys(s);
   const secrets = keys.target ? { target: keys.target, optimizer: keys.optimizer } : null;
   const budget = patch?.budgetUsd !== undefined ? { budget: { ...run.detail.config.budget, usd: patch.budgetUsd } } : undefined;
@@ -86,7 +86,7 @@ export async function recoverOnStartup(): Promise<void> {
   const last = runs[0];
   if (last && (last.status === 'interrupted' || last.status === 'paused' || last.status === 'running')) {
     const run = await trainer().getRun(last.id);
-    startLive(last.id, run.ok ? run.detail.totalSteps : 0, await storedPoints(last.id));
+    startLive(last.id, run.ok ? run.detail.totalSteps : 0, await storedPoints(last.id), run.ok ? run.detail.baselineScore : undefined);
     const live = useApp.getState().live!;
     setApp({ live: { ...live, status: last.status, reason: last.reason } });
   }
