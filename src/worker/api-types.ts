@@ -103,6 +103,8 @@ export interface WorkerApi {
   listDatasets(): Promise<DatasetListItem[]>;
   getDatasetItems(id: string, split: 'train' | 'val' | 'test' | 'all', offset: number, limit: number): Promise<Result<{ items: DatasetItem[]; total: number }>>;
   deleteDataset(id: string): Promise<void>;
+  /** Roll one skill out on a split of a stored dataset, without a run (nothing is stored). */
+  evaluateSkill(input: { datasetId: string; split: 'train' | 'val' | 'test'; limit: number; skill: string; config: RunConfig; endpoints: RunEndpoints; prices?: Prices }, secrets: Secrets | null, onEvent?: (e: RunEvent) => unknown): Promise<Result<{ hard: number; soft: number; n: number; errors: number; rows: RolloutRow[]; costUsd: number }>>;
   estimateCost(input: { datasetId: string; config: RunConfig; skill: string; prices?: Prices }): Promise<Result<{ estimate: CostEstimate }>>;
   createRun(input: CreateRunInput): Promise<Result<{ runId: string }>>;
   startRun(runId: string, secrets: Secrets | null, onEvent?: (e: RunEvent) => unknown, patch?: Partial<Pick<RunConfig, 'budget'>>): Promise<Result<StartOutcome>>;

@@ -13,6 +13,8 @@ import { estimateCost } from '../engine/cost-estimate';
 import type { RunEvent } from '../engine/events';
 import { buildPromptSet } from '../engine/prompts';
 import { rolloutTemplateOf, runTraining } from '../engine/trainer';
+import { evaluateSkill } from '../engine/evaluate';
+import { MemoryRunStore } from '../storage/memory-store';
 import type { EndpointConfig } from '../llm/endpoint';
 import { createLlmPort, type ClientOptions } from '../llm/openai-client';
 import { stripSecretHeaders, exportRun as exportBundle, importBundle, parseBundle } from '../storage/bundle';
@@ -142,6 +144,29 @@ export function createApi(deps: ApiDeps): WorkerApi {
 
     async deleteDataset(id) {
       await deleteDataset(await dbp, id);
+    },
+
+    async evaluateSkill(input, secrets, onEvent) {
+      const d = await getDataset(await dbp, input.datasetId);
+      if (!d) return fail('not_found', 'That dataset is not in this browser.');
+      await loadKeys();
+      const k: Secrets = { ...keys, ...(secrets ?? {}) };
+      if (!k.target || (input.config.scorer.kind === 'judge' && !k.optimizer)) return fail('missing_key', 'Enter the API key first (Connect).');
+      const llm = createLlmPort(
+        {
+          target: endpointConfig(input.endpoints.target, k.target, input.config.targetConcurrency, 'target'),
+          optimizer: endpointConfig(input.endpoints.optimizer, k.optimizer ?? k.target, input.config.optimizerConcurrency, 'optimizer'),
+        },
+        { ...deps.clientOptions, ...(deps.fetch ? { fetch: deps.fetch } : {}) },
+      );
+      const events = new EventCoalescer((e: RunEvent) => onEvent?.(e), deps.progressIntervalMs ?? 100);
+      const r = await evaluateSkill(
+        { skill: input.skill, split: input.split, limit: input.limit, config: input.config, data: { items: d.items, splits: d.splits }, prices: input.prices },
+        { llm, store: new MemoryRunStore(), prompts: buildPromptSet(deps.promptFiles, input.config.promptOverrides), onEvent: (e) => events.push(e), now },
+      );
+      await events.close();
+      if (!r.ok) return fail(r.kind, r.reason);
+      return { ok: true, hard: r.hard, soft: r.soft, n: r.n, errors: r.errors, rows: r.rows, costUsd: r.costUsd };
     },
 
     async estimateCost(input) {

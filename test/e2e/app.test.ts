@@ -75,6 +75,8 @@ describe.skipIf(Boolean(skip))('Skillwright in Chromium', () => {
     await page.keyboard.type('\nAnswer with the specimen code only.');
     await page.getByText(/characters · about \d+ tokens/).waitFor();
     expect(await page.evaluate(() => JSON.parse(localStorage.getItem('skillwright-ui')!).state.skill)).toContain('Answer with the specimen code only.');
+    await page.getByRole('button', { name: 'Evaluate skill' }).click();
+    await page.getByText(/% correct \(.*\) on 20 items/).waitFor({ timeout: 30_000 });
     await page.screenshot({ path: 'test-results/skill-light.png', fullPage: true });
 
     await page.getByRole('link', { name: 'Train' }).click();

@@ -230,3 +230,21 @@ describe('worker API over a MessageChannel', () => {
     tab.close();
   });
 });
+
+describe('evaluating a skill without a run', () => {
+  it('scores a skill on a split and stores nothing', async () => {
+    const tab = await openTab();
+    const ds = await tab.remote.importDataset(WORLD_TEXT, { name: 'World', ratio: [2, 1, 2], splitSeed: 7 });
+    if (!ds.ok) throw new Error('import failed');
+    const { DEFAULT_RUN_CONFIG } = await import('../../src/core/run-config');
+    const { ruleText, TOPICS } = await import('../support/rule-world');
+    const endpoints = { target: { baseURL: srv.url, model: 'sim-target' }, optimizer: { baseURL: srv.url, model: 'sim-optimizer' } };
+    const weak = await tab.remote.evaluateSkill({ datasetId: ds.dataset.id, split: 'val', limit: 0, skill: '# nothing', config: DEFAULT_RUN_CONFIG, endpoints }, KEYS);
+    const strong = await tab.remote.evaluateSkill({ datasetId: ds.dataset.id, split: 'val', limit: 10, skill: TOPICS.slice(0, 8).map(ruleText).join('\n'), config: DEFAULT_RUN_CONFIG, endpoints }, KEYS);
+    expect(weak).toMatchObject({ ok: true, hard: 0, n: 20 });
+    expect(strong).toMatchObject({ ok: true, hard: 1, n: 10 });
+    expect(await tab.db.count('rollouts')).toBe(0);
+    expect(await tab.remote.listRuns()).toEqual([]);
+    tab.close();
+  });
+});

@@ -2,6 +2,7 @@ import { setApp, useApp } from '../../store/app-store';
 import { Card } from '../common/Field';
 import { SkillEditor } from './LazyEditors';
 import { protectedLineRanges } from './protected-lines';
+import { EvaluatePanel } from './EvaluatePanel';
 
 export function SkillScreen() {
   const skill = useApp((s) => s.skill);
@@ -27,6 +28,7 @@ export function SkillScreen() {
           {regions.length > 0 && ` · ${regions.length} protected region${regions.length > 1 ? 's' : ''} (highlighted; edits never touch them)`}
         </p>
       </Card>
+      <EvaluatePanel />
     </div>
   );
 }

@@ -1,0 +1,62 @@
+/**
+ * Evaluating one skill on a split, outside any run (the worker's `evaluateSkill`): the same
+ * rollouts, scorer and error handling as training, with nothing stored beyond the store given
+ * (the worker passes a throwaway one).
+ */
+import { skillHash } from '../core/hash';
+import type { SplitName } from '../core/dataset-types';
+import type { RunConfig } from '../core/run-config';
+import type { EngineContext } from './context';
+import type { EventSink } from './events';
+import { Meter, type Prices } from './meter';
+import { isPauseError } from './pause';
+import type { LlmPort, RunStore } from './ports';
+import type { PromptSet } from './prompts';
+import { rolloutPhase } from './rollout';
+import { rolloutTemplateOf } from './trainer';
+import type { RolloutRow, RunDataset, StageUsage } from './types';
+
+export interface EvaluateInput {
+  skill: string;
+  split: SplitName;
+  /** Only the first n items of the split (0 = all). */
+  limit: number;
+  config: RunConfig;
+  data: RunDataset;
+  prices?: Prices;
+}
+
+export type EvaluateOutcome =
+  | { ok: true; hard: number; soft: number; n: number; errors: number; rows: RolloutRow[]; usage: Record<string, StageUsage>; costUsd: number }
+  | { ok: false; reason: string; kind: string };
+
+export async function evaluateSkill(
+  input: EvaluateInput,
+  deps: { llm: LlmPort; store: RunStore; prompts: PromptSet; signal?: AbortSignal; onEvent?: EventSink; now?: () => number },
+): Promise<EvaluateOutcome> {
+  const template = rolloutTemplateOf(input.config, deps.prompts);
+  const meter = new Meter(input.prices ?? {}, input.config.budget);
+  const ctx: EngineContext = {
+    runId: 'evaluation',
+    config: input.config,
+    llm: deps.llm,
+    store: deps.store,
+    prompts: deps.prompts,
+    rolloutTemplate: template,
+    items: new Map(input.data.items.map((i) => [i.id, i])),
+    targetKey: `${deps.llm.targetSettingsKey()}|${await skillHash(JSON.stringify([template, input.config.rollout.contextLimit, input.config.scorer]))}`,
+    meter,
+    signal: deps.signal ?? new AbortController().signal,
+    emit: deps.onEvent ?? (() => {}),
+    now: deps.now ?? (() => Date.now()),
+  };
+  const ids = input.data.splits[input.split];
+  try {
+    const r = await rolloutPhase(ctx, { phase: `eval/${input.split}`, skill: input.skill, itemIds: input.limit > 0 ? ids.slice(0, input.limit) : ids });
+    return { ok: true, hard: r.hard, soft: r.soft, n: r.n, errors: r.errors, rows: r.rows, usage: meter.byStage, costUsd: meter.totalCostUsd };
+  } catch (e) {
+    if (isPauseError(e)) return { ok: false, reason: e.message, kind: e.kind };
+    if (e instanceof Error && e.name === 'LlmError') return { ok: false, reason: e.message, kind: 'aborted' };
+    throw e;
+  }
+}
