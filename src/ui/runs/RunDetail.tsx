@@ -14,6 +14,19 @@ async function fetchRun(runId: string) {
   return { run, steps: steps.steps, versions };
 }
 
+function VersionSelect({ label, versions, value, onChange }: { label: string; versions: SkillVersion[]; value?: string; onChange: (hash: string) => void }) {
+  return (
+    <select aria-label={label} value={value ?? ''} onChange={(e) => onChange(e.target.value)}>
+      <option value="">choose…</option>
+      {versions.map((v) => (
+        <option key={v.hash} value={v.hash}>
+          {v.origin.replace(/_/g, ' ')}
+        </option>
+      ))}
+    </select>
+  );
+}
+
 const pct = (v: number | null | undefined) => (v === null || v === undefined ? '—' : `${(v * 100).toFixed(1)}%`);
 
 export function RunDetail({ runId, onDeleted, go }: { runId: string; onDeleted: () => void; go: (section: string) => void }) {
@@ -260,23 +273,9 @@ export function RunDetail({ runId, onDeleted, go }: { runId: string; onDeleted: 
           <div className="row">
             <label className="inline">
               Compare
-              <select aria-label="First version" value={compare?.[0] ?? ''} onChange={(e) => setCompare([e.target.value, compare?.[1] ?? versions[versions.length - 1].hash])}>
-                <option value="">choose…</option>
-                {versions.map((v) => (
-                  <option key={v.hash} value={v.hash}>
-                    {v.origin.replace(/_/g, ' ')}
-                  </option>
-                ))}
-              </select>
+              <VersionSelect label="First version" versions={versions} value={compare?.[0]} onChange={(h) => setCompare([h, compare?.[1] ?? versions[versions.length - 1].hash])} />
               with
-              <select aria-label="Second version" value={compare?.[1] ?? ''} onChange={(e) => setCompare([compare?.[0] ?? versions[0].hash, e.target.value])}>
-                <option value="">choose…</option>
-                {versions.map((v) => (
-                  <option key={v.hash} value={v.hash}>
-                    {v.origin.replace(/_/g, ' ')}
-                  </option>
-                ))}
-              </select>
+              <VersionSelect label="Second version" versions={versions} value={compare?.[1]} onChange={(h) => setCompare([compare?.[0] ?? versions[0].hash, h])} />
             </label>
           </div>
         )}
