@@ -160,6 +160,28 @@ describe.skipIf(Boolean(skip))('Skillwright in Chromium', () => {
     await page.getByLabel('Budget cap (USD)', { exact: true }).fill('');
   }, 120_000);
 
+  it('exports a run, deletes it, and imports it back', async () => {
+    page.on('dialog', (d) => void d.accept());
+    await page.getByRole('link', { name: 'Runs' }).click();
+    await page.getByText('Runs in this browser').waitFor();
+    const before = (await readRuns(page)).length;
+    await page.getByRole('button', { name: /world\.json/ }).last().click();
+    await page.getByRole('button', { name: 'Export run' }).waitFor();
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export run' }).click();
+    const bundle = readFileSync(await (await download).path(), 'utf8');
+    expect(bundle).not.toContain('sk-e2e-key');
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.waitForFunction((n) => document.querySelectorAll('.card table.clickable tbody tr').length === n - 1, before);
+    expect(await readRuns(page)).toHaveLength(before - 1);
+    await page.getByLabel('Import run file').setInputFiles({ name: 'run.json', mimeType: 'application/json', buffer: Buffer.from(bundle) });
+    await page.getByText('Run imported.').waitFor();
+    expect(await readRuns(page)).toHaveLength(before);
+    await page.getByLabel('Import run file').setInputFiles({ name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{"format":"skillwright-run","version":1}') });
+    await page.getByRole('alert').filter({ hasText: 'broken.json was not imported' }).waitFor();
+    expect(await readRuns(page)).toHaveLength(before);
+  });
+
   it('lists every problem of a bad dataset and stores nothing', async () => {
     const before = await countStore(page, 'datasets');
     const bad = JSON.stringify([{ question: 'fine', answer: 'yes' }, { question: '', answer: 'x' }, { id: 7, question: 'no answer' }, { question: 'dup', answer: 'a', id: 'd' }, { question: 'dup2', answer: 'b', id: 'd' }]);
