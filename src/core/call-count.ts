@@ -45,6 +45,7 @@ export type Stage =
   | 'reflect'
   | 'merge'
   | 'rank'
+  | 'lrDecision'
   | 'gate'
   | 'slowUpdateRollout'
   | 'slowUpdate'
@@ -54,13 +55,13 @@ export type Stage =
   | 'test';
 
 export const TARGET_STAGES: readonly Stage[] = ['baseline', 'rollout', 'gate', 'slowUpdateRollout', 'slowUpdateGate', 'finalValidation', 'test'];
-export const OPTIMIZER_STAGES: readonly Stage[] = ['judge', 'reflect', 'merge', 'rank', 'slowUpdate', 'metaSkill'];
+export const OPTIMIZER_STAGES: readonly Stage[] = ['judge', 'reflect', 'merge', 'lrDecision', 'rank', 'slowUpdate', 'metaSkill'];
 
 export type StageCounts = Record<Stage, number>;
 
 export function emptyCounts(): StageCounts {
   return {
-    baseline: 0, rollout: 0, judge: 0, reflect: 0, merge: 0, rank: 0, gate: 0,
+    baseline: 0, rollout: 0, judge: 0, reflect: 0, merge: 0, lrDecision: 0, rank: 0, gate: 0,
     slowUpdateRollout: 0, slowUpdate: 0, metaSkill: 0, slowUpdateGate: 0, finalValidation: 0, test: 0,
   };
 }
@@ -78,7 +79,7 @@ export interface StepObservation {
   gateRollouts: number;
 }
 
-export function stepCalls(o: StepObservation, c: Pick<RunConfig, 'minibatchSize' | 'mergeBatchSize' | 'failureOnly' | 'scorer'>): Partial<StageCounts> {
+export function stepCalls(o: StepObservation, c: Pick<RunConfig, 'minibatchSize' | 'mergeBatchSize' | 'failureOnly' | 'scorer' | 'lrControlMode'>): Partial<StageCounts> {
   const judged = c.scorer.kind === 'judge';
   const skipped = o.failurePatches + o.successPatches === 0;
   return {
@@ -86,6 +87,7 @@ export function stepCalls(o: StepObservation, c: Pick<RunConfig, 'minibatchSize'
     judge: judged ? o.batchItems + o.gateRollouts : 0,
     reflect: reflectCalls(o.failures, o.batchItems - o.failures, c.minibatchSize, c.failureOnly),
     merge: skipped ? 0 : mergeCalls(o.failurePatches, o.successPatches, c.mergeBatchSize),
+    lrDecision: skipped || c.lrControlMode !== 'autonomous' ? 0 : 1,
     rank: skipped ? 0 : rankCalls(o.mergedEdits, o.budget),
     gate: skipped ? 0 : o.gateRollouts,
   };
@@ -130,6 +132,7 @@ export function estimateRunCalls(
       counts.reflect += patchesF + patchesS;
       counts.merge += mergeCalls(patchesF, patchesS, c.mergeBatchSize);
       counts.rank += 1;
+      if (c.lrControlMode === 'autonomous') counts.lrDecision += 1;
       counts.gate += N;
     }
     if (e >= 2 && (c.useSlowUpdate || c.useMetaSkill)) {

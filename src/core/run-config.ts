@@ -33,6 +33,8 @@ export interface RunConfig {
   editBudget: number;
   minEditBudget: number;
   editBudgetSchedule: ScheduleKind;
+  /** 'fixed': the schedule sets each step's budget; 'autonomous': the optimizer decides (§3.4). */
+  lrControlMode: 'fixed' | 'autonomous';
   useGate: boolean;
   gateMetric: GateMetric;
   gateMixedWeight: number;
@@ -72,6 +74,7 @@ export const DEFAULT_RUN_CONFIG: RunConfig = {
   editBudget: 4,
   minEditBudget: 2,
   editBudgetSchedule: 'cosine',
+  lrControlMode: 'fixed',
   useGate: true,
   gateMetric: 'hard',
   gateMixedWeight: 0.5,
@@ -131,6 +134,7 @@ export function validateRunConfig(c: RunConfig): ConfigProblem[] {
   if (!SCHEDULE_KINDS.includes(c.editBudgetSchedule)) {
     problems.push({ field: 'editBudgetSchedule', message: `edit budget schedule must be one of ${SCHEDULE_KINDS.join(', ')}` });
   }
+  if (c.lrControlMode !== 'fixed' && c.lrControlMode !== 'autonomous') problems.push({ field: 'lrControlMode', message: 'edit budget control must be fixed or autonomous' });
   if (!GATE_METRICS.includes(c.gateMetric)) problems.push({ field: 'gateMetric', message: `gate metric must be one of ${GATE_METRICS.join(', ')}` });
   if (!(c.gateMixedWeight >= 0 && c.gateMixedWeight <= 1)) problems.push({ field: 'gateMixedWeight', message: 'mixed gate weight must be between 0 and 1' });
   if (!(c.densityWeight >= 0 && c.densityWeight <= 1)) problems.push({ field: 'densityWeight', message: 'density weight must be between 0 and 1' });

@@ -13,7 +13,7 @@ import { costOf, type Prices } from './meter';
 /** Assumed completion tokens per call, by stage. */
 export const ASSUMED_COMPLETION_TOKENS: Record<Stage, number> = {
   baseline: 150, rollout: 150, gate: 150, slowUpdateRollout: 150, slowUpdateGate: 150, finalValidation: 150, test: 150,
-  judge: 60, reflect: 700, merge: 900, rank: 120, slowUpdate: 700, metaSkill: 400,
+  judge: 60, reflect: 700, merge: 900, lrDecision: 150, rank: 120, slowUpdate: 700, metaSkill: 400,
 };
 
 export interface StageEstimate {
@@ -64,6 +64,7 @@ export function estimateCost(args: {
     reflect: promptLen('reflect_failure') + sk + c.minibatchSize * trajectory,
     merge: promptLen('merge_failure') + sk + c.mergeBatchSize * 4 * 300,
     rank: promptLen('rank_edits') + sk + 12 * 300,
+    lrDecision: promptLen('lr_decision') + sk + 12 * 300,
     slowUpdate: promptLen('slow_update') + 2 * sk + Math.min(c.slowUpdateSamples, args.splits.train) * 1200,
     metaSkill: promptLen('meta_skill') + 2 * sk + Math.min(c.slowUpdateSamples, args.splits.train) * 1200,
   };

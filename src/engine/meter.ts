@@ -118,5 +118,6 @@ export function usageStageOfPrompt(prompt: string): string {
   if (prompt.startsWith('reflect_')) return 'analyst';
   if (prompt.startsWith('merge_')) return 'merge';
   if (prompt === 'rank_edits') return 'ranking';
+  if (prompt === 'lr_decision') return 'lr_autonomous';
   return prompt;
 }

@@ -13,7 +13,8 @@ export interface SelectResult {
   fallback: boolean;
 }
 
-function describe(e: Edit, i: number): string {
+/** One line per edit, as the ranking and step-size prompts show them. */
+export function describeEdit(e: Edit, i: number): string {
   const q = (s: unknown) => JSON.stringify(String(s ?? ''));
   return `[${i}] op=${e.op}  target=${q(e.target)}  content=${q(e.content)}  support=${e.support_count ?? 1}`;
 }
@@ -36,7 +37,7 @@ export async function rankAndSelect(ctx: EngineContext, keyPrefix: string, merge
     ctx,
     `${keyPrefix}/rank_edits`,
     'rank_edits',
-    { meta: metaText, skill, count: String(merged.edits.length), budget: String(budget), pool: merged.edits.map(describe).join('\n') },
+    { meta: metaText, skill, count: String(merged.edits.length), budget: String(budget), pool: merged.edits.map(describeEdit).join('\n') },
   );
   checkErrorRate(ctx, 'ranking', [r]);
   const indices = pickIndices(r.json?.selected_indices, merged.edits.length, budget);

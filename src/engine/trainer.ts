@@ -19,13 +19,14 @@ import { comparePrevCurr, renderComparison, type ComparisonPair } from './compar
 import { StageTimer, type EngineContext } from './context';
 import type { EngineStage, EventSink } from './events';
 import { emptyUsage, Meter, usageStageOfPhase, usageStageOfPrompt, type Prices } from './meter';
-import { callOptimizer } from './optimizer-call';
+import { callOptimizer, checkErrorRate } from './optimizer-call';
 import { isPauseError, PauseError, stopRequestOf } from './pause';
 import { isLlmError, type LlmPort, type RunStore } from './ports';
 import type { PromptName, PromptSet } from './prompts';
 import { reflect, type AnalystPatch } from './reflect';
 import { rolloutPhase, type PhaseResult } from './rollout';
-import { rankAndSelect } from './select';
+import { describeEdit, rankAndSelect } from './select';
+import { decideLearningRate } from '../core/learning-rate';
 import { gateOptions, scoreOnSelection } from './selection';
 import { makeBufferEntry, renderBuffer, renderMetaBlock } from './step-buffer';
 import type { EpochStats, RolloutRow, RunDataset, RunState, RunStatus, RunSummary, StageUsage, StepRecord, TestReport } from './types';
@@ -305,8 +306,30 @@ async function runStep(ctx: EngineContext, prev: RunState, data: RunDataset, a: 
     await ctx.store.putArtifact({ runId: ctx.runId, key: `${key}/merged`, value: agg.merged });
 
     a.stage('select', a.step, a.epoch);
-    const { state: schedule, budget } = stepSchedule(state.schedule);
-    state.schedule = schedule;
+    let budget: number;
+    if (c.lrControlMode === 'autonomous') {
+      // The optimizer decides the step size; the schedule is not stepped (§3.4).
+      const r = await timer.time('select', () =>
+        callOptimizer(ctx, `${key}/lr_decision`, 'lr_decision', {
+          meta: metaText,
+          skill: current,
+          n: String(ok.length),
+          hard: trainHard.toFixed(6),
+          soft: trainSoft.toFixed(6),
+          count: String(agg.merged.edits.length),
+          items: agg.merged.edits.map(describeEdit).join('\n'),
+          buffer: bufferText,
+        }),
+      );
+      checkErrorRate(ctx, 'lr_decision', [r]);
+      const d = decideLearningRate(r.json?.learning_rate, agg.merged.edits.length);
+      budget = d.learningRate;
+      await ctx.store.putArtifact({ runId: ctx.runId, key: `${key}/lr_decision`, value: { ...d, reasoning: r.json?.reasoning ?? '', confidence: r.json?.confidence ?? '', risk_notes: r.json?.risk_notes ?? [] } });
+    } else {
+      const next = stepSchedule(state.schedule);
+      state.schedule = next.state;
+      budget = next.budget;
+    }
     const sel = await timer.time('select', () => rankAndSelect(ctx, key, agg.merged, budget, current, metaText));
     await ctx.store.putArtifact({ runId: ctx.runId, key: `${key}/ranked`, value: sel.ranked });
 

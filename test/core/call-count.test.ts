@@ -33,7 +33,7 @@ describe('step formulas (§6)', () => {
       { batchItems: 40, failures: 0, failurePatches: 0, successPatches: 0, mergedEdits: 0, budget: 4, gateRollouts: 0 },
       DEFAULT_RUN_CONFIG,
     );
-    expect(c).toEqual({ rollout: 40, judge: 0, reflect: 5, merge: 0, rank: 0, gate: 0 });
+    expect(c).toEqual({ rollout: 40, judge: 0, reflect: 5, merge: 0, lrDecision: 0, rank: 0, gate: 0 });
   });
 });
 
@@ -63,5 +63,15 @@ describe('run estimate', () => {
     expect(c.rollout).toBe(50);
     expect(c.judge).toBe(c.baseline + c.rollout + c.gate + c.finalValidation);
     expect(c.slowUpdate).toBe(0);
+  });
+});
+
+describe('autonomous learning rate in the counts', () => {
+  it('adds one step-size call per step that reaches select', () => {
+    const obs = { batchItems: 40, failures: 10, failurePatches: 2, successPatches: 4, mergedEdits: 6, budget: 3, gateRollouts: 20 };
+    expect(stepCalls(obs, { ...DEFAULT_RUN_CONFIG, lrControlMode: 'autonomous' }).lrDecision).toBe(1);
+    expect(stepCalls(obs, DEFAULT_RUN_CONFIG).lrDecision).toBe(0);
+    const c = estimateRunCalls({ ...DEFAULT_RUN_CONFIG, lrControlMode: 'autonomous', epochs: 1 }, { train: 80, val: 10, test: 0 });
+    expect(c.lrDecision).toBe(2);
   });
 });

@@ -139,3 +139,20 @@ describe('cost estimate', () => {
     expect(presetPrice('my-local-llama')).toBeUndefined();
   });
 });
+
+describe('autonomous edit budget (§3.4)', () => {
+  it('asks the optimizer for the step size once per step and applies at most that many edits', async () => {
+    const { outcome, store, runId } = await trainOnce({ url: srv.url, config: { epochs: 1, lrControlMode: 'autonomous' } });
+    expect(outcome.status).toBe('completed');
+    const steps = (await store.getSteps(runId)).filter((s) => s.action !== 'skip_no_patches');
+    expect(srv.counts().lr_decision).toBe(steps.length);
+    for (const s of steps) {
+      const d = (await store.getArtifact(runId, `s${String(s.step).padStart(4, '0')}/lr_decision`))!.value as { learningRate: number; availableItems: number };
+      expect(d.learningRate).toBe(Math.max(1, Math.ceil(d.availableItems / 2)));
+      expect(s.editBudget).toBe(d.learningRate);
+      expect(s.nEditsRanked).toBeLessThanOrEqual(d.learningRate);
+    }
+    const state = (await store.loadState(runId))!;
+    expect(state.schedule.stepsTaken).toBe(0); // the schedule is not stepped in this mode
+  });
+});

@@ -86,6 +86,7 @@ const STAGE_MARKERS: [string, string][] = [
   ['combining success-driven patches', 'merge_success'],
   ['final merger', 'merge_final'],
   ['edit ranker', 'rank_edits'],
+  ['step-size controller', 'lr_decision'],
   ['epoch reviewer', 'slow_update'],
   ['coach of a skill optimizer', 'meta_skill'],
   ['strict grader', 'judge'],
@@ -197,6 +198,10 @@ function optimizerAnswer(stage: string, system: string, user: string, opts: Serv
       const k = m ? Number(m[1]) : 1;
       const count = Number(/\((\d+) edits, budget/.exec(user)?.[1] ?? k);
       return { reasoning: 'most supported first', selected_indices: Array.from({ length: Math.min(k, count) }, (_, i) => i) };
+    }
+    case 'lr_decision': {
+      const count = Number(/proposed_update_items: (\d+)/.exec(user)?.[1] ?? 1);
+      return { learning_rate: Math.max(1, Math.ceil(count / 2)), reasoning: 'half of the proposals', confidence: 'medium', risk_notes: [] };
     }
     case 'slow_update': {
       const comparison = after(user, '## Same tasks, before and after');

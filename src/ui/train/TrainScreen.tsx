@@ -13,7 +13,7 @@ import { RunDashboard } from './RunDashboard';
 import { cancelRun, pauseRun, resumeRun, startTraining } from './run-controller';
 
 const STAGE_NAMES: Record<string, string> = {
-  baseline: 'Baseline (validation)', rollout: 'Rollouts (train)', judge: 'Judge', reflect: 'Reflect (analysts)', merge: 'Aggregate (merges)', rank: 'Select (ranking)',
+  baseline: 'Baseline (validation)', rollout: 'Rollouts (train)', judge: 'Judge', reflect: 'Reflect (analysts)', merge: 'Aggregate (merges)', rank: 'Select (ranking)', lrDecision: 'Select (step size)',
   gate: 'Gate (validation)', slowUpdateRollout: 'Slow-update rollouts', slowUpdate: 'Slow update', metaSkill: 'Meta skill', slowUpdateGate: 'Slow-update gate', finalValidation: 'Final validation', test: 'Test evaluation',
 };
 
@@ -139,6 +139,14 @@ export function TrainScreen() {
                     {k}
                   </option>
                 ))}
+              </select>
+            )}
+          </Field>
+          <Field label="Edit budget control" hint="Fixed: the schedule sets each step’s budget. Autonomous: the optimizer decides how many edits to apply, from the evidence of the step (one extra call per step).">
+            {(id, hintId) => (
+              <select id={id} aria-describedby={hintId} value={config.lrControlMode} onChange={(e) => patch({ lrControlMode: e.target.value as RunConfig['lrControlMode'] })}>
+                <option value="fixed">fixed schedule</option>
+                <option value="autonomous">autonomous</option>
               </select>
             )}
           </Field>
