@@ -87,8 +87,10 @@ export function DataScreen() {
     if (!e) return;
     const { data, skill } = await loadExample(e);
     setMapping({});
+    const r = e.ratio ?? ratio;
+    setRatio(r);
     setApp((s) => ({ skill, skillSource: `${e.name} (starter skill)`, config: { ...s.config, scorer: { kind: e.scorer }, rollout: { ...s.config.rollout, preset: e.preset } } }));
-    await inspect(e.file, data, {});
+    await inspect(e.file, data, {}, r);
   };
 
   const save = async () => {

@@ -7,6 +7,8 @@ export interface ExampleInfo {
   skill: string;
   scorer: 'exact' | 'mcq';
   preset: 'qa' | 'mcq';
+  /** Split shares suited to the example's size (the paper's 2:1:7 assumes thousands of items). */
+  ratio?: [number, number, number];
 }
 
 export async function listExamples(): Promise<ExampleInfo[]> {
