@@ -41,6 +41,8 @@ export interface ApiDeps {
   now?: () => number;
   /** How often progress events may reach the page. */
   progressIntervalMs?: number;
+  /** How long start-up recovery waits for a reloaded page's old worker to release its run lock. */
+  lockReleaseWaitMs?: number;
 }
 
 const fail = (kind: string, message: string, extra: Partial<ApiError> = {}) => ({ ok: false as const, error: { kind, message, ...extra } });
@@ -432,12 +434,13 @@ export function createApi(deps: ApiDeps): WorkerApi {
     async recoverInterrupted() {
       const db = await dbp;
       // After a reload the old page's worker may hold its run's lock for a moment longer:
-      // give it up to two seconds to let go before deciding the run is owned by another tab.
-      for (let i = 0; i < 10; i++) {
+      // give it time to let go before deciding the run is owned by another tab.
+      const deadline = now() + (deps.lockReleaseWaitMs ?? 2000);
+      for (;;) {
         const running = await db.getAllFromIndex('runs', 'by-status', 'running');
         const held = await Promise.all(running.map((r) => lockedElsewhere(r.id)));
-        if (!held.some(Boolean)) break;
-        await new Promise((r) => setTimeout(r, 200));
+        if (!held.some(Boolean) || now() >= deadline) break;
+        await new Promise((r) => setTimeout(r, 100));
       }
       return markInterrupted(db, lockedElsewhere);
     },

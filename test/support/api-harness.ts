@@ -21,7 +21,7 @@ export interface Tab {
 export async function openTab(deps: Partial<ApiDeps> & { dbName?: string } = {}): Promise<Tab> {
   const db = await openSkillwrightDb(deps.dbName ?? `api-test-${++dbCounter}-${Date.now()}`);
   let ids = 0;
-  const api = createApi({ db, promptFiles: promptFiles(), clientOptions: { backoffBaseMs: 5, maxBackoffMs: 50 }, newId: () => `run-${++ids}-${Math.random().toString(36).slice(2, 8)}`, ...deps });
+  const api = createApi({ db, promptFiles: promptFiles(), clientOptions: { backoffBaseMs: 5, maxBackoffMs: 50 }, lockReleaseWaitMs: 200, newId: () => `run-${++ids}-${Math.random().toString(36).slice(2, 8)}`, ...deps });
   const { port1, port2 } = new MessageChannel();
   Comlink.expose(api, port1);
   const remote = Comlink.wrap<WorkerApi>(port2);

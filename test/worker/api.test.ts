@@ -117,15 +117,17 @@ describe('worker API over a MessageChannel', () => {
     const a = await openTab({ locks, dbName: name });
     const b = await openTab({ locks, dbName: name });
     const runId = await newRun(a.remote, srv.url, { epochs: 1 });
-    const running = a.remote.startRun(runId, KEYS);
-    await new Promise((r) => setTimeout(r, 50));
+    let started!: () => void;
+    const firstEvent = new Promise<void>((r) => (started = r));
+    const running = a.remote.startRun(runId, KEYS, Comlink.proxy(() => started()));
+    await firstEvent; // tab A holds the lock now
     const second = await b.remote.startRun(runId, KEYS);
     expect(second).toMatchObject({ ok: false, error: { kind: 'locked' } });
     const seen = await b.remote.getRun(runId);
     expect(seen.ok && seen.detail.lockedElsewhere).toBe(true);
     expect(await b.remote.recoverInterrupted()).toEqual([]); // not interrupted: it is running elsewhere
-    await a.remote.pauseRun(runId);
-    await running;
+    expect(await a.remote.pauseRun(runId)).toBe(true);
+    expect(await running).toMatchObject({ ok: true, status: 'paused' });
     a.close();
     b.close();
   });
