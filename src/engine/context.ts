@@ -1,11 +1,12 @@
 /** What every stage of a run needs, built once per session of the run. */
 import type { DatasetItem } from '../core/dataset-types';
+import { skillHash } from '../core/hash';
 import type { RunConfig } from '../core/run-config';
 import type { RolloutTemplate } from '../core/templates';
 import type { EventSink } from './events';
 import type { Meter } from './meter';
 import type { LlmPort, RunStore } from './ports';
-import type { PromptSet } from './prompts';
+import type { PromptName, PromptSet } from './prompts';
 
 export interface EngineContext {
   runId: string;
@@ -20,6 +21,35 @@ export interface EngineContext {
   signal: AbortSignal;
   emit: EventSink;
   now: () => number;
+}
+
+/** The rollout template a config asks for: a bundled preset, or its own custom template. */
+export function rolloutTemplateOf(config: RunConfig, prompts: PromptSet): RolloutTemplate {
+  if (config.rollout.preset === 'custom' && config.rollout.custom) return config.rollout.custom;
+  const name = `rollout-${config.rollout.preset === 'custom' ? 'qa' : config.rollout.preset}` as PromptName;
+  return prompts[name];
+}
+
+export async function createContext(a: {
+  runId: string;
+  config: RunConfig;
+  llm: LlmPort;
+  store: RunStore;
+  prompts: PromptSet;
+  items: readonly DatasetItem[];
+  meter: Meter;
+  signal: AbortSignal;
+  emit: EventSink;
+  now: () => number;
+}): Promise<EngineContext> {
+  const template = rolloutTemplateOf(a.config, a.prompts);
+  return {
+    ...a,
+    rolloutTemplate: template,
+    items: new Map(a.items.map((i) => [i.id, i])),
+    // Part of the rollout cache key: what the target saw and how its answer was scored.
+    targetKey: `${a.llm.targetSettingsKey()}|${await skillHash(JSON.stringify([template, a.config.rollout.contextLimit, a.config.scorer]))}`,
+  };
 }
 
 /** Wall-clock time of each stage of a step, in ms. */

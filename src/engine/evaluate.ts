@@ -3,17 +3,15 @@
  * rollouts, scorer and error handling as training, with nothing stored beyond the store given
  * (the worker passes a throwaway one).
  */
-import { skillHash } from '../core/hash';
 import type { SplitName } from '../core/dataset-types';
 import type { RunConfig } from '../core/run-config';
-import type { EngineContext } from './context';
+import { createContext } from './context';
 import type { EventSink } from './events';
 import { Meter, type Prices } from './meter';
 import { isPauseError } from './pause';
 import type { LlmPort, RunStore } from './ports';
 import type { PromptSet } from './prompts';
 import { rolloutPhase } from './rollout';
-import { rolloutTemplateOf } from './trainer';
 import type { RolloutRow, RunDataset, StageUsage } from './types';
 
 export interface EvaluateInput {
@@ -34,22 +32,19 @@ export async function evaluateSkill(
   input: EvaluateInput,
   deps: { llm: LlmPort; store: RunStore; prompts: PromptSet; signal?: AbortSignal; onEvent?: EventSink; now?: () => number },
 ): Promise<EvaluateOutcome> {
-  const template = rolloutTemplateOf(input.config, deps.prompts);
   const meter = new Meter(input.prices ?? {}, input.config.budget);
-  const ctx: EngineContext = {
+  const ctx = await createContext({
     runId: 'evaluation',
     config: input.config,
     llm: deps.llm,
     store: deps.store,
     prompts: deps.prompts,
-    rolloutTemplate: template,
-    items: new Map(input.data.items.map((i) => [i.id, i])),
-    targetKey: `${deps.llm.targetSettingsKey()}|${await skillHash(JSON.stringify([template, input.config.rollout.contextLimit, input.config.scorer]))}`,
+    items: input.data.items,
     meter,
     signal: deps.signal ?? new AbortController().signal,
     emit: deps.onEvent ?? (() => {}),
     now: deps.now ?? (() => Date.now()),
-  };
+  });
   const ids = input.data.splits[input.split];
   try {
     const r = await rolloutPhase(ctx, { phase: `eval/${input.split}`, skill: input.skill, itemIds: input.limit > 0 ? ids.slice(0, input.limit) : ids });

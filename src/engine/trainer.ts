@@ -13,16 +13,15 @@ import { skillHash } from '../core/hash';
 import { getSlowUpdateContent, injectEmptySlowUpdate, replaceSlowUpdateBlock } from '../core/protected-regions';
 import { deriveSteps, type RunConfig } from '../core/run-config';
 import { createSchedule, stepSchedule } from '../core/schedules';
-import type { RolloutTemplate } from '../core/templates';
 import { aggregate } from './aggregate';
 import { comparePrevCurr, renderComparison, type ComparisonPair } from './comparison';
-import { StageTimer, type EngineContext } from './context';
+import { createContext, StageTimer, type EngineContext } from './context';
 import type { EngineStage, EventSink } from './events';
 import { emptyUsage, Meter, usageStageOfPhase, usageStageOfPrompt, type Prices } from './meter';
 import { callOptimizer, checkErrorRate } from './optimizer-call';
 import { isPauseError, PauseError, stopRequestOf } from './pause';
 import { isLlmError, type LlmPort, type RunStore } from './ports';
-import type { PromptName, PromptSet } from './prompts';
+import type { PromptSet } from './prompts';
 import { reflect, type AnalystPatch } from './reflect';
 import { rolloutPhase, type PhaseResult } from './rollout';
 import { describeEdit, rankAndSelect } from './select';
@@ -56,12 +55,6 @@ export interface TrainOutcome {
 }
 
 const pad = (n: number, w = 4) => String(n).padStart(w, '0');
-
-export function rolloutTemplateOf(config: RunConfig, prompts: PromptSet): RolloutTemplate {
-  if (config.rollout.preset === 'custom' && config.rollout.custom) return config.rollout.custom;
-  const name = `rollout-${config.rollout.preset === 'custom' ? 'qa' : config.rollout.preset}` as PromptName;
-  return prompts[name];
-}
 
 /** A fresh run's state, before the baseline. */
 export function initialRunState(input: TrainInput, now: number): RunState {
@@ -120,22 +113,8 @@ export async function runTraining(input: TrainInput, deps: TrainDeps): Promise<T
   else outer.addEventListener('abort', () => inner.abort(outer.reason), { once: true });
   const signal = inner.signal;
   const config = input.config;
-  const template = rolloutTemplateOf(config, deps.prompts);
   const meter = new Meter(input.prices ?? {}, config.budget);
-  const ctx: EngineContext = {
-    runId: input.runId,
-    config,
-    llm: deps.llm,
-    store: deps.store,
-    prompts: deps.prompts,
-    rolloutTemplate: template,
-    items: new Map(input.data.items.map((i) => [i.id, i])),
-    targetKey: `${deps.llm.targetSettingsKey()}|${await skillHash(JSON.stringify([template, config.rollout.contextLimit, config.scorer]))}`,
-    meter,
-    signal,
-    emit,
-    now,
-  };
+  const ctx = await createContext({ runId: input.runId, config, llm: deps.llm, store: deps.store, prompts: deps.prompts, items: input.data.items, meter, signal, emit, now });
   const data = input.data;
   const { stepsPerEpoch, totalSteps } = deriveSteps(config, data.splits.train.length);
   let state = (await deps.store.loadState(input.runId)) ?? initialRunState(input, now());

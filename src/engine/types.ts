@@ -1,5 +1,5 @@
 /** Records the engine reads and writes through its RunStore (algorithm doc §1.8–§1.10, DESIGN §5). */
-import type { Edit, EditApplySummary, EditReportRow } from '../core/edits';
+import type { EditApplySummary } from '../core/edits';
 import type { GateAction, GateState } from '../core/gate';
 import type { ScheduleState } from '../core/schedules';
 import type { RunConfig } from '../core/run-config';
@@ -215,4 +215,3 @@ export interface RunDataset {
   splits: Record<SplitName, string[]>;
 }
 
-export type { Edit, EditReportRow };

@@ -23,9 +23,3 @@ export function isReasoningModel(cfg: Pick<EndpointConfig, 'model' | 'reasoningM
   if (cfg.reasoningModel !== undefined) return cfg.reasoningModel;
   return /(^|\/)(o\d|gpt-5)/i.test(cfg.model);
 }
-
-/** A short description without the key, for logs and stored configs. */
-export function describeEndpoint(cfg: EndpointConfig): Omit<EndpointConfig, 'apiKey'> {
-  const { apiKey: _omit, ...rest } = cfg;
-  return rest;
-}

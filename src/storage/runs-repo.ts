@@ -87,9 +87,3 @@ export async function markInterrupted(db: SkillwrightDb, isOwnedElsewhere: (id: 
   }
   return marked;
 }
-
-export async function countRunRows(db: SkillwrightDb, id: string): Promise<Record<string, number>> {
-  const out: Record<string, number> = {};
-  for (const name of RUN_DATA_STORES) out[name] = await db.countFromIndex(name, 'by-run', id);
-  return out;
-}

@@ -19,13 +19,3 @@ export async function forgetKeys(db: SkillwrightDb): Promise<void> {
 export async function getRememberedKeys(db: SkillwrightDb): Promise<RememberedKeys> {
   return ((await db.get('settings', KEYS))?.value as RememberedKeys | undefined) ?? {};
 }
-
-export async function getSetting<T>(db: SkillwrightDb, key: string): Promise<T | undefined> {
-  if (key === KEYS) return undefined; // keys are read only through getRememberedKeys
-  return (await db.get('settings', key))?.value as T | undefined;
-}
-
-export async function putSetting(db: SkillwrightDb, key: string, value: unknown): Promise<void> {
-  if (key === KEYS) throw new Error('keys are stored only through rememberKeys');
-  await db.put('settings', { key, value });
-}

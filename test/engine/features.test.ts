@@ -1,27 +1,19 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startLlmServer, type LlmTestServer } from '../support/llm-server';
+import { describe, expect, it } from 'vitest';
+import { sharedLlmServer } from '../support/shared-server';
 import { INITIAL_SKILL, SMALL_CONFIG, trainOnce, worldDataset } from '../support/harness';
 import { loadPrompts } from '../support/prompts';
 import { MemoryRunStore } from '../../src/storage/memory-store';
 import { estimateCost } from '../../src/engine/cost-estimate';
-import { rolloutTemplateOf } from '../../src/engine/trainer';
+import { rolloutTemplateOf } from '../../src/engine/context';
 import { estimateRunCalls, totalCalls } from '../../src/core/call-count';
 import { presetPrice } from '../../src/llm/pricing';
 import type { RunEvent } from '../../src/engine/events';
 
-let srv: LlmTestServer;
-beforeAll(async () => {
-  srv = await startLlmServer();
-});
-afterAll(() => srv.close());
-beforeEach(() => {
-  srv.set({ faults: [], latencyMs: 0, harmfulRate: 0.25, apiKey: undefined });
-  srv.log.length = 0;
-});
+const server = sharedLlmServer();
 
 describe('rollout cache', () => {
   it('shares rollouts between training, the slow update and the test evaluation', async () => {
-    const { store, runId, outcome } = await trainOnce({ url: srv.url });
+    const { store, runId, outcome } = await trainOnce({ url: server().url });
     expect(outcome.status).toBe('completed');
     const rows = await store.listRollouts(runId);
     const cached = rows.filter((r) => r.cached);
@@ -37,14 +29,14 @@ describe('rollout cache', () => {
     expect(original.response).toBe(c.response);
     expect(c.usage.promptTokens).toBe(0);
     // Every HTTP target call corresponds to exactly one non-cached row.
-    expect(srv.counts().target).toBe(rows.filter((r) => !r.cached).length);
+    expect(server().counts().target).toBe(rows.filter((r) => !r.cached).length);
   });
 });
 
 describe('budget cap', () => {
   it('pauses before the cap is exceeded and says how much was spent', async () => {
     const prices = { target: { input: 1000, output: 1000 }, optimizer: { input: 1000, output: 1000 } };
-    const { outcome, store, runId } = await trainOnce({ url: srv.url, prices, config: { budget: { usd: 30 } } });
+    const { outcome, store, runId } = await trainOnce({ url: server().url, prices, config: { budget: { usd: 30 } } });
     expect(outcome.status).toBe('paused');
     expect(outcome.reasonKind).toBe('budget');
     expect(outcome.reason).toMatch(/Paused before exceeding the budget cap of \$30\.00: \$\d+\.\d+ spent so far/);
@@ -58,16 +50,16 @@ describe('budget cap', () => {
   it('resumes with a raised cap and completes', async () => {
     const prices = { target: { input: 1000, output: 1000 }, optimizer: { input: 1000, output: 1000 } };
     const store = new MemoryRunStore();
-    const first = await trainOnce({ url: srv.url, store, prices, config: { epochs: 1, budget: { usd: 20 } } });
+    const first = await trainOnce({ url: server().url, store, prices, config: { epochs: 1, budget: { usd: 20 } } });
     expect(first.outcome.status).toBe('paused');
-    const second = await trainOnce({ url: srv.url, store, prices, config: { epochs: 1, budget: { usd: 10_000 } } });
+    const second = await trainOnce({ url: server().url, store, prices, config: { epochs: 1, budget: { usd: 10_000 } } });
     expect(second.outcome.status).toBe('completed');
   });
 });
 
 describe('resume after a pause', () => {
   it('continues without repeating finished calls and ends as an uninterrupted run', async () => {
-    const reference = await trainOnce({ url: srv.url, runId: 'ref' });
+    const reference = await trainOnce({ url: server().url, runId: 'ref' });
     const refState = (await reference.store.loadState('ref'))!;
     const store = new MemoryRunStore();
     const ac = new AbortController();
@@ -75,18 +67,18 @@ describe('resume after a pause', () => {
     const onEvent = (e: RunEvent) => {
       if (e.type === 'progress' && ++progress === 70) ac.abort('pause');
     };
-    srv.log.length = 0;
-    const first = await trainOnce({ url: srv.url, runId: 'r', store, signal: ac.signal, onEvent });
+    server().log.length = 0;
+    const first = await trainOnce({ url: server().url, runId: 'r', store, signal: ac.signal, onEvent });
     expect(first.outcome.status).toBe('paused');
     expect(first.outcome.reason).toBe('Paused by you.');
-    const beforeResume = srv.log.filter((l) => l.status === 200).length;
-    const second = await trainOnce({ url: srv.url, runId: 'r', store });
+    const beforeResume = server().log.filter((l) => l.status === 200).length;
+    const second = await trainOnce({ url: server().url, runId: 'r', store });
     expect(second.outcome.status).toBe('completed');
     const state = (await store.loadState('r'))!;
     expect(state.gate).toEqual(refState.gate);
     expect((await store.getSteps('r')).map((s) => s.action)).toEqual((await reference.store.getSteps('ref')).map((s) => s.action));
     // Total HTTP calls over both sessions = the uninterrupted run's, give or take the calls in flight at the pause.
-    const total = srv.log.filter((l) => l.status === 200).length;
+    const total = server().log.filter((l) => l.status === 200).length;
     const refTotal = (await reference.store.listRollouts('ref')).filter((r) => !r.cached).length + (await reference.store.listCalls('ref')).length;
     expect(total).toBeGreaterThanOrEqual(refTotal);
     expect(total - refTotal).toBeLessThanOrEqual(SMALL_CONFIG.targetConcurrency + SMALL_CONFIG.optimizerConcurrency);
@@ -96,20 +88,20 @@ describe('resume after a pause', () => {
   it('is cancelled with its own status', async () => {
     const ac = new AbortController();
     ac.abort('cancel');
-    const { outcome } = await trainOnce({ url: srv.url, signal: ac.signal });
+    const { outcome } = await trainOnce({ url: server().url, signal: ac.signal });
     expect(outcome.status).toBe('cancelled');
   });
 });
 
 describe('LLM judge scorer', () => {
   it('scores rollouts through the judge on the optimizer endpoint', async () => {
-    const { outcome, store, runId } = await trainOnce({ url: srv.url, config: { epochs: 1, scorer: { kind: 'judge' } } });
+    const { outcome, store, runId } = await trainOnce({ url: server().url, config: { epochs: 1, scorer: { kind: 'judge' } } });
     expect(outcome.status).toBe('completed');
     const rows = (await store.listRollouts(runId)).filter((r) => !r.cached);
     expect(rows.every((r) => r.judge !== undefined)).toBe(true);
     const failed = rows.find((r) => r.hard === 0)!;
     expect(failed.failReason).toMatch(/^JUDGE=0: predicted 'unknown' but expected "[A-Z]+\d-\d+" — expected/);
-    expect(srv.counts().judge).toBe(rows.length);
+    expect(server().counts().judge).toBe(rows.length);
     const tests = outcome.summary!.tests;
     expect(tests.find((t) => t.skill === 'best')!.hard).toBeGreaterThan(tests.find((t) => t.skill === 'initial')!.hard + 0.2);
   });
@@ -142,10 +134,10 @@ describe('cost estimate', () => {
 
 describe('autonomous edit budget (§3.4)', () => {
   it('asks the optimizer for the step size once per step and applies at most that many edits', async () => {
-    const { outcome, store, runId } = await trainOnce({ url: srv.url, config: { epochs: 1, lrControlMode: 'autonomous' } });
+    const { outcome, store, runId } = await trainOnce({ url: server().url, config: { epochs: 1, lrControlMode: 'autonomous' } });
     expect(outcome.status).toBe('completed');
     const steps = (await store.getSteps(runId)).filter((s) => s.action !== 'skip_no_patches');
-    expect(srv.counts().lr_decision).toBe(steps.length);
+    expect(server().counts().lr_decision).toBe(steps.length);
     for (const s of steps) {
       const d = (await store.getArtifact(runId, `s${String(s.step).padStart(4, '0')}/lr_decision`))!.value as { learningRate: number; availableItems: number };
       expect(d.learningRate).toBe(Math.max(1, Math.ceil(d.availableItems / 2)));

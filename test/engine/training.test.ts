@@ -1,20 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startLlmServer, type LlmTestServer } from '../support/llm-server';
+import { describe, expect, it } from 'vitest';
+import { sharedLlmServer } from '../support/shared-server';
 import { trainOnce } from '../support/harness';
 import { HARMFUL_KEY, ruleText } from '../support/rule-world';
 import { mergeCalls, rankCalls, reflectCalls } from '../../src/core/call-count';
 import type { RunStore } from '../../src/engine/ports';
 import type { Patch } from '../../src/core/edits';
 
-let srv: LlmTestServer;
-beforeAll(async () => {
-  srv = await startLlmServer();
-});
-afterAll(() => srv.close());
-beforeEach(() => {
-  srv.set({ faults: [], latencyMs: 0, harmfulRate: 0.25, apiKey: undefined });
-  srv.log.length = 0;
-});
+const server = sharedLlmServer();
 
 async function fingerprint(store: RunStore, runId: string) {
   const state = (await store.loadState(runId))!;
@@ -32,7 +24,7 @@ async function fingerprint(store: RunStore, runId: string) {
 describe('a full training run through the SDK and the test server', () => {
   it('raises test accuracy well above the initial skill in two epochs', async () => {
     const events: string[] = [];
-    const { outcome, store, runId } = await trainOnce({ url: srv.url, onEvent: (e) => events.push(e.type) });
+    const { outcome, store, runId } = await trainOnce({ url: server().url, onEvent: (e) => events.push(e.type) });
     expect(outcome.status).toBe('completed');
     const s = outcome.summary!;
     const initial = s.tests.find((t) => t.skill === 'initial')!;
@@ -54,8 +46,8 @@ describe('a full training run through the SDK and the test server', () => {
   });
 
   it('rejects a harmful edit at the gate', async () => {
-    srv.set({ harmfulRate: 1 }); // every failure analyst slips in the harmful rule
-    const { outcome, store, runId } = await trainOnce({ url: srv.url, config: { epochs: 1 } });
+    server().set({ harmfulRate: 1 }); // every failure analyst slips in the harmful rule
+    const { outcome, store, runId } = await trainOnce({ url: server().url, config: { epochs: 1 } });
     expect(outcome.status).toBe('completed');
     const steps = await store.getSteps(runId);
     let harmfulCandidates = 0;
@@ -76,14 +68,14 @@ describe('a full training run through the SDK and the test server', () => {
   });
 
   it('stops the gate early with the same decisions and fewer calls', async () => {
-    srv.set({ harmfulRate: 1 });
+    server().set({ harmfulRate: 1 });
     // A good starting skill: candidates carrying the harmful rule fall behind within a few waves.
     const initialSkill = `# Specimen codes\n\n${['amber', 'basalt', 'cobalt', 'dune', 'ember', 'fjord'].map(ruleText).join('\n')}\n`;
-    const full = await trainOnce({ url: srv.url, runId: 'full', initialSkill, config: { earlyStopGate: false } });
-    const fullGate = srv.log.length;
-    srv.log.length = 0;
-    const early = await trainOnce({ url: srv.url, runId: 'early', initialSkill, config: { earlyStopGate: true } });
-    const earlyGate = srv.log.length;
+    const full = await trainOnce({ url: server().url, runId: 'full', initialSkill, config: { earlyStopGate: false } });
+    const fullGate = server().log.length;
+    server().log.length = 0;
+    const early = await trainOnce({ url: server().url, runId: 'early', initialSkill, config: { earlyStopGate: true } });
+    const earlyGate = server().log.length;
     const a = await fingerprint(full.store, full.runId);
     const b = await fingerprint(early.store, early.runId);
     expect(b).toEqual(a);
@@ -93,24 +85,24 @@ describe('a full training run through the SDK and the test server', () => {
   });
 
   it('gives the same run whatever the concurrency', async () => {
-    const one = await trainOnce({ url: srv.url, runId: 'c1', config: { targetConcurrency: 1, optimizerConcurrency: 1 } });
-    const many = await trainOnce({ url: srv.url, runId: 'c8', config: { targetConcurrency: 8, optimizerConcurrency: 8 } });
+    const one = await trainOnce({ url: server().url, runId: 'c1', config: { targetConcurrency: 1, optimizerConcurrency: 1 } });
+    const many = await trainOnce({ url: server().url, runId: 'c8', config: { targetConcurrency: 8, optimizerConcurrency: 8 } });
     expect(await fingerprint(many.store, many.runId)).toEqual(await fingerprint(one.store, one.runId));
   });
 
   it('rides out a 429 storm: slower, but the same result', async () => {
-    const calm = await trainOnce({ url: srv.url, runId: 'calm', config: { epochs: 1 } });
-    srv.set({ faults: [{ kind: '429', times: 40, retryAfter: 0 }], latencyMs: 2 });
-    srv.log.length = 0;
-    const stormy = await trainOnce({ url: srv.url, runId: 'storm', config: { epochs: 1 } });
+    const calm = await trainOnce({ url: server().url, runId: 'calm', config: { epochs: 1 } });
+    server().set({ faults: [{ kind: '429', times: 40, retryAfter: 0 }], latencyMs: 2 });
+    server().log.length = 0;
+    const stormy = await trainOnce({ url: server().url, runId: 'storm', config: { epochs: 1 } });
     expect(stormy.outcome.status).toBe('completed');
-    expect(srv.log.filter((l) => l.status === 429)).toHaveLength(40);
+    expect(server().log.filter((l) => l.status === 429)).toHaveLength(40);
     expect(await fingerprint(stormy.store, stormy.runId)).toEqual(await fingerprint(calm.store, calm.runId));
   });
 
   it('stops on a rejected key with a clear message and nothing scored', async () => {
-    srv.set({ apiKey: 'a-different-key' });
-    const { outcome, store, runId } = await trainOnce({ url: srv.url });
+    server().set({ apiKey: 'a-different-key' });
+    const { outcome, store, runId } = await trainOnce({ url: server().url });
     expect(outcome.status).toBe('paused');
     expect(outcome.reasonKind).toBe('llm_fatal');
     expect(outcome.reason).toMatch(/API key was rejected \(401\)/);
@@ -123,8 +115,8 @@ describe('a full training run through the SDK and the test server', () => {
   });
 
   it('handles malformed optimizer JSON with the fallbacks of §2.10', async () => {
-    srv.set({ faults: [{ kind: 'malformed', stage: 'merge_failure' }, { kind: 'malformed', stage: 'rank_edits' }, { kind: 'malformed', stage: 'reflect_success' }] });
-    const { outcome, store, runId } = await trainOnce({ url: srv.url, config: { epochs: 1, mergeBatchSize: 2, editBudget: 2, minEditBudget: 1 } });
+    server().set({ faults: [{ kind: 'malformed', stage: 'merge_failure' }, { kind: 'malformed', stage: 'rank_edits' }, { kind: 'malformed', stage: 'reflect_success' }] });
+    const { outcome, store, runId } = await trainOnce({ url: server().url, config: { epochs: 1, mergeBatchSize: 2, editBudget: 2, minEditBudget: 1 } });
     expect(outcome.status).toBe('completed');
     const merged = (await store.getArtifact(runId, 's0001/merged'))!.value as Patch;
     expect(merged.reasoning).toMatch(/^fallback: concatenated/);
@@ -138,8 +130,8 @@ describe('a full training run through the SDK and the test server', () => {
 
   it('never counts an errored row as a wrong answer', async () => {
     // The baseline makes 20 target calls; the next 3 (in step 1's rollout) fail for good.
-    srv.set({ faults: [{ kind: '500', stage: 'target', after: 20, times: 3 }] });
-    const { outcome, store, runId } = await trainOnce({ url: srv.url, config: { epochs: 1 }, target: { maxRetries: 0 } });
+    server().set({ faults: [{ kind: '500', stage: 'target', after: 20, times: 3 }] });
+    const { outcome, store, runId } = await trainOnce({ url: server().url, config: { epochs: 1 }, target: { maxRetries: 0 } });
     expect(outcome.status).toBe('completed');
     const rows = await store.listRollouts(runId);
     const errored = rows.filter((r) => r.status === 'error');
@@ -161,8 +153,8 @@ describe('a full training run through the SDK and the test server', () => {
   });
 
   it('pauses instead of scoring when most target calls fail', async () => {
-    srv.set({ faults: [{ kind: '500', stage: 'target' }] });
-    const { outcome, store, runId } = await trainOnce({ url: srv.url, target: { maxRetries: 1 } });
+    server().set({ faults: [{ kind: '500', stage: 'target' }] });
+    const { outcome, store, runId } = await trainOnce({ url: server().url, target: { maxRetries: 1 } });
     expect(outcome.status).toBe('paused');
     expect(outcome.reasonKind).toBe('error_rate');
     expect(outcome.reason).toMatch(/failed after retries.*not scored as wrong answers/);
@@ -170,8 +162,8 @@ describe('a full training run through the SDK and the test server', () => {
   });
 
   it('makes exactly the optimizer calls the core formulas predict', async () => {
-    const { store, runId } = await trainOnce({ url: srv.url, config: { epochs: 1, mergeBatchSize: 2 } });
-    const counts = srv.counts();
+    const { store, runId } = await trainOnce({ url: server().url, config: { epochs: 1, mergeBatchSize: 2 } });
+    const counts = server().counts();
     const rows = await store.listRollouts(runId);
     let reflect = 0;
     let merge = 0;

@@ -15,7 +15,6 @@ import {
   ruleKey,
   ruleText,
   simulatedTargetAnswer,
-  topicCode,
 } from './rule-world';
 
 export type FaultKind = '429' | '500' | '401' | 'timeout' | 'malformed' | 'empty' | 'drop';
@@ -67,7 +66,7 @@ export interface LlmTestServer {
   close(): Promise<void>;
 }
 
-const DEFAULTS: ServerOptions = {
+export const DEFAULTS: ServerOptions = {
   latencyMs: 0,
   cors: 'echo',
   models: ['sim-target', 'sim-optimizer'],
@@ -153,7 +152,7 @@ function dedupeEdits(edits: SimEdit[]): SimEdit[] {
 }
 
 /** The simulated optimizer: reads the failures in its prompt and proposes rules. */
-function optimizerAnswer(stage: string, system: string, user: string, opts: ServerOptions): unknown {
+function optimizerAnswer(stage: string, user: string, opts: ServerOptions): unknown {
   const skill = section(user, '## Current Skill');
   const budgetMatch = /L=(\d+)/.exec(user);
   const budget = budgetMatch ? Number(budgetMatch[1]) : 4;
@@ -224,7 +223,6 @@ function optimizerAnswer(stage: string, system: string, user: string, opts: Serv
     default:
       return { reasoning: `unknown stage ${stage}` };
   }
-  void system;
 }
 
 function targetAnswer(system: string, user: string): string {
@@ -340,7 +338,7 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
         if (fault?.kind === 'empty') text = '';
         else if (stage === 'target') text = targetAnswer(system, user);
         else {
-          const answer = JSON.stringify(optimizerAnswer(stage, system, user, options));
+          const answer = JSON.stringify(optimizerAnswer(stage, user, options));
           text = fault?.kind === 'malformed' ? 'My patch: {op: append, content: add a rule} — as discussed.' : rf ? answer : `Sure.\n\`\`\`json\n${answer}\n\`\`\``;
         }
         const promptChars = (body.messages ?? []).reduce((n, m) => n + m.content.length, 0);
@@ -389,5 +387,3 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
       }),
   };
 }
-
-export { topicCode };

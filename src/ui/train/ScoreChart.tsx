@@ -51,8 +51,8 @@ export function ScoreChart({ points, baseline, totalSteps }: { points: ChartPoin
             </g>
           ),
         )}
-        {Array.from({ length: n }, (_, i) => i + 1)
-          .filter((s) => n <= 12 || s % Math.ceil(n / 12) === 0)
+        {Array.from({ length: n + 1 }, (_, i) => i)
+          .filter((s) => (s === 0 ? baseline !== undefined : n <= 12 || s % Math.ceil(n / 12) === 0))
           .map((s) => (
             <text key={`x${s}`} x={x(s)} y={H - 8} className="axis" textAnchor="middle">
               {s}

@@ -6,13 +6,14 @@ import { trainer, proxyCallback } from '../../client/trainer-client';
 import { effectiveKeys, effectiveOptimizer, setApp, useApp, type ChartPoint } from '../../store/app-store';
 import { applyRunEvent, startLive } from '../../store/run-events';
 import type { RunEvent } from '../../engine/events';
+import type { RunStatus } from '../../engine/types';
 import type { StartOutcome, Result } from '../../worker/api-types';
 
-function settle(r: Result<StartOutcome>): void {
+/** Show how a start or resume ended; a refused one (missing key, locked…) gets back the status it had. */
+function settle(r: Result<StartOutcome>, before: { status: RunStatus; reason?: string }): void {
   if (!r.ok) {
-    // The run did not start (missing key, locked by another tab…): say why, keep its status.
     const live = useApp.getState().live;
-    if (live && live.status === 'running') setApp({ live: { ...live, status: 'paused' } });
+    if (live) setApp({ live: { ...live, status: before.status, reason: before.reason } });
     setApp({ problem: r.error.message });
     return;
   }
@@ -47,7 +48,7 @@ export async function startTraining(): Promise<void> {
   startLive(created.runId, run.ok ? run.detail.totalSteps : 0);
   const secrets = keys.target ? { target: keys.target, optimizer: keys.optimizer } : null;
   if (secrets) await trainer().setKeys(secrets, s.connection.remember);
-  settle(await trainer().startRun(created.runId, secrets, proxyCallback((e: RunEvent) => applyRunEvent(e))));
+  settle(await trainer().startRun(created.runId, secrets, proxyCallback((e: RunEvent) => applyRunEvent(e))), { status: 'idle' });
 }
 
 export async function resumeRun(runId: string, patch?: { budgetUsd?: number }): Promise<void> {
@@ -61,9 +62,7 @@ export async function resumeRun(runId: string, patch?: { budgetUsd?: number }): 
   const secrets = keys.target ? { target: keys.target, optimizer: keys.optimizer } : null;
   const budget = patch?.budgetUsd !== undefined ? { budget: { ...run.detail.config.budget, usd: patch.budgetUsd } } : undefined;
   const r = await trainer().startRun(runId, secrets, proxyCallback((e: RunEvent) => applyRunEvent(e)), budget);
-  settle(r);
-  const live = useApp.getState().live;
-  if (!r.ok && live) setApp({ live: { ...live, status: prior, reason: run.detail.reason } });
+  settle(r, { status: prior, reason: run.detail.reason });
 }
 
 export async function pauseRun(): Promise<void> {
