@@ -7,8 +7,8 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createHash } from 'node:crypto';
 import {
+  hardTargetAnswer,
   HARMFUL_KEY,
   HARMFUL_RULE,
   questionsIn,
@@ -16,6 +16,8 @@ import {
   ruleText,
   simulatedTargetAnswer,
 } from './rule-world';
+import { hardOptimizerAnswer } from './hard-optimizer';
+import { after, dedupeEdits, hashFraction, jsonArrayAfter, section, type SimEdit } from './sim-text';
 
 export type FaultKind = '429' | '500' | '401' | 'timeout' | 'malformed' | 'empty' | 'drop';
 
@@ -43,6 +45,10 @@ export interface ServerOptions {
   /** Share of reflect_failure answers that add the harmful rule, decided by a hash of the prompt. */
   harmfulRate: number;
   faults: FaultRule[];
+  /** Which rule world the simulated models live in (rule-world.ts). */
+  world: 'easy' | 'hard';
+  /** Hard world: how often the simulated optimizer slips (0 = never, 1 = the world's rates). */
+  noise: number;
   /** Port to listen on; 0 picks a free one. */
   port: number;
 }
@@ -74,6 +80,8 @@ export const DEFAULTS: ServerOptions = {
   jsonObject: true,
   harmfulRate: 0.25,
   faults: [],
+  world: 'easy',
+  noise: 1,
   port: 0,
 };
 
@@ -85,6 +93,7 @@ const STAGE_MARKERS: [string, string][] = [
   ['combining success-driven patches', 'merge_success'],
   ['final merger', 'merge_final'],
   ['edit ranker', 'rank_edits'],
+  ['bundle repairer', 'repair_edits'],
   ['step-size controller', 'lr_decision'],
   ['epoch reviewer', 'slow_update'],
   ['coach of a skill optimizer', 'meta_skill'],
@@ -98,18 +107,6 @@ interface ChatBody {
   response_format?: { type: string; json_schema?: { name?: string } };
 }
 
-function hashFraction(text: string): number {
-  return parseInt(createHash('sha256').update(text).digest('hex').slice(0, 8), 16) / 0xffffffff;
-}
-
-function section(text: string, heading: string): string {
-  const i = text.indexOf(heading);
-  if (i < 0) return '';
-  const rest = text.slice(i + heading.length);
-  const next = rest.search(/\n## /);
-  return next < 0 ? rest : rest.slice(0, next);
-}
-
 function stageOf(body: ChatBody): string {
   const named = body.response_format?.json_schema?.name;
   if (named) return named;
@@ -118,41 +115,12 @@ function stageOf(body: ChatBody): string {
   return 'target';
 }
 
-/** Everything after a heading (trajectories contain "## " headings of their own). */
-function after(text: string, heading: string): string {
-  const i = text.indexOf(heading);
-  return i < 0 ? '' : text.slice(i + heading.length);
-}
-
-function jsonArrayAfter(text: string, heading: string): unknown[] {
-  const i = text.indexOf(heading);
-  if (i < 0) return [];
-  const start = text.indexOf('[', i);
-  if (start < 0) return [];
-  // The array runs to the end of the message (our prompts put it last).
-  const end = text.lastIndexOf(']');
-  try {
-    const v = JSON.parse(text.slice(start, end + 1));
-    return Array.isArray(v) ? v : [];
-  } catch {
-    return [];
-  }
-}
-
-type SimEdit = { op: string; target?: string; content: string; support_count?: number; source_type?: string; merge_level?: number };
-
-function dedupeEdits(edits: SimEdit[]): SimEdit[] {
-  const byContent = new Map<string, SimEdit>();
-  for (const e of edits) {
-    const prev = byContent.get(e.content);
-    if (prev) prev.support_count = (prev.support_count ?? 1) + (e.support_count ?? 1);
-    else byContent.set(e.content, { ...e, support_count: e.support_count ?? 1 });
-  }
-  return [...byContent.values()];
-}
-
 /** The simulated optimizer: reads the failures in its prompt and proposes rules. */
-function optimizerAnswer(stage: string, user: string, opts: ServerOptions): unknown {
+function optimizerAnswer(stage: string, system: string, user: string, opts: ServerOptions): unknown {
+  if (opts.world === 'hard') {
+    const hard = hardOptimizerAnswer(stage, system, user, opts.noise);
+    if (hard !== undefined) return hard;
+  }
   const skill = section(user, '## Current Skill');
   const budgetMatch = /L=(\d+)/.exec(user);
   const budget = budgetMatch ? Number(budgetMatch[1]) : 4;
@@ -225,8 +193,8 @@ function optimizerAnswer(stage: string, user: string, opts: ServerOptions): unkn
   }
 }
 
-function targetAnswer(system: string, user: string): string {
-  const answer = simulatedTargetAnswer(system, user);
+function targetAnswer(system: string, user: string, world: ServerOptions['world']): string {
+  const answer = world === 'hard' ? hardTargetAnswer(system, user) : simulatedTargetAnswer(system, user);
   return `Looking at the question and the rules.\n<answer>${answer}</answer>`;
 }
 
@@ -336,9 +304,9 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
         const user = body.messages?.filter((m) => m.role === 'user').map((m) => m.content).join('\n') ?? '';
         let text: string;
         if (fault?.kind === 'empty') text = '';
-        else if (stage === 'target') text = targetAnswer(system, user);
+        else if (stage === 'target') text = targetAnswer(system, user, options.world);
         else {
-          const answer = JSON.stringify(optimizerAnswer(stage, user, options));
+          const answer = JSON.stringify(optimizerAnswer(stage, system, user, options));
           text = fault?.kind === 'malformed' ? 'My patch: {op: append, content: add a rule} — as discussed.' : rf ? answer : `Sure.\n\`\`\`json\n${answer}\n\`\`\``;
         }
         const promptChars = (body.messages ?? []).reduce((n, m) => n + m.content.length, 0);

@@ -76,3 +76,76 @@ export function simulatedTargetAnswer(systemPrompt: string, question: string): s
   if (q.topics.every((t) => systemPrompt.includes(ruleKey(t)))) return expectedAnswer(q.topics, q.specimen);
   return 'unknown';
 }
+
+/*
+ * The hard world (issue #8): built to defeat a loop that wastes its edit budget.
+ * - 8 answer families, 15 specimens each (120 items), one rule per family.
+ * - Pairs: dune, ember and fjord answers also carry a grade mark ("EMB3-104 grade K") that a
+ *   second rule teaches; half a pair earns partial (soft) credit and no hard credit.
+ * - The starting skill holds a harmful rule (even specimens answered "none") and an over-broad
+ *   rule that overrides every family's prefix with one digit: it happens to be right for amber
+ *   and cobalt, so removing it loses them unless their own rules come in the same candidate.
+ * - Validation-blind families: garnet and harbor have no validation items at all.
+ * - 13 edits are needed (delete 2 rules, 8 prefixes, 3 grade marks) against a cosine budget of
+ *   4,4,3,2,2,2 over 6 steps; the simulated optimizer (hard-optimizer.ts) also proposes harmful
+ *   and broad rules, echoes JSON examples it finds in its prompts, and hallucinates targets.
+ */
+export const HARD_TOPICS = TOPICS.slice(0, 8);
+export const PAIRED_GRADES: Readonly<Record<string, string>> = { dune: 'T', ember: 'K', fjord: 'R' };
+export const VALIDATION_BLIND = ['garnet', 'harbor'];
+
+export function gradeText(topic: string): string {
+  return `- ${topic[0].toUpperCase()}${topic.slice(1)} specimens carry a grade mark: after the number add the mark (${topic} grade ${PAIRED_GRADES[topic]}).`;
+}
+export function gradeKey(topic: string): string {
+  return `${topic} grade ${PAIRED_GRADES[topic]}`;
+}
+
+/** Blanket rules that override every family's prefix digit; the first one in the skill wins. */
+export const BROAD_RULES = [9, 3, 8].map((digit) => ({
+  digit,
+  text: `- For any specimen, the prefix is the first three letters of its family in capitals followed by ${digit}.`,
+  key: `in capitals followed by ${digit}`,
+}));
+
+export const HARD_INITIAL_SKILL = `# Specimen codes\n\nAnswer with the specimen code.\n\n${HARMFUL_RULE}\n${BROAD_RULES[0].text}\n`;
+
+export interface HardWorldItem extends WorldItem {
+  split: 'train' | 'val' | 'test';
+}
+
+export function hardExpectedAnswer(topic: string, specimen: number): string {
+  const grade = PAIRED_GRADES[topic];
+  return `${topicCode(topic)}-${specimen}${grade ? ` grade ${grade}` : ''}`;
+}
+
+/** 120 items with fixed splits: 54 train, 18 validation (none of the blind families), 48 test. */
+export function makeHardWorldItems(): HardWorldItem[] {
+  return Array.from({ length: 120 }, (_, i) => {
+    const topic = HARD_TOPICS[i % HARD_TOPICS.length];
+    const k = Math.floor(i / HARD_TOPICS.length) % 5;
+    const specimen = 100 + i;
+    const blind = VALIDATION_BLIND.includes(topic);
+    const split = k < 2 || (k === 2 && blind) ? 'train' : k === 2 ? 'val' : 'test';
+    return {
+      id: `h${String(i).padStart(3, '0')}`,
+      question: `What is the ${topic} code for specimen ${specimen}?`,
+      answers: [hardExpectedAnswer(topic, specimen)],
+      split,
+    };
+  });
+}
+
+/** The hard world's simulated target. */
+export function hardTargetAnswer(systemPrompt: string, question: string): string {
+  const q = parseQuestion(question);
+  if (!q || q.topics.length !== 1) return 'I do not know.';
+  const [topic] = q.topics;
+  if (systemPrompt.includes(HARMFUL_KEY) && q.specimen % 2 === 0) return 'none';
+  const broad = BROAD_RULES.map((b) => ({ ...b, at: systemPrompt.indexOf(b.key) }))
+    .filter((b) => b.at >= 0)
+    .sort((a, b) => a.at - b.at)[0];
+  const code = broad ? `${topic.slice(0, 3).toUpperCase()}${broad.digit}` : systemPrompt.includes(ruleKey(topic)) ? topicCode(topic) : null;
+  const grade = PAIRED_GRADES[topic] && systemPrompt.includes(gradeKey(topic)) ? ` grade ${PAIRED_GRADES[topic]}` : '';
+  return `${code ? `${code}-${q.specimen}` : 'unknown'}${grade}`;
+}

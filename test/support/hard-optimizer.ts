@@ -1,0 +1,161 @@
+/**
+ * The simulated optimizer of the hard world (rule-world.ts): a plausible but fallible analyst.
+ * It traces failures to their causes (a missing rule, a missing grade mark, the harmful rule,
+ * the broad rule — which it proposes to *replace* with one precise rule, the trap of cause 3),
+ * avoids edits the step buffer says were rejected, and, decided by a hash of its prompt, also
+ * proposes harmful and broad rules, targets lines that are not in the skill, restates rules
+ * the skill already has, and echoes any literal example edit it finds in its instructions.
+ */
+import {
+  BROAD_RULES,
+  gradeKey,
+  gradeText,
+  HARMFUL_KEY,
+  HARMFUL_RULE,
+  PAIRED_GRADES,
+  questionsIn,
+  ruleKey,
+  ruleText,
+} from './rule-world';
+import { after, dedupeEdits, exampleEditsIn, hashFraction, jsonArrayAfter, section, type SimEdit } from './sim-text';
+
+/** How often each slip happens at noise 1. */
+const RATES = { echo: 0.3, empty: 0.1, harmful: 0.15, broad: 0.15, hallucinate: 0.2, restate: 0.2, mergeEcho: 0.8, rankSwap: 0.2 };
+
+interface Failure {
+  topic: string;
+  predicted: string;
+}
+
+function failuresIn(text: string): Failure[] {
+  return text
+    .split('### Trajectory ')
+    .slice(1)
+    .flatMap((block) => {
+      const q = questionsIn(block)[0];
+      const predicted = /Predicted answer: (.*)/.exec(block)?.[1]?.trim() ?? '';
+      return q ? [{ topic: q.topics[0], predicted }] : [];
+    });
+}
+
+/** Edits that would fix these failures, most supported first. */
+function fixesFor(failures: readonly Failure[], skill: string): SimEdit[] {
+  const edits: SimEdit[] = [];
+  const broad = BROAD_RULES.find((b) => skill.includes(b.text));
+  for (const f of failures) {
+    if (f.predicted === 'none' && skill.includes(HARMFUL_RULE)) edits.push({ op: 'delete', target: HARMFUL_RULE, content: '' });
+    else if (broad && f.predicted.startsWith(`${f.topic.slice(0, 3).toUpperCase()}${broad.digit}-`)) {
+      // The wrong prefix comes from the broad rule: swap it for the precise rule of this family.
+      edits.push(
+        skill.includes(ruleKey(f.topic))
+          ? { op: 'delete', target: broad.text, content: '' }
+          : { op: 'replace', target: broad.text, content: ruleText(f.topic) },
+      );
+    } else if (!skill.includes(ruleKey(f.topic))) edits.push({ op: 'append', content: ruleText(f.topic) });
+    if (PAIRED_GRADES[f.topic] && !skill.includes(gradeKey(f.topic))) edits.push({ op: 'append', content: gradeText(f.topic) });
+  }
+  return dedupeEdits(edits.map((e) => ({ ...e, support_count: 1, source_type: 'failure' }))).sort(
+    (a, b) => (b.support_count ?? 0) - (a.support_count ?? 0),
+  );
+}
+
+function slips(user: string, system: string, skill: string, rejected: string, noise: number): SimEdit[] {
+  const happens = (kind: keyof typeof RATES) => hashFraction(`${kind}\n${user}`) < RATES[kind] * noise;
+  const out: SimEdit[] = [];
+  const example = exampleEditsIn(system)[0];
+  if (example && happens('echo')) out.push({ ...example });
+  if (happens('empty')) out.push({ op: 'append', content: '' });
+  if (happens('harmful') && !skill.includes(HARMFUL_KEY) && !rejected.includes(HARMFUL_KEY)) out.push({ op: 'append', content: HARMFUL_RULE });
+  const broad = BROAD_RULES[1 + Math.floor(hashFraction(`which broad\n${user}`) * 2)];
+  if (happens('broad') && !BROAD_RULES.some((b) => skill.includes(b.key)) && !rejected.includes(broad.key)) {
+    out.push({ op: 'append', content: broad.text });
+  }
+  const lines = skill.split('\n').filter((l) => l.startsWith('- '));
+  const pick = lines[Math.floor(hashFraction(`line\n${user}`) * lines.length)];
+  if (pick && happens('hallucinate')) out.push({ op: 'replace', target: pick.replace('specimen', 'sample'), content: `${pick} Double-check it.` });
+  if (pick && happens('restate')) out.push({ op: 'append', content: pick });
+  return out.map((e) => ({ support_count: 1, source_type: 'failure', ...e }));
+}
+
+function wasRejected(e: SimEdit, rejected: string): boolean {
+  const text = e.op === 'delete' ? (e.target ?? '') : e.content;
+  return text.length > 0 && rejected.includes(text.slice(0, 120));
+}
+
+interface PoolLine {
+  index: number;
+  support: number;
+  carried: boolean;
+}
+
+function poolLines(text: string): PoolLine[] {
+  return [...text.matchAll(/^\[(\d+)\] op=.*support=(\d+)(.*)$/gm)].map((m) => ({
+    index: Number(m[1]),
+    support: Number(m[2]),
+    carried: /carried/.test(m[3]),
+  }));
+}
+
+export function hardOptimizerAnswer(stage: string, system: string, user: string, noise: number): unknown | undefined {
+  const skill = section(user, '## Current Skill');
+  const budget = Number(/L=(\d+)/.exec(user)?.[1] ?? 4);
+  const rejected = section(user, '## Previous Steps in This Epoch');
+  switch (stage) {
+    case 'reflect_failure': {
+      const failures = failuresIn(after(user, '## Failed Trajectories'));
+      const fixes = fixesFor(failures, skill).filter((e) => !wasRejected(e, rejected));
+      const edits = [...slips(user, system, skill, rejected, noise), ...fixes].slice(0, budget);
+      const missing = [...new Set(failures.map((f) => f.topic))];
+      return {
+        batch_size: failures.length,
+        failure_summary: missing.length ? [{ failure_type: 'rule_missing', count: failures.length, description: `failures on ${missing.join(', ')}` }] : [],
+        patch: { reasoning: `Fixes for ${missing.join(', ') || 'nothing'}.`, edits },
+      };
+    }
+    case 'merge_failure':
+    case 'merge_success':
+    case 'merge_final': {
+      const groups = jsonArrayAfter(user, stage === 'merge_final' ? '## Two pre-merged groups' : '## Patches to merge') as { edits?: SimEdit[] }[];
+      let edits = dedupeEdits(groups.flatMap((p) => p.edits ?? []));
+      if (stage !== 'merge_final') edits = edits.sort((a, b) => (b.support_count ?? 0) - (a.support_count ?? 0));
+      const example = exampleEditsIn(system)[0];
+      if (example && hashFraction(`mergeEcho\n${user}`) < RATES.mergeEcho * noise) edits.push({ ...example });
+      return { reasoning: `merged ${groups.length} patches`, edits };
+    }
+    case 'rank_edits': {
+      const k = Number(/budget=(\d+)/.exec(user)?.[1] ?? 1);
+      // Carried edits first (the prompt says they need their partners), then by support.
+      const order = poolLines(user).sort((a, b) => Number(b.carried) - Number(a.carried) || b.support - a.support || a.index - b.index);
+      const chosen = order.slice(0, k).map((l) => l.index);
+      if (chosen.length && order.length > k && hashFraction(`rankSwap\n${user}`) < RATES.rankSwap * noise) chosen[k - 1] = order[k].index;
+      return { reasoning: 'carried edits, then the most supported', selected_indices: chosen };
+    }
+    case 'repair_edits': {
+      const lines = [...section(user, '## Candidate Edits').matchAll(/^\[(\d+)\] (.*)$/gm)];
+      const drop = lines.filter((m) => m[2].includes(HARMFUL_KEY) || BROAD_RULES.some((b) => m[2].includes(b.key))).map((m) => Number(m[1]));
+      const candidate = section(user, '## Candidate Skill');
+      const add: SimEdit[] = [];
+      for (const q of questionsIn(after(user, '## Regressed Items'))) {
+        const t = q.topics[0];
+        if (!candidate.includes(ruleKey(t))) add.push({ op: 'append', content: ruleText(t) });
+        if (PAIRED_GRADES[t] && !candidate.includes(gradeKey(t))) add.push({ op: 'append', content: gradeText(t) });
+      }
+      return { reasoning: 'drop what broke passing items; restore what a removed rule carried', drop_indices: drop, add_edits: dedupeEdits(add) };
+    }
+    case 'slow_update': {
+      const comparison = after(user, '## Same tasks, before and after');
+      const persistent = after(comparison, '### Persistent failures').split('### Improved')[0] || comparison;
+      const curr = section(user, '## Skill at the end of this epoch');
+      const lines: string[] = [];
+      for (const q of questionsIn(persistent)) {
+        const t = q.topics[0];
+        if (!curr.includes(ruleKey(t)) && !lines.includes(ruleText(t))) lines.push(ruleText(t));
+        if (PAIRED_GRADES[t] && !curr.includes(gradeKey(t)) && !lines.includes(gradeText(t))) lines.push(gradeText(t));
+      }
+      const content = lines.length ? lines.slice(0, 3).join('\n') : '- Check every specimen question against the rules above before answering.';
+      return { reasoning: `persistent failures: ${lines.length}`, slow_update_content: content };
+    }
+    default:
+      return undefined; // the easy world's answer fits (success analyst, meta skill, step size, judge)
+  }
+}
