@@ -16,6 +16,8 @@ export interface Edit {
   source_type?: 'failure' | 'success';
   merge_level?: number;
   reflection_type?: string;
+  /** Carried from a rejected candidate that improved (credit.ts); shown to the ranker. */
+  carried?: boolean;
 }
 
 export interface Patch {
@@ -78,6 +80,22 @@ function placeAppend(skill: string, content: string): { skill: string; beforePro
   return { skill: `${skill.trimEnd()}\n\n${content}\n`, beforeProtected: false };
 }
 
+/**
+ * Cut `skill[at, at + len)`. A cut whole line takes its line break along, and the blank lines
+ * around it shrink to the larger of the two runs, so deletes leave no stack of empty lines.
+ * Only line breaks touching the cut change; the cut never touches a protected region.
+ */
+export function removeSpan(skill: string, at: number, len: number): string {
+  const before = skill.slice(0, at);
+  const after = skill.slice(at + len);
+  const lead = /\n*$/.exec(before)![0].length;
+  const trail = /^\n*/.exec(after)![0].length;
+  if (before.length === 0) return after.slice(trail);
+  if (after.length === trail) return `${before.slice(0, before.length - lead)}${trail || lead ? '\n' : ''}`;
+  if (lead === 0 || trail === 0) return before + after;
+  return before.slice(0, before.length - lead) + '\n'.repeat(Math.max(lead, trail)) + after.slice(trail);
+}
+
 /** Apply one edit with the reference semantics; never throws. */
 export function applyEdit(skill: string, edit: Edit): EditResult {
   try {
@@ -113,12 +131,13 @@ export function applyEdit(skill: string, edit: Edit): EditResult {
       case 'replace': {
         if (!target) return { skill, status: 'skipped_replace_missing_target' };
         if (at < 0) return { skill, status: 'skipped_replace_target_not_found' };
-        return { skill: skill.slice(0, at) + content + skill.slice(at + target.length), status: 'applied_replace' };
+        const replaced = content ? skill.slice(0, at) + content + skill.slice(at + target.length) : removeSpan(skill, at, target.length);
+        return { skill: replaced, status: 'applied_replace' };
       }
       case 'delete': {
         if (!target) return { skill, status: 'skipped_delete_missing_target' };
         if (at < 0) return { skill, status: 'skipped_delete_target_not_found' };
-        return { skill: skill.slice(0, at) + skill.slice(at + target.length), status: 'applied_delete' };
+        return { skill: removeSpan(skill, at, target.length), status: 'applied_delete' };
       }
       default:
         return { skill, status: 'skipped_unknown_op' };

@@ -38,7 +38,7 @@ export function gateScore(hard: number, soft: number, opts: GateScoreOptions, sk
   return score;
 }
 
-export type GateAction = 'accept_new_best' | 'accept' | 'reject' | 'force_accept';
+export type GateAction = 'accept_new_best' | 'accept' | 'accept_tie' | 'reject' | 'force_accept';
 
 /** Where the run stands: the skill it trains from and the best one seen. */
 export interface GateState {
@@ -76,6 +76,17 @@ export function evaluateGate(
     return { action: beatsBest ? 'accept_new_best' : 'accept', state: { ...state, ...asCurrent, ...best } };
   }
   return { action: 'reject', state };
+}
+
+/**
+ * Accept a candidate that ties on validation (the tie-break of credit.ts decided it may): it
+ * becomes current, and best too when it ties best — same validation score, better on train.
+ */
+export function acceptTie(state: GateState, candidate: { skill: string; score: number; origin: string; step: number }): GateDecision {
+  const best = candidate.score >= state.bestScore
+    ? { bestSkill: candidate.skill, bestScore: candidate.score, bestStep: candidate.step, bestOrigin: candidate.origin }
+    : {};
+  return { action: 'accept_tie', state: { ...state, currentSkill: candidate.skill, currentScore: candidate.score, currentOrigin: candidate.origin, ...best } };
 }
 
 /** Whether an action put the candidate in place (for counting accepts). */

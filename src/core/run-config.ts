@@ -52,6 +52,16 @@ export interface RunConfig {
   evalTest: boolean;
   /** Stop a candidate's validation as soon as it can no longer beat the current score. */
   earlyStopGate: boolean;
+  /** Drop edits that cannot apply or add nothing before they take budget (edit-screen.ts). */
+  screenEdits: boolean;
+  /** Score the candidate on the step's train batch before validation (a minibatch check). */
+  trainCheck: boolean;
+  /** With trainCheck: the optimizer repairs a candidate that broke train items it passed. */
+  repairEdits: boolean;
+  /** A rejected candidate that improved on train keeps its edits for the next step. */
+  carryEdits: boolean;
+  /** Accept a validation tie when train improves strictly and no validation item regresses. */
+  tieBreak: boolean;
   targetConcurrency: number;
   optimizerConcurrency: number;
   /** A stage whose share of errored calls passes this pauses the run. */
@@ -88,6 +98,11 @@ export const DEFAULT_RUN_CONFIG: RunConfig = {
   testLimit: 0,
   evalTest: true,
   earlyStopGate: true,
+  screenEdits: true,
+  trainCheck: true,
+  repairEdits: true,
+  carryEdits: false,
+  tieBreak: true,
   targetConcurrency: 8,
   optimizerConcurrency: 8,
   maxErrorRate: 0.2,

@@ -110,6 +110,7 @@ export function usageStageOfPhase(phase: string): string {
   if (phase.startsWith('test/')) return 'test';
   if (/^e\d+\/(prev|curr)/.test(phase)) return 'slow_update_rollout';
   if (phase.endsWith('/gate')) return 'gate';
+  if (phase.endsWith('/check')) return 'train_check';
   return 'rollout';
 }
 
@@ -118,6 +119,7 @@ export function usageStageOfPrompt(prompt: string): string {
   if (prompt.startsWith('reflect_')) return 'analyst';
   if (prompt.startsWith('merge_')) return 'merge';
   if (prompt === 'rank_edits') return 'ranking';
+  if (prompt === 'repair_edits') return 'repair';
   if (prompt === 'lr_decision') return 'lr_autonomous';
   return prompt;
 }

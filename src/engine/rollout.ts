@@ -25,9 +25,12 @@ export interface PhaseOptions {
   itemIds: readonly string[];
   /**
    * Early stop: called after each wave with the best scores still reachable (every remaining
-   * item passing). Return false to stop: the skill can no longer win.
+   * item passing) and the worst (every remaining item failing). Return false to stop: the
+   * outcome is decided (the skill can no longer win, or, for a check, its verdict is certain).
    */
-  canStillWin?: (upperHard: number, upperSoft: number) => boolean;
+  canStillWin?: (upperHard: number, upperSoft: number, lowerHard: number, lowerSoft: number) => boolean;
+  /** Items per early-stop wave (default: the target concurrency). Fix it where the stop point must not depend on concurrency. */
+  wave?: number;
 }
 
 export interface PhaseResult {
@@ -162,10 +165,10 @@ export async function rolloutPhase(ctx: EngineContext, o: PhaseOptions): Promise
     ctx.emit({ type: 'progress', phase: o.phase, done, total });
     return row;
   };
-  const wave = o.canStillWin ? Math.max(1, ctx.config.targetConcurrency) : Math.max(1, total);
+  const wave = o.canStillWin ? Math.max(1, o.wave ?? ctx.config.targetConcurrency) : Math.max(1, total);
   let complete = true;
   // A skill that could not win even with every item passing is not evaluated at all.
-  if (o.canStillWin && total > 0 && !o.canStillWin(1, 1)) complete = false;
+  if (o.canStillWin && total > 0 && !o.canStillWin(1, 1, 0, 0)) complete = false;
   for (let start = 0; complete && start < total; start += wave) {
     const ids = o.itemIds.slice(start, start + wave);
     rows.push(...(await Promise.all(ids.map((id, i) => runItem(id, start + i)))));
@@ -174,7 +177,9 @@ export async function rolloutPhase(ctx: EngineContext, o: PhaseOptions): Promise
       const ok = rows.filter((r) => r.status === 'ok');
       const upperHard = (ok.reduce((a, r) => a + r.hard, 0) + remaining) / (ok.length + remaining);
       const upperSoft = (ok.reduce((a, r) => a + r.soft, 0) + remaining) / (ok.length + remaining);
-      if (!o.canStillWin(upperHard, upperSoft)) {
+      const lowerHard = ok.reduce((a, r) => a + r.hard, 0) / (ok.length + remaining);
+      const lowerSoft = ok.reduce((a, r) => a + r.soft, 0) / (ok.length + remaining);
+      if (!o.canStillWin(upperHard, upperSoft, lowerHard, lowerSoft)) {
         complete = false;
         break;
       }

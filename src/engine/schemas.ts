@@ -44,6 +44,7 @@ export const STAGE_SCHEMAS: Record<string, Record<string, unknown>> = {
   merge_success: patch,
   merge_final: patch,
   rank_edits: obj({ reasoning: str, selected_indices: { type: 'array', items: int } }),
+  repair_edits: obj({ reasoning: str, drop_indices: { type: 'array', items: int }, add_edits: { type: 'array', items: edit } }),
   lr_decision: obj({ learning_rate: int, reasoning: str, confidence: { type: 'string', enum: ['low', 'medium', 'high'] }, risk_notes: { type: 'array', items: str } }),
   slow_update: obj({ reasoning: str, slow_update_content: str }),
   meta_skill: obj({ reasoning: str, meta_skill_content: str }),

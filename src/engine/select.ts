@@ -16,7 +16,8 @@ export interface SelectResult {
 /** One line per edit, as the ranking and step-size prompts show them. */
 export function describeEdit(e: Edit, i: number): string {
   const q = (s: unknown) => JSON.stringify(String(s ?? ''));
-  return `[${i}] op=${e.op}  target=${q(e.target)}  content=${q(e.content)}  support=${e.support_count ?? 1}`;
+  // "carried": kept from a rejected candidate that improved on train; its partners may be in the pool.
+  return `[${i}] op=${e.op}  target=${q(e.target)}  content=${q(e.content)}  support=${e.support_count ?? 1}${e.carried ? '  carried' : ''}`;
 }
 
 /** Keep integer indices in range, without duplicates, at most `budget` of them. */

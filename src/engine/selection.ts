@@ -37,13 +37,19 @@ export async function scoreOnSelection(
   phase: string,
   skill: string,
   mustBeat?: number,
+  /** Keep evaluating while a tie is still reachable (the tie-break needs the full score). */
+  allowTie = false,
 ): Promise<SelectionOutcome> {
   const hash = await skillHash(skill);
   const opts = gateOptions(ctx.config);
   const cached = state.selectionCache[hash];
   if (cached?.complete) return { hash, score: cached, gate: gateScore(cached.hard, cached.soft, opts, skill), cacheHit: true, calls: 0 };
   const canStillWin =
-    ctx.config.earlyStopGate && mustBeat !== undefined ? (uh: number, us: number) => gateScore(uh, us, opts, skill) > mustBeat : undefined;
+    ctx.config.earlyStopGate && mustBeat !== undefined ? (uh: number, us: number) => {
+          const best = gateScore(uh, us, opts, skill);
+          return allowTie ? best >= mustBeat - 1e-12 : best > mustBeat;
+        }
+      : undefined;
   const r = await rolloutPhase(ctx, { phase, skill, itemIds: selectionIds(ctx.config, data), canStillWin });
   let score: SelectionScore;
   if (r.complete) score = { hard: r.hard, soft: r.soft, n: r.n, complete: true };

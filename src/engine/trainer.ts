@@ -7,7 +7,6 @@
  * completion, so the outcome does not depend on concurrency or timing.
  */
 import { batchesForStep, planEpochBatches } from '../core/batching';
-import { applyPatch } from '../core/edits';
 import { evaluateGate, gateScore, isAccept } from '../core/gate';
 import { skillHash } from '../core/hash';
 import { getSlowUpdateContent, injectEmptySlowUpdate, replaceSlowUpdateBlock } from '../core/protected-regions';
@@ -24,7 +23,10 @@ import { isLlmError, type LlmPort, type RunStore } from './ports';
 import type { PromptSet } from './prompts';
 import { reflect, type AnalystPatch } from './reflect';
 import { rolloutPhase, type PhaseResult } from './rollout';
-import { describeEdit, rankAndSelect } from './select';
+import { describeEdit } from './select';
+import { buildCandidate, gateCandidate } from './candidate';
+import { nextPending } from '../core/credit';
+import { checkImproved } from './credit-check';
 import { decideLearningRate } from '../core/learning-rate';
 import { gateOptions, scoreOnSelection } from './selection';
 import { makeBufferEntry, renderBuffer, renderMetaBlock } from './step-buffer';
@@ -309,40 +311,58 @@ async function runStep(ctx: EngineContext, prev: RunState, data: RunDataset, a: 
       state.schedule = next.state;
       budget = next.budget;
     }
-    const sel = await timer.time('select', () => rankAndSelect(ctx, key, agg.merged, budget, current, metaText));
-    await ctx.store.putArtifact({ runId: ctx.runId, key: `${key}/ranked`, value: sel.ranked });
-
-    a.stage('update', a.step, a.epoch);
-    const applied = applyPatch(current, sel.ranked.edits);
-    const candidate = applied.skill;
+    const cand = await timer.time('select', () =>
+      buildCandidate(ctx, { key, current, merged: agg.merged, pending: state.pendingEdits ?? [], budget, metaText, rows }),
+    );
+    const candidate = cand.skill;
+    const applied = cand.applied;
     await ctx.store.putArtifact({ runId: ctx.runId, key: `${key}/apply_report`, value: applied.report });
 
     a.stage('gate', a.step, a.epoch);
-    const mustBeat = c.useGate ? state.gate.currentScore : undefined;
-    const g = await timer.time('gate', () => scoreOnSelection(ctx, state, data, `${key}/gate`, candidate, mustBeat));
     const origin = `step_${pad(a.step)}`;
-    const decision = g.score.complete
-      ? evaluateGate(state.gate, { skill: candidate, score: g.gate, origin, step: a.step }, c.useGate)
-      : { action: 'reject' as const, state: state.gate };
-    await ctx.store.putArtifact({ runId: ctx.runId, key: `${key}/gate`, value: { phase: `${key}/gate`, currentHash: await skillHash(current), candidateHash: g.hash, cacheHit: g.cacheHit, score: g.score, gateScore: g.gate, mustBeat: mustBeat ?? null, action: decision.action } });
+    const gated = await timer.time('gate', () => gateCandidate(ctx, state, data, { key, cand, origin, step: a.step }));
+    const decision = gated.decision;
+    const g = gated.selection;
+    const gateScoreValue = g?.gate ?? null;
+    await ctx.store.putArtifact({
+      runId: ctx.runId,
+      key: `${key}/gate`,
+      value: {
+        phase: `${key}/gate`,
+        currentHash: await skillHash(current),
+        candidateHash: g?.hash ?? (await skillHash(candidate)),
+        cacheHit: g?.cacheHit ?? false,
+        score: g?.score ?? null,
+        gateScore: gateScoreValue,
+        mustBeat: c.useGate ? state.gate.currentScore : null,
+        action: decision.action,
+        skippedByCheck: g === null,
+        carried: cand.carried,
+        tieBreak: gated.tieBreak ? { accepted: gated.tieBreak.accepted, regressed: gated.tieBreak.val.regressed, improved: gated.tieBreak.val.improved } : null,
+      },
+    });
     state.stepBuffer.push(
-      makeBufferEntry({ step: a.step, action: decision.action, rows, analystSummaries: summaries, scoreBefore: state.gate.currentScore, scoreAfter: g.gate, edits: sel.ranked.edits }),
+      makeBufferEntry({ step: a.step, action: decision.action, rows, analystSummaries: summaries, scoreBefore: state.gate.currentScore, scoreAfter: gateScoreValue ?? state.gate.currentScore, edits: cand.edits }),
     );
+    if (c.carryEdits) {
+      const promising = cand.check ? checkImproved(cand.check) : g !== null && g.score.complete && g.score.soft > (state.selectionCache[await skillHash(current)]?.soft ?? Infinity);
+      state.pendingEdits = nextPending({ accepted: isAccept(decision.action), promising, edits: cand.edits, cap: c.editBudget });
+    }
     state.gate = decision.state;
     if (isAccept(decision.action)) await a.saveVersion(candidate, origin, a.step);
     Object.assign(record, {
       nEditsMerged: agg.merged.edits.length,
-      nEditsRanked: sel.ranked.edits.length,
+      nEditsRanked: cand.edits.length,
       editBudget: budget,
-      candidateHash: g.hash,
+      candidateHash: g?.hash ?? null,
       candidateSkillLen: candidate.length,
       editApplySummary: applied.summary,
-      selectionHard: g.score.hard,
-      selectionSoft: g.score.soft,
-      selectionN: g.score.n,
-      selectionComplete: g.score.complete,
-      selectionCacheHit: g.cacheHit,
-      candidateGateScore: g.gate,
+      selectionHard: g?.score.hard ?? null,
+      selectionSoft: g?.score.soft ?? null,
+      selectionN: g?.score.n ?? null,
+      selectionComplete: g?.score.complete ?? null,
+      selectionCacheHit: g?.cacheHit ?? false,
+      candidateGateScore: gateScoreValue,
       action: decision.action,
     });
   }

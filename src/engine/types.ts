@@ -1,5 +1,5 @@
 /** Records the engine reads and writes through its RunStore (algorithm doc §1.8–§1.10, DESIGN §5). */
-import type { EditApplySummary } from '../core/edits';
+import type { Edit, EditApplySummary } from '../core/edits';
 import type { GateAction, GateState } from '../core/gate';
 import type { ScheduleState } from '../core/schedules';
 import type { RunConfig } from '../core/run-config';
@@ -201,6 +201,8 @@ export interface RunState {
   /** Optimizer-side memory active in the current epoch ('' when none). */
   metaSkill: string;
   selectionCache: Record<string, SelectionScore>;
+  /** Edits a promising rejected candidate carries to the next step (issue #8). */
+  pendingEdits?: Edit[];
   epochStats: EpochStats[];
   summary?: RunSummary;
   startedAt: number;

@@ -47,7 +47,8 @@ describe('a full training run through the SDK and the test server', () => {
 
   it('rejects a harmful edit at the gate', async () => {
     server().set({ harmfulRate: 1 }); // every failure analyst slips in the harmful rule
-    const { outcome, store, runId } = await trainOnce({ url: server().url, config: { epochs: 1 } });
+    // The gate alone: the train check would reject or repair these candidates before it.
+    const { outcome, store, runId } = await trainOnce({ url: server().url, config: { epochs: 1, trainCheck: false } });
     expect(outcome.status).toBe('completed');
     const steps = await store.getSteps(runId);
     let harmfulCandidates = 0;
@@ -71,10 +72,10 @@ describe('a full training run through the SDK and the test server', () => {
     server().set({ harmfulRate: 1 });
     // A good starting skill: candidates carrying the harmful rule fall behind within a few waves.
     const initialSkill = `# Specimen codes\n\n${['amber', 'basalt', 'cobalt', 'dune', 'ember', 'fjord'].map(ruleText).join('\n')}\n`;
-    const full = await trainOnce({ url: server().url, runId: 'full', initialSkill, config: { earlyStopGate: false } });
+    const full = await trainOnce({ url: server().url, runId: 'full', initialSkill, config: { earlyStopGate: false, trainCheck: false } });
     const fullGate = server().log.length;
     server().log.length = 0;
-    const early = await trainOnce({ url: server().url, runId: 'early', initialSkill, config: { earlyStopGate: true } });
+    const early = await trainOnce({ url: server().url, runId: 'early', initialSkill, config: { earlyStopGate: true, trainCheck: false } });
     const earlyGate = server().log.length;
     const a = await fingerprint(full.store, full.runId);
     const b = await fingerprint(early.store, early.runId);

@@ -1,12 +1,14 @@
 /**
  * `npm run bench:quality` (issue #8): learning quality, not speed. Trains on the hard rule world
  * (rule-world.ts: pairs, a harmful and a broad starting rule, validation-blind families, a
- * fallible optimizer) and on the easy world, over 8 seeds each, and prints one JSON line:
+ * fallible optimizer), on the same world with a noisier optimizer, and on the easy world, over
+ * 8 seeds each, and prints one JSON line:
  * held-out (test split) accuracy of the best skill per seed, its mean and min, training target
  * calls (every target call but the test split's, cache hits excluded), optimizer calls, and
  * per-cause counters read from the step artifacts.
- * Options: --baseline (the issue-#8 mechanisms off: today's loop), --seeds=N (default 8),
- * --world=hard|easy|both (default both), --table (a per-seed table before the JSON).
+ * Options: --baseline (the issue-#8 mechanisms off: today's loop), --off=knob,knob (switch single
+ * mechanisms off), --noise=X (how often the simulated optimizer slips, default 1), --seeds=N (default 8),
+ * --world=hard|noisy|easy (default all three; noisy is the hard world at twice the noise), --table (a per-seed table before the JSON).
  */
 import '../setup';
 import { importDatasetText } from '../../src/core/dataset-import';
@@ -22,7 +24,7 @@ import { startLlmServer } from './llm-server';
 import { HARD_INITIAL_SKILL, makeHardWorldItems } from './rule-world';
 
 /** The issue-#8 mechanisms switched off: the loop as it was before them. */
-export const BASELINE_KNOBS: Partial<RunConfig> = {};
+export const BASELINE_KNOBS: Partial<RunConfig> = { screenEdits: false, trainCheck: false, repairEdits: false, carryEdits: false, tieBreak: false };
 
 export function hardWorldDataset(): RunDataset {
   const r = importDatasetText(JSON.stringify(makeHardWorldItems()));
@@ -39,19 +41,20 @@ export interface SeedResult {
   counters: Record<string, number>;
 }
 
-type World = 'hard' | 'easy';
+/** `noisy` is the hard world with an optimizer that slips twice as often. */
+export type World = 'hard' | 'noisy' | 'easy';
 
-async function trainSeed(url: string, world: World, seed: number, knobs: Partial<RunConfig>): Promise<SeedResult> {
+export async function trainSeed(url: string, world: World, seed: number, knobs: Partial<RunConfig>, opts: { store?: MemoryRunStore } = {}): Promise<SeedResult> {
   const config: RunConfig = { ...SMALL_CONFIG, seed, ...knobs };
-  const data = world === 'hard' ? hardWorldDataset() : worldDataset(120);
-  const store = new MemoryRunStore();
+  const data = world === 'easy' ? worldDataset(120) : hardWorldDataset();
+  const store = opts.store ?? new MemoryRunStore();
   const llm = createLlmPort(
     { target: testEndpoint(url, 'sim-target', { concurrency: 4 }), optimizer: testEndpoint(url, 'sim-optimizer', { concurrency: 4 }) },
     { backoffBaseMs: 5, maxBackoffMs: 50 },
   );
   const runId = `${world}-${seed}`;
   const outcome = await runTraining(
-    { runId, config, data, initialSkill: world === 'hard' ? HARD_INITIAL_SKILL : INITIAL_SKILL },
+    { runId, config, data, initialSkill: world === 'easy' ? INITIAL_SKILL : HARD_INITIAL_SKILL },
     { llm, store, prompts: loadPrompts(), signal: new AbortController().signal },
   );
   if (outcome.status !== 'completed') throw new Error(`${runId} ended ${outcome.status}: ${outcome.reason}`);
@@ -77,13 +80,16 @@ async function countCauses(store: MemoryRunStore, runId: string, steps: number):
     const key = `s${String(s).padStart(4, '0')}`;
     const screened = (await store.getArtifact(runId, `${key}/screened`))?.value as { dropped?: { reason: string }[] } | undefined;
     for (const d of screened?.dropped ?? []) add(`dropped:${d.reason}`);
+    const check = await store.getArtifact(runId, `${key}/check`);
+    if (check) add('trainChecks');
     const repair = (await store.getArtifact(runId, `${key}/repair`))?.value as { repaired?: boolean; dropped?: unknown[]; added?: unknown[] } | undefined;
     if (repair?.repaired) add('repairs');
-    if (repair) add('trainChecks');
     if (repair?.dropped?.length) add('repairDroppedEdits', repair.dropped.length);
     if (repair?.added?.length) add('repairAddedEdits', repair.added.length);
-    const gate = (await store.getArtifact(runId, `${key}/gate`))?.value as { tieBreak?: boolean; carried?: number } | undefined;
-    if (gate?.tieBreak) add('tieBreakAccepts');
+    const gate = (await store.getArtifact(runId, `${key}/gate`))?.value as { tieBreak?: { accepted: boolean } | null; carried?: number; skippedByCheck?: boolean } | undefined;
+    if (gate?.tieBreak?.accepted) add('tieBreakAccepts');
+    if (gate?.tieBreak && !gate.tieBreak.accepted) add('tieBreakRefusals');
+    if (gate?.skippedByCheck) add('rejectedByTrainCheck');
     if (gate?.carried) add('carriedEditsOffered', gate.carried);
     const ablation = (await store.getArtifact(runId, `${key}/ablation`))?.value as { removed?: unknown[] } | undefined;
     if (ablation) add('ablations');
@@ -108,10 +114,19 @@ function aggregate(results: SeedResult[]) {
 export async function main(argv: string[]): Promise<number> {
   const arg = (name: string) => argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
   const seeds = Array.from({ length: Number(arg('seeds') ?? 8) }, (_, i) => i + 1);
-  const worlds: World[] = arg('world') === 'hard' ? ['hard'] : arg('world') === 'easy' ? ['easy'] : ['hard', 'easy'];
-  const knobs = argv.includes('--baseline') ? BASELINE_KNOBS : {};
-  const out: Record<string, unknown> = { mode: argv.includes('--baseline') ? 'baseline' : 'defaults', seeds: seeds.length };
-  const servers = { hard: await startLlmServer({ world: 'hard' }), easy: await startLlmServer({ world: 'easy' }) };
+  const all: World[] = ['hard', 'noisy', 'easy'];
+  const worlds = all.includes(arg('world') as World) ? [arg('world') as World] : all;
+  // --off=a,b switches single mechanisms off (an ablation of the defaults).
+  const off = Object.fromEntries((arg('off') ?? '').split(',').filter(Boolean).map((k) => [k, false])) as Partial<RunConfig>;
+  const knobs = argv.includes('--baseline') ? BASELINE_KNOBS : off;
+  const mode = argv.includes('--baseline') ? 'baseline' : Object.keys(off).length ? `defaults without ${Object.keys(off).join(', ')}` : 'defaults';
+  const out: Record<string, unknown> = { mode, seeds: seeds.length };
+  const noise = Number(arg('noise') ?? 1);
+  const servers = {
+    hard: await startLlmServer({ world: 'hard', noise }),
+    noisy: await startLlmServer({ world: 'hard', noise: 2 * noise }),
+    easy: await startLlmServer({ world: 'easy', noise }),
+  };
   try {
     for (const world of worlds) {
       const results: SeedResult[] = [];

@@ -1,0 +1,145 @@
+/**
+ * From a merged patch to a gated candidate (stages 4–6, with issue #8's credit assignment):
+ * carried edits join the pool, edits that can never help are screened out before they take
+ * budget, the ranker picks the step's edits, and the candidate is checked on the step's own
+ * train items before validation — a candidate that broke items is repaired by the optimizer,
+ * one that does not improve on train is rejected without spending validation calls (GEPA's
+ * minibatch check). A validation tie may be accepted by the tie-break. Each mechanism is a knob.
+ */
+import { poolWithCarried, tieBreakAccepts, type ItemDelta, compareOutcomes } from '../core/credit';
+import { screenEdits } from '../core/edit-screen';
+import { applyPatch, type Edit, type Patch, type PatchResult } from '../core/edits';
+import { acceptTie, evaluateGate, type GateDecision } from '../core/gate';
+import type { EngineContext } from './context';
+import { checkImproved, checkOnTrain, repairBundle, type RepairOutcome, type TrainCheck } from './credit-check';
+import { rolloutPhase } from './rollout';
+import { rankAndSelect } from './select';
+import { scoreOnSelection, selectionIds, type SelectionOutcome } from './selection';
+import type { RolloutRow, RunDataset, RunState } from './types';
+
+export interface CandidateInput {
+  key: string;
+  current: string;
+  merged: Patch;
+  /** Edits a promising rejected candidate left for this step. */
+  pending: readonly Edit[];
+  budget: number;
+  metaText: string;
+  /** The step's rollouts of the current skill (the train batch). */
+  rows: readonly RolloutRow[];
+}
+
+export interface Candidate {
+  ranked: Patch;
+  /** The bundle applied to the current skill (the ranked edits, repaired). */
+  edits: Edit[];
+  applied: PatchResult;
+  skill: string;
+  check: TrainCheck | null;
+  repair: RepairOutcome | null;
+  /** Carried edits that were in the pool. */
+  carried: number;
+}
+
+const put = (ctx: EngineContext, key: string, value: unknown) => ctx.store.putArtifact({ runId: ctx.runId, key, value });
+const okRows = (rows: readonly RolloutRow[]) => rows.filter((r) => r.status === 'ok');
+
+/** Pool, screen, rank, apply; then the train check and the repair. */
+export async function buildCandidate(ctx: EngineContext, a: CandidateInput): Promise<Candidate> {
+  const c = ctx.config;
+  const pool = c.carryEdits ? poolWithCarried(a.merged.edits, a.pending) : [...a.merged.edits];
+  let kept = pool;
+  if (c.screenEdits) {
+    const s = screenEdits(a.current, pool);
+    kept = s.kept;
+    await put(ctx, `${a.key}/screened`, {
+      pool: pool.length,
+      kept: s.kept.length,
+      carried: pool.filter((e) => e.carried).length,
+      dropped: s.dropped.map((d) => ({ index: d.index, op: String(d.edit.op), target: d.edit.target ?? '', content: d.edit.content ?? '', reason: d.reason })),
+    });
+  }
+  const sel = await rankAndSelect(ctx, a.key, { ...a.merged, edits: kept }, a.budget, a.current, a.metaText);
+  await put(ctx, `${a.key}/ranked`, sel.ranked);
+  let edits = sel.ranked.edits;
+  let applied = applyPatch(a.current, edits);
+  let check: TrainCheck | null = null;
+  let repair: RepairOutcome | null = null;
+  const base = okRows(a.rows);
+  if (c.trainCheck && applied.skill !== a.current && base.length) {
+    check = await checkOnTrain(ctx, `${a.key}/check`, base, applied.skill);
+    const first = check;
+    if (c.repairEdits && first.delta.regressed.length) {
+      repair = await repairBundle(ctx, {
+        key: a.key,
+        current: a.current,
+        candidate: applied.skill,
+        edits,
+        check,
+        currentRows: base,
+        maxAdded: a.budget,
+        metaText: a.metaText,
+      });
+      if (repair.repaired) {
+        edits = repair.edits;
+        applied = applyPatch(a.current, edits);
+        // The repaired bundle is checked again, so the gate and the tie-break judge what is gated.
+        if (applied.skill !== a.current) check = await checkOnTrain(ctx, `${a.key}/check-repaired`, base, applied.skill);
+      }
+      await put(ctx, `${a.key}/repair`, {
+        regressed: first.delta.regressed,
+        improved: first.delta.improved,
+        after: repair.repaired ? summariseDelta(check.delta) : null,
+        repaired: repair.repaired,
+        dropped: repair.dropped,
+        added: repair.added,
+        reasoning: repair.reasoning,
+      });
+    }
+    await put(ctx, `${a.key}/check`, { ...summariseDelta(check.delta), complete: check.complete, improved: check.improved, strict: check.strict, calls: check.calls });
+  }
+  await put(ctx, `${a.key}/candidate_edits`, edits);
+  return { ranked: sel.ranked, edits, applied, skill: applied.skill, check, repair, carried: pool.filter((e) => e.carried).length };
+}
+
+function summariseDelta(d: ItemDelta) {
+  return { n: d.n, regressed: d.regressed, improved: d.improved, before: d.before, after: d.after };
+}
+
+export interface GatedCandidate {
+  decision: GateDecision;
+  /** Null when the train check rejected the candidate before validation. */
+  selection: SelectionOutcome | null;
+  tieBreak: { val: ItemDelta; accepted: boolean } | null;
+}
+
+/** The validation gate, after the train check's verdict, with the tie-break for validation ties. */
+export async function gateCandidate(
+  ctx: EngineContext,
+  state: RunState,
+  data: RunDataset,
+  a: { key: string; cand: Candidate; origin: string; step: number },
+): Promise<GatedCandidate> {
+  const c = ctx.config;
+  const { cand } = a;
+  const reject: GateDecision = { action: 'reject', state: state.gate };
+  if (cand.check && !checkImproved(cand.check)) return { decision: reject, selection: null, tieBreak: null };
+  const trainStrict = !!cand.check && cand.check.strict;
+  const mayTie = c.useGate && c.tieBreak && trainStrict;
+  const mustBeat = c.useGate ? state.gate.currentScore : undefined;
+  const g = await scoreOnSelection(ctx, state, data, `${a.key}/gate`, cand.skill, mustBeat, mayTie);
+  const proposal = { skill: cand.skill, score: g.gate, origin: a.origin, step: a.step };
+  if (!g.score.complete) return { decision: reject, selection: g, tieBreak: null };
+  const decision = evaluateGate(state.gate, proposal, c.useGate);
+  if (decision.action !== 'reject' || !mayTie || cand.skill === state.gate.currentSkill) return { decision, selection: g, tieBreak: null };
+  if (Math.abs(g.gate - state.gate.currentScore) > 1e-12) return { decision, selection: g, tieBreak: null };
+  // A tie: compare item by item (both skills' validation rows come from the rollout cache).
+  const ids = selectionIds(c, data);
+  const [was, now] = await Promise.all([
+    rolloutPhase(ctx, { phase: `${a.key}/gate-current`, skill: state.gate.currentSkill, itemIds: ids }),
+    rolloutPhase(ctx, { phase: `${a.key}/gate`, skill: cand.skill, itemIds: ids }),
+  ]);
+  const val = compareOutcomes(okRows(was.rows), okRows(now.rows));
+  const accepted = tieBreakAccepts({ candidateScore: g.gate, currentScore: state.gate.currentScore, trainStrictlyBetter: trainStrict, val });
+  return { decision: accepted ? acceptTie(state.gate, proposal) : decision, selection: g, tieBreak: { val, accepted } };
+}
