@@ -88,7 +88,7 @@ export async function buildCandidate(ctx: EngineContext, a: CandidateInput): Pro
       }
       await put(ctx, `${a.key}/repair`, {
         regressed: first.delta.regressed,
-        improved: first.delta.improved,
+        fixed: first.delta.improved,
         after: repair.repaired ? summariseDelta(check.delta) : null,
         repaired: repair.repaired,
         dropped: repair.dropped,
@@ -102,8 +102,9 @@ export async function buildCandidate(ctx: EngineContext, a: CandidateInput): Pro
   return { ranked: sel.ranked, edits, applied, skill: applied.skill, check, repair, carried: pool.filter((e) => e.carried).length };
 }
 
+/** An item delta as artifacts store it: `fixed` are the items that now pass. */
 function summariseDelta(d: ItemDelta) {
-  return { n: d.n, regressed: d.regressed, improved: d.improved, before: d.before, after: d.after };
+  return { n: d.n, regressed: d.regressed, fixed: d.improved, before: d.before, after: d.after };
 }
 
 export interface GatedCandidate {

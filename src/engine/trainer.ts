@@ -338,7 +338,7 @@ async function runStep(ctx: EngineContext, prev: RunState, data: RunDataset, a: 
         action: decision.action,
         skippedByCheck: g === null,
         carried: cand.carried,
-        tieBreak: gated.tieBreak ? { accepted: gated.tieBreak.accepted, regressed: gated.tieBreak.val.regressed, improved: gated.tieBreak.val.improved } : null,
+        tieBreak: gated.tieBreak ? { accepted: gated.tieBreak.accepted, regressed: gated.tieBreak.val.regressed, fixed: gated.tieBreak.val.improved } : null,
       },
     });
     state.stepBuffer.push(

@@ -99,3 +99,20 @@ describe('delete leaves no stack of blank lines', () => {
     );
   });
 });
+
+describe('edit screen: replaces of the same text', () => {
+  it('combines them into the first, since only the first could apply', () => {
+    const target = '- Amber uses AMB9.';
+    const r = screenEdits(SKILL, [
+      { op: 'replace', target, content: '- Amber uses AMB1.', support_count: 2 },
+      { op: 'replace', target, content: '- Basalt uses BAS2.' },
+      { op: 'replace', target, content: '- Amber uses AMB1.' },
+    ]);
+    expect(r.kept).toEqual([{ op: 'replace', target, content: '- Amber uses AMB1.\n- Basalt uses BAS2.', support_count: 3 }]);
+    expect(r.dropped.map((d) => [d.index, d.reason])).toEqual([
+      [1, 'combined'],
+      [2, 'duplicate'],
+    ]);
+    expect(applyPatch(SKILL, r.kept).skill).toContain('- Amber uses AMB1.\n- Basalt uses BAS2.\n- When unsure');
+  });
+});

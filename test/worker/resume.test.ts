@@ -16,16 +16,31 @@ import { createLlmPort } from '../../src/llm/openai-client';
 import { runTraining, type TrainOutcome } from '../../src/engine/trainer';
 import type { RunStore } from '../../src/engine/ports';
 import { DEFAULT_RUN_CONFIG } from '../../src/core/run-config';
+import type { RunDataset } from '../../src/engine/types';
+import { hardWorldDataset } from '../support/bench-quality';
+import { HARD_INITIAL_SKILL } from '../support/rule-world';
 
 let srv: LlmTestServer;
+let hardSrv: LlmTestServer;
 beforeAll(async () => {
-  srv = await startLlmServer();
+  [srv, hardSrv] = await Promise.all([startLlmServer(), startLlmServer({ world: 'hard', noise: 2 })]);
 });
-afterAll(() => srv.close());
+afterAll(() => Promise.all([srv.close(), hardSrv.close()]));
 
 const config = { ...SMALL_CONFIG, epochs: 2 };
 // A small world keeps each kill-and-resume cheap: 24 train (2 steps per epoch), 12 validation, 24 test items.
 const data = worldDataset(60);
+
+/** What a resumed run trains: the easy world, or the noisy hard world (train checks, repairs, a tie accept, carried edits). */
+interface World {
+  server: () => LlmTestServer;
+  config: typeof config;
+  data: RunDataset;
+  initialSkill: string;
+}
+const EASY: World = { server: () => srv, config, data, initialSkill: INITIAL_SKILL };
+// Seed 7 of the noisy hard world repairs bundles and accepts a validation tie (test/engine/credit.test.ts).
+const HARD: World = { server: () => hardSrv, config: { ...config, seed: 7, carryEdits: true }, data: hardWorldDataset(), initialSkill: HARD_INITIAL_SKILL };
 let dbCount = 0;
 
 class Killed extends Error {
@@ -59,7 +74,7 @@ function killable(inner: RunStore, limit: number, onKill: () => void, log?: stri
   });
 }
 
-async function freshDb(): Promise<SkillwrightDb> {
+async function freshDb(w: World = EASY): Promise<SkillwrightDb> {
   const db = await openSkillwrightDb(`resume-${++dbCount}-${Date.now()}`);
   await putRun(db, {
     id: 'run',
@@ -68,9 +83,9 @@ async function freshDb(): Promise<SkillwrightDb> {
     createdAt: 0,
     updatedAt: 0,
     status: 'idle',
-    config: { ...DEFAULT_RUN_CONFIG, ...config },
-    initialSkill: INITIAL_SKILL,
-    endpoints: { target: { baseURL: srv.url, model: 'sim-target' }, optimizer: { baseURL: srv.url, model: 'sim-optimizer' } },
+    config: { ...DEFAULT_RUN_CONFIG, ...w.config },
+    initialSkill: w.initialSkill,
+    endpoints: { target: { baseURL: w.server().url, model: 'sim-target' }, optimizer: { baseURL: w.server().url, model: 'sim-optimizer' } },
     prices: {},
   });
   return db;
@@ -81,7 +96,7 @@ interface CallCount {
   ok: number;
 }
 
-function session(store: RunStore, controller = new AbortController(), calls: CallCount = { ok: 0 }): Promise<TrainOutcome> {
+function session(store: RunStore, controller = new AbortController(), calls: CallCount = { ok: 0 }, w: World = EASY): Promise<TrainOutcome> {
   setMaxListeners(10_000, controller.signal);
   const countingFetch: typeof fetch = async (input, init) => {
     const res = await fetch(input, init);
@@ -89,10 +104,13 @@ function session(store: RunStore, controller = new AbortController(), calls: Cal
     return res;
   };
   const llm = createLlmPort(
-    { target: testEndpoint(srv.url, 'sim-target', { concurrency: config.targetConcurrency }), optimizer: testEndpoint(srv.url, 'sim-optimizer', { concurrency: config.optimizerConcurrency }) },
+    {
+      target: testEndpoint(w.server().url, 'sim-target', { concurrency: w.config.targetConcurrency }),
+      optimizer: testEndpoint(w.server().url, 'sim-optimizer', { concurrency: w.config.optimizerConcurrency }),
+    },
     { backoffBaseMs: 5, fetch: countingFetch },
   );
-  return runTraining({ runId: 'run', config, data, initialSkill: INITIAL_SKILL }, { llm, store, prompts: loadPrompts(), signal: controller.signal });
+  return runTraining({ runId: 'run', config: w.config, data: w.data, initialSkill: w.initialSkill }, { llm, store, prompts: loadPrompts(), signal: controller.signal });
 }
 
 async function fingerprint(db: SkillwrightDb) {
@@ -103,6 +121,7 @@ async function fingerprint(db: SkillwrightDb) {
     status: state.status,
     gate: state.gate,
     metaSkill: state.metaSkill,
+    pendingEdits: state.pendingEdits,
     epochs: state.epochStats.map((e) => [e.epoch, e.accepts, e.rejects, e.slowUpdate?.action, e.metaSkill?.action]),
     steps: steps.map((s) => [s.step, s.action, s.candidateHash, s.candidateGateScore, s.editBudget, s.rolloutHard]),
     tests: state.summary?.tests.map((t) => [t.skill, t.hash, t.hard, t.soft]),
@@ -174,4 +193,49 @@ describe('resume after a kill', () => {
     expect((await session(new IdbRunStore(db))).status).toBe('completed');
     expect(await fingerprint(db)).toEqual(reference);
   }, 60_000);
+});
+
+describe('resume after a kill, with the train check, bundle repair, tie-break and carried edits', () => {
+  let reference: Awaited<ReturnType<typeof fingerprint>>;
+  const writeLog: string[] = [];
+  let referenceCalls = 0;
+
+  beforeAll(async () => {
+    const db = await freshDb(HARD);
+    const calls = { ok: 0 };
+    const outcome = await session(killable(new IdbRunStore(db), Infinity, () => {}, writeLog), undefined, calls, HARD);
+    expect(outcome.status).toBe('completed');
+    referenceCalls = calls.ok;
+    reference = await fingerprint(db);
+  });
+
+  /** The first write of each of the new checkpoints, and the middle of the first check's waves. */
+  function killPoints(): number[] {
+    const points = new Set<number>();
+    for (const kind of ['putArtifact:/screened', 'putRollout:/check', 'putCall:/repair_edits', 'putArtifact:/repair', 'putRollout:/check-repaired', 'putRollout:/gate-current', 'putArtifact:/candidate_edits']) {
+      const [op, suffix] = kind.split(':');
+      const at = writeLog.findIndex((w) => w.startsWith(`${op}:`) && w.replace(/^[^:]+:s\d+/, '') === suffix);
+      expect(at, `no ${kind} checkpoint in the reference run`).toBeGreaterThanOrEqual(0);
+      points.add(at + 1);
+      if (kind === 'putRollout:/check') points.add(at + 3);
+    }
+    return [...points].sort((a, b) => a - b);
+  }
+
+  it('resumes from a kill at each new checkpoint with the same outcome', async () => {
+    const points = killPoints();
+    const killAndResume = async (limit: number) => {
+      const db = await freshDb(HARD);
+      const calls = { ok: 0 };
+      const controller = new AbortController();
+      const dead = session(killable(new IdbRunStore(db), limit, () => controller.abort('kill')), controller, calls, HARD);
+      await expect(dead).rejects.toThrow('killed');
+      expect(await markInterrupted(db)).toEqual(['run']);
+      const resumed = await session(new IdbRunStore(db), undefined, calls, HARD);
+      expect(resumed.status, `kill after write ${limit} (${writeLog[limit - 1]})`).toBe('completed');
+      expect(await fingerprint(db), `kill after write ${limit} (${writeLog[limit - 1]})`).toEqual(reference);
+      expect(calls.ok - referenceCalls, `kill after write ${limit}`).toBeLessThanOrEqual(HARD.config.targetConcurrency + HARD.config.optimizerConcurrency);
+    };
+    for (let i = 0; i < points.length; i += 4) await Promise.all(points.slice(i, i + 4).map(killAndResume));
+  }, 240_000);
 });
