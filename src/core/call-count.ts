@@ -46,6 +46,8 @@ export type Stage =
   | 'merge'
   | 'rank'
   | 'lrDecision'
+  | 'trainCheck'
+  | 'repair'
   | 'gate'
   | 'slowUpdateRollout'
   | 'slowUpdate'
@@ -54,14 +56,14 @@ export type Stage =
   | 'finalValidation'
   | 'test';
 
-export const TARGET_STAGES: readonly Stage[] = ['baseline', 'rollout', 'gate', 'slowUpdateRollout', 'slowUpdateGate', 'finalValidation', 'test'];
-export const OPTIMIZER_STAGES: readonly Stage[] = ['judge', 'reflect', 'merge', 'lrDecision', 'rank', 'slowUpdate', 'metaSkill'];
+export const TARGET_STAGES: readonly Stage[] = ['baseline', 'rollout', 'trainCheck', 'gate', 'slowUpdateRollout', 'slowUpdateGate', 'finalValidation', 'test'];
+export const OPTIMIZER_STAGES: readonly Stage[] = ['judge', 'reflect', 'merge', 'lrDecision', 'rank', 'repair', 'slowUpdate', 'metaSkill'];
 
 export type StageCounts = Record<Stage, number>;
 
 export function emptyCounts(): StageCounts {
   return {
-    baseline: 0, rollout: 0, judge: 0, reflect: 0, merge: 0, lrDecision: 0, rank: 0, gate: 0,
+    baseline: 0, rollout: 0, judge: 0, reflect: 0, merge: 0, lrDecision: 0, rank: 0, trainCheck: 0, repair: 0, gate: 0,
     slowUpdateRollout: 0, slowUpdate: 0, metaSkill: 0, slowUpdateGate: 0, finalValidation: 0, test: 0,
   };
 }
@@ -133,6 +135,13 @@ export function estimateRunCalls(
       counts.merge += mergeCalls(patchesF, patchesS, c.mergeBatchSize);
       counts.rank += 1;
       if (c.lrControlMode === 'autonomous') counts.lrDecision += 1;
+      if (c.trainCheck) {
+        // The check scores the candidate on the batch (it stops early, but at most the batch),
+        // and once more after a repair.
+        const repairs = c.repairEdits ? 1 : 0;
+        counts.trainCheck += items * (1 + repairs);
+        counts.repair += repairs;
+      }
       counts.gate += N;
     }
     if (e >= 2 && (c.useSlowUpdate || c.useMetaSkill)) {
@@ -150,7 +159,7 @@ export function estimateRunCalls(
   }
   if (judged) {
     counts.judge =
-      counts.baseline + counts.rollout + counts.gate + counts.slowUpdateRollout + counts.slowUpdateGate + counts.finalValidation + counts.test;
+      counts.baseline + counts.rollout + counts.trainCheck + counts.gate + counts.slowUpdateRollout + counts.slowUpdateGate + counts.finalValidation + counts.test;
   }
   return counts;
 }

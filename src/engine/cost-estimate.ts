@@ -12,8 +12,8 @@ import { costOf, type Prices } from './meter';
 
 /** Assumed completion tokens per call, by stage. */
 export const ASSUMED_COMPLETION_TOKENS: Record<Stage, number> = {
-  baseline: 150, rollout: 150, gate: 150, slowUpdateRollout: 150, slowUpdateGate: 150, finalValidation: 150, test: 150,
-  judge: 60, reflect: 700, merge: 900, lrDecision: 150, rank: 120, slowUpdate: 700, metaSkill: 400,
+  baseline: 150, rollout: 150, trainCheck: 150, gate: 150, slowUpdateRollout: 150, slowUpdateGate: 150, finalValidation: 150, test: 150,
+  judge: 60, reflect: 700, merge: 900, lrDecision: 150, rank: 120, repair: 600, slowUpdate: 700, metaSkill: 400,
 };
 
 export interface StageEstimate {
@@ -59,12 +59,13 @@ export function estimateCost(args: {
   // The skill grows during training; estimate with one and a half times its starting length.
   const sk = Math.max(400, skill.length * 1.5);
   const promptChars: Record<Stage, number> = {
-    baseline: avgTarget, rollout: avgTarget, gate: avgTarget, slowUpdateRollout: avgTarget, slowUpdateGate: avgTarget, finalValidation: avgTarget, test: avgTarget,
+    baseline: avgTarget, rollout: avgTarget, trainCheck: avgTarget, gate: avgTarget, slowUpdateRollout: avgTarget, slowUpdateGate: avgTarget, finalValidation: avgTarget, test: avgTarget,
     judge: promptLen('judge') + 600,
     reflect: promptLen('reflect_failure') + sk + c.minibatchSize * trajectory,
     merge: promptLen('merge_failure') + sk + c.mergeBatchSize * 4 * 300,
     rank: promptLen('rank_edits') + sk + 12 * 300,
     lrDecision: promptLen('lr_decision') + sk + 12 * 300,
+    repair: promptLen('repair_edits') + 2 * sk + 12 * 300,
     slowUpdate: promptLen('slow_update') + 2 * sk + Math.min(c.slowUpdateSamples, args.splits.train) * 1200,
     metaSkill: promptLen('meta_skill') + 2 * sk + Math.min(c.slowUpdateSamples, args.splits.train) * 1200,
   };
@@ -89,7 +90,7 @@ export function estimateCost(args: {
     totalTokens,
     totalCostUsd: totalCost,
     assumptions: [
-      'An upper bound on calls: no rollout-cache hits, no early-stopped gates, every analyst returns edits and every merged patch needs ranking.',
+      'An upper bound on calls: no rollout-cache hits, no early-stopped gates or train checks, every analyst returns edits, every merged patch needs ranking and every candidate a repair.',
       `Failures per batch assume ${Math.round((args.trainAccuracy ?? 0.5) * 100)}% train accuracy.`,
       'Completion lengths are typical values (about 150 tokens per target answer, 700–900 per analyst or merge reply); reasoning models can use many more.',
     ],

@@ -353,9 +353,11 @@ export function createApi(deps: ApiDeps): WorkerApi {
       const report = artifacts.find((a) => a.key === `${key}/apply_report`);
       let candidate = record.candidateHash ? (byHash.get(record.candidateHash) ?? null) : null;
       if (!candidate && before !== null && report) {
-        // Rejected candidates are not versions; rebuild from the ranked edits.
+        // Rejected candidates are not versions; rebuild from the applied bundle (the ranked edits, repaired).
+        const bundle = artifacts.find((a) => a.key === `${key}/candidate_edits`)?.value as Edit[] | undefined;
         const ranked = artifacts.find((a) => a.key === `${key}/ranked`)?.value as { edits: Edit[] } | undefined;
-        if (ranked) candidate = applyPatch(before, ranked.edits).skill;
+        const edits = bundle ?? ranked?.edits;
+        if (edits) candidate = applyPatch(before, edits).skill;
       }
       const currentRollouts: RolloutRow[] = [];
       if (before !== null) {

@@ -39,7 +39,8 @@ describe('step formulas (§6)', () => {
 
 describe('run estimate', () => {
   it('SearchQA at paper scale: 400/200/1400, 4 epochs', () => {
-    const c = estimateRunCalls(DEFAULT_RUN_CONFIG, { train: 400, val: 200, test: 1400 }, { trainAccuracy: 0.75 });
+    // The paper's loop: without the train check (its counts are tested below).
+    const c = estimateRunCalls({ ...DEFAULT_RUN_CONFIG, trainCheck: false }, { train: 400, val: 200, test: 1400 }, { trainAccuracy: 0.75 });
     expect(c.baseline).toBe(200);
     expect(c.rollout).toBe(1600);
     expect(c.reflect).toBe(40 * 6); // F=10, S=30
@@ -58,10 +59,23 @@ describe('run estimate', () => {
     expect(totalCalls(c, TARGET_STAGES)).toBe(200 + 1600 + 8000 + 120 + 600 + 200 + 4200);
   });
 
+  it('counts the train check (at most the batch, twice with a repair) and one repair call per step', () => {
+    const sizes = { train: 80, val: 10, test: 0 };
+    const off = estimateRunCalls({ ...DEFAULT_RUN_CONFIG, epochs: 1, trainCheck: false }, sizes);
+    const on = estimateRunCalls({ ...DEFAULT_RUN_CONFIG, epochs: 1, trainCheck: true, repairEdits: true }, sizes);
+    const noRepair = estimateRunCalls({ ...DEFAULT_RUN_CONFIG, epochs: 1, trainCheck: true, repairEdits: false }, sizes);
+    expect(off.trainCheck + off.repair).toBe(0);
+    expect(on.trainCheck).toBe(2 * on.rollout);
+    expect(on.repair).toBe(2); // two steps of 40
+    expect(noRepair.trainCheck).toBe(noRepair.rollout);
+    expect(noRepair.repair).toBe(0);
+    expect(totalCalls(on, TARGET_STAGES) - totalCalls(off, TARGET_STAGES)).toBe(160);
+  });
+
   it('counts a short last batch and judge calls', () => {
     const c = estimateRunCalls({ ...DEFAULT_RUN_CONFIG, epochs: 1, scorer: { kind: 'judge' } }, { train: 50, val: 10, test: 0 });
     expect(c.rollout).toBe(50);
-    expect(c.judge).toBe(c.baseline + c.rollout + c.gate + c.finalValidation);
+    expect(c.judge).toBe(c.baseline + c.rollout + c.trainCheck + c.gate + c.finalValidation);
     expect(c.slowUpdate).toBe(0);
   });
 });

@@ -7,7 +7,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { launchBrowser } from './support/chromium';
 import { connect, countStore, readRuns, setKnobs, uploadDataset, useDataset, waitForStatus } from './support/app';
 import { startLlmServer, type LlmTestServer } from '../support/llm-server';
-import { makeWorldItems } from '../support/rule-world';
+import { HARD_INITIAL_SKILL, makeHardWorldItems, makeWorldItems } from '../support/rule-world';
 
 const appUrl = inject('appUrl');
 const distDir = inject('distDir');
@@ -18,6 +18,7 @@ const figures: Record<string, unknown> = {};
 
 describe.skipIf(Boolean(skip))('Skillwright in Chromium', () => {
   let srv: LlmTestServer;
+  let hardSrv: LlmTestServer;
   let ctx: BrowserContext;
   let page: Page;
   const consoleProblems: string[] = [];
@@ -28,6 +29,7 @@ describe.skipIf(Boolean(skip))('Skillwright in Chromium', () => {
   beforeAll(async () => {
     mkdirSync('test-results', { recursive: true });
     srv = await startLlmServer({ latencyMs: 20 });
+    hardSrv = await startLlmServer({ world: 'hard', noise: 2 });
     ctx = await launchBrowser();
     page = await ctx.newPage();
     page.on('console', (m) => {
@@ -36,7 +38,8 @@ describe.skipIf(Boolean(skip))('Skillwright in Chromium', () => {
     page.on('pageerror', (e) => consoleProblems.push(e.message));
     page.on('request', (r) => {
       const u = r.url();
-      if (!u.startsWith(appUrl) && !u.startsWith(srv.url.replace(/\/v1$/, '')) && !u.startsWith('data:') && !u.startsWith('blob:')) foreign.push(u);
+      const ours = [srv, hardSrv].some((x) => x && u.startsWith(x.url.replace(/\/v1$/, '')));
+      if (!u.startsWith(appUrl) && !ours && !u.startsWith('data:') && !u.startsWith('blob:')) foreign.push(u);
     });
     await page.addInitScript(() => {
       const w = window as unknown as { __longtasks: number[] };
@@ -55,6 +58,7 @@ describe.skipIf(Boolean(skip))('Skillwright in Chromium', () => {
     console.log('e2e figures', JSON.stringify(figures));
     await ctx?.close();
     await srv?.close();
+    await hardSrv?.close();
   });
 
   it('happy path: connect, load data, edit the skill, train, inspect, export the best skill', async () => {
@@ -206,6 +210,44 @@ describe.skipIf(Boolean(skip))('Skillwright in Chromium', () => {
     await page.getByText(/\d+ train · \d+ validation · \d+ test/).waitFor();
     expect(await page.getByLabel('Scorer').inputValue()).toBe('mcq');
   });
+
+  it('the step inspector shows edits dropped before ranking, the train check, a bundle repair and a validation tie-break', async () => {
+    // The hard world with a noisy optimizer (rule-world.ts): seed 7 repairs bundles and accepts a tie.
+    await connect(page, hardSrv.url, 'sk-e2e-key');
+    await uploadDataset(page, 'hard-world.json', JSON.stringify(makeHardWorldItems()));
+    await page.getByText(/54 train · 18 validation · 48 test/).waitFor();
+    await page.getByRole('button', { name: 'Use this dataset' }).click();
+    await page.getByText(/Training will use/).waitFor();
+    await page.getByRole('link', { name: 'Skill' }).click();
+    await page.getByLabel('Open skill file').setInputFiles({ name: 'hard-skill.md', mimeType: 'text/markdown', buffer: Buffer.from(HARD_INITIAL_SKILL) });
+    await page.waitForFunction((want) => JSON.parse(localStorage.getItem('skillwright-ui')!).state.skill === want, HARD_INITIAL_SKILL);
+    await page.getByRole('link', { name: 'Train' }).click();
+    await page.getByRole('button', { name: 'Defaults for this dataset' }).click();
+    await setKnobs(page, { ...KNOBS, Seed: '7' });
+    for (const label of ['Screen edits before ranking', 'Train-batch check', 'Repair bundles', 'Validation tie-break']) expect(await page.getByLabel(label).isChecked(), label).toBe(true);
+    expect(await page.getByLabel('Carry promising edits').isChecked()).toBe(false);
+    await page.getByRole('button', { name: 'Start training' }).click();
+    await waitForStatus(page, 'Completed');
+    await page.getByRole('link', { name: 'Runs' }).click();
+    await page.getByText('Test report').waitFor();
+    const seen = new Set<string>();
+    for (let step = 1; step <= 6; step++) {
+      await page.getByRole('button', { name: `Inspect step ${step}`, exact: true }).click();
+      await page.getByText(new RegExp(`^Step ${step} — `)).waitFor();
+      for (const title of ['Dropped before ranking', 'Train-batch check', 'Bundle repaired', 'Validation tie-break']) {
+        if (await page.getByRole('heading', { name: new RegExp(`^${title}`) }).count()) seen.add(title);
+      }
+      if (await page.getByRole('heading', { name: 'Bundle repaired' }).count()) {
+        await page.getByRole('heading', { name: 'Bundle repaired' }).scrollIntoViewIfNeeded();
+        await page.screenshot({ path: 'test-results/runs-step-repair-light.png', fullPage: true });
+        const card = (title: string) => page.locator('section.card', { has: page.getByRole('heading', { name: new RegExp(`^${title}`) }) });
+        await card('Dropped before ranking').screenshot({ path: 'test-results/runs-step-dropped-card.png' });
+        await card('Bundle repaired').screenshot({ path: 'test-results/runs-step-repair-card.png' });
+        expect(await page.getByRole('table', { name: 'Edits dropped before ranking' }).innerText()).toMatch(/target not in the skill|the skill already says this|combined into an earlier replace/);
+      }
+    }
+    expect([...seen].sort()).toEqual(['Bundle repaired', 'Dropped before ranking', 'Train-batch check', 'Validation tie-break']);
+  }, 180_000);
 
   it('every screen in light and dark, readable on a phone, no console errors, no other hosts', async () => {
     for (const scheme of ['light', 'dark'] as const) {

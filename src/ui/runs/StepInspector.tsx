@@ -6,6 +6,7 @@ import type { RolloutRow } from '../../engine/types';
 import { Card } from '../common/Field';
 import { VirtualTable } from '../common/VirtualTable';
 import { SkillDiff } from '../skill/LazyEditors';
+import { CheckAndRepair, DroppedEdits, type CheckArtifact, type RepairArtifact, type ScreenedArtifact, type TieBreakRecord } from './CreditPanel';
 
 type Filter = 'all' | 'pass' | 'fail' | 'error';
 
@@ -44,7 +45,17 @@ export function StepInspector({ runId, step }: { runId: string; step: number }) 
   const merged = art('merged') as Patch | undefined;
   const ranked = art('ranked') as Patch | undefined;
   const report = art('apply_report') as EditReportRow[] | undefined;
-  const gate = art('gate') as { cacheHit: boolean; score: { hard: number; soft: number; n: number; complete: boolean }; gateScore: number; mustBeat: number | null; action: string } | undefined;
+  const gate = art('gate') as
+    | {
+        cacheHit: boolean;
+        score: { hard: number; soft: number; n: number; complete: boolean } | null;
+        gateScore: number | null;
+        mustBeat: number | null;
+        action: string;
+        skippedByCheck?: boolean;
+        tieBreak?: TieBreakRecord | null;
+      }
+    | undefined;
   const chosen = new Set(ranked && merged ? ranked.edits.map((e) => merged.edits.indexOf(e)).filter((i) => i >= 0) : []);
   if (ranked && merged && chosen.size === 0) ranked.edits.forEach((e) => chosen.add(merged.edits.findIndex((m) => m.content === e.content && m.target === e.target && m.op === e.op)));
   const rows = detail.rollouts.filter((r) => filter === 'all' || outcome(r) === filter);
@@ -56,10 +67,15 @@ export function StepInspector({ runId, step }: { runId: string; step: number }) 
         <p>
           Train batch: {(s.rolloutHard * 100).toFixed(1)}% on {s.rolloutN} items{s.rolloutErrors ? `, ${s.rolloutErrors} errored (not scored)` : ''}. {s.nFailurePatches} failure and {s.nSuccessPatches} success patches → {s.nEditsMerged} merged edits → {s.nEditsRanked} applied (budget {s.editBudget ?? '—'}).
         </p>
-        {gate && (
+        {gate?.score && gate.gateScore !== null && (
           <p>
             Gate: candidate {gate.gateScore.toFixed(3)}{gate.score.complete ? '' : ' (upper bound: stopped early)'} on {gate.score.n} validation items vs current {gate.mustBeat?.toFixed(3) ?? '—'}
             {gate.cacheHit ? ' (cached score)' : ''} → <strong>{gate.action.replace(/_/g, ' ')}</strong>.
+          </p>
+        )}
+        {gate?.skippedByCheck && (
+          <p>
+            Gate: not run — the candidate was no better on the train batch → <strong>{gate.action.replace(/_/g, ' ')}</strong>.
           </p>
         )}
       </Card>
@@ -95,12 +111,19 @@ export function StepInspector({ runId, step }: { runId: string; step: number }) 
           </details>
         ))}
       </Card>
+      <DroppedEdits screened={art('screened') as ScreenedArtifact | undefined} />
       {merged && (
         <Card title={`Merged patch and ranking (top ${ranked?.edits.length ?? 0} chosen)`}>
           <p className="muted small">{ranked?.reasoning ?? merged.reasoning}</p>
           <EditList edits={merged.edits} chosen={chosen} />
         </Card>
       )}
+      <CheckAndRepair
+        check={art('check') as CheckArtifact | undefined}
+        repair={art('repair') as RepairArtifact | undefined}
+        tieBreak={gate?.tieBreak}
+        skippedByCheck={gate?.skippedByCheck}
+      />
       {report && (
         <Card title="Edit-apply report">
           <table className="table">

@@ -13,7 +13,7 @@ import { RunDashboard } from './RunDashboard';
 import { cancelRun, pauseRun, resumeRun, startTraining } from './run-controller';
 
 const STAGE_NAMES: Record<string, string> = {
-  baseline: 'Baseline (validation)', rollout: 'Rollouts (train)', judge: 'Judge', reflect: 'Reflect (analysts)', merge: 'Aggregate (merges)', rank: 'Select (ranking)', lrDecision: 'Select (step size)',
+  baseline: 'Baseline (validation)', rollout: 'Rollouts (train)', judge: 'Judge', reflect: 'Reflect (analysts)', merge: 'Aggregate (merges)', rank: 'Select (ranking)', lrDecision: 'Select (step size)', trainCheck: 'Train-batch check', repair: 'Bundle repair',
   gate: 'Gate (validation)', slowUpdateRollout: 'Slow-update rollouts', slowUpdate: 'Slow update', metaSkill: 'Meta skill', slowUpdateGate: 'Slow-update gate', finalValidation: 'Final validation', test: 'Test evaluation',
 };
 
@@ -171,6 +171,11 @@ export function TrainScreen() {
           <Toggle label="Validation gate" hint={KNOB_HELP.useGate} checked={config.useGate} onChange={(v) => patch({ useGate: v })} />
           <Toggle label="Gate the slow update" hint={KNOB_HELP.slowUpdateGated} checked={config.slowUpdateGated} onChange={(v) => patch({ slowUpdateGated: v })} />
           <Toggle label="Early-stopped gate" hint={KNOB_HELP.earlyStop} checked={config.earlyStopGate} onChange={(v) => patch({ earlyStopGate: v })} />
+          <Toggle label="Screen edits before ranking" hint={KNOB_HELP.screenEdits} checked={config.screenEdits} onChange={(v) => patch({ screenEdits: v })} />
+          <Toggle label="Train-batch check" hint={KNOB_HELP.trainCheck} checked={config.trainCheck} onChange={(v) => patch({ trainCheck: v })} />
+          <Toggle label="Repair bundles" hint={KNOB_HELP.repairEdits} checked={config.repairEdits} onChange={(v) => patch({ repairEdits: v })} />
+          <Toggle label="Carry promising edits" hint={KNOB_HELP.carryEdits} checked={config.carryEdits} onChange={(v) => patch({ carryEdits: v })} />
+          <Toggle label="Validation tie-break" hint={KNOB_HELP.tieBreak} checked={config.tieBreak} onChange={(v) => patch({ tieBreak: v })} />
           <Toggle label="Failures only" hint={KNOB_HELP.failureOnly} checked={config.failureOnly} onChange={(v) => patch({ failureOnly: v })} />
           <Field label="Longitudinal pairs" hint="Which before/after pairs the epoch review sees: all, only changed ones (topped up), or only unchanged ones.">
             {(id, hintId) => (

@@ -1,0 +1,145 @@
+/**
+ * What the step did with its edits before and around the gate (issue #8): edits dropped before
+ * ranking with their reasons, the train-batch check, the bundle repair and the validation
+ * tie-break. Reads the step's artifacts; a run with these mechanisms off shows none of it.
+ */
+import { DROP_REASON_TEXT, type DropReason } from '../../core/edit-screen';
+import type { Edit } from '../../core/edits';
+import { Card } from '../common/Field';
+
+export interface ScreenedArtifact {
+  pool: number;
+  kept: number;
+  carried: number;
+  dropped: { index: number; op: string; target: string; content: string; reason: DropReason }[];
+}
+interface Side {
+  hard: number;
+  soft: number;
+}
+export interface CheckArtifact {
+  n: number;
+  regressed: string[];
+  fixed: string[];
+  before: Side;
+  after: Side;
+  complete: boolean;
+  improved: boolean;
+  strict: boolean;
+  calls: number;
+}
+export interface RepairArtifact {
+  regressed: string[];
+  fixed: string[];
+  repaired: boolean;
+  dropped: Edit[];
+  added: Edit[];
+  reasoning: string;
+}
+export interface TieBreakRecord {
+  accepted: boolean;
+  regressed: string[];
+  fixed: string[];
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+const text = (e: { op: string; target?: string; content?: string }) => String(e.content || e.target || '(empty)');
+
+function EditLine({ e }: { e: Edit }) {
+  return (
+    <li>
+      <code>{String(e.op)}</code> <span className="mono small">{text({ ...e, op: String(e.op) })}</span>
+    </li>
+  );
+}
+
+/** Edits dropped before ranking, with the reason for each. */
+export function DroppedEdits({ screened }: { screened?: ScreenedArtifact }) {
+  if (!screened) return null;
+  return (
+    <Card title={`Dropped before ranking (${screened.dropped.length} of ${screened.pool})`}>
+      <p className="muted small">
+        Edits that could never help are removed before they take a slot of the step's budget.
+        {screened.carried ? ` ${screened.carried} edit${screened.carried === 1 ? ' was' : 's were'} carried from the previous step's rejected candidate.` : ''}
+      </p>
+      {screened.dropped.length === 0 ? (
+        <p className="muted">Nothing dropped: every edit could apply.</p>
+      ) : (
+        <table className="table" aria-label="Edits dropped before ranking">
+          <thead>
+            <tr>
+              <th>#</th>
+              <th>Op</th>
+              <th>Reason</th>
+              <th>Edit</th>
+            </tr>
+          </thead>
+          <tbody>
+            {screened.dropped.map((d) => (
+              <tr key={d.index}>
+                <td>{d.index}</td>
+                <td>
+                  <code>{d.op}</code>
+                </td>
+                <td>
+                  <span className="badge fail">{DROP_REASON_TEXT[d.reason] ?? d.reason}</span>
+                </td>
+                <td className="small mono">{d.reason === 'target_absent' || d.reason === 'target_protected' ? `target: ${d.target || '(empty)'}` : text(d)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </Card>
+  );
+}
+
+/** The train-batch check, the bundle repair and the tie-break, after ranking. */
+export function CheckAndRepair(a: { check?: CheckArtifact; repair?: RepairArtifact; tieBreak?: TieBreakRecord | null; skippedByCheck?: boolean }) {
+  const { check, repair, tieBreak } = a;
+  if (!check && !repair && !tieBreak) return null;
+  return (
+    <>
+      {check && (
+        <Card title="Train-batch check">
+          <p>
+            Candidate on this step's train items: {pct(check.after.hard)} vs current {pct(check.before.hard)} on the {check.n} items scored
+            {check.complete ? '' : ' (stopped once the verdict was certain)'} — <span className="badge pass">{check.fixed.length} fixed</span>{' '}
+            <span className="badge fail">{check.regressed.length} broken</span> → <strong>{check.improved ? 'better: on to the validation gate' : 'not better'}</strong>
+            {a.skippedByCheck ? ', rejected without spending validation calls.' : '.'}
+          </p>
+        </Card>
+      )}
+      {repair && (
+        <Card title={repair.repaired ? 'Bundle repaired' : 'Bundle repair: no change'}>
+          <p>
+            The candidate broke {repair.regressed.length} train item{repair.regressed.length === 1 ? '' : 's'} the current skill passed (
+            <span className="mono small">{repair.regressed.join(', ')}</span>); the optimizer was asked which edits to blame.
+          </p>
+          {repair.reasoning && <p className="muted small">{repair.reasoning}</p>}
+          {repair.dropped.length > 0 && (
+            <>
+              <h4>Removed from the bundle</h4>
+              <ul className="edits">{repair.dropped.map((e, i) => <EditLine key={i} e={e} />)}</ul>
+            </>
+          )}
+          {repair.added.length > 0 && (
+            <>
+              <h4>Added to keep what a removed rule carried</h4>
+              <ul className="edits">{repair.added.map((e, i) => <EditLine key={i} e={e} />)}</ul>
+            </>
+          )}
+        </Card>
+      )}
+      {tieBreak && (
+        <Card title="Validation tie-break">
+          <p>
+            The candidate tied the current skill on validation. It was strictly better on the train batch, and{' '}
+            {tieBreak.regressed.length === 0 ? 'no validation item it passed before fails now' : `${tieBreak.regressed.length} validation item(s) regressed (${tieBreak.regressed.join(', ')})`} →{' '}
+            <strong>{tieBreak.accepted ? 'accepted as the new current skill' : 'rejected'}</strong>.
+          </p>
+        </Card>
+      )}
+    </>
+  );
+}
