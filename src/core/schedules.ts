@@ -9,12 +9,13 @@ export type ScheduleKind = (typeof SCHEDULE_KINDS)[number];
 /** The budget the autonomous scheduler returns: in effect, no cap. */
 export const UNCAPPED_BUDGET = 999;
 
-/** Round half to even, as Python's round() does. */
+/**
+ * Round half to even, exactly as Python's round() does: only a double that is exactly a half
+ * is a tie (2.500000000000001 rounds to 3). `x - floor(x)` is exact for doubles, so no epsilon.
+ */
 export function bankersRound(x: number): number {
   const floor = Math.floor(x);
-  const diff = x - floor;
-  const EPS = 1e-9;
-  if (Math.abs(diff - 0.5) < EPS) return floor % 2 === 0 ? floor : floor + 1;
+  if (x - floor === 0.5) return floor % 2 === 0 ? floor : floor + 1;
   return Math.round(x);
 }
 

@@ -40,7 +40,17 @@ describe('edit-budget schedules (§4.1)', () => {
   });
 
   it('bankersRound rounds half to even', () => {
-    expect([0.5, 1.5, 2.5, 3.5, -0.5, 2.4, 2.6].map(bankersRound)).toEqual([0, 2, 2, 4, 0, 2, 3]);
+    expect([0.5, 1.5, 2.5, 3.5, -0.5, -1.5, -2.5, 2.4, 2.6].map(bankersRound)).toEqual([0, 2, 2, 4, 0, -2, -2, 2, 3]);
+  });
+
+  it('bankersRound matches Python: only an exact half is a tie (issue #9)', () => {
+    // Python: round(2.500000000000001) == 3, round(2.4999999999999996) == 2, round(0.5000000001) == 1.
+    expect(bankersRound(2.500000000000001)).toBe(3);
+    expect(bankersRound(2.4999999999999996)).toBe(2);
+    expect(bankersRound(0.5000000001)).toBe(1);
+    expect(bankersRound(3.4999999999)).toBe(3);
+    // Python: round(1e16 + 2) == 10000000000000002 (already an integer).
+    expect(bankersRound(1e16 + 2)).toBe(1e16 + 2);
   });
 
   it('decaying schedules stay within [min, max], are integers and never increase', () => {
