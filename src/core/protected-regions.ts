@@ -49,9 +49,15 @@ export function firstProtectedStart(skill: string): number {
 
 /** Remove every marker string from model-written text so it cannot forge a region. */
 export function removeMarkers(text: string): string {
+  // Until stable: removing one marker must not join its neighbours into a new one
+  // ("<!-- SLOW_UPDATE_<!-- SLOW_UPDATE_START -->START -->" hides a marker inside a marker).
   let out = text;
-  for (const m of MARKERS) out = out.split(m).join('');
-  return out;
+  for (;;) {
+    let next = out;
+    for (const m of MARKERS) next = next.split(m).join('');
+    if (next === out) return out;
+    out = next;
+  }
 }
 
 /** The text inside the slow-update block, trimmed; '' when there is none. */

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import {
   APPENDIX_END,
   APPENDIX_START,
+  MARKERS,
   SLOW_UPDATE_END,
   SLOW_UPDATE_START,
   appendixNoteKey,
@@ -17,6 +18,7 @@ import {
   replaceSlowUpdateBlock,
   stripProtectedRegions,
 } from '../../src/core/protected-regions';
+import { applyEdit } from '../../src/core/edits';
 
 describe('protected regions', () => {
   it('finds a region from its start marker to the end of its end marker', () => {
@@ -89,5 +91,30 @@ describe('appendix helpers', () => {
     s = mergeAppendixNotes(s, ['check UNITS', 'New note;', 'quote the source.']);
     expect(getAppendixNotes(s)).toEqual(['Check units.', 'Quote  the source', 'New note;']);
     expect(appendixNoteKey('  Foo   bar ._-')).toBe('foo bar');
+  });
+});
+
+describe('forged markers in model-written text (issue #9 item 3)', () => {
+  const nested = (m: string) => `${m.slice(0, 10)}${m}${m.slice(10)}`;
+  it('a marker hidden inside a marker is removed too', () => {
+    for (const m of MARKERS) expect(removeMarkers(`a ${nested(m)} b`)).toBe('a  b');
+    expect(removeMarkers(nested(nested(SLOW_UPDATE_START)))).toBe('');
+  });
+
+  it('an edit carrying a forged marker adds no protected region', () => {
+    const skill = '# Skill\n\n- one rule\n';
+    for (const m of MARKERS) {
+      const r = applyEdit(skill, { op: 'append', content: `- rule ${nested(m)} text` });
+      expect(MARKERS.some((x) => r.skill.includes(x))).toBe(false);
+      expect(findProtectedRegions(r.skill)).toEqual([]);
+    }
+  });
+
+  it('property: removeMarkers leaves no marker, whatever the interleaving', () => {
+    const piece = fc.constantFrom(...MARKERS, ...MARKERS.map((m) => m.slice(0, 9)), ...MARKERS.map((m) => m.slice(9)), 'x', ' ');
+    fc.assert(fc.property(fc.array(piece, { maxLength: 12 }), (parts) => {
+      const out = removeMarkers(parts.join(''));
+      for (const m of MARKERS) expect(out).not.toContain(m);
+    }));
   });
 });
