@@ -4,6 +4,7 @@ import { effectiveKeys, effectiveOptimizer, useApp } from '../../store/app-store
 import type { RolloutRow } from '../../engine/types';
 import { Alert, Card, NumberField } from '../common/Field';
 import { VirtualTable } from '../common/VirtualTable';
+import { effectivePrices } from '../../store/effective-prices';
 
 /** Score the skill being edited on a split of the chosen dataset — a quick check before training. */
 export function EvaluatePanel() {
@@ -22,7 +23,7 @@ export function EvaluatePanel() {
     try {
       const keys = effectiveKeys(s);
       const r = await trainer().evaluateSkill(
-        { datasetId, split, limit: limit ?? 0, skill: s.skill, config: s.config, endpoints: { target: s.connection.target, optimizer: effectiveOptimizer(s.connection) }, prices: s.connection.prices },
+        { datasetId, split, limit: limit ?? 0, skill: s.skill, config: s.config, endpoints: { target: s.connection.target, optimizer: effectiveOptimizer(s.connection) }, prices: effectivePrices(s.connection) },
         keys.target ? keys : null,
       );
       if (r.ok) setResult(r);

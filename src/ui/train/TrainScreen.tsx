@@ -6,7 +6,7 @@ import { SCHEDULE_KINDS, scheduleSequence } from '../../core/schedules';
 import { GATE_METRICS } from '../../core/gate';
 import type { CostEstimate } from '../../engine/cost-estimate';
 import type { DatasetListItem } from '../../storage/datasets-repo';
-import { presetPrice } from '../../llm/pricing';
+import { effectivePrices } from '../../store/effective-prices';
 import { Alert, Card, Field, NumberField } from '../common/Field';
 import { KNOB_HELP } from './knobs';
 import { RunDashboard } from './RunDashboard';
@@ -48,10 +48,7 @@ export function TrainScreen() {
   const [estimate, setEstimate] = useState<CostEstimate | null>(null);
   const [resumeBudget, setResumeBudget] = useState<number | undefined>(undefined);
   const dataset = datasets.find((d) => d.id === datasetId);
-  const prices = useMemo(
-    () => ({ target: connection.prices.target ?? presetPrice(connection.target.model), optimizer: connection.prices.optimizer ?? presetPrice(connection.optimizer.model) }),
-    [connection],
-  );
+  const prices = useMemo(() => effectivePrices(connection), [connection]);
 
   useEffect(() => {
     void trainer().listDatasets().then(setDatasets);

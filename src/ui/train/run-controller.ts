@@ -8,6 +8,7 @@ import { applyRunEvent, startLive } from '../../store/run-events';
 import type { RunEvent } from '../../engine/events';
 import type { RunStatus } from '../../engine/types';
 import type { StartOutcome, Result } from '../../worker/api-types';
+import { effectivePrices } from '../../store/effective-prices';
 
 /** Show how a start or resume ended; a refused one (missing key, locked…) gets back the status it had. */
 function settle(r: Result<StartOutcome>, before: { status: RunStatus; reason?: string }): void {
@@ -41,7 +42,7 @@ export async function startTraining(): Promise<void> {
     config: s.config,
     initialSkill: s.skill,
     endpoints: { target: s.connection.target, optimizer: effectiveOptimizer(s.connection) },
-    prices: s.connection.prices,
+    prices: effectivePrices(s.connection),
   });
   if (!created.ok) return void setApp({ problem: created.error.message });
   const run = await trainer().getRun(created.runId);
