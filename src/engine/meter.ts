@@ -49,7 +49,7 @@ export class Meter {
     s.promptTokens += usage.promptTokens;
     s.completionTokens += usage.completionTokens;
     s.reasoningTokens += usage.reasoningTokens;
-    s.costUsd += costOf(usage, this.prices[role]);
+    s.costUsd += costOf(usage, this.priceOf(role));
     const c = (this.completionSeen[role] ??= { n: 0, tokens: 0, max: 0 });
     c.n++;
     c.tokens += usage.completionTokens;
@@ -66,6 +66,11 @@ export class Meter {
   release(r: Reservation): void {
     this.reservedUsd -= r.costUsd;
     this.reservedTokens -= r.tokens;
+  }
+
+  /** A judge without its own price is billed at the optimizer's (it usually is the same model). */
+  private priceOf(role: Role): Price | undefined {
+    return this.prices[role] ?? (role === 'judge' ? this.prices.optimizer : undefined);
   }
 
   get totalCostUsd(): number {
@@ -87,7 +92,7 @@ export class Meter {
       completionTokens: seen && seen.n ? Math.max(seen.max, 64) : 512,
       reasoningTokens: 0,
     };
-    const cost = costOf(estimate, this.prices[role]);
+    const cost = costOf(estimate, this.priceOf(role));
     const tokens = estimate.promptTokens + estimate.completionTokens;
     if (this.budget.usd !== undefined && this.totalCostUsd + this.reservedUsd + cost > this.budget.usd) {
       throw new PauseError(
@@ -109,8 +114,8 @@ export function usageStageOfPhase(phase: string): string {
   if (phase === 'baseline' || phase === 'final') return phase;
   if (phase.startsWith('test/')) return 'test';
   if (/^e\d+\/(prev|curr)/.test(phase)) return 'slow_update_rollout';
-  if (phase.endsWith('/gate')) return 'gate';
-  if (phase.endsWith('/check')) return 'train_check';
+  if (phase.endsWith('/gate') || phase.endsWith('/gate-current')) return 'gate';
+  if (phase.endsWith('/check') || phase.endsWith('/check-repaired')) return 'train_check';
   return 'rollout';
 }
 
