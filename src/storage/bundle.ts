@@ -150,6 +150,8 @@ export async function importBundle(db: SkillwrightDb, bundle: RunBundle, newId: 
       ...(bundle.run.endpoints.judge ? { judge: stripSecretHeaders(bundle.run.endpoints.judge) } : {}),
     },
     state: bundle.run.state && { ...bundle.run.state, runId: id, status },
+    // The bundle's hosts are the exporter's: never call them with this user's keys.
+    needsBinding: true,
   };
   await guardQuota(async () => {
     const tx = db.transaction(['runs', 'datasets', ...RUN_DATA_STORES], 'readwrite');

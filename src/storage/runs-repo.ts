@@ -18,6 +18,8 @@ export interface RunListItem {
   totalCostUsd: number | null;
   targetModel: string;
   optimizerModel: string;
+  /** Imported and not yet bound to the user's own endpoints: read-only. */
+  needsBinding: boolean;
 }
 
 export function toListItem(r: RunRecord): RunListItem {
@@ -35,6 +37,7 @@ export function toListItem(r: RunRecord): RunListItem {
     totalCostUsd: r.state?.summary?.totalCostUsd ?? null,
     targetModel: r.endpoints.target.model,
     optimizerModel: r.endpoints.optimizer.model,
+    needsBinding: Boolean(r.needsBinding),
   };
 }
 

@@ -53,6 +53,11 @@ export interface RunRecord {
   state?: RunState;
   /** Version the run was started from, when it was ("new run from this version"). */
   parent?: { runId: string; hash: string };
+  /**
+   * Imported from a bundle: its endpoints are someone else's. Read-only (never started, so no
+   * key is sent to a host from a file) until the user binds it to endpoints of their own.
+   */
+  needsBinding?: boolean;
 }
 
 export interface SettingRecord {

@@ -4,7 +4,10 @@
  */
 import type { SkillwrightDb } from './open-db';
 
-export type RememberedKeys = Partial<Record<'target' | 'optimizer' | 'judge', string>>;
+export type RememberedKeys = Partial<Record<'target' | 'optimizer' | 'judge', string>> & {
+  /** The origin each key was typed for (keys are only sent there). */
+  hosts?: Partial<Record<'target' | 'optimizer' | 'judge', string>>;
+};
 
 const KEYS = 'remembered-keys';
 

@@ -105,6 +105,11 @@ export function effectiveOptimizer(c: ConnectionDraft): StoredEndpoint {
   return c.sameEndpoint ? { ...c.optimizer, baseURL: c.target.baseURL, headers: c.target.headers } : c.optimizer;
 }
 
-export function effectiveKeys(s: Pick<AppState, 'connection' | 'keys'>): { target: string; optimizer: string } {
-  return { target: s.keys.target, optimizer: s.connection.sameEndpoint ? s.keys.target : s.keys.optimizer };
+/** The keys typed this session, each with the base URL it was typed for (the worker sends a key only there). */
+export function effectiveKeys(s: Pick<AppState, 'connection' | 'keys'>): { target: string; optimizer: string; hosts: { target: string; optimizer: string } } {
+  return {
+    target: s.keys.target,
+    optimizer: s.connection.sameEndpoint ? s.keys.target : s.keys.optimizer,
+    hosts: { target: s.connection.target.baseURL, optimizer: effectiveOptimizer(s.connection).baseURL },
+  };
 }

@@ -13,6 +13,8 @@ import type { ImportOptions } from '../core/dataset-import';
 import type { DatasetListItem } from '../storage/datasets-repo';
 import type { RunListItem } from '../storage/runs-repo';
 import type { RunEndpoints, StoredEndpoint } from '../storage/schema';
+
+export type { RunEndpoints };
 import type { RoleCheck } from './connection-test';
 
 export interface ApiError {
@@ -27,6 +29,11 @@ export interface Secrets {
   target?: string;
   optimizer?: string;
   judge?: string;
+  /**
+   * The origin (scheme://host:port) each key was typed for. The worker sends a key only to that
+   * origin, so a run from a file or an old run on another provider cannot receive it.
+   */
+  hosts?: { target?: string; optimizer?: string; judge?: string };
 }
 
 export interface EndpointWithKey extends StoredEndpoint {
@@ -122,6 +129,8 @@ export interface WorkerApi {
   importRun(text: string): Promise<Result<{ runId: string; renamed: boolean }>>;
   storageUsage(): Promise<{ usage?: number; quota?: number; runs: number; datasets: number }>;
   setKeys(keys: Secrets, remember: boolean): Promise<void>;
+  /** Bind an imported run to endpoints the user chose (their Connect settings); it can run afterwards. */
+  bindRun(runId: string, endpoints: RunEndpoints): Promise<Result<{ hosts: string[] }>>;
   keyStatus(): Promise<{ target: boolean; optimizer: boolean; judge: boolean; remembered: boolean }>;
   forgetKeys(): Promise<void>;
   recoverInterrupted(): Promise<string[]>;

@@ -26,6 +26,7 @@ import { deleteRun, getRun, listRuns, markInterrupted, putRun, renameRun, toList
 import type { RunRecord, StoredEndpoint } from '../storage/schema';
 import { forgetKeys, getRememberedKeys, rememberKeys } from '../storage/settings-repo';
 import type { ApiError, CreateRunInput, Secrets, WorkerApi } from './api-types';
+import { keyFor, originOf, withKeys, type KeyFor } from './key-binding';
 import { checkEndpoint, listModels } from './connection-test';
 import { EventCoalescer } from './event-coalescer';
 import { defaultLocks, runLockName, type LockManagerLike } from './locks';
@@ -153,12 +154,16 @@ export function createApi(deps: ApiDeps): WorkerApi {
       const d = await getDataset(await dbp, input.datasetId);
       if (!d) return fail('not_found', 'That dataset is not in this browser.');
       await loadKeys();
-      const k: Secrets = { ...keys, ...(secrets ?? {}) };
-      if (!k.target || (input.config.scorer.kind === 'judge' && !k.optimizer)) return fail('missing_key', 'Enter the API key first (Connect).');
+      const k = withKeys(keys, secrets);
+      const t = keyFor(k, 'target', input.endpoints.target.baseURL);
+      if (!t.ok) return fail(t.kind, t.message);
+      // Only a judge scorer calls the optimizer here; otherwise its client is built but never used.
+      const o = input.config.scorer.kind === 'judge' ? keyFor(k, 'optimizer', input.endpoints.optimizer.baseURL, 'target') : null;
+      if (o && !o.ok) return fail(o.kind, o.message);
       const llm = createLlmPort(
         {
-          target: endpointConfig(input.endpoints.target, k.target, input.config.targetConcurrency, 'target'),
-          optimizer: endpointConfig(input.endpoints.optimizer, k.optimizer ?? k.target, input.config.optimizerConcurrency, 'optimizer'),
+          target: endpointConfig(input.endpoints.target, t.key, input.config.targetConcurrency, 'target'),
+          optimizer: endpointConfig(input.endpoints.optimizer, o?.ok ? o.key : 'unused-no-judge', input.config.optimizerConcurrency, 'optimizer'),
         },
         { ...deps.clientOptions, ...(deps.fetch ? { fetch: deps.fetch } : {}) },
       );
@@ -228,10 +233,17 @@ export function createApi(deps: ApiDeps): WorkerApi {
       if (!run) return fail('not_found', 'That run is not in this browser.');
       if (active.has(runId)) return fail('already_running', 'This run is already running.');
       if (run.status === 'completed' || run.status === 'cancelled') return fail('finished', `This run is ${run.status}; start a new run from one of its skill versions instead.`);
+      if (run.needsBinding) {
+        return fail('needs_binding', 'This run was imported from a file: it is read-only until you bind it to your own connection (Runs → "Use my connection"). Its endpoints came with the file, and your keys are never sent to them.');
+      }
       await loadKeys();
-      const k: Secrets = { ...keys, ...(secrets ?? {}) };
-      if (secrets) keys = { ...keys, ...secrets };
-      if (!k.target || !k.optimizer) return fail('missing_key', 'Enter the API keys again (Connect): they are kept only in memory unless you chose to remember them.');
+      const k = withKeys(keys, secrets);
+      if (secrets) keys = k;
+      const t = keyFor(k, 'target', run.endpoints.target.baseURL);
+      const o = keyFor(k, 'optimizer', run.endpoints.optimizer.baseURL);
+      const j = run.endpoints.judge ? keyFor(k, 'judge', run.endpoints.judge.baseURL, 'optimizer') : null;
+      for (const r of [t, o, j]) if (r && !r.ok) return fail(r.kind, r.message);
+      const key = (r: KeyFor | null) => (r?.ok ? r.key : '');
       const d = await getDataset(db, run.datasetId);
       if (!d) return fail('not_found', 'The dataset of this run is no longer in this browser.');
       const config = patch?.budget ? { ...run.config, budget: patch.budget } : run.config;
@@ -245,9 +257,9 @@ export function createApi(deps: ApiDeps): WorkerApi {
         try {
           const llm = createLlmPort(
             {
-              target: endpointConfig(run.endpoints.target, k.target!, config.targetConcurrency, 'target'),
-              optimizer: endpointConfig(run.endpoints.optimizer, k.optimizer!, config.optimizerConcurrency, 'optimizer'),
-              ...(run.endpoints.judge ? { judge: endpointConfig(run.endpoints.judge, k.judge ?? k.optimizer!, config.optimizerConcurrency, 'judge') } : {}),
+              target: endpointConfig(run.endpoints.target, key(t), config.targetConcurrency, 'target'),
+              optimizer: endpointConfig(run.endpoints.optimizer, key(o), config.optimizerConcurrency, 'optimizer'),
+              ...(run.endpoints.judge ? { judge: endpointConfig(run.endpoints.judge, key(j), config.optimizerConcurrency, 'judge') } : {}),
             },
             { ...deps.clientOptions, ...(deps.fetch ? { fetch: deps.fetch } : {}) },
           );
@@ -419,8 +431,18 @@ export function createApi(deps: ApiDeps): WorkerApi {
 
     async setKeys(newKeys, remember) {
       await loadKeys();
-      keys = { ...keys, ...Object.fromEntries(Object.entries(newKeys).filter(([, v]) => v)) };
+      keys = withKeys(keys, newKeys);
       if (remember) await rememberKeys(await dbp, keys);
+    },
+
+    async bindRun(runId, endpoints) {
+      const db = await dbp;
+      const run = await getRun(db, runId);
+      if (!run) return fail('not_found', 'That run is not in this browser.');
+      if (active.has(runId)) return fail('already_running', 'This run is running.');
+      await putRun(db, { ...run, endpoints, needsBinding: false, updatedAt: now() });
+      const hosts = [...new Set([endpoints.target, endpoints.optimizer, endpoints.judge].filter((e) => e !== undefined).map((e) => originOf(e.baseURL)))];
+      return { ok: true, hosts };
     },
 
     async keyStatus() {

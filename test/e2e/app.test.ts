@@ -181,6 +181,15 @@ describe.skipIf(Boolean(skip))('Skillwright in Chromium', () => {
     await page.getByLabel('Import run file').setInputFiles({ name: 'run.json', mimeType: 'application/json', buffer: Buffer.from(bundle) });
     await page.getByText('Run imported.').waitFor();
     expect(await readRuns(page)).toHaveLength(before);
+    // Imported runs are read-only until bound to the user's own connection (issue #9).
+    await page.getByRole('button', { name: /world\.json/ }).last().click();
+    const note = page.getByRole('note').filter({ hasText: 'Imported from a file: read-only' });
+    await note.waitFor();
+    expect(await page.getByRole('button', { name: /^Resume/ }).count()).toBe(0);
+    await note.screenshot({ path: 'test-results/runs-imported-note.png' });
+    await page.getByRole('button', { name: 'Use my connection for this run' }).click();
+    await page.getByText(/This run now uses your connection \(http:\/\/127\.0\.0\.1:\d+\)/).waitFor();
+    expect(await note.count()).toBe(0);
     await page.getByLabel('Import run file').setInputFiles({ name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{"format":"skillwright-run","version":1}') });
     await page.getByRole('alert').filter({ hasText: 'broken.json was not imported' }).waitFor();
     expect(await readRuns(page)).toHaveLength(before);

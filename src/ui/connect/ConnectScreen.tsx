@@ -82,7 +82,7 @@ export function ConnectScreen() {
     setChecks(null);
     const k = effectiveKeys({ connection: c, keys });
     try {
-      await trainer().setKeys({ target: k.target, optimizer: k.optimizer }, c.remember);
+      await trainer().setKeys(k, c.remember);
       const result = await trainer().testConnection({ target: { ...c.target, apiKey: k.target }, optimizer: { ...effectiveOptimizer(c), apiKey: k.optimizer } });
       setChecks(result);
     } finally {

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { trainer } from '../../client/trainer-client';
-import { setApp } from '../../store/app-store';
+import { effectiveOptimizer, setApp, useApp } from '../../store/app-store';
+import type { RunEndpoints } from '../../worker/api-types';
 import type { RunDetail as Detail } from '../../worker/api-types';
 import type { SkillVersion, StepRecord } from '../../engine/types';
 import { Alert, Card } from '../common/Field';
@@ -8,6 +9,18 @@ import { downloadText, safeFileName } from '../common/download';
 import { SkillDiff } from '../skill/LazyEditors';
 import { StepInspector } from './StepInspector';
 import { cancelRun, resumeRun } from '../train/run-controller';
+
+/** The hosts a run calls, as a user recognises them. */
+function hostsOf(e: RunEndpoints): string[] {
+  const host = (u: string) => {
+    try {
+      return new URL(u).host;
+    } catch {
+      return u;
+    }
+  };
+  return [...new Set([e.target, e.optimizer, e.judge].filter((x) => x !== undefined).map((x) => host(x.baseURL)))];
+}
 
 async function fetchRun(runId: string) {
   const [run, steps, versions] = await Promise.all([trainer().getRun(runId), trainer().getSteps(runId, 0, 10_000), trainer().getSkillVersions(runId)]);
@@ -36,6 +49,7 @@ export function RunDetail({ runId, onDeleted, go }: { runId: string; onDeleted: 
   const [step, setStep] = useState<number | null>(null);
   const [compare, setCompare] = useState<[string, string] | null>(null);
   const [message, setMessage] = useState<string | null>(null);
+  const connection = useApp((s) => s.connection);
   const [error, setError] = useState<string | null>(null);
   const [name, setName] = useState('');
 
@@ -84,6 +98,13 @@ export function RunDetail({ runId, onDeleted, go }: { runId: string; onDeleted: 
     setApp({ skill: v.text, skillSource: `${d.run.name}, ${v.origin}` });
     go('skill');
   };
+  const bind = async () => {
+    const r = await trainer().bindRun(runId, { target: connection.target, optimizer: effectiveOptimizer(connection) });
+    if (r.ok) {
+      setMessage(`This run now uses your connection (${r.hosts.join(', ')}).`);
+      load();
+    } else setError(r.error.message);
+  };
   const tests = d.summary?.tests ?? [];
   const textOf = (hash: string) => versions.find((v) => v.hash === hash)?.text ?? '';
 
@@ -93,9 +114,9 @@ export function RunDetail({ runId, onDeleted, go }: { runId: string; onDeleted: 
         title={d.run.name}
         actions={
           <>
-            {(status === 'paused' || status === 'interrupted') && !d.lockedElsewhere && (
-              <button type="button" className="primary" onClick={() => { go('train'); void resumeRun(runId); }}>
-                Resume
+            {(status === 'paused' || status === 'interrupted') && !d.lockedElsewhere && !d.run.needsBinding && (
+              <button type="button" className="primary" title={`Resuming calls ${hostsOf(d.endpoints).join(' and ')}`} onClick={() => { go('train'); void resumeRun(runId); }}>
+                Resume ({hostsOf(d.endpoints).join(', ')})
               </button>
             )}
             {(status === 'paused' || status === 'interrupted' || status === 'idle') && !d.lockedElsewhere && (
@@ -119,6 +140,17 @@ export function RunDetail({ runId, onDeleted, go }: { runId: string; onDeleted: 
         }
       >
         {d.lockedElsewhere && <p className="warn">Another tab is running this run; it is read-only here.</p>}
+        {d.run.needsBinding && (
+          <div className="warn" role="note">
+            <p>
+              Imported from a file: read-only. It was made against <strong>{hostsOf(d.endpoints).join(', ')}</strong>, endpoints that came with the file — your keys are never sent to
+              them. To resume it, bind it to your own connection (<strong>{hostsOf({ target: connection.target, optimizer: effectiveOptimizer(connection) }).join(', ')}</strong>, from Connect).
+            </p>
+            <button type="button" onClick={() => void bind()}>
+              Use my connection for this run
+            </button>
+          </div>
+        )}
         {d.reason && status !== 'completed' && <p className="muted">{d.reason}</p>}
         <div className="row">
           <label className="inline">

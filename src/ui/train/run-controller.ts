@@ -47,7 +47,7 @@ export async function startTraining(): Promise<void> {
   if (!created.ok) return void setApp({ problem: created.error.message });
   const run = await trainer().getRun(created.runId);
   startLive(created.runId, run.ok ? run.detail.totalSteps : 0);
-  const secrets = keys.target ? { target: keys.target, optimizer: keys.optimizer } : null;
+  const secrets = keys.target ? keys : null;
   if (secrets) await trainer().setKeys(secrets, s.connection.remember);
   settle(await trainer().startRun(created.runId, secrets, proxyCallback((e: RunEvent) => applyRunEvent(e))), { status: 'idle' });
 }
@@ -60,7 +60,7 @@ export async function resumeRun(runId: string, patch?: { budgetUsd?: number }): 
   const prior = run.detail.run.status;
   startLive(runId, run.detail.totalSteps, await storedPoints(runId), run.detail.baselineScore);
   const keys = effectiveKeys(s);
-  const secrets = keys.target ? { target: keys.target, optimizer: keys.optimizer } : null;
+  const secrets = keys.target ? keys : null;
   const budget = patch?.budgetUsd !== undefined ? { budget: { ...run.detail.config.budget, usd: patch.budgetUsd } } : undefined;
   const r = await trainer().startRun(runId, secrets, proxyCallback((e: RunEvent) => applyRunEvent(e)), budget);
   settle(r, { status: prior, reason: run.detail.reason });

@@ -1,0 +1,86 @@
+// Issue #9 items 1–2: keys go only to the host they were typed for; imported runs are read-only
+// until bound to the user's own endpoints; forgetting keys deletes them.
+import 'fake-indexeddb/auto';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startLlmServer, type LlmTestServer } from '../support/llm-server';
+import { newRun, openTab } from '../support/api-harness';
+
+let mine: LlmTestServer;
+let other: LlmTestServer;
+beforeAll(async () => {
+  [mine, other] = await Promise.all([startLlmServer(), startLlmServer()]);
+});
+afterAll(() => Promise.all([mine.close(), other.close()]));
+beforeEach(() => {
+  mine.log.length = 0;
+  other.log.length = 0;
+});
+
+const keysFor = (url: string) => ({ target: 'sk-mine-target-1111', optimizer: 'sk-mine-optim-2222', hosts: { target: url, optimizer: url } });
+const endpointsAt = (url: string) => ({ target: { baseURL: url, model: 'sim-target', maxRetries: 3, timeoutMs: 5000 }, optimizer: { baseURL: url, model: 'sim-optimizer', maxRetries: 3, timeoutMs: 5000 } });
+
+describe('keys bound to their host', () => {
+  it('an old run on another provider never receives the key typed for the current one', async () => {
+    const tab = await openTab();
+    const runId = await newRun(tab.remote, other.url, { epochs: 1 });
+    await tab.remote.setKeys(keysFor(mine.url), false);
+    const r = await tab.remote.startRun(runId, null);
+    expect(r).toMatchObject({ ok: false, error: { kind: 'host_mismatch' } });
+    if (!r.ok) {
+      expect(r.error.message).toContain(new URL(other.url).origin);
+      expect(r.error.message).toContain(new URL(mine.url).origin);
+    }
+    // Given with the call, the same keys are refused the same way.
+    expect(await tab.remote.startRun(runId, keysFor(mine.url))).toMatchObject({ ok: false, error: { kind: 'host_mismatch' } });
+    expect(other.log).toEqual([]);
+    // A key typed for that host is sent there.
+    expect(await tab.remote.startRun(runId, keysFor(other.url))).toMatchObject({ ok: true, status: 'completed' });
+    expect(other.log.length).toBeGreaterThan(0);
+    tab.close();
+  }, 60_000);
+
+  it('remembered keys keep their host across tabs', async () => {
+    const dbName = `key-safety-${Date.now()}`;
+    const first = await openTab({ dbName });
+    const runId = await newRun(first.remote, other.url, { epochs: 1 });
+    await first.remote.setKeys(keysFor(mine.url), true);
+    first.close();
+    const second = await openTab({ dbName });
+    expect(await second.remote.keyStatus()).toMatchObject({ target: true, remembered: true });
+    expect(await second.remote.startRun(runId, null)).toMatchObject({ ok: false, error: { kind: 'host_mismatch' } });
+    expect(other.log).toEqual([]);
+    await second.remote.forgetKeys();
+    expect(await second.remote.keyStatus()).toEqual({ target: false, optimizer: false, judge: false, remembered: false });
+    const third = await openTab({ dbName });
+    expect(await third.remote.keyStatus()).toMatchObject({ target: false, remembered: false });
+    second.close();
+    third.close();
+  });
+});
+
+describe('imported runs', () => {
+  it('are read-only until bound to the user’s endpoints, and never call the bundle’s host', async () => {
+    const author = await openTab();
+    const runId = await newRun(author.remote, other.url, { epochs: 1 });
+    const exported = await author.remote.exportRun(runId);
+    if (!exported.ok) throw new Error(exported.error.message);
+    author.close();
+
+    const tab = await openTab();
+    const imported = await tab.remote.importRun(exported.json);
+    if (!imported.ok) throw new Error(imported.error.message);
+    const listed = (await tab.remote.listRuns()).find((r) => r.id === imported.runId)!;
+    expect(listed.needsBinding).toBe(true);
+    // Even with no host recorded for the keys, an imported run does not start.
+    expect(await tab.remote.startRun(imported.runId, { target: 'sk-a', optimizer: 'sk-b' })).toMatchObject({ ok: false, error: { kind: 'needs_binding' } });
+    expect(other.log).toEqual([]);
+
+    const bound = await tab.remote.bindRun(imported.runId, endpointsAt(mine.url));
+    expect(bound).toEqual({ ok: true, hosts: [new URL(mine.url).origin] });
+    expect((await tab.remote.listRuns()).find((r) => r.id === imported.runId)!.needsBinding).toBe(false);
+    expect(await tab.remote.startRun(imported.runId, keysFor(mine.url))).toMatchObject({ ok: true, status: 'completed' });
+    expect(mine.log.length).toBeGreaterThan(0);
+    expect(other.log).toEqual([]);
+    tab.close();
+  }, 60_000);
+});
