@@ -132,6 +132,7 @@ export interface WorkerApi {
   /** Bind an imported run to endpoints the user chose (their Connect settings); it can run afterwards. */
   bindRun(runId: string, endpoints: RunEndpoints): Promise<Result<{ hosts: string[] }>>;
   keyStatus(): Promise<{ target: boolean; optimizer: boolean; judge: boolean; remembered: boolean }>;
-  forgetKeys(): Promise<void>;
+  /** Delete remembered keys from this device; also from memory unless `keepSession` (unticking "Remember"). */
+  forgetKeys(opts?: { keepSession?: boolean }): Promise<void>;
   recoverInterrupted(): Promise<string[]>;
 }

@@ -451,8 +451,9 @@ export function createApi(deps: ApiDeps): WorkerApi {
       return { target: Boolean(keys.target), optimizer: Boolean(keys.optimizer), judge: Boolean(keys.judge), remembered: Boolean(remembered.target || remembered.optimizer) };
     },
 
-    async forgetKeys() {
-      keys = {};
+    async forgetKeys(opts) {
+      await loadKeys();
+      if (!opts?.keepSession) keys = {};
       await forgetKeys(await dbp);
     },
 

@@ -264,6 +264,40 @@ describe.skipIf(Boolean(skip))('Skillwright in Chromium', () => {
     expect(droppedText).toMatch(/the skill already says this/);
   }, 180_000);
 
+  it('remembers keys only while asked to, and forgets them on request', async () => {
+    const stored = () =>
+      page.evaluate(
+        () =>
+          new Promise<string>((resolve, reject) => {
+            const open = indexedDB.open('skillwright');
+            open.onerror = () => reject(open.error);
+            open.onsuccess = () => {
+              const req = open.result.transaction('settings').objectStore('settings').getAll();
+              req.onsuccess = () => {
+                resolve(JSON.stringify(req.result));
+                open.result.close();
+              };
+            };
+          }),
+      );
+    await connect(page, srv.url, 'sk-remember-me-123');
+    const remember = page.getByLabel('Remember on this device');
+    await remember.check();
+    await page.getByRole('button', { name: 'Test connection' }).click();
+    await page.getByText(/connected\.$/).waitFor();
+    expect(await stored()).toContain('sk-remember-me-123');
+    await remember.uncheck();
+    await expect.poll(stored).not.toContain('sk-remember-me-123');
+    await remember.check();
+    await page.getByRole('button', { name: 'Test connection' }).click();
+    await expect.poll(stored).toContain('sk-remember-me-123');
+    await page.getByRole('button', { name: 'Forget keys on this device' }).click();
+    await page.getByText(/Keys forgotten/).waitFor();
+    expect(await stored()).not.toContain('sk-remember-me-123');
+    expect(await page.getByLabel('Target API key').inputValue()).toBe('');
+    await remember.uncheck();
+  });
+
   it('every screen in light and dark, readable on a phone, no console errors, no other hosts', async () => {
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });

@@ -58,6 +58,24 @@ describe('keys bound to their host', () => {
   });
 });
 
+describe('forgetting keys', () => {
+  it('unticking "Remember" deletes the stored keys but keeps this tab\'s; "Forget" deletes both', async () => {
+    const dbName = `forget-${Date.now()}`;
+    const tab = await openTab({ dbName });
+    await tab.remote.setKeys(keysFor(mine.url), true);
+    const stored = async () => JSON.stringify(await tab.db.getAll('settings'));
+    expect(await stored()).toContain('sk-mine-target-1111');
+    await tab.remote.forgetKeys({ keepSession: true });
+    expect(await stored()).not.toContain('sk-mine');
+    expect(await tab.remote.keyStatus()).toEqual({ target: true, optimizer: true, judge: false, remembered: false });
+    await tab.remote.setKeys(keysFor(mine.url), true);
+    await tab.remote.forgetKeys();
+    expect(await stored()).not.toContain('sk-mine');
+    expect(await tab.remote.keyStatus()).toEqual({ target: false, optimizer: false, judge: false, remembered: false });
+    tab.close();
+  });
+});
+
 describe('imported runs', () => {
   it('are read-only until bound to the user’s endpoints, and never call the bundle’s host', async () => {
     const author = await openTab();

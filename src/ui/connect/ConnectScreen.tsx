@@ -65,6 +65,7 @@ export function ConnectScreen() {
   const [busy, setBusy] = useState(false);
   const [models, setModels] = useState<string[]>([]);
   const [modelError, setModelError] = useState<string | null>(null);
+  const [forgotten, setForgotten] = useState<string | null>(null);
   const preset = presetById(c.presetId);
 
   const choosePreset = (id: string) => {
@@ -88,6 +89,19 @@ export function ConnectScreen() {
     } finally {
       setBusy(false);
     }
+  };
+
+  // Unticking "Remember" deletes the stored keys at once; the typed ones stay for this tab.
+  const setRemember = async (remember: boolean) => {
+    patchConnection({ remember });
+    setForgotten(null);
+    if (!remember) await trainer().forgetKeys({ keepSession: true });
+  };
+
+  const forget = async () => {
+    await trainer().forgetKeys();
+    setApp({ keys: { target: '', optimizer: '' } });
+    setForgotten('Keys forgotten: nothing is stored on this device, and this tab holds none.');
   };
 
   const list = async () => {
@@ -168,10 +182,16 @@ export function ConnectScreen() {
         </details>
         <div className="row">
           <label className="check">
-            <input type="checkbox" checked={c.remember} onChange={(e) => patchConnection({ remember: e.target.checked })} />
+            <input type="checkbox" checked={c.remember} onChange={(e) => void setRemember(e.target.checked)} />
             Remember on this device
           </label>
           <span className="muted">Off: keys are forgotten when you close the tab. On: they are stored in this browser only, never exported.</span>
+        </div>
+        <div className="row">
+          <button type="button" className="ghost danger" onClick={() => void forget()}>
+            Forget keys on this device
+          </button>
+          {forgotten && <span className="ok-line">{forgotten}</span>}
         </div>
         <div className="row">
           <button type="button" className="primary" onClick={test} disabled={busy || !c.target.baseURL}>
