@@ -65,6 +65,8 @@ export function evaluateGate(
   state: GateState,
   candidate: { skill: string; score: number; origin: string; step: number },
   useGate = true,
+  /** Scores to compare instead, when the two were measured on different items (errored rows). */
+  compare?: { candidate: number; current: number },
 ): GateDecision {
   const beatsBest = candidate.score > state.bestScore;
   const best = beatsBest
@@ -72,7 +74,7 @@ export function evaluateGate(
     : {};
   const asCurrent = { currentSkill: candidate.skill, currentScore: candidate.score, currentOrigin: candidate.origin };
   if (!useGate) return { action: 'force_accept', state: { ...state, ...asCurrent, ...best } };
-  if (candidate.score > state.currentScore) {
+  if (compare ? compare.candidate > compare.current : candidate.score > state.currentScore) {
     return { action: beatsBest ? 'accept_new_best' : 'accept', state: { ...state, ...asCurrent, ...best } };
   }
   return { action: 'reject', state };

@@ -14,7 +14,8 @@ import type { EngineContext } from './context';
 import { checkImproved, checkOnTrain, repairBundle, type RepairOutcome, type TrainCheck } from './credit-check';
 import { rolloutPhase } from './rollout';
 import { rankAndSelect } from './select';
-import { scoreOnSelection, selectionIds, type SelectionOutcome } from './selection';
+import { commonGateScores, scoreOnSelection, selectionIds, type SelectionOutcome } from './selection';
+import { skillHash } from '../core/hash';
 import type { RolloutRow, RunDataset, RunState } from './types';
 
 export interface CandidateInput {
@@ -112,6 +113,8 @@ export interface GatedCandidate {
   /** Null when the train check rejected the candidate before validation. */
   selection: SelectionOutcome | null;
   tieBreak: { val: ItemDelta; accepted: boolean } | null;
+  /** Both skills' gate scores on the items both scored, when errored rows made the means incomparable. */
+  common: { current: number; candidate: number; n: number } | null;
 }
 
 /** The validation gate, after the train check's verdict, with the tie-break for validation ties. */
@@ -124,16 +127,21 @@ export async function gateCandidate(
   const c = ctx.config;
   const { cand } = a;
   const reject: GateDecision = { action: 'reject', state: state.gate };
-  if (cand.check && !checkImproved(cand.check)) return { decision: reject, selection: null, tieBreak: null };
+  if (cand.check && !checkImproved(cand.check)) return { decision: reject, selection: null, tieBreak: null, common: null };
   const trainStrict = !!cand.check && cand.check.strict;
   const mayTie = c.useGate && c.tieBreak && trainStrict;
   const mustBeat = c.useGate ? state.gate.currentScore : undefined;
   const g = await scoreOnSelection(ctx, state, data, `${a.key}/gate`, cand.skill, mustBeat, mayTie);
   const proposal = { skill: cand.skill, score: g.gate, origin: a.origin, step: a.step };
-  if (!g.score.complete) return { decision: reject, selection: g, tieBreak: null };
-  const decision = evaluateGate(state.gate, proposal, c.useGate);
-  if (decision.action !== 'reject' || !mayTie || cand.skill === state.gate.currentSkill) return { decision, selection: g, tieBreak: null };
-  if (Math.abs(g.gate - state.gate.currentScore) > 1e-12) return { decision, selection: g, tieBreak: null };
+  if (!g.score.complete) return { decision: reject, selection: g, tieBreak: null, common: null };
+  // Errored rows on either side: compare on the items both skills scored.
+  const currentErrors = state.selectionCache[await skillHash(state.gate.currentSkill)]?.errors ?? 0;
+  const common = c.useGate && ((g.score.errors ?? 0) > 0 || currentErrors > 0) ? await commonGateScores(ctx, data, `${a.key}/gate`, state.gate.currentSkill, cand.skill) : null;
+  const decision = evaluateGate(state.gate, proposal, c.useGate, common ?? undefined);
+  const none = { selection: g, tieBreak: null, common };
+  if (decision.action !== 'reject' || !mayTie || cand.skill === state.gate.currentSkill) return { decision, ...none };
+  const [candScore, curScore] = common ? [common.candidate, common.current] : [g.gate, state.gate.currentScore];
+  if (Math.abs(candScore - curScore) > 1e-12) return { decision, ...none };
   // A tie: compare item by item (both skills' validation rows come from the rollout cache).
   const ids = selectionIds(c, data);
   const [was, now] = await Promise.all([
@@ -141,6 +149,6 @@ export async function gateCandidate(
     rolloutPhase(ctx, { phase: `${a.key}/gate`, skill: cand.skill, itemIds: ids }),
   ]);
   const val = compareOutcomes(okRows(was.rows), okRows(now.rows));
-  const accepted = tieBreakAccepts({ candidateScore: g.gate, currentScore: state.gate.currentScore, trainStrictlyBetter: trainStrict, val });
-  return { decision: accepted ? acceptTie(state.gate, proposal) : decision, selection: g, tieBreak: { val, accepted } };
+  const accepted = tieBreakAccepts({ candidateScore: candScore, currentScore: curScore, trainStrictlyBetter: trainStrict, val });
+  return { decision: accepted ? acceptTie(state.gate, proposal) : decision, selection: g, tieBreak: { val, accepted }, common };
 }

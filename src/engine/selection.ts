@@ -52,7 +52,7 @@ export async function scoreOnSelection(
       : undefined;
   const r = await rolloutPhase(ctx, { phase, skill, itemIds: selectionIds(ctx.config, data), canStillWin });
   let score: SelectionScore;
-  if (r.complete) score = { hard: r.hard, soft: r.soft, n: r.n, complete: true };
+  if (r.complete) score = { hard: r.hard, soft: r.soft, n: r.n, complete: true, ...(r.errors ? { errors: r.errors } : {}) };
   else {
     // Upper bound: what the skill would score if every remaining item passed.
     const total = selectionIds(ctx.config, data).length;
@@ -67,4 +67,34 @@ export async function scoreOnSelection(
   }
   if (!cached || score.complete) state.selectionCache[hash] = score;
   return { hash, score, gate: gateScore(score.hard, score.soft, opts, skill), cacheHit: false, calls: r.calls };
+}
+
+/**
+ * Gate scores of two skills on the validation items both scored (issue #9 item 6). Means over
+ * different item sets are not comparable: a candidate whose hardest items errored would look
+ * better than it is. Both skills' rows come from the rollout cache (an errored row is tried again).
+ */
+export async function commonGateScores(
+  ctx: EngineContext,
+  data: RunDataset,
+  phase: string,
+  current: string,
+  candidate: string,
+): Promise<{ current: number; candidate: number; n: number }> {
+  const ids = selectionIds(ctx.config, data);
+  const [was, now] = await Promise.all([
+    rolloutPhase(ctx, { phase: `${phase}-current`, skill: current, itemIds: ids }),
+    rolloutPhase(ctx, { phase, skill: candidate, itemIds: ids }),
+  ]);
+  const ok = (rows: typeof was.rows) => new Map(rows.filter((r) => r.status === 'ok').map((r) => [r.itemId, r]));
+  const a = ok(was.rows);
+  const b = ok(now.rows);
+  const common = [...a.keys()].filter((id) => b.has(id));
+  const mean = (m: typeof a, f: 'hard' | 'soft') => (common.length ? common.reduce((s, id) => s + m.get(id)![f], 0) / common.length : 0);
+  const opts = gateOptions(ctx.config);
+  return {
+    current: gateScore(mean(a, 'hard'), mean(a, 'soft'), opts, current),
+    candidate: gateScore(mean(b, 'hard'), mean(b, 'soft'), opts, candidate),
+    n: common.length,
+  };
 }

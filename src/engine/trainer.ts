@@ -28,7 +28,7 @@ import { buildCandidate, gateCandidate } from './candidate';
 import { nextPending } from '../core/credit';
 import { checkImproved } from './credit-check';
 import { decideLearningRate } from '../core/learning-rate';
-import { gateOptions, scoreOnSelection } from './selection';
+import { commonGateScores, gateOptions, scoreOnSelection } from './selection';
 import { makeBufferEntry, renderBuffer, renderMetaBlock } from './step-buffer';
 import type { EpochStats, RolloutRow, RunDataset, RunState, RunStatus, RunSummary, StageUsage, StepRecord, TestReport } from './types';
 
@@ -337,6 +337,7 @@ async function runStep(ctx: EngineContext, prev: RunState, data: RunDataset, a: 
         mustBeat: c.useGate ? state.gate.currentScore : null,
         action: decision.action,
         skippedByCheck: g === null,
+        commonItems: gated.common,
         carried: cand.carried,
         tieBreak: gated.tieBreak ? { accepted: gated.tieBreak.accepted, regressed: gated.tieBreak.val.regressed, fixed: gated.tieBreak.val.improved } : null,
       },
@@ -466,8 +467,13 @@ async function epochBoundary(ctx: EngineContext, prev: RunState, data: RunDatase
         if (c.slowUpdateGated) {
           a.stage('gate', a.lastStep, epoch);
           const g = await scoreOnSelection(ctx, state, data, `${tag}/gate`, candidate, c.useGate ? state.gate.currentScore : undefined);
+          const currentErrors = state.selectionCache[await skillHash(state.gate.currentSkill)]?.errors ?? 0;
+          const common =
+            g.score.complete && c.useGate && ((g.score.errors ?? 0) > 0 || currentErrors > 0)
+              ? await commonGateScores(ctx, data, `${tag}/gate`, state.gate.currentSkill, candidate)
+              : undefined;
           const decision = g.score.complete
-            ? evaluateGate(state.gate, { skill: candidate, score: g.gate, origin, step: a.lastStep }, c.useGate)
+            ? evaluateGate(state.gate, { skill: candidate, score: g.gate, origin, step: a.lastStep }, c.useGate, common)
             : { action: 'reject' as const, state: state.gate };
           state.gate = decision.state;
           if (isAccept(decision.action)) await a.saveVersion(candidate, origin, a.lastStep);

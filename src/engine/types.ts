@@ -72,6 +72,8 @@ export interface SelectionScore {
   soft: number;
   /** Items scored (errored rows are left out). */
   n: number;
+  /** Items whose call failed (not scored); the gate then compares on the items both skills scored. */
+  errors?: number;
   /** false: the evaluation stopped early; the score is an upper bound and never reused as a full score. */
   complete: boolean;
   /** The skill changed outside the gate (epoch placeholder, forced slow update): its score was carried over, not measured. */

@@ -31,6 +31,8 @@ export interface FaultRule {
   after?: number;
   /** Seconds for the Retry-After header of a 429. */
   retryAfter?: number;
+  /** Only requests whose messages (system and user, joined by a newline) match. */
+  match?: RegExp;
 }
 
 export interface ServerOptions {
@@ -221,9 +223,10 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
   };
   const apiError = (message: string, type: string) => ({ error: { message, type, code: null } });
 
-  const takeFault = (stage: string): FaultRule | undefined => {
+  const takeFault = (stage: string, text: string): FaultRule | undefined => {
     for (const f of options.faults) {
       if (f.stage && f.stage !== stage) continue;
+      if (f.match && !f.match.test(text)) continue;
       const seen = faultUses.get(f) ?? 0;
       faultUses.set(f, seen + 1);
       const skip = f.after ?? 0;
@@ -278,7 +281,7 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
           record(400);
           return send(req, res, 400, apiError(`response_format ${rf} is not supported by this model`, 'invalid_request_error'));
         }
-        const fault = takeFault(stage);
+        const fault = takeFault(stage, (body.messages ?? []).map((m) => String(m.content ?? '')).join('\n'));
         if (fault?.kind === '429') {
           record(429);
           return send(req, res, 429, apiError('Rate limit reached.', 'rate_limit_error'), { 'retry-after': String(fault.retryAfter ?? 0) });

@@ -1,0 +1,71 @@
+// Issue #9 item 6: errored rows never skew the gate. A candidate whose failing items error out
+// has a higher mean over the items it did score; compared on the items both skills scored it
+// is no better, and it is rejected.
+import { describe, expect, it } from 'vitest';
+import { sharedLlmServer } from '../support/shared-server';
+import { INITIAL_SKILL, SMALL_CONFIG, worldDataset } from '../support/harness';
+import { testEndpoint } from '../support/endpoints';
+import { loadPrompts } from '../support/prompts';
+import { ruleText } from '../support/rule-world';
+import { createLlmPort } from '../../src/llm/openai-client';
+import { MemoryRunStore } from '../../src/storage/memory-store';
+import { createContext } from '../../src/engine/context';
+import { Meter } from '../../src/engine/meter';
+import { initialRunState } from '../../src/engine/trainer';
+import { gateCandidate } from '../../src/engine/candidate';
+import { scoreOnSelection } from '../../src/engine/selection';
+import { applyPatch } from '../../src/core/edits';
+
+const server = sharedLlmServer();
+
+async function setup() {
+  const config = { ...SMALL_CONFIG, earlyStopGate: false };
+  const data = worldDataset(100);
+  const llm = createLlmPort({ target: testEndpoint(server().url, 'sim-target', { maxRetries: 0 }), optimizer: testEndpoint(server().url, 'sim-optimizer') }, { backoffBaseMs: 1 });
+  const ctx = await createContext({
+    runId: 'gate-errors',
+    config,
+    llm,
+    store: new MemoryRunStore(),
+    prompts: loadPrompts(),
+    items: data.items,
+    meter: new Meter({}, {}),
+    signal: new AbortController().signal,
+    emit: () => {},
+    now: () => Date.now(),
+  });
+  const current = `${INITIAL_SKILL}\n${ruleText('amber')}\n${ruleText('basalt')}\n`;
+  const state = initialRunState({ runId: 'gate-errors', config, data, initialSkill: current }, 0);
+  const base = await scoreOnSelection(ctx, state, data, 'baseline', current);
+  state.gate = { ...state.gate, currentScore: base.gate, bestScore: base.gate };
+  // The candidate adds a line that changes nothing: it fails exactly what the current skill fails.
+  const edits = [{ op: 'append' as const, content: '- Give only the code, with no extra words.' }];
+  const applied = applyPatch(current, edits);
+  const cand = { ranked: { reasoning: '', edits }, edits, applied, skill: applied.skill, check: null, repair: null, carried: 0 };
+  return { ctx, state, data, cand };
+}
+
+describe('gate with errored rows', () => {
+  it('rejects a candidate whose failing items time out, comparing on the items both skills scored', async () => {
+    // Every cobalt item fails for the candidate — and its calls fail too.
+    server().set({ faults: [{ kind: '500', stage: 'target', match: /no extra words[\s\S]*What is the cobalt code/ }] });
+    const { ctx, state, data, cand } = await setup();
+    const g = await gateCandidate(ctx, state, data, { key: 's0001', cand, origin: 'step_0001', step: 1 });
+    expect(g.selection!.score.errors).toBeGreaterThan(0);
+    // Over the items it scored, the candidate looks strictly better than the current skill …
+    expect(g.selection!.gate).toBeGreaterThan(state.gate.currentScore);
+    // … but on the items both scored the two are equal, so the gate rejects it.
+    expect(g.common).not.toBeNull();
+    expect(g.common!.candidate).toBeCloseTo(g.common!.current, 12);
+    expect(g.common!.n).toBe(g.selection!.score.n);
+    expect(g.decision.action).toBe('reject');
+  });
+
+  it('without errors decides on the plain means, as before', async () => {
+    const { ctx, state, data, cand } = await setup();
+    const g = await gateCandidate(ctx, state, data, { key: 's0001', cand, origin: 'step_0001', step: 1 });
+    expect(g.common).toBeNull();
+    expect(g.decision.action).toBe('reject');
+    expect(g.selection!.gate).toBeCloseTo(state.gate.currentScore, 12);
+  });
+});
