@@ -549,14 +549,20 @@ async function finish(ctx: EngineContext, prev: RunState, data: RunDataset, a: F
   const testIds = c.testLimit > 0 ? data.splits.test.slice(0, c.testLimit) : data.splits.test;
   if (c.evalTest && testIds.length) {
     a.stage('test', a.totalSteps, c.epochs);
-    const same = state.gate.currentSkill === state.gate.bestSkill;
-    const [initial, best, final] = await Promise.all([
-      rolloutPhase(ctx, { phase: 'test/initial', skill: state.initialSkill, itemIds: testIds }),
-      rolloutPhase(ctx, { phase: 'test/best', skill: state.gate.bestSkill, itemIds: testIds }),
-      same ? null : rolloutPhase(ctx, { phase: 'test/final', skill: state.gate.currentSkill, itemIds: testIds }),
-    ]);
-    tests.push(testReport('initial', initial, data, ctx.items), testReport('best', best, data, ctx.items));
-    tests.push(final ? testReport('final', final, data, ctx.items) : { ...testReport('best', best, data, ctx.items), skill: 'final' });
+    // One scoring per distinct skill: phases scored side by side would race the rollout cache and
+    // score the same skill twice when best is the initial or the final skill.
+    const roles = [
+      ['best', state.gate.bestSkill],
+      ['initial', state.initialSkill],
+      ['final', state.gate.currentSkill],
+    ] as const;
+    const distinct = roles.filter(([, skill], i) => roles.findIndex(([, other]) => other === skill) === i);
+    const results = await Promise.all(distinct.map(([role, skill]) => rolloutPhase(ctx, { phase: `test/${role}`, skill, itemIds: testIds })));
+    const resultOf = (skill: string) => results[distinct.findIndex(([, other]) => other === skill)];
+    for (const role of ['initial', 'best', 'final'] as const) {
+      const skill = roles.find(([r]) => r === role)![1];
+      tests.push({ ...testReport(role, resultOf(skill), data, ctx.items), skill: role });
+    }
   }
   const steps = await ctx.store.getSteps(ctx.runId);
   const baseline = state.selectionCache[await skillHash(state.initialSkill)];

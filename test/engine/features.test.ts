@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sharedLlmServer } from '../support/shared-server';
+import { ruleText, TOPICS } from '../support/rule-world';
 import { INITIAL_SKILL, SMALL_CONFIG, trainOnce, worldDataset } from '../support/harness';
 import { loadPrompts } from '../support/prompts';
 import { MemoryRunStore } from '../../src/storage/memory-store';
@@ -146,5 +147,23 @@ describe('autonomous edit budget (§3.4)', () => {
     }
     const state = (await store.loadState(runId))!;
     expect(state.schedule.stepsTaken).toBe(0); // the schedule is not stepped in this mode
+  });
+});
+
+describe('test split scored once per distinct skill (issue #9 item 11)', () => {
+  it('scores a skill that is both initial and best only once', async () => {
+    // A starting skill that is already perfect: nothing beats it, so best is the initial skill.
+    const initialSkill = `${INITIAL_SKILL}\n${TOPICS.slice(0, 8).map(ruleText).join('\n')}\n`;
+    const { store, runId, outcome } = await trainOnce({ url: server().url, initialSkill, config: { epochs: 1 } });
+    expect(outcome.status).toBe('completed');
+    const state = (await store.loadState(runId))!;
+    expect(state.gate.bestSkill).toBe(initialSkill);
+    const rows = (await store.listRollouts(runId)).filter((r) => r.phase.startsWith('test/') && !r.cached);
+    const pairs = rows.map((r) => `${r.skillHash}/${r.itemId}`);
+    expect(new Set(pairs).size).toBe(pairs.length);
+    expect(rows.some((r) => r.phase === 'test/initial')).toBe(false);
+    const tests = state.summary!.tests;
+    expect(tests.map((t) => t.skill)).toEqual(['initial', 'best', 'final']);
+    expect(tests[0]).toMatchObject({ hash: tests[1].hash, hard: tests[1].hard });
   });
 });
