@@ -131,7 +131,7 @@ export async function gateCandidate(
   const trainStrict = !!cand.check && cand.check.strict;
   const mayTie = c.useGate && c.tieBreak && trainStrict;
   const mustBeat = c.useGate ? state.gate.currentScore : undefined;
-  const g = await scoreOnSelection(ctx, state, data, `${a.key}/gate`, cand.skill, mustBeat, mayTie);
+  const g = await scoreOnSelection(ctx, state, data, `${a.key}/gate`, cand.skill, { mustBeat, allowTie: mayTie });
   const proposal = { skill: cand.skill, score: g.gate, origin: a.origin, step: a.step };
   if (!g.score.complete) return { decision: reject, selection: g, tieBreak: null, common: null };
   // Errored rows on either side: compare on the items both skills scored.

@@ -114,7 +114,7 @@ export function usageStageOfPhase(phase: string): string {
   if (phase === 'baseline' || phase === 'final') return phase;
   if (phase.startsWith('test/')) return 'test';
   if (/^e\d+\/(prev|curr)/.test(phase)) return 'slow_update_rollout';
-  if (phase.endsWith('/gate') || phase.endsWith('/gate-current')) return 'gate';
+  if (phase.endsWith('/gate') || phase.endsWith('/gate-current') || phase.endsWith('/measure')) return 'gate';
   if (phase.endsWith('/check') || phase.endsWith('/check-repaired')) return 'train_check';
   return 'rollout';
 }

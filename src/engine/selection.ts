@@ -30,20 +30,28 @@ export interface SelectionOutcome {
   calls: number;
 }
 
+export interface SelectionOptions {
+  /** Early stop: the score the skill must beat. */
+  mustBeat?: number;
+  /** Keep evaluating while a tie is still reachable (the tie-break needs the full score). */
+  allowTie?: boolean;
+  /** A score carried over from another skill (never measured for this one) is not reused. */
+  measured?: boolean;
+}
+
 export async function scoreOnSelection(
   ctx: EngineContext,
   state: RunState,
   data: RunDataset,
   phase: string,
   skill: string,
-  mustBeat?: number,
-  /** Keep evaluating while a tie is still reachable (the tie-break needs the full score). */
-  allowTie = false,
+  o: SelectionOptions = {},
 ): Promise<SelectionOutcome> {
+  const { mustBeat, allowTie = false } = o;
   const hash = await skillHash(skill);
   const opts = gateOptions(ctx.config);
   const cached = state.selectionCache[hash];
-  if (cached?.complete) return { hash, score: cached, gate: gateScore(cached.hard, cached.soft, opts, skill), cacheHit: true, calls: 0 };
+  if (cached?.complete && !(o.measured && cached.carried)) return { hash, score: cached, gate: gateScore(cached.hard, cached.soft, opts, skill), cacheHit: true, calls: 0 };
   const canStillWin =
     ctx.config.earlyStopGate && mustBeat !== undefined ? (uh: number, us: number) => {
           const best = gateScore(uh, us, opts, skill);
@@ -65,7 +73,7 @@ export async function scoreOnSelection(
       complete: false,
     };
   }
-  if (!cached || score.complete) state.selectionCache[hash] = score;
+  if (!cached || score.complete) state.selectionCache[hash] = score; // a measured score replaces a carried one
   return { hash, score, gate: gateScore(score.hard, score.soft, opts, skill), cacheHit: false, calls: r.calls };
 }
 

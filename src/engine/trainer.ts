@@ -466,7 +466,7 @@ async function epochBoundary(ctx: EngineContext, prev: RunState, data: RunDatase
         const candidate = replaceSlowUpdateBlock(currBefore, content);
         if (c.slowUpdateGated) {
           a.stage('gate', a.lastStep, epoch);
-          const g = await scoreOnSelection(ctx, state, data, `${tag}/gate`, candidate, c.useGate ? state.gate.currentScore : undefined);
+          const g = await scoreOnSelection(ctx, state, data, `${tag}/gate`, candidate, { mustBeat: c.useGate ? state.gate.currentScore : undefined });
           const currentErrors = state.selectionCache[await skillHash(state.gate.currentSkill)]?.errors ?? 0;
           const common =
             g.score.complete && c.useGate && ((g.score.errors ?? 0) > 0 || currentErrors > 0)
@@ -479,12 +479,12 @@ async function epochBoundary(ctx: EngineContext, prev: RunState, data: RunDatase
           if (isAccept(decision.action)) await a.saveVersion(candidate, origin, a.lastStep);
           stats.slowUpdate = { action: decision.action, reasoning, content, candidateHash: g.hash, gateScore: g.gate, complete: g.score.complete, cacheHit: g.cacheHit };
         } else {
-          const from = state.selectionCache[await skillHash(currBefore)];
-          const hash = await skillHash(candidate);
-          if (from && !state.selectionCache[hash]) state.selectionCache[hash] = { ...from, carried: true };
-          state.gate = { ...state.gate, currentSkill: candidate, currentOrigin: origin };
+          // Forced in, but measured: its content changed the skill, so the old score says nothing.
+          a.stage('gate', a.lastStep, epoch);
+          const g = await scoreOnSelection(ctx, state, data, `${tag}/measure`, candidate, { measured: true });
+          state.gate = evaluateGate(state.gate, { skill: candidate, score: g.gate, origin, step: a.lastStep }, false).state;
           await a.saveVersion(candidate, origin, a.lastStep);
-          stats.slowUpdate = { action: 'force_inject', reasoning, content, candidateHash: hash };
+          stats.slowUpdate = { action: 'force_inject', reasoning, content, candidateHash: g.hash, gateScore: g.gate, complete: g.score.complete, cacheHit: g.cacheHit };
         }
       }
     }
@@ -536,9 +536,12 @@ async function finish(ctx: EngineContext, prev: RunState, data: RunDataset, a: F
   const c = ctx.config;
   a.stage('final', a.totalSteps, c.epochs);
   let finalSelection: number | null = state.gate.bestScore;
-  if (state.gate.currentSkill !== state.gate.bestSkill) {
-    // Always done (the reference promotes only when evaluating on test).
-    const g = await scoreOnSelection(ctx, state, data, 'final', state.gate.currentSkill);
+  // The final skill is the best one with an empty slow-update block added: same body, nothing to measure.
+  const onlyPlaceholder = injectEmptySlowUpdate(state.gate.bestSkill) === state.gate.currentSkill;
+  if (state.gate.currentSkill !== state.gate.bestSkill && !onlyPlaceholder) {
+    // Always done (the reference promotes only when evaluating on test), and measured: a score
+    // carried over from another skill is never taken as this one's.
+    const g = await scoreOnSelection(ctx, state, data, 'final', state.gate.currentSkill, { measured: true });
     finalSelection = g.gate;
     if (g.gate > state.gate.bestScore) {
       state.gate = { ...state.gate, bestSkill: state.gate.currentSkill, bestScore: g.gate, bestStep: a.totalSteps, bestOrigin: state.gate.currentOrigin };
