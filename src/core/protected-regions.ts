@@ -76,8 +76,9 @@ export function injectEmptySlowUpdate(skill: string): string {
 }
 
 /**
- * Replace the slow-update block (§3.6 step 7): remove every START…END span, orphan STARTs
- * (to the end of the text) and stray ENDs, then append exactly one block at the very end.
+ * Replace the slow-update block (§3.6 step 7): remove every START…END span, then any unpaired
+ * marker on its own (the reference cuts from an orphan START to the end of the text, destroying
+ * skill text; here an unpaired marker is no block), then append exactly one block at the end.
  * Unlike the reference, runs of blank lines are collapsed only where a block was removed,
  * so the rest of the body keeps its bytes (and its hash).
  */
@@ -87,25 +88,30 @@ export function replaceSlowUpdateBlock(skill: string, content: string): string {
     const s = body.indexOf(SLOW_UPDATE_START);
     if (s < 0) break;
     const e = body.indexOf(SLOW_UPDATE_END, s);
-    const cut = e < 0 ? body.length : e + SLOW_UPDATE_END.length;
-    body = joinAtCut(body.slice(0, s), body.slice(cut));
-  }
-  for (;;) {
-    const e = body.indexOf(SLOW_UPDATE_END);
     if (e < 0) break;
-    body = joinAtCut(body.slice(0, e), body.slice(e + SLOW_UPDATE_END.length));
+    body = joinAtCut(body.slice(0, s), body.slice(e + SLOW_UPDATE_END.length));
+  }
+  for (const marker of [SLOW_UPDATE_START, SLOW_UPDATE_END]) {
+    for (;;) {
+      const at = body.indexOf(marker);
+      if (at < 0) break;
+      body = joinAtCut(body.slice(0, at), body.slice(at + marker.length));
+    }
   }
   const inner = removeMarkers(content).trim();
   return `${body.trimEnd()}\n\n${SLOW_UPDATE_START}\n${inner}\n${SLOW_UPDATE_END}\n`;
 }
 
-/** Join two pieces of text around a removed span, leaving at most one blank line there. */
+/**
+ * Join two pieces of text around a removed span, leaving at most one blank line there. A span
+ * that sat inside a line leaves the line whole (no line break is added where there was none).
+ */
 function joinAtCut(before: string, after: string): string {
   const head = before.replace(/\n+$/, '');
   const tail = after.replace(/^\n+/, '');
   if (!head) return tail;
   if (!tail) return head;
-  const newlines = Math.min(2, Math.max(before.length - head.length, after.length - tail.length, 1));
+  const newlines = Math.min(2, Math.max(before.length - head.length, after.length - tail.length));
   return head + '\n'.repeat(newlines) + tail;
 }
 
@@ -131,6 +137,11 @@ export function injectEmptyAppendix(skill: string): string {
 }
 
 /** The notes ("- note" lines) currently in the appendix block. */
+/**
+ * The notes of the appendix block: every non-empty line but its heading, with a list marker
+ * ("- ", "* ", "+ ", "1. ") taken off. Lines written without a marker are notes too (a user may
+ * have edited the block by hand); dropping them would lose their text on the next merge.
+ */
 export function getAppendixNotes(skill: string): string[] {
   const s = skill.indexOf(APPENDIX_START);
   const e = s < 0 ? -1 : skill.indexOf(APPENDIX_END, s);
@@ -139,8 +150,8 @@ export function getAppendixNotes(skill: string): string[] {
     .slice(s + APPENDIX_START.length, e)
     .split('\n')
     .map((l) => l.trim())
-    .filter((l) => l.startsWith('- '))
-    .map((l) => l.slice(2).trim())
+    .filter((l) => l && l !== '## Execution Notes Appendix')
+    .map((l) => l.replace(/^(?:[-*+]|\d+[.)])\s+/, '').trim())
     .filter(Boolean);
 }
 

@@ -54,10 +54,24 @@ describe('protected regions', () => {
     expect(getSlowUpdateContent(out)).toBe('new guidance');
   });
 
-  it('removes orphan starts and stray ends when replacing', () => {
+  it('removes orphan starts and stray ends when replacing, but never the text after an orphan start (issue #9 item 16)', () => {
     const s = `# A\n${SLOW_UPDATE_END}\nbody\n${SLOW_UPDATE_START}\ndangling`;
     const out = replaceSlowUpdateBlock(s, 'g');
-    expect(out).toBe(`# A\nbody\n\n${SLOW_UPDATE_START}\ng\n${SLOW_UPDATE_END}\n`);
+    expect(out).toBe(`# A\nbody\ndangling\n\n${SLOW_UPDATE_START}\ng\n${SLOW_UPDATE_END}\n`);
+  });
+
+  it('a lone START marker is no block: replacing keeps every rule after it', () => {
+    const rules = Array.from({ length: 5 }, (_, i) => `- rule ${i}`).join('\n');
+    const out = replaceSlowUpdateBlock(`# A\n${SLOW_UPDATE_START}\n${rules}\n`, 'g');
+    expect(out).toContain(rules);
+    expect(findProtectedRegions(out)).toHaveLength(1);
+    expect(getSlowUpdateContent(out)).toBe('g');
+  });
+
+  it('a block that sat inside a line leaves the line whole (issue #9 item 18)', () => {
+    const s = `# A\n- keep ${SLOW_UPDATE_START}old${SLOW_UPDATE_END} this line\n- next\n`;
+    const out = replaceSlowUpdateBlock(s, 'g');
+    expect(out.startsWith('# A\n- keep  this line\n- next')).toBe(true);
   });
 
   it('keeps the body bytes elsewhere (no global newline collapsing)', () => {
@@ -91,6 +105,16 @@ describe('appendix helpers', () => {
     s = mergeAppendixNotes(s, ['check UNITS', 'New note;', 'quote the source.']);
     expect(getAppendixNotes(s)).toEqual(['Check units.', 'Quote  the source', 'New note;']);
     expect(appendixNoteKey('  Foo   bar ._-')).toBe('foo bar');
+  });
+});
+
+describe('appendix notes written by hand (issue #9 item 17)', () => {
+  it('keeps notes without a "- " bullet when merging', () => {
+    const skill = `# A\n\n${APPENDIX_START}\n## Execution Notes Appendix\n* starred note\nplain note\n1. numbered note\n- dashed note\n${APPENDIX_END}\n`;
+    expect(getAppendixNotes(skill)).toEqual(['starred note', 'plain note', 'numbered note', 'dashed note']);
+    const merged = mergeAppendixNotes(skill, ['new note', 'plain note.']);
+    for (const n of ['starred note', 'plain note', 'numbered note', 'dashed note', 'new note']) expect(merged).toContain(`- ${n}`);
+    expect(getAppendixNotes(merged)).toHaveLength(5);
   });
 });
 
