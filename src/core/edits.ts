@@ -158,7 +158,8 @@ export function applyPatch(skill: string, edits: readonly Edit[]): PatchResult {
       index: i + 1,
       op: String(edit.op),
       target: String(edit.target ?? '').slice(0, 200),
-      content_preview: String(edit.content ?? '').slice(0, 200),
+      // What the edit put in the skill: trimmed, with any marker stripped (as applyEdit does).
+      content_preview: removeMarkers(String(edit.content ?? '')).trim().slice(0, 200),
       status: r.status,
       ...(r.error ? { error: r.error } : {}),
     });

@@ -108,6 +108,31 @@ export function extractJsonObject(text: string): JsonObject | null {
   return repairSingleObject(text);
 }
 
+function tryParseArray(text: string): unknown[] | null {
+  try {
+    const v: unknown = JSON.parse(text);
+    return Array.isArray(v) ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The JSON array a response holds (beside extractJsonObject), or null: the first fenced block,
+ * then the span from the first '[' to the last ']'. No repair: a guessed list is worse than none.
+ */
+export function extractJsonArray(text: string): unknown[] | null {
+  if (typeof text !== 'string' || !text) return null;
+  const fenced = firstFencedBlock(text);
+  if (fenced !== null) {
+    const v = tryParseArray(fenced.trim());
+    if (v) return v;
+  }
+  const first = text.indexOf('[');
+  const last = text.lastIndexOf(']');
+  return first >= 0 && last > first ? tryParseArray(text.slice(first, last + 1)) : null;
+}
+
 export type PayloadCheck = { ok: true; items: JsonObject[] } | { ok: false; reason: string };
 
 /** A payload (e.g. `edits`) is valid iff it is an array whose every element is an object. */

@@ -160,3 +160,12 @@ describe('patch invariants (property tests)', () => {
     fc.assert(fc.property(fc.string(), (s) => applyPatch(s, []).skill === s));
   });
 });
+
+describe('edit report (issue #9 item 15)', () => {
+  it('previews the content as applied — trimmed, markers stripped — and echoes the op as given', () => {
+    const r = applyPatch('# A\n', [{ op: 'append', content: `   - new rule ${SLOW_UPDATE_START}  \n` }, { op: 'Rewrite', content: 'x' }]);
+    expect(r.report[0].content_preview).toBe('- new rule');
+    expect(r.skill).toContain('- new rule');
+    expect(r.report[1].op).toBe('Rewrite');
+  });
+});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { extractJsonObject, topLevelObjectSpans, validatePayload } from '../../src/core/json-extract';
+import { extractJsonArray, extractJsonObject, topLevelObjectSpans, validatePayload } from '../../src/core/json-extract';
 
 describe('extractJsonObject (§3.0)', () => {
   it.each([
@@ -62,5 +62,23 @@ describe('validatePayload', () => {
     [{ edits: [{}, 'x'] }, '"edits"[1] is not an object'],
   ])('%j is refused', (obj, reason) => {
     expect(validatePayload(obj, 'edits')).toEqual({ ok: false, reason });
+  });
+});
+
+describe('extractJsonArray (issue #9 item 20)', () => {
+  it('reads a fenced array, a bare array in prose, and refuses what is not one', () => {
+    expect(extractJsonArray('Here:\n```json\n[1, {"a": 2}]\n```\nthanks')).toEqual([1, { a: 2 }]);
+    expect(extractJsonArray('The indices are [2, 0, 5].')).toEqual([2, 0, 5]);
+    expect(extractJsonArray('{"selected_indices": 3}')).toBeNull();
+    expect(extractJsonArray('[1, 2')).toBeNull();
+    expect(extractJsonArray('')).toBeNull();
+  });
+
+  it('property: any JSON array survives a round trip inside prose', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.integer(), fc.string({ maxLength: 8 }), fc.boolean())), (arr) => {
+        expect(extractJsonArray(`Answer: ${JSON.stringify(arr)} — done`)).toEqual(arr);
+      }),
+    );
   });
 });
