@@ -1,10 +1,11 @@
 /**
- * One optimizer call, memoised by a deterministic key so that a resumed run never repeats a
- * finished call. The reply is parsed with the core's JSON extractor; an unusable reply is a
+ * One optimizer call, memoised by a deterministic key (and checked against a hash of its
+ * request) so that a resumed run never repeats a finished call nor replays one asked differently. The reply is parsed with the core's JSON extractor; an unusable reply is a
  * finished call too (its stage falls back, §2.10). Transport failures are not memoised: they
  * are retried on resume, and fatal ones (bad key, unknown model) stop the run.
  */
 import { extractJsonObject, type JsonObject } from '../core/json-extract';
+import { skillHash } from '../core/hash';
 import { renderTemplate } from '../core/templates';
 import type { EngineContext } from './context';
 import { isLlmError, LlmError } from './ports';
@@ -30,11 +31,14 @@ export async function callOptimizer(
   role: 'optimizer' | 'judge' = 'optimizer',
 ): Promise<OptimizerResult> {
   const usageStage = usageStageOfPrompt(prompt);
-  const memo = await ctx.store.getCall(ctx.runId, key);
-  if (memo) return { json: memo.parsed as JsonObject | null, replayed: true };
   const tpl = ctx.prompts[prompt];
   const system = renderTemplate(tpl.system, values).trim();
   const user = renderTemplate(tpl.user, values).trim();
+  // A memoised reply is replayed only for the very same request: a resumed run whose inputs
+  // differ (another merge order, an edited prompt) asks again instead of reusing a stale answer.
+  const inputHash = await skillHash(`${prompt}\u0000${system}\u0000${user}`);
+  const memo = await ctx.store.getCall(ctx.runId, key);
+  if (memo && (memo.inputHash === undefined || memo.inputHash === inputHash)) return { json: memo.parsed as JsonObject | null, replayed: true };
   const reservation = ctx.meter.reserve(role, system.length + user.length);
   const started = ctx.now();
   let settled = false;
@@ -56,6 +60,7 @@ export async function callOptimizer(
       runId: ctx.runId,
       key,
       stage: prompt,
+      inputHash,
       requestPreview: user.slice(0, 2000),
       raw: res.text,
       parsed: json,

@@ -38,6 +38,8 @@ export interface OptimizerCallRecord {
   runId: string;
   key: string;
   stage: string;
+  /** Hash of the prompt name and rendered messages; a memo is replayed only for the same request (absent in old runs). */
+  inputHash?: string;
   /** First 2 000 characters of the user message, for inspection. */
   requestPreview: string;
   raw: string;
