@@ -55,7 +55,9 @@ export async function callOptimizer(
     });
     ctx.meter.settle(reservation, usageStage, res.usage);
     settled = true;
-    const json = extractJsonObject(res.text);
+    // A reply cut off by the output limit is dropped, never "repaired" into partial edits.
+    const truncated = res.finishReason === 'length';
+    const json = truncated ? null : extractJsonObject(res.text);
     const record: OptimizerCallRecord = {
       runId: ctx.runId,
       key,
@@ -67,9 +69,11 @@ export async function callOptimizer(
       ok: json !== null,
       usage: res.usage,
       latencyMs: ctx.now() - started,
+      ...(truncated ? { error: { kind: 'truncated', message: 'The reply was cut off by the output token limit and was dropped.' } } : {}),
     };
     await ctx.store.putCall(record);
-    if (!json) ctx.emit({ type: 'log', level: 'warn', message: `${key}: the optimizer's reply held no usable JSON; falling back.` });
+    if (truncated) ctx.emit({ type: 'log', level: 'warn', message: `${key}: the optimizer's reply was cut off by its output token limit and was dropped (raise "Optimizer max output tokens" on Connect); falling back.` });
+    else if (!json) ctx.emit({ type: 'log', level: 'warn', message: `${key}: the optimizer's reply held no usable JSON; falling back.` });
     return { json, replayed: false };
   } catch (e) {
     if (!settled) ctx.meter.release(reservation);

@@ -43,3 +43,17 @@ describe('optimizer call memo', () => {
     expect(server().log).toHaveLength(0);
   });
 });
+
+describe('optimizer reply cut off by the output limit (issue #9 item 9)', () => {
+  it('is dropped, never repaired into partial content', async () => {
+    server().set({ faults: [{ kind: 'truncated', stage: 'reflect_failure' }] });
+    const ctx = await context();
+    const trajectories = '### Trajectory 1\nWhat is the amber code for specimen 101?\nPredicted answer: unknown';
+    const r = await callOptimizer(ctx, 's0001/reflect_failure/0', 'reflect_failure', { meta: '', skill: '# Skill', buffer: '', trajectories, failures: trajectories, n: '1' });
+    expect(r.json).toBeNull();
+    const call = (await ctx.store.getCall('oc', 's0001/reflect_failure/0'))!;
+    expect(call.raw.length).toBeGreaterThan(10); // there was text: a repair could have made edits of it
+    expect(call.ok).toBe(false);
+    expect(call.error?.kind).toBe('truncated');
+  });
+});

@@ -19,7 +19,7 @@ import {
 import { hardOptimizerAnswer } from './hard-optimizer';
 import { after, dedupeEdits, hashFraction, jsonArrayAfter, section, type SimEdit } from './sim-text';
 
-export type FaultKind = '429' | '500' | '401' | 'timeout' | 'malformed' | 'empty' | 'drop';
+export type FaultKind = '429' | '500' | '401' | 'timeout' | 'malformed' | 'empty' | 'drop' | 'truncated';
 
 export interface FaultRule {
   kind: FaultKind;
@@ -311,6 +311,8 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
         else {
           const answer = JSON.stringify(optimizerAnswer(stage, system, user, options));
           text = fault?.kind === 'malformed' ? 'My patch: {op: append, content: add a rule} — as discussed.' : rf ? answer : `Sure.\n\`\`\`json\n${answer}\n\`\`\``;
+          // The output limit cut the reply mid-word: what jsonrepair would turn into partial edits.
+          if (fault?.kind === 'truncated') text = text.slice(0, Math.max(1, Math.floor(text.length * 0.6)));
         }
         const promptChars = (body.messages ?? []).reduce((n, m) => n + m.content.length, 0);
         const usage = { prompt_tokens: Math.ceil(promptChars / 4), completion_tokens: Math.ceil(text.length / 4), total_tokens: 0 };
@@ -327,7 +329,8 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
           res.end('data: [DONE]\n\n');
           return;
         }
-        send(req, res, 200, { ...base, object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }], usage });
+        const finish = fault?.kind === 'truncated' ? 'length' : 'stop';
+        send(req, res, 200, { ...base, object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: finish }], usage });
       }, options.latencyMs);
     });
   });
