@@ -29,6 +29,12 @@ export async function callOptimizer(
   prompt: PromptName,
   values: Record<string, string>,
   role: 'optimizer' | 'judge' = 'optimizer',
+  /**
+   * Which replies are finished calls, memoised for replay. By default every reply is (an
+   * unusable one makes its stage fall back); the judge memoises only verdicts, so a reply
+   * without one is asked again later instead of replayed for ever.
+   */
+  memoise: (json: JsonObject | null) => boolean = () => true,
 ): Promise<OptimizerResult> {
   const usageStage = usageStageOfPrompt(prompt);
   const tpl = ctx.prompts[prompt];
@@ -71,7 +77,7 @@ export async function callOptimizer(
       latencyMs: ctx.now() - started,
       ...(truncated ? { error: { kind: 'truncated', message: 'The reply was cut off by the output token limit and was dropped.' } } : {}),
     };
-    await ctx.store.putCall(record);
+    if (memoise(json)) await ctx.store.putCall(record);
     if (truncated) ctx.emit({ type: 'log', level: 'warn', message: `${key}: the optimizer's reply was cut off by its output token limit and was dropped (raise "Optimizer max output tokens" on Connect); falling back.` });
     else if (!json) ctx.emit({ type: 'log', level: 'warn', message: `${key}: the optimizer's reply held no usable JSON; falling back.` });
     return { json, replayed: false };

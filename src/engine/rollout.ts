@@ -57,17 +57,17 @@ function expectedText(item: DatasetItem): string {
   return item.correctChoice ? item.correctChoice : item.answers.join(' | ');
 }
 
+const isVerdict = (j: unknown): boolean => typeof j === 'object' && j !== null && typeof (j as { pass?: unknown }).pass === 'boolean';
+
 /** Score with the configured scorer; the judge scorer asks the LLM. */
 async function score(ctx: EngineContext, item: DatasetItem, response: string, cacheKey: string): Promise<ScoreResult & { judge?: RolloutRow['judge']; judgeError?: string }> {
   const spec = ctx.config.scorer;
   if (spec.kind !== 'judge') return scoreResponse(spec, response, item);
-  const r = await callOptimizer(
-    ctx,
-    `judge/${cacheKey}`,
-    'judge',
-    { question: item.question, expected: expectedText(item), rubric: item.rubric ?? spec.rubric ?? '', response },
-    'judge',
-  );
+  const values = { question: item.question, expected: expectedText(item), rubric: item.rubric ?? spec.rubric ?? '', response };
+  // A reply without a verdict is asked once more, then the row is an error — never memoised, so
+  // a resumed run asks again instead of replaying the same useless reply for ever.
+  let r = await callOptimizer(ctx, `judge/${cacheKey}`, 'judge', values, 'judge', isVerdict);
+  if (!isVerdict(r.json) && !r.error) r = await callOptimizer(ctx, `judge/${cacheKey}`, 'judge', values, 'judge', isVerdict);
   const predicted = scoreResponse({ kind: 'exact' }, response, item).predicted;
   const j = r.json;
   if (!j || typeof j.pass !== 'boolean') {

@@ -106,6 +106,22 @@ describe('LLM judge scorer', () => {
     const tests = outcome.summary!.tests;
     expect(tests.find((t) => t.skill === 'best')!.hard).toBeGreaterThan(tests.find((t) => t.skill === 'initial')!.hard + 0.2);
   });
+
+  it('asks again when a judge reply holds no verdict, and never memoises one (issue #9 item 7)', async () => {
+    // The first two judge replies are malformed: the first row's judge is asked twice and the row
+    // errors; the next row's judge is asked twice and succeeds the second time.
+    server().set({ faults: [{ kind: 'malformed', stage: 'judge', times: 3 }] });
+    const { outcome, store, runId } = await trainOnce({ url: server().url, config: { epochs: 1, scorer: { kind: 'judge' }, targetConcurrency: 1 } });
+    expect(outcome.status).toBe('completed');
+    const calls = await store.listCalls(runId);
+    const judged = calls.filter((c) => c.stage === 'judge');
+    expect(judged.every((c) => c.ok)).toBe(true); // no unusable judge reply was kept
+    const rows = await store.listRollouts(runId);
+    const errored = rows.filter((r) => r.status === 'error');
+    expect(errored).toHaveLength(1);
+    expect(errored[0].error?.message).toMatch(/judge did not return/);
+    expect(server().log.filter((l) => l.stage === 'judge').length).toBe(judged.length + 3);
+  });
 });
 
 describe('cost estimate', () => {
