@@ -49,6 +49,7 @@ export type LlmErrorKind =
   | 'timeout'
   | 'unreachable' // network failure; in a browser, often CORS
   | 'truncated' // the model spent its whole token budget before answering
+  | 'item_refused' // this item only: content filter, refusal, context too long (the next item may pass)
   | 'aborted'; // paused or cancelled
 
 export const FATAL_KINDS: readonly LlmErrorKind[] = ['auth', 'not_found', 'bad_request'];

@@ -160,7 +160,9 @@ export async function rolloutPhase(ctx: EngineContext, o: PhaseOptions): Promise
   let done = 0;
   const runItem = async (itemId: string, order: number): Promise<RolloutRow> => {
     const prev = previous.get(order);
-    const row = prev && prev.status === 'ok' && prev.itemId === itemId && prev.skillHash === hash ? prev : await rolloutOne(ctx, o, hash, itemId, order, counter);
+    // A finished row is reused on resume; so is an item the endpoint refused (asking again would be refused again).
+    const reusable = prev && (prev.status === 'ok' || prev.error?.kind === 'item_refused') && prev.itemId === itemId && prev.skillHash === hash;
+    const row = reusable ? prev : await rolloutOne(ctx, o, hash, itemId, order, counter);
     done++;
     ctx.emit({ type: 'progress', phase: o.phase, done, total });
     return row;
@@ -186,11 +188,14 @@ export async function rolloutPhase(ctx: EngineContext, o: PhaseOptions): Promise
     }
   }
   const errors = rows.filter((r) => r.status === 'error').length;
-  if (rows.length && errors / rows.length > ctx.config.maxErrorRate) {
-    const last = rows.filter((r) => r.status === 'error').pop()!;
+  // Items the endpoint refused (content filter, context length) are excluded and counted; they
+  // say nothing about the endpoint's health, so only the other errors can pause the run.
+  const failed = rows.filter((r) => r.status === 'error' && r.error?.kind !== 'item_refused');
+  if (rows.length && failed.length / rows.length > ctx.config.maxErrorRate) {
+    const last = failed[failed.length - 1];
     throw new PauseError(
       'error_rate',
-      `${errors} of ${rows.length} target calls in ${o.phase} failed after retries (last: ${last.error?.message}). Errors are not scored as wrong answers; the run is paused. Resume when the endpoint is healthy.`,
+      `${failed.length} of ${rows.length} target calls in ${o.phase} failed after retries (last: ${last.error?.message}). Errors are not scored as wrong answers; the run is paused. Resume when the endpoint is healthy.`,
     );
   }
   const m = meanScores(rows);

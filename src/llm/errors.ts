@@ -44,6 +44,16 @@ function serverMessage(e: APIError): string {
   return m.length > 300 ? `${m.slice(0, 300)}…` : m;
 }
 
+// A 400 about this request's content (a filter, a refusal, a prompt too long) concerns one
+// item: the run goes on without it. Any other 400 (a bad parameter) would fail every call.
+const ITEM_CODES = new Set(['content_filter', 'context_length_exceeded', 'content_policy_violation', 'string_above_max_length']);
+const ITEM_WORDS = /content (management )?polic|content[ _]filter|safety|flagged|maximum context length|context length|context window|too many tokens|prompt is too long|input is too long/i;
+
+function refusesThisItem(e: APIError, detail: string): boolean {
+  const code = (e as { code?: unknown }).code;
+  return (typeof code === 'string' && ITEM_CODES.has(code)) || ITEM_WORDS.test(detail);
+}
+
 /** Map any failure to an LlmError with a plain-language message. */
 export function classifyError(e: unknown, ctx: ClassifyContext): LlmError {
   const who = `${ctx.role} endpoint ${ctx.baseURL}`;
@@ -71,6 +81,9 @@ export function classifyError(e: unknown, ctx: ClassifyContext): LlmError {
     if (s === 401) return make('auth', `The ${ctx.role} API key was rejected (401) by ${ctx.baseURL}. Check the key. Server said: ${detail}`, s);
     if (s === 403) return make('auth', `The ${ctx.role} API key is not allowed to do this (403) at ${ctx.baseURL}. Server said: ${detail}`, s);
     if (s === 404) return make('not_found', `The ${who} does not know the model "${ctx.model}" or the path (404). Check the model name and base URL. Server said: ${detail}`, s);
+    if ((s === 400 || s === 422) && refusesThisItem(e, detail)) {
+      return make('item_refused', `The ${who} refused this item (${s}): ${detail}`, s);
+    }
     if (s === 400 || s === 422) return make('bad_request', `The ${who} refused the request (${s}). Server said: ${detail}`, s);
     if (s === 429) return make('rate_limited', `The ${who} kept rate-limiting requests (429) after several retries. Lower the concurrency or wait. Server said: ${detail}`, s);
     if (s === 408) return make('timeout', `The ${who} timed out (408).`, s);

@@ -105,6 +105,12 @@ export class RoleClient {
         this.pool.succeeded();
         const choice = res.choices?.[0];
         const text = choice?.message?.content ?? '';
+        const refusal = (choice?.message as { refusal?: unknown } | undefined)?.refusal;
+        if (!text && (choice?.finish_reason === 'content_filter' || (typeof refusal === 'string' && refusal))) {
+          // Not an answer: an error row for this item, never a wrong answer shown to the analysts.
+          const why = typeof refusal === 'string' && refusal ? `refused: ${refusal.slice(0, 200)}` : 'its content filter blocked the reply';
+          throw new LlmError('item_refused', `The ${this.role} model did not answer this item (${why}).`, { role: this.role });
+        }
         if (!text && choice?.finish_reason === 'length') {
           throw new LlmError('truncated', `The ${this.role} model used its whole output budget (${this.cfg.maxOutputTokens ?? 'default'} tokens) before answering. Raise the maximum output tokens.`, { role: this.role });
         }

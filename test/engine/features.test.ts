@@ -183,3 +183,34 @@ describe('test split scored once per distinct skill (issue #9 item 11)', () => {
     expect(tests[0]).toMatchObject({ hash: tests[1].hash, hard: tests[1].hard });
   });
 });
+
+describe('items the endpoint refuses (issue #9 item 8)', () => {
+  it('a content-filter 400 or a refusal is an error row for that item, counted and excluded, and the run goes on', async () => {
+    server().set({
+      faults: [
+        { kind: 'filtered', stage: 'target', match: /specimen 100\?/ },
+        { kind: 'refusal', stage: 'target', match: /specimen 101\?/ },
+      ],
+    });
+    const { outcome, store, runId } = await trainOnce({ url: server().url, config: { epochs: 1 } });
+    expect(outcome.status).toBe('completed');
+    const rows = await store.listRollouts(runId);
+    const refused = rows.filter((r) => r.status === 'error');
+    expect(refused.length).toBeGreaterThan(0);
+    expect(refused.every((r) => r.error?.kind === 'item_refused')).toBe(true);
+    expect(refused.some((r) => /content management policy/.test(r.error!.message))).toBe(true);
+    expect(refused.some((r) => /refused: I can't help with that/.test(r.error!.message))).toBe(true);
+    // Never scored as a wrong answer, never shown to the analysts as one.
+    expect(rows.filter((r) => r.status === 'ok' && r.response === '')).toEqual([]);
+    const calls = await store.listCalls(runId);
+    expect(calls.filter((c) => c.stage.startsWith('reflect_') && /specimen 10[01]\?/.test(c.requestPreview))).toEqual([]);
+  });
+
+  it('a 400 about the request itself (a bad parameter) still pauses: every call would fail', async () => {
+    server().set({ faults: [{ kind: 'bad_param', stage: 'target' }] });
+    const { outcome } = await trainOnce({ url: server().url, config: { epochs: 1 } });
+    expect(outcome.status).toBe('paused');
+    expect(outcome.reasonKind).toBe('llm_fatal');
+    expect(outcome.reason).toMatch(/refused the request \(400\)/);
+  });
+});

@@ -19,7 +19,7 @@ import {
 import { hardOptimizerAnswer } from './hard-optimizer';
 import { after, dedupeEdits, hashFraction, jsonArrayAfter, section, type SimEdit } from './sim-text';
 
-export type FaultKind = '429' | '500' | '401' | 'timeout' | 'malformed' | 'empty' | 'drop' | 'truncated';
+export type FaultKind = '429' | '500' | '401' | 'timeout' | 'malformed' | 'empty' | 'drop' | 'truncated' | 'filtered' | 'refusal' | 'bad_param';
 
 export interface FaultRule {
   kind: FaultKind;
@@ -289,6 +289,18 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
         if (fault?.kind === '500') {
           record(500);
           return send(req, res, 500, apiError('The server had an error.', 'server_error'));
+        }
+        if (fault?.kind === 'filtered') {
+          record(400);
+          return send(req, res, 400, { error: { message: "The response was filtered due to the prompt triggering the content management policy.", type: 'invalid_request_error', code: 'content_filter' } });
+        }
+        if (fault?.kind === 'bad_param') {
+          record(400);
+          return send(req, res, 400, apiError("Unrecognized request argument supplied: frobnicate", 'invalid_request_error'));
+        }
+        if (fault?.kind === 'refusal') {
+          record(200);
+          return send(req, res, 200, { id: 'chatcmpl-refusal', created: 0, model, object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: null, refusal: "I can't help with that." }, finish_reason: 'stop' }], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } });
         }
         if (fault?.kind === '401') {
           record(401);
