@@ -29,6 +29,15 @@ export function rememberedJsonMode(cfg: EndpointConfig): JsonMode | undefined {
   return jsonModeMemory.get(`${cfg.baseURL}|${cfg.model}`);
 }
 
+/** Whether each endpoint+model turned out to want reasoning-model parameters (learned from its 400s). */
+const reasoningMemory = new Map<string, boolean>();
+
+/** A 400 refusing max_tokens / max_completion_tokens / temperature: the other parameter style is wanted. */
+function looksLikeTokenParamRefused(e: unknown): boolean {
+  if (!(e instanceof OpenAI.APIError) || (e.status !== 400 && e.status !== 422)) return false;
+  return /max_completion_tokens|max_tokens|temperature/i.test(e.message) && /unsupported|not supported|does not support|use '?max_completion_tokens|only the default/i.test(e.message);
+}
+
 function looksLikeFormatUnsupported(e: unknown): boolean {
   if (!(e instanceof OpenAI.APIError) || (e.status !== 400 && e.status !== 422)) return false;
   return /response_format|json_schema|json_object|structured|schema|not supported|unsupported/i.test(e.message);
@@ -70,8 +79,13 @@ export class RoleClient {
     });
   }
 
+  /** Reasoning-model parameters: the role's switch, else the name; corrected by the provider's 400. */
+  private reasoning(): boolean {
+    return reasoningMemory.get(`${this.cfg.baseURL}|${this.cfg.model}`) ?? isReasoningModel(this.cfg);
+  }
+
   private params(req: LlmRequest, mode: JsonMode): ChatCompletionCreateParamsNonStreaming {
-    const reasoning = isReasoningModel(this.cfg);
+    const reasoning = this.reasoning();
     const p: ChatCompletionCreateParamsNonStreaming = { model: this.cfg.model, messages: req.messages };
     if (!reasoning && this.cfg.temperature !== undefined) p.temperature = this.cfg.temperature;
     if (this.cfg.maxOutputTokens) {
@@ -94,6 +108,7 @@ export class RoleClient {
     const maxBackoff = this.opts.maxBackoffMs ?? 30_000;
     const ctx = { role: this.role, baseURL: this.cfg.baseURL, model: this.cfg.model, secrets: [this.cfg.apiKey] };
     let attempt = 0;
+    let flippedParams = false;
     for (;;) {
       attempt++;
       const started = Date.now();
@@ -130,6 +145,14 @@ export class RoleClient {
         this.opts.onCall?.({ role: this.role, stage: req.stage, response });
         return response;
       } catch (e) {
+        if (!flippedParams && looksLikeTokenParamRefused(e)) {
+          // The model wants the other parameter style (a reasoning model, or one that is not):
+          // switch once, remember it for this endpoint and model, and retry at once.
+          reasoningMemory.set(memoryKey, !this.reasoning());
+          flippedParams = true;
+          attempt--;
+          continue;
+        }
         if (req.jsonSchema && mode !== 'text' && looksLikeFormatUnsupported(e)) {
           // The endpoint refuses this kind of structured output: step down and retry at once.
           mode = mode === 'json_schema' ? 'json_object' : 'text';

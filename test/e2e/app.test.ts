@@ -153,6 +153,8 @@ describe.skipIf(Boolean(skip))('Skillwright in Chromium', () => {
   it('pauses at the budget cap and says so', async () => {
     await page.getByRole('link', { name: 'Connect' }).click();
     await page.getByText('Options: sampling, limits, prices').click();
+    await page.getByLabel('Optimizer is a reasoning model').waitFor();
+    await page.screenshot({ path: 'test-results/connect-options-light.png', fullPage: true });
     for (const label of ['Target input price (USD / 1M tokens)', 'Target output price (USD / 1M tokens)', 'Optimizer input price (USD / 1M tokens)', 'Optimizer output price (USD / 1M tokens)']) {
       await page.getByLabel(label).fill('1000');
     }

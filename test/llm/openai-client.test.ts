@@ -137,3 +137,31 @@ describe('LLM client over the real SDK and HTTP', () => {
     expect(port.targetSettingsKey()).not.toContain('sk-test');
   });
 });
+
+describe('reasoning-model parameters (issue #9 item 13)', () => {
+  it('falls back to max_completion_tokens and no temperature on the provider\'s 400, once, and remembers it', async () => {
+    const reasoner = await startLlmServer({ reasoningOnly: true });
+    try {
+      const cfg = testEndpoint(reasoner.url, 'sim-target', { maxOutputTokens: 256, temperature: 0 });
+      const first = await new RoleClient('target', cfg).complete(targetReq());
+      expect(first.text).toContain('<answer>');
+      expect(reasoner.log.map((l) => l.status)).toEqual([400, 200]);
+      // A new client for the same endpoint and model goes straight to the right parameters.
+      await new RoleClient('target', cfg).complete(targetReq());
+      expect(reasoner.log.map((l) => l.status)).toEqual([400, 200, 200]);
+    } finally {
+      await reasoner.close();
+    }
+  });
+
+  it('the per-role switch sends reasoning parameters from the first call', async () => {
+    const reasoner = await startLlmServer({ reasoningOnly: true });
+    try {
+      const cfg = testEndpoint(reasoner.url, 'sim-optimizer', { maxOutputTokens: 256, temperature: 0, reasoningModel: true });
+      await new RoleClient('target', cfg).complete(targetReq());
+      expect(reasoner.log.map((l) => l.status)).toEqual([200]);
+    } finally {
+      await reasoner.close();
+    }
+  });
+});

@@ -44,6 +44,8 @@ export interface ServerOptions {
   /** json_schema response_format accepted? (json_object and text are always accepted unless below.) */
   jsonSchema: boolean;
   jsonObject: boolean;
+  /** Behave like a reasoning model: refuse max_tokens and a non-default temperature with a 400. */
+  reasoningOnly?: boolean;
   /** Share of reflect_failure answers that add the harmful rule, decided by a hash of the prompt. */
   harmfulRate: number;
   faults: FaultRule[];
@@ -104,6 +106,8 @@ const STAGE_MARKERS: [string, string][] = [
 
 interface ChatBody {
   model?: string;
+  max_tokens?: number;
+  temperature?: number;
   messages?: { role: string; content: string }[];
   stream?: boolean;
   response_format?: { type: string; json_schema?: { name?: string } };
@@ -275,6 +279,11 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
         if (!options.models.includes(model)) {
           record(404);
           return send(req, res, 404, apiError(`The model \`${model}\` does not exist.`, 'invalid_request_error'));
+        }
+        if (options.reasoningOnly && (body.max_tokens !== undefined || (body.temperature !== undefined && body.temperature !== 1))) {
+          record(400);
+          const param = body.max_tokens !== undefined ? 'max_tokens' : 'temperature';
+          return send(req, res, 400, apiError(`Unsupported parameter: '${param}' is not supported with this model.${param === 'max_tokens' ? " Use 'max_completion_tokens' instead." : ''}`, 'invalid_request_error'));
         }
         const rf = body.response_format?.type;
         if ((rf === 'json_schema' && !options.jsonSchema) || (rf === 'json_object' && !options.jsonObject)) {

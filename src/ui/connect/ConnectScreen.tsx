@@ -164,6 +164,22 @@ export function ConnectScreen() {
             <NumberField label="Target temperature" value={c.target.temperature} step={0.1} min={0} max={2} onChange={(v) => patchEndpoint('target', { temperature: v })} />
             <NumberField label="Target max output tokens" value={c.target.maxOutputTokens} min={16} onChange={(v) => patchEndpoint('target', { maxOutputTokens: v })} />
             <NumberField label="Optimizer max output tokens" value={c.optimizer.maxOutputTokens} min={256} onChange={(v) => patchEndpoint('optimizer', { maxOutputTokens: v })} />
+            {(['target', 'optimizer'] as const).map((role) => (
+              <Field key={role} label={`${role === 'target' ? 'Target' : 'Optimizer'} is a reasoning model`} hint="Reasoning models get max_completion_tokens and no temperature. Auto decides from the name, and switches by itself if the provider refuses the parameters.">
+                {(id, hintId) => (
+                  <select
+                    id={id}
+                    aria-describedby={hintId}
+                    value={c[role].reasoningModel === undefined ? 'auto' : c[role].reasoningModel ? 'yes' : 'no'}
+                    onChange={(e) => patchEndpoint(role, { reasoningModel: e.target.value === 'auto' ? undefined : e.target.value === 'yes' })}
+                  >
+                    <option value="auto">auto</option>
+                    <option value="yes">yes</option>
+                    <option value="no">no</option>
+                  </select>
+                )}
+              </Field>
+            ))}
             <Field label="Reasoning effort" hint="For reasoning models (they get max_completion_tokens and no temperature).">
               {(id, hintId) => (
                 <select id={id} aria-describedby={hintId} value={c.optimizer.reasoningEffort ?? ''} onChange={(e) => { patchEndpoint('optimizer', { reasoningEffort: e.target.value as StoredEndpoint['reasoningEffort'] }); patchEndpoint('target', { reasoningEffort: e.target.value as StoredEndpoint['reasoningEffort'] }); }}>
