@@ -7,7 +7,7 @@ import type { SplitName } from '../core/dataset-types';
 import type { RunConfig } from '../core/run-config';
 import { createContext } from './context';
 import type { EventSink } from './events';
-import { Meter, type Prices } from './meter';
+import { Meter, outputLimits, type Prices } from './meter';
 import { isPauseError } from './pause';
 import type { LlmPort, RunStore } from './ports';
 import type { PromptSet } from './prompts';
@@ -32,7 +32,7 @@ export async function evaluateSkill(
   input: EvaluateInput,
   deps: { llm: LlmPort; store: RunStore; prompts: PromptSet; signal?: AbortSignal; onEvent?: EventSink; now?: () => number },
 ): Promise<EvaluateOutcome> {
-  const meter = new Meter(input.prices ?? {}, input.config.budget);
+  const meter = new Meter(input.prices ?? {}, input.config.budget, outputLimits(deps.llm));
   const ctx = await createContext({
     runId: 'evaluation',
     config: input.config,

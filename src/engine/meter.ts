@@ -37,10 +37,19 @@ export class Meter {
   private reservedUsd = 0;
   private reservedTokens = 0;
 
+  private estimated = 0;
+
   constructor(
     private readonly prices: Prices,
     private readonly budget: BudgetCap,
+    /** Most completion tokens per call, by role, when the endpoint sets a limit. */
+    private readonly outputLimits: Partial<Record<Role, number>> = {},
   ) {}
+
+  /** Count a call whose usage was estimated; true the first time (so the run says it once). */
+  noteEstimated(): boolean {
+    return ++this.estimated === 1;
+  }
 
   /** Record a call made outside a reservation (e.g. usage restored from storage). */
   add(stage: string, role: Role, usage: LlmUsage): void {
@@ -82,14 +91,16 @@ export class Meter {
   }
 
   /**
-   * Set aside the likely cost of a call (its prompt, and the longest completion seen so far for
-   * the role), or refuse it when spent + reserved + this would cross the cap.
+   * Set aside the most a call can cost — its prompt, and the role's output limit (without one,
+   * the longest completion seen so far, 512 before any) — or refuse it when spent + reserved +
+   * this would cross the cap. With limits set, concurrent calls can never overshoot the cap.
    */
   reserve(role: Role, promptChars: number): Reservation {
     const seen = this.completionSeen[role];
+    const limit = this.outputLimits[role];
     const estimate: LlmUsage = {
       promptTokens: Math.ceil(promptChars / 3),
-      completionTokens: seen && seen.n ? Math.max(seen.max, 64) : 512,
+      completionTokens: limit ?? (seen && seen.n ? Math.max(seen.max, 64) : 512),
       reasoningTokens: 0,
     };
     const cost = costOf(estimate, this.priceOf(role));
@@ -127,4 +138,14 @@ export function usageStageOfPrompt(prompt: string): string {
   if (prompt === 'repair_edits') return 'repair';
   if (prompt === 'lr_decision') return 'lr_autonomous';
   return prompt;
+}
+
+/** The output limits an LLM port declares, by role. */
+export function outputLimits(llm: { outputLimit?(role: Role): number | undefined }): Partial<Record<Role, number>> {
+  const out: Partial<Record<Role, number>> = {};
+  for (const role of ['target', 'optimizer', 'judge'] as const) {
+    const n = llm.outputLimit?.(role);
+    if (n) out[role] = n;
+  }
+  return out;
 }

@@ -61,6 +61,9 @@ export async function callOptimizer(
     });
     ctx.meter.settle(reservation, usageStage, res.usage);
     settled = true;
+    if (res.usageEstimated && ctx.meter.noteEstimated()) {
+      ctx.emit({ type: 'log', level: 'warn', message: 'The endpoint reports no token usage: tokens and costs are estimated from characters (about 4 per token).' });
+    }
     // A reply cut off by the output limit is dropped, never "repaired" into partial edits.
     const truncated = res.finishReason === 'length';
     const json = truncated ? null : extractJsonObject(res.text);
@@ -82,7 +85,11 @@ export async function callOptimizer(
     else if (!json) ctx.emit({ type: 'log', level: 'warn', message: `${key}: the optimizer's reply held no usable JSON; falling back.` });
     return { json, replayed: false };
   } catch (e) {
-    if (!settled) ctx.meter.release(reservation);
+    // A failed call that still used tokens (a reply cut off empty) is billed: count it.
+    if (!settled) {
+      if (isLlmError(e) && e.usage) ctx.meter.settle(reservation, usageStage, e.usage);
+      else ctx.meter.release(reservation);
+    }
     if (!isLlmError(e)) throw e;
     if (e.kind === 'aborted') throw e;
     if (e.fatal) throw new PauseError('llm_fatal', e.message);

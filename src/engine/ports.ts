@@ -34,6 +34,8 @@ export interface LlmResponse {
   attempts: number;
   jsonMode?: 'json_schema' | 'json_object' | 'text';
   finishReason?: string;
+  /** The endpoint reported no usage: the counts are estimated from characters. */
+  usageEstimated?: boolean;
 }
 
 /**
@@ -58,12 +60,15 @@ export class LlmError extends Error {
   readonly kind: LlmErrorKind;
   readonly status?: number;
   readonly role?: Role;
-  constructor(kind: LlmErrorKind, message: string, opts: { status?: number; role?: Role } = {}) {
+  /** Tokens the failed call still used (and the provider bills), e.g. a reply cut off empty. */
+  readonly usage?: LlmUsage;
+  constructor(kind: LlmErrorKind, message: string, opts: { status?: number; role?: Role; usage?: LlmUsage } = {}) {
     super(message);
     this.name = 'LlmError';
     this.kind = kind;
     this.status = opts.status;
     this.role = opts.role;
+    this.usage = opts.usage;
   }
   get fatal(): boolean {
     return FATAL_KINDS.includes(this.kind);
@@ -78,6 +83,8 @@ export interface LlmPort {
   complete(req: LlmRequest): Promise<LlmResponse>;
   /** Identity of the target's settings, part of the rollout cache key. */
   targetSettingsKey(): string;
+  /** The most completion tokens a call of this role may use, when a limit is set (the budget cap reserves it). */
+  outputLimit?(role: Role): number | undefined;
 }
 
 import type { ArtifactRecord, OptimizerCallRecord, RolloutRow, RunState, SkillVersion, StepRecord } from './types';

@@ -114,6 +114,9 @@ async function rolloutOne(ctx: EngineContext, o: PhaseOptions, hash: string, ite
     });
     ctx.meter.settle(reservation, usageStageOfPhase(o.phase), res.usage);
     settled = true;
+    if (res.usageEstimated && ctx.meter.noteEstimated()) {
+      ctx.emit({ type: 'log', level: 'warn', message: 'The endpoint reports no token usage: tokens and costs are estimated from characters (about 4 per token).' });
+    }
     const s = await score(ctx, item, res.text, cacheKey);
     row = {
       ...base,
@@ -130,7 +133,10 @@ async function rolloutOne(ctx: EngineContext, o: PhaseOptions, hash: string, ite
       cached: false,
     };
   } catch (e) {
-    if (!settled) ctx.meter.release(reservation);
+    if (!settled) {
+      if (isLlmError(e) && e.usage) ctx.meter.settle(reservation, usageStageOfPhase(o.phase), e.usage);
+      else ctx.meter.release(reservation);
+    }
     if (!isLlmError(e)) throw e;
     if (e.kind === 'aborted') throw e;
     if (e.fatal) throw new PauseError('llm_fatal', e.message);

@@ -16,7 +16,7 @@ import { aggregate } from './aggregate';
 import { comparePrevCurr, renderComparison, type ComparisonPair } from './comparison';
 import { createContext, StageTimer, type EngineContext } from './context';
 import type { EngineStage, EventSink } from './events';
-import { emptyUsage, Meter, usageStageOfPhase, usageStageOfPrompt, type Prices } from './meter';
+import { emptyUsage, Meter, outputLimits, usageStageOfPhase, usageStageOfPrompt, type Prices } from './meter';
 import { callOptimizer, checkErrorRate } from './optimizer-call';
 import { isPauseError, PauseError, stopRequestOf } from './pause';
 import { isLlmError, type LlmPort, type RunStore } from './ports';
@@ -115,7 +115,7 @@ export async function runTraining(input: TrainInput, deps: TrainDeps): Promise<T
   else outer.addEventListener('abort', () => inner.abort(outer.reason), { once: true });
   const signal = inner.signal;
   const config = input.config;
-  const meter = new Meter(input.prices ?? {}, config.budget);
+  const meter = new Meter(input.prices ?? {}, config.budget, outputLimits(deps.llm));
   const ctx = await createContext({ runId: input.runId, config, llm: deps.llm, store: deps.store, prompts: deps.prompts, items: input.data.items, meter, signal, emit, now });
   const data = input.data;
   const { stepsPerEpoch, totalSteps } = deriveSteps(config, data.splits.train.length);

@@ -120,23 +120,25 @@ export class RoleClient {
         this.pool.succeeded();
         const choice = res.choices?.[0];
         const text = choice?.message?.content ?? '';
+        // No usage in the reply: estimate from characters (about 4 per token) rather than count it free.
+        const promptChars = req.messages.reduce((n, m) => n + m.content.length, 0);
+        const usage = res.usage
+          ? { promptTokens: res.usage.prompt_tokens ?? 0, completionTokens: res.usage.completion_tokens ?? 0, reasoningTokens: res.usage.completion_tokens_details?.reasoning_tokens ?? 0 }
+          : { promptTokens: Math.ceil(promptChars / 4), completionTokens: Math.ceil(text.length / 4), reasoningTokens: 0 };
         const refusal = (choice?.message as { refusal?: unknown } | undefined)?.refusal;
         if (!text && (choice?.finish_reason === 'content_filter' || (typeof refusal === 'string' && refusal))) {
           // Not an answer: an error row for this item, never a wrong answer shown to the analysts.
           const why = typeof refusal === 'string' && refusal ? `refused: ${refusal.slice(0, 200)}` : 'its content filter blocked the reply';
-          throw new LlmError('item_refused', `The ${this.role} model did not answer this item (${why}).`, { role: this.role });
+          throw new LlmError('item_refused', `The ${this.role} model did not answer this item (${why}).`, { role: this.role, usage });
         }
         if (!text && choice?.finish_reason === 'length') {
-          throw new LlmError('truncated', `The ${this.role} model used its whole output budget (${this.cfg.maxOutputTokens ?? 'default'} tokens) before answering. Raise the maximum output tokens.`, { role: this.role });
+          throw new LlmError('truncated', `The ${this.role} model used its whole output budget (${this.cfg.maxOutputTokens ?? 'default'} tokens) before answering. Raise the maximum output tokens.`, { role: this.role, usage });
         }
         if (req.jsonSchema) jsonModeMemory.set(memoryKey, mode);
         const response: LlmResponse = {
           text,
-          usage: {
-            promptTokens: res.usage?.prompt_tokens ?? 0,
-            completionTokens: res.usage?.completion_tokens ?? 0,
-            reasoningTokens: res.usage?.completion_tokens_details?.reasoning_tokens ?? 0,
-          },
+          usage,
+          ...(res.usage ? {} : { usageEstimated: true }),
           latencyMs: Date.now() - started,
           attempts: attempt,
           jsonMode: mode,
@@ -197,5 +199,6 @@ export function createLlmPort(endpoints: ClientSet, opts: ClientOptions = {}): L
       const t = endpoints.target;
       return JSON.stringify([t.baseURL, t.model, t.temperature ?? null, t.maxOutputTokens ?? null, t.reasoningEffort ?? '']);
     },
+    outputLimit: (role) => (role === 'judge' ? (endpoints.judge ?? endpoints.optimizer) : endpoints[role]).maxOutputTokens,
   };
 }

@@ -19,7 +19,7 @@ import {
 import { hardOptimizerAnswer } from './hard-optimizer';
 import { after, dedupeEdits, hashFraction, jsonArrayAfter, section, type SimEdit } from './sim-text';
 
-export type FaultKind = '429' | '500' | '401' | 'timeout' | 'malformed' | 'empty' | 'drop' | 'truncated' | 'filtered' | 'refusal' | 'bad_param';
+export type FaultKind = '429' | '500' | '401' | 'timeout' | 'malformed' | 'empty' | 'drop' | 'truncated' | 'filtered' | 'refusal' | 'bad_param' | 'length_empty';
 
 export interface FaultRule {
   kind: FaultKind;
@@ -46,6 +46,10 @@ export interface ServerOptions {
   jsonObject: boolean;
   /** Behave like a reasoning model: refuse max_tokens and a non-default temperature with a 400. */
   reasoningOnly?: boolean;
+  /** Report this many completion tokens per reply (reasoning-size calls), whatever the text. */
+  completionTokens?: number;
+  /** Send replies without a usage object. */
+  omitUsage?: boolean;
   /** Share of reflect_failure answers that add the harmful rule, decided by a hash of the prompt. */
   harmfulRate: number;
   faults: FaultRule[];
@@ -327,7 +331,7 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
         const system = body.messages?.find((m) => m.role === 'system')?.content ?? '';
         const user = body.messages?.filter((m) => m.role === 'user').map((m) => m.content).join('\n') ?? '';
         let text: string;
-        if (fault?.kind === 'empty') text = '';
+        if (fault?.kind === 'empty' || fault?.kind === 'length_empty') text = '';
         else if (stage === 'target') text = targetAnswer(system, user, options.world);
         else {
           const answer = JSON.stringify(optimizerAnswer(stage, system, user, options));
@@ -336,7 +340,7 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
           if (fault?.kind === 'truncated') text = text.slice(0, Math.max(1, Math.floor(text.length * 0.6)));
         }
         const promptChars = (body.messages ?? []).reduce((n, m) => n + m.content.length, 0);
-        const usage = { prompt_tokens: Math.ceil(promptChars / 4), completion_tokens: Math.ceil(text.length / 4), total_tokens: 0 };
+        const usage = { prompt_tokens: Math.ceil(promptChars / 4), completion_tokens: options.completionTokens ?? Math.ceil(text.length / 4), total_tokens: 0 };
         usage.total_tokens = usage.prompt_tokens + usage.completion_tokens;
         record(200);
         const base = { id: `chatcmpl-${log.length}`, created: 0, model };
@@ -350,8 +354,8 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
           res.end('data: [DONE]\n\n');
           return;
         }
-        const finish = fault?.kind === 'truncated' ? 'length' : 'stop';
-        send(req, res, 200, { ...base, object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: finish }], usage });
+        const finish = fault?.kind === 'truncated' || fault?.kind === 'length_empty' ? 'length' : 'stop';
+        send(req, res, 200, { ...base, object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: finish }], ...(options.omitUsage ? {} : { usage }) });
       }, options.latencyMs);
     });
   });
