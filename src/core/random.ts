@@ -7,9 +7,12 @@ export class SeededRandom {
   private readonly mt = new Uint32Array(624);
   private index = 625;
 
-  constructor(seed: number) {
-    if (!Number.isSafeInteger(seed)) throw new RangeError(`seed must be a safe integer, got ${seed}`);
-    this.initByArray(toKey(Math.abs(seed)));
+  /** Any integer seed: a number (a safe integer) or a bigint, for 64-bit and larger seeds as CPython takes them. */
+  constructor(seed: number | bigint) {
+    if (typeof seed === 'number' && !Number.isSafeInteger(seed)) {
+      throw new RangeError(`seed must be an integer (a bigint above 2^53), got ${seed}`);
+    }
+    this.initByArray(toKey(BigInt(seed) < BigInt(0) ? -BigInt(seed) : BigInt(seed)));
   }
 
   /** A uniformly distributed 32-bit unsigned integer. */
@@ -95,15 +98,12 @@ export class SeededRandom {
   }
 }
 
-/** The 32-bit little-endian words of a non-negative integer; [0] for 0. */
-function toKey(n: number): number[] {
-  if (n === 0) return [0];
+/** The 32-bit little-endian words of a non-negative integer, as CPython splits |seed|; [0] for 0. */
+function toKey(n: bigint): number[] {
+  const word = BigInt(2) ** BigInt(32);
+  if (n === BigInt(0)) return [0];
   const key: number[] = [];
-  let rest = n;
-  while (rest > 0) {
-    key.push(rest % 2 ** 32);
-    rest = Math.floor(rest / 2 ** 32);
-  }
+  for (let rest = n; rest > BigInt(0); rest /= word) key.push(Number(rest % word));
   return key;
 }
 
@@ -119,6 +119,6 @@ export function shuffleInPlace<T>(items: T[], rng: SeededRandom): T[] {
 }
 
 /** A shuffled copy; the input is left untouched. */
-export function shuffled<T>(items: readonly T[], seed: number): T[] {
+export function shuffled<T>(items: readonly T[], seed: number | bigint): T[] {
   return shuffleInPlace([...items], new SeededRandom(seed));
 }

@@ -24,6 +24,20 @@ describe('SeededRandom matches CPython random.Random', () => {
   });
   it('refuses non-integer seeds', () => {
     expect(() => new SeededRandom(1.5)).toThrow(RangeError);
+    expect(() => new SeededRandom(2 ** 60)).toThrow(/bigint/);
+  });
+  // Issue #9 item 19: seeds of any size, as bigints (CPython 3.11: r = random.Random(s); r.shuffle(l)).
+  it.each([
+    [BigInt(2) ** BigInt(53), [2, 6, 8, 4, 1, 0, 9, 3, 5, 7]],
+    [BigInt(2) ** BigInt(53) + BigInt(1), [2, 7, 6, 1, 3, 0, 8, 9, 4, 5]],
+    [BigInt(2) ** BigInt(64) + BigInt(5), [7, 4, 3, 5, 0, 2, 6, 1, 9, 8]],
+    [BigInt('12345678901234567890123'), [7, 3, 4, 0, 8, 5, 1, 6, 9, 2]],
+  ])('shuffle(range(10)) with the big seed %s', (seed, expected) => {
+    expect(shuffled([...Array(10).keys()], seed)).toEqual(expected);
+    expect(shuffled([...Array(10).keys()], -seed)).toEqual(expected);
+  });
+  it('a bigint seed below 2^53 equals the same number seed', () => {
+    expect(shuffled([...Array(20).keys()], BigInt(1042))).toEqual(shuffled([...Array(20).keys()], 1042));
   });
 });
 
