@@ -50,9 +50,21 @@ export function makeBufferEntry(args: {
 
 const clip = (s: string, n = 300) => (s.length > n ? `${s.slice(0, n)}…` : s);
 
+/**
+ * How much of the buffer the analysts see: the most recent steps, within a character budget.
+ * An epoch of a large dataset has hundreds of steps; all of them would swamp every prompt.
+ */
+export const BUFFER_LIMIT = { entries: 12, chars: 24_000 };
+
+/** Keep the entries the prompts can show (the state need not carry more). */
+export function boundBuffer(entries: readonly BufferEntry[]): BufferEntry[] {
+  return entries.slice(-BUFFER_LIMIT.entries);
+}
+
 /** The buffer as text for analyst prompts; '' when empty. */
-export function renderBuffer(entries: readonly BufferEntry[], prompts: PromptSet): string {
-  if (!entries.length) return '';
+export function renderBuffer(all: readonly BufferEntry[], prompts: PromptSet): string {
+  if (!all.length) return '';
+  const entries = boundBuffer(all);
   const blocks = entries.map((e) => {
     const lines = [`Step ${e.step} — ${e.action.toUpperCase()} (${e.n_fail}/${e.n_total} failed)`];
     for (const p of e.failure_patterns) lines.push(`- ${p.pattern} ×${p.count} (tasks: ${p.task_ids.slice(0, 10).join(', ')}${p.task_ids.length > 10 ? ', …' : ''})`);
@@ -63,7 +75,11 @@ export function renderBuffer(entries: readonly BufferEntry[], prompts: PromptSet
     }
     return lines.join('\n');
   });
-  return renderTemplate(prompts.step_buffer.user, { entries: blocks.join('\n\n') }).trim();
+  // Oldest first out until the text fits the budget (the latest step is always kept).
+  while (blocks.length > 1 && blocks.reduce((n, b) => n + b.length + 2, 0) > BUFFER_LIMIT.chars) blocks.shift();
+  const omitted = all.length - blocks.length;
+  const text = (omitted > 0 ? [`(${omitted} earlier step${omitted === 1 ? '' : 's'} of this epoch not shown)`, ...blocks] : blocks).join('\n\n');
+  return renderTemplate(prompts.step_buffer.user, { entries: text }).trim();
 }
 
 /** The meta-skill context block; '' when no memory is active. */

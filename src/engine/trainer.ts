@@ -29,7 +29,7 @@ import { nextPending } from '../core/credit';
 import { checkImproved } from './credit-check';
 import { decideLearningRate } from '../core/learning-rate';
 import { commonGateScores, gateOptions, scoreOnSelection } from './selection';
-import { makeBufferEntry, renderBuffer, renderMetaBlock } from './step-buffer';
+import { boundBuffer, makeBufferEntry, renderBuffer, renderMetaBlock } from './step-buffer';
 import type { EpochStats, RolloutRow, RunDataset, RunState, RunStatus, RunSummary, StageUsage, StepRecord, TestReport } from './types';
 
 export interface TrainInput {
@@ -342,9 +342,10 @@ async function runStep(ctx: EngineContext, prev: RunState, data: RunDataset, a: 
         tieBreak: gated.tieBreak ? { accepted: gated.tieBreak.accepted, regressed: gated.tieBreak.val.regressed, fixed: gated.tieBreak.val.improved } : null,
       },
     });
-    state.stepBuffer.push(
+    state.stepBuffer = boundBuffer([
+      ...state.stepBuffer,
       makeBufferEntry({ step: a.step, action: decision.action, rows, analystSummaries: summaries, scoreBefore: state.gate.currentScore, scoreAfter: gateScoreValue ?? state.gate.currentScore, edits: cand.edits }),
-    );
+    ]);
     if (c.carryEdits) {
       const promising = cand.check ? checkImproved(cand.check) : g !== null && g.score.complete && g.score.soft > (state.selectionCache[await skillHash(current)]?.soft ?? Infinity);
       state.pendingEdits = nextPending({ accepted: isAccept(decision.action), promising, edits: cand.edits, cap: c.editBudget });
