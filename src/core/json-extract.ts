@@ -89,20 +89,21 @@ function repairSingleObject(text: string): JsonObject | null {
   }
 }
 
+/** The first fenced block if it parses, else the greedy span from the first `open` to the last `close`. */
+function fencedOrSpan<T>(text: string, fenced: string | null, open: string, close: string, parse: (s: string) => T | null): T | null {
+  const v = fenced !== null ? parse(fenced.trim()) : null;
+  if (v) return v;
+  const first = text.indexOf(open);
+  const last = text.lastIndexOf(close);
+  return first >= 0 && last > first ? parse(text.slice(first, last + 1)) : null;
+}
+
 /** The JSON object an optimizer response holds, or null. */
 export function extractJsonObject(text: string): JsonObject | null {
   if (typeof text !== 'string' || !text) return null;
   const fenced = firstFencedBlock(text);
-  if (fenced !== null) {
-    const v = tryParseObject(fenced.trim());
-    if (v) return v;
-  }
-  const first = text.indexOf('{');
-  const last = text.lastIndexOf('}');
-  if (first >= 0 && last > first) {
-    const v = tryParseObject(text.slice(first, last + 1));
-    if (v) return v;
-  }
+  const v = fencedOrSpan(text, fenced, '{', '}', tryParseObject);
+  if (v) return v;
   // Repair: a fenced block is used when it holds exactly one object, else the whole text.
   if (fenced !== null && topLevelObjectSpans(fenced).length === 1) return repairSingleObject(fenced);
   return repairSingleObject(text);
@@ -123,14 +124,7 @@ function tryParseArray(text: string): unknown[] | null {
  */
 export function extractJsonArray(text: string): unknown[] | null {
   if (typeof text !== 'string' || !text) return null;
-  const fenced = firstFencedBlock(text);
-  if (fenced !== null) {
-    const v = tryParseArray(fenced.trim());
-    if (v) return v;
-  }
-  const first = text.indexOf('[');
-  const last = text.lastIndexOf(']');
-  return first >= 0 && last > first ? tryParseArray(text.slice(first, last + 1)) : null;
+  return fencedOrSpan(text, firstFencedBlock(text), '[', ']', tryParseArray);
 }
 
 export type PayloadCheck = { ok: true; items: JsonObject[] } | { ok: false; reason: string };

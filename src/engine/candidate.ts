@@ -11,11 +11,10 @@ import { screenEdits } from '../core/edit-screen';
 import { applyPatch, type Edit, type Patch, type PatchResult } from '../core/edits';
 import { acceptTie, evaluateGate, type GateDecision } from '../core/gate';
 import type { EngineContext } from './context';
-import { checkImproved, checkOnTrain, repairBundle, type RepairOutcome, type TrainCheck } from './credit-check';
-import { rolloutPhase } from './rollout';
+import { checkOnTrain, repairBundle, type RepairOutcome, type TrainCheck } from './credit-check';
+import { okRows } from './rollout';
 import { rankAndSelect } from './select';
-import { commonGateScores, scoreOnSelection, selectionIds, type SelectionOutcome } from './selection';
-import { skillHash } from '../core/hash';
+import { commonScoresIfErrored, pairedValidationRows, scoreOnSelection, type CommonScores, type SelectionOutcome } from './selection';
 import type { RolloutRow, RunDataset, RunState } from './types';
 
 export interface CandidateInput {
@@ -43,7 +42,6 @@ export interface Candidate {
 }
 
 const put = (ctx: EngineContext, key: string, value: unknown) => ctx.store.putArtifact({ runId: ctx.runId, key, value });
-const okRows = (rows: readonly RolloutRow[]) => rows.filter((r) => r.status === 'ok');
 
 /** Pool, screen, rank, apply; then the train check and the repair. */
 export async function buildCandidate(ctx: EngineContext, a: CandidateInput): Promise<Candidate> {
@@ -114,7 +112,7 @@ export interface GatedCandidate {
   selection: SelectionOutcome | null;
   tieBreak: { val: ItemDelta; accepted: boolean } | null;
   /** Both skills' gate scores on the items both scored, when errored rows made the means incomparable. */
-  common: { current: number; candidate: number; n: number } | null;
+  common: CommonScores | null;
 }
 
 /** The validation gate, after the train check's verdict, with the tie-break for validation ties. */
@@ -127,7 +125,7 @@ export async function gateCandidate(
   const c = ctx.config;
   const { cand } = a;
   const reject: GateDecision = { action: 'reject', state: state.gate };
-  if (cand.check && !checkImproved(cand.check)) return { decision: reject, selection: null, tieBreak: null, common: null };
+  if (cand.check && !cand.check.improved) return { decision: reject, selection: null, tieBreak: null, common: null };
   const trainStrict = !!cand.check && cand.check.strict;
   const mayTie = c.useGate && c.tieBreak && trainStrict;
   const mustBeat = c.useGate ? state.gate.currentScore : undefined;
@@ -135,20 +133,15 @@ export async function gateCandidate(
   const proposal = { skill: cand.skill, score: g.gate, origin: a.origin, step: a.step };
   if (!g.score.complete) return { decision: reject, selection: g, tieBreak: null, common: null };
   // Errored rows on either side: compare on the items both skills scored.
-  const currentErrors = state.selectionCache[await skillHash(state.gate.currentSkill)]?.errors ?? 0;
-  const common = c.useGate && ((g.score.errors ?? 0) > 0 || currentErrors > 0) ? await commonGateScores(ctx, data, `${a.key}/gate`, state.gate.currentSkill, cand.skill) : null;
+  const common = await commonScoresIfErrored(ctx, state, data, `${a.key}/gate`, g, cand.skill);
   const decision = evaluateGate(state.gate, proposal, c.useGate, common ?? undefined);
   const none = { selection: g, tieBreak: null, common };
   if (decision.action !== 'reject' || !mayTie || cand.skill === state.gate.currentSkill) return { decision, ...none };
   const [candScore, curScore] = common ? [common.candidate, common.current] : [g.gate, state.gate.currentScore];
   if (Math.abs(candScore - curScore) > 1e-12) return { decision, ...none };
-  // A tie: compare item by item (both skills' validation rows come from the rollout cache).
-  const ids = selectionIds(c, data);
-  const [was, now] = await Promise.all([
-    rolloutPhase(ctx, { phase: `${a.key}/gate-current`, skill: state.gate.currentSkill, itemIds: ids }),
-    rolloutPhase(ctx, { phase: `${a.key}/gate`, skill: cand.skill, itemIds: ids }),
-  ]);
-  const val = compareOutcomes(okRows(was.rows), okRows(now.rows));
+  // A tie: compare item by item.
+  const rows = await pairedValidationRows(ctx, data, `${a.key}/gate`, state.gate.currentSkill, cand.skill);
+  const val = compareOutcomes(rows.current, rows.candidate);
   const accepted = tieBreakAccepts({ candidateScore: candScore, currentScore: curScore, trainStrictlyBetter: trainStrict, val });
   return { decision: accepted ? acceptTie(state.gate, proposal) : decision, selection: g, tieBreak: { val, accepted }, common };
 }

@@ -8,6 +8,7 @@ import type { EngineContext } from './context';
 import { rolloutPhase } from './rollout';
 import { evaluationBlock } from './trajectory';
 import type { RolloutRow, RunDataset } from './types';
+import { isPass } from '../core/credit';
 
 export type PairCategory = 'improved' | 'regressed' | 'persistent_fail' | 'stable_success';
 
@@ -20,8 +21,8 @@ export interface ComparisonPair {
 }
 
 function categorise(prev: RolloutRow, curr: RolloutRow): PairCategory {
-  const p = prev.hard >= 1e-9;
-  const c = curr.hard >= 1e-9;
+  const p = isPass(prev.hard);
+  const c = isPass(curr.hard);
   return p && c ? 'stable_success' : !p && c ? 'improved' : p && !c ? 'regressed' : 'persistent_fail';
 }
 
@@ -68,7 +69,7 @@ export function renderComparison(pairs: readonly ComparisonPair[], ctx: EngineCo
   const lines = [
     `${pairs.length} tasks: ${count('regressed')} regressed, ${count('persistent_fail')} persistent failures, ${count('improved')} improved, ${count('stable_success')} stable successes.`,
   ];
-  const status = (r: RolloutRow) => `${r.hard >= 1e-9 ? 'PASS' : 'FAIL'} (soft ${r.soft.toFixed(2)}), answer: ${r.predicted || 'N/A'}`;
+  const status = (r: RolloutRow) => `${isPass(r.hard) ? 'PASS' : 'FAIL'} (soft ${r.soft.toFixed(2)}), answer: ${r.predicted || 'N/A'}`;
   for (const [cat, heading] of SECTIONS) {
     lines.push('', heading);
     const list = pairs.filter((p) => p.category === cat);
@@ -77,7 +78,7 @@ export function renderComparison(pairs: readonly ComparisonPair[], ctx: EngineCo
       const item = ctx.items.get(p.id)!;
       lines.push(`Task ${p.id}: ${p.task}`, `Before: ${status(p.prev)}`, `After: ${status(p.curr)}`);
       if (p.curr.failReason) lines.push(`Current fail reason: ${p.curr.failReason}`);
-      if (p.prev.hard < 1e-9 && p.prev.failReason) lines.push(`Previous fail reason: ${p.prev.failReason}`);
+      if (!isPass(p.prev.hard) && p.prev.failReason) lines.push(`Previous fail reason: ${p.prev.failReason}`);
       if (cat !== 'stable_success') {
         lines.push('Before:', '```', `[agent] ${p.prev.response}`, `[verification] ${evaluationBlock(p.prev, item)}`, '```');
         lines.push('After:', '```', `[agent] ${p.curr.response}`, `[verification] ${evaluationBlock(p.curr, item)}`, '```');

@@ -6,13 +6,13 @@
  * removed rule was carrying. The check's rows and the repair call are checkpoints like any
  * rollout or optimizer call, so a resumed step replays them.
  */
-import { compareOutcomes, improvedOn, type ItemDelta } from '../core/credit';
+import { compareOutcomes, improvedOn, isPass, type ItemDelta } from '../core/credit';
 import { screenEdits } from '../core/edit-screen';
 import type { Edit } from '../core/edits';
 import { validatePayload } from '../core/json-extract';
 import type { EngineContext } from './context';
 import { callOptimizer, checkErrorRate } from './optimizer-call';
-import { rolloutPhase } from './rollout';
+import { meanScores, okRows, rolloutPhase } from './rollout';
 import { describeEdit, pickIndices } from './select';
 import type { RolloutRow } from './types';
 
@@ -32,8 +32,6 @@ export interface TrainCheck {
 export const CHECK_WAVE = 4;
 const EPS = 1e-12;
 
-const okRows = (rows: readonly RolloutRow[]) => rows.filter((r) => r.status === 'ok');
-const mean = (rows: readonly RolloutRow[], f: (r: RolloutRow) => number) => (rows.length ? rows.reduce((a, r) => a + f(r), 0) / rows.length : 0);
 
 /**
  * Score `candidate` on the items the current skill was rolled out on in this step: the items it
@@ -46,9 +44,8 @@ const mean = (rows: readonly RolloutRow[], f: (r: RolloutRow) => number) => (row
  */
 export async function checkOnTrain(ctx: EngineContext, phase: string, currentRows: readonly RolloutRow[], candidate: string): Promise<TrainCheck> {
   const before = okRows(currentRows);
-  const ordered = [...before.filter((r) => r.hard < 1), ...before.filter((r) => r.hard >= 1)];
-  const bHard = mean(before, (r) => r.hard);
-  const bSoft = mean(before, (r) => r.soft);
+  const ordered = [...before.filter((r) => !isPass(r.hard)), ...before.filter((r) => isPass(r.hard))];
+  const { hard: bHard, soft: bSoft } = meanScores(before);
   const canImprove = (h: number, s: number) => h > bHard + EPS || (h >= bHard - EPS && s > bSoft + EPS);
   const undecided = (uh: number, us: number, lh: number) => canImprove(uh, us) && !(lh > bHard + EPS);
   const r = await rolloutPhase(ctx, { phase, skill: candidate, itemIds: ordered.map((x) => x.itemId), canStillWin: undecided, wave: CHECK_WAVE });
@@ -60,9 +57,6 @@ export async function checkOnTrain(ctx: EngineContext, phase: string, currentRow
   const sure = lower > bHard + EPS;
   return { delta, rows: r.rows, calls: r.calls, complete: false, improved: sure, strict: sure };
 }
-
-/** The check says the candidate is better on the train batch. */
-export const checkImproved = (c: TrainCheck): boolean => c.improved;
 
 export interface RepairOutcome {
   /** The repaired bundle: kept edits, then the added ones. */

@@ -46,9 +46,9 @@ export class Meter {
     private readonly outputLimits: Partial<Record<Role, number>> = {},
   ) {}
 
-  /** Count a call whose usage was estimated; true the first time (so the run says it once). */
-  noteEstimated(): boolean {
-    return ++this.estimated === 1;
+  /** Count a call whose usage was estimated; the first time, the line the run logs about it. */
+  noteEstimated(): string | null {
+    return ++this.estimated === 1 ? 'The endpoint reports no token usage: tokens and costs are estimated from characters (about 4 per token).' : null;
   }
 
   /** Record a call made outside a reservation (e.g. usage restored from storage). */

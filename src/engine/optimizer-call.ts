@@ -61,9 +61,8 @@ export async function callOptimizer(
     });
     ctx.meter.settle(reservation, usageStage, res.usage);
     settled = true;
-    if (res.usageEstimated && ctx.meter.noteEstimated()) {
-      ctx.emit({ type: 'log', level: 'warn', message: 'The endpoint reports no token usage: tokens and costs are estimated from characters (about 4 per token).' });
-    }
+    const note = res.usageEstimated ? ctx.meter.noteEstimated() : null;
+    if (note) ctx.emit({ type: 'log', level: 'warn', message: note });
     // A reply cut off by the output limit is dropped, never "repaired" into partial edits.
     const truncated = res.finishReason === 'length';
     const json = truncated ? null : extractJsonObject(res.text);

@@ -10,6 +10,7 @@ import type { EngineContext } from './context';
 import { callOptimizer, checkErrorRate, type OptimizerResult } from './optimizer-call';
 import { renderTrajectory } from './trajectory';
 import type { RolloutRow } from './types';
+import { isPass } from '../core/credit';
 
 export interface AnalystPatch {
   reasoning: string;
@@ -52,8 +53,8 @@ export function normaliseAnalyst(raw: JsonObject | null, kind: 'failure' | 'succ
 export async function reflect(ctx: EngineContext, input: ReflectInput): Promise<ReflectResult> {
   const ok = input.rows.filter((r) => r.status === 'ok');
   const groups = reflectMinibatches(
-    ok.filter((r) => r.hard < 1e-9),
-    ok.filter((r) => r.hard >= 1e-9),
+    ok.filter((r) => !isPass(r.hard)),
+    ok.filter((r) => isPass(r.hard)),
     input.batchSeed,
     ctx.config.minibatchSize,
     ctx.config.failureOnly,

@@ -47,8 +47,11 @@ export interface PhaseResult {
   skillHash: string;
 }
 
+/** The rows that were scored (errored rows are left out of every score). */
+export const okRows = (rows: readonly RolloutRow[]): RolloutRow[] => rows.filter((r) => r.status === 'ok');
+
 export function meanScores(rows: readonly RolloutRow[]): { hard: number; soft: number; n: number } {
-  const ok = rows.filter((r) => r.status === 'ok');
+  const ok = okRows(rows);
   if (!ok.length) return { hard: 0, soft: 0, n: 0 };
   return { hard: ok.reduce((a, r) => a + r.hard, 0) / ok.length, soft: ok.reduce((a, r) => a + r.soft, 0) / ok.length, n: ok.length };
 }
@@ -114,9 +117,8 @@ async function rolloutOne(ctx: EngineContext, o: PhaseOptions, hash: string, ite
     });
     ctx.meter.settle(reservation, usageStageOfPhase(o.phase), res.usage);
     settled = true;
-    if (res.usageEstimated && ctx.meter.noteEstimated()) {
-      ctx.emit({ type: 'log', level: 'warn', message: 'The endpoint reports no token usage: tokens and costs are estimated from characters (about 4 per token).' });
-    }
+    const note = res.usageEstimated ? ctx.meter.noteEstimated() : null;
+    if (note) ctx.emit({ type: 'log', level: 'warn', message: note });
     const s = await score(ctx, item, res.text, cacheKey);
     row = {
       ...base,

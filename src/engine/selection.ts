@@ -10,8 +10,8 @@ import { skillHash } from '../core/hash';
 import { gateScore, type GateScoreOptions } from '../core/gate';
 import type { RunConfig } from '../core/run-config';
 import type { EngineContext } from './context';
-import { rolloutPhase } from './rollout';
-import type { RunDataset, RunState, SelectionScore } from './types';
+import { okRows, rolloutPhase } from './rollout';
+import type { RolloutRow, RunDataset, RunState, SelectionScore } from './types';
 
 export function gateOptions(c: RunConfig): GateScoreOptions {
   return { metric: c.gateMetric, mixedWeight: c.gateMixedWeight, densityWeight: c.densityWeight };
@@ -78,25 +78,40 @@ export async function scoreOnSelection(
 }
 
 /**
- * Gate scores of two skills on the validation items both scored (issue #9 item 6). Means over
- * different item sets are not comparable: a candidate whose hardest items errored would look
- * better than it is. Both skills' rows come from the rollout cache (an errored row is tried again).
+ * Both skills' scored validation rows, for item-by-item comparisons after a gate evaluation:
+ * the candidate's replay its gate phase, the current skill's come from the rollout cache
+ * (phase `<gate phase>-current`; an errored row is tried again).
  */
-export async function commonGateScores(
+export async function pairedValidationRows(
   ctx: EngineContext,
   data: RunDataset,
   phase: string,
   current: string,
   candidate: string,
-): Promise<{ current: number; candidate: number; n: number }> {
+): Promise<{ current: RolloutRow[]; candidate: RolloutRow[] }> {
   const ids = selectionIds(ctx.config, data);
   const [was, now] = await Promise.all([
     rolloutPhase(ctx, { phase: `${phase}-current`, skill: current, itemIds: ids }),
     rolloutPhase(ctx, { phase, skill: candidate, itemIds: ids }),
   ]);
-  const ok = (rows: typeof was.rows) => new Map(rows.filter((r) => r.status === 'ok').map((r) => [r.itemId, r]));
-  const a = ok(was.rows);
-  const b = ok(now.rows);
+  return { current: okRows(was.rows), candidate: okRows(now.rows) };
+}
+
+export interface CommonScores {
+  current: number;
+  candidate: number;
+  n: number;
+}
+
+/**
+ * Gate scores of two skills on the validation items both scored (issue #9 item 6). Means over
+ * different item sets are not comparable: a candidate whose hardest items errored would look
+ * better than it is.
+ */
+export async function commonGateScores(ctx: EngineContext, data: RunDataset, phase: string, current: string, candidate: string): Promise<CommonScores> {
+  const rows = await pairedValidationRows(ctx, data, phase, current, candidate);
+  const a = new Map(rows.current.map((r) => [r.itemId, r]));
+  const b = new Map(rows.candidate.map((r) => [r.itemId, r]));
   const common = [...a.keys()].filter((id) => b.has(id));
   const mean = (m: typeof a, f: 'hard' | 'soft') => (common.length ? common.reduce((s, id) => s + m.get(id)![f], 0) / common.length : 0);
   const opts = gateOptions(ctx.config);
@@ -105,4 +120,12 @@ export async function commonGateScores(
     candidate: gateScore(mean(b, 'hard'), mean(b, 'soft'), opts, candidate),
     n: common.length,
   };
+}
+
+/** Scores on the common items when the candidate's or the current skill's validation had errored rows; else null. */
+export async function commonScoresIfErrored(ctx: EngineContext, state: RunState, data: RunDataset, phase: string, g: SelectionOutcome, candidate: string): Promise<CommonScores | null> {
+  if (!ctx.config.useGate || !g.score.complete) return null;
+  const currentErrors = state.selectionCache[await skillHash(state.gate.currentSkill)]?.errors ?? 0;
+  if (!(g.score.errors ?? 0) && !currentErrors) return null;
+  return commonGateScores(ctx, data, phase, state.gate.currentSkill, candidate);
 }

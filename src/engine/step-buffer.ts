@@ -8,12 +8,13 @@ import { renderTemplate } from '../core/templates';
 import type { Edit } from '../core/edits';
 import type { BufferEntry, RolloutRow } from './types';
 import type { PromptSet } from './prompts';
+import { isPass } from '../core/credit';
 
 /** Group failures by the text of their fail reason before the first colon. */
 export function failurePatterns(rows: readonly RolloutRow[]): BufferEntry['failure_patterns'] {
   const groups = new Map<string, string[]>();
   for (const r of rows) {
-    if (r.status !== 'ok' || r.hard >= 1e-9) continue;
+    if (r.status !== 'ok' || isPass(r.hard)) continue;
     const reason = r.failReason ?? 'failed';
     const i = reason.indexOf(':');
     const key = i >= 0 ? reason.slice(0, i) : reason;
@@ -36,7 +37,7 @@ export function makeBufferEntry(args: {
     step: args.step,
     action: args.action,
     n_total: ok.length,
-    n_fail: ok.filter((r) => r.hard < 1e-9).length,
+    n_fail: ok.filter((r) => !isPass(r.hard)).length,
     failure_patterns: failurePatterns(args.rows),
     analyst_summaries: args.analystSummaries,
   };

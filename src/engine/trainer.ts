@@ -26,9 +26,8 @@ import { rolloutPhase, type PhaseResult } from './rollout';
 import { describeEdit } from './select';
 import { buildCandidate, gateCandidate } from './candidate';
 import { nextPending } from '../core/credit';
-import { checkImproved } from './credit-check';
 import { decideLearningRate } from '../core/learning-rate';
-import { commonGateScores, gateOptions, scoreOnSelection } from './selection';
+import { commonScoresIfErrored, gateOptions, scoreOnSelection } from './selection';
 import { boundBuffer, makeBufferEntry, renderBuffer, renderMetaBlock } from './step-buffer';
 import type { EpochStats, RolloutRow, RunDataset, RunState, RunStatus, RunSummary, StageUsage, StepRecord, TestReport } from './types';
 
@@ -314,6 +313,7 @@ async function runStep(ctx: EngineContext, prev: RunState, data: RunDataset, a: 
     const cand = await timer.time('select', () =>
       buildCandidate(ctx, { key, current, merged: agg.merged, pending: state.pendingEdits ?? [], budget, metaText, rows }),
     );
+    a.stage('update', a.step, a.epoch);
     const candidate = cand.skill;
     const applied = cand.applied;
     await ctx.store.putArtifact({ runId: ctx.runId, key: `${key}/apply_report`, value: applied.report });
@@ -347,7 +347,7 @@ async function runStep(ctx: EngineContext, prev: RunState, data: RunDataset, a: 
       makeBufferEntry({ step: a.step, action: decision.action, rows, analystSummaries: summaries, scoreBefore: state.gate.currentScore, scoreAfter: gateScoreValue ?? state.gate.currentScore, edits: cand.edits }),
     ]);
     if (c.carryEdits) {
-      const promising = cand.check ? checkImproved(cand.check) : g !== null && g.score.complete && g.score.soft > (state.selectionCache[await skillHash(current)]?.soft ?? Infinity);
+      const promising = cand.check ? cand.check.improved : g !== null && g.score.complete && g.score.soft > (state.selectionCache[await skillHash(current)]?.soft ?? Infinity);
       state.pendingEdits = nextPending({ accepted: isAccept(decision.action), promising, edits: cand.edits, cap: c.editBudget });
     }
     state.gate = decision.state;
@@ -468,13 +468,9 @@ async function epochBoundary(ctx: EngineContext, prev: RunState, data: RunDatase
         if (c.slowUpdateGated) {
           a.stage('gate', a.lastStep, epoch);
           const g = await scoreOnSelection(ctx, state, data, `${tag}/gate`, candidate, { mustBeat: c.useGate ? state.gate.currentScore : undefined });
-          const currentErrors = state.selectionCache[await skillHash(state.gate.currentSkill)]?.errors ?? 0;
-          const common =
-            g.score.complete && c.useGate && ((g.score.errors ?? 0) > 0 || currentErrors > 0)
-              ? await commonGateScores(ctx, data, `${tag}/gate`, state.gate.currentSkill, candidate)
-              : undefined;
+          const common = await commonScoresIfErrored(ctx, state, data, `${tag}/gate`, g, candidate);
           const decision = g.score.complete
-            ? evaluateGate(state.gate, { skill: candidate, score: g.gate, origin, step: a.lastStep }, c.useGate, common)
+            ? evaluateGate(state.gate, { skill: candidate, score: g.gate, origin, step: a.lastStep }, c.useGate, common ?? undefined)
             : { action: 'reject' as const, state: state.gate };
           state.gate = decision.state;
           if (isAccept(decision.action)) await a.saveVersion(candidate, origin, a.lastStep);
@@ -565,7 +561,7 @@ async function finish(ctx: EngineContext, prev: RunState, data: RunDataset, a: F
     const resultOf = (skill: string) => results[distinct.findIndex(([, other]) => other === skill)];
     for (const role of ['initial', 'best', 'final'] as const) {
       const skill = roles.find(([r]) => r === role)![1];
-      tests.push({ ...testReport(role, resultOf(skill), data, ctx.items), skill: role });
+      tests.push(testReport(role, resultOf(skill), data, ctx.items));
     }
   }
   const steps = await ctx.store.getSteps(ctx.runId);

@@ -7,11 +7,12 @@ import { Card } from '../common/Field';
 import { VirtualTable } from '../common/VirtualTable';
 import { SkillDiff } from '../skill/LazyEditors';
 import { CheckAndRepair, DroppedEdits, type CheckArtifact, type RepairArtifact, type ScreenedArtifact, type TieBreakRecord } from './CreditPanel';
+import { isPass } from '../../core/credit';
 
 type Filter = 'all' | 'pass' | 'fail' | 'error';
 
 function outcome(r: RolloutRow): 'pass' | 'fail' | 'error' {
-  return r.status === 'error' ? 'error' : r.hard >= 1e-9 ? 'pass' : 'fail';
+  return r.status === 'error' ? 'error' : isPass(r.hard) ? 'pass' : 'fail';
 }
 
 function EditList({ edits, chosen }: { edits: Edit[]; chosen?: Set<number> }) {

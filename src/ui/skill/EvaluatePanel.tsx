@@ -5,6 +5,7 @@ import type { RolloutRow } from '../../engine/types';
 import { Alert, Card, NumberField } from '../common/Field';
 import { VirtualTable } from '../common/VirtualTable';
 import { effectivePrices } from '../../store/effective-prices';
+import { isPass } from '../../core/credit';
 
 /** Score the skill being edited on a split of the chosen dataset — a quick check before training. */
 export function EvaluatePanel() {
@@ -32,7 +33,7 @@ export function EvaluatePanel() {
       setBusy(false);
     }
   };
-  const failures = result?.rows.filter((r) => r.status === 'error' || r.hard < 1e-9) ?? [];
+  const failures = result?.rows.filter((r) => r.status === 'error' || !isPass(r.hard)) ?? [];
   return (
     <Card title="Evaluate this skill">
       <div className="row">
