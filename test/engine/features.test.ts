@@ -111,7 +111,7 @@ describe('LLM judge scorer', () => {
     // The first two judge replies are malformed: the first row's judge is asked twice and the row
     // errors; the next row's judge is asked twice and succeeds the second time.
     server().set({ faults: [{ kind: 'malformed', stage: 'judge', times: 3 }] });
-    const { outcome, store, runId } = await trainOnce({ url: server().url, config: { epochs: 1, scorer: { kind: 'judge' }, targetConcurrency: 1 } });
+    const { outcome, store, runId } = await trainOnce({ url: server().url, config: { epochs: 1, scorer: { kind: 'judge' }, targetConcurrency: 1, evalTest: false } });
     expect(outcome.status).toBe('completed');
     const calls = await store.listCalls(runId);
     const judged = calls.filter((c) => c.stage === 'judge');

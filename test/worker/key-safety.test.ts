@@ -22,7 +22,7 @@ const endpointsAt = (url: string) => ({ target: { baseURL: url, model: 'sim-targ
 describe('keys bound to their host', () => {
   it('an old run on another provider never receives the key typed for the current one', async () => {
     const tab = await openTab();
-    const runId = await newRun(tab.remote, other.url, { epochs: 1 });
+    const runId = await newRun(tab.remote, other.url, { epochs: 1, evalTest: false });
     await tab.remote.setKeys(keysFor(mine.url), false);
     const r = await tab.remote.startRun(runId, null);
     expect(r).toMatchObject({ ok: false, error: { kind: 'host_mismatch' } });
@@ -42,7 +42,7 @@ describe('keys bound to their host', () => {
   it('remembered keys keep their host across tabs', async () => {
     const dbName = `key-safety-${Date.now()}`;
     const first = await openTab({ dbName });
-    const runId = await newRun(first.remote, other.url, { epochs: 1 });
+    const runId = await newRun(first.remote, other.url, { epochs: 1, evalTest: false });
     await first.remote.setKeys(keysFor(mine.url), true);
     first.close();
     const second = await openTab({ dbName });
@@ -79,7 +79,7 @@ describe('forgetting keys', () => {
 describe('imported runs', () => {
   it('are read-only until bound to the user’s endpoints, and never call the bundle’s host', async () => {
     const author = await openTab();
-    const runId = await newRun(author.remote, other.url, { epochs: 1 });
+    const runId = await newRun(author.remote, other.url, { epochs: 1, evalTest: false });
     const exported = await author.remote.exportRun(runId);
     if (!exported.ok) throw new Error(exported.error.message);
     author.close();

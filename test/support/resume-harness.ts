@@ -1,0 +1,150 @@
+/**
+ * Kill-and-resume harness (issue #4): a store that dies after N writes, a fresh database holding
+ * one run, a training session counting its own successful HTTP calls, and the fingerprint a
+ * resumed run must match. Shared by the resume tests of the easy and the hard world.
+ */
+import { setMaxListeners } from 'node:events';
+import { expect } from 'vitest';
+import type { LlmTestServer } from './llm-server';
+import { testEndpoint } from './endpoints';
+import { loadPrompts } from './prompts';
+import { openSkillwrightDb, type SkillwrightDb } from '../../src/storage/open-db';
+import { IdbRunStore } from '../../src/storage/idb-run-store';
+import { markInterrupted, putRun } from '../../src/storage/runs-repo';
+import { createLlmPort } from '../../src/llm/openai-client';
+import { runTraining, type TrainOutcome } from '../../src/engine/trainer';
+import type { RunStore } from '../../src/engine/ports';
+import { DEFAULT_RUN_CONFIG, type RunConfig } from '../../src/core/run-config';
+import type { RunDataset } from '../../src/engine/types';
+
+/** What a resumed run trains, and against which test server. */
+export interface World {
+  server: () => LlmTestServer;
+  config: RunConfig;
+  data: RunDataset;
+  initialSkill: string;
+}
+
+let dbCount = 0;
+
+export class Killed extends Error {
+  constructor() {
+    super('killed');
+    this.name = 'Killed';
+  }
+}
+
+/** A store that dies after `limit` writes: every later write throws and the run is aborted. */
+export function killable(inner: RunStore, limit: number, onKill: () => void, log?: string[]): RunStore {
+  let writes = 0;
+  let killed = false;
+  return new Proxy(inner, {
+    get(target, prop, receiver) {
+      const v = Reflect.get(target, prop, receiver);
+      if (typeof v !== 'function' || !/^(put|save)/.test(String(prop))) return typeof v === 'function' ? v.bind(target) : v;
+      return async (...args: unknown[]) => {
+        if (writes >= limit) throw new Killed();
+        writes++;
+        const a = args[0] as { phase?: string; key?: string; step?: number; status?: string };
+        log?.push(`${String(prop)}:${a.phase ?? a.key ?? a.step ?? a.status ?? ''}`);
+        const r = await (v as (...x: unknown[]) => Promise<unknown>).apply(target, args);
+        if (writes >= limit && !killed) {
+          killed = true;
+          onKill();
+        }
+        return r;
+      };
+    },
+  });
+}
+
+export async function freshDb(w: World): Promise<SkillwrightDb> {
+  const db = await openSkillwrightDb(`resume-${++dbCount}-${Date.now()}`);
+  await putRun(db, {
+    id: 'run',
+    name: 'resume test',
+    datasetId: 'ds',
+    createdAt: 0,
+    updatedAt: 0,
+    status: 'idle',
+    config: { ...DEFAULT_RUN_CONFIG, ...w.config },
+    initialSkill: w.initialSkill,
+    endpoints: { target: { baseURL: w.server().url, model: 'sim-target' }, optimizer: { baseURL: w.server().url, model: 'sim-optimizer' } },
+    prices: {},
+  });
+  return db;
+}
+
+/** Successful HTTP calls of one session, counted at its own fetch (sessions run side by side). */
+export interface CallCount {
+  ok: number;
+}
+
+export function session(w: World, store: RunStore, controller = new AbortController(), calls: CallCount = { ok: 0 }): Promise<TrainOutcome> {
+  setMaxListeners(10_000, controller.signal);
+  const countingFetch: typeof fetch = async (input, init) => {
+    const res = await fetch(input, init);
+    if (res.ok) calls.ok++;
+    return res;
+  };
+  const llm = createLlmPort(
+    {
+      target: testEndpoint(w.server().url, 'sim-target', { concurrency: w.config.targetConcurrency }),
+      optimizer: testEndpoint(w.server().url, 'sim-optimizer', { concurrency: w.config.optimizerConcurrency }),
+    },
+    { backoffBaseMs: 5, fetch: countingFetch },
+  );
+  return runTraining({ runId: 'run', config: w.config, data: w.data, initialSkill: w.initialSkill }, { llm, store, prompts: loadPrompts(), signal: controller.signal });
+}
+
+export async function fingerprint(db: SkillwrightDb) {
+  const store = new IdbRunStore(db);
+  const state = (await store.loadState('run'))!;
+  const steps = await store.getSteps('run');
+  return {
+    status: state.status,
+    gate: state.gate,
+    metaSkill: state.metaSkill,
+    pendingEdits: state.pendingEdits,
+    epochs: state.epochStats.map((e) => [e.epoch, e.accepts, e.rejects, e.slowUpdate?.action, e.metaSkill?.action]),
+    steps: steps.map((s) => [s.step, s.action, s.candidateHash, s.candidateGateScore, s.editBudget, s.rolloutHard]),
+    tests: state.summary?.tests.map((t) => [t.skill, t.hash, t.hard, t.soft]),
+    versions: (await store.getSkillVersions('run')).map((v) => [v.hash, v.origin]).sort(),
+  };
+}
+
+export type Fingerprint = Awaited<ReturnType<typeof fingerprint>>;
+
+/** A reference run: the uninterrupted outcome, its write log and its HTTP calls. */
+export async function referenceRun(w: World): Promise<{ reference: Fingerprint; writeLog: string[]; calls: number }> {
+  const db = await freshDb(w);
+  const writeLog: string[] = [];
+  const calls = { ok: 0 };
+  const outcome = await session(w, killable(new IdbRunStore(db), Infinity, () => {}, writeLog), undefined, calls);
+  expect(outcome.status).toBe('completed');
+  return { reference: await fingerprint(db), writeLog, calls: calls.ok };
+}
+
+/**
+ * Kill a fresh run after `limit` writes, recover as start-up does, resume: it must end exactly as
+ * the reference, repeating at most the calls in flight at the kill.
+ */
+export async function killAndResume(w: World, ref: { reference: Fingerprint; writeLog: string[]; calls: number }, limit: number): Promise<void> {
+  const db = await freshDb(w);
+  const calls = { ok: 0 };
+  const controller = new AbortController();
+  const dead = session(w, killable(new IdbRunStore(db), limit, () => controller.abort('kill')), controller, calls);
+  await expect(dead).rejects.toThrow('killed');
+  // Start-up after the crash: the run is found "running" and marked interrupted.
+  expect(await markInterrupted(db)).toEqual(['run']);
+  const resumed = await session(w, new IdbRunStore(db), undefined, calls);
+  const where = `kill after write ${limit} (${ref.writeLog[limit - 1]})`;
+  expect(resumed.status, where).toBe('completed');
+  expect(await fingerprint(db), where).toEqual(ref.reference);
+  expect(calls.ok - ref.calls, where).toBeLessThanOrEqual(w.config.targetConcurrency + w.config.optimizerConcurrency);
+}
+
+/** Kill-and-resume at several points, four databases side by side. */
+export async function killAndResumeAt(w: World, ref: Parameters<typeof killAndResume>[1], points: readonly number[]): Promise<void> {
+  for (let i = 0; i < points.length; i += 4) await Promise.all(points.slice(i, i + 4).map((p) => killAndResume(w, ref, p)));
+}
