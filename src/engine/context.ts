@@ -5,7 +5,8 @@ import type { RunConfig } from '../core/run-config';
 import type { RolloutTemplate } from '../core/templates';
 import type { EventSink } from './events';
 import type { Meter } from './meter';
-import type { LlmPort, RunStore } from './ports';
+import type { LlmPort, Role, RunStore } from './ports';
+import { CallSlots } from '../core/call-slots';
 import type { PromptName, PromptSet } from './prompts';
 
 export interface EngineContext {
@@ -21,6 +22,8 @@ export interface EngineContext {
   signal: AbortSignal;
   emit: EventSink;
   now: () => number;
+  /** Calls under way per role; a prompt is built only once its call holds a slot. */
+  slots: Record<Role, CallSlots>;
 }
 
 /** The rollout template a config asks for: a bundled preset, or its own custom template. */
@@ -47,6 +50,11 @@ export async function createContext(a: {
     ...a,
     rolloutTemplate: template,
     items: new Map(a.items.map((i) => [i.id, i])),
+    slots: {
+      target: new CallSlots(a.config.targetConcurrency),
+      optimizer: new CallSlots(a.config.optimizerConcurrency),
+      judge: new CallSlots(a.config.optimizerConcurrency),
+    },
     // Part of the rollout cache key: what the target saw and how its answer was scored.
     targetKey: `${a.llm.targetSettingsKey()}|${await skillHash(JSON.stringify([template, a.config.rollout.contextLimit, a.config.scorer]))}`,
   };

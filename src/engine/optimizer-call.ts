@@ -27,7 +27,8 @@ export async function callOptimizer(
   ctx: EngineContext,
   key: string,
   prompt: PromptName,
-  values: Record<string, string>,
+  /** The prompt's values, or a function building them once the call holds a slot (big prompts). */
+  values: Record<string, string> | (() => Record<string, string>),
   role: 'optimizer' | 'judge' = 'optimizer',
   /**
    * Which replies are finished calls, memoised for replay. By default every reply is (an
@@ -35,6 +36,18 @@ export async function callOptimizer(
    * without one is asked again later instead of replayed for ever.
    */
   memoise: (json: JsonObject | null) => boolean = () => true,
+): Promise<OptimizerResult> {
+  return ctx.slots[role].run(() => send(ctx, key, prompt, typeof values === 'function' ? values() : values, role, memoise));
+}
+
+/** Build the prompt, replay its memo or ask, and record the reply (the caller holds a slot). */
+async function send(
+  ctx: EngineContext,
+  key: string,
+  prompt: PromptName,
+  values: Record<string, string>,
+  role: 'optimizer' | 'judge',
+  memoise: (json: JsonObject | null) => boolean,
 ): Promise<OptimizerResult> {
   const usageStage = usageStageOfPrompt(prompt);
   const tpl = ctx.prompts[prompt];

@@ -1,7 +1,7 @@
 /**
  * Stage 2, reflect — the "backward pass" (algorithm doc §3.1): failures and successes are
  * shuffled with the batch seed, cut into minibatches, and each minibatch goes to an analyst.
- * All calls run at once; their results are combined in minibatch order, never completion order.
+ * Calls run up to the optimizer concurrency; results are combined in minibatch order, never completion order.
  */
 import { reflectMinibatches } from '../core/batching';
 import { validatePayload, type JsonObject } from '../core/json-extract';
@@ -65,7 +65,8 @@ export async function reflect(ctx: EngineContext, input: ReflectInput): Promise<
       ctx,
       `${input.keyPrefix}/reflect_${kind}/${i}`,
       kind === 'failure' ? 'reflect_failure' : 'reflect_success',
-      {
+      // Built only once the call holds a slot: many minibatches never hold their prompts at once.
+      () => ({
         skill: input.skill,
         budget: String(budget),
         buffer: input.bufferText,
@@ -74,7 +75,7 @@ export async function reflect(ctx: EngineContext, input: ReflectInput): Promise<
         trajectories: rows
           .map((r, j) => renderTrajectory(j + 1, r, ctx.items.get(r.itemId)!, input.skill, ctx.rolloutTemplate, ctx.config.rollout.contextLimit))
           .join('\n\n---\n\n'),
-      },
+      }),
     );
   const [fail, succ] = await Promise.all([
     Promise.all(groups.failure.map((rows, i) => call('failure', rows, i))),

@@ -99,24 +99,33 @@ async function rolloutOne(ctx: EngineContext, o: PhaseOptions, hash: string, ite
     await ctx.store.putRollout(row);
     return row;
   }
-  const messages = renderRollout(ctx.rolloutTemplate, o.skill, item, ctx.config.rollout.contextLimit);
-  const reservation = ctx.meter.reserve('target', messages.system.length + messages.user.length);
   const started = ctx.now();
-  let settled = false;
   let row: RolloutRow;
   try {
-    counter.calls++;
-    const res = await ctx.llm.complete({
-      role: 'target',
-      stage: 'rollout',
-      messages: [
-        { role: 'system', content: messages.system },
-        { role: 'user', content: messages.user },
-      ],
-      signal: ctx.signal,
+    // The prompt (the skill inside it) is built only once the call holds a target slot.
+    const res = await ctx.slots.target.run(async () => {
+      const messages = renderRollout(ctx.rolloutTemplate, o.skill, item, ctx.config.rollout.contextLimit);
+      const reservation = ctx.meter.reserve('target', messages.system.length + messages.user.length);
+      counter.calls++;
+      try {
+        const r = await ctx.llm.complete({
+          role: 'target',
+          stage: 'rollout',
+          messages: [
+            { role: 'system', content: messages.system },
+            { role: 'user', content: messages.user },
+          ],
+          signal: ctx.signal,
+        });
+        ctx.meter.settle(reservation, usageStageOfPhase(o.phase), r.usage);
+        return r;
+      } catch (e) {
+        // A failed call that still used tokens (a reply cut off empty) is billed: count it.
+        if (isLlmError(e) && e.usage) ctx.meter.settle(reservation, usageStageOfPhase(o.phase), e.usage);
+        else ctx.meter.release(reservation);
+        throw e;
+      }
     });
-    ctx.meter.settle(reservation, usageStageOfPhase(o.phase), res.usage);
-    settled = true;
     const note = res.usageEstimated ? ctx.meter.noteEstimated() : null;
     if (note) ctx.emit({ type: 'log', level: 'warn', message: note });
     const s = await score(ctx, item, res.text, cacheKey);
@@ -135,10 +144,6 @@ async function rolloutOne(ctx: EngineContext, o: PhaseOptions, hash: string, ite
       cached: false,
     };
   } catch (e) {
-    if (!settled) {
-      if (isLlmError(e) && e.usage) ctx.meter.settle(reservation, usageStageOfPhase(o.phase), e.usage);
-      else ctx.meter.release(reservation);
-    }
     if (!isLlmError(e)) throw e;
     if (e.kind === 'aborted') throw e;
     if (e.fatal) throw new PauseError('llm_fatal', e.message);

@@ -19,6 +19,9 @@ export function evaluationBlock(row: RolloutRow, item: DatasetItem): string {
   return lines.join('\n');
 }
 
+/** Written where the target's prompt held the skill; the skill itself is shown once, above. */
+export const SKILL_STAND_IN = '[the Current Skill shown above, word for word]';
+
 export function renderTrajectory(
   index: number,
   row: RolloutRow,
@@ -27,7 +30,7 @@ export function renderTrajectory(
   template: RolloutTemplate,
   contextLimit: number,
 ): string {
-  const prompts = renderRollout(template, skill, item, contextLimit);
+  const prompts = renderRollout(template, skill.trim() ? SKILL_STAND_IN : '', item, contextLimit);
   return [
     `### Trajectory ${index} (id=${row.itemId})`,
     `Task: ${item.question}`,

@@ -11,6 +11,9 @@ import { classifyError, isRetryable, retryAfterMs } from './errors';
 import { AdaptivePool } from './pool';
 import { isReasoningModel, type EndpointConfig } from './endpoint';
 
+/** Rate-limited attempts a call may retry (honouring retry-after), apart from its other retries. */
+export const RATE_LIMIT_RETRIES = 12;
+
 export type JsonMode = 'json_schema' | 'json_object' | 'text';
 
 export interface ClientOptions {
@@ -108,6 +111,7 @@ export class RoleClient {
     const maxBackoff = this.opts.maxBackoffMs ?? 30_000;
     const ctx = { role: this.role, baseURL: this.cfg.baseURL, model: this.cfg.model, secrets: [this.cfg.apiKey] };
     let attempt = 0;
+    let rateLimits = 0;
     let flippedParams = false;
     for (;;) {
       attempt++;
@@ -161,9 +165,14 @@ export class RoleClient {
           attempt--;
           continue;
         }
-        if (isRetryable(e) && attempt <= this.cfg.maxRetries && !req.signal?.aborted) {
+        const rateLimited = e instanceof OpenAI.APIError && e.status === 429;
+        if (rateLimited) rateLimits++;
+        // A rate limit says "wait", not "broken": it has its own, more patient allowance, so a
+        // storm slows the run down instead of failing the few calls that happen to be in flight.
+        const withinRetries = rateLimited ? rateLimits <= Math.max(this.cfg.maxRetries, RATE_LIMIT_RETRIES) : attempt - rateLimits <= this.cfg.maxRetries;
+        if (isRetryable(e) && withinRetries && !req.signal?.aborted) {
           const wait = retryAfterMs(e);
-          if (e instanceof OpenAI.APIError && e.status === 429) this.pool.rateLimited(wait ?? base);
+          if (rateLimited) this.pool.rateLimited(wait ?? base);
           const backoff = Math.min(maxBackoff, base * 2 ** (attempt - 1));
           try {
             await sleep(Math.max(wait ?? 0, backoff), req.signal);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startLlmServer, type LlmTestServer } from '../support/llm-server';
-import { createLlmPort, rememberedJsonMode, RoleClient } from '../../src/llm/openai-client';
+import { createLlmPort, RATE_LIMIT_RETRIES, rememberedJsonMode, RoleClient } from '../../src/llm/openai-client';
 import { isLlmError, type LlmError, type LlmRequest } from '../../src/engine/ports';
 import { testEndpoint } from '../support/endpoints';
 
@@ -75,6 +75,17 @@ describe('LLM client over the real SDK and HTTP', () => {
     expect(c.pool.currentLimit).toBe(4);
     for (let i = 0; i < 40; i++) await c.complete(targetReq());
     expect(c.pool.currentLimit).toBe(8);
+  });
+
+  it('waits out more rate limits than server errors: a 429 storm slows a call, it does not fail it', async () => {
+    srv.set({ faults: [{ kind: '429', times: 6, retryAfter: 0 }] });
+    const r = await new RoleClient('target', testEndpoint(srv.url, 'sim-target', { maxRetries: 2 }), { backoffBaseMs: 1 }).complete(targetReq());
+    expect(r.attempts).toBe(7);
+    srv.set({ faults: [{ kind: '429' }] });
+    srv.log.length = 0;
+    const e = await failure(new RoleClient('target', testEndpoint(srv.url, 'sim-target', { maxRetries: 2 }), { backoffBaseMs: 1, maxBackoffMs: 2 }).complete(targetReq()));
+    expect(e.kind).toBe('rate_limited');
+    expect(srv.log).toHaveLength(RATE_LIMIT_RETRIES + 1);
   });
 
   it('gives up after its retries with a server error', async () => {

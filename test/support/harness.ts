@@ -8,7 +8,7 @@ import { MemoryRunStore } from '../../src/storage/memory-store';
 import { runTraining, type TrainOutcome } from '../../src/engine/trainer';
 import type { RunEvent } from '../../src/engine/events';
 import type { RunDataset } from '../../src/engine/types';
-import type { RunStore } from '../../src/engine/ports';
+import type { LlmPort, RunStore } from '../../src/engine/ports';
 import { makeWorldItems } from './rule-world';
 import { loadPrompts } from './prompts';
 import { testEndpoint } from './endpoints';
@@ -45,19 +45,22 @@ export interface RunOptions {
   optimizer?: Partial<EndpointConfig>;
   prices?: Parameters<typeof runTraining>[0]['prices'];
   initialSkill?: string;
+  /** Observe the real client's calls (e.g. count how many are under way); never replaces them. */
+  wrapLlm?: (llm: LlmPort) => LlmPort;
 }
 
 export async function trainOnce(o: RunOptions): Promise<{ outcome: TrainOutcome; store: RunStore; runId: string }> {
   const config = { ...SMALL_CONFIG, ...o.config };
   const store = o.store ?? new MemoryRunStore();
   const runId = o.runId ?? 'run-1';
-  const llm = createLlmPort(
+  const client = createLlmPort(
     {
       target: testEndpoint(o.url, 'sim-target', { concurrency: config.targetConcurrency, ...o.target }),
       optimizer: testEndpoint(o.url, 'sim-optimizer', { concurrency: config.optimizerConcurrency, ...o.optimizer }),
     },
     { backoffBaseMs: 5, maxBackoffMs: 50 },
   );
+  const llm = o.wrapLlm ? o.wrapLlm(client) : client;
   // Every in-flight SDK call listens on the run's signal; Node warns past 10 listeners.
   const ac = new AbortController();
   setMaxListeners(10_000, ac.signal);

@@ -17,7 +17,7 @@ import {
   simulatedTargetAnswer,
 } from './rule-world';
 import { hardOptimizerAnswer } from './hard-optimizer';
-import { after, dedupeEdits, hashFraction, jsonArrayAfter, section, type SimEdit } from './sim-text';
+import { after, dedupeEdits, hashFraction, jsonArrayAfter, section, withSkillInTrajectories, type SimEdit } from './sim-text';
 
 export type FaultKind = '429' | '500' | '401' | 'timeout' | 'malformed' | 'empty' | 'drop' | 'truncated' | 'filtered' | 'refusal' | 'bad_param' | 'length_empty';
 
@@ -57,6 +57,8 @@ export interface ServerOptions {
   world: 'easy' | 'hard';
   /** Hard world: how often the simulated optimizer slips (0 = never, 1 = the world's rates). */
   noise: number;
+  /** Keep each request's user message in the log (for tests that read prompts). */
+  keepPrompts?: boolean;
   /** Port to listen on; 0 picks a free one. */
   port: number;
 }
@@ -67,6 +69,8 @@ export interface RequestLogEntry {
   model: string;
   status: number;
   responseFormat?: string;
+  /** The user message, kept only with `keepPrompts`. */
+  user?: string;
 }
 
 export interface LlmTestServer {
@@ -272,7 +276,15 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
       }
       const stage = stageOf(body);
       const model = body.model ?? '';
-      const record = (status: number) => log.push({ at: Date.now(), stage, model, status, responseFormat: body.response_format?.type });
+      const record = (status: number) =>
+        log.push({
+          at: Date.now(),
+          stage,
+          model,
+          status,
+          responseFormat: body.response_format?.type,
+          ...(options.keepPrompts ? { user: body.messages?.filter((m) => m.role === 'user').map((m) => m.content).join('\n') } : {}),
+        });
 
       setTimeout(() => {
         const auth = String(req.headers.authorization ?? '');
@@ -334,7 +346,7 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
         if (fault?.kind === 'empty' || fault?.kind === 'length_empty') text = '';
         else if (stage === 'target') text = targetAnswer(system, user, options.world);
         else {
-          const answer = JSON.stringify(optimizerAnswer(stage, system, user, options));
+          const answer = JSON.stringify(optimizerAnswer(stage, system, withSkillInTrajectories(user), options));
           text = fault?.kind === 'malformed' ? 'My patch: {op: append, content: add a rule} — as discussed.' : rf ? answer : `Sure.\n\`\`\`json\n${answer}\n\`\`\``;
           // The output limit cut the reply mid-word: what jsonrepair would turn into partial edits.
           if (fault?.kind === 'truncated') text = text.slice(0, Math.max(1, Math.floor(text.length * 0.6)));

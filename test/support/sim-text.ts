@@ -1,5 +1,6 @@
 /** Reading our own prompts back, for the simulated optimizers of the test server. */
 import { createHash } from 'node:crypto';
+import { SKILL_STAND_IN } from '../../src/engine/trajectory';
 
 /** A stable number in [0, 1] from a text: the simulated models' "randomness". */
 export function hashFraction(text: string): number {
@@ -61,4 +62,18 @@ export function exampleEditsIn(system: string): SimEdit[] {
     }
   }
   return out;
+}
+
+/**
+ * An analyst prompt with the skill written back where its trajectories show the stand-in, as
+ * the target saw it. The simulated optimizers draw their slips from a hash of this text, so
+ * how the engine abbreviates a prompt does not reshuffle which runs slip.
+ */
+export function withSkillInTrajectories(user: string): string {
+  if (!user.includes(SKILL_STAND_IN)) return user;
+  const head = '## Current Skill\n';
+  const start = user.indexOf(head);
+  const end = user.indexOf('\n\n## Edits Budget', start);
+  if (start < 0 || end < 0) return user;
+  return user.replaceAll(SKILL_STAND_IN, user.slice(start + head.length, end).trim());
 }
