@@ -36,34 +36,66 @@ export function stripSecretHeaders(e: StoredEndpoint): StoredEndpoint {
   return { ...e, headers: Object.fromEntries(Object.entries(e.headers).filter(([k]) => !SECRET_HEADER.test(k))) };
 }
 
-export async function exportRun(db: SkillwrightDb, runId: string): Promise<RunBundle | null> {
+/** A row's primary key (the stores' key paths, open-db.ts). */
+function primaryKeyOf(store: (typeof RUN_DATA_STORES)[number], row: Record<string, unknown>): IDBValidKey {
+  const path = { steps: ['runId', 'step'], skills: ['runId', 'hash'], rollouts: ['runId', 'phase', 'order'], calls: ['runId', 'key'], artifacts: ['runId', 'key'] }[store];
+  return path.map((k) => row[k] as IDBValidKey);
+}
+
+/** Rows serialised per page, and characters gathered before they join the file (bounds memory). */
+const PAGE_ROWS = 500;
+const FLUSH_CHARS = 4 * 1024 * 1024;
+
+/**
+ * The run as a bundle file, written piece by piece: each store is read a page of rows at a
+ * time and the JSON text joins a Blob every few MB, so a run with hundreds of thousands of
+ * rows is never one giant string (the browser may keep big Blobs on disk). The file is the
+ * same JSON a `RunBundle` serialises to.
+ */
+export async function exportRunFile(db: SkillwrightDb, runId: string): Promise<Blob | null> {
   const run = await db.get('runs', runId);
   if (!run) return null;
-  const [dataset, skills, steps, rollouts, calls, artifacts] = await Promise.all([
-    db.get('datasets', run.datasetId),
-    db.getAllFromIndex('skills', 'by-run', runId),
-    db.getAllFromIndex('steps', 'by-run', runId),
-    db.getAllFromIndex('rollouts', 'by-run', runId),
-    db.getAllFromIndex('calls', 'by-run', runId),
-    db.getAllFromIndex('artifacts', 'by-run', runId),
-  ]);
+  const dataset = await db.get('datasets', run.datasetId);
   const endpoints = {
     target: stripSecretHeaders(run.endpoints.target),
     optimizer: stripSecretHeaders(run.endpoints.optimizer),
     ...(run.endpoints.judge ? { judge: stripSecretHeaders(run.endpoints.judge) } : {}),
   };
-  return {
-    format: BUNDLE_FORMAT,
-    version: BUNDLE_VERSION,
-    exportedAt: new Date().toISOString(),
-    run: { ...run, endpoints },
-    dataset: dataset ?? null,
-    skills,
-    steps,
-    rollouts,
-    calls,
-    artifacts,
+  const head = { format: BUNDLE_FORMAT, version: BUNDLE_VERSION, exportedAt: new Date().toISOString(), run: { ...run, endpoints }, dataset: dataset ?? null };
+  let file = new Blob([], { type: 'application/json' });
+  let pending: string[] = [];
+  let pendingChars = 0;
+  const write = (text: string) => {
+    pending.push(text);
+    pendingChars += text.length;
+    if (pendingChars >= FLUSH_CHARS) flush();
   };
+  const flush = () => {
+    file = new Blob([file, pending.join('')], { type: 'application/json' });
+    pending = [];
+    pendingChars = 0;
+  };
+  write(JSON.stringify(head).slice(0, -1));
+  for (const store of RUN_DATA_STORES) {
+    write(`,${JSON.stringify(store)}:[`);
+    let first = true;
+    // Every key of these stores starts with the run id; [runId, []] sorts after all of them.
+    const upper: IDBValidKey = [runId, []];
+    let range = IDBKeyRange.bound([runId], upper);
+    for (;;) {
+      const page = await db.getAll(store, range, PAGE_ROWS);
+      for (const row of page) {
+        write((first ? '' : ',') + JSON.stringify(row));
+        first = false;
+      }
+      if (page.length < PAGE_ROWS) break;
+      range = IDBKeyRange.bound(primaryKeyOf(store, page[page.length - 1] as unknown as Record<string, unknown>), upper, true);
+    }
+    write(']');
+  }
+  write('}');
+  flush();
+  return file;
 }
 
 const endpointSchema = z.looseObject({ baseURL: z.string(), model: z.string() });

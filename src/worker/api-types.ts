@@ -125,8 +125,10 @@ export interface WorkerApi {
   getSkillVersions(runId: string): Promise<SkillVersion[]>;
   renameRun(runId: string, name: string): Promise<boolean>;
   deleteRun(runId: string): Promise<Result<object>>;
-  exportRun(runId: string): Promise<Result<{ json: string; bytes: number }>>;
-  importRun(text: string): Promise<Result<{ runId: string; renamed: boolean }>>;
+  /** The run bundle as a file (written piece by piece, never one giant string). */
+  exportRun(runId: string): Promise<Result<{ file: Blob; bytes: number }>>;
+  /** Import a bundle file (a File from an input is a Blob); it is read in the worker. */
+  importRun(file: Blob): Promise<Result<{ runId: string; renamed: boolean }>>;
   storageUsage(): Promise<{ usage?: number; quota?: number; runs: number; datasets: number }>;
   setKeys(keys: Secrets, remember: boolean): Promise<void>;
   /** Bind an imported run to endpoints the user chose (their Connect settings); it can run afterwards. */

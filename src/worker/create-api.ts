@@ -18,7 +18,7 @@ import { evaluateSkill } from '../engine/evaluate';
 import { MemoryRunStore } from '../storage/memory-store';
 import type { EndpointConfig } from '../llm/endpoint';
 import { createLlmPort, type ClientOptions } from '../llm/openai-client';
-import { stripSecretHeaders, exportRun as exportBundle, importBundle, parseBundle } from '../storage/bundle';
+import { stripSecretHeaders, exportRunFile, importBundle, MAX_BUNDLE_CHARS, parseBundle } from '../storage/bundle';
 import { deleteDataset, getDataset, listDatasets, putDataset, toDatasetItem } from '../storage/datasets-repo';
 import { IdbRunStore } from '../storage/idb-run-store';
 import type { SkillwrightDb } from '../storage/open-db';
@@ -402,14 +402,15 @@ export function createApi(deps: ApiDeps): WorkerApi {
     },
 
     async exportRun(runId) {
-      const bundle = await exportBundle(await dbp, runId);
-      if (!bundle) return fail('not_found', 'That run is not in this browser.');
-      const json = JSON.stringify(bundle);
-      return { ok: true, json, bytes: new TextEncoder().encode(json).length };
+      const file = await exportRunFile(await dbp, runId);
+      if (!file) return fail('not_found', 'That run is not in this browser.');
+      return { ok: true, file, bytes: file.size };
     },
 
-    async importRun(text) {
-      const parsed = parseBundle(text);
+    async importRun(file) {
+      // The file crosses as a Blob and is read here, once; a too-big file is refused unread.
+      if (file.size > MAX_BUNDLE_CHARS) return fail('invalid_bundle', `The file is larger than ${MAX_BUNDLE_CHARS / 1024 / 1024} MB.`);
+      const parsed = parseBundle(await file.text());
       if (!parsed.ok) return fail('invalid_bundle', parsed.error);
       const r = await importBundle(await dbp, parsed.bundle, newId);
       return r.ok ? { ok: true, runId: r.runId, renamed: r.renamed } : fail('invalid_bundle', r.error);

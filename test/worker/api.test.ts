@@ -161,11 +161,11 @@ describe('worker API over a MessageChannel', () => {
     for (const k of Object.values(KEYS)) expect(rows).not.toContain(k);
     const exported = await tab.remote.exportRun(runId);
     expect(exported.ok).toBe(true);
-    if (exported.ok) for (const k of Object.values(KEYS)) expect(exported.json).not.toContain(k);
+    if (exported.ok) for (const k of Object.values(KEYS)) expect(await exported.file.text()).not.toContain(k);
     // Remembered keys live in the settings store only, and still never in an export.
     await tab.remote.setKeys(KEYS, true);
     const after = await tab.remote.exportRun(runId);
-    if (after.ok) for (const k of Object.values(KEYS)) expect(after.json).not.toContain(k);
+    if (after.ok) for (const k of Object.values(KEYS)) expect(await after.file.text()).not.toContain(k);
     tab.close();
   });
 
@@ -192,7 +192,7 @@ describe('worker API over a MessageChannel', () => {
     const exported = await tab.remote.exportRun(runId);
     if (!exported.ok) throw new Error('export failed');
     const other = await openTab();
-    const imported = await other.remote.importRun(exported.json);
+    const imported = await other.remote.importRun(exported.file);
     expect(imported).toMatchObject({ ok: true, runId, renamed: false });
     const [a, b] = [await tab.remote.getRun(runId), await other.remote.getRun(runId)];
     if (!a.ok || !b.ok) throw new Error('missing');
@@ -200,10 +200,10 @@ describe('worker API over a MessageChannel', () => {
     expect((await other.remote.getSteps(runId, 0, 100)).steps).toEqual((await tab.remote.getSteps(runId, 0, 100)).steps);
     expect(await other.remote.getSkillVersions(runId)).toEqual(await tab.remote.getSkillVersions(runId));
     // Importing again in the same browser keeps both, under a new id.
-    const twice = await other.remote.importRun(exported.json);
+    const twice = await other.remote.importRun(exported.file);
     expect(twice).toMatchObject({ ok: true, renamed: true });
 
-    const bundle = JSON.parse(exported.json);
+    const bundle = JSON.parse(await exported.file.text());
     const cases: [string, string, RegExp][] = [
       ['not JSON', '{nope', /not valid JSON/],
       ['another format', JSON.stringify({ format: 'other' }), /not a Skillwright run bundle/],
@@ -213,7 +213,7 @@ describe('worker API over a MessageChannel', () => {
     ];
     const fresh = await openTab();
     for (const [, text, reason] of cases) {
-      const r = await fresh.remote.importRun(text);
+      const r = await fresh.remote.importRun(new Blob([text]));
       expect(r.ok).toBe(false);
       if (!r.ok) expect(r.error.message).toMatch(reason);
     }

@@ -85,7 +85,7 @@ describe('imported runs', () => {
     author.close();
 
     const tab = await openTab();
-    const imported = await tab.remote.importRun(exported.json);
+    const imported = await tab.remote.importRun(exported.file);
     if (!imported.ok) throw new Error(imported.error.message);
     const listed = (await tab.remote.listRuns()).find((r) => r.id === imported.runId)!;
     expect(listed.needsBinding).toBe(true);

@@ -38,7 +38,7 @@ describe('storage figures', () => {
     const exported = await tab.remote.exportRun(runId);
     if (!exported.ok) throw new Error('export failed');
     figures.bundleBytes = exported.bytes;
-    figures.bundleGzipBytes = (await new Response(new Blob([exported.json]).stream().pipeThrough(new CompressionStream('gzip'))).arrayBuffer()).byteLength;
+    figures.bundleGzipBytes = (await new Response(exported.file.stream().pipeThrough(new CompressionStream('gzip'))).arrayBuffer()).byteLength;
     expect(exported.bytes).toBeGreaterThan(10_000);
     tab.close();
   }, 60_000);

@@ -5,7 +5,7 @@ import type { RunEndpoints } from '../../worker/api-types';
 import type { RunDetail as Detail } from '../../worker/api-types';
 import type { SkillVersion, StepRecord } from '../../engine/types';
 import { Alert, Card } from '../common/Field';
-import { downloadText, safeFileName } from '../common/download';
+import { downloadBlob, downloadText, safeFileName } from '../common/download';
 import { SkillDiff } from '../skill/LazyEditors';
 import { StepInspector } from './StepInspector';
 import { cancelRun, resumeRun } from '../train/run-controller';
@@ -85,7 +85,7 @@ export function RunDetail({ runId, onDeleted, go }: { runId: string; onDeleted: 
   };
   const exportRun = async () => {
     const r = await trainer().exportRun(runId);
-    if (r.ok) downloadText(`${safeFileName(d.run.name)}.skillwright-run.json`, r.json, 'application/json');
+    if (r.ok) downloadBlob(`${safeFileName(d.run.name)}.skillwright-run.json`, r.file);
     else setError(r.error.message);
   };
   const remove = async () => {

@@ -31,7 +31,7 @@ export function RunsScreen({ go }: { go: (section: string) => void }) {
 
   const importRun = async (f: File) => {
     setProblem(null);
-    const r = await trainer().importRun(await f.text());
+    const r = await trainer().importRun(f);
     if (!r.ok) return setProblem(`${f.name} was not imported: ${r.error.message} Nothing was stored.`);
     setNotice(r.renamed ? 'Imported as a copy (a run with the same id already exists).' : 'Run imported.');
     setSelected(r.runId);
