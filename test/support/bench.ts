@@ -15,10 +15,10 @@ import { loadPrompts } from './prompts';
 import { testEndpoint } from './endpoints';
 import { INITIAL_SKILL, SMALL_CONFIG, worldDataset } from './harness';
 
-async function startServerProcess(latencyMs: number): Promise<{ url: string; child: ChildProcess }> {
+export async function startServerProcess(latencyMs: number, harmfulRate = 0.5): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, ['scripts/run-ts.mjs', 'test/support/dev-mock.ts'], {
     // Half the analysts slip in a harmful rule, so the gate has candidates to stop early on.
-    env: { ...process.env, PORT: '0', LATENCY_MS: String(latencyMs), HARMFUL_RATE: '0.5' },
+    env: { ...process.env, PORT: '0', LATENCY_MS: String(latencyMs), HARMFUL_RATE: String(harmfulRate) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await new Promise<string>((resolve, reject) => {
