@@ -35,11 +35,21 @@ export class Killed extends Error {
 }
 
 /** A store that dies after `limit` writes: every later write throws and the run is aborted. */
-export function killable(inner: RunStore, limit: number, onKill: () => void, log?: string[]): RunStore {
+export type KillableStore = RunStore & {
+  /** Resolves when the writes under way at the kill have landed (a crashed tab has none left). */
+  settled(): Promise<void>;
+};
+
+export function killable(inner: RunStore, limit: number, onKill: () => void, log?: string[]): KillableStore {
   let writes = 0;
   let killed = false;
+  const underWay = new Set<Promise<unknown>>();
+  const settled = async () => {
+    while (underWay.size) await Promise.allSettled([...underWay]);
+  };
   return new Proxy(inner, {
     get(target, prop, receiver) {
+      if (prop === 'settled') return settled;
       const v = Reflect.get(target, prop, receiver);
       if (typeof v !== 'function' || !/^(put|save)/.test(String(prop))) return typeof v === 'function' ? v.bind(target) : v;
       return async (...args: unknown[]) => {
@@ -47,15 +57,20 @@ export function killable(inner: RunStore, limit: number, onKill: () => void, log
         writes++;
         const a = args[0] as { phase?: string; key?: string; step?: number; status?: string };
         log?.push(`${String(prop)}:${a.phase ?? a.key ?? a.step ?? a.status ?? ''}`);
-        const r = await (v as (...x: unknown[]) => Promise<unknown>).apply(target, args);
-        if (writes >= limit && !killed) {
-          killed = true;
-          onKill();
+        const write = (v as (...x: unknown[]) => Promise<unknown>).apply(target, args);
+        underWay.add(write);
+        try {
+          return await write;
+        } finally {
+          underWay.delete(write);
+          if (writes >= limit && !killed) {
+            killed = true;
+            onKill();
+          }
         }
-        return r;
       };
     },
-  });
+  }) as KillableStore;
 }
 
 export async function freshDb(w: World): Promise<SkillwrightDb> {
@@ -133,8 +148,12 @@ export async function killAndResume(w: World, ref: { reference: Fingerprint; wri
   const db = await freshDb(w);
   const calls = { ok: 0 };
   const controller = new AbortController();
-  const dead = session(w, killable(new IdbRunStore(db), limit, () => controller.abort('kill')), controller, calls);
+  const store = killable(new IdbRunStore(db), limit, () => controller.abort('kill'));
+  const dead = session(w, store, controller, calls);
   await expect(dead).rejects.toThrow('killed');
+  // The dead session's chains may still have a write under way (the last ones allowed before
+  // the kill): let it land, as a crashed tab's would have, before start-up recovers the run.
+  await store.settled();
   // Start-up after the crash: the run is found "running" and marked interrupted.
   expect(await markInterrupted(db)).toEqual(['run']);
   const resumed = await session(w, new IdbRunStore(db), undefined, calls);

@@ -57,9 +57,13 @@ describe('resume after a kill', () => {
   it('resumes twice in a row (killed again during the resumed session)', async () => {
     const db = await freshDb(EASY);
     const c = new AbortController();
-    await expect(session(EASY, killable(new IdbRunStore(db), 40, () => c.abort('kill')), c)).rejects.toThrow('killed');
+    const first = killable(new IdbRunStore(db), 40, () => c.abort('kill'));
+    await expect(session(EASY, first, c)).rejects.toThrow('killed');
+    await first.settled();
     const c2 = new AbortController();
-    await expect(session(EASY, killable(new IdbRunStore(db), 60, () => c2.abort('kill')), c2)).rejects.toThrow('killed');
+    const second = killable(new IdbRunStore(db), 60, () => c2.abort('kill'));
+    await expect(session(EASY, second, c2)).rejects.toThrow('killed');
+    await second.settled();
     expect((await session(EASY, new IdbRunStore(db))).status).toBe('completed');
     expect(await fingerprint(db)).toEqual(ref.reference);
   }, 60_000);
