@@ -4,6 +4,18 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
+/** A folder's import rule: the sibling folders and packages it must not import. */
+function layer(files, folders, packages, message, pageSide = false) {
+  const up = (f) => [`../${f}/*`, `../../${f}/*`, `../../../${f}/*`];
+  const patterns = [
+    { group: folders.flatMap(up), message },
+    { group: packages, message },
+  ];
+  // The page may import the worker API's contract, and nothing else of the worker's.
+  if (pageSide) patterns.push({ group: [...up('worker'), '!**/worker/api-types'], message });
+  return { files: [files], rules: { 'no-restricted-imports': ['error', { patterns }] } };
+}
+
 export default defineConfig(
   { ignores: ['dist/**', 'test-results/**', 'node_modules/**'] },
   js.configs.recommended,
@@ -26,6 +38,15 @@ export default defineConfig(
       }],
     },
   },
+  // The layers above core import only what is below them (test/architecture.test.ts checks the same).
+  layer('src/engine/**', ['llm', 'storage', 'worker', 'store', 'client', 'ui'], ['openai', 'idb', 'comlink', 'react', 'zustand', 'monaco-editor'],
+    'src/engine runs over ports: no SDK, storage, worker or page code.'),
+  layer('src/llm/**', ['storage', 'worker', 'store', 'client', 'ui'], ['idb', 'comlink', 'react', 'zustand'], 'src/llm is the SDK adapter of the engine’s LLM port.'),
+  layer('src/storage/**', ['llm', 'worker', 'store', 'client', 'ui'], ['openai', 'comlink', 'react', 'zustand'], 'src/storage is IndexedDB under the engine’s ports.'),
+  layer('src/worker/**', ['store', 'client', 'ui'], ['react', 'zustand', 'monaco-editor'], 'The worker never imports page code.'),
+  // The page reaches below only through the worker API's contract.
+  ...['store', 'client', 'ui'].map((dir) =>
+    layer(`src/${dir}/**`, ['engine', 'storage', 'llm'], ['openai', 'idb'], 'The page imports types from below only through src/worker/api-types.', true)),
   {
     files: ['test/**', 'scripts/**', '*.config.*', '.ci/**'],
     languageOptions: { globals: { ...globals.node, ...globals.browser } },

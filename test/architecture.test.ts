@@ -26,3 +26,45 @@ describe('src/core is pure', () => {
     for (const re of FORBIDDEN) expect(re.test(code), `${file} matches ${re}`).toBe(false);
   });
 });
+
+// The layers above core (DESIGN §2; issue #10): each folder imports only the folders below it,
+// and the page (ui, store, client) reaches the worker's realm through worker/api-types alone.
+const SRC = new URL('../src/', import.meta.url).pathname;
+const PAGE_BOUNDARY = 'worker/api-types';
+const LAYERS: Record<string, { folders: string[]; forbiddenPackages: string[] }> = {
+  engine: { folders: ['core', 'engine'], forbiddenPackages: ['openai', 'idb', 'comlink', 'react', 'zustand', 'monaco-editor'] },
+  llm: { folders: ['core', 'engine', 'llm'], forbiddenPackages: ['idb', 'comlink', 'react', 'zustand'] },
+  storage: { folders: ['core', 'engine', 'storage'], forbiddenPackages: ['openai', 'comlink', 'react', 'zustand'] },
+  worker: { folders: ['core', 'engine', 'llm', 'storage', 'worker'], forbiddenPackages: ['react', 'zustand', 'monaco-editor'] },
+  store: { folders: ['core', 'store', PAGE_BOUNDARY], forbiddenPackages: ['openai', 'idb'] },
+  client: { folders: ['core', 'client', 'store', PAGE_BOUNDARY], forbiddenPackages: ['openai', 'idb'] },
+  ui: { folders: ['core', 'ui', 'store', 'client', PAGE_BOUNDARY], forbiddenPackages: ['openai', 'idb'] },
+};
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sourceFiles(join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [join(dir, e.name)] : [],
+  );
+}
+
+/** Where an import lands, relative to src/ (e.g. "engine/types"), or the package name. */
+function target(file: string, spec: string): { local: string } | { pkg: string } {
+  if (!spec.startsWith('.')) return { pkg: spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0] };
+  return { local: join(file, '..', spec).slice(SRC.length).replace(/\.tsx?$/, '') };
+}
+
+describe('each layer imports only the layers below it', () => {
+  it.each(Object.entries(LAYERS))('src/%s', (layer, rule) => {
+    const files = sourceFiles(join(SRC, layer));
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) {
+      const text = readFileSync(file, 'utf8');
+      for (const m of text.matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]/gm)) {
+        const t = target(file, m[1]);
+        const where = `${file.slice(SRC.length)} imports ${m[1]}`;
+        if ('pkg' in t) expect(rule.forbiddenPackages.includes(t.pkg), where).toBe(false);
+        else expect(rule.folders.some((f) => t.local === f || t.local.startsWith(`${f}/`)), where).toBe(true);
+      }
+    }
+  });
+});

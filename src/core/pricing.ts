@@ -3,7 +3,12 @@
  * when this table was written. They are only a starting point: the user can edit them, and
  * providers change prices — check yours.
  */
-import type { Price } from '../engine/meter';
+
+/** USD per million tokens. */
+export interface Price {
+  input: number;
+  output: number;
+}
 
 export const PRICE_PRESETS: Record<string, Price> = {
   'gpt-5': { input: 1.25, output: 10 },

@@ -7,11 +7,9 @@ import type { LlmUsage, Role } from './ports';
 import type { StageUsage } from './types';
 import { PauseError } from './pause';
 
-/** USD per million tokens. */
-export interface Price {
-  input: number;
-  output: number;
-}
+import type { Price } from '../core/pricing';
+
+export type { Price };
 export type Prices = Partial<Record<Role, Price>>;
 
 export function emptyUsage(): StageUsage {

@@ -7,10 +7,7 @@
 import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
 import { DEFAULT_RUN_CONFIG, type RunConfig } from '../core/run-config';
-import type { StoredEndpoint } from '../storage/schema';
-import type { Price } from '../engine/meter';
-import type { RunStatus, StageUsage } from '../engine/types';
-import type { EngineStage } from '../engine/events';
+import type { EngineStage, Price, RunStatus, StageUsage, StoredEndpoint } from '../worker/api-types';
 
 export interface ChartPoint {
   step: number;

@@ -3,8 +3,7 @@
  * model (the numbers Connect shows). Sent with every run and evaluation, so the cost so far and
  * the budget cap count real dollars, not $0 (issue #9 item 4).
  */
-import type { Price } from '../engine/meter';
-import { presetPrice } from '../llm/pricing';
+import { presetPrice, type Price } from '../core/pricing';
 import type { ConnectionDraft } from './app-store';
 
 export function effectivePrices(c: Pick<ConnectionDraft, 'prices' | 'target' | 'optimizer'>): { target?: Price; optimizer?: Price } {

@@ -1,5 +1,5 @@
 /** Folding the worker's run events into the live view of the page (a module-level action). */
-import type { RunEvent } from '../engine/events';
+import type { RunEvent } from '../worker/api-types';
 import { setApp, useApp, type LiveRun } from './app-store';
 
 const MAX_LOG = 400;

@@ -1,12 +1,14 @@
 /**
- * The worker API's contract (DESIGN §2). The page imports these types only. Everything that
- * crosses the boundary is plain data; expected failures come back as `{ok: false, error}`
- * because Comlink keeps only the message of a thrown error.
+ * The worker API's contract (DESIGN §2). The page (src/ui, src/store, src/client) imports
+ * types from below only through this file — lint and test/architecture.test.ts enforce it —
+ * so it owns or re-exports every type that crosses. Everything that crosses is plain data;
+ * expected failures come back as `{ok: false, error}` because Comlink keeps only the message
+ * of a thrown error.
  */
 import type { CostEstimate } from '../engine/cost-estimate';
-import type { Prices } from '../engine/meter';
-import type { RunEvent } from '../engine/events';
-import type { ArtifactRecord, OptimizerCallRecord, RolloutRow, RunStatus, SkillVersion, StepRecord, RunSummary, EpochStats } from '../engine/types';
+import type { Price, Prices } from '../engine/meter';
+import type { EngineStage, RunEvent } from '../engine/events';
+import type { ArtifactRecord, OptimizerCallRecord, RolloutRow, RunStatus, SkillVersion, StageUsage, StepRecord, RunSummary, EpochStats } from '../engine/types';
 import type { DatasetItem, DatasetProblem, FieldMapping, DatasetFormat } from '../core/dataset-types';
 import type { RunConfig } from '../core/run-config';
 import type { ImportOptions } from '../core/dataset-import';
@@ -14,8 +16,10 @@ import type { DatasetListItem } from '../storage/datasets-repo';
 import type { RunListItem } from '../storage/runs-repo';
 import type { RunEndpoints, StoredEndpoint } from '../storage/schema';
 
-export type { RunEndpoints };
 import type { RoleCheck } from './connection-test';
+
+// What the page needs by name from below; nothing else is re-exported.
+export type { CostEstimate, DatasetListItem, EngineStage, Price, Prices, RoleCheck, RolloutRow, RunEndpoints, RunEvent, RunListItem, RunStatus, SkillVersion, StageUsage, StepRecord, StoredEndpoint };
 
 export interface ApiError {
   kind: string;

@@ -7,7 +7,7 @@ import { MemoryRunStore } from '../../src/storage/memory-store';
 import { estimateCost } from '../../src/engine/cost-estimate';
 import { rolloutTemplateOf } from '../../src/engine/context';
 import { estimateRunCalls, totalCalls } from '../../src/core/call-count';
-import { presetPrice } from '../../src/llm/pricing';
+import { presetPrice } from '../../src/core/pricing';
 import type { RunEvent } from '../../src/engine/events';
 
 const server = sharedLlmServer();

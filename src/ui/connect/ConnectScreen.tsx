@@ -1,9 +1,8 @@
 import { useState } from 'react';
 import { trainer } from '../../client/trainer-client';
 import { effectiveKeys, effectiveOptimizer, setApp, useApp, type ConnectionDraft } from '../../store/app-store';
-import type { StoredEndpoint } from '../../storage/schema';
-import type { RoleCheck } from '../../worker/connection-test';
-import { presetPrice } from '../../llm/pricing';
+import type { RoleCheck, StoredEndpoint } from '../../worker/api-types';
+import { presetPrice } from '../../core/pricing';
 import { Alert, Card, Field, NumberField } from '../common/Field';
 import { PRESETS, presetById } from './presets';
 

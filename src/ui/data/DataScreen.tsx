@@ -6,7 +6,7 @@ import { SCORER_KINDS, type ScorerSpec } from '../../core/scoring';
 import { ROLLOUT_PRESETS } from '../../core/templates';
 import { DEFAULT_RUN_CONFIG, scaledDefaults } from '../../core/run-config';
 import type { DatasetInspection } from '../../worker/api-types';
-import type { DatasetListItem } from '../../storage/datasets-repo';
+import type { DatasetListItem } from '../../worker/api-types';
 import { Alert, Card, Field, NumberField } from '../common/Field';
 import { VirtualTable } from '../common/VirtualTable';
 import { listExamples, loadExample, type ExampleInfo } from './examples';

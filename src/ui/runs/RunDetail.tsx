@@ -3,7 +3,7 @@ import { trainer } from '../../client/trainer-client';
 import { effectiveOptimizer, setApp, useApp } from '../../store/app-store';
 import type { RunEndpoints } from '../../worker/api-types';
 import type { RunDetail as Detail } from '../../worker/api-types';
-import type { SkillVersion, StepRecord } from '../../engine/types';
+import type { SkillVersion, StepRecord } from '../../worker/api-types';
 import { Alert, Card } from '../common/Field';
 import { downloadBlob, downloadText, safeFileName } from '../common/download';
 import { SkillDiff } from '../skill/LazyEditors';

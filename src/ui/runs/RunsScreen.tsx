@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { trainer } from '../../client/trainer-client';
 import { useApp } from '../../store/app-store';
-import type { RunListItem } from '../../storage/runs-repo';
+import type { RunListItem } from '../../worker/api-types';
 import { Alert, Card } from '../common/Field';
 import { RunDetail } from './RunDetail';
 

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { trainer } from '../../client/trainer-client';
 import type { StepDetail } from '../../worker/api-types';
 import type { Edit, EditReportRow, Patch } from '../../core/edits';
-import type { RolloutRow } from '../../engine/types';
+import type { RolloutRow } from '../../worker/api-types';
 import { Card } from '../common/Field';
 import { VirtualTable } from '../common/VirtualTable';
 import { SkillDiff } from '../skill/LazyEditors';

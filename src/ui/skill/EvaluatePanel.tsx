@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { trainer } from '../../client/trainer-client';
 import { effectiveKeys, effectiveOptimizer, useApp } from '../../store/app-store';
-import type { RolloutRow } from '../../engine/types';
+import type { RolloutRow } from '../../worker/api-types';
 import { Alert, Card, NumberField } from '../common/Field';
 import { VirtualTable } from '../common/VirtualTable';
 import { effectivePrices } from '../../store/effective-prices';

@@ -5,8 +5,7 @@
 import { trainer, proxyCallback } from '../../client/trainer-client';
 import { effectiveKeys, effectiveOptimizer, setApp, useApp, type ChartPoint } from '../../store/app-store';
 import { applyRunEvent, startLive } from '../../store/run-events';
-import type { RunEvent } from '../../engine/events';
-import type { RunStatus } from '../../engine/types';
+import type { RunEvent, RunStatus } from '../../worker/api-types';
 import type { StartOutcome, Result } from '../../worker/api-types';
 import { effectivePrices } from '../../store/effective-prices';
 
