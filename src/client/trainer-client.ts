@@ -13,5 +13,10 @@ export function trainer(): Comlink.Remote<WorkerApi> {
   return remote;
 }
 
+/** Talk to this API instead of starting the worker (Node tests connect one over a MessageChannel). */
+export function connectTrainer(api: Comlink.Remote<WorkerApi>): void {
+  remote = api;
+}
+
 /** Wrap an event callback so the worker can call it across the boundary. */
 export const proxyCallback = <T extends (...args: never[]) => unknown>(fn: T) => Comlink.proxy(fn);

@@ -37,6 +37,8 @@ export interface LiveRun {
   log: { at: number; level: string; message: string }[];
   startedAt: number;
   firstPointAt?: number;
+  /** A start or resume was asked for and the worker has not reported a status since. */
+  starting?: boolean;
 }
 
 export interface ConnectionDraft {

@@ -1,11 +1,21 @@
 /** Folding the worker's run events into the live view of the page (a module-level action). */
-import type { RunEvent } from '../worker/api-types';
+import type { RunEvent, RunStatus } from '../worker/api-types';
 import { setApp, useApp, type LiveRun } from './app-store';
 
 const MAX_LOG = 400;
 
-export function startLive(runId: string, totalSteps: number, points: LiveRun['points'] = [], baseline?: number): void {
-  setApp({ live: { runId, status: 'running', step: 0, epoch: 0, totalSteps, points, baseline, usage: {}, costUsd: 0, log: [], startedAt: Date.now() } });
+/**
+ * Show a run live, with the status it has now; only the worker's events (or its answer to a
+ * start) change it afterwards. `starting` marks a start asked for and not yet reported.
+ */
+export function startLive(
+  runId: string,
+  status: RunStatus,
+  totalSteps: number,
+  opts: { points?: LiveRun['points']; baseline?: number; reason?: string; starting?: boolean } = {},
+): void {
+  const { points = [], baseline, reason, starting } = opts;
+  setApp({ live: { runId, status, reason, step: 0, epoch: 0, totalSteps, points, baseline, usage: {}, costUsd: 0, log: [], startedAt: Date.now(), ...(starting ? { starting } : {}) } });
 }
 
 export function applyRunEvent(e: RunEvent): void {
@@ -14,6 +24,7 @@ export function applyRunEvent(e: RunEvent): void {
   const next: LiveRun = { ...live };
   switch (e.type) {
     case 'status':
+      next.starting = undefined;
       next.status = e.status;
       next.reason = e.reason;
       next.reasonKind = e.reasonKind;

@@ -10,7 +10,7 @@ const SkillScreen = lazy(() => import('./skill/SkillScreen').then((m) => ({ defa
 const TrainScreen = lazy(() => import('./train/TrainScreen').then((m) => ({ default: m.TrainScreen })));
 const RunsScreen = lazy(() => import('./runs/RunsScreen').then((m) => ({ default: m.RunsScreen })));
 import { setApp, useApp } from '../store/app-store';
-import { recoverOnStartup } from './train/run-controller';
+import { recoverOnStartup } from '../client/run-controller';
 
 function sectionFromHash(hash: string): SectionId {
   const id = hash.replace(/^#\/?/, '').split('/')[0];

@@ -8,7 +8,7 @@ import { Alert, Card } from '../common/Field';
 import { downloadBlob, downloadText, safeFileName } from '../common/download';
 import { SkillDiff } from '../skill/LazyEditors';
 import { StepInspector } from './StepInspector';
-import { cancelRun, resumeRun } from '../train/run-controller';
+import { cancelRun, resumeRun } from '../../client/run-controller';
 
 /** The hosts a run calls, as a user recognises them. */
 function hostsOf(e: RunEndpoints): string[] {

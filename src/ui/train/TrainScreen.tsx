@@ -9,7 +9,7 @@ import { effectivePrices } from '../../store/effective-prices';
 import { Alert, Card, Field, NumberField } from '../common/Field';
 import { KNOB_HELP } from './knobs';
 import { RunDashboard } from './RunDashboard';
-import { cancelRun, pauseRun, resumeRun, startTraining } from './run-controller';
+import { cancelRun, pauseRun, resumeRun, startTraining } from '../../client/run-controller';
 
 const STAGE_NAMES: Record<string, string> = {
   baseline: 'Baseline (validation)', rollout: 'Rollouts (train)', judge: 'Judge', reflect: 'Reflect (analysts)', merge: 'Aggregate (merges)', rank: 'Select (ranking)', lrDecision: 'Select (step size)', trainCheck: 'Train-batch check', repair: 'Bundle repair',
@@ -40,6 +40,7 @@ export function TrainScreen() {
   // Primitive selectors: live events must not re-render the whole settings form.
   const liveStatus = useApp((s) => s.live?.status);
   const liveRunId = useApp((s) => s.live?.runId);
+  const starting = useApp((s) => s.live?.starting === true);
   const liveReason = useApp((s) => s.live?.reason);
   const liveReasonKind = useApp((s) => s.live?.reasonKind);
   const problemShown = useApp((s) => s.problem !== null);
@@ -64,8 +65,9 @@ export function TrainScreen() {
   }, [datasetId, config, skill, prices]);
 
   const problems = validateRunConfig(config);
+  // Buttons follow the status the worker reported; while a start is on its way none is offered twice.
   const running = liveStatus === 'running';
-  const resumable = Boolean(liveRunId) && (liveStatus === 'paused' || liveStatus === 'interrupted');
+  const resumable = Boolean(liveRunId) && !starting && (liveStatus === 'paused' || liveStatus === 'interrupted');
   const steps = dataset ? deriveSteps(config, dataset.counts.train) : null;
   const schedule = steps ? scheduleSequence(config.editBudgetSchedule, config.editBudget, config.minEditBudget, Math.min(steps.totalSteps, 40)) : [];
   const scaleForData = () => dataset && patch({ ...DEFAULT_RUN_CONFIG, scorer: config.scorer, rollout: config.rollout, budget: config.budget, ...scaledDefaults(dataset.counts.train) });
@@ -86,8 +88,8 @@ export function TrainScreen() {
 
       <div className="actions-bar">
         {!running && (
-          <button type="button" className="primary" onClick={() => void startTraining()} disabled={!dataset || problems.length > 0}>
-            Start training
+          <button type="button" className="primary" onClick={() => void startTraining()} disabled={!dataset || problems.length > 0 || starting}>
+            {starting ? 'Starting…' : 'Start training'}
           </button>
         )}
         {running && (

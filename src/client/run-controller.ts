@@ -1,24 +1,24 @@
 /**
  * Starting, resuming, pausing and cancelling runs from the page. The worker does the work; this
- * module turns its answers and events into the page's state.
+ * module turns its answers and events into the page's state. The run's status shown is always
+ * one the worker reported (an event, or its answer to a call), never one assumed ahead of it.
  */
-import { trainer, proxyCallback } from '../../client/trainer-client';
-import { effectiveKeys, effectiveOptimizer, setApp, useApp, type ChartPoint } from '../../store/app-store';
-import { applyRunEvent, startLive } from '../../store/run-events';
-import type { RunEvent, RunStatus } from '../../worker/api-types';
-import type { StartOutcome, Result } from '../../worker/api-types';
-import { effectivePrices } from '../../store/effective-prices';
+import { trainer, proxyCallback } from './trainer-client';
+import { effectiveKeys, effectiveOptimizer, setApp, useApp, type ChartPoint } from '../store/app-store';
+import { applyRunEvent, startLive } from '../store/run-events';
+import type { RunEvent, RunStatus, StartOutcome, Result } from '../worker/api-types';
+import { effectivePrices } from '../store/effective-prices';
 
 /** Show how a start or resume ended; a refused one (missing key, locked…) gets back the status it had. */
 function settle(r: Result<StartOutcome>, before: { status: RunStatus; reason?: string }): void {
   if (!r.ok) {
     const live = useApp.getState().live;
-    if (live) setApp({ live: { ...live, status: before.status, reason: before.reason } });
+    if (live) setApp({ live: { ...live, status: before.status, reason: before.reason, starting: undefined } });
     setApp({ problem: r.error.message });
     return;
   }
   const live = useApp.getState().live;
-  if (live) setApp({ live: { ...live, status: r.status, reason: r.reason, reasonKind: r.reasonKind } });
+  if (live) setApp({ live: { ...live, status: r.status, reason: r.reason, reasonKind: r.reasonKind, starting: undefined } });
   if (r.status === 'paused' && r.reasonKind !== 'user') setApp({ problem: r.reason ?? 'The run paused.' });
 }
 
@@ -45,7 +45,7 @@ export async function startTraining(): Promise<void> {
   });
   if (!created.ok) return void setApp({ problem: created.error.message });
   const run = await trainer().getRun(created.runId);
-  startLive(created.runId, run.ok ? run.detail.totalSteps : 0);
+  startLive(created.runId, 'idle', run.ok ? run.detail.totalSteps : 0, { starting: true });
   const secrets = keys.target ? keys : null;
   if (secrets) await trainer().setKeys(secrets, s.connection.remember);
   settle(await trainer().startRun(created.runId, secrets, proxyCallback((e: RunEvent) => applyRunEvent(e))), { status: 'idle' });
@@ -57,7 +57,7 @@ export async function resumeRun(runId: string, patch?: { budgetUsd?: number }): 
   const run = await trainer().getRun(runId);
   if (!run.ok) return void setApp({ problem: run.error.message });
   const prior = run.detail.run.status;
-  startLive(runId, run.detail.totalSteps, await storedPoints(runId), run.detail.baselineScore);
+  startLive(runId, prior, run.detail.totalSteps, { points: await storedPoints(runId), baseline: run.detail.baselineScore, reason: run.detail.reason, starting: true });
   const keys = effectiveKeys(s);
   const secrets = keys.target ? keys : null;
   const budget = patch?.budgetUsd !== undefined ? { budget: { ...run.detail.config.budget, usd: patch.budgetUsd } } : undefined;
@@ -85,8 +85,6 @@ export async function recoverOnStartup(): Promise<void> {
   const last = runs[0];
   if (last && (last.status === 'interrupted' || last.status === 'paused' || last.status === 'running')) {
     const run = await trainer().getRun(last.id);
-    startLive(last.id, run.ok ? run.detail.totalSteps : 0, await storedPoints(last.id), run.ok ? run.detail.baselineScore : undefined);
-    const live = useApp.getState().live!;
-    setApp({ live: { ...live, status: last.status, reason: last.reason } });
+    startLive(last.id, last.status, run.ok ? run.detail.totalSteps : 0, { points: await storedPoints(last.id), baseline: run.ok ? run.detail.baselineScore : undefined, reason: last.reason });
   }
 }

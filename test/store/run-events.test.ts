@@ -1,0 +1,43 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { applyRunEvent, startLive } from '../../src/store/run-events';
+import { setApp, useApp } from '../../src/store/app-store';
+
+const live = () => useApp.getState().live!;
+const step = (n: number, action = 'accept') =>
+  applyRunEvent({ type: 'step', step: n, epoch: 1, action, candidateScore: 0.5, currentScore: 0.5, bestScore: 0.5, trainHard: 0.4, editBudget: 4 });
+
+describe('run events fold into the live view', () => {
+  beforeEach(() => setApp({ live: null }));
+
+  it('ignores events when no run is shown', () => {
+    applyRunEvent({ type: 'status', status: 'running' });
+    expect(useApp.getState().live).toBeNull();
+  });
+
+  it('changes the status only on a status event, which also ends "starting"', () => {
+    startLive('r', 'paused', 10, { starting: true, reason: 'Paused by you.' });
+    applyRunEvent({ type: 'stage', stage: 'rollout', step: 3, epoch: 1, totalSteps: 10 });
+    applyRunEvent({ type: 'progress', phase: 's0003/rollout', done: 2, total: 20 });
+    expect(live()).toMatchObject({ status: 'paused', starting: true, stage: 'rollout', step: 3, progress: { done: 2, total: 20 } });
+    applyRunEvent({ type: 'status', status: 'running' });
+    expect(live()).toMatchObject({ status: 'running', reason: undefined });
+    expect(live().starting).toBeUndefined();
+  });
+
+  it('keeps one chart point per step (a replayed step replaces its point) and a bounded log', () => {
+    startLive('r', 'running', 10);
+    step(1);
+    step(2, 'reject');
+    step(2, 'accept');
+    expect(live().points.map((p) => [p.step, p.action])).toEqual([
+      [1, 'accept'],
+      [2, 'accept'],
+    ]);
+    expect(live().firstPointAt).toBeTypeOf('number');
+    for (let i = 0; i < 450; i++) applyRunEvent({ type: 'log', level: 'info', message: `line ${i}` });
+    expect(live().log).toHaveLength(400);
+    expect(live().log[399].message).toBe('line 449');
+    applyRunEvent({ type: 'usage', usage: {}, totalCostUsd: 0.25 });
+    expect(live().costUsd).toBe(0.25);
+  });
+});
