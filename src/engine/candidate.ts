@@ -10,6 +10,7 @@ import { poolWithCarried, tieBreakAccepts, type ItemDelta, compareOutcomes } fro
 import { screenEdits } from '../core/edit-screen';
 import { applyPatch, type Edit, type Patch, type PatchResult } from '../core/edits';
 import { acceptTie, evaluateGate, type GateDecision } from '../core/gate';
+import { putStepArtifact, type DeltaSummary } from './step-artifacts';
 import type { EngineContext } from './context';
 import { checkOnTrain, repairBundle, type RepairOutcome, type TrainCheck } from './credit-check';
 import { okRows } from './rollout';
@@ -41,8 +42,6 @@ export interface Candidate {
   carried: number;
 }
 
-const put = (ctx: EngineContext, key: string, value: unknown) => ctx.store.putArtifact({ runId: ctx.runId, key, value });
-
 /** Pool, screen, rank, apply; then the train check and the repair. */
 export async function buildCandidate(ctx: EngineContext, a: CandidateInput): Promise<Candidate> {
   const c = ctx.config;
@@ -51,7 +50,7 @@ export async function buildCandidate(ctx: EngineContext, a: CandidateInput): Pro
   if (c.screenEdits) {
     const s = screenEdits(a.current, pool);
     kept = s.kept;
-    await put(ctx, `${a.key}/screened`, {
+    await putStepArtifact(ctx, a.key, 'screened', {
       pool: pool.length,
       kept: s.kept.length,
       carried: pool.filter((e) => e.carried).length,
@@ -59,7 +58,7 @@ export async function buildCandidate(ctx: EngineContext, a: CandidateInput): Pro
     });
   }
   const sel = await rankAndSelect(ctx, a.key, { ...a.merged, edits: kept }, a.budget, a.current, a.metaText);
-  await put(ctx, `${a.key}/ranked`, sel.ranked);
+  await putStepArtifact(ctx, a.key, 'ranked', sel.ranked);
   let edits = sel.ranked.edits;
   let applied = applyPatch(a.current, edits);
   let check: TrainCheck | null = null;
@@ -85,7 +84,7 @@ export async function buildCandidate(ctx: EngineContext, a: CandidateInput): Pro
         // The repaired bundle is checked again, so the gate and the tie-break judge what is gated.
         if (applied.skill !== a.current) check = await checkOnTrain(ctx, `${a.key}/check-repaired`, base, applied.skill);
       }
-      await put(ctx, `${a.key}/repair`, {
+      await putStepArtifact(ctx, a.key, 'repair', {
         regressed: first.delta.regressed,
         fixed: first.delta.improved,
         after: repair.repaired ? summariseDelta(check.delta) : null,
@@ -95,14 +94,14 @@ export async function buildCandidate(ctx: EngineContext, a: CandidateInput): Pro
         reasoning: repair.reasoning,
       });
     }
-    await put(ctx, `${a.key}/check`, { ...summariseDelta(check.delta), complete: check.complete, improved: check.improved, strict: check.strict, calls: check.calls });
+    await putStepArtifact(ctx, a.key, 'check', { ...summariseDelta(check.delta), complete: check.complete, improved: check.improved, strict: check.strict, calls: check.calls });
   }
-  await put(ctx, `${a.key}/candidate_edits`, edits);
+  await putStepArtifact(ctx, a.key, 'candidate_edits', edits);
   return { ranked: sel.ranked, edits, applied, skill: applied.skill, check, repair, carried: pool.filter((e) => e.carried).length };
 }
 
 /** An item delta as artifacts store it: `fixed` are the items that now pass. */
-function summariseDelta(d: ItemDelta) {
+function summariseDelta(d: ItemDelta): DeltaSummary {
   return { n: d.n, regressed: d.regressed, fixed: d.improved, before: d.before, after: d.after };
 }
 

@@ -6,6 +6,7 @@
  * an uninterrupted run would. Results are always combined in a fixed order, never in order of
  * completion, so the outcome does not depend on concurrency or timing.
  */
+import { epochKey, putStepArtifact, stepKey } from './step-artifacts';
 import { batchesForStep, planEpochBatches } from '../core/batching';
 import { evaluateGate, gateScore, isAccept } from '../core/gate';
 import { skillHash } from '../core/hash';
@@ -55,7 +56,6 @@ export interface TrainOutcome {
   summary?: RunSummary;
 }
 
-const pad = (n: number, w = 4) => String(n).padStart(w, '0');
 
 /** A fresh run's state, before the baseline. */
 export function initialRunState(input: TrainInput, now: number): RunState {
@@ -215,7 +215,7 @@ async function runStep(ctx: EngineContext, prev: RunState, data: RunDataset, a: 
   const started = ctx.now();
   const usageBefore = structuredClone(ctx.meter.byStage);
   const timer = new StageTimer(ctx.now);
-  const key = `s${pad(a.step)}`;
+  const key = stepKey(a.step);
   const current = state.gate.currentSkill;
   const bufferText = renderBuffer(state.stepBuffer, ctx.prompts);
   const metaText = renderMetaBlock(state.metaSkill, ctx.prompts);
@@ -283,7 +283,7 @@ async function runStep(ctx: EngineContext, prev: RunState, data: RunDataset, a: 
   if (failure.length + success.length > 0) {
     a.stage('aggregate', a.step, a.epoch);
     const agg = await timer.time('aggregate', () => aggregate(ctx, key, failure, success, current, metaText));
-    await ctx.store.putArtifact({ runId: ctx.runId, key: `${key}/merged`, value: agg.merged });
+    await putStepArtifact(ctx, key, 'merged', agg.merged);
 
     a.stage('select', a.step, a.epoch);
     let budget: number;
@@ -304,7 +304,7 @@ async function runStep(ctx: EngineContext, prev: RunState, data: RunDataset, a: 
       checkErrorRate(ctx, 'lr_decision', [r]);
       const d = decideLearningRate(r.json?.learning_rate, agg.merged.edits.length);
       budget = d.learningRate;
-      await ctx.store.putArtifact({ runId: ctx.runId, key: `${key}/lr_decision`, value: { ...d, reasoning: r.json?.reasoning ?? '', confidence: r.json?.confidence ?? '', risk_notes: r.json?.risk_notes ?? [] } });
+      await putStepArtifact(ctx, key, 'lr_decision', { ...d, reasoning: r.json?.reasoning ?? '', confidence: r.json?.confidence ?? '', risk_notes: r.json?.risk_notes ?? [] });
     } else {
       const next = stepSchedule(state.schedule);
       state.schedule = next.state;
@@ -316,31 +316,27 @@ async function runStep(ctx: EngineContext, prev: RunState, data: RunDataset, a: 
     a.stage('update', a.step, a.epoch);
     const candidate = cand.skill;
     const applied = cand.applied;
-    await ctx.store.putArtifact({ runId: ctx.runId, key: `${key}/apply_report`, value: applied.report });
+    await putStepArtifact(ctx, key, 'apply_report', applied.report);
 
     a.stage('gate', a.step, a.epoch);
-    const origin = `step_${pad(a.step)}`;
+    const origin = `step_${stepKey(a.step).slice(1)}`;
     const gated = await timer.time('gate', () => gateCandidate(ctx, state, data, { key, cand, origin, step: a.step }));
     const decision = gated.decision;
     const g = gated.selection;
     const gateScoreValue = g?.gate ?? null;
-    await ctx.store.putArtifact({
-      runId: ctx.runId,
-      key: `${key}/gate`,
-      value: {
-        phase: `${key}/gate`,
-        currentHash: await skillHash(current),
-        candidateHash: g?.hash ?? (await skillHash(candidate)),
-        cacheHit: g?.cacheHit ?? false,
-        score: g?.score ?? null,
-        gateScore: gateScoreValue,
-        mustBeat: c.useGate ? state.gate.currentScore : null,
-        action: decision.action,
-        skippedByCheck: g === null,
-        commonItems: gated.common,
-        carried: cand.carried,
-        tieBreak: gated.tieBreak ? { accepted: gated.tieBreak.accepted, regressed: gated.tieBreak.val.regressed, fixed: gated.tieBreak.val.improved } : null,
-      },
+    await putStepArtifact(ctx, key, 'gate', {
+      phase: `${key}/gate`,
+      currentHash: await skillHash(current),
+      candidateHash: g?.hash ?? (await skillHash(candidate)),
+      cacheHit: g?.cacheHit ?? false,
+      score: g?.score ?? null,
+      gateScore: gateScoreValue,
+      mustBeat: c.useGate ? state.gate.currentScore : null,
+      action: decision.action,
+      skippedByCheck: g === null,
+      commonItems: gated.common,
+      carried: cand.carried,
+      tieBreak: gated.tieBreak ? { accepted: gated.tieBreak.accepted, regressed: gated.tieBreak.val.regressed, fixed: gated.tieBreak.val.improved } : null,
     });
     state.stepBuffer = boundBuffer([
       ...state.stepBuffer,
@@ -405,7 +401,7 @@ interface BoundaryArgs {
 async function epochBoundary(ctx: EngineContext, prev: RunState, data: RunDataset, epoch: number, a: BoundaryArgs): Promise<RunState> {
   const state = structuredClone(prev);
   const c = ctx.config;
-  const tag = `e${pad(epoch, 2)}`;
+  const tag = epochKey(epoch);
   const steps = (await ctx.store.getSteps(ctx.runId)).filter((s) => s.epoch === epoch);
   const stats: EpochStats = {
     epoch,
@@ -448,7 +444,7 @@ async function epochBoundary(ctx: EngineContext, prev: RunState, data: RunDatase
   }
 
   if (c.useSlowUpdate) {
-    const origin = epoch === 1 ? 'slow_update_placeholder_epoch_01' : `slow_update_epoch_${pad(epoch, 2)}`;
+    const origin = epoch === 1 ? 'slow_update_placeholder_epoch_01' : `slow_update_epoch_${epochKey(epoch).slice(1)}`;
     if (epoch === 1) {
       const placed = injectEmptySlowUpdate(currBefore);
       if (placed !== currBefore) {

@@ -8,7 +8,7 @@
 import type { CostEstimate } from '../engine/cost-estimate';
 import type { Price, Prices } from '../engine/meter';
 import type { EngineStage, RunEvent } from '../engine/events';
-import type { ArtifactRecord, OptimizerCallRecord, RolloutRow, RunStatus, SkillVersion, StageUsage, StepRecord, RunSummary, EpochStats } from '../engine/types';
+import type { OptimizerCallRecord, RolloutRow, RunStatus, SkillVersion, StageUsage, StepRecord, RunSummary, EpochStats } from '../engine/types';
 import type { DatasetItem, DatasetProblem, FieldMapping, DatasetFormat } from '../core/dataset-types';
 import type { RunConfig } from '../core/run-config';
 import type { ImportOptions } from '../core/dataset-import';
@@ -17,8 +17,10 @@ import type { RunListItem } from '../storage/runs-repo';
 import type { RunEndpoints, StoredEndpoint } from '../storage/schema';
 
 import type { RoleCheck } from './connection-test';
+import type { CheckArtifact, GateArtifact, RepairArtifact, ScreenedArtifact, StepArtifacts, TieBreakRecord } from '../engine/step-artifacts';
 
 // What the page needs by name from below; nothing else is re-exported.
+export type { CheckArtifact, GateArtifact, RepairArtifact, ScreenedArtifact, StepArtifacts, TieBreakRecord };
 export type { CostEstimate, DatasetListItem, EngineStage, Price, Prices, RoleCheck, RolloutRow, RunEndpoints, RunEvent, RunListItem, RunStatus, SkillVersion, StageUsage, StepRecord, StoredEndpoint };
 
 export interface ApiError {
@@ -95,7 +97,8 @@ export interface StepDetail {
   /** The current skill's rows on the same validation items (for improved / regressed / unchanged). */
   currentRollouts: RolloutRow[];
   calls: OptimizerCallRecord[];
-  artifacts: ArtifactRecord[];
+  /** The step's artifacts by name (engine/step-artifacts.ts). */
+  artifacts: Partial<StepArtifacts>;
   currentSkillBefore: string | null;
   candidateSkill: string | null;
 }

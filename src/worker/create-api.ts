@@ -6,21 +6,20 @@
  */
 import { importDatasetText, type ImportOptions } from '../core/dataset-import';
 import { deriveSteps, validateAgainstSplits, validateRunConfig } from '../core/run-config';
-import { applyPatch, type Edit } from '../core/edits';
-import { skillHash } from '../core/hash';
-import type { RolloutRow } from '../engine/types';
 import { estimateCost } from '../engine/cost-estimate';
 import type { RunEvent } from '../engine/events';
 import { buildPromptSet } from '../engine/prompts';
 import { runTraining } from '../engine/trainer';
 import { rolloutTemplateOf } from '../engine/context';
 import { evaluateSkill } from '../engine/evaluate';
+import { readStepArtifacts, rebuildCandidate } from '../engine/step-artifacts';
 import { MemoryRunStore } from '../storage/memory-store';
 import type { EndpointConfig } from '../llm/endpoint';
 import { createLlmPort, type ClientOptions } from '../llm/openai-client';
 import { stripSecretHeaders, exportRunFile, importBundle, MAX_BUNDLE_CHARS, parseBundle } from '../storage/bundle';
 import { deleteDataset, getDataset, listDatasets, putDataset, toDatasetItem } from '../storage/datasets-repo';
 import { IdbRunStore } from '../storage/idb-run-store';
+import { readStepRecords } from '../storage/step-records';
 import type { SkillwrightDb } from '../storage/open-db';
 import { deleteRun, getRun, listRuns, markInterrupted, putRun, renameRun, toListItem } from '../storage/runs-repo';
 import type { RunRecord, StoredEndpoint } from '../storage/schema';
@@ -341,46 +340,13 @@ export function createApi(deps: ApiDeps): WorkerApi {
     },
 
     async getStepDetail(runId, step) {
-      const db = await dbp;
-      const record = await db.get('steps', [runId, step]);
-      if (!record) return fail('not_found', `Step ${step} of this run has not run yet.`);
-      const key = `s${String(step).padStart(4, '0')}`;
-      const range = IDBKeyRange.bound([runId, `${key}/`], [runId, `${key}/\uffff`]);
-      const [rollouts, gateRollouts, calls, artifacts, versions] = await Promise.all([
-        db.getAllFromIndex('rollouts', 'by-run-phase', [runId, `${key}/rollout`]),
-        db.getAllFromIndex('rollouts', 'by-run-phase', [runId, `${key}/gate`]),
-        db.getAll('calls', range),
-        db.getAll('artifacts', range),
-        db.getAllFromIndex('skills', 'by-run', runId),
-      ]);
-      const byHash = new Map(versions.map((v) => [v.hash, v.text]));
-      const prev = step > 1 ? await db.get('steps', [runId, step - 1]) : undefined;
-      const run = await getRun(db, runId);
-      let before: string | null = step === 1 ? (run?.initialSkill ?? null) : null;
-      if (prev) {
-        // The skill this step started from: the latest version made at or before the previous step.
-        const made = versions.filter((v) => v.step <= prev.step).sort((a, b) => a.step - b.step || a.createdAt - b.createdAt);
-        before = made.length ? made[made.length - 1].text : (run?.initialSkill ?? null);
-      }
-      const report = artifacts.find((a) => a.key === `${key}/apply_report`);
-      let candidate = record.candidateHash ? (byHash.get(record.candidateHash) ?? null) : null;
-      if (!candidate && before !== null && report) {
-        // Rejected candidates are not versions; rebuild from the applied bundle (the ranked edits, repaired).
-        const bundle = artifacts.find((a) => a.key === `${key}/candidate_edits`)?.value as Edit[] | undefined;
-        const ranked = artifacts.find((a) => a.key === `${key}/ranked`)?.value as { edits: Edit[] } | undefined;
-        const edits = bundle ?? ranked?.edits;
-        if (edits) candidate = applyPatch(before, edits).skill;
-      }
-      const currentRollouts: RolloutRow[] = [];
-      if (before !== null) {
-        const h = await skillHash(before);
-        for (const g of gateRollouts) {
-          const rows = await db.getAllFromIndex('rollouts', 'by-skill-item', [runId, h, g.itemId]);
-          const okRow = rows.find((r) => r.status === 'ok');
-          if (okRow) currentRollouts.push(okRow);
-        }
-      }
-      return { ok: true, detail: { step: record, rollouts, gateRollouts, currentRollouts, calls, artifacts, currentSkillBefore: before, candidateSkill: candidate } };
+      const r = await readStepRecords(await dbp, runId, step);
+      if (!r) return fail('not_found', `Step ${step} of this run has not run yet.`);
+      const artifacts = readStepArtifacts(step, r.artifacts);
+      const stored = r.step.candidateHash ? r.versions.get(r.step.candidateHash) : undefined;
+      const candidate = stored ?? (r.skillBefore !== null ? rebuildCandidate(r.skillBefore, artifacts) : null);
+      const { step: record, rollouts, gateRollouts, currentRollouts, calls, skillBefore } = r;
+      return { ok: true, detail: { step: record, rollouts, gateRollouts, currentRollouts, calls, artifacts, currentSkillBefore: skillBefore, candidateSkill: candidate } };
     },
 
     async getRollouts(runId, phase) {

@@ -108,18 +108,23 @@ describe('LLM judge scorer', () => {
   });
 
   it('asks again when a judge reply holds no verdict, and never memoises one (issue #9 item 7)', async () => {
-    // The first two judge replies are malformed: the first row's judge is asked twice and the row
-    // errors; the next row's judge is asked twice and succeeds the second time.
-    server().set({ faults: [{ kind: 'malformed', stage: 'judge', times: 3 }] });
-    const { outcome, store, runId } = await trainOnce({ url: server().url, config: { epochs: 1, scorer: { kind: 'judge' }, targetConcurrency: 1, evalTest: false } });
+    // One validation item's judge replies are malformed twice: its row errors. Another's is
+    // malformed once: asked again, it succeeds. (Matched by question, so the order calls
+    // happen to run in does not matter.)
+    const data = worldDataset();
+    const [twice, once] = data.splits.val.slice(0, 2).map((id) => data.items.find((i) => i.id === id)!.question);
+    const escape = (q: string) => new RegExp(q.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    server().set({ faults: [{ kind: 'malformed', stage: 'judge', times: 2, match: escape(twice) }, { kind: 'malformed', stage: 'judge', times: 1, match: escape(once) }] });
+    const { outcome, store, runId } = await trainOnce({ url: server().url, data, config: { epochs: 1, scorer: { kind: 'judge' }, evalTest: false } });
     expect(outcome.status).toBe('completed');
     const calls = await store.listCalls(runId);
     const judged = calls.filter((c) => c.stage === 'judge');
     expect(judged.every((c) => c.ok)).toBe(true); // no unusable judge reply was kept
     const rows = await store.listRollouts(runId);
     const errored = rows.filter((r) => r.status === 'error');
-    expect(errored).toHaveLength(1);
+    expect(errored.map((r) => data.items.find((i) => i.id === r.itemId)!.question)).toEqual([twice]);
     expect(errored[0].error?.message).toMatch(/judge did not return/);
+    expect(rows.find((r) => r.phase === 'baseline' && data.items.find((i) => i.id === r.itemId)!.question === once)?.status).toBe('ok');
     expect(server().log.filter((l) => l.stage === 'judge').length).toBe(judged.length + 3);
   });
 });

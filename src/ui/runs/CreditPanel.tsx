@@ -3,44 +3,10 @@
  * ranking with their reasons, the train-batch check, the bundle repair and the validation
  * tie-break. Reads the step's artifacts; a run with these mechanisms off shows none of it.
  */
-import { DROP_REASON_TEXT, type DropReason } from '../../core/edit-screen';
+import { DROP_REASON_TEXT } from '../../core/edit-screen';
+import type { CheckArtifact, RepairArtifact, ScreenedArtifact, TieBreakRecord } from '../../worker/api-types';
 import type { Edit } from '../../core/edits';
 import { Card } from '../common/Field';
-
-export interface ScreenedArtifact {
-  pool: number;
-  kept: number;
-  carried: number;
-  dropped: { index: number; op: string; target: string; content: string; reason: DropReason }[];
-}
-interface Side {
-  hard: number;
-  soft: number;
-}
-export interface CheckArtifact {
-  n: number;
-  regressed: string[];
-  fixed: string[];
-  before: Side;
-  after: Side;
-  complete: boolean;
-  improved: boolean;
-  strict: boolean;
-  calls: number;
-}
-export interface RepairArtifact {
-  regressed: string[];
-  fixed: string[];
-  repaired: boolean;
-  dropped: Edit[];
-  added: Edit[];
-  reasoning: string;
-}
-export interface TieBreakRecord {
-  accepted: boolean;
-  regressed: string[];
-  fixed: string[];
-}
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const text = (e: { op: string; target?: string; content?: string }) => String(e.content || e.target || '(empty)');

@@ -1,12 +1,12 @@
 import { useEffect, useState } from 'react';
 import { trainer } from '../../client/trainer-client';
 import type { StepDetail } from '../../worker/api-types';
-import type { Edit, EditReportRow, Patch } from '../../core/edits';
+import type { Edit } from '../../core/edits';
 import type { RolloutRow } from '../../worker/api-types';
 import { Card } from '../common/Field';
 import { VirtualTable } from '../common/VirtualTable';
 import { SkillDiff } from '../skill/LazyEditors';
-import { CheckAndRepair, DroppedEdits, type CheckArtifact, type RepairArtifact, type ScreenedArtifact, type TieBreakRecord } from './CreditPanel';
+import { CheckAndRepair, DroppedEdits } from './CreditPanel';
 import { isPass } from '../../core/credit';
 
 type Filter = 'all' | 'pass' | 'fail' | 'error';
@@ -42,21 +42,7 @@ export function StepInspector({ runId, step }: { runId: string; step: number }) 
   if (error) return <p className="muted">{error}</p>;
   if (!detail) return <p className="muted">Loading step {step}…</p>;
   const s = detail.step;
-  const art = (k: string) => detail.artifacts.find((a) => a.key.endsWith(`/${k}`))?.value;
-  const merged = art('merged') as Patch | undefined;
-  const ranked = art('ranked') as Patch | undefined;
-  const report = art('apply_report') as EditReportRow[] | undefined;
-  const gate = art('gate') as
-    | {
-        cacheHit: boolean;
-        score: { hard: number; soft: number; n: number; complete: boolean } | null;
-        gateScore: number | null;
-        mustBeat: number | null;
-        action: string;
-        skippedByCheck?: boolean;
-        tieBreak?: TieBreakRecord | null;
-      }
-    | undefined;
+  const { merged, ranked, apply_report: report, gate } = detail.artifacts;
   const chosen = new Set(ranked && merged ? ranked.edits.map((e) => merged.edits.indexOf(e)).filter((i) => i >= 0) : []);
   if (ranked && merged && chosen.size === 0) ranked.edits.forEach((e) => chosen.add(merged.edits.findIndex((m) => m.content === e.content && m.target === e.target && m.op === e.op)));
   const rows = detail.rollouts.filter((r) => filter === 'all' || outcome(r) === filter);
@@ -112,7 +98,7 @@ export function StepInspector({ runId, step }: { runId: string; step: number }) 
           </details>
         ))}
       </Card>
-      <DroppedEdits screened={art('screened') as ScreenedArtifact | undefined} />
+      <DroppedEdits screened={detail.artifacts.screened} />
       {merged && (
         <Card title={`Merged patch and ranking (top ${ranked?.edits.length ?? 0} chosen)`}>
           <p className="muted small">{ranked?.reasoning ?? merged.reasoning}</p>
@@ -120,8 +106,8 @@ export function StepInspector({ runId, step }: { runId: string; step: number }) 
         </Card>
       )}
       <CheckAndRepair
-        check={art('check') as CheckArtifact | undefined}
-        repair={art('repair') as RepairArtifact | undefined}
+        check={detail.artifacts.check}
+        repair={detail.artifacts.repair}
         tieBreak={gate?.tieBreak}
         skippedByCheck={gate?.skippedByCheck}
       />

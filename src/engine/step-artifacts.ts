@@ -1,0 +1,126 @@
+/**
+ * What a step records besides its step record (issue #10): the key format of a step and of an
+ * epoch boundary, and the typed value of each artifact. The trainer writes them through
+ * `putStepArtifact`, the worker reads them back with `readStepArtifacts` for the inspector,
+ * so the key format and the shapes live here and nowhere else.
+ */
+import { applyPatch, type Edit, type EditReportRow, type Patch } from '../core/edits';
+import type { DropReason } from '../core/edit-screen';
+import type { LrDecision } from '../core/learning-rate';
+import type { CommonScores } from './selection';
+import type { EngineContext } from './context';
+import type { ArtifactRecord } from './types';
+
+/** "s0007": the prefix of every phase, call and artifact key of step 7. */
+export const stepKey = (step: number): string => `s${String(step).padStart(4, '0')}`;
+/** "e02": the prefix of the keys of epoch 2's boundary (slow update, meta skill). */
+export const epochKey = (epoch: number): string => `e${String(epoch).padStart(2, '0')}`;
+
+export interface ScreenedArtifact {
+  pool: number;
+  kept: number;
+  carried: number;
+  dropped: { index: number; op: string; target: string; content: string; reason: DropReason }[];
+}
+
+interface Side {
+  hard: number;
+  soft: number;
+}
+
+/** An item delta as artifacts store it: `fixed` are the items that now pass. */
+export interface DeltaSummary {
+  n: number;
+  regressed: string[];
+  fixed: string[];
+  before: Side;
+  after: Side;
+}
+
+export interface CheckArtifact extends DeltaSummary {
+  complete: boolean;
+  improved: boolean;
+  strict: boolean;
+  calls: number;
+}
+
+export interface RepairArtifact {
+  regressed: string[];
+  fixed: string[];
+  after: DeltaSummary | null;
+  repaired: boolean;
+  dropped: Edit[];
+  added: Edit[];
+  reasoning: string;
+}
+
+export interface TieBreakRecord {
+  accepted: boolean;
+  regressed: string[];
+  fixed: string[];
+}
+
+export interface GateArtifact {
+  phase: string;
+  currentHash: string;
+  candidateHash: string;
+  cacheHit: boolean;
+  score: { hard: number; soft: number; n: number; complete: boolean } | null;
+  gateScore: number | null;
+  mustBeat: number | null;
+  action: string;
+  /** The train check rejected the candidate: validation was not spent on it. */
+  skippedByCheck: boolean;
+  commonItems: CommonScores | null;
+  carried: number;
+  tieBreak: TieBreakRecord | null;
+}
+
+export interface LrDecisionArtifact extends LrDecision {
+  reasoning: unknown;
+  confidence: unknown;
+  risk_notes: unknown;
+}
+
+/** Every artifact a step may write, by name (its key is `${stepKey(step)}/${name}`). */
+export interface StepArtifacts {
+  merged: Patch;
+  lr_decision: LrDecisionArtifact;
+  screened: ScreenedArtifact;
+  ranked: Patch;
+  check: CheckArtifact;
+  repair: RepairArtifact;
+  /** The bundle applied to the current skill: the ranked edits, repaired. */
+  candidate_edits: Edit[];
+  apply_report: EditReportRow[];
+  gate: GateArtifact;
+}
+
+export type StepArtifactName = keyof StepArtifacts;
+
+const NAMES: readonly StepArtifactName[] = ['merged', 'lr_decision', 'screened', 'ranked', 'check', 'repair', 'candidate_edits', 'apply_report', 'gate'];
+
+export function putStepArtifact<N extends StepArtifactName>(ctx: EngineContext, key: string, name: N, value: StepArtifacts[N]): Promise<void> {
+  return ctx.store.putArtifact({ runId: ctx.runId, key: `${key}/${name}`, value });
+}
+
+/** A step's artifacts by name, from its stored records (the records of other steps are ignored). */
+export function readStepArtifacts(step: number, records: readonly ArtifactRecord[]): Partial<StepArtifacts> {
+  const prefix = `${stepKey(step)}/`;
+  const out: Partial<Record<StepArtifactName, unknown>> = {};
+  for (const r of records) {
+    const name = r.key.startsWith(prefix) ? (r.key.slice(prefix.length) as StepArtifactName) : null;
+    if (name && NAMES.includes(name)) out[name] = r.value;
+  }
+  return out as Partial<StepArtifacts>;
+}
+
+/**
+ * The candidate a step gated. A rejected candidate is not a stored version, so it is rebuilt
+ * from the skill the step started from and the bundle it applied (older runs: the ranked edits).
+ */
+export function rebuildCandidate(before: string, artifacts: Partial<StepArtifacts>): string | null {
+  if (!artifacts.apply_report) return null;
+  const edits = artifacts.candidate_edits ?? artifacts.ranked?.edits;
+  return edits ? applyPatch(before, edits).skill : null;
+}

@@ -1,0 +1,55 @@
+/**
+ * Everything stored about one step, read in one go for the step inspector: its record, its
+ * rollouts, calls and artifacts, the skill it started from, and the current skill's rows on
+ * the items its candidate was gated on.
+ */
+import { stepKey } from '../engine/step-artifacts';
+import { skillHash } from '../core/hash';
+import type { ArtifactRecord, OptimizerCallRecord, RolloutRow, StepRecord } from '../engine/types';
+import type { SkillwrightDb } from './open-db';
+
+export interface StepRecords {
+  step: StepRecord;
+  rollouts: RolloutRow[];
+  gateRollouts: RolloutRow[];
+  /** The current skill's scored rows on the gate's items (improved / regressed / unchanged). */
+  currentRollouts: RolloutRow[];
+  calls: OptimizerCallRecord[];
+  artifacts: ArtifactRecord[];
+  /** The skill the step started from (null when it cannot be told). */
+  skillBefore: string | null;
+  /** Stored skill texts by hash (accepted candidates are versions). */
+  versions: Map<string, string>;
+}
+
+export async function readStepRecords(db: SkillwrightDb, runId: string, step: number): Promise<StepRecords | null> {
+  const record = await db.get('steps', [runId, step]);
+  if (!record) return null;
+  const key = stepKey(step);
+  const range = IDBKeyRange.bound([runId, `${key}/`], [runId, `${key}/\uffff`]);
+  const [rollouts, gateRollouts, calls, artifacts, versions, prev, run] = await Promise.all([
+    db.getAllFromIndex('rollouts', 'by-run-phase', [runId, `${key}/rollout`]),
+    db.getAllFromIndex('rollouts', 'by-run-phase', [runId, `${key}/gate`]),
+    db.getAll('calls', range),
+    db.getAll('artifacts', range),
+    db.getAllFromIndex('skills', 'by-run', runId),
+    step > 1 ? db.get('steps', [runId, step - 1]) : Promise.resolve(undefined),
+    db.get('runs', runId),
+  ]);
+  let before: string | null = step === 1 ? (run?.initialSkill ?? null) : null;
+  if (prev) {
+    // The skill this step started from: the latest version made at or before the previous step.
+    const made = versions.filter((v) => v.step <= prev.step).sort((a, b) => a.step - b.step || a.createdAt - b.createdAt);
+    before = made.length ? made[made.length - 1].text : (run?.initialSkill ?? null);
+  }
+  const currentRollouts: RolloutRow[] = [];
+  if (before !== null) {
+    const h = await skillHash(before);
+    for (const g of gateRollouts) {
+      const rows = await db.getAllFromIndex('rollouts', 'by-skill-item', [runId, h, g.itemId]);
+      const okRow = rows.find((r) => r.status === 'ok');
+      if (okRow) currentRollouts.push(okRow);
+    }
+  }
+  return { step: record, rollouts, gateRollouts, currentRollouts, calls, artifacts, skillBefore: before, versions: new Map(versions.map((v) => [v.hash, v.text])) };
+}
