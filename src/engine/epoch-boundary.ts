@@ -1,0 +1,168 @@
+/**
+ * The epoch boundary (algorithm doc §2.8): compare the epoch's start and end skills, write the
+ * slow-update guidance (gated, or forced in and measured) and the meta skill, then start the
+ * next epoch with a fresh step buffer.
+ */
+import { epochKey } from './step-artifacts';
+import { evaluateGate, isAccept } from '../core/gate';
+import { skillHash } from '../core/hash';
+import { getSlowUpdateContent, injectEmptySlowUpdate, replaceSlowUpdateBlock } from '../core/protected-regions';
+import { comparePrevCurr, renderComparison, type ComparisonPair } from './comparison';
+import { callOptimizer } from './optimizer-call';
+import { PauseError } from './pause';
+import { commonScoresIfErrored, scoreOnSelection } from './selection';
+import type { EpochStats, RunState } from './types';
+
+import { countActions, type TrainSession } from './session';
+
+/** The epoch boundary (§2.8): slow update, then meta skill; then a fresh step buffer. */
+export async function epochBoundary(
+  session: TrainSession,
+  prev: RunState,
+  epoch: number,
+  lastStep: number,
+): Promise<RunState> {
+  const { ctx, data } = session;
+  const state = structuredClone(prev);
+  const c = ctx.config;
+  const tag = epochKey(epoch);
+  const steps = (await ctx.store.getSteps(ctx.runId)).filter((s) => s.epoch === epoch);
+  const stats: EpochStats = {
+    epoch,
+    steps: steps.length,
+    ...countActions(steps),
+    bestScoreAtEnd: 0,
+    currentScoreAtEnd: 0,
+  };
+  const currBefore = state.gate.currentSkill;
+  let pairs: ComparisonPair[] | null = null;
+  const needPairs = epoch >= 2 && (c.useSlowUpdate || c.useMetaSkill);
+  if (needPairs) {
+    session.stage('slow_update', lastStep, epoch);
+    pairs = await comparePrevCurr(ctx, data, epoch, state.epochStartSkill, currBefore);
+  }
+  const comparison = pairs ? renderComparison(pairs, ctx) : '';
+  const [slow, meta] = await Promise.all([
+    c.useSlowUpdate && epoch >= 2
+      ? callOptimizer(ctx, `${tag}/slow_update`, 'slow_update', {
+          prev_skill: state.epochStartSkill,
+          curr_skill: currBefore,
+          prev_guidance:
+            getSlowUpdateContent(currBefore) || 'There is no previous guidance: this is the first slow update.',
+          comparison,
+        })
+      : null,
+    c.useMetaSkill && epoch >= 2
+      ? callOptimizer(ctx, `${tag}/meta_skill`, 'meta_skill', {
+          prev_skill: state.epochStartSkill,
+          curr_skill: currBefore,
+          prev_meta: state.metaSkill || 'There is no previous optimizer advice.',
+          comparison,
+        })
+      : null,
+  ]);
+  if (slow?.error || meta?.error) {
+    // A transport failure here is not "no content": stop and retry on resume.
+    const what = slow?.error ? 'slow update' : 'meta skill';
+    const error = (slow?.error ?? meta?.error)!;
+    throw new PauseError('error_rate', `The ${what} call failed after retries: ${error.message}`);
+  }
+
+  if (c.useSlowUpdate) {
+    const origin = epoch === 1 ? 'slow_update_placeholder_epoch_01' : `slow_update_epoch_${epochKey(epoch).slice(1)}`;
+    if (epoch === 1) {
+      const placed = injectEmptySlowUpdate(currBefore);
+      if (placed !== currBefore) {
+        // The body is unchanged: carry the score over (marked), so an identical candidate is a cache hit.
+        const from = state.selectionCache[await skillHash(currBefore)];
+        if (from) state.selectionCache[await skillHash(placed)] = { ...from, carried: true };
+        state.gate = { ...state.gate, currentSkill: placed, currentOrigin: origin };
+        await session.saveVersion(placed, origin, lastStep);
+      }
+      stats.slowUpdate = { action: 'inject_placeholder' };
+    } else {
+      const content = typeof slow?.json?.slow_update_content === 'string' ? slow.json.slow_update_content.trim() : '';
+      const reasoning = typeof slow?.json?.reasoning === 'string' ? slow.json.reasoning : undefined;
+      if (!content) stats.slowUpdate = { action: 'no_content', reasoning };
+      else {
+        const candidate = replaceSlowUpdateBlock(currBefore, content);
+        if (c.slowUpdateGated) {
+          session.stage('gate', lastStep, epoch);
+          const g = await scoreOnSelection(ctx, state, data, `${tag}/gate`, candidate, {
+            mustBeat: c.useGate ? state.gate.currentScore : undefined,
+          });
+          const common = await commonScoresIfErrored(ctx, state, data, `${tag}/gate`, g, candidate);
+          const decision = g.score.complete
+            ? evaluateGate(
+                state.gate,
+                { skill: candidate, score: g.gate, origin, step: lastStep },
+                c.useGate,
+                common ?? undefined,
+              )
+            : { action: 'reject' as const, state: state.gate };
+          state.gate = decision.state;
+          if (isAccept(decision.action)) await session.saveVersion(candidate, origin, lastStep);
+          stats.slowUpdate = {
+            action: decision.action,
+            reasoning,
+            content,
+            candidateHash: g.hash,
+            gateScore: g.gate,
+            complete: g.score.complete,
+            cacheHit: g.cacheHit,
+          };
+        } else {
+          // Forced in, but measured: its content changed the skill, so the old score says nothing.
+          session.stage('gate', lastStep, epoch);
+          const g = await scoreOnSelection(ctx, state, data, `${tag}/measure`, candidate, { measured: true });
+          state.gate = evaluateGate(
+            state.gate,
+            { skill: candidate, score: g.gate, origin, step: lastStep },
+            false,
+          ).state;
+          await session.saveVersion(candidate, origin, lastStep);
+          stats.slowUpdate = {
+            action: 'force_inject',
+            reasoning,
+            content,
+            candidateHash: g.hash,
+            gateScore: g.gate,
+            complete: g.score.complete,
+            cacheHit: g.cacheHit,
+          };
+        }
+      }
+    }
+  }
+  if (c.useMetaSkill) {
+    if (epoch === 1) stats.metaSkill = { action: 'skip_first_epoch' };
+    else {
+      const content = typeof meta?.json?.meta_skill_content === 'string' ? meta.json.meta_skill_content.trim() : '';
+      // A failed update keeps the last good memory (the reference empties it).
+      if (content) state.metaSkill = content;
+      stats.metaSkill = content
+        ? { action: 'write_meta_skill', content }
+        : { action: 'no_content', content: state.metaSkill };
+    }
+  }
+  if (pairs)
+    await ctx.store.putArtifact({
+      runId: ctx.runId,
+      key: `${tag}/pairs`,
+      value: pairs.map((p) => ({
+        id: p.id,
+        task: p.task,
+        category: p.category,
+        prevHard: p.prev.hard,
+        currHard: p.curr.hard,
+      })),
+    });
+  stats.bestScoreAtEnd = state.gate.bestScore;
+  stats.currentScoreAtEnd = state.gate.currentScore;
+  state.epochStats = [...state.epochStats.filter((s) => s.epoch !== epoch), stats];
+  state.stepBuffer = [];
+  state.epochStartSkill = state.gate.currentSkill;
+  state.boundaryDoneEpoch = epoch;
+  ctx.emit({ type: 'epoch', epoch, slowUpdate: stats.slowUpdate?.action, metaSkill: stats.metaSkill?.action });
+  return state;
+}

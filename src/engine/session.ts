@@ -1,0 +1,31 @@
+/**
+ * What the stages of one session of a run share (issue #10): the engine context, the run's
+ * data, the stage announcer and the version writer. The trainer builds it once per session.
+ */
+import type { EngineContext } from './context';
+import type { EngineStage } from './events';
+import type { RunDataset, StepRecord } from './types';
+import { isAccept } from '../core/gate';
+
+export interface TrainSession {
+  ctx: EngineContext;
+  data: RunDataset;
+  totalSteps: number;
+  /** Announce the stage under way (an event for the dashboard). */
+  stage: (s: EngineStage, step: number, epoch: number) => void;
+  /** Store a skill version the run produced. */
+  saveVersion: (text: string, origin: string, step: number) => Promise<void>;
+}
+
+/** Accepted, rejected and skipped steps among these. */
+export function countActions(steps: readonly Pick<StepRecord, 'action'>[]): {
+  accepts: number;
+  rejects: number;
+  skips: number;
+} {
+  return {
+    accepts: steps.filter((s) => isAccept(s.action)).length,
+    rejects: steps.filter((s) => s.action === 'reject').length,
+    skips: steps.filter((s) => s.action === 'skip_no_patches').length,
+  };
+}

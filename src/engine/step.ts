@@ -1,0 +1,287 @@
+/**
+ * One optimisation step (algorithm doc §2.4): roll the current skill out on the step's batches,
+ * reflect, aggregate, choose the step size, build and gate the candidate, and record the step.
+ */
+import { putStepArtifact, stepKey } from './step-artifacts';
+import { isAccept } from '../core/gate';
+import { skillHash } from '../core/hash';
+import { stepSchedule } from '../core/schedules';
+import { aggregate } from './aggregate';
+import { StageTimer } from './context';
+import { emptyUsage } from './meter';
+import { callOptimizer, checkErrorRate } from './optimizer-call';
+import { reflect, type AnalystPatch } from './reflect';
+import { rolloutPhase, type PhaseResult } from './rollout';
+import { describeEdit } from './select';
+import { buildCandidate, gateCandidate } from './candidate';
+import { nextPending } from '../core/credit';
+import { decideLearningRate } from '../core/learning-rate';
+import { boundBuffer, makeBufferEntry, renderBuffer, renderMetaBlock } from './step-buffer';
+import type { RolloutRow, RunState, StageUsage, StepRecord } from './types';
+
+import type { TrainSession } from './session';
+
+function diffUsage(after: Record<string, StageUsage>, before: Record<string, StageUsage>): Record<string, StageUsage> {
+  const out: Record<string, StageUsage> = {};
+  for (const [k, a] of Object.entries(after)) {
+    const b = before[k] ?? emptyUsage();
+    if (a.calls === b.calls) continue;
+    out[k] = {
+      calls: a.calls - b.calls,
+      promptTokens: a.promptTokens - b.promptTokens,
+      completionTokens: a.completionTokens - b.completionTokens,
+      reasoningTokens: a.reasoningTokens - b.reasoningTokens,
+      costUsd: a.costUsd - b.costUsd,
+    };
+  }
+  return out;
+}
+
+export interface StepArgs {
+  step: number;
+  epoch: number;
+  stepInEpoch: number;
+  batches: { index: number; items: string[]; seed: number }[];
+}
+
+/** One optimisation step (§2.4). Returns the new state; the caller saves it. */
+export async function runStep(session: TrainSession, prev: RunState, a: StepArgs): Promise<RunState> {
+  const { ctx, data } = session;
+  const state = structuredClone(prev);
+  const c = ctx.config;
+  const started = ctx.now();
+  const usageBefore = structuredClone(ctx.meter.byStage);
+  const timer = new StageTimer(ctx.now);
+  const key = stepKey(a.step);
+  const current = state.gate.currentSkill;
+  const bufferText = renderBuffer(state.stepBuffer, ctx.prompts);
+  const metaText = renderMetaBlock(state.metaSkill, ctx.prompts);
+
+  const rows: RolloutRow[] = [];
+  const failure: AnalystPatch[] = [];
+  const success: AnalystPatch[] = [];
+  const summaries: string[] = [];
+  const batchStats: StepRecord['batches'] = [];
+  for (const [i, batch] of a.batches.entries()) {
+    const suffix = a.batches.length > 1 ? `/b${i}` : '';
+    session.stage('rollout', a.step, a.epoch);
+    const r: PhaseResult = await timer.time('rollout', () =>
+      rolloutPhase(ctx, { phase: `${key}/rollout${suffix}`, skill: current, itemIds: batch.items }),
+    );
+    session.stage('reflect', a.step, a.epoch);
+    const refl = await timer.time('reflect', () =>
+      reflect(ctx, {
+        keyPrefix: `${key}${suffix}`,
+        rows: r.rows,
+        skill: current,
+        batchSeed: batch.seed,
+        bufferText,
+        metaText,
+      }),
+    );
+    rows.push(...r.rows);
+    failure.push(...refl.failure);
+    success.push(...refl.success);
+    summaries.push(...refl.summaries);
+    batchStats.push({
+      batchIndex: batch.index,
+      batchSeed: batch.seed,
+      nItems: r.rows.length,
+      hard: r.hard,
+      soft: r.soft,
+      failurePatches: refl.failure.length,
+      successPatches: refl.success.length,
+    });
+  }
+  const ok = rows.filter((r) => r.status === 'ok');
+  const trainHard = ok.length ? ok.reduce((s, r) => s + r.hard, 0) / ok.length : 0;
+  const trainSoft = ok.length ? ok.reduce((s, r) => s + r.soft, 0) / ok.length : 0;
+
+  const record: StepRecord = {
+    runId: ctx.runId,
+    step: a.step,
+    epoch: a.epoch,
+    stepInEpoch: a.stepInEpoch,
+    rolloutHard: trainHard,
+    rolloutSoft: trainSoft,
+    rolloutN: ok.length,
+    rolloutErrors: rows.length - ok.length,
+    batches: batchStats,
+    nFailurePatches: failure.length,
+    nSuccessPatches: success.length,
+    nEditsMerged: 0,
+    nEditsRanked: 0,
+    editBudget: null,
+    candidateHash: null,
+    candidateSkillLen: null,
+    editApplySummary: null,
+    selectionHard: null,
+    selectionSoft: null,
+    selectionN: null,
+    selectionComplete: null,
+    selectionCacheHit: false,
+    gateMetric: c.gateMetric,
+    candidateGateScore: null,
+    action: 'skip_no_patches',
+    currentScore: state.gate.currentScore,
+    bestScore: state.gate.bestScore,
+    bestStep: state.gate.bestStep,
+    currentOrigin: state.gate.currentOrigin,
+    bestOrigin: state.gate.bestOrigin,
+    skillLen: current.length,
+    timing: timer.timing,
+    usage: {},
+    wallTimeMs: 0,
+  };
+
+  if (failure.length + success.length > 0) {
+    session.stage('aggregate', a.step, a.epoch);
+    const agg = await timer.time('aggregate', () => aggregate(ctx, key, failure, success, current, metaText));
+    await putStepArtifact(ctx, key, 'merged', agg.merged);
+
+    session.stage('select', a.step, a.epoch);
+    let budget: number;
+    if (c.lrControlMode === 'autonomous') {
+      // The optimizer decides the step size; the schedule is not stepped (§3.4).
+      const r = await timer.time('select', () =>
+        callOptimizer(ctx, `${key}/lr_decision`, 'lr_decision', {
+          meta: metaText,
+          skill: current,
+          n: String(ok.length),
+          hard: trainHard.toFixed(6),
+          soft: trainSoft.toFixed(6),
+          count: String(agg.merged.edits.length),
+          items: agg.merged.edits.map(describeEdit).join('\n'),
+          buffer: bufferText,
+        }),
+      );
+      checkErrorRate(ctx, 'lr_decision', [r]);
+      const d = decideLearningRate(r.json?.learning_rate, agg.merged.edits.length);
+      budget = d.learningRate;
+      await putStepArtifact(ctx, key, 'lr_decision', {
+        ...d,
+        reasoning: r.json?.reasoning ?? '',
+        confidence: r.json?.confidence ?? '',
+        risk_notes: r.json?.risk_notes ?? [],
+      });
+    } else {
+      const next = stepSchedule(state.schedule);
+      state.schedule = next.state;
+      budget = next.budget;
+    }
+    const cand = await timer.time('select', () =>
+      buildCandidate(ctx, {
+        key,
+        current,
+        merged: agg.merged,
+        pending: state.pendingEdits ?? [],
+        budget,
+        metaText,
+        rows,
+      }),
+    );
+    session.stage('update', a.step, a.epoch);
+    const candidate = cand.skill;
+    const applied = cand.applied;
+    await putStepArtifact(ctx, key, 'apply_report', applied.report);
+
+    session.stage('gate', a.step, a.epoch);
+    const origin = `step_${stepKey(a.step).slice(1)}`;
+    const gated = await timer.time('gate', () => gateCandidate(ctx, state, data, { key, cand, origin, step: a.step }));
+    const decision = gated.decision;
+    const g = gated.selection;
+    const gateScoreValue = g?.gate ?? null;
+    await putStepArtifact(ctx, key, 'gate', {
+      phase: `${key}/gate`,
+      currentHash: await skillHash(current),
+      candidateHash: g?.hash ?? (await skillHash(candidate)),
+      cacheHit: g?.cacheHit ?? false,
+      score: g?.score ?? null,
+      gateScore: gateScoreValue,
+      mustBeat: c.useGate ? state.gate.currentScore : null,
+      action: decision.action,
+      skippedByCheck: g === null,
+      commonItems: gated.common,
+      carried: cand.carried,
+      tieBreak: gated.tieBreak
+        ? {
+            accepted: gated.tieBreak.accepted,
+            regressed: gated.tieBreak.val.regressed,
+            fixed: gated.tieBreak.val.improved,
+          }
+        : null,
+    });
+    state.stepBuffer = boundBuffer([
+      ...state.stepBuffer,
+      makeBufferEntry({
+        step: a.step,
+        action: decision.action,
+        rows,
+        analystSummaries: summaries,
+        scoreBefore: state.gate.currentScore,
+        scoreAfter: gateScoreValue ?? state.gate.currentScore,
+        edits: cand.edits,
+      }),
+    ]);
+    if (c.carryEdits) {
+      const promising = cand.check
+        ? cand.check.improved
+        : g !== null &&
+          g.score.complete &&
+          g.score.soft > (state.selectionCache[await skillHash(current)]?.soft ?? Infinity);
+      state.pendingEdits = nextPending({
+        accepted: isAccept(decision.action),
+        promising,
+        edits: cand.edits,
+        cap: c.editBudget,
+      });
+    }
+    state.gate = decision.state;
+    if (isAccept(decision.action)) await session.saveVersion(candidate, origin, a.step);
+    Object.assign(record, {
+      nEditsMerged: agg.merged.edits.length,
+      nEditsRanked: cand.edits.length,
+      editBudget: budget,
+      candidateHash: g?.hash ?? null,
+      candidateSkillLen: candidate.length,
+      editApplySummary: applied.summary,
+      selectionHard: g?.score.hard ?? null,
+      selectionSoft: g?.score.soft ?? null,
+      selectionN: g?.score.n ?? null,
+      selectionComplete: g?.score.complete ?? null,
+      selectionCacheHit: g?.cacheHit ?? false,
+      candidateGateScore: gateScoreValue,
+      action: decision.action,
+    });
+  }
+  state.nextStep = a.step + 1;
+  Object.assign(record, {
+    currentScore: state.gate.currentScore,
+    bestScore: state.gate.bestScore,
+    bestStep: state.gate.bestStep,
+    currentOrigin: state.gate.currentOrigin,
+    bestOrigin: state.gate.bestOrigin,
+    skillLen: state.gate.currentSkill.length,
+    usage: diffUsage(ctx.meter.byStage, usageBefore),
+    wallTimeMs: ctx.now() - started,
+  });
+  await ctx.store.putStep(record);
+  ctx.emit({
+    type: 'step',
+    step: a.step,
+    epoch: a.epoch,
+    action: record.action,
+    candidateScore: record.candidateGateScore,
+    currentScore: record.currentScore,
+    bestScore: record.bestScore,
+    trainHard,
+    editBudget: record.editBudget,
+  });
+  const early = record.selectionComplete === false ? ', stopped early' : '';
+  const scores =
+    record.candidateGateScore !== null
+      ? ` (candidate ${record.candidateGateScore.toFixed(4)}${early}, current ${record.currentScore.toFixed(4)})`
+      : '';
+  ctx.emit({ type: 'log', level: 'info', message: `Step ${a.step}/${session.totalSteps}: ${record.action}${scores}.` });
+  return state;
+}
