@@ -1,17 +1,16 @@
-import { APPENDIX_END, APPENDIX_START, SLOW_UPDATE_END, SLOW_UPDATE_START } from '../../core/protected-regions';
+import { findProtectedRegions, type RegionKind } from '../../core/protected-regions';
 
-/** 1-based line ranges of the protected regions of a skill, for highlighting. */
+const LABEL: Record<RegionKind, string> = { slow_update: 'Epoch guidance (slow update)', appendix: 'Execution notes appendix' };
+
+/** The 1-based line of a character offset. */
+const lineOf = (text: string, pos: number) => text.slice(0, pos).split('\n').length;
+
+/**
+ * 1-based line ranges of the protected regions of a skill, for highlighting: exactly the
+ * regions the engine protects (core/protected-regions.ts; an unpaired marker is no region).
+ */
 export function protectedLineRanges(text: string): { start: number; end: number; kind: string }[] {
-  const lines = text.split('\n');
-  const out: { start: number; end: number; kind: string }[] = [];
-  let open: { start: number; kind: string } | null = null;
-  lines.forEach((l, i) => {
-    if (l.includes(SLOW_UPDATE_START)) open = { start: i + 1, kind: 'Epoch guidance (slow update)' };
-    else if (l.includes(APPENDIX_START)) open = { start: i + 1, kind: 'Execution notes appendix' };
-    if (open && (l.includes(SLOW_UPDATE_END) || l.includes(APPENDIX_END))) {
-      out.push({ start: open.start, end: i + 1, kind: open.kind });
-      open = null;
-    }
-  });
-  return out;
+  return findProtectedRegions(text)
+    .sort((a, b) => a.start - b.start)
+    .map((r) => ({ start: lineOf(text, r.start), end: lineOf(text, r.end - 1), kind: LABEL[r.kind] }));
 }
