@@ -1,0 +1,112 @@
+/**
+ * What every handler of the worker API shares: its dependencies, the database, the runs this
+ * worker is running, and the key vault. Built once by `createApi`.
+ */
+import type { EndpointConfig } from '../../llm/endpoint';
+import type { ClientOptions } from '../../llm/openai-client';
+import type { SkillwrightDb } from '../../storage/open-db';
+import type { StoredEndpoint } from '../../storage/schema';
+import { forgetKeys, getRememberedKeys } from '../../storage/settings-repo';
+import type { ApiError, Secrets } from '../api-types';
+import { withKeys } from '../key-binding';
+import { defaultLocks, runLockName, type LockManagerLike } from '../locks';
+
+export interface ApiDeps {
+  db: SkillwrightDb | Promise<SkillwrightDb>;
+  /** Prompt texts by name (prompts/*.md). */
+  promptFiles: Record<string, string>;
+  locks?: LockManagerLike;
+  fetch?: typeof fetch;
+  clientOptions?: ClientOptions;
+  estimate?: () => Promise<{ usage?: number; quota?: number }>;
+  newId?: () => string;
+  now?: () => number;
+  /** How often progress events may reach the page. */
+  progressIntervalMs?: number;
+  /** How long start-up recovery waits for a reloaded page's old worker to release its run lock. */
+  lockReleaseWaitMs?: number;
+}
+
+export interface ApiContext {
+  deps: ApiDeps;
+  dbp: Promise<SkillwrightDb>;
+  locks: LockManagerLike;
+  now: () => number;
+  newId: () => string;
+  /** Runs this worker is running, with the controller that pauses or cancels each. */
+  active: Map<string, AbortController>;
+  vault: KeyVault;
+  /** Another tab holds the run's lock (it is running it there). */
+  lockedElsewhere: (runId: string) => Promise<boolean>;
+}
+
+/** An expected failure, as the API returns it (Comlink would keep only a thrown error's message). */
+export const fail = (kind: string, message: string, extra: Partial<ApiError> = {}) => ({ ok: false as const, error: { kind, message, ...extra } });
+
+function randomId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(8));
+  return `run-${[...bytes].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
+}
+
+/** A stored endpoint with its key and the role's defaults, ready for the LLM client. */
+export function endpointConfig(e: StoredEndpoint, apiKey: string, concurrency: number, role: 'target' | 'optimizer' | 'judge'): EndpointConfig {
+  return {
+    ...e,
+    apiKey,
+    concurrency,
+    maxRetries: e.maxRetries ?? (role === 'target' ? 5 : 3),
+    timeoutMs: e.timeoutMs ?? (role === 'target' ? 120_000 : 300_000),
+  };
+}
+
+/**
+ * The keys of this tab, in the worker's memory only; remembered keys are loaded from the
+ * device once, on first use. The page hands keys over and never reads them back.
+ */
+export class KeyVault {
+  private keys: Secrets = {};
+  private loaded = false;
+
+  constructor(private readonly dbp: Promise<SkillwrightDb>) {}
+
+  async current(): Promise<Secrets> {
+    if (!this.loaded) {
+      this.loaded = true;
+      this.keys = { ...(await getRememberedKeys(await this.dbp)), ...this.keys };
+    }
+    return this.keys;
+  }
+
+  /** Keep these keys (each bound to the host it was typed for) besides the ones held. */
+  async add(given: Secrets): Promise<Secrets> {
+    this.keys = withKeys(await this.current(), given);
+    return this.keys;
+  }
+
+  /** Delete the remembered keys; also the ones in memory unless `keepSession` (unticking "Remember"). */
+  async forget(keepSession: boolean): Promise<void> {
+    await this.current();
+    if (!keepSession) this.keys = {};
+    await forgetKeys(await this.dbp);
+  }
+}
+
+export function createApiContext(deps: ApiDeps): ApiContext {
+  const dbp = Promise.resolve(deps.db);
+  const locks = deps.locks ?? defaultLocks();
+  const active = new Map<string, AbortController>();
+  return {
+    deps,
+    dbp,
+    locks,
+    now: deps.now ?? (() => Date.now()),
+    newId: deps.newId ?? randomId,
+    active,
+    vault: new KeyVault(dbp),
+    async lockedElsewhere(runId) {
+      if (active.has(runId)) return false;
+      const q = await locks.query?.();
+      return Boolean(q?.held?.some((l) => l.name === runLockName(runId)));
+    },
+  };
+}

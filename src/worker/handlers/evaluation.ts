@@ -1,0 +1,60 @@
+/** One skill rolled out without a run, and the cost estimate of a planned run. */
+import { estimateCost } from '../../engine/cost-estimate';
+import type { RunEvent } from '../../engine/events';
+import { buildPromptSet } from '../../engine/prompts';
+import { rolloutTemplateOf } from '../../engine/context';
+import { evaluateSkill } from '../../engine/evaluate';
+import { MemoryRunStore } from '../../storage/memory-store';
+import { createLlmPort } from '../../llm/openai-client';
+import { getDataset } from '../../storage/datasets-repo';
+import type { WorkerApi } from '../api-types';
+import { keyFor, withKeys } from '../key-binding';
+import { EventCoalescer } from '../event-coalescer';
+import { fail, endpointConfig, type ApiContext } from './context';
+
+export function evaluationHandlers(c: ApiContext): Pick<WorkerApi, 'evaluateSkill' | 'estimateCost'> {
+  const { dbp, deps, now, vault } = c;
+  return {
+    async evaluateSkill(input, secrets, onEvent) {
+      const d = await getDataset(await dbp, input.datasetId);
+      if (!d) return fail('not_found', 'That dataset is not in this browser.');
+      const k = withKeys(await vault.current(), secrets);
+      const t = keyFor(k, 'target', input.endpoints.target.baseURL);
+      if (!t.ok) return fail(t.kind, t.message);
+      // Only a judge scorer calls the optimizer here; otherwise its client is built but never used.
+      const o = input.config.scorer.kind === 'judge' ? keyFor(k, 'optimizer', input.endpoints.optimizer.baseURL, 'target') : null;
+      if (o && !o.ok) return fail(o.kind, o.message);
+      const llm = createLlmPort(
+        {
+          target: endpointConfig(input.endpoints.target, t.key, input.config.targetConcurrency, 'target'),
+          optimizer: endpointConfig(input.endpoints.optimizer, o?.ok ? o.key : 'unused-no-judge', input.config.optimizerConcurrency, 'optimizer'),
+        },
+        { ...deps.clientOptions, ...(deps.fetch ? { fetch: deps.fetch } : {}) },
+      );
+      const events = new EventCoalescer((e: RunEvent) => onEvent?.(e), deps.progressIntervalMs ?? 100);
+      const r = await evaluateSkill(
+        { skill: input.skill, split: input.split, limit: input.limit, config: input.config, data: { items: d.items, splits: d.splits }, prices: input.prices },
+        { llm, store: new MemoryRunStore(), prompts: buildPromptSet(deps.promptFiles, input.config.promptOverrides), onEvent: (e) => events.push(e), now },
+      );
+      await events.close();
+      if (!r.ok) return fail(r.kind, r.reason);
+      return { ok: true, hard: r.hard, soft: r.soft, n: r.n, errors: r.errors, rows: r.rows, costUsd: r.costUsd };
+    },
+
+    async estimateCost(input) {
+      const d = await getDataset(await dbp, input.datasetId);
+      if (!d) return fail('not_found', 'That dataset is not in this browser.');
+      const prompts = buildPromptSet(deps.promptFiles, input.config.promptOverrides);
+      const estimate = estimateCost({
+        config: input.config,
+        items: d.items,
+        splits: { train: d.splits.train.length, val: d.splits.val.length, test: d.splits.test.length },
+        skill: input.skill,
+        template: rolloutTemplateOf(input.config, prompts),
+        prompts,
+        prices: input.prices,
+      });
+      return { ok: true, estimate };
+    },
+  };
+}

@@ -1,0 +1,36 @@
+/** Keys: held by the worker only, remembered on request, bound to the hosts they were typed for. */
+import { getRun, putRun } from '../../storage/runs-repo';
+import { getRememberedKeys, rememberKeys } from '../../storage/settings-repo';
+import type { WorkerApi } from '../api-types';
+import { originOf } from '../key-binding';
+import { fail, type ApiContext } from './context';
+
+export function keysHandlers(c: ApiContext): Pick<WorkerApi, 'setKeys' | 'bindRun' | 'keyStatus' | 'forgetKeys'> {
+  const { dbp, now, active, vault } = c;
+  return {
+    async setKeys(newKeys, remember) {
+      const keys = await vault.add(newKeys);
+      if (remember) await rememberKeys(await dbp, keys);
+    },
+
+    async bindRun(runId, endpoints) {
+      const db = await dbp;
+      const run = await getRun(db, runId);
+      if (!run) return fail('not_found', 'That run is not in this browser.');
+      if (active.has(runId)) return fail('already_running', 'This run is running.');
+      await putRun(db, { ...run, endpoints, needsBinding: false, updatedAt: now() });
+      const hosts = [...new Set([endpoints.target, endpoints.optimizer, endpoints.judge].filter((e) => e !== undefined).map((e) => originOf(e.baseURL)))];
+      return { ok: true, hosts };
+    },
+
+    async keyStatus() {
+      const keys = await vault.current();
+      const remembered = await getRememberedKeys(await dbp);
+      return { target: Boolean(keys.target), optimizer: Boolean(keys.optimizer), judge: Boolean(keys.judge), remembered: Boolean(remembered.target || remembered.optimizer) };
+    },
+
+    async forgetKeys(opts) {
+      await vault.forget(opts?.keepSession ?? false);
+    },
+  };
+}
