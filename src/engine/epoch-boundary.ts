@@ -10,7 +10,7 @@ import { getSlowUpdateContent, injectEmptySlowUpdate, replaceSlowUpdateBlock } f
 import { comparePrevCurr, renderComparison, type ComparisonPair } from './comparison';
 import { callOptimizer } from './optimizer-call';
 import { PauseError } from './pause';
-import { commonScoresIfErrored, scoreOnSelection } from './selection';
+import { commonScoresIfErrored, scoreOnSelection, type SelectionOutcome } from './selection';
 import type { EpochStats, RunState } from './types';
 
 import { countActions, type TrainSession } from './session';
@@ -86,6 +86,16 @@ export async function epochBoundary(
       if (!content) stats.slowUpdate = { action: 'no_content', reasoning };
       else {
         const candidate = replaceSlowUpdateBlock(currBefore, content);
+        // What the boundary records of a slow update that was scored on validation.
+        const measuredUpdate = (action: string, g: SelectionOutcome) => ({
+          action,
+          reasoning,
+          content,
+          candidateHash: g.hash,
+          gateScore: g.gate,
+          complete: g.score.complete,
+          cacheHit: g.cacheHit,
+        });
         if (c.slowUpdateGated) {
           session.stage('gate', lastStep, epoch);
           const g = await scoreOnSelection(ctx, state, data, `${tag}/gate`, candidate, {
@@ -102,15 +112,7 @@ export async function epochBoundary(
             : { action: 'reject' as const, state: state.gate };
           state.gate = decision.state;
           if (isAccept(decision.action)) await session.saveVersion(candidate, origin, lastStep);
-          stats.slowUpdate = {
-            action: decision.action,
-            reasoning,
-            content,
-            candidateHash: g.hash,
-            gateScore: g.gate,
-            complete: g.score.complete,
-            cacheHit: g.cacheHit,
-          };
+          stats.slowUpdate = measuredUpdate(decision.action, g);
         } else {
           // Forced in, but measured: its content changed the skill, so the old score says nothing.
           session.stage('gate', lastStep, epoch);
@@ -121,15 +123,7 @@ export async function epochBoundary(
             false,
           ).state;
           await session.saveVersion(candidate, origin, lastStep);
-          stats.slowUpdate = {
-            action: 'force_inject',
-            reasoning,
-            content,
-            candidateHash: g.hash,
-            gateScore: g.gate,
-            complete: g.score.complete,
-            cacheHit: g.cacheHit,
-          };
+          stats.slowUpdate = measuredUpdate('force_inject', g);
         }
       }
     }

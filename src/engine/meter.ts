@@ -6,7 +6,6 @@ import type { BudgetCap } from '../core/run-config';
 import type { LlmUsage, Role } from './ports';
 import type { StageUsage } from './types';
 import { PauseError } from './pause';
-
 import type { Price } from '../core/pricing';
 
 export type { Price };

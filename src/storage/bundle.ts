@@ -36,12 +36,6 @@ export function stripSecretHeaders(e: StoredEndpoint): StoredEndpoint {
   return { ...e, headers: Object.fromEntries(Object.entries(e.headers).filter(([k]) => !SECRET_HEADER.test(k))) };
 }
 
-/** A row's primary key (the stores' key paths, open-db.ts). */
-function primaryKeyOf(store: (typeof RUN_DATA_STORES)[number], row: Record<string, unknown>): IDBValidKey {
-  const path = { steps: ['runId', 'step'], skills: ['runId', 'hash'], rollouts: ['runId', 'phase', 'order'], calls: ['runId', 'key'], artifacts: ['runId', 'key'] }[store];
-  return path.map((k) => row[k] as IDBValidKey);
-}
-
 /** Rows serialised per page, and characters gathered before they join the file (bounds memory). */
 const PAGE_ROWS = 500;
 const FLUSH_CHARS = 4 * 1024 * 1024;
@@ -82,6 +76,7 @@ export async function exportRunFile(db: SkillwrightDb, runId: string): Promise<B
     // Every key of these stores starts with the run id; [runId, []] sorts after all of them.
     const upper: IDBValidKey = [runId, []];
     let range = IDBKeyRange.bound([runId], upper);
+    const keyPath = db.transaction(store).store.keyPath as string[];
     for (;;) {
       const page = await db.getAll(store, range, PAGE_ROWS);
       for (const row of page) {
@@ -89,7 +84,9 @@ export async function exportRunFile(db: SkillwrightDb, runId: string): Promise<B
         first = false;
       }
       if (page.length < PAGE_ROWS) break;
-      range = IDBKeyRange.bound(primaryKeyOf(store, page[page.length - 1] as unknown as Record<string, unknown>), upper, true);
+      // The next page starts after the last row's primary key (the store's own key path).
+      const last = page[page.length - 1] as unknown as Record<string, IDBValidKey>;
+      range = IDBKeyRange.bound(keyPath.map((k) => last[k]), upper, true);
     }
     write(']');
   }
