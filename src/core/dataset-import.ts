@@ -1,42 +1,72 @@
-/** Dataset import in one call: parse the file, detect (or take) the mapping, validate, split. */
+/**
+ * Dataset import: parse the file once (`stageDatasetText`), then build it under any mapping,
+ * split ratio and seed as often as the user changes them (`buildStagedDataset`), without
+ * parsing again. `importDatasetText` does both in one call.
+ */
 import { csvHeader, guessFormat, parseDatasetText } from './dataset-parse';
 import { detectMapping, sampleFieldNames } from './dataset-mapping';
 import { buildDataset } from './dataset-build';
-import type { Dataset, DatasetFormat, DatasetProblem, FieldMapping } from './dataset-types';
+import type { Dataset, DatasetFormat, DatasetProblem, FieldMapping, RawRow } from './dataset-types';
 
-export interface ImportOptions {
+export interface ParseOptions {
   fileName?: string;
   format?: 'json' | 'jsonl' | 'csv';
+}
+
+export interface BuildChoices {
   /** Overrides of the detected mapping; an empty string unmaps a role. */
   mapping?: Partial<Record<keyof FieldMapping, string>>;
   ratio?: [number, number, number];
   splitSeed?: number;
 }
 
+export type ImportOptions = ParseOptions & BuildChoices;
+
+/** A parsed file, ready to be built under any choices. */
+export interface StagedDataset {
+  format: DatasetFormat;
+  rows: readonly RawRow[];
+  fieldNames: string[];
+  detected: FieldMapping;
+}
+
 export type ImportResult =
   | { ok: true; dataset: Dataset; fieldNames: string[] }
   | { ok: false; problems: DatasetProblem[]; truncated: boolean; format?: DatasetFormat; fieldNames: string[]; mapping?: FieldMapping };
 
-export function importDatasetText(text: string, opts: ImportOptions = {}): ImportResult {
-  // A CSV header that maps to no question or answer fails before the whole file is parsed.
-  const early = checkCsvHeader(text, opts);
-  if (early) return early;
-  const parsed = parseDatasetText(text, { fileName: opts.fileName, format: opts.format });
+export type StageResult = { ok: true; staged: StagedDataset } | (Extract<ImportResult, { ok: false }> & { ok: false });
+
+export function stageDatasetText(text: string, opts: ParseOptions = {}): StageResult {
+  const parsed = parseDatasetText(text, opts);
   if (!parsed.ok) return { ok: false, problems: parsed.problems, truncated: parsed.truncated, format: parsed.format, fieldNames: [] };
   const fieldNames = sampleFieldNames(parsed.rows);
-  const mapping: FieldMapping = { ...detectMapping(fieldNames) };
+  return { ok: true, staged: { format: parsed.format, rows: parsed.rows, fieldNames, detected: detectMapping(fieldNames) } };
+}
+
+export function buildStagedDataset(staged: StagedDataset, choices: BuildChoices = {}): ImportResult {
+  const { format, fieldNames } = staged;
+  const mapping: FieldMapping = { ...staged.detected };
   const unknown: DatasetProblem[] = [];
-  for (const [role, field] of Object.entries(opts.mapping ?? {}) as [keyof FieldMapping, string][]) {
+  for (const [role, field] of Object.entries(choices.mapping ?? {}) as [keyof FieldMapping, string][]) {
     if (field && !fieldNames.includes(field)) {
       unknown.push({ where: '', field, message: `is mapped to ${role} but no item has this field (fields: ${fieldNames.slice(0, 20).join(', ')})` });
     }
     if (field) mapping[role] = field;
     else delete mapping[role];
   }
-  if (unknown.length) return { ok: false, problems: unknown, truncated: false, format: parsed.format, fieldNames, mapping };
-  const built = buildDataset(parsed.rows, { mapping, format: parsed.format, ratio: opts.ratio, splitSeed: opts.splitSeed });
-  if (!built.ok) return { ok: false, problems: built.problems, truncated: built.truncated, format: parsed.format, fieldNames, mapping };
+  if (unknown.length) return { ok: false, problems: unknown, truncated: false, format, fieldNames, mapping };
+  if (format === 'csv' && !(mapping.question && (mapping.expected || mapping.correctChoice))) return csvHeaderProblem(fieldNames);
+  const built = buildDataset(staged.rows, { mapping, format, ratio: choices.ratio, splitSeed: choices.splitSeed });
+  if (!built.ok) return { ok: false, problems: built.problems, truncated: built.truncated, format, fieldNames, mapping };
   return { ok: true, dataset: built.dataset, fieldNames };
+}
+
+export function importDatasetText(text: string, opts: ImportOptions = {}): ImportResult {
+  // A CSV header that maps to no question or answer fails before the whole file is parsed.
+  const early = checkCsvHeader(text, opts);
+  if (early) return early;
+  const staged = stageDatasetText(text, opts);
+  return staged.ok ? buildStagedDataset(staged.staged, opts) : staged;
 }
 
 function checkCsvHeader(text: string, opts: ImportOptions): ImportResult | null {
@@ -45,6 +75,10 @@ function checkCsvHeader(text: string, opts: ImportOptions): ImportResult | null 
   if (header.length < 2) return null; // parseDatasetText explains this case
   const mapping = { ...detectMapping(header), ...opts.mapping };
   if ((mapping.question || opts.mapping?.question) && (mapping.expected || mapping.correctChoice)) return null;
+  return csvHeaderProblem(header);
+}
+
+function csvHeaderProblem(header: string[]): ImportResult {
   return {
     ok: false,
     truncated: false,

@@ -11,7 +11,7 @@ import type { EngineStage, RunEvent } from '../engine/events';
 import type { OptimizerCallRecord, RolloutRow, RunStatus, SkillVersion, StageUsage, StepRecord, RunSummary, EpochStats } from '../engine/types';
 import type { DatasetItem, DatasetProblem, FieldMapping, DatasetFormat } from '../core/dataset-types';
 import type { RunConfig } from '../core/run-config';
-import type { ImportOptions } from '../core/dataset-import';
+import type { BuildChoices, ImportOptions } from '../core/dataset-import';
 import type { DatasetListItem } from '../storage/datasets-repo';
 import type { RunListItem } from '../storage/runs-repo';
 import type { RunEndpoints, StoredEndpoint } from '../storage/schema';
@@ -56,6 +56,9 @@ export interface DatasetInspection {
   problems?: DatasetProblem[];
   truncated?: boolean;
 }
+
+/** A dataset checked under some choices: its counts and preview, or its problems. */
+export type DatasetCheck = Result<DatasetInspection> | ({ ok: false } & DatasetInspection & { error: ApiError });
 
 export interface CreateRunInput {
   name?: string;
@@ -112,7 +115,17 @@ export interface StartOutcome {
 export interface WorkerApi {
   testConnection(input: { target: EndpointWithKey; optimizer: EndpointWithKey; judge?: EndpointWithKey }): Promise<RoleCheck[]>;
   listModels(endpoint: { baseURL: string; apiKey: string; headers?: Record<string, string> }): Promise<Result<{ models: string[] }>>;
-  inspectDataset(text: string, options: ImportOptions): Promise<Result<DatasetInspection> | ({ ok: false } & DatasetInspection & { error: ApiError })>;
+  /**
+   * Hand a dataset file over once (a File is a Blob: it crosses without copying its bytes). The
+   * worker reads and parses it and keeps it as a draft; the answer is its first inspection.
+   */
+  stageDataset(file: Blob, options: ImportOptions): Promise<DatasetCheck & { draftId?: string }>;
+  /** The staged file under other choices (mapping, split shares, seed); nothing is read or parsed again. */
+  inspectStaged(draftId: string, choices: BuildChoices): Promise<DatasetCheck>;
+  /** Store the staged file under these choices; the draft is dropped. */
+  commitStaged(draftId: string, choices: BuildChoices & { name: string }): Promise<Result<{ dataset: DatasetListItem }>>;
+  discardStaged(draftId: string): Promise<void>;
+  /** Parse and store a dataset in one call (scripts and tests; the page stages instead). */
   importDataset(text: string, options: ImportOptions & { name: string }): Promise<Result<{ dataset: DatasetListItem }>>;
   listDatasets(): Promise<DatasetListItem[]>;
   getDatasetItems(id: string, split: 'train' | 'val' | 'test' | 'all', offset: number, limit: number): Promise<Result<{ items: DatasetItem[]; total: number }>>;

@@ -37,7 +37,7 @@ describe('worker API over a MessageChannel', () => {
       expect(r.error.problems?.map((p) => `${p.where}: ${p.message}`)).toEqual(['row 2: the expected answer is missing', 'row 3: the question is missing or empty']);
     }
     expect(await tab.remote.listDatasets()).toEqual([]);
-    const inspected = await tab.remote.inspectDataset(WORLD_TEXT, { ratio: [2, 1, 2] });
+    const inspected = await tab.remote.stageDataset(new Blob([WORLD_TEXT]), { ratio: [2, 1, 2] });
     expect(inspected.ok).toBe(true);
     if (inspected.ok) expect(inspected.counts).toEqual({ train: 40, val: 20, test: 40 });
     expect(await tab.remote.listDatasets()).toEqual([]); // inspecting stores nothing either

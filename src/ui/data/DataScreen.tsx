@@ -1,11 +1,11 @@
-import { useEffect, useState, type DragEvent } from 'react';
+import { useEffect, useRef, useState, type DragEvent } from 'react';
 import { trainer } from '../../client/trainer-client';
 import { setApp, useApp } from '../../store/app-store';
 import { formatProblem, type DatasetItem, type FieldMapping, type MappingRole } from '../../core/dataset-types';
 import { SCORER_KINDS, type ScorerSpec } from '../../core/scoring';
 import { ROLLOUT_PRESETS } from '../../core/templates';
 import { DEFAULT_RUN_CONFIG, scaledDefaults } from '../../core/run-config';
-import type { DatasetInspection } from '../../worker/api-types';
+import type { DatasetCheck, DatasetInspection } from '../../worker/api-types';
 import type { DatasetListItem } from '../../worker/api-types';
 import { Alert, Card, Field, NumberField } from '../common/Field';
 import { VirtualTable } from '../common/VirtualTable';
@@ -39,10 +39,20 @@ function chooseDataset(d: DatasetListItem) {
 
 interface Loaded {
   name: string;
-  text: string;
+  /** The file as staged in the worker (parsed there once); null when it could not be parsed. */
+  draftId: string | null;
   inspection: DatasetInspection | null;
   problems: string[];
   truncated: boolean;
+}
+
+/** How long choices must stay unchanged before the worker checks them (one check per pause in typing). */
+const RECHECK_DELAY_MS = 200;
+
+function loadedFrom(name: string, draftId: string | null, res: DatasetCheck): Loaded {
+  if (res.ok) return { name, draftId, inspection: res, problems: [], truncated: false };
+  const problems = 'problems' in res && res.problems ? res.problems : (res.error.problems ?? []);
+  return { name, draftId, inspection: 'fieldNames' in res ? (res as DatasetInspection) : null, problems: problems.map(formatProblem), truncated: Boolean(res.error.truncated) };
 }
 
 export function DataScreen() {
@@ -57,52 +67,68 @@ export function DataScreen() {
   const [saved, setSaved] = useState<DatasetListItem[]>([]);
   const [busy, setBusy] = useState(false);
   const [drag, setDrag] = useState(false);
+  // Only the answer to the latest request is shown; a pending re-check is dropped by a newer one.
+  const latest = useRef(0);
+  const recheckTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   useEffect(() => {
     void listExamples().then(setExamples);
     void trainer().listDatasets().then(setSaved);
+    return () => clearTimeout(recheckTimer.current);
   }, []);
 
-  const inspect = async (name: string, text: string, map = mapping, r = ratio, s = seed) => {
+  /** Hand a file to the worker once; it is parsed there and checked under the current shares. */
+  const stage = async (name: string, file: Blob, r = ratio) => {
+    clearTimeout(recheckTimer.current);
+    const n = ++latest.current;
+    if (loaded?.draftId) void trainer().discardStaged(loaded.draftId);
+    setMapping({});
     setBusy(true);
     try {
-      const res = await trainer().inspectDataset(text, { fileName: name, mapping: map, ratio: r, splitSeed: s });
-      if (res.ok) setLoaded({ name, text, inspection: res, problems: [], truncated: false });
-      else {
-        const problems = 'problems' in res && res.problems ? res.problems : (res.error.problems ?? []);
-        setLoaded({ name, text, inspection: 'fieldNames' in res ? (res as DatasetInspection) : null, problems: problems.map(formatProblem), truncated: Boolean(res.error.truncated) });
-      }
+      const res = await trainer().stageDataset(file, { fileName: name, ratio: r, splitSeed: seed });
+      if (n === latest.current) setLoaded(loadedFrom(name, res.draftId ?? null, res));
     } finally {
       setBusy(false);
     }
   };
 
-  const openFile = async (file: File) => {
-    setMapping({});
-    await inspect(file.name, await file.text(), {});
+  /** The staged file under new choices, checked once the user pauses (nothing is sent again but the choices). */
+  const recheck = (choices: { mapping?: typeof mapping; ratio?: [number, number, number]; splitSeed?: number }) => {
+    const draft = loaded;
+    if (!draft?.draftId) return;
+    clearTimeout(recheckTimer.current);
+    const n = ++latest.current;
+    recheckTimer.current = setTimeout(async () => {
+      const res = await trainer().inspectStaged(draft.draftId!, { mapping, ratio, splitSeed: seed, ...choices });
+      if (n === latest.current) setLoaded(loadedFrom(draft.name, draft.draftId, res));
+    }, RECHECK_DELAY_MS);
   };
+
+  const openFile = (file: File) => stage(file.name, file);
 
   const useExample = async () => {
     const e = examples.find((x) => x.id === exampleId);
     if (!e) return;
     const { data, skill } = await loadExample(e);
-    setMapping({});
     const r = e.ratio ?? ratio;
     setRatio(r);
     setApp((s) => ({ skill, skillSource: `${e.name} (starter skill)`, config: { ...s.config, scorer: { kind: e.scorer }, rollout: { ...s.config.rollout, preset: e.preset } } }));
-    await inspect(e.file, data, {}, r);
+    await stage(e.file, new Blob([data]), r);
   };
 
+  // Stores the file under the choices on screen, even if their check has not come back yet.
   const save = async () => {
-    if (!loaded) return;
+    if (!loaded?.draftId) return;
+    clearTimeout(recheckTimer.current);
+    latest.current++;
     setBusy(true);
     try {
-      const r = await trainer().importDataset(loaded.text, { name: loaded.name, fileName: loaded.name, mapping, ratio, splitSeed: seed });
+      const r = await trainer().commitStaged(loaded.draftId, { name: loaded.name, mapping, ratio, splitSeed: seed });
       if (r.ok) {
         chooseDataset(r.dataset);
         setSaved(await trainer().listDatasets());
         setLoaded(null);
-      } else setLoaded({ ...loaded, problems: (r.error.problems ?? []).map(formatProblem), truncated: Boolean(r.error.truncated) });
+      } else setLoaded({ ...loaded, problems: r.error.problems?.map(formatProblem) ?? [r.error.message], truncated: Boolean(r.error.truncated) });
     } finally {
       setBusy(false);
     }
@@ -187,7 +213,7 @@ export function DataScreen() {
                       onChange={(e) => {
                         const m = { ...mapping, [role]: e.target.value };
                         setMapping(m);
-                        void inspect(loaded.name, loaded.text, m);
+                        recheck({ mapping: m });
                       }}
                     >
                       <option value="">(none)</option>
@@ -205,10 +231,10 @@ export function DataScreen() {
           {ins?.counts && (
             <>
               <div className="grid-4">
-                <NumberField label="Train share" value={ratio[0]} min={0} onChange={(v) => { const r: [number, number, number] = [v ?? 0, ratio[1], ratio[2]]; setRatio(r); void inspect(loaded.name, loaded.text, mapping, r); }} />
-                <NumberField label="Validation share" value={ratio[1]} min={0} onChange={(v) => { const r: [number, number, number] = [ratio[0], v ?? 0, ratio[2]]; setRatio(r); void inspect(loaded.name, loaded.text, mapping, r); }} />
-                <NumberField label="Test share" value={ratio[2]} min={0} onChange={(v) => { const r: [number, number, number] = [ratio[0], ratio[1], v ?? 0]; setRatio(r); void inspect(loaded.name, loaded.text, mapping, r); }} />
-                <NumberField label="Split seed" value={seed} onChange={(v) => { setSeed(v ?? 42); void inspect(loaded.name, loaded.text, mapping, ratio, v ?? 42); }} />
+                <NumberField label="Train share" value={ratio[0]} min={0} onChange={(v) => { const r: [number, number, number] = [v ?? 0, ratio[1], ratio[2]]; setRatio(r); recheck({ ratio: r }); }} />
+                <NumberField label="Validation share" value={ratio[1]} min={0} onChange={(v) => { const r: [number, number, number] = [ratio[0], v ?? 0, ratio[2]]; setRatio(r); recheck({ ratio: r }); }} />
+                <NumberField label="Test share" value={ratio[2]} min={0} onChange={(v) => { const r: [number, number, number] = [ratio[0], ratio[1], v ?? 0]; setRatio(r); recheck({ ratio: r }); }} />
+                <NumberField label="Split seed" value={seed} onChange={(v) => { setSeed(v ?? 42); recheck({ splitSeed: v ?? 42 }); }} />
               </div>
               <p className="counts">
                 <strong>{ins.counts.train}</strong> train · <strong>{ins.counts.val}</strong> validation · <strong>{ins.counts.test}</strong> test {ins.format && <span className="muted">({ins.format})</span>}

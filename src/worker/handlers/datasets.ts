@@ -1,44 +1,86 @@
-/** Datasets: inspect a file, store it, list, page through and delete. */
-import { importDatasetText, type ImportOptions } from '../../core/dataset-import';
+/**
+ * Datasets: a file is handed over once and parsed once (stage), checked under the user's
+ * choices as often as they change them (inspect), then stored (commit); list, page, delete.
+ */
+import { buildStagedDataset, importDatasetText, stageDatasetText, type BuildChoices, type ImportResult, type StagedDataset } from '../../core/dataset-import';
+import { MAX_DATASET_BYTES } from '../../core/dataset-parse';
 import { deleteDataset, getDataset, listDatasets, putDataset, toDatasetItem } from '../../storage/datasets-repo';
-import type { WorkerApi } from '../api-types';
+import type { DatasetCheck, Result, WorkerApi } from '../api-types';
+import type { DatasetListItem } from '../../storage/datasets-repo';
 import { fail, type ApiContext } from './context';
 
-export function datasetsHandlers(c: ApiContext): Pick<WorkerApi, 'inspectDataset' | 'importDataset' | 'listDatasets' | 'getDatasetItems' | 'deleteDataset'> {
-  const { dbp, now, newId } = c;
+/** Drafts kept at once: the page shows one file; an abandoned one is dropped when another comes. */
+const MAX_DRAFTS = 2;
+
+type Handlers = 'stageDataset' | 'inspectStaged' | 'commitStaged' | 'discardStaged' | 'importDataset' | 'listDatasets' | 'getDatasetItems' | 'deleteDataset';
+
+const plural = (n: number, truncated: boolean) => `${n}${truncated ? '+' : ''} problem${n === 1 ? '' : 's'}`;
+
+/** An import outcome as the page sees it: counts and a preview, or the problems. */
+function check(r: ImportResult): DatasetCheck {
+  if (!r.ok) {
+    const { fieldNames, mapping, format, problems, truncated } = r;
+    const message = `The file has ${plural(problems.length, truncated)}.`;
+    return { ok: false, fieldNames, mapping, format, problems, truncated, error: { kind: 'invalid_dataset', message, problems, truncated } };
+  }
+  const d = r.dataset;
   return {
-    async inspectDataset(text, options) {
-      const r = importDatasetText(text, options);
-      if (!r.ok) {
-        return {
-          ok: false,
-          fieldNames: r.fieldNames,
-          mapping: r.mapping,
-          format: r.format,
-          problems: r.problems,
-          truncated: r.truncated,
-          error: { kind: 'invalid_dataset', message: `The file has ${r.problems.length}${r.truncated ? '+' : ''} problem${r.problems.length === 1 ? '' : 's'}.`, problems: r.problems, truncated: r.truncated },
-        };
+    ok: true,
+    format: d.format,
+    fieldNames: r.fieldNames,
+    mapping: d.mapping,
+    counts: { train: d.splits.train.length, val: d.splits.val.length, test: d.splits.test.length },
+    preview: d.items.slice(0, 200),
+    warnings: d.warnings,
+  };
+}
+
+export function datasetsHandlers(c: ApiContext): Pick<WorkerApi, Handlers> {
+  const { dbp, now, newId } = c;
+  const drafts = new Map<string, StagedDataset>();
+
+  async function store(r: ImportResult, name: string): Promise<Result<{ dataset: DatasetListItem }>> {
+    if (!r.ok) return fail('invalid_dataset', `The file has ${plural(r.problems.length, r.truncated)}; nothing was stored.`, { problems: r.problems, truncated: r.truncated });
+    const record = { ...r.dataset, id: `ds-${newId().replace(/^run-/, '')}`, name: name || 'Dataset', createdAt: now(), fieldNames: r.fieldNames };
+    await putDataset(await dbp, record);
+    return { ok: true, dataset: toDatasetItem(record) };
+  }
+
+  const gone = () => fail('not_found', 'That file is no longer loaded here (the page or its worker restarted): open it again.');
+
+  return {
+    async stageDataset(file, options) {
+      // Refused by its size alone, unread.
+      if (file.size > MAX_DATASET_BYTES) {
+        return check({ ok: false, fieldNames: [], truncated: false, problems: [{ where: '', message: `the file is larger than ${MAX_DATASET_BYTES / 1024 / 1024} MB` }] });
       }
-      const d = r.dataset;
-      return {
-        ok: true,
-        format: d.format,
-        fieldNames: r.fieldNames,
-        mapping: d.mapping,
-        counts: { train: d.splits.train.length, val: d.splits.val.length, test: d.splits.test.length },
-        preview: d.items.slice(0, 200),
-        warnings: d.warnings,
-      };
+      const staged = stageDatasetText(await file.text(), options);
+      if (!staged.ok) return check(staged);
+      const draftId = `draft-${newId().replace(/^run-/, '')}`;
+      drafts.set(draftId, staged.staged);
+      for (const id of [...drafts.keys()].slice(0, -MAX_DRAFTS)) drafts.delete(id);
+      return { ...check(buildStagedDataset(staged.staged, options)), draftId };
+    },
+
+    async inspectStaged(draftId, choices: BuildChoices) {
+      const d = drafts.get(draftId);
+      return d ? check(buildStagedDataset(d, choices)) : { ...gone(), fieldNames: [] };
+    },
+
+    async commitStaged(draftId, choices) {
+      const d = drafts.get(draftId);
+      if (!d) return gone();
+      const r = await store(buildStagedDataset(d, choices), choices.name);
+      if (r.ok) drafts.delete(draftId);
+      return r;
+    },
+
+    async discardStaged(draftId) {
+      drafts.delete(draftId);
     },
 
     async importDataset(text, options) {
-      const { name, ...opts } = options;
-      const r = importDatasetText(text, opts as ImportOptions);
-      if (!r.ok) return fail('invalid_dataset', `The file has ${r.problems.length}${r.truncated ? '+' : ''} problems; nothing was stored.`, { problems: r.problems, truncated: r.truncated });
-      const record = { ...r.dataset, id: `ds-${newId().replace(/^run-/, '')}`, name: name || 'Dataset', createdAt: now(), fieldNames: r.fieldNames };
-      await putDataset(await dbp, record);
-      return { ok: true, dataset: toDatasetItem(record) };
+      return store(importDatasetText(text, options), options.name);
     },
 
     async listDatasets() {
