@@ -4,7 +4,8 @@
  * one the worker reported (an event, or its answer to a call), never one assumed ahead of it.
  */
 import { trainer, proxyCallback } from './trainer-client';
-import { effectiveKeys, effectiveOptimizer, setApp, useApp, type ChartPoint } from '../store/app-store';
+import { effectiveOptimizer, setApp, useApp, type ChartPoint } from '../store/app-store';
+import { handOverKeys } from './keys';
 import { applyRunEvent, startLive } from '../store/run-events';
 import type { RunEvent, RunStatus, StartOutcome, Result } from '../worker/api-types';
 import { effectivePrices } from '../store/effective-prices';
@@ -32,9 +33,9 @@ export async function startTraining(): Promise<void> {
   const s = useApp.getState();
   setApp({ problem: null });
   if (!s.datasetId) return void setApp({ problem: 'Choose a dataset first (Data).' });
-  const keys = effectiveKeys(s);
-  const status = await trainer().keyStatus();
-  if ((!keys.target && !status.target) || (!keys.optimizer && !status.optimizer)) return void setApp({ problem: 'Enter the API key first (Connect).' });
+  await handOverKeys();
+  const held = await trainer().keyStatus();
+  if (!held.target || !held.optimizer) return void setApp({ problem: 'Enter the API key first (Connect).' });
   setApp({ live: null }); // the previous run's dashboard goes away at once
   const created = await trainer().createRun({
     datasetId: s.datasetId,
@@ -46,22 +47,18 @@ export async function startTraining(): Promise<void> {
   if (!created.ok) return void setApp({ problem: created.error.message });
   const run = await trainer().getRun(created.runId);
   startLive(created.runId, 'idle', run.ok ? run.detail.totalSteps : 0, { starting: true });
-  const secrets = keys.target ? keys : null;
-  if (secrets) await trainer().setKeys(secrets, s.connection.remember);
-  settle(await trainer().startRun(created.runId, secrets, proxyCallback((e: RunEvent) => applyRunEvent(e))), { status: 'idle' });
+  settle(await trainer().startRun(created.runId, proxyCallback((e: RunEvent) => applyRunEvent(e))), { status: 'idle' });
 }
 
 export async function resumeRun(runId: string, patch?: { budgetUsd?: number }): Promise<void> {
-  const s = useApp.getState();
   setApp({ problem: null });
+  await handOverKeys();
   const run = await trainer().getRun(runId);
   if (!run.ok) return void setApp({ problem: run.error.message });
   const prior = run.detail.run.status;
   startLive(runId, prior, run.detail.totalSteps, { points: await storedPoints(runId), baseline: run.detail.baselineScore, reason: run.detail.reason, starting: true });
-  const keys = effectiveKeys(s);
-  const secrets = keys.target ? keys : null;
   const budget = patch?.budgetUsd !== undefined ? { budget: { ...run.detail.config.budget, usd: patch.budgetUsd } } : undefined;
-  const r = await trainer().startRun(runId, secrets, proxyCallback((e: RunEvent) => applyRunEvent(e)), budget);
+  const r = await trainer().startRun(runId, proxyCallback((e: RunEvent) => applyRunEvent(e)), budget);
   settle(r, { status: prior, reason: run.detail.reason });
 }
 

@@ -52,8 +52,10 @@ export interface ConnectionDraft {
 
 export interface AppState {
   connection: ConnectionDraft;
-  /** Keys typed this session (memory only). */
+  /** Keys being typed, until they are handed to the worker (client/keys.ts); memory only. */
   keys: { target: string; optimizer: string };
+  /** Which keys the worker holds (it never tells the page the keys themselves). */
+  heldKeys: { target: boolean; optimizer: boolean; remembered: boolean };
   datasetId: string | null;
   datasetName: string | null;
   skill: string;
@@ -80,6 +82,7 @@ export const useApp = create<AppState>()(
     (): AppState => ({
       connection: DEFAULT_CONNECTION,
       keys: { target: '', optimizer: '' },
+      heldKeys: { target: false, optimizer: false, remembered: false },
       datasetId: null,
       datasetName: null,
       skill: DEFAULT_SKILL,

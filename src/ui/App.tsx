@@ -11,6 +11,7 @@ const TrainScreen = lazy(() => import('./train/TrainScreen').then((m) => ({ defa
 const RunsScreen = lazy(() => import('./runs/RunsScreen').then((m) => ({ default: m.RunsScreen })));
 import { setApp, useApp } from '../store/app-store';
 import { recoverOnStartup } from '../client/run-controller';
+import { refreshHeldKeys } from '../client/keys';
 
 function sectionFromHash(hash: string): SectionId {
   const id = hash.replace(/^#\/?/, '').split('/')[0];
@@ -29,7 +30,9 @@ export function App() {
   useEffect(() => {
     const onHash = () => setActive(sectionFromHash(window.location.hash));
     window.addEventListener('hashchange', onHash);
-    void recoverOnStartup().catch((e: unknown) => setApp({ problem: `Could not open this browser's storage: ${e instanceof Error ? e.message : String(e)}` }));
+    void recoverOnStartup()
+      .then(refreshHeldKeys)
+      .catch((e: unknown) => setApp({ problem: `Could not open this browser's storage: ${e instanceof Error ? e.message : String(e)}` }));
     // Ask the browser not to evict runs under storage pressure.
     void navigator.storage?.persist?.().catch(() => undefined);
     return () => window.removeEventListener('hashchange', onHash);

@@ -42,10 +42,6 @@ export interface Secrets {
   hosts?: { target?: string; optimizer?: string; judge?: string };
 }
 
-export interface EndpointWithKey extends StoredEndpoint {
-  apiKey: string;
-}
-
 export interface DatasetInspection {
   format?: DatasetFormat;
   fieldNames: string[];
@@ -113,8 +109,10 @@ export interface StartOutcome {
 }
 
 export interface WorkerApi {
-  testConnection(input: { target: EndpointWithKey; optimizer: EndpointWithKey; judge?: EndpointWithKey }): Promise<RoleCheck[]>;
-  listModels(endpoint: { baseURL: string; apiKey: string; headers?: Record<string, string> }): Promise<Result<{ models: string[] }>>;
+  /** One tiny call per role with the keys the worker holds (`setKeys`); the page never sends a key again. */
+  testConnection(input: { target: StoredEndpoint; optimizer: StoredEndpoint; judge?: StoredEndpoint }): Promise<RoleCheck[]>;
+  /** The endpoint's model list, asked with the target key held for its host (if any). */
+  listModels(endpoint: { baseURL: string; headers?: Record<string, string> }): Promise<Result<{ models: string[] }>>;
   /**
    * Hand a dataset file over once (a File is a Blob: it crosses without copying its bytes). The
    * worker reads and parses it and keeps it as a draft; the answer is its first inspection.
@@ -131,10 +129,11 @@ export interface WorkerApi {
   getDatasetItems(id: string, split: 'train' | 'val' | 'test' | 'all', offset: number, limit: number): Promise<Result<{ items: DatasetItem[]; total: number }>>;
   deleteDataset(id: string): Promise<void>;
   /** Roll one skill out on a split of a stored dataset, without a run (nothing is stored). */
-  evaluateSkill(input: { datasetId: string; split: 'train' | 'val' | 'test'; limit: number; skill: string; config: RunConfig; endpoints: RunEndpoints; prices?: Prices }, secrets: Secrets | null, onEvent?: (e: RunEvent) => unknown): Promise<Result<{ hard: number; soft: number; n: number; errors: number; rows: RolloutRow[]; costUsd: number }>>;
+  evaluateSkill(input: { datasetId: string; split: 'train' | 'val' | 'test'; limit: number; skill: string; config: RunConfig; endpoints: RunEndpoints; prices?: Prices }, onEvent?: (e: RunEvent) => unknown): Promise<Result<{ hard: number; soft: number; n: number; errors: number; rows: RolloutRow[]; costUsd: number }>>;
   estimateCost(input: { datasetId: string; config: RunConfig; skill: string; prices?: Prices }): Promise<Result<{ estimate: CostEstimate }>>;
   createRun(input: CreateRunInput): Promise<Result<{ runId: string }>>;
-  startRun(runId: string, secrets: Secrets | null, onEvent?: (e: RunEvent) => unknown, patch?: Partial<Pick<RunConfig, 'budget'>>): Promise<Result<StartOutcome>>;
+  /** Start or resume a run with the keys held for its hosts (a missing or mismatched key is refused, not sent). */
+  startRun(runId: string, onEvent?: (e: RunEvent) => unknown, patch?: Partial<Pick<RunConfig, 'budget'>>): Promise<Result<StartOutcome>>;
   pauseRun(runId: string): Promise<boolean>;
   cancelRun(runId: string): Promise<boolean>;
   listRuns(): Promise<RunListItem[]>;
@@ -150,6 +149,10 @@ export interface WorkerApi {
   /** Import a bundle file (a File from an input is a Blob); it is read in the worker. */
   importRun(file: Blob): Promise<Result<{ runId: string; renamed: boolean }>>;
   storageUsage(): Promise<{ usage?: number; quota?: number; runs: number; datasets: number }>;
+  /**
+   * Hand keys to the worker, the only key holder, each bound to the host it was typed for; the
+   * page then forgets them. With `remember`, the keys held are also stored on this device.
+   */
   setKeys(keys: Secrets, remember: boolean): Promise<void>;
   /** Bind an imported run to endpoints the user chose (their Connect settings); it can run afterwards. */
   bindRun(runId: string, endpoints: RunEndpoints): Promise<Result<{ hosts: string[] }>>;

@@ -87,7 +87,8 @@ describe('run controller', () => {
   it('shows the last unfinished run at start-up, with its stored chart, and cancels it', async () => {
     const runId = await newRun(tab.remote, server().url, { epochs: 1 });
     server().set({ faults: [{ kind: '500', stage: 'rank_edits' }] });
-    const r = await tab.remote.startRun(runId, { target: KEY, optimizer: KEY, hosts: { target: server().url, optimizer: server().url } });
+    await tab.remote.setKeys({ target: KEY, optimizer: KEY, hosts: { target: server().url, optimizer: server().url } }, false);
+    const r = await tab.remote.startRun(runId);
     expect(r).toMatchObject({ ok: true, status: 'paused' });
     await recoverOnStartup();
     const live = useApp.getState().live!;

@@ -65,6 +65,9 @@ describe.skipIf(Boolean(skip))('Skillwright in Chromium', () => {
     await connect(page, srv.url, 'sk-e2e-key');
     await page.getByRole('button', { name: 'Test connection' }).click();
     await page.getByText(/connected\.$/).waitFor();
+    // The key went to the worker once; the page keeps no copy and says the key is held.
+    expect(await page.getByLabel('Target API key').inputValue()).toBe('');
+    expect(await page.getByLabel('Target API key').getAttribute('placeholder')).toMatch(/Key held/);
     await page.screenshot({ path: 'test-results/connect-light.png', fullPage: true });
 
     await uploadDataset(page, 'world.json', WORLD);

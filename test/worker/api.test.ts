@@ -48,7 +48,8 @@ describe('worker API over a MessageChannel', () => {
     const tab = await openTab();
     const runId = await newRun(tab.remote, srv.url, { epochs: 1 });
     const events: RunEvent[] = [];
-    const r = await tab.remote.startRun(runId, KEYS, Comlink.proxy((e: RunEvent) => void events.push(e)));
+    await tab.remote.setKeys(KEYS, false);
+    const r = await tab.remote.startRun(runId, Comlink.proxy((e: RunEvent) => void events.push(e)));
     expect(r).toMatchObject({ ok: true, status: 'completed' });
     expect(events[events.length - 1]).toMatchObject({ type: 'status', status: 'completed' });
     const progress = events.filter((e) => e.type === 'progress').length;
@@ -66,21 +67,24 @@ describe('worker API over a MessageChannel', () => {
   it('pauses promptly mid-run, resumes, and ends as an uninterrupted run would', async () => {
     const refTab = await openTab();
     const refId = await newRun(refTab.remote, srv.url);
-    await refTab.remote.startRun(refId, KEYS);
+    await refTab.remote.setKeys(KEYS, false);
+    await refTab.remote.startRun(refId);
     const ref = await refTab.remote.getRun(refId);
 
     srv.set({ latencyMs: 20 });
     const tab = await openTab();
     const runId = await newRun(tab.remote, srv.url);
     let steps = 0;
-    const running = tab.remote.startRun(runId, KEYS, Comlink.proxy((e: RunEvent) => {
+    await tab.remote.setKeys(KEYS, false);
+    const running = tab.remote.startRun(runId, Comlink.proxy((e: RunEvent) => {
       if (e.type === 'step' && ++steps === 1) void tab.remote.pauseRun(runId);
     }));
     const paused = await running;
     expect(paused).toMatchObject({ ok: true, status: 'paused', reason: 'Paused by you.' });
     expect((await tab.remote.listRuns())[0].status).toBe('paused');
     srv.set({ latencyMs: 0 });
-    const resumed = await tab.remote.startRun(runId, KEYS);
+    await tab.remote.setKeys(KEYS, false);
+    const resumed = await tab.remote.startRun(runId);
     expect(resumed).toMatchObject({ ok: true, status: 'completed' });
     const got = await tab.remote.getRun(runId);
     if (!got.ok || !ref.ok) throw new Error('missing run');
@@ -96,14 +100,16 @@ describe('worker API over a MessageChannel', () => {
     const tab = await openTab();
     const runId = await newRun(tab.remote, srv.url);
     let asked = false;
-    const running = tab.remote.startRun(runId, KEYS, Comlink.proxy((e: RunEvent) => {
+    await tab.remote.setKeys(KEYS, false);
+    const running = tab.remote.startRun(runId, Comlink.proxy((e: RunEvent) => {
       if (e.type === 'progress' && e.done >= 5 && !asked) {
         asked = true;
         void tab.remote.cancelRun(runId);
       }
     }));
     expect(await running).toMatchObject({ ok: true, status: 'cancelled' });
-    const again = await tab.remote.startRun(runId, KEYS);
+    await tab.remote.setKeys(KEYS, false);
+    const again = await tab.remote.startRun(runId);
     expect(again.ok).toBe(false);
     const rows = await tab.db.getAllFromIndex('rollouts', 'by-run', runId);
     expect(rows.every((r) => r.status === 'ok' || r.status === 'error')).toBe(true);
@@ -119,9 +125,11 @@ describe('worker API over a MessageChannel', () => {
     const runId = await newRun(a.remote, srv.url, { epochs: 1 });
     let started!: () => void;
     const firstEvent = new Promise<void>((r) => (started = r));
-    const running = a.remote.startRun(runId, KEYS, Comlink.proxy(() => started()));
+    await a.remote.setKeys(KEYS, false);
+    const running = a.remote.startRun(runId, Comlink.proxy(() => started()));
     await firstEvent; // tab A holds the lock now
-    const second = await b.remote.startRun(runId, KEYS);
+    await b.remote.setKeys(KEYS, false);
+    const second = await b.remote.startRun(runId);
     expect(second).toMatchObject({ ok: false, error: { kind: 'locked' } });
     const seen = await b.remote.getRun(runId);
     expect(seen.ok && seen.detail.lockedElsewhere).toBe(true);
@@ -140,13 +148,13 @@ describe('worker API over a MessageChannel', () => {
     expect(await first.remote.keyStatus()).toEqual({ target: true, optimizer: true, judge: false, remembered: false });
     first.close();
     const reloaded = await openTab({ dbName: name });
-    const r = await reloaded.remote.startRun(runId, null);
+    const r = await reloaded.remote.startRun(runId);
     expect(r).toMatchObject({ ok: false, error: { kind: 'missing_key' } });
     await reloaded.remote.setKeys(KEYS, true);
     reloaded.close();
     const again = await openTab({ dbName: name });
     expect(await again.remote.keyStatus()).toMatchObject({ target: true, remembered: true });
-    expect(await again.remote.startRun(runId, null)).toMatchObject({ ok: true, status: 'completed' });
+    expect(await again.remote.startRun(runId)).toMatchObject({ ok: true, status: 'completed' });
     await again.remote.forgetKeys();
     expect(await again.remote.keyStatus()).toMatchObject({ target: false, remembered: false });
     again.close();
@@ -156,7 +164,8 @@ describe('worker API over a MessageChannel', () => {
     const tab = await openTab();
     const runId = await newRun(tab.remote, srv.url, { epochs: 1 });
     srv.set({ faults: [{ kind: '500', stage: 'target', times: 2 }] }); // errors too must not carry keys
-    await tab.remote.startRun(runId, KEYS);
+    await tab.remote.setKeys(KEYS, false);
+    await tab.remote.startRun(runId);
     const rows = await everyStoredRow(tab.db);
     for (const k of Object.values(KEYS)) expect(rows).not.toContain(k);
     const exported = await tab.remote.exportRun(runId);
@@ -172,15 +181,26 @@ describe('worker API over a MessageChannel', () => {
   it('diagnoses connections: latency, rejected key, unknown model, unreachable', async () => {
     const tab = await openTab();
     srv.set({ apiKey: 'good-key' });
-    const ok = await tab.remote.testConnection({ target: { baseURL: srv.url, model: 'sim-target', apiKey: 'good-key' }, optimizer: { baseURL: srv.url, model: 'nope', apiKey: 'bad-key' } });
+    // Before any key is handed over, nothing is called: the check says which key is missing.
+    const calls = srv.log.length;
+    const none = await tab.remote.testConnection({ target: { baseURL: srv.url, model: 'sim-target' }, optimizer: { baseURL: srv.url, model: 'sim-optimizer' } });
+    expect(none.map((r) => r.error?.kind)).toEqual(['missing_key', 'missing_key']);
+    expect(srv.log.length).toBe(calls);
+    // Keys are handed over once; the checks then name roles and endpoints only.
+    await tab.remote.setKeys({ target: 'good-key', optimizer: 'bad-key', hosts: { target: srv.url, optimizer: srv.url } }, false);
+    const ok = await tab.remote.testConnection({ target: { baseURL: srv.url, model: 'sim-target' }, optimizer: { baseURL: srv.url, model: 'nope' } });
     expect(ok[0]).toMatchObject({ role: 'target', ok: true });
     expect(ok[0].latencyMs).toBeGreaterThanOrEqual(0);
     expect(ok[1]).toMatchObject({ role: 'optimizer', ok: false, error: { kind: 'auth' } });
-    const unknown = await tab.remote.testConnection({ target: { baseURL: srv.url, model: 'nope', apiKey: 'good-key' }, optimizer: { baseURL: 'http://127.0.0.1:9/v1', model: 'm', apiKey: 'k' } });
+    // The optimizer key was typed for the test server: it is not sent to another host.
+    const elsewhere = await tab.remote.testConnection({ target: { baseURL: srv.url, model: 'sim-target' }, optimizer: { baseURL: 'http://127.0.0.1:9/v1', model: 'm' } });
+    expect(elsewhere[1]).toMatchObject({ ok: false, error: { kind: 'host_mismatch' } });
+    await tab.remote.setKeys({ optimizer: 'k', hosts: { optimizer: 'http://127.0.0.1:9/v1' } }, false);
+    const unknown = await tab.remote.testConnection({ target: { baseURL: srv.url, model: 'nope' }, optimizer: { baseURL: 'http://127.0.0.1:9/v1', model: 'm' } });
     expect(unknown[0]).toMatchObject({ ok: false, error: { kind: 'not_found' } });
     expect(unknown[0].error?.message).toContain('"nope"');
     expect(unknown[1]).toMatchObject({ ok: false, error: { kind: 'unreachable' } });
-    const models = await tab.remote.listModels({ baseURL: srv.url, apiKey: 'good-key' });
+    const models = await tab.remote.listModels({ baseURL: srv.url });
     expect(models).toEqual({ ok: true, models: ['sim-optimizer', 'sim-target'] });
     tab.close();
   });
@@ -188,7 +208,8 @@ describe('worker API over a MessageChannel', () => {
   it('exports a run and imports it back; refuses malformed bundles and stores nothing', async () => {
     const tab = await openTab();
     const runId = await newRun(tab.remote, srv.url, { epochs: 1 });
-    await tab.remote.startRun(runId, KEYS);
+    await tab.remote.setKeys(KEYS, false);
+    await tab.remote.startRun(runId);
     const exported = await tab.remote.exportRun(runId);
     if (!exported.ok) throw new Error('export failed');
     const other = await openTab();
@@ -225,7 +246,8 @@ describe('worker API over a MessageChannel', () => {
   it('deletes a run with all of its rows', async () => {
     const tab = await openTab();
     const runId = await newRun(tab.remote, srv.url, { epochs: 1 });
-    await tab.remote.startRun(runId, KEYS);
+    await tab.remote.setKeys(KEYS, false);
+    await tab.remote.startRun(runId);
     expect(await tab.remote.deleteRun(runId)).toEqual({ ok: true });
     for (const store of RUN_DATA_STORES) expect(await tab.db.countFromIndex(store, 'by-run', runId)).toBe(0);
     expect(await tab.remote.listRuns()).toEqual([]);
@@ -240,9 +262,10 @@ describe('evaluating a skill without a run', () => {
     if (!ds.ok) throw new Error('import failed');
     const { DEFAULT_RUN_CONFIG } = await import('../../src/core/run-config');
     const { ruleText, TOPICS } = await import('../support/rule-world');
+    await tab.remote.setKeys(KEYS, false);
     const endpoints = { target: { baseURL: srv.url, model: 'sim-target' }, optimizer: { baseURL: srv.url, model: 'sim-optimizer' } };
-    const weak = await tab.remote.evaluateSkill({ datasetId: ds.dataset.id, split: 'val', limit: 0, skill: '# nothing', config: DEFAULT_RUN_CONFIG, endpoints }, KEYS);
-    const strong = await tab.remote.evaluateSkill({ datasetId: ds.dataset.id, split: 'val', limit: 10, skill: TOPICS.slice(0, 8).map(ruleText).join('\n'), config: DEFAULT_RUN_CONFIG, endpoints }, KEYS);
+    const weak = await tab.remote.evaluateSkill({ datasetId: ds.dataset.id, split: 'val', limit: 0, skill: '# nothing', config: DEFAULT_RUN_CONFIG, endpoints });
+    const strong = await tab.remote.evaluateSkill({ datasetId: ds.dataset.id, split: 'val', limit: 10, skill: TOPICS.slice(0, 8).map(ruleText).join('\n'), config: DEFAULT_RUN_CONFIG, endpoints });
     expect(weak).toMatchObject({ ok: true, hard: 0, n: 20 });
     expect(strong).toMatchObject({ ok: true, hard: 1, n: 10 });
     expect(await tab.db.count('rollouts')).toBe(0);

@@ -26,7 +26,8 @@ describe('storage figures', () => {
   it('rows written per step and the bundle size of a 2-epoch run on 100 items', async () => {
     const tab = await openTab();
     const runId = await newRun(tab.remote, srv.url, { epochs: 2 });
-    expect(await tab.remote.startRun(runId, { target: 'k', optimizer: 'k' })).toMatchObject({ status: 'completed' });
+    await tab.remote.setKeys({ target: 'k', optimizer: 'k' }, false);
+    expect(await tab.remote.startRun(runId)).toMatchObject({ status: 'completed' });
     const counts: Record<string, number> = {};
     for (const s of ['steps', 'skills', 'rollouts', 'calls', 'artifacts'] as const) counts[s] = await tab.db.countFromIndex(s, 'by-run', runId);
     const steps = counts.steps;

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { trainer } from '../../client/trainer-client';
-import { effectiveKeys, effectiveOptimizer, setApp, useApp, type ConnectionDraft } from '../../store/app-store';
+import { effectiveOptimizer, setApp, useApp, type ConnectionDraft } from '../../store/app-store';
+import { forgetAllKeys, handOverKeys, rememberKeys } from '../../client/keys';
 import type { RoleCheck, StoredEndpoint } from '../../worker/api-types';
 import { presetPrice } from '../../core/pricing';
 import { Alert, Card, Field, NumberField } from '../common/Field';
@@ -13,13 +14,18 @@ function patchEndpoint(role: 'target' | 'optimizer', p: Partial<StoredEndpoint>)
   setApp((s) => ({ connection: { ...s.connection, [role]: { ...s.connection[role], ...p } } }));
 }
 
-function KeyInput({ label, value, onChange }: { label: string; value: string; onChange: (v: string) => void }) {
+/**
+ * A key field. When the field is left, the key goes to the worker and the field empties: the
+ * page keeps no copy, and says the key is held instead.
+ */
+function KeyInput({ label, value, held, onChange }: { label: string; value: string; held: boolean; onChange: (v: string) => void }) {
   const [shown, setShown] = useState(false);
+  const hint = held && !value ? 'Held for this tab by the app’s worker, which sends it only to this endpoint. Type to replace it.' : 'Kept in this tab’s memory; sent only to this endpoint.';
   return (
-    <Field label={label} hint="Kept in this tab’s memory; sent only to this endpoint.">
+    <Field label={label} hint={hint}>
       {(id, hintId) => (
         <div className="input-row">
-          <input id={id} aria-describedby={hintId} type={shown ? 'text' : 'password'} autoComplete="off" spellCheck={false} value={value} onChange={(e) => onChange(e.target.value)} placeholder="sk-…" />
+          <input id={id} aria-describedby={hintId} type={shown ? 'text' : 'password'} autoComplete="off" spellCheck={false} value={value} onChange={(e) => onChange(e.target.value)} onBlur={() => void handOverKeys()} placeholder={held ? 'Key held — type to replace' : 'sk-…'} />
           <button type="button" className="ghost" aria-pressed={shown} onClick={() => setShown(!shown)}>
             {shown ? 'Hide' : 'Show'}
           </button>
@@ -60,6 +66,7 @@ function PriceInputs({ role }: { role: 'target' | 'optimizer' }) {
 export function ConnectScreen() {
   const c = useApp((s) => s.connection);
   const keys = useApp((s) => s.keys);
+  const held = useApp((s) => s.heldKeys);
   const [checks, setChecks] = useState<RoleCheck[] | null>(null);
   const [busy, setBusy] = useState(false);
   const [models, setModels] = useState<string[]>([]);
@@ -80,32 +87,31 @@ export function ConnectScreen() {
   const test = async () => {
     setBusy(true);
     setChecks(null);
-    const k = effectiveKeys({ connection: c, keys });
     try {
-      await trainer().setKeys(k, c.remember);
-      const result = await trainer().testConnection({ target: { ...c.target, apiKey: k.target }, optimizer: { ...effectiveOptimizer(c), apiKey: k.optimizer } });
+      await handOverKeys();
+      const result = await trainer().testConnection({ target: c.target, optimizer: effectiveOptimizer(c) });
       setChecks(result);
     } finally {
       setBusy(false);
     }
   };
 
-  // Unticking "Remember" deletes the stored keys at once; the typed ones stay for this tab.
+  // Ticking "Remember" stores the keys held at once; unticking deletes them from the device (this tab keeps its own).
   const setRemember = async (remember: boolean) => {
     patchConnection({ remember });
     setForgotten(null);
-    if (!remember) await trainer().forgetKeys({ keepSession: true });
+    await rememberKeys(remember);
   };
 
   const forget = async () => {
-    await trainer().forgetKeys();
-    setApp({ keys: { target: '', optimizer: '' } });
+    await forgetAllKeys();
     setForgotten('Keys forgotten: nothing is stored on this device, and this tab holds none.');
   };
 
   const list = async () => {
     setModelError(null);
-    const r = await trainer().listModels({ baseURL: c.target.baseURL, apiKey: keys.target, headers: c.target.headers });
+    await handOverKeys();
+    const r = await trainer().listModels({ baseURL: c.target.baseURL, headers: c.target.headers });
     if (r.ok) setModels(r.models);
     else setModelError(r.error.message);
   };
@@ -133,7 +139,7 @@ export function ConnectScreen() {
           <Field label="Target base URL">
             {(id) => <input id={id} value={c.target.baseURL} spellCheck={false} onChange={(e) => patchEndpoint('target', { baseURL: e.target.value.trim() })} />}
           </Field>
-          <KeyInput label="Target API key" value={keys.target} onChange={(v) => setApp((s) => ({ keys: { ...s.keys, target: v } }))} />
+          <KeyInput label="Target API key" value={keys.target} held={held.target} onChange={(v) => setApp((s) => ({ keys: { ...s.keys, target: v } }))} />
           <ModelInput label="Target model" value={c.target.model} models={models} onChange={(v) => patchEndpoint('target', { model: v })} />
         </div>
         <div className="row">
@@ -152,7 +158,7 @@ export function ConnectScreen() {
               <Field label="Optimizer base URL">
                 {(id) => <input id={id} value={c.optimizer.baseURL} spellCheck={false} onChange={(e) => patchEndpoint('optimizer', { baseURL: e.target.value.trim() })} />}
               </Field>
-              <KeyInput label="Optimizer API key" value={keys.optimizer} onChange={(v) => setApp((s) => ({ keys: { ...s.keys, optimizer: v } }))} />
+              <KeyInput label="Optimizer API key" value={keys.optimizer} held={held.optimizer} onChange={(v) => setApp((s) => ({ keys: { ...s.keys, optimizer: v } }))} />
             </>
           )}
           <ModelInput label="Optimizer model" value={c.optimizer.model} models={models} onChange={(v) => patchEndpoint('optimizer', { model: v })} />

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { trainer } from '../../client/trainer-client';
-import { effectiveKeys, effectiveOptimizer, useApp } from '../../store/app-store';
+import { effectiveOptimizer, useApp } from '../../store/app-store';
+import { handOverKeys } from '../../client/keys';
 import type { RolloutRow } from '../../worker/api-types';
 import { Alert, Card, NumberField } from '../common/Field';
 import { VirtualTable } from '../common/VirtualTable';
@@ -22,10 +23,9 @@ export function EvaluatePanel() {
     setError(null);
     setResult(null);
     try {
-      const keys = effectiveKeys(s);
+      await handOverKeys();
       const r = await trainer().evaluateSkill(
         { datasetId, split, limit: limit ?? 0, skill: s.skill, config: s.config, endpoints: { target: s.connection.target, optimizer: effectiveOptimizer(s.connection) }, prices: effectivePrices(s.connection) },
-        keys.target ? keys : null,
       );
       if (r.ok) setResult(r);
       else setError(r.error.message);

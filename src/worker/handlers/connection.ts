@@ -1,22 +1,29 @@
-/** Checking endpoints: a test call per role and the model list. */
+/** Checking endpoints: a test call per role and the model list, with the keys the worker holds. */
 import type { WorkerApi } from '../api-types';
 import { checkEndpoint, listModels } from '../connection-test';
+import { keyFor } from '../key-binding';
+import type { StoredEndpoint } from '../../storage/schema';
 import { endpointConfig, type ApiContext } from './context';
 
+type Role = 'target' | 'optimizer' | 'judge';
+
 export function connectionHandlers(c: ApiContext): Pick<WorkerApi, 'testConnection' | 'listModels'> {
-  const { deps } = c;
+  const { deps, vault } = c;
   return {
     async testConnection(input) {
-      const roles = [
-        checkEndpoint('target', endpointConfig(input.target, input.target.apiKey, 1, 'target'), deps.fetch),
-        checkEndpoint('optimizer', endpointConfig(input.optimizer, input.optimizer.apiKey, 1, 'optimizer'), deps.fetch),
-        ...(input.judge ? [checkEndpoint('judge', endpointConfig(input.judge, input.judge.apiKey, 1, 'judge'), deps.fetch)] : []),
-      ];
-      return Promise.all(roles);
+      const keys = await vault.current();
+      const check = (role: Role, e: StoredEndpoint) => {
+        const k = keyFor(keys, role, e.baseURL, role === 'judge' ? 'optimizer' : undefined);
+        if (!k.ok) return Promise.resolve({ role, ok: false, model: e.model, error: { kind: k.kind, message: k.message } });
+        return checkEndpoint(role, endpointConfig(e, k.key, 1, role), deps.fetch);
+      };
+      return Promise.all([check('target', input.target), check('optimizer', input.optimizer), ...(input.judge ? [check('judge', input.judge)] : [])]);
     },
 
     async listModels(endpoint) {
-      const r = await listModels(endpoint, deps.fetch);
+      // Many local servers list models without a key; a key held for another host is never sent.
+      const k = keyFor(await vault.current(), 'target', endpoint.baseURL);
+      const r = await listModels({ ...endpoint, apiKey: k.ok ? k.key : '' }, deps.fetch);
       return r.ok ? { ok: true, models: r.models } : { ok: false, error: r.error };
     },
   };

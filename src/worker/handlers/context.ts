@@ -6,7 +6,7 @@ import type { EndpointConfig } from '../../llm/endpoint';
 import type { ClientOptions } from '../../llm/openai-client';
 import type { SkillwrightDb } from '../../storage/open-db';
 import type { StoredEndpoint } from '../../storage/schema';
-import { forgetKeys, getRememberedKeys } from '../../storage/settings-repo';
+import { forgetKeys, getRememberedKeys, rememberKeys } from '../../storage/settings-repo';
 import type { ApiError, Secrets } from '../api-types';
 import { withKeys } from '../key-binding';
 import { defaultLocks, runLockName, type LockManagerLike } from '../locks';
@@ -61,15 +61,24 @@ export function endpointConfig(e: StoredEndpoint, apiKey: string, concurrency: n
 
 /**
  * The keys of this tab, in the worker's memory only; remembered keys are loaded from the
- * device once, on first use. The page hands keys over and never reads them back.
+ * device once, on first use. The page hands keys over and never reads them back. Changes run
+ * one at a time, in the order they were asked for, so a "remember" right after a hand-over
+ * stores the handed key.
  */
 export class KeyVault {
   private keys: Secrets = {};
   private loaded = false;
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly dbp: Promise<SkillwrightDb>) {}
 
-  async current(): Promise<Secrets> {
+  private inOrder<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(fn);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async load(): Promise<Secrets> {
     if (!this.loaded) {
       this.loaded = true;
       this.keys = { ...(await getRememberedKeys(await this.dbp)), ...this.keys };
@@ -77,17 +86,26 @@ export class KeyVault {
     return this.keys;
   }
 
-  /** Keep these keys (each bound to the host it was typed for) besides the ones held. */
-  async add(given: Secrets): Promise<Secrets> {
-    this.keys = withKeys(await this.current(), given);
-    return this.keys;
+  current(): Promise<Secrets> {
+    return this.inOrder(() => this.load());
+  }
+
+  /** Keep these keys (each bound to the host it was typed for) besides the ones held; store them all if `remember`. */
+  add(given: Secrets, remember = false): Promise<Secrets> {
+    return this.inOrder(async () => {
+      this.keys = withKeys(await this.load(), given);
+      if (remember) await rememberKeys(await this.dbp, this.keys);
+      return this.keys;
+    });
   }
 
   /** Delete the remembered keys; also the ones in memory unless `keepSession` (unticking "Remember"). */
-  async forget(keepSession: boolean): Promise<void> {
-    await this.current();
-    if (!keepSession) this.keys = {};
-    await forgetKeys(await this.dbp);
+  forget(keepSession: boolean): Promise<void> {
+    return this.inOrder(async () => {
+      await this.load();
+      if (!keepSession) this.keys = {};
+      await forgetKeys(await this.dbp);
+    });
   }
 }
 

@@ -8,17 +8,17 @@ import { MemoryRunStore } from '../../storage/memory-store';
 import { createLlmPort } from '../../llm/openai-client';
 import { getDataset } from '../../storage/datasets-repo';
 import type { WorkerApi } from '../api-types';
-import { keyFor, withKeys } from '../key-binding';
+import { keyFor } from '../key-binding';
 import { EventCoalescer } from '../event-coalescer';
 import { fail, endpointConfig, type ApiContext } from './context';
 
 export function evaluationHandlers(c: ApiContext): Pick<WorkerApi, 'evaluateSkill' | 'estimateCost'> {
   const { dbp, deps, now, vault } = c;
   return {
-    async evaluateSkill(input, secrets, onEvent) {
+    async evaluateSkill(input, onEvent) {
       const d = await getDataset(await dbp, input.datasetId);
       if (!d) return fail('not_found', 'That dataset is not in this browser.');
-      const k = withKeys(await vault.current(), secrets);
+      const k = await vault.current();
       const t = keyFor(k, 'target', input.endpoints.target.baseURL);
       if (!t.ok) return fail(t.kind, t.message);
       // Only a judge scorer calls the optimizer here; otherwise its client is built but never used.

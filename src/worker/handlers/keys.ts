@@ -1,6 +1,6 @@
 /** Keys: held by the worker only, remembered on request, bound to the hosts they were typed for. */
 import { getRun, putRun } from '../../storage/runs-repo';
-import { getRememberedKeys, rememberKeys } from '../../storage/settings-repo';
+import { getRememberedKeys } from '../../storage/settings-repo';
 import type { WorkerApi } from '../api-types';
 import { originOf } from '../key-binding';
 import { fail, type ApiContext } from './context';
@@ -9,8 +9,7 @@ export function keysHandlers(c: ApiContext): Pick<WorkerApi, 'setKeys' | 'bindRu
   const { dbp, now, active, vault } = c;
   return {
     async setKeys(newKeys, remember) {
-      const keys = await vault.add(newKeys);
-      if (remember) await rememberKeys(await dbp, keys);
+      await vault.add(newKeys, remember);
     },
 
     async bindRun(runId, endpoints) {

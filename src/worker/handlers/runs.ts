@@ -52,7 +52,7 @@ export function runsHandlers(c: ApiContext): Pick<WorkerApi, 'createRun' | 'star
       return { ok: true, runId: id };
     },
 
-    async startRun(runId, secrets, onEvent, patch) {
+    async startRun(runId, onEvent, patch) {
       const db = await dbp;
       const run = await getRun(db, runId);
       if (!run) return fail('not_found', 'That run is not in this browser.');
@@ -61,7 +61,7 @@ export function runsHandlers(c: ApiContext): Pick<WorkerApi, 'createRun' | 'star
       if (run.needsBinding) {
         return fail('needs_binding', 'This run was imported from a file: it is read-only until you bind it to your own connection (Runs → "Use my connection"). Its endpoints came with the file, and your keys are never sent to them.');
       }
-      const k = secrets ? await vault.add(secrets) : await vault.current();
+      const k = await vault.current();
       const t = keyFor(k, 'target', run.endpoints.target.baseURL);
       const o = keyFor(k, 'optimizer', run.endpoints.optimizer.baseURL);
       const j = run.endpoints.judge ? keyFor(k, 'judge', run.endpoints.judge.baseURL, 'optimizer') : null;
