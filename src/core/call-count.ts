@@ -4,6 +4,7 @@
  * estimate is an upper bound under stated assumptions.
  */
 import { deriveSteps, type RunConfig } from './run-config';
+import { OPTIMIZER_STAGES, TARGET_STAGES, type CallStage } from './stages';
 
 /** Calls of a hierarchical merge of n patches with fan-in K (groups of one pass through free). */
 export function mergeTreeCalls(n: number, mergeBatchSize: number): number {
@@ -38,26 +39,9 @@ export function rankCalls(mergedEdits: number, budget: number): number {
   return budget > 0 && mergedEdits > budget ? 1 : 0;
 }
 
-export type Stage =
-  | 'baseline'
-  | 'rollout'
-  | 'judge'
-  | 'reflect'
-  | 'merge'
-  | 'rank'
-  | 'lrDecision'
-  | 'trainCheck'
-  | 'repair'
-  | 'gate'
-  | 'slowUpdateRollout'
-  | 'slowUpdate'
-  | 'metaSkill'
-  | 'slowUpdateGate'
-  | 'finalValidation'
-  | 'test';
-
-export const TARGET_STAGES: readonly Stage[] = ['baseline', 'rollout', 'trainCheck', 'gate', 'slowUpdateRollout', 'slowUpdateGate', 'finalValidation', 'test'];
-export const OPTIMIZER_STAGES: readonly Stage[] = ['judge', 'reflect', 'merge', 'lrDecision', 'rank', 'repair', 'slowUpdate', 'metaSkill'];
+/** Calls are counted by call stage (core/stages.ts). */
+export type Stage = CallStage;
+export { TARGET_STAGES, OPTIMIZER_STAGES };
 
 export type StageCounts = Record<Stage, number>;
 

@@ -1,8 +1,9 @@
 /** What the engine reports while it runs. Small and frequent; large objects are fetched by id. */
 import type { RunStatus, StageUsage } from './types';
+import type { PipelineStage } from '../core/stages';
 
-export const STAGES = ['baseline', 'rollout', 'reflect', 'aggregate', 'select', 'update', 'gate', 'slow_update', 'meta_skill', 'final', 'test'] as const;
-export type EngineStage = (typeof STAGES)[number];
+/** What the engine is doing now: a pipeline stage (core/stages.ts). */
+export type EngineStage = PipelineStage;
 
 export type RunEvent =
   | { type: 'status'; status: RunStatus; reason?: string; reasonKind?: string }

@@ -117,26 +117,6 @@ export class Meter {
   }
 }
 
-/** The usage stage a rollout phase is billed to ("s0003/gate" → "gate"). */
-export function usageStageOfPhase(phase: string): string {
-  if (phase === 'baseline' || phase === 'final') return phase;
-  if (phase.startsWith('test/')) return 'test';
-  if (/^e\d+\/(prev|curr)/.test(phase)) return 'slow_update_rollout';
-  if (phase.endsWith('/gate') || phase.endsWith('/gate-current') || phase.endsWith('/measure')) return 'gate';
-  if (phase.endsWith('/check') || phase.endsWith('/check-repaired')) return 'train_check';
-  return 'rollout';
-}
-
-/** The usage stage an optimizer prompt is billed to (the token stages of §1.8). */
-export function usageStageOfPrompt(prompt: string): string {
-  if (prompt.startsWith('reflect_')) return 'analyst';
-  if (prompt.startsWith('merge_')) return 'merge';
-  if (prompt === 'rank_edits') return 'ranking';
-  if (prompt === 'repair_edits') return 'repair';
-  if (prompt === 'lr_decision') return 'lr_autonomous';
-  return prompt;
-}
-
 /** The output limits an LLM port declares, by role. */
 export function outputLimits(llm: { outputLimit?(role: Role): number | undefined }): Partial<Record<Role, number>> {
   const out: Partial<Record<Role, number>> = {};

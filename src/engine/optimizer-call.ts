@@ -10,7 +10,7 @@ import { renderTemplate } from '../core/templates';
 import type { EngineContext } from './context';
 import { isLlmError, LlmError } from './ports';
 import { PauseError } from './pause';
-import { usageStageOfPrompt } from './meter';
+import { callStageOfPrompt } from '../core/stages';
 import type { PromptName } from './prompts';
 import { STAGE_SCHEMAS } from './schemas';
 import type { OptimizerCallRecord } from './types';
@@ -49,7 +49,7 @@ async function send(
   role: 'optimizer' | 'judge',
   memoise: (json: JsonObject | null) => boolean,
 ): Promise<OptimizerResult> {
-  const usageStage = usageStageOfPrompt(prompt);
+  const usageStage = callStageOfPrompt(prompt);
   const tpl = ctx.prompts[prompt];
   const system = renderTemplate(tpl.system, values).trim();
   const user = renderTemplate(tpl.user, values).trim();

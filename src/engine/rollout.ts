@@ -14,7 +14,7 @@ import type { EngineContext } from './context';
 import { callOptimizer } from './optimizer-call';
 import { isLlmError, type LlmUsage } from './ports';
 import { PauseError } from './pause';
-import { usageStageOfPhase } from './meter';
+import { callStageOfPhase } from '../core/stages';
 import type { RolloutRow } from './types';
 
 const ZERO: LlmUsage = { promptTokens: 0, completionTokens: 0, reasoningTokens: 0 };
@@ -117,11 +117,11 @@ async function rolloutOne(ctx: EngineContext, o: PhaseOptions, hash: string, ite
           ],
           signal: ctx.signal,
         });
-        ctx.meter.settle(reservation, usageStageOfPhase(o.phase), r.usage);
+        ctx.meter.settle(reservation, callStageOfPhase(o.phase), r.usage);
         return r;
       } catch (e) {
         // A failed call that still used tokens (a reply cut off empty) is billed: count it.
-        if (isLlmError(e) && e.usage) ctx.meter.settle(reservation, usageStageOfPhase(o.phase), e.usage);
+        if (isLlmError(e) && e.usage) ctx.meter.settle(reservation, callStageOfPhase(o.phase), e.usage);
         else ctx.meter.release(reservation);
         throw e;
       }

@@ -12,7 +12,8 @@ import { deriveSteps, type RunConfig } from '../core/run-config';
 import { createSchedule } from '../core/schedules';
 import { createContext } from './context';
 import type { EngineStage, EventSink } from './events';
-import { Meter, outputLimits, usageStageOfPhase, usageStageOfPrompt, type Prices } from './meter';
+import { Meter, outputLimits, type Prices } from './meter';
+import { callStageOfPhase, callStageOfPrompt } from '../core/stages';
 import { isPauseError, stopRequestOf } from './pause';
 import { isLlmError, type LlmPort, type RunStore } from './ports';
 import type { PromptSet } from './prompts';
@@ -88,9 +89,9 @@ export function initialRunState(input: TrainInput, now: number): RunState {
 /** Usage so far, rebuilt from what the store holds (so a resumed run counts what it spent). */
 async function restoreMeter(meter: Meter, store: RunStore, runId: string): Promise<void> {
   for (const r of await store.listRollouts(runId))
-    if (!r.cached && r.status === 'ok') meter.add(usageStageOfPhase(r.phase), 'target', r.usage);
+    if (!r.cached && r.status === 'ok') meter.add(callStageOfPhase(r.phase), 'target', r.usage);
   for (const c of await store.listCalls(runId))
-    meter.add(usageStageOfPrompt(c.stage), c.stage === 'judge' ? 'judge' : 'optimizer', c.usage);
+    meter.add(callStageOfPrompt(c.stage), c.stage === 'judge' ? 'judge' : 'optimizer', c.usage);
 }
 
 export async function runTraining(input: TrainInput, deps: TrainDeps): Promise<TrainOutcome> {

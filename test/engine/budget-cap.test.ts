@@ -65,7 +65,7 @@ describe('budget cap', () => {
     const { ctx, meter } = await context({ optimizer: { input: 0, output: 10 } });
     const r = await callOptimizer(ctx, 'cut', 'rank_edits', rank(1));
     expect(r.error?.kind).toBe('truncated');
-    expect(meter.byStage.ranking?.completionTokens).toBe(8192);
+    expect(meter.byStage.rank?.completionTokens).toBe(8192);
     expect(meter.totalCostUsd).toBeCloseTo(8192 * 10 / 1e6, 9);
   });
 });

@@ -1,6 +1,11 @@
 // The meter: what each call costs and where it is billed (issue #9 item 5, part; issue #8 stages).
 import { describe, expect, it } from 'vitest';
-import { Meter, usageStageOfPhase, usageStageOfPrompt } from '../../src/engine/meter';
+import { Meter } from '../../src/engine/meter';
+import { CALL_STAGES, callStageOfPhase, callStageOfPrompt } from '../../src/core/stages';
+import { sharedLlmServer } from '../support/shared-server';
+import { trainOnce } from '../support/harness';
+
+const server = sharedLlmServer();
 
 const usage = { promptTokens: 1_000_000, completionTokens: 1_000_000, reasoningTokens: 0 };
 
@@ -20,10 +25,17 @@ describe('meter', () => {
   });
 
   it('bills the train check and the tie-break replay to their own stages', () => {
-    expect(usageStageOfPhase('s0003/check')).toBe('train_check');
-    expect(usageStageOfPhase('s0003/check-repaired')).toBe('train_check');
-    expect(usageStageOfPhase('s0003/gate-current')).toBe('gate');
-    expect(usageStageOfPhase('s0003/rollout/b1')).toBe('rollout');
-    expect(usageStageOfPrompt('repair_edits')).toBe('repair');
+    expect(callStageOfPhase('s0003/check')).toBe('trainCheck');
+    expect(callStageOfPhase('s0003/check-repaired')).toBe('trainCheck');
+    expect(callStageOfPhase('s0003/gate-current')).toBe('gate');
+    expect(callStageOfPhase('s0003/rollout/b1')).toBe('rollout');
+    expect(callStageOfPrompt('repair_edits')).toBe('repair');
+  });
+
+  it('a run bills its usage under call stages only', async () => {
+    const { outcome } = await trainOnce({ url: server().url, config: { epochs: 2 } });
+    const billed = Object.keys(outcome.summary?.usage ?? {});
+    expect(billed.length).toBeGreaterThan(4);
+    for (const stage of billed) expect(Object.keys(CALL_STAGES)).toContain(stage);
   });
 });

@@ -1,16 +1,9 @@
 import { useApp, type LiveRun } from '../../store/app-store';
 import { ScoreChart } from './ScoreChart';
+import { PIPELINE_LABELS, STEP_STAGES, type PipelineStage } from '../../core/stages';
 
-const PIPELINE = [
-  ['rollout', 'Rollout'],
-  ['reflect', 'Reflect'],
-  ['aggregate', 'Aggregate'],
-  ['select', 'Select'],
-  ['update', 'Update'],
-  ['gate', 'Gate'],
-] as const;
-
-const OTHER: Record<string, string> = { baseline: 'Baseline on validation', slow_update: 'Epoch boundary: slow update and meta skill', meta_skill: 'Meta skill', final: 'Final validation', test: 'Test evaluation' };
+/** Stages outside the six of a step are named in a line under the strip. */
+const outsideStep = (stage: PipelineStage | undefined) => (stage && !STEP_STAGES.includes(stage) ? PIPELINE_LABELS[stage] : null);
 
 function eta(live: LiveRun): string {
   const done = live.points.length;
@@ -31,13 +24,13 @@ export function RunDashboard() {
   return (
     <section className="card dashboard" aria-label="Training progress">
       <ol className="pipeline" aria-label="Stages">
-        {PIPELINE.map(([id, name], i) => (
+        {STEP_STAGES.map((id, i) => (
           <li key={id} className={live.stage === id && live.status === 'running' ? 'active' : undefined} aria-current={live.stage === id ? 'step' : undefined}>
-            <span className="num">{i + 1}</span> {name}
+            <span className="num">{i + 1}</span> {PIPELINE_LABELS[id]}
           </li>
         ))}
       </ol>
-      {live.stage && OTHER[live.stage] && live.status === 'running' && <p className="muted">{OTHER[live.stage]}</p>}
+      {outsideStep(live.stage) && live.status === 'running' && <p className="muted">{outsideStep(live.stage)}</p>}
       <div className="progress-row">
         <div className="progress" role="progressbar" aria-label="Steps done" aria-valuemin={0} aria-valuemax={live.totalSteps} aria-valuenow={stepsDone}>
           <div style={{ width: `${pct}%` }} />

@@ -9,12 +9,8 @@ import { effectivePrices } from '../../store/effective-prices';
 import { Alert, Card, Field, NumberField } from '../common/Field';
 import { KNOB_HELP } from './knobs';
 import { RunDashboard } from './RunDashboard';
+import { callStageLabel } from '../../core/stages';
 import { cancelRun, pauseRun, resumeRun, startTraining } from '../../client/run-controller';
-
-const STAGE_NAMES: Record<string, string> = {
-  baseline: 'Baseline (validation)', rollout: 'Rollouts (train)', judge: 'Judge', reflect: 'Reflect (analysts)', merge: 'Aggregate (merges)', rank: 'Select (ranking)', lrDecision: 'Select (step size)', trainCheck: 'Train-batch check', repair: 'Bundle repair',
-  gate: 'Gate (validation)', slowUpdateRollout: 'Slow-update rollouts', slowUpdate: 'Slow update', metaSkill: 'Meta skill', slowUpdateGate: 'Slow-update gate', finalValidation: 'Final validation', test: 'Test evaluation',
-};
 
 function patch(p: Partial<RunConfig>) {
   setApp((s) => ({ config: { ...s.config, ...p } }));
@@ -203,7 +199,7 @@ export function TrainScreen() {
             <tbody>
               {Object.entries(estimate.stages).map(([stage, e]) => (
                 <tr key={stage}>
-                  <td>{STAGE_NAMES[stage] ?? stage}</td>
+                  <td>{callStageLabel(stage)}</td>
                   <td className="num">{e!.calls.toLocaleString()}</td>
                   <td className="num">{e!.promptTokens.toLocaleString()}</td>
                   <td className="num">{e!.completionTokens.toLocaleString()}</td>
