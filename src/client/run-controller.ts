@@ -70,9 +70,10 @@ export async function pauseRun(): Promise<void> {
 export async function cancelRun(runId?: string): Promise<void> {
   const id = runId ?? useApp.getState().live?.runId;
   if (!id) return;
-  const wasIdle = !(await trainer().cancelRun(id));
+  const cancelled = await trainer().cancelRun(id);
+  // A running run reports its own end in a status event; a stopped one was cancelled in storage, as the answer says.
   const live = useApp.getState().live;
-  if (live?.runId === id && !wasIdle && live.status !== 'running') setApp({ live: { ...live, status: 'cancelled', reason: 'Cancelled by you.' } });
+  if (live?.runId === id && cancelled && live.status !== 'running') setApp({ live: { ...live, status: 'cancelled', reason: 'Cancelled by you.' } });
 }
 
 /** At start-up: mark cut-off runs interrupted and show the most recent unfinished one. */

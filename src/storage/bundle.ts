@@ -9,6 +9,7 @@ import type { SkillwrightDb } from './open-db';
 import { RUN_DATA_STORES, type DatasetRecord, type RunRecord, type StoredEndpoint } from './schema';
 import type { ArtifactRecord, OptimizerCallRecord, RolloutRow, SkillVersion, StepRecord } from '../engine/types';
 import { guardQuota } from './quota';
+import { withStatus } from './runs-repo';
 
 export const BUNDLE_FORMAT = 'skillwright-run';
 export const BUNDLE_VERSION = 1;
@@ -168,20 +169,19 @@ export async function importBundle(db: SkillwrightDb, bundle: RunBundle, newId: 
   if (!hasDataset && !bundle.dataset) return { ok: false, error: 'The run’s dataset is neither in the bundle nor in this browser.' };
   const re = <T extends { runId: string }>(rows: T[]) => rows.map((r) => ({ ...r, runId: id }));
   const status = bundle.run.status === 'running' ? 'interrupted' : bundle.run.status;
-  const run: RunRecord = {
+  const run: RunRecord = withStatus({
     ...bundle.run,
     id,
     name: taken ? `${bundle.run.name} (imported)` : bundle.run.name,
-    status,
     endpoints: {
       target: stripSecretHeaders(bundle.run.endpoints.target),
       optimizer: stripSecretHeaders(bundle.run.endpoints.optimizer),
       ...(bundle.run.endpoints.judge ? { judge: stripSecretHeaders(bundle.run.endpoints.judge) } : {}),
     },
-    state: bundle.run.state && { ...bundle.run.state, runId: id, status },
+    state: bundle.run.state && { ...bundle.run.state, runId: id },
     // The bundle's hosts are the exporter's: never call them with this user's keys.
     needsBinding: true,
-  };
+  }, status);
   await guardQuota(async () => {
     const tx = db.transaction(['runs', 'datasets', ...RUN_DATA_STORES], 'readwrite');
     const puts: Promise<unknown>[] = [tx.objectStore('runs').put(run)];

@@ -6,6 +6,7 @@ import type { RunStore } from '../engine/ports';
 import type { ArtifactRecord, OptimizerCallRecord, RolloutRow, RunState, SkillVersion, StepRecord } from '../engine/types';
 import type { SkillwrightDb } from './open-db';
 import { guardQuota } from './quota';
+import { withStatus } from './runs-repo';
 
 export class IdbRunStore implements RunStore {
   constructor(
@@ -26,7 +27,8 @@ export class IdbRunStore implements RunStore {
       const tx = this.db.transaction('runs', 'readwrite');
       const run = await tx.store.get(state.runId);
       if (!run) throw new Error(`run ${state.runId} does not exist`);
-      await tx.store.put({ ...run, state, status: state.status, updatedAt: state.updatedAt });
+      // The engine's state carries its status; withStatus keeps the record's in step with it.
+      await tx.store.put({ ...withStatus({ ...run, state }, state.status), updatedAt: state.updatedAt });
       await tx.done;
     });
   }

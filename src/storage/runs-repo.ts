@@ -41,6 +41,26 @@ export function toListItem(r: RunRecord): RunListItem {
   };
 }
 
+/**
+ * The one way a run's status changes: the record's status (what lists and indexes read) and its
+ * state's status, reason and kind (what the engine resumes from) move together. Every writer
+ * of a status — the engine's checkpoints, a cancel, start-up recovery, an import — goes
+ * through here.
+ */
+export function withStatus(run: RunRecord, status: RunRecord['status'], why?: { reason?: string; reasonKind?: string }): RunRecord {
+  const state = run.state && { ...run.state, status, ...(why ? { reason: why.reason, reasonKind: why.reasonKind } : {}) };
+  return { ...run, status, state };
+}
+
+/** Change a stored run's status (see `withStatus`); undefined when there is no such run. */
+export async function setRunStatus(db: SkillwrightDb, runId: string, status: RunRecord['status'], why: { reason: string; reasonKind: string }, at: number): Promise<RunRecord | undefined> {
+  const run = await db.get('runs', runId);
+  if (!run) return undefined;
+  const next = { ...withStatus(run, status, why), updatedAt: at };
+  await putRun(db, next);
+  return next;
+}
+
 export async function putRun(db: SkillwrightDb, run: RunRecord): Promise<void> {
   await guardQuota(() => db.put('runs', run));
 }
@@ -85,7 +105,7 @@ export async function markInterrupted(db: SkillwrightDb, isOwnedElsewhere: (id: 
   for (const r of running) {
     if (await isOwnedElsewhere(r.id)) continue;
     const reason = 'The run was interrupted (the page was closed or reloaded). Resume to continue from its last checkpoint.';
-    await db.put('runs', { ...r, status: 'interrupted', state: r.state && { ...r.state, status: 'interrupted', reason, reasonKind: 'interrupted' } });
+    await db.put('runs', withStatus(r, 'interrupted', { reason, reasonKind: 'interrupted' }));
     marked.push(r.id);
   }
   return marked;

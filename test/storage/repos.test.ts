@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { openSkillwrightDb } from '../../src/storage/open-db';
 import { IdbRunStore } from '../../src/storage/idb-run-store';
-import { deleteRun, listRuns, markInterrupted, putRun, renameRun } from '../../src/storage/runs-repo';
+import { deleteRun, listRuns, markInterrupted, putRun, renameRun, setRunStatus, withStatus } from '../../src/storage/runs-repo';
 import { RUN_DATA_STORES } from '../../src/storage/schema';
 import type { SkillwrightDb } from '../../src/storage/open-db';
 
@@ -111,6 +111,22 @@ describe('runs repository', () => {
     expect(a?.status).toBe('interrupted');
     expect(a?.state?.reason).toMatch(/interrupted/);
     expect((await db.get('runs', 'b'))?.status).toBe('running');
+  });
+
+  it('changes a status in one place: the record, its state and the status index move together', async () => {
+    const db = await open();
+    await putRun(db, { ...run('a'), status: 'paused', state: { status: 'paused', reason: 'Budget reached.', reasonKind: 'budget' } as never });
+    const next = await setRunStatus(db, 'a', 'cancelled', { reason: 'Cancelled by you.', reasonKind: 'user' }, 99);
+    const stored = await db.get('runs', 'a');
+    expect(stored).toEqual(next);
+    expect(stored).toMatchObject({ status: 'cancelled', updatedAt: 99, state: { status: 'cancelled', reason: 'Cancelled by you.', reasonKind: 'user' } });
+    expect((await db.getAllFromIndex('runs', 'by-status', 'cancelled')).map((r) => r.id)).toEqual(['a']);
+    expect(await setRunStatus(db, 'missing', 'cancelled', { reason: '', reasonKind: 'user' }, 1)).toBeUndefined();
+    // Without a reason given, the state keeps its own (an import turning "running" into "interrupted").
+    expect(withStatus({ ...run('b'), state: { status: 'running', reason: 'kept' } as never }, 'interrupted')).toMatchObject({ status: 'interrupted', state: { status: 'interrupted', reason: 'kept' } });
+    // The engine's checkpoints carry the status in the state; the record follows it.
+    await new IdbRunStore(db).saveState({ ...(stored!.state as object), runId: 'a', status: 'running', updatedAt: 100 } as never);
+    expect(await db.get('runs', 'a')).toMatchObject({ status: 'running', state: { status: 'running' } });
   });
 });
 

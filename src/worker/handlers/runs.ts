@@ -7,7 +7,7 @@ import { createLlmPort } from '../../llm/openai-client';
 import { stripSecretHeaders } from '../../storage/bundle';
 import { getDataset } from '../../storage/datasets-repo';
 import { IdbRunStore } from '../../storage/idb-run-store';
-import { deleteRun, getRun, listRuns, markInterrupted, putRun, renameRun, toListItem } from '../../storage/runs-repo';
+import { deleteRun, getRun, listRuns, markInterrupted, putRun, renameRun, setRunStatus, toListItem } from '../../storage/runs-repo';
 import type { RunRecord } from '../../storage/schema';
 import type { CreateRunInput, WorkerApi } from '../api-types';
 import { keyFor, type KeyFor } from '../key-binding';
@@ -116,8 +116,7 @@ export function runsHandlers(c: ApiContext): Pick<WorkerApi, 'createRun' | 'star
       const db = await dbp;
       const run = await getRun(db, runId);
       if (!run || run.status === 'completed' || run.status === 'cancelled' || (await lockedElsewhere(runId))) return false;
-      const reason = 'Cancelled by you.';
-      await putRun(db, { ...run, status: 'cancelled', updatedAt: now(), state: run.state && { ...run.state, status: 'cancelled', reason, reasonKind: 'user' } });
+      await setRunStatus(db, runId, 'cancelled', { reason: 'Cancelled by you.', reasonKind: 'user' }, now());
       return true;
     },
 
