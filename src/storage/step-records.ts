@@ -37,14 +37,19 @@ export async function readStepRecords(db: SkillwrightDb, runId: string, step: nu
     db.get('runs', runId),
   ]);
   let before: string | null = step === 1 ? (run?.initialSkill ?? null) : null;
+  // The skill whose scored rows stand for `before`'s: itself, except after the epoch-1 slow-update
+  // placeholder, which only adds an empty block and carries the score of the skill it was placed in.
+  let scoredAs = before;
   if (prev) {
     // The skill this step started from: the latest version made at or before the previous step.
     const made = versions.filter((v) => v.step <= prev.step).sort((a, b) => a.step - b.step || a.createdAt - b.createdAt);
     before = made.length ? made[made.length - 1].text : (run?.initialSkill ?? null);
+    const placeholder = made.length > 0 && made[made.length - 1].origin.startsWith('slow_update_placeholder');
+    scoredAs = placeholder ? (made.length > 1 ? made[made.length - 2].text : (run?.initialSkill ?? null)) : before;
   }
   const currentRollouts: RolloutRow[] = [];
-  if (before !== null) {
-    const h = await skillHash(before);
+  if (scoredAs !== null) {
+    const h = await skillHash(scoredAs);
     for (const g of gateRollouts) {
       const rows = await db.getAllFromIndex('rollouts', 'by-skill-item', [runId, h, g.itemId]);
       const okRow = rows.find((r) => r.status === 'ok');

@@ -243,6 +243,25 @@ describe('worker API over a MessageChannel', () => {
     for (const t of [tab, other, fresh]) t.close();
   });
 
+  it('compares every gated item with the current skill, also on the step after the slow-update placeholder', async () => {
+    const tab = await openTab();
+    const runId = await newRun(tab.remote, srv.url, { epochs: 2, evalTest: false });
+    await tab.remote.setKeys(KEYS, false);
+    await tab.remote.startRun(runId);
+    const versions = await tab.remote.getSkillVersions(runId);
+    expect(versions.some((v) => v.origin.startsWith('slow_update_placeholder'))).toBe(true);
+    const { steps } = await tab.remote.getSteps(runId, 0, 100);
+    const gated = steps.filter((s) => s.candidateHash);
+    expect(gated.some((s) => s.epoch === 2)).toBe(true);
+    for (const s of gated) {
+      const d = await tab.remote.getStepDetail(runId, s.step);
+      if (!d.ok) throw new Error(d.error.message);
+      // The placeholder only adds an empty block; its rows are those of the skill it was placed in.
+      expect([s.step, d.detail.currentRollouts.length]).toEqual([s.step, d.detail.gateRollouts.length]);
+    }
+    tab.close();
+  });
+
   it('deletes a run with all of its rows', async () => {
     const tab = await openTab();
     const runId = await newRun(tab.remote, srv.url, { epochs: 1 });
