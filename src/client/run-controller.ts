@@ -19,14 +19,24 @@ function settle(r: Result<StartOutcome>, before: { status: RunStatus; reason?: s
     return;
   }
   const live = useApp.getState().live;
-  if (live) setApp({ live: { ...live, status: r.status, reason: r.reason, reasonKind: r.reasonKind, starting: undefined } });
+  if (live)
+    setApp({ live: { ...live, status: r.status, reason: r.reason, reasonKind: r.reasonKind, starting: undefined } });
   if (r.status === 'paused' && r.reasonKind !== 'user') setApp({ problem: r.reason ?? 'The run paused.' });
 }
 
 /** Chart points of a run so far, from its stored steps. */
 async function storedPoints(runId: string): Promise<ChartPoint[]> {
   const { steps } = await trainer().getSteps(runId, 0, 100_000);
-  return steps.map((s) => ({ step: s.step, epoch: s.epoch, action: s.action, candidate: s.candidateGateScore, current: s.currentScore, best: s.bestScore, trainHard: s.rolloutHard, editBudget: s.editBudget }));
+  return steps.map((s) => ({
+    step: s.step,
+    epoch: s.epoch,
+    action: s.action,
+    candidate: s.candidateGateScore,
+    current: s.currentScore,
+    best: s.bestScore,
+    trainHard: s.rolloutHard,
+    editBudget: s.editBudget,
+  }));
 }
 
 export async function startTraining(): Promise<void> {
@@ -47,7 +57,13 @@ export async function startTraining(): Promise<void> {
   if (!created.ok) return void setApp({ problem: created.error.message });
   const run = await trainer().getRun(created.runId);
   startLive(created.runId, 'idle', run.ok ? run.detail.totalSteps : 0, { starting: true });
-  settle(await trainer().startRun(created.runId, proxyCallback((e: RunEvent) => applyRunEvent(e))), { status: 'idle' });
+  settle(
+    await trainer().startRun(
+      created.runId,
+      proxyCallback((e: RunEvent) => applyRunEvent(e)),
+    ),
+    { status: 'idle' },
+  );
 }
 
 export async function resumeRun(runId: string, patch?: { budgetUsd?: number }): Promise<void> {
@@ -56,9 +72,19 @@ export async function resumeRun(runId: string, patch?: { budgetUsd?: number }): 
   const run = await trainer().getRun(runId);
   if (!run.ok) return void setApp({ problem: run.error.message });
   const prior = run.detail.run.status;
-  startLive(runId, prior, run.detail.totalSteps, { points: await storedPoints(runId), baseline: run.detail.baselineScore, reason: run.detail.reason, starting: true });
-  const budget = patch?.budgetUsd !== undefined ? { budget: { ...run.detail.config.budget, usd: patch.budgetUsd } } : undefined;
-  const r = await trainer().startRun(runId, proxyCallback((e: RunEvent) => applyRunEvent(e)), budget);
+  startLive(runId, prior, run.detail.totalSteps, {
+    points: await storedPoints(runId),
+    baseline: run.detail.baselineScore,
+    reason: run.detail.reason,
+    starting: true,
+  });
+  const budget =
+    patch?.budgetUsd !== undefined ? { budget: { ...run.detail.config.budget, usd: patch.budgetUsd } } : undefined;
+  const r = await trainer().startRun(
+    runId,
+    proxyCallback((e: RunEvent) => applyRunEvent(e)),
+    budget,
+  );
   settle(r, { status: prior, reason: run.detail.reason });
 }
 
@@ -73,7 +99,8 @@ export async function cancelRun(runId?: string): Promise<void> {
   const cancelled = await trainer().cancelRun(id);
   // A running run reports its own end in a status event; a stopped one was cancelled in storage, as the answer says.
   const live = useApp.getState().live;
-  if (live?.runId === id && cancelled && live.status !== 'running') setApp({ live: { ...live, status: 'cancelled', reason: 'Cancelled by you.' } });
+  if (live?.runId === id && cancelled && live.status !== 'running')
+    setApp({ live: { ...live, status: 'cancelled', reason: 'Cancelled by you.' } });
 }
 
 /** At start-up: mark cut-off runs interrupted and show the most recent unfinished one. */
@@ -83,6 +110,10 @@ export async function recoverOnStartup(): Promise<void> {
   const last = runs[0];
   if (last && (last.status === 'interrupted' || last.status === 'paused' || last.status === 'running')) {
     const run = await trainer().getRun(last.id);
-    startLive(last.id, last.status, run.ok ? run.detail.totalSteps : 0, { points: await storedPoints(last.id), baseline: run.ok ? run.detail.baselineScore : undefined, reason: last.reason });
+    startLive(last.id, last.status, run.ok ? run.detail.totalSteps : 0, {
+      points: await storedPoints(last.id),
+      baseline: run.ok ? run.detail.baselineScore : undefined,
+      reason: last.reason,
+    });
   }
 }

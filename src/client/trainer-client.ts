@@ -7,7 +7,10 @@ let remote: Comlink.Remote<WorkerApi> | null = null;
 
 export function trainer(): Comlink.Remote<WorkerApi> {
   if (!remote) {
-    const worker = new Worker(new URL('../worker/trainer.worker.ts', import.meta.url), { type: 'module', name: 'skillwright-trainer' });
+    const worker = new Worker(new URL('../worker/trainer.worker.ts', import.meta.url), {
+      type: 'module',
+      name: 'skillwright-trainer',
+    });
     remote = Comlink.wrap<WorkerApi>(worker);
   }
   return remote;

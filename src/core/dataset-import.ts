@@ -32,15 +32,26 @@ export interface StagedDataset {
 
 export type ImportResult =
   | { ok: true; dataset: Dataset; fieldNames: string[] }
-  | { ok: false; problems: DatasetProblem[]; truncated: boolean; format?: DatasetFormat; fieldNames: string[]; mapping?: FieldMapping };
+  | {
+      ok: false;
+      problems: DatasetProblem[];
+      truncated: boolean;
+      format?: DatasetFormat;
+      fieldNames: string[];
+      mapping?: FieldMapping;
+    };
 
 export type StageResult = { ok: true; staged: StagedDataset } | (Extract<ImportResult, { ok: false }> & { ok: false });
 
 export function stageDatasetText(text: string, opts: ParseOptions = {}): StageResult {
   const parsed = parseDatasetText(text, opts);
-  if (!parsed.ok) return { ok: false, problems: parsed.problems, truncated: parsed.truncated, format: parsed.format, fieldNames: [] };
+  if (!parsed.ok)
+    return { ok: false, problems: parsed.problems, truncated: parsed.truncated, format: parsed.format, fieldNames: [] };
   const fieldNames = sampleFieldNames(parsed.rows);
-  return { ok: true, staged: { format: parsed.format, rows: parsed.rows, fieldNames, detected: detectMapping(fieldNames) } };
+  return {
+    ok: true,
+    staged: { format: parsed.format, rows: parsed.rows, fieldNames, detected: detectMapping(fieldNames) },
+  };
 }
 
 export function buildStagedDataset(staged: StagedDataset, choices: BuildChoices = {}): ImportResult {
@@ -49,15 +60,21 @@ export function buildStagedDataset(staged: StagedDataset, choices: BuildChoices 
   const unknown: DatasetProblem[] = [];
   for (const [role, field] of Object.entries(choices.mapping ?? {}) as [keyof FieldMapping, string][]) {
     if (field && !fieldNames.includes(field)) {
-      unknown.push({ where: '', field, message: `is mapped to ${role} but no item has this field (fields: ${fieldNames.slice(0, 20).join(', ')})` });
+      unknown.push({
+        where: '',
+        field,
+        message: `is mapped to ${role} but no item has this field (fields: ${fieldNames.slice(0, 20).join(', ')})`,
+      });
     }
     if (field) mapping[role] = field;
     else delete mapping[role];
   }
   if (unknown.length) return { ok: false, problems: unknown, truncated: false, format, fieldNames, mapping };
-  if (format === 'csv' && !(mapping.question && (mapping.expected || mapping.correctChoice))) return csvHeaderProblem(fieldNames);
+  if (format === 'csv' && !(mapping.question && (mapping.expected || mapping.correctChoice)))
+    return csvHeaderProblem(fieldNames);
   const built = buildDataset(staged.rows, { mapping, format, ratio: choices.ratio, splitSeed: choices.splitSeed });
-  if (!built.ok) return { ok: false, problems: built.problems, truncated: built.truncated, format, fieldNames, mapping };
+  if (!built.ok)
+    return { ok: false, problems: built.problems, truncated: built.truncated, format, fieldNames, mapping };
   return { ok: true, dataset: built.dataset, fieldNames };
 }
 
@@ -87,7 +104,10 @@ function csvHeaderProblem(header: string[]): ImportResult {
     problems: [
       {
         where: 'row 1',
-        message: `the header has no question and answer columns (columns found: ${header.slice(0, 12).map((h) => JSON.stringify(h.slice(0, 30))).join(', ')})`,
+        message: `the header has no question and answer columns (columns found: ${header
+          .slice(0, 12)
+          .map((h) => JSON.stringify(h.slice(0, 30)))
+          .join(', ')})`,
       },
     ],
   };

@@ -6,7 +6,19 @@
  * Each call stage belongs to one pipeline stage. Labels for people live here too.
  */
 
-export const PIPELINE_STAGES = ['baseline', 'rollout', 'reflect', 'aggregate', 'select', 'update', 'gate', 'slow_update', 'meta_skill', 'final', 'test'] as const;
+export const PIPELINE_STAGES = [
+  'baseline',
+  'rollout',
+  'reflect',
+  'aggregate',
+  'select',
+  'update',
+  'gate',
+  'slow_update',
+  'meta_skill',
+  'final',
+  'test',
+] as const;
 export type PipelineStage = (typeof PIPELINE_STAGES)[number];
 
 /** The six stages of one update step, in order (the dashboard's pipeline strip). */
@@ -26,7 +38,16 @@ export const PIPELINE_LABELS: Record<PipelineStage, string> = {
   test: 'Test evaluation',
 };
 
-const TARGET = ['baseline', 'rollout', 'trainCheck', 'gate', 'slowUpdateRollout', 'slowUpdateGate', 'finalValidation', 'test'] as const;
+const TARGET = [
+  'baseline',
+  'rollout',
+  'trainCheck',
+  'gate',
+  'slowUpdateRollout',
+  'slowUpdateGate',
+  'finalValidation',
+  'test',
+] as const;
 const OPTIMIZER = ['judge', 'reflect', 'merge', 'lrDecision', 'rank', 'repair', 'slowUpdate', 'metaSkill'] as const;
 export type CallStage = (typeof TARGET)[number] | (typeof OPTIMIZER)[number];
 /** Call stages answered by the target model, and by the optimizer (or the judge). */
@@ -72,7 +93,14 @@ export function callStageOfPhase(phase: string): CallStage {
   return 'rollout';
 }
 
-const PROMPT_STAGES: Record<string, CallStage> = { rank_edits: 'rank', repair_edits: 'repair', lr_decision: 'lrDecision', slow_update: 'slowUpdate', meta_skill: 'metaSkill', judge: 'judge' };
+const PROMPT_STAGES: Record<string, CallStage> = {
+  rank_edits: 'rank',
+  repair_edits: 'repair',
+  lr_decision: 'lrDecision',
+  slow_update: 'slowUpdate',
+  meta_skill: 'metaSkill',
+  judge: 'judge',
+};
 
 /** The call stage of an optimizer or judge call, from its prompt name ("reflect_failure", "rank_edits"…). */
 export function callStageOfPrompt(prompt: string): CallStage {

@@ -14,7 +14,8 @@ export function bundlesHandlers(c: ApiContext): Pick<WorkerApi, 'exportRun' | 'i
 
     async importRun(file) {
       // The file crosses as a Blob and is read here, once; a too-big file is refused unread.
-      if (file.size > MAX_BUNDLE_CHARS) return fail('invalid_bundle', `The file is larger than ${MAX_BUNDLE_CHARS / 1024 / 1024} MB.`);
+      if (file.size > MAX_BUNDLE_CHARS)
+        return fail('invalid_bundle', `The file is larger than ${MAX_BUNDLE_CHARS / 1024 / 1024} MB.`);
       const parsed = parseBundle(await file.text());
       if (!parsed.ok) return fail('invalid_bundle', parsed.error);
       const r = await importBundle(await dbp, parsed.bundle, newId);
@@ -26,7 +27,13 @@ export function bundlesHandlers(c: ApiContext): Pick<WorkerApi, 'exportRun' | 'i
       let usage: number | undefined;
       let quota: number | undefined;
       try {
-        const e = await (deps.estimate ?? (() => (typeof navigator !== 'undefined' && navigator.storage ? navigator.storage.estimate() : Promise.resolve({} as { usage?: number; quota?: number }))))();
+        const e = await (
+          deps.estimate ??
+          (() =>
+            typeof navigator !== 'undefined' && navigator.storage
+              ? navigator.storage.estimate()
+              : Promise.resolve({} as { usage?: number; quota?: number }))
+        )();
         usage = e.usage;
         quota = e.quota;
       } catch {

@@ -14,10 +14,15 @@ export function connectionHandlers(c: ApiContext): Pick<WorkerApi, 'testConnecti
       const keys = await vault.current();
       const check = (role: Role, e: StoredEndpoint) => {
         const k = keyFor(keys, role, e.baseURL, role === 'judge' ? 'optimizer' : undefined);
-        if (!k.ok) return Promise.resolve({ role, ok: false, model: e.model, error: { kind: k.kind, message: k.message } });
+        if (!k.ok)
+          return Promise.resolve({ role, ok: false, model: e.model, error: { kind: k.kind, message: k.message } });
         return checkEndpoint(role, endpointConfig(e, k.key, 1, role), deps.fetch);
       };
-      return Promise.all([check('target', input.target), check('optimizer', input.optimizer), ...(input.judge ? [check('judge', input.judge)] : [])]);
+      return Promise.all([
+        check('target', input.target),
+        check('optimizer', input.optimizer),
+        ...(input.judge ? [check('judge', input.judge)] : []),
+      ]);
     },
 
     async listModels(endpoint) {

@@ -41,7 +41,10 @@ export interface ApiContext {
 }
 
 /** An expected failure, as the API returns it (Comlink would keep only a thrown error's message). */
-export const fail = (kind: string, message: string, extra: Partial<ApiError> = {}) => ({ ok: false as const, error: { kind, message, ...extra } });
+export const fail = (kind: string, message: string, extra: Partial<ApiError> = {}) => ({
+  ok: false as const,
+  error: { kind, message, ...extra },
+});
 
 function randomId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(8));
@@ -49,7 +52,12 @@ function randomId(): string {
 }
 
 /** A stored endpoint with its key and the role's defaults, ready for the LLM client. */
-export function endpointConfig(e: StoredEndpoint, apiKey: string, concurrency: number, role: 'target' | 'optimizer' | 'judge'): EndpointConfig {
+export function endpointConfig(
+  e: StoredEndpoint,
+  apiKey: string,
+  concurrency: number,
+  role: 'target' | 'optimizer' | 'judge',
+): EndpointConfig {
   return {
     ...e,
     apiKey,

@@ -2,7 +2,14 @@
  * Datasets: a file is handed over once and parsed once (stage), checked under the user's
  * choices as often as they change them (inspect), then stored (commit); list, page, delete.
  */
-import { buildStagedDataset, importDatasetText, stageDatasetText, type BuildChoices, type ImportResult, type StagedDataset } from '../../core/dataset-import';
+import {
+  buildStagedDataset,
+  importDatasetText,
+  stageDatasetText,
+  type BuildChoices,
+  type ImportResult,
+  type StagedDataset,
+} from '../../core/dataset-import';
 import { MAX_DATASET_BYTES } from '../../core/dataset-parse';
 import { deleteDataset, getDataset, listDatasets, putDataset, toDatasetItem } from '../../storage/datasets-repo';
 import type { DatasetCheck, Result, WorkerApi } from '../api-types';
@@ -12,7 +19,15 @@ import { fail, type ApiContext } from './context';
 /** Drafts kept at once: the page shows one file; an abandoned one is dropped when another comes. */
 const MAX_DRAFTS = 2;
 
-type Handlers = 'stageDataset' | 'inspectStaged' | 'commitStaged' | 'discardStaged' | 'importDataset' | 'listDatasets' | 'getDatasetItems' | 'deleteDataset';
+type Handlers =
+  | 'stageDataset'
+  | 'inspectStaged'
+  | 'commitStaged'
+  | 'discardStaged'
+  | 'importDataset'
+  | 'listDatasets'
+  | 'getDatasetItems'
+  | 'deleteDataset';
 
 const plural = (n: number, truncated: boolean) => `${n}${truncated ? '+' : ''} problem${n === 1 ? '' : 's'}`;
 
@@ -21,7 +36,15 @@ function check(r: ImportResult): DatasetCheck {
   if (!r.ok) {
     const { fieldNames, mapping, format, problems, truncated } = r;
     const message = `The file has ${plural(problems.length, truncated)}.`;
-    return { ok: false, fieldNames, mapping, format, problems, truncated, error: { kind: 'invalid_dataset', message, problems, truncated } };
+    return {
+      ok: false,
+      fieldNames,
+      mapping,
+      format,
+      problems,
+      truncated,
+      error: { kind: 'invalid_dataset', message, problems, truncated },
+    };
   }
   const d = r.dataset;
   return {
@@ -40,19 +63,35 @@ export function datasetsHandlers(c: ApiContext): Pick<WorkerApi, Handlers> {
   const drafts = new Map<string, StagedDataset>();
 
   async function store(r: ImportResult, name: string): Promise<Result<{ dataset: DatasetListItem }>> {
-    if (!r.ok) return fail('invalid_dataset', `The file has ${plural(r.problems.length, r.truncated)}; nothing was stored.`, { problems: r.problems, truncated: r.truncated });
-    const record = { ...r.dataset, id: `ds-${newId().replace(/^run-/, '')}`, name: name || 'Dataset', createdAt: now(), fieldNames: r.fieldNames };
+    if (!r.ok)
+      return fail('invalid_dataset', `The file has ${plural(r.problems.length, r.truncated)}; nothing was stored.`, {
+        problems: r.problems,
+        truncated: r.truncated,
+      });
+    const record = {
+      ...r.dataset,
+      id: `ds-${newId().replace(/^run-/, '')}`,
+      name: name || 'Dataset',
+      createdAt: now(),
+      fieldNames: r.fieldNames,
+    };
     await putDataset(await dbp, record);
     return { ok: true, dataset: toDatasetItem(record) };
   }
 
-  const gone = () => fail('not_found', 'That file is no longer loaded here (the page or its worker restarted): open it again.');
+  const gone = () =>
+    fail('not_found', 'That file is no longer loaded here (the page or its worker restarted): open it again.');
 
   return {
     async stageDataset(file, options) {
       // Refused by its size alone, unread.
       if (file.size > MAX_DATASET_BYTES) {
-        return check({ ok: false, fieldNames: [], truncated: false, problems: [{ where: '', message: `the file is larger than ${MAX_DATASET_BYTES / 1024 / 1024} MB` }] });
+        return check({
+          ok: false,
+          fieldNames: [],
+          truncated: false,
+          problems: [{ where: '', message: `the file is larger than ${MAX_DATASET_BYTES / 1024 / 1024} MB` }],
+        });
       }
       const staged = stageDatasetText(await file.text(), options);
       if (!staged.ok) return check(staged);

@@ -22,19 +22,40 @@ export function evaluationHandlers(c: ApiContext): Pick<WorkerApi, 'evaluateSkil
       const t = keyFor(k, 'target', input.endpoints.target.baseURL);
       if (!t.ok) return fail(t.kind, t.message);
       // Only a judge scorer calls the optimizer here; otherwise its client is built but never used.
-      const o = input.config.scorer.kind === 'judge' ? keyFor(k, 'optimizer', input.endpoints.optimizer.baseURL, 'target') : null;
+      const o =
+        input.config.scorer.kind === 'judge'
+          ? keyFor(k, 'optimizer', input.endpoints.optimizer.baseURL, 'target')
+          : null;
       if (o && !o.ok) return fail(o.kind, o.message);
       const llm = createLlmPort(
         {
           target: endpointConfig(input.endpoints.target, t.key, input.config.targetConcurrency, 'target'),
-          optimizer: endpointConfig(input.endpoints.optimizer, o?.ok ? o.key : 'unused-no-judge', input.config.optimizerConcurrency, 'optimizer'),
+          optimizer: endpointConfig(
+            input.endpoints.optimizer,
+            o?.ok ? o.key : 'unused-no-judge',
+            input.config.optimizerConcurrency,
+            'optimizer',
+          ),
         },
         { ...deps.clientOptions, ...(deps.fetch ? { fetch: deps.fetch } : {}) },
       );
       const events = new EventCoalescer((e: RunEvent) => onEvent?.(e), deps.progressIntervalMs ?? 100);
       const r = await evaluateSkill(
-        { skill: input.skill, split: input.split, limit: input.limit, config: input.config, data: { items: d.items, splits: d.splits }, prices: input.prices },
-        { llm, store: new MemoryRunStore(), prompts: buildPromptSet(deps.promptFiles, input.config.promptOverrides), onEvent: (e) => events.push(e), now },
+        {
+          skill: input.skill,
+          split: input.split,
+          limit: input.limit,
+          config: input.config,
+          data: { items: d.items, splits: d.splits },
+          prices: input.prices,
+        },
+        {
+          llm,
+          store: new MemoryRunStore(),
+          prompts: buildPromptSet(deps.promptFiles, input.config.promptOverrides),
+          onEvent: (e) => events.push(e),
+          now,
+        },
       );
       await events.close();
       if (!r.ok) return fail(r.kind, r.reason);

@@ -5,7 +5,9 @@ import { readStepRecords } from '../../storage/step-records';
 import type { WorkerApi } from '../api-types';
 import { fail, type ApiContext } from './context';
 
-export function inspectionHandlers(c: ApiContext): Pick<WorkerApi, 'getSteps' | 'getStepDetail' | 'getRollouts' | 'getSkillVersions'> {
+export function inspectionHandlers(
+  c: ApiContext,
+): Pick<WorkerApi, 'getSteps' | 'getStepDetail' | 'getRollouts' | 'getSkillVersions'> {
   const { dbp } = c;
   return {
     async getSteps(runId, offset, limit) {
@@ -22,7 +24,19 @@ export function inspectionHandlers(c: ApiContext): Pick<WorkerApi, 'getSteps' | 
       const stored = r.step.candidateHash ? r.versions.get(r.step.candidateHash) : undefined;
       const candidate = stored ?? (r.skillBefore !== null ? rebuildCandidate(r.skillBefore, artifacts) : null);
       const { step: record, rollouts, gateRollouts, currentRollouts, calls, skillBefore } = r;
-      return { ok: true, detail: { step: record, rollouts, gateRollouts, currentRollouts, calls, artifacts, currentSkillBefore: skillBefore, candidateSkill: candidate } };
+      return {
+        ok: true,
+        detail: {
+          step: record,
+          rollouts,
+          gateRollouts,
+          currentRollouts,
+          calls,
+          artifacts,
+          currentSkillBefore: skillBefore,
+          candidateSkill: candidate,
+        },
+      };
     },
 
     async getRollouts(runId, phase) {

@@ -18,14 +18,25 @@ export function keysHandlers(c: ApiContext): Pick<WorkerApi, 'setKeys' | 'bindRu
       if (!run) return fail('not_found', 'That run is not in this browser.');
       if (active.has(runId)) return fail('already_running', 'This run is running.');
       await putRun(db, { ...run, endpoints, needsBinding: false, updatedAt: now() });
-      const hosts = [...new Set([endpoints.target, endpoints.optimizer, endpoints.judge].filter((e) => e !== undefined).map((e) => originOf(e.baseURL)))];
+      const hosts = [
+        ...new Set(
+          [endpoints.target, endpoints.optimizer, endpoints.judge]
+            .filter((e) => e !== undefined)
+            .map((e) => originOf(e.baseURL)),
+        ),
+      ];
       return { ok: true, hosts };
     },
 
     async keyStatus() {
       const keys = await vault.current();
       const remembered = await getRememberedKeys(await dbp);
-      return { target: Boolean(keys.target), optimizer: Boolean(keys.optimizer), judge: Boolean(keys.judge), remembered: Boolean(remembered.target || remembered.optimizer) };
+      return {
+        target: Boolean(keys.target),
+        optimizer: Boolean(keys.optimizer),
+        judge: Boolean(keys.judge),
+        remembered: Boolean(remembered.target || remembered.optimizer),
+      };
     },
 
     async forgetKeys(opts) {

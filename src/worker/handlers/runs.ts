@@ -1,4 +1,7 @@
-/** Runs: create, start or resume (one tab at a time, under a lock), pause, cancel, list, rename, delete, and recovery at start-up. */
+/**
+ * Runs: create, start or resume (one tab at a time, under a lock), pause, cancel, list, rename,
+ * delete, and recovery at start-up.
+ */
 import { deriveSteps, validateAgainstSplits, validateRunConfig } from '../../core/run-config';
 import type { RunEvent } from '../../engine/events';
 import { buildPromptSet } from '../../engine/prompts';
@@ -7,7 +10,16 @@ import { createLlmPort } from '../../llm/openai-client';
 import { stripSecretHeaders } from '../../storage/bundle';
 import { getDataset } from '../../storage/datasets-repo';
 import { IdbRunStore } from '../../storage/idb-run-store';
-import { deleteRun, getRun, listRuns, markInterrupted, putRun, renameRun, setRunStatus, toListItem } from '../../storage/runs-repo';
+import {
+  deleteRun,
+  getRun,
+  listRuns,
+  markInterrupted,
+  putRun,
+  renameRun,
+  setRunStatus,
+  toListItem,
+} from '../../storage/runs-repo';
 import type { RunRecord } from '../../storage/schema';
 import type { CreateRunInput, WorkerApi } from '../api-types';
 import { keyFor, type KeyFor } from '../key-binding';
@@ -15,14 +27,34 @@ import { EventCoalescer } from '../event-coalescer';
 import { runLockName } from '../locks';
 import { fail, endpointConfig, type ApiContext } from './context';
 
-export function runsHandlers(c: ApiContext): Pick<WorkerApi, 'createRun' | 'startRun' | 'pauseRun' | 'cancelRun' | 'listRuns' | 'getRun' | 'renameRun' | 'deleteRun' | 'recoverInterrupted'> {
+export function runsHandlers(
+  c: ApiContext,
+): Pick<
+  WorkerApi,
+  | 'createRun'
+  | 'startRun'
+  | 'pauseRun'
+  | 'cancelRun'
+  | 'listRuns'
+  | 'getRun'
+  | 'renameRun'
+  | 'deleteRun'
+  | 'recoverInterrupted'
+> {
   const { dbp, deps, now, newId, active, locks, lockedElsewhere, vault } = c;
   return {
     async createRun(input: CreateRunInput) {
       const db = await dbp;
       const d = await getDataset(db, input.datasetId);
       if (!d) return fail('not_found', 'That dataset is not in this browser.');
-      const problems = [...validateRunConfig(input.config), ...validateAgainstSplits(input.config, { train: d.splits.train.length, val: d.splits.val.length, test: d.splits.test.length })];
+      const problems = [
+        ...validateRunConfig(input.config),
+        ...validateAgainstSplits(input.config, {
+          train: d.splits.train.length,
+          val: d.splits.val.length,
+          test: d.splits.test.length,
+        }),
+      ];
       if (problems.length) return fail('invalid_config', problems.map((p) => p.message).join('; '));
       try {
         buildPromptSet(deps.promptFiles, input.config.promptOverrides);
@@ -57,9 +89,14 @@ export function runsHandlers(c: ApiContext): Pick<WorkerApi, 'createRun' | 'star
       const run = await getRun(db, runId);
       if (!run) return fail('not_found', 'That run is not in this browser.');
       if (active.has(runId)) return fail('already_running', 'This run is already running.');
-      if (run.status === 'completed' || run.status === 'cancelled') return fail('finished', `This run is ${run.status}; start a new run from one of its skill versions instead.`);
+      if (run.status === 'completed' || run.status === 'cancelled')
+        return fail('finished', `This run is ${run.status}; start a new run from one of its skill versions instead.`);
       if (run.needsBinding) {
-        return fail('needs_binding', 'This run was imported from a file: it is read-only until you bind it to your own connection (Runs → "Use my connection"). Its endpoints came with the file, and your keys are never sent to them.');
+        return fail(
+          'needs_binding',
+          'This run was imported from a file: it is read-only until you bind it to your own connection ' +
+            '(Runs → "Use my connection"). Its endpoints came with the file, and your keys are never sent to them.',
+        );
       }
       const k = await vault.current();
       const t = keyFor(k, 'target', run.endpoints.target.baseURL);
@@ -82,13 +119,28 @@ export function runsHandlers(c: ApiContext): Pick<WorkerApi, 'createRun' | 'star
             {
               target: endpointConfig(run.endpoints.target, key(t), config.targetConcurrency, 'target'),
               optimizer: endpointConfig(run.endpoints.optimizer, key(o), config.optimizerConcurrency, 'optimizer'),
-              ...(run.endpoints.judge ? { judge: endpointConfig(run.endpoints.judge, key(j), config.optimizerConcurrency, 'judge') } : {}),
+              ...(run.endpoints.judge
+                ? { judge: endpointConfig(run.endpoints.judge, key(j), config.optimizerConcurrency, 'judge') }
+                : {}),
             },
             { ...deps.clientOptions, ...(deps.fetch ? { fetch: deps.fetch } : {}) },
           );
           const result = await runTraining(
-            { runId, config, data: { items: d.items, splits: d.splits }, initialSkill: run.initialSkill, prices: run.prices },
-            { llm, store: new IdbRunStore(db, deps.estimate), prompts: buildPromptSet(deps.promptFiles, config.promptOverrides), signal: controller.signal, onEvent: (e) => events.push(e), now },
+            {
+              runId,
+              config,
+              data: { items: d.items, splits: d.splits },
+              initialSkill: run.initialSkill,
+              prices: run.prices,
+            },
+            {
+              llm,
+              store: new IdbRunStore(db, deps.estimate),
+              prompts: buildPromptSet(deps.promptFiles, config.promptOverrides),
+              signal: controller.signal,
+              onEvent: (e) => events.push(e),
+              now,
+            },
           );
           await events.close();
           return result;
@@ -96,7 +148,8 @@ export function runsHandlers(c: ApiContext): Pick<WorkerApi, 'createRun' | 'star
           active.delete(runId);
         }
       });
-      if (!outcome) return fail('locked', 'This run is open in another tab, which is running it. It is read-only here.');
+      if (!outcome)
+        return fail('locked', 'This run is open in another tab, which is running it. It is read-only here.');
       return { ok: true, status: outcome.status, reason: outcome.reason, reasonKind: outcome.reasonKind };
     },
 
@@ -115,7 +168,8 @@ export function runsHandlers(c: ApiContext): Pick<WorkerApi, 'createRun' | 'star
       }
       const db = await dbp;
       const run = await getRun(db, runId);
-      if (!run || run.status === 'completed' || run.status === 'cancelled' || (await lockedElsewhere(runId))) return false;
+      if (!run || run.status === 'completed' || run.status === 'cancelled' || (await lockedElsewhere(runId)))
+        return false;
       await setRunStatus(db, runId, 'cancelled', { reason: 'Cancelled by you.', reasonKind: 'user' }, now());
       return true;
     },
@@ -160,7 +214,8 @@ export function runsHandlers(c: ApiContext): Pick<WorkerApi, 'createRun' | 'star
     },
 
     async deleteRun(runId) {
-      if (active.has(runId) || (await lockedElsewhere(runId))) return fail('running', 'Pause or cancel the run before deleting it.');
+      if (active.has(runId) || (await lockedElsewhere(runId)))
+        return fail('running', 'Pause or cancel the run before deleting it.');
       await deleteRun(await dbp, runId);
       return { ok: true };
     },
