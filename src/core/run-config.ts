@@ -3,6 +3,7 @@
  * messages a user can act on, serialisable as plain JSON, and the derived quantities of §2.1.
  */
 import { GATE_METRICS, type GateMetric } from './gate';
+import { GATE_RULES, type GateRule } from './gate-rules';
 import { SCHEDULE_KINDS, type ScheduleKind } from './schedules';
 import { SCORER_KINDS, type ScorerSpec } from './scoring';
 import type { RolloutPresetId, RolloutTemplate } from './templates';
@@ -38,6 +39,10 @@ export interface RunConfig {
   useGate: boolean;
   gateMetric: GateMetric;
   gateMixedWeight: number;
+  /** What a candidate must show besides a higher mean (core/gate-rules.ts). */
+  gateRule: GateRule;
+  /** Standard errors the paired gain must exceed under the significance rule. */
+  gateSignificanceK: number;
   /** Weight of the semantic-density bonus in the gate score; 0 turns it off. */
   densityWeight: number;
   useSlowUpdate: boolean;
@@ -88,6 +93,8 @@ export const DEFAULT_RUN_CONFIG: RunConfig = {
   useGate: true,
   gateMetric: 'hard',
   gateMixedWeight: 0.5,
+  gateRule: 'mean',
+  gateSignificanceK: 1,
   densityWeight: 0,
   useSlowUpdate: true,
   slowUpdateSamples: 20,
@@ -152,6 +159,8 @@ export function validateRunConfig(c: RunConfig): ConfigProblem[] {
   if (c.lrControlMode !== 'fixed' && c.lrControlMode !== 'autonomous') problems.push({ field: 'lrControlMode', message: 'edit budget control must be fixed or autonomous' });
   if (!GATE_METRICS.includes(c.gateMetric)) problems.push({ field: 'gateMetric', message: `gate metric must be one of ${GATE_METRICS.join(', ')}` });
   if (!(c.gateMixedWeight >= 0 && c.gateMixedWeight <= 1)) problems.push({ field: 'gateMixedWeight', message: 'mixed gate weight must be between 0 and 1' });
+  if (!GATE_RULES.includes(c.gateRule)) problems.push({ field: 'gateRule', message: `gate rule must be one of ${GATE_RULES.join(', ')}` });
+  if (!(c.gateSignificanceK >= 0 && c.gateSignificanceK <= 10)) problems.push({ field: 'gateSignificanceK', message: 'significance k must be between 0 and 10' });
   if (!(c.densityWeight >= 0 && c.densityWeight <= 1)) problems.push({ field: 'densityWeight', message: 'density weight must be between 0 and 1' });
   if (!PAIR_POLICIES.includes(c.pairPolicy)) problems.push({ field: 'pairPolicy', message: `pair policy must be one of ${PAIR_POLICIES.join(', ')}` });
   if (!(c.maxErrorRate >= 0 && c.maxErrorRate <= 1)) problems.push({ field: 'maxErrorRate', message: 'maximum error rate must be between 0 and 1' });

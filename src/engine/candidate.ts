@@ -17,6 +17,8 @@ import { okRows } from './rollout';
 import { rankAndSelect } from './select';
 import { commonScoresIfErrored, pairedValidationRows, scoreOnSelection, type CommonScores, type SelectionOutcome } from './selection';
 import type { RolloutRow, RunDataset, RunState } from './types';
+import { applyGateRule } from './gate-rule';
+import type { GateRuleVerdict } from '../core/gate-rules';
 
 export interface CandidateInput {
   key: string;
@@ -112,6 +114,8 @@ export interface GatedCandidate {
   tieBreak: { val: ItemDelta; accepted: boolean } | null;
   /** Both skills' gate scores on the items both scored, when errored rows made the means incomparable. */
   common: CommonScores | null;
+  /** The gate rule's verdict on an accept (null under the mean rule, or when nothing was accepted). */
+  rule: GateRuleVerdict | null;
 }
 
 /** The validation gate, after the train check's verdict, with the tie-break for validation ties. */
@@ -124,23 +128,29 @@ export async function gateCandidate(
   const c = ctx.config;
   const { cand } = a;
   const reject: GateDecision = { action: 'reject', state: state.gate };
-  if (cand.check && !cand.check.improved) return { decision: reject, selection: null, tieBreak: null, common: null };
+  const none = { tieBreak: null, common: null, rule: null };
+  if (cand.check && !cand.check.improved) return { decision: reject, selection: null, ...none };
   const trainStrict = !!cand.check && cand.check.strict;
   const mayTie = c.useGate && c.tieBreak && trainStrict;
   const mustBeat = c.useGate ? state.gate.currentScore : undefined;
-  const g = await scoreOnSelection(ctx, state, data, `${a.key}/gate`, cand.skill, { mustBeat, allowTie: mayTie });
+  const phase = `${a.key}/gate`;
+  const g = await scoreOnSelection(ctx, state, data, phase, cand.skill, { mustBeat, allowTie: mayTie });
   const proposal = { skill: cand.skill, score: g.gate, origin: a.origin, step: a.step };
-  if (!g.score.complete) return { decision: reject, selection: g, tieBreak: null, common: null };
+  if (!g.score.complete) return { decision: reject, selection: g, ...none };
   // Errored rows on either side: compare on the items both skills scored.
-  const common = await commonScoresIfErrored(ctx, state, data, `${a.key}/gate`, g, cand.skill);
-  const decision = evaluateGate(state.gate, proposal, c.useGate, common ?? undefined);
-  const none = { selection: g, tieBreak: null, common };
-  if (decision.action !== 'reject' || !mayTie || cand.skill === state.gate.currentSkill) return { decision, ...none };
+  const common = await commonScoresIfErrored(ctx, state, data, phase, g, cand.skill);
+  let decision = evaluateGate(state.gate, proposal, c.useGate, common ?? undefined);
+  let tieBreak: GatedCandidate['tieBreak'] = null;
   const [candScore, curScore] = common ? [common.candidate, common.current] : [g.gate, state.gate.currentScore];
-  if (Math.abs(candScore - curScore) > 1e-12) return { decision, ...none };
-  // A tie: compare item by item.
-  const rows = await pairedValidationRows(ctx, data, `${a.key}/gate`, state.gate.currentSkill, cand.skill);
-  const val = compareOutcomes(rows.current, rows.candidate);
-  const accepted = tieBreakAccepts({ candidateScore: candScore, currentScore: curScore, trainStrictlyBetter: trainStrict, val });
-  return { decision: accepted ? acceptTie(state.gate, proposal) : decision, selection: g, tieBreak: { val, accepted }, common };
+  const tie = Math.abs(candScore - curScore) <= 1e-12;
+  if (decision.action === 'reject' && mayTie && cand.skill !== state.gate.currentSkill && tie) {
+    // A tie: compare item by item.
+    const rows = await pairedValidationRows(ctx, data, phase, state.gate.currentSkill, cand.skill);
+    const val = compareOutcomes(rows.current, rows.candidate);
+    const accepted = tieBreakAccepts({ candidateScore: candScore, currentScore: curScore, trainStrictlyBetter: trainStrict, val });
+    if (accepted) decision = acceptTie(state.gate, proposal);
+    tieBreak = { val, accepted };
+  }
+  const ruled = await applyGateRule(ctx, data, { phase, current: state.gate.currentSkill, candidate: cand.skill, decision, before: state.gate });
+  return { decision: ruled.decision, selection: g, tieBreak, common, rule: ruled.rule };
 }

@@ -3,6 +3,7 @@
  * slow-update guidance (gated, or forced in and measured) and the meta skill, then start the
  * next epoch with a fresh step buffer.
  */
+import { applyGateRule } from './gate-rule';
 import { epochKey } from './step-artifacts';
 import { evaluateGate, isAccept } from '../core/gate';
 import { skillHash } from '../core/hash';
@@ -102,7 +103,7 @@ export async function epochBoundary(
             mustBeat: c.useGate ? state.gate.currentScore : undefined,
           });
           const common = await commonScoresIfErrored(ctx, state, data, `${tag}/gate`, g, candidate);
-          const decision = g.score.complete
+          const meanDecision = g.score.complete
             ? evaluateGate(
                 state.gate,
                 { skill: candidate, score: g.gate, origin, step: lastStep },
@@ -110,9 +111,16 @@ export async function epochBoundary(
                 common ?? undefined,
               )
             : { action: 'reject' as const, state: state.gate };
+          const { decision, rule } = await applyGateRule(ctx, data, {
+            phase: `${tag}/gate`,
+            current: state.gate.currentSkill,
+            candidate,
+            decision: meanDecision,
+            before: state.gate,
+          });
           state.gate = decision.state;
           if (isAccept(decision.action)) await session.saveVersion(candidate, origin, lastStep);
-          stats.slowUpdate = measuredUpdate(decision.action, g);
+          stats.slowUpdate = { ...measuredUpdate(decision.action, g), ...(rule ? { rule } : {}) };
         } else {
           // Forced in, but measured: its content changed the skill, so the old score says nothing.
           session.stage('gate', lastStep, epoch);

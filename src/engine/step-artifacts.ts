@@ -4,6 +4,7 @@
  * `putStepArtifact`, the worker reads them back with `readStepArtifacts` for the inspector,
  * so the key format and the shapes live here and nowhere else.
  */
+import type { GateRuleVerdict } from '../core/gate-rules';
 import { applyPatch, type Edit, type EditReportRow, type Patch } from '../core/edits';
 import type { DropReason } from '../core/edit-screen';
 import type { LrDecision } from '../core/learning-rate';
@@ -74,6 +75,8 @@ export interface GateArtifact {
   commonItems: CommonScores | null;
   carried: number;
   tieBreak: TieBreakRecord | null;
+  /** The gate rule's verdict on an accept (absent under the mean rule and in older runs). */
+  rule?: GateRuleVerdict | null;
 }
 
 export interface LrDecisionArtifact extends LrDecision {

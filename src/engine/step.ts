@@ -203,6 +203,7 @@ export async function runStep(session: TrainSession, prev: RunState, a: StepArgs
       skippedByCheck: g === null,
       commonItems: gated.common,
       carried: cand.carried,
+      rule: gated.rule,
       tieBreak: gated.tieBreak
         ? {
             accepted: gated.tieBreak.accepted,

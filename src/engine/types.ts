@@ -1,4 +1,5 @@
 /** Records the engine reads and writes through its RunStore (algorithm doc §1.8–§1.10, DESIGN §5). */
+import type { GateRuleVerdict } from '../core/gate-rules';
 import type { Edit, EditApplySummary } from '../core/edits';
 import type { GateAction, GateState } from '../core/gate';
 import type { ScheduleState } from '../core/schedules';
@@ -146,7 +147,17 @@ export interface EpochStats {
   skips: number;
   bestScoreAtEnd: number;
   currentScoreAtEnd: number;
-  slowUpdate?: { action: string; reasoning?: string; content?: string; candidateHash?: string; gateScore?: number; complete?: boolean; cacheHit?: boolean };
+  slowUpdate?: {
+    action: string;
+    reasoning?: string;
+    content?: string;
+    candidateHash?: string;
+    gateScore?: number;
+    complete?: boolean;
+    cacheHit?: boolean;
+    /** The gate rule's verdict when the slow update passed the mean gate (core/gate-rules.ts). */
+    rule?: GateRuleVerdict;
+  };
   metaSkill?: { action: string; content?: string };
 }
 

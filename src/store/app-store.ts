@@ -77,6 +77,12 @@ export const DEFAULT_CONNECTION: ConnectionDraft = {
 
 export const DEFAULT_SKILL = '# Skill\n\nWrite the rules the model should follow here.\n';
 
+/** Settings saved by an older version lack newer knobs: those take their defaults. */
+export function withSavedSettings(saved: unknown, current: AppState): AppState {
+  const s = (saved ?? {}) as Partial<AppState>;
+  return { ...current, ...s, config: { ...DEFAULT_RUN_CONFIG, ...s.config } };
+}
+
 export const useApp = create<AppState>()(
   persist(
     (): AppState => ({
@@ -96,6 +102,7 @@ export const useApp = create<AppState>()(
       version: 1,
       // Never keys, never run data: only what the user is drafting.
       partialize: (s) => ({ connection: s.connection, datasetId: s.datasetId, datasetName: s.datasetName, skill: s.skill, skillSource: s.skillSource, config: s.config }),
+      merge: withSavedSettings,
     },
   ),
 );

@@ -269,6 +269,30 @@ describe.skipIf(Boolean(skip))('Skillwright in Chromium', () => {
     expect(droppedText).toMatch(/the skill already says this/);
   }, 180_000);
 
+  it('trains under the no-regression gate rule and shows its verdict in the step inspector', async () => {
+    // The hard world from the previous test is still the chosen dataset, on the hard-world server.
+    await page.getByRole('link', { name: 'Train' }).click();
+    await page.getByLabel('Gate rule').selectOption('no_regression');
+    expect(await page.getByLabel('Significance k').count()).toBe(0);
+    await page.getByLabel('Gate rule').selectOption('significance');
+    expect(await page.getByLabel('Significance k').inputValue()).toBe('1');
+    await page.getByLabel('Gate rule').selectOption('no_regression');
+    await page.getByRole('button', { name: 'Start training' }).click();
+    await waitForStatus(page, 'Completed');
+    await page.getByRole('link', { name: 'Runs' }).click();
+    await page.getByText('Test report').waitFor();
+    const verdicts: string[] = [];
+    for (let step = 1; step <= 6; step++) {
+      await page.getByRole('button', { name: `Inspect step ${step}`, exact: true }).click();
+      await page.getByText(new RegExp(`^Step ${step} — `)).waitFor();
+      for (const p of await page.getByText(/^Gate rule “Higher mean, no item regresses”/).all()) verdicts.push(await p.innerText());
+    }
+    expect(verdicts.length).toBeGreaterThan(0);
+    for (const v of verdicts) expect(v).toMatch(/held — No item regresses over \d+ items\.|refused the candidate — \d+ items? that passed would fail/);
+    await page.getByRole('link', { name: 'Train' }).click();
+    await page.getByLabel('Gate rule').selectOption('mean');
+  }, 180_000);
+
   it('remembers keys only while asked to, and forgets them on request', async () => {
     const stored = () =>
       page.evaluate(

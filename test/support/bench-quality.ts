@@ -8,7 +8,8 @@
  * per-cause counters read from the step artifacts.
  * Options: --baseline (the issue-#8 mechanisms off: today's loop), --off=knob,knob (switch single
  * mechanisms off), --noise=X (how often the simulated optimizer slips, default 1), --seeds=N (default 8),
- * --world=hard|noisy|easy (default all three; noisy is the hard world at twice the noise), --table (a per-seed table before the JSON).
+ * --world=hard|noisy|easy (default all three; noisy is the hard world at twice the noise), --table (a per-seed table before the JSON),
+ * --gate-rule=no_regression|significance [--k=N] (a gate rule instead of the mean gate alone).
  */
 import '../setup';
 import { importDatasetText } from '../../src/core/dataset-import';
@@ -90,6 +91,8 @@ async function countCauses(store: MemoryRunStore, runId: string, steps: number):
     if (gate?.tieBreak?.accepted) add('tieBreakAccepts');
     if (gate?.tieBreak && !gate.tieBreak.accepted) add('tieBreakRefusals');
     if (gate?.skippedByCheck) add('rejectedByTrainCheck');
+    const rule = (gate as { rule?: { allowed: boolean } | null } | undefined)?.rule;
+    if (rule && !rule.allowed) add('refusedByGateRule');
     if (gate?.carried) add('carriedEditsOffered', gate.carried);
     const ablation = (await store.getArtifact(runId, `${key}/ablation`))?.value as { removed?: unknown[] } | undefined;
     if (ablation) add('ablations');
@@ -118,8 +121,12 @@ export async function main(argv: string[]): Promise<number> {
   const worlds = all.includes(arg('world') as World) ? [arg('world') as World] : all;
   // --off=a,b switches single mechanisms off (an ablation of the defaults).
   const off = Object.fromEntries((arg('off') ?? '').split(',').filter(Boolean).map((k) => [k, false])) as Partial<RunConfig>;
-  const knobs = argv.includes('--baseline') ? BASELINE_KNOBS : off;
-  const mode = argv.includes('--baseline') ? 'baseline' : Object.keys(off).length ? `defaults without ${Object.keys(off).join(', ')}` : 'defaults';
+  // --gate-rule=no_regression|significance (and --k=N) measures a gate rule against the mean gate.
+  const rule = arg('gate-rule') as RunConfig['gateRule'] | undefined;
+  const ruleKnobs: Partial<RunConfig> = rule ? { gateRule: rule, ...(arg('k') ? { gateSignificanceK: Number(arg('k')) } : {}) } : {};
+  const knobs = { ...(argv.includes('--baseline') ? BASELINE_KNOBS : off), ...ruleKnobs };
+  const base = argv.includes('--baseline') ? 'baseline' : Object.keys(off).length ? `defaults without ${Object.keys(off).join(', ')}` : 'defaults';
+  const mode = rule ? `${base}, gate rule ${rule}${arg('k') ? ` k=${arg('k')}` : ''}` : base;
   const out: Record<string, unknown> = { mode, seeds: seeds.length };
   const noise = Number(arg('noise') ?? 1);
   const servers = {

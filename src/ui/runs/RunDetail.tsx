@@ -61,10 +61,12 @@ export function RunDetail({ runId, onDeleted, go }: { runId: string; onDeleted: 
     setVersions(r.versions);
   };
   const load = () => fetchRun(runId).then(apply);
+  // While this run is the live one, each finished step and status change shows here too.
+  const liveMark = useApp((s) => (s.live?.runId === runId ? `${s.live.status}:${s.live.points.length}` : null));
   useEffect(() => {
     // The parent keys this component by run id, so a new run starts from fresh state.
     void fetchRun(runId).then(apply);
-  }, [runId]);
+  }, [runId, liveMark]);
 
   if (error) return <Alert>{error}</Alert>;
   if (!detail) return <p className="muted">Loading the run…</p>;

@@ -1,3 +1,4 @@
+import { GATE_RULE_LABELS } from '../../core/gate-rules';
 import { useEffect, useState } from 'react';
 import { trainer } from '../../client/trainer-client';
 import type { StepDetail } from '../../worker/api-types';
@@ -58,6 +59,11 @@ export function StepInspector({ runId, step }: { runId: string; step: number }) 
           <p>
             Gate: candidate {gate.gateScore.toFixed(3)}{gate.score.complete ? '' : ' (upper bound: stopped early)'} on {gate.score.n} validation items vs current {gate.mustBeat?.toFixed(3) ?? '—'}
             {gate.cacheHit ? ' (cached score)' : ''} → <strong>{gate.action.replace(/_/g, ' ')}</strong>.
+          </p>
+        )}
+        {gate?.rule && (
+          <p className={gate.rule.allowed ? undefined : 'warn'}>
+            Gate rule “{GATE_RULE_LABELS[gate.rule.rule]}”: {gate.rule.allowed ? 'held' : 'refused the candidate'} — {gate.rule.reason}
           </p>
         )}
         {gate?.skippedByCheck && (

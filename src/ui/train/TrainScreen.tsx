@@ -10,6 +10,7 @@ import { Alert, Card, Field, NumberField } from '../common/Field';
 import { KNOB_HELP } from './knobs';
 import { RunDashboard } from './RunDashboard';
 import { callStageLabel } from '../../core/stages';
+import { GATE_RULE_LABELS, GATE_RULES } from '../../core/gate-rules';
 import { cancelRun, pauseRun, resumeRun, startTraining } from '../../client/run-controller';
 
 function patch(p: Partial<RunConfig>) {
@@ -155,6 +156,20 @@ export function TrainScreen() {
               </select>
             )}
           </Field>
+          <Field label="Gate rule" hint={KNOB_HELP.gateRule}>
+            {(id, hintId) => (
+              <select id={id} aria-describedby={hintId} value={config.gateRule ?? 'mean'} onChange={(e) => patch({ gateRule: e.target.value as RunConfig['gateRule'] })}>
+                {GATE_RULES.map((k) => (
+                  <option key={k} value={k}>
+                    {GATE_RULE_LABELS[k]}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          {config.gateRule === 'significance' && (
+            <NumberField label="Significance k" hint={KNOB_HELP.gateSignificanceK} value={config.gateSignificanceK} min={0} max={10} step={0.5} onChange={(v) => patch({ gateSignificanceK: v ?? 1 })} />
+          )}
           <NumberField label="Target concurrency" hint={KNOB_HELP.targetConcurrency} value={config.targetConcurrency} min={1} onChange={(v) => patch({ targetConcurrency: v ?? 1 })} />
           <NumberField label="Optimizer concurrency" hint={KNOB_HELP.optimizerConcurrency} value={config.optimizerConcurrency} min={1} onChange={(v) => patch({ optimizerConcurrency: v ?? 1 })} />
           <NumberField label="Seed" hint={KNOB_HELP.seed} value={config.seed} onChange={(v) => patch({ seed: v ?? 42 })} />

@@ -8,6 +8,9 @@ export const KNOB_HELP = {
   minEditBudget: 'The floor the budget decays to.',
   schedule: 'How the budget changes over training — a learning-rate schedule.',
   gateMetric: 'What the validation gate compares: exact accuracy (hard), partial credit (soft), or a mix. Soft helps on small validation sets.',
+  gateRule:
+    'What a candidate must show besides a higher mean. No regression: no validation item that passed may fail. Significance: the mean gain must exceed k standard errors of the per-item gain — on a few dozen validation items it refuses most real gains at k = 2.',
+  gateSignificanceK: 'Standard errors the gain must exceed (1 ≈ 84% one-sided, 2 ≈ 98%).',
   useGate: 'Keep a step only if validation improves strictly — early stopping at every step. Off: every step is applied (force-accept).',
   earlyStop: 'Stop scoring a candidate once it can no longer win. Same decisions, fewer calls.',
   slowUpdate: 'At each epoch’s end, compare the skill before and after the epoch and write guidance into a protected block — momentum.',
