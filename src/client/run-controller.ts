@@ -53,6 +53,7 @@ export async function startTraining(): Promise<void> {
     initialSkill: s.skill,
     endpoints: { target: s.connection.target, optimizer: effectiveOptimizer(s.connection) },
     prices: effectivePrices(s.connection),
+    ...(s.skillMeta ? { skillMeta: s.skillMeta } : {}),
   });
   if (!created.ok) return void setApp({ problem: created.error.message });
   const run = await trainer().getRun(created.runId);

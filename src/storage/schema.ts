@@ -3,6 +3,7 @@
  * persisted in users' browsers. Never change them without a new version and an upgrade step
  * in open-db.ts, with a test that seeds the previous version by hand.
  */
+import type { SkillMeta } from '../core/skill-file';
 import type { DBSchema } from 'idb';
 import type { Dataset } from '../core/dataset-types';
 import type { RunConfig } from '../core/run-config';
@@ -58,6 +59,8 @@ export interface RunRecord {
    * key is sent to a host from a file) until the user binds it to endpoints of their own.
    */
   needsBinding?: boolean;
+  /** Agent Skills name and description for the SKILL.md export (never trained). */
+  skillMeta?: SkillMeta;
 }
 
 export interface SettingRecord {

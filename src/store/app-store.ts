@@ -4,6 +4,7 @@
  * localStorage as UI preferences; run data lives in IndexedDB behind the worker. Keys are held
  * here in memory only.
  */
+import type { SkillMeta } from '../core/skill-file';
 import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
 import { DEFAULT_RUN_CONFIG, type RunConfig } from '../core/run-config';
@@ -60,6 +61,8 @@ export interface AppState {
   datasetName: string | null;
   skill: string;
   skillSource: string | null;
+  /** The skill's Agent Skills name and description (from an imported SKILL.md, or typed); never trained. */
+  skillMeta: SkillMeta | null;
   config: RunConfig;
   live: LiveRun | null;
   /** A problem to show in the page-level alert. */
@@ -93,6 +96,7 @@ export const useApp = create<AppState>()(
       datasetName: null,
       skill: DEFAULT_SKILL,
       skillSource: null,
+      skillMeta: null,
       config: DEFAULT_RUN_CONFIG,
       live: null,
       problem: null,
@@ -101,7 +105,7 @@ export const useApp = create<AppState>()(
       name: 'skillwright-ui',
       version: 1,
       // Never keys, never run data: only what the user is drafting.
-      partialize: (s) => ({ connection: s.connection, datasetId: s.datasetId, datasetName: s.datasetName, skill: s.skill, skillSource: s.skillSource, config: s.config }),
+      partialize: (s) => ({ connection: s.connection, datasetId: s.datasetId, datasetName: s.datasetName, skill: s.skill, skillSource: s.skillSource, skillMeta: s.skillMeta, config: s.config }),
       merge: withSavedSettings,
     },
   ),

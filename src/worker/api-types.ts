@@ -11,6 +11,7 @@ import type { EngineStage, RunEvent } from '../engine/events';
 import type { OptimizerCallRecord, RolloutRow, RunStatus, SkillVersion, StageUsage, StepRecord, RunSummary, EpochStats } from '../engine/types';
 import type { DatasetItem, DatasetProblem, FieldMapping, DatasetFormat } from '../core/dataset-types';
 import type { RunConfig } from '../core/run-config';
+import type { SkillMeta } from '../core/skill-file';
 import type { BuildChoices, ImportOptions } from '../core/dataset-import';
 import type { DatasetListItem } from '../storage/datasets-repo';
 import type { RunListItem } from '../storage/runs-repo';
@@ -64,6 +65,8 @@ export interface CreateRunInput {
   endpoints: RunEndpoints;
   prices?: Prices;
   parent?: { runId: string; hash: string };
+  /** Agent Skills name and description, kept with the run for its SKILL.md export. */
+  skillMeta?: SkillMeta;
 }
 
 export interface RunDetail {
@@ -72,6 +75,7 @@ export interface RunDetail {
   initialSkill: string;
   endpoints: RunEndpoints;
   prices: Prices;
+  skillMeta?: SkillMeta;
   currentSkill: string;
   bestSkill: string;
   currentScore: number;

@@ -1,3 +1,4 @@
+import { ExportSkill } from '../common/ExportSkill';
 import { useEffect, useState } from 'react';
 import { trainer } from '../../client/trainer-client';
 import { effectiveOptimizer, setApp, useApp } from '../../store/app-store';
@@ -5,7 +6,7 @@ import type { RunEndpoints } from '../../worker/api-types';
 import type { RunDetail as Detail } from '../../worker/api-types';
 import type { SkillVersion, StepRecord } from '../../worker/api-types';
 import { Alert, Card } from '../common/Field';
-import { downloadBlob, downloadText, safeFileName } from '../common/download';
+import { downloadBlob, safeFileName } from '../common/download';
 import { SkillDiff } from '../skill/LazyEditors';
 import { StepInspector } from './StepInspector';
 import { cancelRun, resumeRun } from '../../client/run-controller';
@@ -73,10 +74,6 @@ export function RunDetail({ runId, onDeleted, go }: { runId: string; onDeleted: 
   const d = detail;
   const status = d.run.status;
   const best = d.bestSkill;
-  const exportBest = () => {
-    downloadText(`${safeFileName(d.run.name)}-best-skill.md`, best, 'text/markdown');
-    setMessage('The best skill was downloaded as markdown.');
-  };
   const copyBest = async () => {
     try {
       await navigator.clipboard.writeText(best);
@@ -126,9 +123,7 @@ export function RunDetail({ runId, onDeleted, go }: { runId: string; onDeleted: 
                 Cancel
               </button>
             )}
-            <button type="button" onClick={exportBest}>
-              Export best skill
-            </button>
+            <ExportSkill skill={best} runName={d.run.name} meta={d.skillMeta} onSaved={(f) => setMessage(`The best skill was downloaded as ${f}.`)} />
             <button type="button" className="ghost" onClick={() => void copyBest()}>
               Copy
             </button>

@@ -1,14 +1,33 @@
 import { setApp, useApp } from '../../store/app-store';
-import { Card } from '../common/Field';
+import { parseSkillFile, skillName } from '../../core/skill-file';
+import { Card, Field } from '../common/Field';
 import { SkillEditor } from './LazyEditors';
 import { protectedLineRanges } from './protected-lines';
 import { EvaluatePanel } from './EvaluatePanel';
 
+/**
+ * Opening a SKILL.md sets its frontmatter aside (name, description…): training edits only the
+ * instructions, and the metadata goes back in front of them when the skill is exported as SKILL.md.
+ */
+async function openSkillFile(f: File): Promise<void> {
+  const parsed = parseSkillFile(await f.text());
+  if (!parsed.hasFrontmatter) {
+    setApp({ skill: parsed.body, skillSource: f.name });
+    return;
+  }
+  setApp({
+    skill: parsed.body,
+    skillSource: `${f.name} (frontmatter set aside)`,
+    skillMeta: { name: parsed.meta.name ?? skillName(f.name.replace(/\.[^.]*$/, '')), description: parsed.meta.description ?? '' },
+  });
+}
+
 export function SkillScreen() {
   const skill = useApp((s) => s.skill);
   const source = useApp((s) => s.skillSource);
+  const meta = useApp((s) => s.skillMeta);
   const regions = protectedLineRanges(skill);
-  const open = async (f: File) => setApp({ skill: await f.text(), skillSource: f.name });
+  const setMeta = (p: Partial<{ name: string; description: string }>) => setApp((s) => ({ skillMeta: { name: '', description: '', ...s.skillMeta, ...p } }));
   return (
     <div className="screen">
       <h1>Write the starting skill</h1>
@@ -18,7 +37,7 @@ export function SkillScreen() {
         actions={
           <label className="file-label small">
             <span>Open skill file</span>
-            <input type="file" aria-label="Open skill file" accept=".md,.markdown,.txt,text/markdown,text/plain" onChange={(e) => e.target.files?.[0] && void open(e.target.files[0])} />
+            <input type="file" aria-label="Open skill file" accept=".md,.markdown,.txt,text/markdown,text/plain" onChange={(e) => e.target.files?.[0] && void openSkillFile(e.target.files[0])} />
           </label>
         }
       >
@@ -27,6 +46,17 @@ export function SkillScreen() {
           {skill.length.toLocaleString()} characters · about {Math.ceil(skill.length / 4).toLocaleString()} tokens{source ? ` · from ${source}` : ''}
           {regions.length > 0 && ` · ${regions.length} protected region${regions.length > 1 ? 's' : ''} (highlighted; edits never touch them)`}
         </p>
+      </Card>
+      <Card title="Skill package">
+        <p className="muted">For exporting the trained skill as an Agent Skills SKILL.md. Never shown to the model and never edited by training; opening a SKILL.md fills them from its frontmatter.</p>
+        <div className="grid-2">
+          <Field label="Skill name" hint="Lowercase letters, digits and hyphens (it is made so on export).">
+            {(id, hintId) => <input id={id} aria-describedby={hintId} value={meta?.name ?? ''} spellCheck={false} placeholder="my-skill" onChange={(e) => setMeta({ name: e.target.value })} />}
+          </Field>
+          <Field label="Skill description" hint="What the skill does and when to use it (up to 1024 characters). Empty: the skill’s first line.">
+            {(id, hintId) => <input id={id} aria-describedby={hintId} value={meta?.description ?? ''} maxLength={1024} onChange={(e) => setMeta({ description: e.target.value })} />}
+          </Field>
+        </div>
       </Card>
       <EvaluatePanel />
     </div>

@@ -9,6 +9,7 @@ import { effectivePrices } from '../../store/effective-prices';
 import { Alert, Card, Field, NumberField } from '../common/Field';
 import { KNOB_HELP } from './knobs';
 import { RunDashboard } from './RunDashboard';
+import { CompletedExport } from './CompletedExport';
 import { callStageLabel } from '../../core/stages';
 import { GATE_RULE_LABELS, GATE_RULES } from '../../core/gate-rules';
 import { cancelRun, pauseRun, resumeRun, startTraining } from '../../client/run-controller';
@@ -81,6 +82,7 @@ export function TrainScreen() {
       )}
 
       <RunDashboard />
+      {liveStatus === 'completed' && liveRunId && <CompletedExport key={liveRunId} runId={liveRunId} />}
       {liveReason && liveStatus !== 'running' && liveStatus !== 'completed' && liveReasonKind !== 'user' && !problemShown && <Alert>{liveReason}</Alert>}
 
       <div className="actions-bar">

@@ -79,6 +79,7 @@ export function runsHandlers(
         },
         prices: input.prices ?? {},
         ...(input.parent ? { parent: input.parent } : {}),
+        ...(input.skillMeta ? { skillMeta: input.skillMeta } : {}),
       };
       await putRun(db, run);
       return { ok: true, runId: id };
@@ -191,6 +192,7 @@ export function runsHandlers(
           initialSkill: run.initialSkill,
           endpoints: run.endpoints,
           prices: run.prices,
+          ...(run.skillMeta ? { skillMeta: run.skillMeta } : {}),
           currentSkill: s?.gate.currentSkill ?? run.initialSkill,
           bestSkill: s?.gate.bestSkill ?? run.initialSkill,
           currentScore: s?.gate.currentScore ?? 0,
