@@ -11,6 +11,30 @@ import { gateOptions, scoreOnSelection } from './selection';
 import type { RunState, RunSummary, TestReport } from './types';
 
 import { countActions, type TrainSession } from './session';
+import { diagnoseNoProgress, type StepFacts } from '../core/diagnostics';
+import { stepKey } from './step-artifacts';
+import type { StepRecord } from './types';
+
+/** What the diagnosis needs of a step: its record and its gate artifact's verdicts. */
+async function stepFacts(ctx: EngineContext, s: StepRecord): Promise<StepFacts> {
+  const prefix = `${stepKey(s.step)}/`;
+  const gate = (await ctx.store.getArtifact(ctx.runId, `${prefix}gate`))?.value as { skippedByCheck?: boolean; rule?: { allowed: boolean } | null } | undefined;
+  return {
+    step: s.step,
+    action: s.action,
+    rolloutN: s.rolloutN,
+    rolloutErrors: s.rolloutErrors,
+    rolloutHard: s.rolloutHard,
+    patches: s.nFailurePatches + s.nSuccessPatches,
+    merged: s.nEditsMerged,
+    applied: s.editApplySummary?.applied ?? 0,
+    candidateScore: s.candidateGateScore,
+    currentScore: s.currentScore,
+    complete: s.selectionComplete,
+    skippedByCheck: Boolean(gate?.skippedByCheck),
+    refusedByRule: gate?.rule ? !gate.rule.allowed : false,
+  };
+}
 
 function testReport(skill: TestReport['skill'], r: PhaseResult, items: EngineContext['items']): TestReport {
   const byTaskType: TestReport['byTaskType'] = {};
@@ -78,15 +102,21 @@ export async function finish(session: TrainSession, prev: RunState): Promise<Run
   const steps = await ctx.store.getSteps(ctx.runId);
   const baseline = state.selectionCache[await skillHash(state.initialSkill)];
   const tInit = tests.find((t) => t.skill === 'initial');
+  const actions = countActions(steps);
+  const baselineSelection = baseline ? gateScore(baseline.hard, baseline.soft, gateOptions(c), state.initialSkill) : 0;
+  // Diagnosed only when no step was accepted: each step's current score is then the one its candidate faced.
+  const facts = await Promise.all(steps.map((s) => stepFacts(ctx, s)));
+  const diagnosis = diagnoseNoProgress(facts, { accepts: actions.accepts, baseline: baselineSelection });
   const summary: RunSummary = {
-    baselineSelection: baseline ? gateScore(baseline.hard, baseline.soft, gateOptions(c), state.initialSkill) : 0,
+    baselineSelection,
     bestSelection: state.gate.bestScore,
     finalSelection,
     bestStep: state.gate.bestStep,
     bestOrigin: state.gate.bestOrigin,
     currentOrigin: state.gate.currentOrigin,
     totalSteps: steps.length,
-    ...countActions(steps),
+    ...actions,
+    ...(diagnosis ? { diagnosis } : {}),
     epochs: state.epochStats,
     tests,
     testDelta: tInit ? tests.find((t) => t.skill === 'best')!.hard - tInit.hard : null,

@@ -1,5 +1,6 @@
 /** Records the engine reads and writes through its RunStore (algorithm doc §1.8–§1.10, DESIGN §5). */
 import type { GateRuleVerdict } from '../core/gate-rules';
+import type { Diagnosis } from '../core/diagnostics';
 import type { Edit, EditApplySummary } from '../core/edits';
 import type { GateAction, GateState } from '../core/gate';
 import type { ScheduleState } from '../core/schedules';
@@ -189,6 +190,8 @@ export interface RunSummary {
   usage: Record<string, StageUsage>;
   totalCostUsd: number;
   wallTimeMs: number;
+  /** Why no step was accepted, when none was (core/diagnostics.ts). */
+  diagnosis?: Diagnosis;
 }
 
 /** Everything needed to continue a run after a stop (§1.10), kept in one record. */

@@ -7,6 +7,7 @@
 import type { SkillMeta } from '../core/skill-file';
 import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
+import { draftsStorage } from './drafts-storage';
 import { DEFAULT_RUN_CONFIG, type RunConfig } from '../core/run-config';
 import type { EngineStage, Price, RunStatus, StageUsage, StoredEndpoint } from '../worker/api-types';
 
@@ -104,6 +105,7 @@ export const useApp = create<AppState>()(
     {
       name: 'skillwright-ui',
       version: 1,
+      storage: draftsStorage(),
       // Never keys, never run data: only what the user is drafting.
       partialize: (s) => ({ connection: s.connection, datasetId: s.datasetId, datasetName: s.datasetName, skill: s.skill, skillSource: s.skillSource, skillMeta: s.skillMeta, config: s.config }),
       merge: withSavedSettings,

@@ -45,6 +45,15 @@ describe.skipIf(Boolean(skip))('Skillwright in Chromium', () => {
       const w = window as unknown as { __longtasks: { start: number; duration: number }[] };
       w.__longtasks = [];
       new PerformanceObserver((list) => list.getEntries().forEach((e) => w.__longtasks.push({ start: e.startTime, duration: e.duration }))).observe({ type: 'longtask', buffered: true });
+      // Long animation frames name the scripts behind a long task (figures.longFrameScripts).
+      const f = window as unknown as { __longframes: { start: number; duration: number; scripts: string[] }[] };
+      f.__longframes = [];
+      new PerformanceObserver((list) =>
+        list.getEntries().forEach((e) => {
+          const scripts = ((e as unknown as { scripts?: { invoker?: string; sourceFunctionName?: string; duration: number }[] }).scripts ?? []).map((x) => `${x.invoker ?? ''} ${x.sourceFunctionName ?? ''} ${Math.round(x.duration)}ms`);
+          f.__longframes.push({ start: e.startTime, duration: e.duration, scripts });
+        }),
+      ).observe({ type: 'long-animation-frame', buffered: true });
     });
     await page.goto(appUrl);
   });
@@ -90,7 +99,11 @@ describe.skipIf(Boolean(skip))('Skillwright in Chromium', () => {
     await page.getByRole('button', { name: 'Defaults for this dataset' }).click();
     await setKnobs(page, KNOBS);
     await page.getByText('Cost estimate (upper bound)').waitFor();
-    await page.evaluate(() => ((window as unknown as { __longtasks: unknown[] }).__longtasks.length = 0));
+    await page.evaluate(() => {
+      const w = window as unknown as { __longtasks: unknown[]; __longframes: unknown[] };
+      w.__longtasks.length = 0;
+      w.__longframes.length = 0;
+    });
     const started = Date.now();
     await page.getByRole('button', { name: 'Start training' }).click();
     await page.locator('.steps li').first().waitFor({ timeout: 60_000 });
@@ -103,6 +116,9 @@ describe.skipIf(Boolean(skip))('Skillwright in Chromium', () => {
     const longtasks = (await page.evaluate(() => (window as unknown as { __longtasks: { start: number; duration: number }[] }).__longtasks))
       .filter((t) => t.start + t.duration < shotFrom || t.start > shotTo)
       .map((t) => t.duration);
+    figures.longFrameScripts = (await page.evaluate(() => (window as unknown as { __longframes: { start: number; duration: number; scripts: string[] }[] }).__longframes))
+      .filter((t) => t.duration > 50 && (t.start + t.duration < shotFrom || t.start > shotTo))
+      .map((t) => `${Math.round(t.duration)}ms: ${t.scripts.join('; ') || '(no script: style, layout or paint)'}`);
     figures.longestTaskDuringRunMs = Math.max(0, ...longtasks);
     figures.longTaskDurations = longtasks.map(Math.round);
     figures.longTasksDuringRun = longtasks.length;
@@ -330,6 +346,25 @@ describe.skipIf(Boolean(skip))('Skillwright in Chromium', () => {
     const agents = await save('agents_md');
     expect(agents).toEqual({ name: 'AGENTS.md', text: body });
     await page.screenshot({ path: 'test-results/train-done-export-light.png', fullPage: true });
+  }, 180_000);
+
+  it('says why a run accepted no step, with the evidence, on Train and on Runs', async () => {
+    await page.getByRole('link', { name: 'Train' }).click();
+    await page.getByLabel('Gate rule').selectOption('significance');
+    await page.getByLabel('Significance k').fill('10');
+    const completed = async () => (await readRuns(page)).filter((r) => r.status === 'completed').length;
+    const before = await completed();
+    await page.getByRole('button', { name: 'Start training' }).click();
+    await expect.poll(completed, { timeout: 120_000 }).toBe(before + 1);
+    const card = page.locator('section.card', { has: page.getByRole('heading', { name: 'Why no step was accepted' }) });
+    await card.waitFor();
+    expect(await card.innerText()).toMatch(/No step was accepted\. In \d+ steps?, the candidate beat the mean but the gate rule refused it\./);
+    expect(await card.innerText()).toMatch(/Refused by the gate rule \(steps? [\d, ]+\)/);
+    await card.screenshot({ path: 'test-results/train-diagnosis-card.png' });
+    await page.getByRole('link', { name: 'Runs' }).click();
+    await page.getByRole('heading', { name: 'Why no step was accepted' }).waitFor();
+    await page.getByRole('link', { name: 'Train' }).click();
+    await page.getByLabel('Gate rule').selectOption('mean');
   }, 180_000);
 
   it('remembers keys only while asked to, and forgets them on request', async () => {

@@ -1,4 +1,5 @@
 import { ExportSkill } from '../common/ExportSkill';
+import { DiagnosisCard } from '../common/DiagnosisCard';
 import { useEffect, useState } from 'react';
 import { trainer } from '../../client/trainer-client';
 import { effectiveOptimizer, setApp, useApp } from '../../store/app-store';
@@ -160,6 +161,8 @@ export function RunDetail({ runId, onDeleted, go }: { runId: string; onDeleted: 
         </p>
         {message && <p className="ok-line">{message}</p>}
       </Card>
+
+      {d.summary?.diagnosis && <DiagnosisCard diagnosis={d.summary.diagnosis} />}
 
       {tests.length > 0 && (
         <Card title="Test report">

@@ -2,16 +2,18 @@ import { useEffect, useState } from 'react';
 import { trainer } from '../../client/trainer-client';
 import type { SkillMeta } from '../../core/skill-file';
 import { ExportSkill } from '../common/ExportSkill';
+import { DiagnosisCard } from '../common/DiagnosisCard';
+import type { Diagnosis } from '../../core/diagnostics';
 
 /** When the live run completes, its best skill can be saved from the Train screen too. */
 export function CompletedExport({ runId }: { runId: string }) {
-  const [best, setBest] = useState<{ skill: string; name: string; meta?: SkillMeta; score: number } | null>(null);
+  const [best, setBest] = useState<{ skill: string; name: string; meta?: SkillMeta; score: number; diagnosis?: Diagnosis } | null>(null);
   useEffect(() => {
     let live = true;
     void trainer()
       .getRun(runId)
       .then((r) => {
-        if (live && r.ok) setBest({ skill: r.detail.bestSkill, name: r.detail.run.name, meta: r.detail.skillMeta, score: r.detail.bestScore });
+        if (live && r.ok) setBest({ skill: r.detail.bestSkill, name: r.detail.run.name, meta: r.detail.skillMeta, score: r.detail.bestScore, diagnosis: r.detail.summary?.diagnosis });
       });
     return () => {
       live = false;
@@ -19,9 +21,12 @@ export function CompletedExport({ runId }: { runId: string }) {
   }, [runId]);
   if (!best) return null;
   return (
-    <div className="actions-bar">
-      <span className="ok-line">Done: the best skill scored {(best.score * 100).toFixed(1)}% on validation.</span>
-      <ExportSkill skill={best.skill} runName={best.name} meta={best.meta} />
-    </div>
+    <>
+      <div className="actions-bar">
+        <span className="ok-line">Done: the best skill scored {(best.score * 100).toFixed(1)}% on validation.</span>
+        <ExportSkill skill={best.skill} runName={best.name} meta={best.meta} />
+      </div>
+      {best.diagnosis && <DiagnosisCard diagnosis={best.diagnosis} />}
+    </>
   );
 }
