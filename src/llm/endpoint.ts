@@ -12,6 +12,8 @@ export interface EndpointConfig {
   reasoningModel?: boolean;
   /** Extra headers, e.g. Anthropic's direct-browser-access header. */
   headers?: Record<string, string>;
+  /** Leave out the SDK's x-stainless-* headers (for endpoints or proxies whose CORS refuses them). */
+  minimalHeaders?: boolean;
   /** Calls in flight at once. */
   concurrency: number;
   /** Attempts after the first, for transient failures. */

@@ -4,6 +4,7 @@
  * a timeout per call, an AbortSignal through everything, and JSON output that falls back from
  * json_schema to json_object to plain text, remembering per endpoint and model what worked.
  */
+import { withoutSdkHeaders } from './minimal-headers';
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 import { LlmError, type LlmPort, type LlmRequest, type LlmResponse, type Role } from '../engine/ports';
@@ -78,7 +79,7 @@ export class RoleClient {
       maxRetries: 0, // retries are ours: they must honour the pool and the abort signal
       timeout: cfg.timeoutMs,
       defaultHeaders: cfg.headers,
-      ...(opts.fetch ? { fetch: opts.fetch } : {}),
+      ...(cfg.minimalHeaders ? { fetch: withoutSdkHeaders(opts.fetch) } : opts.fetch ? { fetch: opts.fetch } : {}),
     });
   }
 

@@ -22,6 +22,8 @@ export interface StoredEndpoint {
   reasoningEffort?: '' | 'minimal' | 'low' | 'medium' | 'high';
   reasoningModel?: boolean;
   headers?: Record<string, string>;
+  /** Leave out the SDK's x-stainless-* headers (llm/minimal-headers.ts). */
+  minimalHeaders?: boolean;
   timeoutMs?: number;
   maxRetries?: number;
 }

@@ -116,7 +116,7 @@ export interface WorkerApi {
   /** One tiny call per role with the keys the worker holds (`setKeys`); the page never sends a key again. */
   testConnection(input: { target: StoredEndpoint; optimizer: StoredEndpoint; judge?: StoredEndpoint }): Promise<RoleCheck[]>;
   /** The endpoint's model list, asked with the target key held for its host (if any). */
-  listModels(endpoint: { baseURL: string; headers?: Record<string, string> }): Promise<Result<{ models: string[] }>>;
+  listModels(endpoint: { baseURL: string; headers?: Record<string, string>; minimalHeaders?: boolean }): Promise<Result<{ models: string[] }>>;
   /**
    * Hand a dataset file over once (a File is a Blob: it crosses without copying its bytes). The
    * worker reads and parses it and keeps it as a draft; the answer is its first inspection.

@@ -1,6 +1,8 @@
 /** "Test connection": one tiny call per role, with its latency or a diagnosis the user can act on. */
 import OpenAI from 'openai';
 import { RoleClient } from '../llm/openai-client';
+import { withoutSdkHeaders } from '../llm/minimal-headers';
+import { diagnoseUnreachable } from './connection-doctor';
 import { classifyError } from '../llm/errors';
 import type { EndpointConfig } from '../llm/endpoint';
 import { isLlmError, type Role } from '../engine/ports';
@@ -23,13 +25,18 @@ export async function checkEndpoint(role: Role, cfg: EndpointConfig, fetchImpl?:
     const err = isLlmError(e) ? e : classifyError(e, { role, baseURL: cfg.baseURL, model: cfg.model, secrets: [cfg.apiKey] });
     // An empty answer that ran out of tokens still proves the endpoint, key and model work.
     if (err.kind === 'truncated') return { role, ok: true, latencyMs: Date.now() - started, model: cfg.model };
+    // In a browser, "unreachable" hides several causes: the doctor probes and names the fix.
+    if (err.kind === 'unreachable' && typeof location !== 'undefined') {
+      const advice = await diagnoseUnreachable(cfg, fetchImpl);
+      return { role, ok: false, model: cfg.model, error: { kind: advice.kind, message: advice.message } };
+    }
     return { role, ok: false, model: cfg.model, error: { kind: err.kind, message: err.message } };
   }
 }
 
 /** Model ids from GET /models, or an error; many endpoints offer it, some do not. */
-export async function listModels(cfg: Pick<EndpointConfig, 'baseURL' | 'apiKey' | 'headers'>, fetchImpl?: typeof fetch): Promise<{ ok: true; models: string[] } | { ok: false; error: { kind: string; message: string } }> {
-  const sdk = new OpenAI({ apiKey: cfg.apiKey || 'no-key', baseURL: cfg.baseURL, dangerouslyAllowBrowser: true, maxRetries: 0, timeout: 15_000, defaultHeaders: cfg.headers, ...(fetchImpl ? { fetch: fetchImpl } : {}) });
+export async function listModels(cfg: Pick<EndpointConfig, 'baseURL' | 'apiKey' | 'headers' | 'minimalHeaders'>, fetchImpl?: typeof fetch): Promise<{ ok: true; models: string[] } | { ok: false; error: { kind: string; message: string } }> {
+  const sdk = new OpenAI({ apiKey: cfg.apiKey || 'no-key', baseURL: cfg.baseURL, dangerouslyAllowBrowser: true, maxRetries: 0, timeout: 15_000, defaultHeaders: cfg.headers, ...(cfg.minimalHeaders ? { fetch: withoutSdkHeaders(fetchImpl) } : fetchImpl ? { fetch: fetchImpl } : {}) });
   try {
     const ids: string[] = [];
     for await (const m of sdk.models.list()) ids.push(m.id);

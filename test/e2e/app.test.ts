@@ -440,9 +440,11 @@ describe.skipIf(Boolean(skip))('connection diagnoses in Chromium', () => {
   let page: Page;
   let guarded: LlmTestServer;
   let noCors: LlmTestServer;
+  let strictProxy: LlmTestServer;
   beforeAll(async () => {
     guarded = await startLlmServer({ apiKey: 'the-right-key' });
     noCors = await startLlmServer({ cors: 'none' });
+    strictProxy = await startLlmServer({ cors: 'basic' });
     ctx = await launchBrowser();
     page = await ctx.newPage();
     await page.goto(appUrl);
@@ -451,6 +453,7 @@ describe.skipIf(Boolean(skip))('connection diagnoses in Chromium', () => {
     await ctx?.close();
     await guarded?.close();
     await noCors?.close();
+    await strictProxy?.close();
   });
 
   it('says the key was rejected', async () => {
@@ -470,5 +473,30 @@ describe.skipIf(Boolean(skip))('connection diagnoses in Chromium', () => {
     const text = await alert.innerText();
     expect(text).toMatch(/does not allow requests from this page \(CORS\)/);
     expect(text).toMatch(/Access-Control-Allow-Origin/);
+  });
+
+  it('finds a CORS preflight that refuses the SDK headers, and connects with minimal headers', async () => {
+    await connect(page, strictProxy.url, 'sk-any');
+    await page.getByRole('button', { name: 'Test connection' }).click();
+    const alert = page.getByRole('alert').filter({ hasText: 'Connection test failed' });
+    await alert.waitFor();
+    expect(await alert.innerText()).toMatch(/refuses the extra x-stainless-\* headers the OpenAI SDK sends.*Tick “Minimal headers”/);
+    await page.screenshot({ path: 'test-results/connect-doctor-light.png', fullPage: true });
+    await page.getByText('Options: sampling, limits, prices').click();
+    await page.getByLabel('Minimal headers').check();
+    await page.getByRole('button', { name: 'Test connection' }).click();
+    await page.getByText(/connected\.$/).waitFor();
+    await page.getByLabel('Minimal headers').uncheck();
+  });
+
+  it('says nothing answers at an address where no server listens', async () => {
+    const closed = await startLlmServer({});
+    const url = closed.url;
+    await closed.close();
+    await connect(page, url, 'sk-any');
+    await page.getByRole('button', { name: 'Test connection' }).click();
+    const alert = page.getByRole('alert').filter({ hasText: 'Connection test failed' });
+    await alert.waitFor();
+    expect(await alert.innerText()).toMatch(/Nothing answers at 127\.0\.0\.1:\d+\. Is the local server running/);
   });
 });

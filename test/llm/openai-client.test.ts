@@ -34,6 +34,15 @@ async function failure(p: Promise<unknown>): Promise<LlmError> {
 }
 
 describe('LLM client over the real SDK and HTTP', () => {
+  it('minimal headers: the SDK’s x-stainless-* headers are left out; the key and content type stay', async () => {
+    await new RoleClient('target', testEndpoint(srv.url, 'sim-target')).complete(targetReq());
+    await new RoleClient('target', { ...testEndpoint(srv.url, 'sim-target'), minimalHeaders: true }).complete(targetReq());
+    const [full, minimal] = srv.log.map((e) => e.headerNames ?? []);
+    expect(full.some((h) => h.startsWith('x-stainless-'))).toBe(true);
+    expect(minimal.filter((h) => h.startsWith('x-stainless-'))).toEqual([]);
+    expect(minimal).toEqual(expect.arrayContaining(['authorization', 'content-type']));
+  });
+
   it('completes a call and reports usage', async () => {
     const c = new RoleClient('target', testEndpoint(srv.url, 'sim-target'));
     const r = await c.complete(targetReq());

@@ -37,7 +37,8 @@ export interface FaultRule {
 
 export interface ServerOptions {
   latencyMs: number;
-  cors: 'echo' | 'none';
+  /** echo: allow whatever headers the preflight asks for; basic: only Authorization and Content-Type (a strict proxy); none: no CORS. */
+  cors: 'echo' | 'basic' | 'none';
   /** When set, any other bearer token gets a 401. */
   apiKey?: string;
   models: string[];
@@ -71,6 +72,8 @@ export interface RequestLogEntry {
   responseFormat?: string;
   /** The user message, kept only with `keepPrompts`. */
   user?: string;
+  /** The request's header names (lower case). */
+  headerNames?: string[];
 }
 
 export interface LlmTestServer {
@@ -224,7 +227,7 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
       : {
           'Access-Control-Allow-Origin': '*',
           'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
-          'Access-Control-Allow-Headers': String(req.headers['access-control-request-headers'] ?? 'authorization, content-type'),
+          'Access-Control-Allow-Headers': options.cors === 'basic' ? 'authorization, content-type' : String(req.headers['access-control-request-headers'] ?? 'authorization, content-type'),
           'Access-Control-Max-Age': '600',
           'Access-Control-Expose-Headers': 'retry-after, x-request-id',
         };
@@ -283,6 +286,7 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
           model,
           status,
           responseFormat: body.response_format?.type,
+          headerNames: Object.keys(req.headers),
           ...(options.keepPrompts ? { user: body.messages?.filter((m) => m.role === 'user').map((m) => m.content).join('\n') } : {}),
         });
 

@@ -111,7 +111,7 @@ export function ConnectScreen() {
   const list = async () => {
     setModelError(null);
     await handOverKeys();
-    const r = await trainer().listModels({ baseURL: c.target.baseURL, headers: c.target.headers });
+    const r = await trainer().listModels({ baseURL: c.target.baseURL, headers: c.target.headers, minimalHeaders: c.target.minimalHeaders });
     if (r.ok) setModels(r.models);
     else setModelError(r.error.message);
   };
@@ -197,6 +197,18 @@ export function ConnectScreen() {
               )}
             </Field>
           </div>
+          <label className="check">
+            <input
+              type="checkbox"
+              checked={Boolean(c.target.minimalHeaders)}
+              onChange={(e) => {
+                patchEndpoint('target', { minimalHeaders: e.target.checked || undefined });
+                patchEndpoint('optimizer', { minimalHeaders: e.target.checked || undefined });
+              }}
+            />
+            Minimal headers
+          </label>
+          <p className="muted">Leave out the OpenAI SDK’s x-stainless-* headers. Tick it when Test connection says the endpoint (or a proxy in front of it) refuses them.</p>
           <PriceInputs role="target" />
           <PriceInputs role="optimizer" />
           <p className="muted">Prices start from list prices for common models; check your provider’s. They turn token counts into dollars for the estimate, the cost so far, and the budget cap.</p>
