@@ -139,7 +139,8 @@ export function estimateRunCalls(
   }
   if (c.evalTest) {
     counts.finalValidation = N;
-    counts.test = 3 * T;
+    // initial, best and final (at most 3 distinct skills), plus no skill at all for the lift card.
+    counts.test = (3 + (c.testNoSkill === false ? 0 : 1)) * T;
   }
   if (judged) {
     counts.judge =

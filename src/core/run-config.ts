@@ -55,6 +55,8 @@ export interface RunConfig {
   selectionLimit: number;
   testLimit: number;
   evalTest: boolean;
+  /** With evalTest: also score the test split with no skill at all (the lift card's floor). */
+  testNoSkill: boolean;
   /** Stop a candidate's validation as soon as it can no longer beat the current score. */
   earlyStopGate: boolean;
   /** Drop edits that cannot apply or add nothing before they take budget (edit-screen.ts). */
@@ -104,6 +106,7 @@ export const DEFAULT_RUN_CONFIG: RunConfig = {
   selectionLimit: 0,
   testLimit: 0,
   evalTest: true,
+  testNoSkill: true,
   earlyStopGate: true,
   screenEdits: true,
   trainCheck: true,

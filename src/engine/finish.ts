@@ -49,6 +49,9 @@ function testReport(skill: TestReport['skill'], r: PhaseResult, items: EngineCon
   return { skill, hash: r.skillHash, hard: r.hard, soft: r.soft, n: r.n, errors: r.errors, byTaskType };
 }
 
+/** How the test report lists the skills: from no skill to the last one trained. */
+const ORDER: TestReport['skill'][] = ['none', 'initial', 'best', 'final'];
+
 /** End of training (§2.9): final validation and promotion, test evaluation, summary. */
 export async function finish(session: TrainSession, prev: RunState): Promise<RunState> {
   const { ctx, data } = session;
@@ -84,18 +87,18 @@ export async function finish(session: TrainSession, prev: RunState): Promise<Run
     session.stage('test', session.totalSteps, c.epochs);
     // One scoring per distinct skill: phases scored side by side would race the rollout cache and
     // score the same skill twice when best is the initial or the final skill.
-    const roles = [
+    const roles: (readonly [TestReport['skill'], string])[] = [
       ['best', state.gate.bestSkill],
       ['initial', state.initialSkill],
       ['final', state.gate.currentSkill],
-    ] as const;
+      ...(c.testNoSkill === false ? [] : [['none', ''] as const]),
+    ];
     const distinct = roles.filter(([, skill], i) => roles.findIndex(([, other]) => other === skill) === i);
     const results = await Promise.all(
       distinct.map(([role, skill]) => rolloutPhase(ctx, { phase: `test/${role}`, skill, itemIds: testIds })),
     );
     const resultOf = (skill: string) => results[distinct.findIndex(([, other]) => other === skill)];
-    for (const role of ['initial', 'best', 'final'] as const) {
-      const skill = roles.find(([r]) => r === role)![1];
+    for (const [role, skill] of [...roles].sort((a, b) => ORDER.indexOf(a[0]) - ORDER.indexOf(b[0]))) {
       tests.push(testReport(role, resultOf(skill), ctx.items));
     }
   }

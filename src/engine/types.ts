@@ -163,7 +163,8 @@ export interface EpochStats {
 }
 
 export interface TestReport {
-  skill: 'initial' | 'best' | 'final';
+  /** `none`: no skill at all (an empty system skill), the floor of the lift card. */
+  skill: 'none' | 'initial' | 'best' | 'final';
   hash: string;
   hard: number;
   soft: number;

@@ -8,7 +8,7 @@
 import type { CostEstimate } from '../engine/cost-estimate';
 import type { Price, Prices } from '../engine/meter';
 import type { EngineStage, RunEvent } from '../engine/events';
-import type { OptimizerCallRecord, RolloutRow, RunStatus, SkillVersion, StageUsage, StepRecord, RunSummary, EpochStats } from '../engine/types';
+import type { OptimizerCallRecord, RolloutRow, RunStatus, SkillVersion, StageUsage, StepRecord, RunSummary, EpochStats, TestReport } from '../engine/types';
 import type { DatasetItem, DatasetProblem, FieldMapping, DatasetFormat } from '../core/dataset-types';
 import type { RunConfig } from '../core/run-config';
 import type { SkillMeta } from '../core/skill-file';
@@ -22,6 +22,7 @@ import type { CheckArtifact, GateArtifact, RepairArtifact, ScreenedArtifact, Ste
 
 // What the page needs by name from below; nothing else is re-exported.
 export type { CheckArtifact, GateArtifact, RepairArtifact, ScreenedArtifact, StepArtifacts, TieBreakRecord };
+export type { TestReport };
 export type { CostEstimate, DatasetListItem, EngineStage, Price, Prices, RoleCheck, RolloutRow, RunEndpoints, RunEvent, RunListItem, RunStatus, SkillVersion, StageUsage, StepRecord, StoredEndpoint };
 
 export interface ApiError {

@@ -40,7 +40,7 @@ describe('step formulas (§6)', () => {
 describe('run estimate', () => {
   it('SearchQA at paper scale: 400/200/1400, 4 epochs', () => {
     // The paper's loop: without the train check (its counts are tested below).
-    const c = estimateRunCalls({ ...DEFAULT_RUN_CONFIG, trainCheck: false }, { train: 400, val: 200, test: 1400 }, { trainAccuracy: 0.75 });
+    const c = estimateRunCalls({ ...DEFAULT_RUN_CONFIG, trainCheck: false, testNoSkill: false }, { train: 400, val: 200, test: 1400 }, { trainAccuracy: 0.75 });
     expect(c.baseline).toBe(200);
     expect(c.rollout).toBe(1600);
     expect(c.reflect).toBe(40 * 6); // F=10, S=30
@@ -57,6 +57,8 @@ describe('run estimate', () => {
     expect(totalCalls(c)).toBeGreaterThan(13_000);
     expect(totalCalls(c)).toBeLessThan(16_000);
     expect(totalCalls(c, TARGET_STAGES)).toBe(200 + 1600 + 8000 + 120 + 600 + 200 + 4200);
+    // The lift card's no-skill floor (on by default, not in the paper) scores the test split once more.
+    expect(estimateRunCalls({ ...DEFAULT_RUN_CONFIG, trainCheck: false }, { train: 400, val: 200, test: 1400 }, { trainAccuracy: 0.75 }).test).toBe(5600);
   });
 
   it('counts the train check (at most the batch, twice with a repair) and one repair call per step', () => {

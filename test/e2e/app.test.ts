@@ -134,6 +134,13 @@ describe.skipIf(Boolean(skip))('Skillwright in Chromium', () => {
 
     await page.getByRole('link', { name: 'Runs' }).click();
     await page.getByText('Test report').waitFor();
+    // The lift card: no skill, the starting skill and the best one on the held-out test items.
+    const lift = page.locator('section.card', { has: page.getByRole('heading', { name: 'Lift on the test split' }) });
+    const pctOf = (skill: string) => `${(((firstTests as [string, number][]).find(([s]) => s === skill)![1]) * 100).toFixed(1)}%`;
+    const liftText = await lift.innerText();
+    for (const [label, skill] of [['No skill', 'none'], ['Starting skill', 'initial'], ['Best skill (exported)', 'best']]) expect(liftText).toContain(`${label}\n${pctOf(skill)}`);
+    expect(liftText).toMatch(/Training: \+\d+\.\d points over the starting skill; the skill as a whole: \+\d+\.\d points over no skill — on \d+ held-out test items\./);
+    await lift.screenshot({ path: 'test-results/runs-lift-card.png' });
     await page.getByRole('button', { name: 'Inspect step 1' }).click();
     await page.getByText(/^Step 1 — /).waitFor();
     await page.getByRole('region', { name: 'Rollouts of this step' }).waitFor();

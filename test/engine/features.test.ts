@@ -184,8 +184,9 @@ describe('test split scored once per distinct skill (issue #9 item 11)', () => {
     expect(new Set(pairs).size).toBe(pairs.length);
     expect(rows.some((r) => r.phase === 'test/initial')).toBe(false);
     const tests = state.summary!.tests;
-    expect(tests.map((t) => t.skill)).toEqual(['initial', 'best', 'final']);
-    expect(tests[0]).toMatchObject({ hash: tests[1].hash, hard: tests[1].hard });
+    expect(tests.map((t) => t.skill)).toEqual(['none', 'initial', 'best', 'final']);
+    expect(tests[1]).toMatchObject({ hash: tests[2].hash, hard: tests[2].hard });
+    expect(tests[0].hard).toBeLessThan(tests[1].hard); // the lift card's floor: no skill at all
   });
 });
 

@@ -1,4 +1,5 @@
 import { ExportSkill } from '../common/ExportSkill';
+import { LiftCard } from './LiftCard';
 import { DiagnosisCard } from '../common/DiagnosisCard';
 import { useEffect, useState } from 'react';
 import { trainer } from '../../client/trainer-client';
@@ -164,6 +165,8 @@ export function RunDetail({ runId, onDeleted, go }: { runId: string; onDeleted: 
 
       {d.summary?.diagnosis && <DiagnosisCard diagnosis={d.summary.diagnosis} />}
 
+      <LiftCard tests={tests} />
+
       {tests.length > 0 && (
         <Card title="Test report">
           <table className="table">
@@ -178,7 +181,7 @@ export function RunDetail({ runId, onDeleted, go }: { runId: string; onDeleted: 
             <tbody>
               {tests.map((t) => (
                 <tr key={t.skill}>
-                  <td>{t.skill === 'initial' ? 'Initial' : t.skill === 'best' ? 'Best (exported)' : 'Final'}</td>
+                  <td>{t.skill === 'none' ? 'No skill' : t.skill === 'initial' ? 'Initial' : t.skill === 'best' ? 'Best (exported)' : 'Final'}</td>
                   <td className="num">{pct(t.hard)}</td>
                   <td className="num">{pct(t.soft)}</td>
                   <td className="num">

@@ -188,6 +188,7 @@ export function TrainScreen() {
           <Toggle label="Carry promising edits" hint={KNOB_HELP.carryEdits} checked={config.carryEdits} onChange={(v) => patch({ carryEdits: v })} />
           <Toggle label="Validation tie-break" hint={KNOB_HELP.tieBreak} checked={config.tieBreak} onChange={(v) => patch({ tieBreak: v })} />
           <Toggle label="Failures only" hint={KNOB_HELP.failureOnly} checked={config.failureOnly} onChange={(v) => patch({ failureOnly: v })} />
+          <Toggle label="Score no skill on test" hint={KNOB_HELP.testNoSkill} checked={config.testNoSkill !== false} onChange={(v) => patch({ testNoSkill: v })} />
           <Field label="Longitudinal pairs" hint="Which before/after pairs the epoch review sees: all, only changed ones (topped up), or only unchanged ones.">
             {(id, hintId) => (
               <select id={id} aria-describedby={hintId} value={config.pairPolicy} onChange={(e) => patch({ pairPolicy: e.target.value as RunConfig['pairPolicy'] })}>

@@ -21,6 +21,7 @@ export const KNOB_HELP = {
   repairEdits: 'When the check shows items the candidate broke, the optimizer drops the edits to blame and adds what was lost — credit assignment within the bundle.',
   carryEdits: 'A rejected candidate that was better on train keeps its edits for the next step — momentum for edits that only pay together. Off by default: it did not raise held-out accuracy in our benchmark.',
   tieBreak: 'Accept a validation tie when the train batch improves strictly and no validation item regresses — learns what validation cannot see, without overfitting it.',
+  testNoSkill: 'At the end, also score the test split with no skill at all, so the lift card shows what the skill adds (one more pass over the test items).',
   failureOnly: 'Learn from failures only; skip the success analysts.',
   targetConcurrency: 'Target calls in flight at once. Lower it if the endpoint rate-limits.',
   optimizerConcurrency: 'Optimizer calls in flight at once.',
