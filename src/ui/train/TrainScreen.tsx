@@ -70,6 +70,143 @@ export function TrainScreen() {
   const schedule = steps ? scheduleSequence(config.editBudgetSchedule, config.editBudget, config.minEditBudget, Math.min(steps.totalSteps, 40)) : [];
   const scaleForData = () => dataset && patch({ ...DEFAULT_RUN_CONFIG, scorer: config.scorer, rollout: config.rollout, budget: config.budget, ...scaledDefaults(dataset.counts.train) });
 
+  // Run events re-render this screen (status, reason); the settings form and the estimate table
+  // only change with their own inputs, so they are kept as they are in between (a long task otherwise).
+  const settingsCard = useMemo(
+    () => (
+        <Card title="Settings" actions={dataset && <button type="button" className="ghost" onClick={scaleForData}>Defaults for this dataset</button>}>
+          <div className="grid-3">
+            <NumberField label="Epochs" hint={KNOB_HELP.epochs} value={config.epochs} min={1} onChange={(v) => patch({ epochs: v ?? 1 })} />
+            <NumberField label="Batch size" hint={KNOB_HELP.batchSize} value={config.batchSize} min={1} onChange={(v) => patch({ batchSize: v ?? 1 })} />
+            <NumberField label="Minibatch size" hint={KNOB_HELP.minibatchSize} value={config.minibatchSize} min={1} onChange={(v) => patch({ minibatchSize: v ?? 1 })} />
+            <NumberField label="Edit budget" hint={KNOB_HELP.editBudget} value={config.editBudget} min={1} onChange={(v) => patch({ editBudget: v ?? 1 })} />
+            <NumberField label="Minimum edit budget" hint={KNOB_HELP.minEditBudget} value={config.minEditBudget} min={0} onChange={(v) => patch({ minEditBudget: v ?? 0 })} />
+            <Field label="Edit budget schedule" hint={`${KNOB_HELP.schedule}${schedule.length ? ` Budgets: ${schedule.join(', ')}${steps && steps.totalSteps > 40 ? ', …' : ''}.` : ''}`}>
+              {(id, hintId) => (
+                <select id={id} aria-describedby={hintId} value={config.editBudgetSchedule} onChange={(e) => patch({ editBudgetSchedule: e.target.value as RunConfig['editBudgetSchedule'] })}>
+                  {SCHEDULE_KINDS.map((k) => (
+                    <option key={k} value={k}>
+                      {k}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
+            <Field label="Edit budget control" hint="Fixed: the schedule sets each step’s budget. Autonomous: the optimizer decides how many edits to apply, from the evidence of the step (one extra call per step).">
+              {(id, hintId) => (
+                <select id={id} aria-describedby={hintId} value={config.lrControlMode} onChange={(e) => patch({ lrControlMode: e.target.value as RunConfig['lrControlMode'] })}>
+                  <option value="fixed">fixed schedule</option>
+                  <option value="autonomous">autonomous</option>
+                </select>
+              )}
+            </Field>
+            <Field label="Gate metric" hint={KNOB_HELP.gateMetric}>
+              {(id, hintId) => (
+                <select id={id} aria-describedby={hintId} value={config.gateMetric} onChange={(e) => patch({ gateMetric: e.target.value as RunConfig['gateMetric'] })}>
+                  {GATE_METRICS.map((k) => (
+                    <option key={k} value={k}>
+                      {k}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
+            <Field label="Gate rule" hint={KNOB_HELP.gateRule}>
+              {(id, hintId) => (
+                <select id={id} aria-describedby={hintId} value={config.gateRule ?? 'mean'} onChange={(e) => patch({ gateRule: e.target.value as RunConfig['gateRule'] })}>
+                  {GATE_RULES.map((k) => (
+                    <option key={k} value={k}>
+                      {GATE_RULE_LABELS[k]}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
+            {config.gateRule === 'significance' && (
+              <NumberField label="Significance k" hint={KNOB_HELP.gateSignificanceK} value={config.gateSignificanceK} min={0} max={10} step={0.5} onChange={(v) => patch({ gateSignificanceK: v ?? 1 })} />
+            )}
+            <NumberField label="Target concurrency" hint={KNOB_HELP.targetConcurrency} value={config.targetConcurrency} min={1} onChange={(v) => patch({ targetConcurrency: v ?? 1 })} />
+            <NumberField label="Optimizer concurrency" hint={KNOB_HELP.optimizerConcurrency} value={config.optimizerConcurrency} min={1} onChange={(v) => patch({ optimizerConcurrency: v ?? 1 })} />
+            <NumberField label="Seed" hint={KNOB_HELP.seed} value={config.seed} onChange={(v) => patch({ seed: v ?? 42 })} />
+            <NumberField label="Merge batch size" hint={KNOB_HELP.mergeBatchSize} value={config.mergeBatchSize} min={2} onChange={(v) => patch({ mergeBatchSize: v ?? 2 })} />
+            <NumberField label="Validation limit" hint={KNOB_HELP.selectionLimit} value={config.selectionLimit} min={0} onChange={(v) => patch({ selectionLimit: v ?? 0 })} />
+            <Toggle label="Slow update" hint={KNOB_HELP.slowUpdate} checked={config.useSlowUpdate} onChange={(v) => patch({ useSlowUpdate: v })} />
+            <Toggle label="Meta skill" hint={KNOB_HELP.metaSkill} checked={config.useMetaSkill} onChange={(v) => patch({ useMetaSkill: v })} />
+            <Toggle label="Validation gate" hint={KNOB_HELP.useGate} checked={config.useGate} onChange={(v) => patch({ useGate: v })} />
+            <Toggle label="Gate the slow update" hint={KNOB_HELP.slowUpdateGated} checked={config.slowUpdateGated} onChange={(v) => patch({ slowUpdateGated: v })} />
+            <Toggle label="Early-stopped gate" hint={KNOB_HELP.earlyStop} checked={config.earlyStopGate} onChange={(v) => patch({ earlyStopGate: v })} />
+            <Toggle label="Screen edits before ranking" hint={KNOB_HELP.screenEdits} checked={config.screenEdits} onChange={(v) => patch({ screenEdits: v })} />
+            <Toggle label="Train-batch check" hint={KNOB_HELP.trainCheck} checked={config.trainCheck} onChange={(v) => patch({ trainCheck: v })} />
+            <Toggle label="Repair bundles" hint={KNOB_HELP.repairEdits} checked={config.repairEdits} onChange={(v) => patch({ repairEdits: v })} />
+            <Toggle label="Carry promising edits" hint={KNOB_HELP.carryEdits} checked={config.carryEdits} onChange={(v) => patch({ carryEdits: v })} />
+            <Toggle label="Validation tie-break" hint={KNOB_HELP.tieBreak} checked={config.tieBreak} onChange={(v) => patch({ tieBreak: v })} />
+            <Toggle label="Failures only" hint={KNOB_HELP.failureOnly} checked={config.failureOnly} onChange={(v) => patch({ failureOnly: v })} />
+            <Toggle label="Score no skill on test" hint={KNOB_HELP.testNoSkill} checked={config.testNoSkill !== false} onChange={(v) => patch({ testNoSkill: v })} />
+            <Field label="Longitudinal pairs" hint="Which before/after pairs the epoch review sees: all, only changed ones (topped up), or only unchanged ones.">
+              {(id, hintId) => (
+                <select id={id} aria-describedby={hintId} value={config.pairPolicy} onChange={(e) => patch({ pairPolicy: e.target.value as RunConfig['pairPolicy'] })}>
+                  <option value="mixed">mixed (all)</option>
+                  <option value="changed">changed</option>
+                  <option value="unchanged">unchanged</option>
+                </select>
+              )}
+            </Field>
+            <NumberField label="Budget cap (USD)" hint={KNOB_HELP.budget} value={config.budget.usd} min={0} step={0.5} placeholder="no cap" onChange={(v) => patch({ budget: { ...config.budget, usd: v || undefined } })} />
+          </div>
+        </Card>
+    ),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- derived values (steps, schedule) follow config and dataset
+    [config, dataset],
+  );
+  const estimateCard = useMemo(
+    () => (
+      <>
+        {estimate && (
+          <Card title="Cost estimate (upper bound)">
+            <table className="table">
+              <thead>
+                <tr>
+                  <th>Stage</th>
+                  <th className="num">Calls</th>
+                  <th className="num">Prompt tokens</th>
+                  <th className="num">Completion tokens</th>
+                  <th className="num">Cost</th>
+                </tr>
+              </thead>
+              <tbody>
+                {Object.entries(estimate.stages).map(([stage, e]) => (
+                  <tr key={stage}>
+                    <td>{callStageLabel(stage)}</td>
+                    <td className="num">{e!.calls.toLocaleString()}</td>
+                    <td className="num">{e!.promptTokens.toLocaleString()}</td>
+                    <td className="num">{e!.completionTokens.toLocaleString()}</td>
+                    <td className="num">{e!.costUsd === null ? '—' : `$${e!.costUsd.toFixed(3)}`}</td>
+                  </tr>
+                ))}
+              </tbody>
+              <tfoot>
+                <tr>
+                  <td>Total</td>
+                  <td className="num">{estimate.totalCalls.toLocaleString()}</td>
+                  <td className="num" colSpan={2}>
+                    {estimate.totalTokens.toLocaleString()} tokens
+                  </td>
+                  <td className="num">{estimate.totalCostUsd === null ? 'set prices on Connect' : `$${estimate.totalCostUsd.toFixed(2)}`}</td>
+                </tr>
+              </tfoot>
+            </table>
+            <ul className="muted small">
+              {estimate.assumptions.map((a) => (
+                <li key={a}>{a}</li>
+              ))}
+            </ul>
+          </Card>
+        )}
+      </>
+    ),
+    [estimate],
+  );
+
   return (
     <div className="screen">
       <h1>Train the skill</h1>
@@ -121,128 +258,9 @@ export function TrainScreen() {
         </Alert>
       )}
 
-      <Card title="Settings" actions={dataset && <button type="button" className="ghost" onClick={scaleForData}>Defaults for this dataset</button>}>
-        <div className="grid-3">
-          <NumberField label="Epochs" hint={KNOB_HELP.epochs} value={config.epochs} min={1} onChange={(v) => patch({ epochs: v ?? 1 })} />
-          <NumberField label="Batch size" hint={KNOB_HELP.batchSize} value={config.batchSize} min={1} onChange={(v) => patch({ batchSize: v ?? 1 })} />
-          <NumberField label="Minibatch size" hint={KNOB_HELP.minibatchSize} value={config.minibatchSize} min={1} onChange={(v) => patch({ minibatchSize: v ?? 1 })} />
-          <NumberField label="Edit budget" hint={KNOB_HELP.editBudget} value={config.editBudget} min={1} onChange={(v) => patch({ editBudget: v ?? 1 })} />
-          <NumberField label="Minimum edit budget" hint={KNOB_HELP.minEditBudget} value={config.minEditBudget} min={0} onChange={(v) => patch({ minEditBudget: v ?? 0 })} />
-          <Field label="Edit budget schedule" hint={`${KNOB_HELP.schedule}${schedule.length ? ` Budgets: ${schedule.join(', ')}${steps && steps.totalSteps > 40 ? ', …' : ''}.` : ''}`}>
-            {(id, hintId) => (
-              <select id={id} aria-describedby={hintId} value={config.editBudgetSchedule} onChange={(e) => patch({ editBudgetSchedule: e.target.value as RunConfig['editBudgetSchedule'] })}>
-                {SCHEDULE_KINDS.map((k) => (
-                  <option key={k} value={k}>
-                    {k}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
-          <Field label="Edit budget control" hint="Fixed: the schedule sets each step’s budget. Autonomous: the optimizer decides how many edits to apply, from the evidence of the step (one extra call per step).">
-            {(id, hintId) => (
-              <select id={id} aria-describedby={hintId} value={config.lrControlMode} onChange={(e) => patch({ lrControlMode: e.target.value as RunConfig['lrControlMode'] })}>
-                <option value="fixed">fixed schedule</option>
-                <option value="autonomous">autonomous</option>
-              </select>
-            )}
-          </Field>
-          <Field label="Gate metric" hint={KNOB_HELP.gateMetric}>
-            {(id, hintId) => (
-              <select id={id} aria-describedby={hintId} value={config.gateMetric} onChange={(e) => patch({ gateMetric: e.target.value as RunConfig['gateMetric'] })}>
-                {GATE_METRICS.map((k) => (
-                  <option key={k} value={k}>
-                    {k}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
-          <Field label="Gate rule" hint={KNOB_HELP.gateRule}>
-            {(id, hintId) => (
-              <select id={id} aria-describedby={hintId} value={config.gateRule ?? 'mean'} onChange={(e) => patch({ gateRule: e.target.value as RunConfig['gateRule'] })}>
-                {GATE_RULES.map((k) => (
-                  <option key={k} value={k}>
-                    {GATE_RULE_LABELS[k]}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
-          {config.gateRule === 'significance' && (
-            <NumberField label="Significance k" hint={KNOB_HELP.gateSignificanceK} value={config.gateSignificanceK} min={0} max={10} step={0.5} onChange={(v) => patch({ gateSignificanceK: v ?? 1 })} />
-          )}
-          <NumberField label="Target concurrency" hint={KNOB_HELP.targetConcurrency} value={config.targetConcurrency} min={1} onChange={(v) => patch({ targetConcurrency: v ?? 1 })} />
-          <NumberField label="Optimizer concurrency" hint={KNOB_HELP.optimizerConcurrency} value={config.optimizerConcurrency} min={1} onChange={(v) => patch({ optimizerConcurrency: v ?? 1 })} />
-          <NumberField label="Seed" hint={KNOB_HELP.seed} value={config.seed} onChange={(v) => patch({ seed: v ?? 42 })} />
-          <NumberField label="Merge batch size" hint={KNOB_HELP.mergeBatchSize} value={config.mergeBatchSize} min={2} onChange={(v) => patch({ mergeBatchSize: v ?? 2 })} />
-          <NumberField label="Validation limit" hint={KNOB_HELP.selectionLimit} value={config.selectionLimit} min={0} onChange={(v) => patch({ selectionLimit: v ?? 0 })} />
-          <Toggle label="Slow update" hint={KNOB_HELP.slowUpdate} checked={config.useSlowUpdate} onChange={(v) => patch({ useSlowUpdate: v })} />
-          <Toggle label="Meta skill" hint={KNOB_HELP.metaSkill} checked={config.useMetaSkill} onChange={(v) => patch({ useMetaSkill: v })} />
-          <Toggle label="Validation gate" hint={KNOB_HELP.useGate} checked={config.useGate} onChange={(v) => patch({ useGate: v })} />
-          <Toggle label="Gate the slow update" hint={KNOB_HELP.slowUpdateGated} checked={config.slowUpdateGated} onChange={(v) => patch({ slowUpdateGated: v })} />
-          <Toggle label="Early-stopped gate" hint={KNOB_HELP.earlyStop} checked={config.earlyStopGate} onChange={(v) => patch({ earlyStopGate: v })} />
-          <Toggle label="Screen edits before ranking" hint={KNOB_HELP.screenEdits} checked={config.screenEdits} onChange={(v) => patch({ screenEdits: v })} />
-          <Toggle label="Train-batch check" hint={KNOB_HELP.trainCheck} checked={config.trainCheck} onChange={(v) => patch({ trainCheck: v })} />
-          <Toggle label="Repair bundles" hint={KNOB_HELP.repairEdits} checked={config.repairEdits} onChange={(v) => patch({ repairEdits: v })} />
-          <Toggle label="Carry promising edits" hint={KNOB_HELP.carryEdits} checked={config.carryEdits} onChange={(v) => patch({ carryEdits: v })} />
-          <Toggle label="Validation tie-break" hint={KNOB_HELP.tieBreak} checked={config.tieBreak} onChange={(v) => patch({ tieBreak: v })} />
-          <Toggle label="Failures only" hint={KNOB_HELP.failureOnly} checked={config.failureOnly} onChange={(v) => patch({ failureOnly: v })} />
-          <Toggle label="Score no skill on test" hint={KNOB_HELP.testNoSkill} checked={config.testNoSkill !== false} onChange={(v) => patch({ testNoSkill: v })} />
-          <Field label="Longitudinal pairs" hint="Which before/after pairs the epoch review sees: all, only changed ones (topped up), or only unchanged ones.">
-            {(id, hintId) => (
-              <select id={id} aria-describedby={hintId} value={config.pairPolicy} onChange={(e) => patch({ pairPolicy: e.target.value as RunConfig['pairPolicy'] })}>
-                <option value="mixed">mixed (all)</option>
-                <option value="changed">changed</option>
-                <option value="unchanged">unchanged</option>
-              </select>
-            )}
-          </Field>
-          <NumberField label="Budget cap (USD)" hint={KNOB_HELP.budget} value={config.budget.usd} min={0} step={0.5} placeholder="no cap" onChange={(v) => patch({ budget: { ...config.budget, usd: v || undefined } })} />
-        </div>
-      </Card>
+      {settingsCard}
 
-      {estimate && (
-        <Card title="Cost estimate (upper bound)">
-          <table className="table">
-            <thead>
-              <tr>
-                <th>Stage</th>
-                <th className="num">Calls</th>
-                <th className="num">Prompt tokens</th>
-                <th className="num">Completion tokens</th>
-                <th className="num">Cost</th>
-              </tr>
-            </thead>
-            <tbody>
-              {Object.entries(estimate.stages).map(([stage, e]) => (
-                <tr key={stage}>
-                  <td>{callStageLabel(stage)}</td>
-                  <td className="num">{e!.calls.toLocaleString()}</td>
-                  <td className="num">{e!.promptTokens.toLocaleString()}</td>
-                  <td className="num">{e!.completionTokens.toLocaleString()}</td>
-                  <td className="num">{e!.costUsd === null ? '—' : `$${e!.costUsd.toFixed(3)}`}</td>
-                </tr>
-              ))}
-            </tbody>
-            <tfoot>
-              <tr>
-                <td>Total</td>
-                <td className="num">{estimate.totalCalls.toLocaleString()}</td>
-                <td className="num" colSpan={2}>
-                  {estimate.totalTokens.toLocaleString()} tokens
-                </td>
-                <td className="num">{estimate.totalCostUsd === null ? 'set prices on Connect' : `$${estimate.totalCostUsd.toFixed(2)}`}</td>
-              </tr>
-            </tfoot>
-          </table>
-          <ul className="muted small">
-            {estimate.assumptions.map((a) => (
-              <li key={a}>{a}</li>
-            ))}
-          </ul>
-        </Card>
-      )}
+      {estimateCard}
     </div>
   );
 }
