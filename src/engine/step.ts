@@ -51,6 +51,8 @@ export async function runStep(session: TrainSession, prev: RunState, a: StepArgs
   const c = ctx.config;
   const started = ctx.now();
   const usageBefore = structuredClone(ctx.meter.byStage);
+  // The score the candidate had to beat (the record's currentScore is the one after the step).
+  const scoreBefore = state.gate.currentScore;
   const timer = new StageTimer(ctx.now);
   const key = stepKey(a.step);
   const current = state.gate.currentSkill;
@@ -281,7 +283,7 @@ export async function runStep(session: TrainSession, prev: RunState, a: StepArgs
   const early = record.selectionComplete === false ? ', stopped early' : '';
   const scores =
     record.candidateGateScore !== null
-      ? ` (candidate ${record.candidateGateScore.toFixed(4)}${early}, current ${record.currentScore.toFixed(4)})`
+      ? ` (candidate ${record.candidateGateScore.toFixed(4)}${early}, current ${scoreBefore.toFixed(4)})`
       : '';
   ctx.emit({ type: 'log', level: 'info', message: `Step ${a.step}/${session.totalSteps}: ${record.action}${scores}.` });
   return state;

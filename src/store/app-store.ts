@@ -64,6 +64,10 @@ export interface AppState {
   skillSource: string | null;
   /** The skill's Agent Skills name and description (from an imported SKILL.md, or typed); never trained. */
   skillMeta: SkillMeta | null;
+  /** Hold a screen wake lock while a run is running (client/run-keepalive.ts). */
+  keepAwake: boolean;
+  /** Show a notification when a running run ends. */
+  notifyOnEnd: boolean;
   config: RunConfig;
   live: LiveRun | null;
   /** A problem to show in the page-level alert. */
@@ -98,6 +102,8 @@ export const useApp = create<AppState>()(
       skill: DEFAULT_SKILL,
       skillSource: null,
       skillMeta: null,
+      keepAwake: true,
+      notifyOnEnd: false,
       config: DEFAULT_RUN_CONFIG,
       live: null,
       problem: null,
@@ -107,7 +113,7 @@ export const useApp = create<AppState>()(
       version: 1,
       storage: draftsStorage(),
       // Never keys, never run data: only what the user is drafting.
-      partialize: (s) => ({ connection: s.connection, datasetId: s.datasetId, datasetName: s.datasetName, skill: s.skill, skillSource: s.skillSource, skillMeta: s.skillMeta, config: s.config }),
+      partialize: (s) => ({ connection: s.connection, datasetId: s.datasetId, datasetName: s.datasetName, skill: s.skill, skillSource: s.skillSource, skillMeta: s.skillMeta, keepAwake: s.keepAwake, notifyOnEnd: s.notifyOnEnd, config: s.config }),
       merge: withSavedSettings,
     },
   ),

@@ -12,6 +12,7 @@ const RunsScreen = lazy(() => import('./runs/RunsScreen').then((m) => ({ default
 import { setApp, useApp } from '../store/app-store';
 import { recoverOnStartup } from '../client/run-controller';
 import { refreshHeldKeys } from '../client/keys';
+import { startKeepalive } from '../client/run-keepalive';
 
 function sectionFromHash(hash: string): SectionId {
   const id = hash.replace(/^#\/?/, '').split('/')[0];
@@ -33,9 +34,13 @@ export function App() {
     void recoverOnStartup()
       .then(refreshHeldKeys)
       .catch((e: unknown) => setApp({ problem: `Could not open this browser's storage: ${e instanceof Error ? e.message : String(e)}` }));
+    const stopKeepalive = startKeepalive();
     // Ask the browser not to evict runs under storage pressure.
     void navigator.storage?.persist?.().catch(() => undefined);
-    return () => window.removeEventListener('hashchange', onHash);
+    return () => {
+      window.removeEventListener('hashchange', onHash);
+      stopKeepalive();
+    };
   }, []);
 
   return (

@@ -507,3 +507,64 @@ describe.skipIf(Boolean(skip))('connection diagnoses in Chromium', () => {
     expect(await alert.innerText()).toMatch(/Nothing answers at 127\.0\.0\.1:\d+\. Is the local server running/);
   });
 });
+
+describe.skipIf(Boolean(skip))('staying with a run in Chromium', () => {
+  let ctx: BrowserContext;
+  let page: Page;
+  let srv: LlmTestServer;
+  beforeAll(async () => {
+    srv = await startLlmServer({});
+    ctx = await launchBrowser();
+    await ctx.grantPermissions(['notifications'], { origin: new URL(appUrl).origin });
+    page = await ctx.newPage();
+    // Headless Chromium shows nothing: record what the page asks of the browser, and pass it on.
+    await page.addInitScript(() => {
+      const w = window as unknown as { __notes: string[]; __locks: string[] };
+      w.__notes = [];
+      w.__locks = [];
+      const Real = window.Notification;
+      window.Notification = class extends Real {
+        constructor(title: string, opts?: NotificationOptions) {
+          super(title, opts);
+          w.__notes.push(`${title}: ${opts?.body ?? ''}`);
+        }
+      } as typeof Notification;
+      const lock = navigator.wakeLock;
+      if (lock) {
+        const request = lock.request.bind(lock);
+        lock.request = async (type?: 'screen') => {
+          w.__locks.push('request');
+          const s = await request(type);
+          s.addEventListener('release', () => w.__locks.push('release'));
+          return s;
+        };
+      }
+    });
+    await page.goto(appUrl);
+  });
+  afterAll(async () => {
+    await ctx?.close();
+    await srv?.close();
+  });
+
+  it('keeps the screen awake while running and notifies when the run ends', async () => {
+    await connect(page, srv.url, 'sk-e2e-key');
+    await uploadDataset(page, 'world.json', JSON.stringify(makeWorldItems(60)));
+    await useDataset(page, [2, 1, 1]);
+    await page.getByRole('link', { name: 'Train' }).click();
+    await setKnobs(page, { ...KNOBS, Epochs: '1' });
+    expect(await page.getByLabel('Keep the screen awake during a run').isChecked()).toBe(true);
+    await page.getByLabel('Notify me when a run ends').check();
+    await page.getByRole('button', { name: 'Start training' }).click();
+    await waitForStatus(page, 'Completed');
+    const seen = await page.evaluate(() => {
+      const w = window as unknown as { __notes: string[]; __locks: string[] };
+      return { __notes: w.__notes, __locks: w.__locks };
+    });
+    expect(seen.__notes).toEqual([expect.stringMatching(/^Skillwright: The run completed\. Best validation \d+\.\d%\.$/)]);
+    // Headless Chromium may refuse a screen lock (no display): then it was asked for once, not on every event;
+    // when it grants one, it is given back at the end.
+    expect([['request'], ['request', 'release']]).toContainEqual(seen.__locks);
+    await page.screenshot({ path: 'test-results/train-run-along-light.png' });
+  }, 120_000);
+});

@@ -65,10 +65,11 @@ export function RunDashboard() {
       <details className="timeline" open>
         <summary>Steps and log</summary>
         <ol className="steps">
-          {live.points.map((p) => (
+          {live.points.map((p, i) => (
             <li key={p.step} className={p.action.includes('accept') ? 'accepted' : p.action === 'reject' ? 'rejected' : 'skipped'}>
               Step {p.step} (epoch {p.epoch}): {p.action.replace(/_/g, ' ')}
-              {p.candidate !== null && ` — candidate ${p.candidate.toFixed(3)} vs ${p.current.toFixed(3)}`}
+              {/* The candidate faced the current score before this step: the previous point's, or the baseline. */}
+              {p.candidate !== null && ` — candidate ${p.candidate.toFixed(3)} vs ${(i ? live.points[i - 1].current : (live.baseline ?? p.current)).toFixed(3)}`}
             </li>
           ))}
         </ol>

@@ -9,6 +9,7 @@ import { effectivePrices } from '../../store/effective-prices';
 import { Alert, Card, Field, NumberField } from '../common/Field';
 import { KNOB_HELP } from './knobs';
 import { RunDashboard } from './RunDashboard';
+import { RunAlong } from './RunAlong';
 import { CompletedExport } from './CompletedExport';
 import { callStageLabel } from '../../core/stages';
 import { GATE_RULE_LABELS, GATE_RULES } from '../../core/gate-rules';
@@ -247,6 +248,8 @@ export function TrainScreen() {
           </button>
         )}
       </div>
+
+      <RunAlong />
 
       {problems.length > 0 && (
         <Alert>
