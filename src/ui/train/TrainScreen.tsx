@@ -79,6 +79,7 @@ export function TrainScreen() {
           <div className="grid-3">
             <NumberField label="Epochs" hint={KNOB_HELP.epochs} value={config.epochs} min={1} onChange={(v) => patch({ epochs: v ?? 1 })} />
             <NumberField label="Batch size" hint={KNOB_HELP.batchSize} value={config.batchSize} min={1} onChange={(v) => patch({ batchSize: v ?? 1 })} />
+            <NumberField label="Accumulation" hint={KNOB_HELP.accumulation} value={config.accumulation} min={1} max={64} onChange={(v) => patch({ accumulation: v ?? 1 })} />
             <NumberField label="Minibatch size" hint={KNOB_HELP.minibatchSize} value={config.minibatchSize} min={1} onChange={(v) => patch({ minibatchSize: v ?? 1 })} />
             <NumberField label="Edit budget" hint={KNOB_HELP.editBudget} value={config.editBudget} min={1} onChange={(v) => patch({ editBudget: v ?? 1 })} />
             <NumberField label="Minimum edit budget" hint={KNOB_HELP.minEditBudget} value={config.minEditBudget} min={0} onChange={(v) => patch({ minEditBudget: v ?? 0 })} />

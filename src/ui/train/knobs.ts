@@ -2,6 +2,7 @@
 export const KNOB_HELP = {
   epochs: 'Passes over the train split. 2–4 are usually enough.',
   batchSize: 'Train items rolled out per step — the batch whose failures drive one update.',
+  accumulation: 'Batches rolled out and reflected on per update step; their proposals are pooled into one update — gradient accumulation. Steps per epoch shrink by the same factor.',
   minibatchSize: 'Trajectories per analyst call — how many examples each “gradient” is computed from.',
   mergeBatchSize: 'Patches merged per call when aggregating the analysts’ proposals (at least 2).',
   editBudget: 'Most edits applied per step — the learning rate, as a cap on how far one step moves the skill.',
