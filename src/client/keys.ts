@@ -8,14 +8,14 @@ import { effectiveKeys, setApp, useApp } from '../store/app-store';
 /** What the worker holds, for the Connect screen and the start checks. */
 export async function refreshHeldKeys(): Promise<void> {
   const s = await trainer().keyStatus();
-  setApp({ heldKeys: { target: s.target, optimizer: s.optimizer, remembered: s.remembered } });
+  setApp({ heldKeys: { target: s.target, optimizer: s.optimizer, judge: s.judge, remembered: s.remembered } });
 }
 
 /** Hand over the keys typed since the last hand-over (each bound to its endpoint's host). */
 export async function handOverKeys(): Promise<void> {
   const s = useApp.getState();
   const keys = effectiveKeys(s);
-  if (!keys.target && !keys.optimizer) return;
+  if (!keys.target && !keys.optimizer && !keys.judge) return;
   setApp({ keys: { target: '', optimizer: '' } });
   await trainer().setKeys(keys, s.connection.remember);
   await refreshHeldKeys();

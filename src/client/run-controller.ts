@@ -4,7 +4,7 @@
  * one the worker reported (an event, or its answer to a call), never one assumed ahead of it.
  */
 import { trainer, proxyCallback } from './trainer-client';
-import { effectiveOptimizer, setApp, useApp, type ChartPoint } from '../store/app-store';
+import { runEndpoints, setApp, useApp, type ChartPoint } from '../store/app-store';
 import { handOverKeys } from './keys';
 import { applyRunEvent, startLive } from '../store/run-events';
 import type { RunEvent, RunStatus, StartOutcome, Result } from '../worker/api-types';
@@ -51,7 +51,7 @@ export async function startTraining(): Promise<void> {
     datasetId: s.datasetId,
     config: s.config,
     initialSkill: s.skill,
-    endpoints: { target: s.connection.target, optimizer: effectiveOptimizer(s.connection) },
+    endpoints: runEndpoints(s.connection),
     prices: effectivePrices(s.connection),
     ...(s.skillMeta ? { skillMeta: s.skillMeta } : {}),
   });

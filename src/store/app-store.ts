@@ -48,6 +48,8 @@ export interface ConnectionDraft {
   target: StoredEndpoint;
   optimizer: StoredEndpoint;
   sameEndpoint: boolean;
+  /** A separate LLM judge (used by the judge scorer); without it the optimizer judges. */
+  judge?: StoredEndpoint;
   prices: { target?: Price; optimizer?: Price };
   remember: boolean;
 }
@@ -55,9 +57,9 @@ export interface ConnectionDraft {
 export interface AppState {
   connection: ConnectionDraft;
   /** Keys being typed, until they are handed to the worker (client/keys.ts); memory only. */
-  keys: { target: string; optimizer: string };
+  keys: { target: string; optimizer: string; judge?: string };
   /** Which keys the worker holds (it never tells the page the keys themselves). */
-  heldKeys: { target: boolean; optimizer: boolean; remembered: boolean };
+  heldKeys: { target: boolean; optimizer: boolean; judge?: boolean; remembered: boolean };
   datasetId: string | null;
   datasetName: string | null;
   skill: string;
@@ -127,10 +129,17 @@ export function effectiveOptimizer(c: ConnectionDraft): StoredEndpoint {
 }
 
 /** The keys typed this session, each with the base URL it was typed for (the worker sends a key only there). */
-export function effectiveKeys(s: Pick<AppState, 'connection' | 'keys'>): { target: string; optimizer: string; hosts: { target: string; optimizer: string } } {
+export function effectiveKeys(s: Pick<AppState, 'connection' | 'keys'>): { target: string; optimizer: string; judge?: string; hosts: { target: string; optimizer: string; judge?: string } } {
+  const judge = s.connection.judge && s.keys.judge ? { judge: s.keys.judge } : {};
   return {
     target: s.keys.target,
     optimizer: s.connection.sameEndpoint ? s.keys.target : s.keys.optimizer,
-    hosts: { target: s.connection.target.baseURL, optimizer: effectiveOptimizer(s.connection).baseURL },
+    ...judge,
+    hosts: { target: s.connection.target.baseURL, optimizer: effectiveOptimizer(s.connection).baseURL, ...(s.connection.judge ? { judge: s.connection.judge.baseURL } : {}) },
   };
+}
+
+/** The endpoints a run or an evaluation uses, from the Connect screen. */
+export function runEndpoints(c: ConnectionDraft): { target: StoredEndpoint; optimizer: StoredEndpoint; judge?: StoredEndpoint } {
+  return { target: c.target, optimizer: effectiveOptimizer(c), ...(c.judge ? { judge: c.judge } : {}) };
 }

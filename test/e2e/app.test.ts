@@ -482,6 +482,19 @@ describe.skipIf(Boolean(skip))('connection diagnoses in Chromium', () => {
     expect(text).toMatch(/Access-Control-Allow-Origin/);
   });
 
+  it('tests a separate judge endpoint with its own key', async () => {
+    await connect(page, guarded.url, 'the-right-key');
+    await page.getByLabel('Separate judge endpoint').check();
+    await page.getByLabel('Judge base URL').fill(guarded.url);
+    await page.getByLabel('Judge API key').fill('the-right-key');
+    await page.getByLabel('Judge model').fill('sim-optimizer');
+    await page.getByRole('button', { name: 'Test connection' }).click();
+    const ok = page.getByText(/connected\.$/);
+    await ok.waitFor();
+    expect(await ok.innerText()).toMatch(/Target sim-target: \d+ ms · Optimizer sim-optimizer: \d+ ms · Judge sim-optimizer: \d+ ms — connected\./);
+    await page.getByLabel('Separate judge endpoint').uncheck();
+  });
+
   it('finds a CORS preflight that refuses the SDK headers, and connects with minimal headers', async () => {
     await connect(page, strictProxy.url, 'sk-any');
     await page.getByRole('button', { name: 'Test connection' }).click();

@@ -7,6 +7,8 @@ import { presetPrice } from '../../core/pricing';
 import { Alert, Card, Field, NumberField } from '../common/Field';
 import { PRESETS, presetById } from './presets';
 
+const ROLE_NAMES: Record<string, string> = { target: 'Target', optimizer: 'Optimizer', judge: 'Judge' };
+
 function patchConnection(p: Partial<ConnectionDraft>) {
   setApp((s) => ({ connection: { ...s.connection, ...p } }));
 }
@@ -89,7 +91,7 @@ export function ConnectScreen() {
     setChecks(null);
     try {
       await handOverKeys();
-      const result = await trainer().testConnection({ target: c.target, optimizer: effectiveOptimizer(c) });
+      const result = await trainer().testConnection({ target: c.target, optimizer: effectiveOptimizer(c), ...(c.judge ? { judge: c.judge } : {}) });
       setChecks(result);
     } finally {
       setBusy(false);
@@ -163,6 +165,22 @@ export function ConnectScreen() {
           )}
           <ModelInput label="Optimizer model" value={c.optimizer.model} models={models} onChange={(v) => patchEndpoint('optimizer', { model: v })} />
         </div>
+        <div className="row">
+          <label className="check">
+            <input type="checkbox" checked={Boolean(c.judge)} onChange={(e) => patchConnection({ judge: e.target.checked ? { baseURL: c.target.baseURL, model: '', temperature: 0, maxOutputTokens: 512 } : undefined })} />
+            Separate judge endpoint
+          </label>
+          <span className="muted">Used only by the judge scorer (Data → Scorer); without it the optimizer model judges.</span>
+        </div>
+        {c.judge && (
+          <div className="grid-2">
+            <Field label="Judge base URL">
+              {(id) => <input id={id} value={c.judge?.baseURL ?? ''} spellCheck={false} onChange={(e) => patchConnection({ judge: { ...c.judge!, baseURL: e.target.value.trim() } })} />}
+            </Field>
+            <KeyInput label="Judge API key" value={keys.judge ?? ''} held={Boolean(held.judge)} onChange={(v) => setApp((s) => ({ keys: { ...s.keys, judge: v } }))} />
+            <ModelInput label="Judge model" value={c.judge.model} models={models} onChange={(v) => patchConnection({ judge: { ...c.judge!, model: v } })} />
+          </div>
+        )}
         <details className="options">
           <summary>Options: sampling, limits, prices</summary>
           <div className="grid-3">
@@ -233,7 +251,7 @@ export function ConnectScreen() {
         </div>
         {checks && failed.length === 0 && (
           <p className="ok-line">
-            {checks.map((x) => `${x.role === 'target' ? 'Target' : 'Optimizer'} ${x.model}: ${x.latencyMs} ms`).join(' · ')} — connected.
+            {checks.map((x) => `${ROLE_NAMES[x.role]} ${x.model}: ${x.latencyMs} ms`).join(' · ')} — connected.
           </p>
         )}
         {failed.length > 0 && (
@@ -242,7 +260,7 @@ export function ConnectScreen() {
             <ul>
               {failed.map((x) => (
                 <li key={x.role}>
-                  {x.role === 'target' ? 'Target' : 'Optimizer'}: {x.error?.message}
+                  {ROLE_NAMES[x.role]}: {x.error?.message}
                   {x.error?.kind === 'unreachable' && <> {preset.id !== 'custom' ? `For ${preset.name}: ${preset.cors}` : ''}</>}
                 </li>
               ))}

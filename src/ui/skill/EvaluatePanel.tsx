@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { trainer } from '../../client/trainer-client';
-import { effectiveOptimizer, useApp } from '../../store/app-store';
+import { runEndpoints, useApp } from '../../store/app-store';
 import { handOverKeys } from '../../client/keys';
 import type { RolloutRow } from '../../worker/api-types';
 import { Alert, Card, NumberField } from '../common/Field';
@@ -25,7 +25,7 @@ export function EvaluatePanel() {
     try {
       await handOverKeys();
       const r = await trainer().evaluateSkill(
-        { datasetId, split, limit: limit ?? 0, skill: s.skill, config: s.config, endpoints: { target: s.connection.target, optimizer: effectiveOptimizer(s.connection) }, prices: effectivePrices(s.connection) },
+        { datasetId, split, limit: limit ?? 0, skill: s.skill, config: s.config, endpoints: runEndpoints(s.connection), prices: effectivePrices(s.connection) },
       );
       if (r.ok) setResult(r);
       else setError(r.error.message);

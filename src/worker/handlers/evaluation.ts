@@ -21,12 +21,13 @@ export function evaluationHandlers(c: ApiContext): Pick<WorkerApi, 'evaluateSkil
       const k = await vault.current();
       const t = keyFor(k, 'target', input.endpoints.target.baseURL);
       if (!t.ok) return fail(t.kind, t.message);
-      // Only a judge scorer calls the optimizer here; otherwise its client is built but never used.
-      const o =
-        input.config.scorer.kind === 'judge'
-          ? keyFor(k, 'optimizer', input.endpoints.optimizer.baseURL, 'target')
-          : null;
+      // Only a judge scorer calls a second model here: the judge endpoint, else the optimizer.
+      const judging = input.config.scorer.kind === 'judge';
+      const ownJudge = judging ? input.endpoints.judge : undefined;
+      const o = judging && !ownJudge ? keyFor(k, 'optimizer', input.endpoints.optimizer.baseURL, 'target') : null;
       if (o && !o.ok) return fail(o.kind, o.message);
+      const j = ownJudge ? keyFor(k, 'judge', ownJudge.baseURL, 'optimizer') : null;
+      if (j && !j.ok) return fail(j.kind, j.message);
       const llm = createLlmPort(
         {
           target: endpointConfig(input.endpoints.target, t.key, input.config.targetConcurrency, 'target'),
@@ -36,6 +37,7 @@ export function evaluationHandlers(c: ApiContext): Pick<WorkerApi, 'evaluateSkil
             input.config.optimizerConcurrency,
             'optimizer',
           ),
+          ...(ownJudge && j?.ok ? { judge: endpointConfig(ownJudge, j.key, input.config.optimizerConcurrency, 'judge') } : {}),
         },
         { ...deps.clientOptions, ...(deps.fetch ? { fetch: deps.fetch } : {}) },
       );
