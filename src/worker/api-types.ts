@@ -151,6 +151,8 @@ export interface WorkerApi {
   deleteRun(runId: string): Promise<Result<object>>;
   /** The run bundle as a file (written piece by piece, never one giant string). */
   exportRun(runId: string): Promise<Result<{ file: Blob; bytes: number }>>;
+  /** A self-contained HTML report of the run (chart, accepted edits, per-item gate table, test report, cost). */
+  exportReport(runId: string): Promise<Result<{ file: Blob }>>;
   /** Import a bundle file (a File from an input is a Blob); it is read in the worker. */
   importRun(file: Blob): Promise<Result<{ runId: string; renamed: boolean }>>;
   storageUsage(): Promise<{ usage?: number; quota?: number; runs: number; datasets: number }>;

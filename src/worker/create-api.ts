@@ -14,6 +14,7 @@ import { runsHandlers } from './handlers/runs';
 import { inspectionHandlers } from './handlers/inspection';
 import { bundlesHandlers } from './handlers/bundles';
 import { keysHandlers } from './handlers/keys';
+import { reportHandlers } from './handlers/report';
 
 export type { ApiDeps };
 
@@ -26,6 +27,7 @@ export function createApi(deps: ApiDeps): WorkerApi {
     ...runsHandlers(c),
     ...inspectionHandlers(c),
     ...bundlesHandlers(c),
+    ...reportHandlers(c),
     ...keysHandlers(c),
   };
 }

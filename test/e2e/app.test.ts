@@ -148,6 +148,21 @@ describe.skipIf(Boolean(skip))('Skillwright in Chromium', () => {
     await page.getByTestId('skill-diff').waitFor({ timeout: 20_000 });
     await page.screenshot({ path: 'test-results/runs-light.png', fullPage: true });
 
+    // The HTML report: one file that opens in the browser on its own, with no script.
+    const reportDownload = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export report' }).click();
+    const report = await reportDownload;
+    expect(report.suggestedFilename()).toMatch(/-report\.html$/);
+    const reportPath = join(process.cwd(), 'test-results', 'run-report.html');
+    await report.saveAs(reportPath);
+    expect(readFileSync(reportPath, 'utf8')).not.toMatch(/<script/i);
+    const reportPage = await ctx.newPage();
+    await reportPage.goto(`file://${reportPath}`);
+    await reportPage.getByRole('heading', { name: 'Accepted edits' }).waitFor();
+    expect(await reportPage.locator('svg circle.accept').count()).toBeGreaterThan(0);
+    await reportPage.screenshot({ path: 'test-results/run-report.png', fullPage: true });
+    await reportPage.close();
+
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export best skill' }).click();
     const file = await (await download).path();

@@ -262,6 +262,28 @@ describe('worker API over a MessageChannel', () => {
     tab.close();
   });
 
+  it('exports an HTML report whose figures are the run’s own', async () => {
+    const tab = await openTab();
+    const runId = await newRun(tab.remote, srv.url, { epochs: 1 });
+    await tab.remote.setKeys(KEYS, false);
+    await tab.remote.startRun(runId);
+    const r = await tab.remote.exportReport(runId);
+    if (!r.ok) throw new Error(r.error.message);
+    const html = await r.file.text();
+    expect(r.file.type).toBe('text/html');
+    const detail = await tab.remote.getRun(runId);
+    if (!detail.ok) throw new Error('no run');
+    const { steps } = await tab.remote.getSteps(runId, 0, 100);
+    const accepted = steps.filter((s) => s.action.includes('accept'));
+    expect(accepted.length).toBeGreaterThan(0);
+    for (const s of accepted) expect(html).toContain(`<h3>Step ${s.step} (`);
+    expect(html).toContain(`cost $${detail.detail.summary!.totalCostUsd.toFixed(4)}`);
+    const best = detail.detail.summary!.tests.find((t) => t.skill === 'best')!;
+    expect(html).toContain(`<td>Best skill (exported)</td><td>${(best.hard * 100).toFixed(1)}%</td>`);
+    expect(await tab.remote.exportReport('nope')).toMatchObject({ ok: false, error: { kind: 'not_found' } });
+    tab.close();
+  });
+
   it('deletes a run with all of its rows', async () => {
     const tab = await openTab();
     const runId = await newRun(tab.remote, srv.url, { epochs: 1 });

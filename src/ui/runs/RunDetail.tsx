@@ -84,6 +84,13 @@ export function RunDetail({ runId, onDeleted, go }: { runId: string; onDeleted: 
       setMessage('Copying is not allowed here; use Export best skill.');
     }
   };
+  const exportReport = async () => {
+    const r = await trainer().exportReport(runId);
+    if (r.ok) {
+      downloadBlob(`${safeFileName(d.run.name)}-report.html`, r.file);
+      setMessage('The report was downloaded: one HTML file that opens in any browser.');
+    } else setError(r.error.message);
+  };
   const exportRun = async () => {
     const r = await trainer().exportRun(runId);
     if (r.ok) downloadBlob(`${safeFileName(d.run.name)}.skillwright-run.json`, r.file);
@@ -128,6 +135,9 @@ export function RunDetail({ runId, onDeleted, go }: { runId: string; onDeleted: 
             <ExportSkill skill={best} runName={d.run.name} meta={d.skillMeta} onSaved={(f) => setMessage(`The best skill was downloaded as ${f}.`)} />
             <button type="button" className="ghost" onClick={() => void copyBest()}>
               Copy
+            </button>
+            <button type="button" onClick={() => void exportReport()}>
+              Export report
             </button>
             <button type="button" onClick={() => void exportRun()}>
               Export run

@@ -1,0 +1,128 @@
+/**
+ * A run as one self-contained HTML file (issue #11): the chart, the accepted edits, the gate's
+ * per-item changes, the test report and lift, the cost, and the best skill. No script and no
+ * external resource: it opens anywhere, and every text from the run is escaped.
+ */
+import { callStageLabel } from './stages';
+
+export interface ReportStep {
+  step: number;
+  epoch: number;
+  action: string;
+  candidate: number | null;
+  current: number;
+  best: number;
+}
+
+export interface ReportGate {
+  step: number;
+  action: string;
+  candidate: number | null;
+  current: number;
+  fixed: string[];
+  broken: string[];
+  edits: { op: string; target?: string; content?: string }[];
+}
+
+export interface ReportData {
+  name: string;
+  status: string;
+  createdAt: number;
+  datasetName: string;
+  targetModel: string;
+  optimizerModel: string;
+  config: { epochs: number; batchSize: number; editBudget: number; gateMetric: string; gateRule?: string };
+  baseline: number | null;
+  steps: ReportStep[];
+  gates: ReportGate[];
+  tests: { skill: string; hard: number; soft: number; n: number }[];
+  usage: Record<string, { calls: number; promptTokens: number; completionTokens: number; costUsd?: number }>;
+  totalCostUsd: number | null;
+  bestSkill: string;
+  diagnosis?: { headline: string };
+}
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+/** Text from the run, safe in HTML text and attributes. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
+}
+
+const pct = (v: number | null | undefined) => (v === null || v === undefined ? '—' : `${(v * 100).toFixed(1)}%`);
+const TEST_LABELS: Record<string, string> = { none: 'No skill', initial: 'Starting skill', best: 'Best skill (exported)', final: 'Final skill' };
+
+function chart(steps: readonly ReportStep[], baseline: number | null): string {
+  const W = 640;
+  const H = 220;
+  const pad = { l: 40, r: 12, t: 10, b: 24 };
+  const n = Math.max(1, steps.length);
+  const x = (s: number) => pad.l + (s / n) * (W - pad.l - pad.r);
+  const y = (v: number) => pad.t + (1 - Math.min(1, Math.max(0, v))) * (H - pad.t - pad.b);
+  const line = (get: (s: ReportStep) => number) => {
+    const pts: [number, number][] = [...(baseline !== null ? [[0, baseline] as [number, number]] : []), ...steps.map((s) => [s.step, get(s)] as [number, number])];
+    return pts.map(([s, v], i) => `${i ? 'L' : 'M'}${x(s).toFixed(1)},${y(v).toFixed(1)}`).join(' ');
+  };
+  const grid = [0, 0.25, 0.5, 0.75, 1]
+    .map((v) => `<line x1="${pad.l}" x2="${W - pad.r}" y1="${y(v)}" y2="${y(v)}" class="grid"/><text x="${pad.l - 6}" y="${y(v) + 4}" text-anchor="end">${v.toFixed(2)}</text>`)
+    .join('');
+  const marks = steps
+    .filter((s) => s.candidate !== null)
+    .map((s) =>
+      s.action.includes('accept')
+        ? `<circle cx="${x(s.step)}" cy="${y(s.candidate!)}" r="4" class="accept"><title>Step ${s.step}: accepted at ${s.candidate!.toFixed(3)}</title></circle>`
+        : `<path d="M${x(s.step) - 4},${y(s.candidate!) - 4}l8,8m-8,0l8,-8" class="reject"><title>Step ${s.step}: rejected at ${s.candidate!.toFixed(3)}</title></path>`,
+    )
+    .join('');
+  return `<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="Validation score by step">${grid}<path d="${line((s) => s.best)}" class="best"/><path d="${line((s) => s.current)}" class="current"/>${marks}</svg>
+<p class="legend"><span class="k current">current</span> <span class="k best">best</span> ● accepted × rejected</p>`;
+}
+
+function table(head: string[], rows: string[][]): string {
+  return `<table><thead><tr>${head.map((h) => `<th>${h}</th>`).join('')}</tr></thead><tbody>${rows.map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('')}</tbody></table>`;
+}
+
+const ids = (xs: readonly string[]) => (xs.length ? escapeHtml(xs.slice(0, 12).join(', ') + (xs.length > 12 ? ` … (${xs.length})` : '')) : '—');
+
+export function renderRunReport(d: ReportData): string {
+  const accepted = d.gates.filter((g) => g.action.includes('accept'));
+  const usageRows = Object.entries(d.usage).map(([stage, u]) => [
+    escapeHtml(callStageLabel(stage)),
+    String(u.calls),
+    (u.promptTokens + u.completionTokens).toLocaleString('en-US'),
+    u.costUsd !== undefined ? `$${u.costUsd.toFixed(4)}` : '—',
+  ]);
+  const testOf = (s: string) => d.tests.find((t) => t.skill === s);
+  const lift = testOf('best') && testOf('initial') ? `<p>Best vs starting skill: <strong>${((testOf('best')!.hard - testOf('initial')!.hard) * 100).toFixed(1)} points</strong>${testOf('none') ? `; vs no skill: <strong>${((testOf('best')!.hard - testOf('none')!.hard) * 100).toFixed(1)} points</strong>` : ''} on ${testOf('best')!.n} held-out test items.</p>` : '';
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<title>${escapeHtml(d.name)} — Skillwright run report</title>
+<style>
+body{font:15px/1.5 system-ui,sans-serif;max-width:960px;margin:2rem auto;padding:0 1rem;color:#1d232b;background:#fff}
+h1{font-size:1.5rem;margin:0 0 .25rem}h2{font-size:1.1rem;margin:2rem 0 .5rem;border-bottom:1px solid #dde2e8;padding-bottom:.25rem}
+.meta{color:#5f6b7a}table{border-collapse:collapse;width:100%;font-size:.9rem}th,td{text-align:left;padding:.3rem .5rem;border-bottom:1px solid #eef1f4;vertical-align:top}
+svg{width:100%;height:auto}svg text{font-size:10px;fill:#5f6b7a}.grid{stroke:#e5e8ec}.current{stroke:#3b5bdb;fill:none;stroke-width:2}.best{stroke:#2b8a3e;fill:none;stroke-dasharray:5 3}
+.accept{fill:#2b8a3e}.reject{stroke:#c92a2a;stroke-width:2}.legend{font-size:.85rem;color:#5f6b7a}.k.current{color:#3b5bdb}.k.best{color:#2b8a3e}
+pre{white-space:pre-wrap;background:#f6f8fa;border:1px solid #dde2e8;padding:.75rem;border-radius:6px;font-size:.85rem}code{font-size:.85rem}
+@media (prefers-color-scheme:dark){body{background:#15191e;color:#e3e7eb}pre{background:#1d232b;border-color:#2c343d}th,td{border-color:#2c343d}}
+</style></head><body>
+<h1>${escapeHtml(d.name)}</h1>
+<p class="meta">${escapeHtml(d.status)} · dataset ${escapeHtml(d.datasetName)} · target ${escapeHtml(d.targetModel)} · optimizer ${escapeHtml(d.optimizerModel)} · ${new Date(d.createdAt).toISOString().slice(0, 16).replace('T', ' ')} UTC</p>
+<p class="meta">${d.config.epochs} epochs · batch ${d.config.batchSize} · edit budget ${d.config.editBudget} · gate ${escapeHtml(d.config.gateMetric)}${d.config.gateRule && d.config.gateRule !== 'mean' ? `, rule ${escapeHtml(d.config.gateRule)}` : ''} · baseline ${pct(d.baseline)} · best ${pct(d.steps.length ? Math.max(...d.steps.map((s) => s.best)) : d.baseline)}${d.totalCostUsd !== null ? ` · cost $${d.totalCostUsd.toFixed(4)}` : ''}</p>
+${d.diagnosis ? `<p><strong>${escapeHtml(d.diagnosis.headline)}</strong></p>` : ''}
+<h2>Validation score</h2>
+${chart(d.steps, d.baseline)}
+<h2>Accepted edits</h2>
+${accepted.length ? accepted.map((g) => `<h3>Step ${g.step} (${escapeHtml(g.action.replace(/_/g, ' '))}, ${g.candidate?.toFixed(3) ?? '—'} vs ${g.current.toFixed(3)})</h3>${table(['Op', 'Target', 'Content'], g.edits.map((e) => [escapeHtml(e.op), e.target ? `<code>${escapeHtml(e.target)}</code>` : '', escapeHtml(e.content ?? '')]))}`).join('') : '<p>No step was accepted.</p>'}
+<h2>Gate: per-item changes</h2>
+${table(['Step', 'Decision', 'Candidate', 'Current', 'Fixed items', 'Broken items'], d.gates.map((g) => [String(g.step), escapeHtml(g.action.replace(/_/g, ' ')), g.candidate?.toFixed(3) ?? '—', g.current.toFixed(3), ids(g.fixed), ids(g.broken)]))}
+<h2>Test report</h2>
+${d.tests.length ? table(['Skill', 'Test accuracy', 'Partial credit', 'Items'], d.tests.map((t) => [escapeHtml(TEST_LABELS[t.skill] ?? t.skill), pct(t.hard), pct(t.soft), String(t.n)])) + lift : '<p>The test split was not scored.</p>'}
+<h2>Cost by stage</h2>
+${usageRows.length ? table(['Stage', 'Calls', 'Tokens', 'Cost'], usageRows) : '<p>No usage recorded.</p>'}
+<h2>Best skill</h2>
+<pre>${escapeHtml(d.bestSkill)}</pre>
+<p class="meta">Made with Skillwright.</p>
+</body></html>
+`;
+}

@@ -1,0 +1,57 @@
+/** A run's HTML report: gathered from storage, rendered by core/run-report.ts. */
+import { compareOutcomes } from '../../core/credit';
+import { renderRunReport, type ReportGate } from '../../core/run-report';
+import { readStepArtifacts } from '../../engine/step-artifacts';
+import { getDataset } from '../../storage/datasets-repo';
+import { getRun } from '../../storage/runs-repo';
+import { readStepRecords } from '../../storage/step-records';
+import type { WorkerApi } from '../api-types';
+import { fail, type ApiContext } from './context';
+
+export function reportHandlers(c: ApiContext): Pick<WorkerApi, 'exportReport'> {
+  const { dbp } = c;
+  return {
+    async exportReport(runId) {
+      const db = await dbp;
+      const run = await getRun(db, runId);
+      if (!run) return fail('not_found', 'That run is not in this browser.');
+      const steps = await db.getAll('steps', IDBKeyRange.bound([runId, 0], [runId, Infinity]));
+      const gates: ReportGate[] = [];
+      for (const s of steps.filter((x) => x.candidateHash)) {
+        const r = await readStepRecords(db, runId, s.step);
+        if (!r) continue;
+        const a = readStepArtifacts(s.step, r.artifacts);
+        const delta = compareOutcomes(r.currentRollouts.filter((x) => x.status === 'ok'), r.gateRollouts.filter((x) => x.status === 'ok'));
+        const previous = steps.find((x) => x.step === s.step - 1);
+        gates.push({
+          step: s.step,
+          action: s.action,
+          candidate: s.candidateGateScore,
+          current: previous?.currentScore ?? run.state?.baselineScore ?? s.currentScore,
+          fixed: delta.improved,
+          broken: delta.regressed,
+          edits: (a.candidate_edits ?? a.ranked?.edits ?? []).map((e) => ({ op: String(e.op), target: e.target, content: e.content })),
+        });
+      }
+      const summary = run.state?.summary;
+      const html = renderRunReport({
+        name: run.name,
+        status: run.status,
+        createdAt: run.createdAt,
+        datasetName: (await getDataset(db, run.datasetId))?.name ?? run.datasetId,
+        targetModel: run.endpoints.target.model,
+        optimizerModel: run.endpoints.optimizer.model,
+        config: run.config,
+        baseline: run.state?.baselineScore ?? null,
+        steps: steps.map((s) => ({ step: s.step, epoch: s.epoch, action: s.action, candidate: s.candidateGateScore, current: s.currentScore, best: s.bestScore })),
+        gates,
+        tests: summary?.tests ?? [],
+        usage: summary?.usage ?? {},
+        totalCostUsd: summary?.totalCostUsd ?? null,
+        bestSkill: run.state?.gate.bestSkill ?? run.initialSkill,
+        ...(summary?.diagnosis ? { diagnosis: summary.diagnosis } : {}),
+      });
+      return { ok: true, file: new Blob([html], { type: 'text/html' }) };
+    },
+  };
+}

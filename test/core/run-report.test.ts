@@ -1,0 +1,65 @@
+// The HTML report of a run (issue #11): self-contained, scriptless, every run text escaped.
+import { describe, expect, it } from 'vitest';
+import { escapeHtml, renderRunReport, type ReportData } from '../../src/core/run-report';
+
+const data = (p: Partial<ReportData> = {}): ReportData => ({
+  name: 'Run <one>',
+  status: 'completed',
+  createdAt: Date.UTC(2026, 10, 23, 1, 2),
+  datasetName: 'world.json',
+  targetModel: 'sim-target',
+  optimizerModel: 'sim-optimizer',
+  config: { epochs: 2, batchSize: 20, editBudget: 4, gateMetric: 'hard', gateRule: 'no_regression' },
+  baseline: 0.1,
+  steps: [
+    { step: 1, epoch: 1, action: 'accept_new_best', candidate: 0.5, current: 0.5, best: 0.5 },
+    { step: 2, epoch: 1, action: 'reject', candidate: 0.4, current: 0.5, best: 0.5 },
+  ],
+  gates: [
+    { step: 1, action: 'accept_new_best', candidate: 0.5, current: 0.1, fixed: ['v1', 'v2'], broken: [], edits: [{ op: 'append', content: '- Use <b>bold</b> & "quotes"' }] },
+    { step: 2, action: 'reject', candidate: 0.4, current: 0.5, fixed: [], broken: ['v7'], edits: [{ op: 'delete', target: '- old rule' }] },
+  ],
+  tests: [
+    { skill: 'none', hard: 0, soft: 0.1, n: 40 },
+    { skill: 'initial', hard: 0.1, soft: 0.2, n: 40 },
+    { skill: 'best', hard: 0.6, soft: 0.7, n: 40 },
+  ],
+  usage: { rollout: { calls: 40, promptTokens: 1000, completionTokens: 200, costUsd: 0.01 }, rank: { calls: 2, promptTokens: 500, completionTokens: 50, costUsd: 0.02 } },
+  totalCostUsd: 0.03,
+  bestSkill: '# Skill\n<script>alert(1)</script>\n',
+  ...p,
+});
+
+describe('HTML run report', () => {
+  it('has no script and no outside resource, and escapes every text from the run', () => {
+    const html = renderRunReport(data());
+    expect(html).not.toMatch(/<script/i);
+    expect(html).not.toMatch(/(src|href)=/i);
+    expect(html).toContain("default-src 'none'");
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(html).toContain('<title>Run &lt;one&gt; — Skillwright run report</title>');
+    expect(html).toContain('- Use &lt;b&gt;bold&lt;/b&gt; &amp; &quot;quotes&quot;');
+    expect(escapeHtml(`<a href="x">'&`)).toBe('&lt;a href=&quot;x&quot;&gt;&#39;&amp;');
+  });
+
+  it('shows the chart, the accepted edits, the per-item gate table, the lift and the cost by stage', () => {
+    const html = renderRunReport(data());
+    expect(html).toMatch(/<svg[^>]*aria-label="Validation score by step"/);
+    expect((html.match(/class="accept"/g) ?? []).length).toBe(1);
+    expect((html.match(/class="reject"/g) ?? []).length).toBe(1);
+    expect(html).toContain('<h3>Step 1 (accept new best, 0.500 vs 0.100)</h3>');
+    expect(html).not.toContain('<h3>Step 2'); // rejected: not among accepted edits
+    expect(html).toContain('<td>1</td><td>accept new best</td><td>0.500</td><td>0.100</td><td>v1, v2</td><td>—</td>');
+    expect(html).toContain('<td>2</td><td>reject</td><td>0.400</td><td>0.500</td><td>—</td><td>v7</td>');
+    expect(html).toContain('Best vs starting skill: <strong>50.0 points</strong>; vs no skill: <strong>60.0 points</strong> on 40 held-out test items.');
+    expect(html).toContain('<td>Select (ranking)</td><td>2</td><td>550</td><td>$0.0200</td>');
+    expect(html).toContain('gate hard, rule no_regression');
+  });
+
+  it('says so when nothing was accepted or tested', () => {
+    const html = renderRunReport(data({ gates: [], tests: [], usage: {}, diagnosis: { headline: 'No step was accepted. In 2 steps, …' } }));
+    expect(html).toContain('<p>No step was accepted.</p>');
+    expect(html).toContain('The test split was not scored.');
+    expect(html).toContain('<strong>No step was accepted. In 2 steps, …</strong>');
+  });
+});
