@@ -7,17 +7,10 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  hardTargetAnswer,
-  HARMFUL_KEY,
-  HARMFUL_RULE,
-  questionsIn,
-  ruleKey,
-  ruleText,
-  simulatedTargetAnswer,
-} from './rule-world';
+import { hardTargetAnswer, simulatedTargetAnswer } from './rule-world';
 import { hardOptimizerAnswer } from './hard-optimizer';
-import { after, dedupeEdits, hashFraction, jsonArrayAfter, section, withSkillInTrajectories, type SimEdit } from './sim-text';
+import { hashFraction, withSkillInTrajectories } from './sim-text';
+import { simulatedOptimizerAnswer, stageOf, type ChatBody } from '../../src/core/demo-optimizer';
 
 export type FaultKind = '429' | '500' | '401' | 'timeout' | 'malformed' | 'empty' | 'drop' | 'truncated' | 'filtered' | 'refusal' | 'bad_param' | 'length_empty';
 
@@ -100,114 +93,13 @@ export const DEFAULTS: ServerOptions = {
   port: 0,
 };
 
-/** The stages our prompts announce, matched when no json_schema name is sent. */
-const STAGE_MARKERS: [string, string][] = [
-  ['failure analyst', 'reflect_failure'],
-  ['success analyst', 'reflect_success'],
-  ['combining failure-driven patches', 'merge_failure'],
-  ['combining success-driven patches', 'merge_success'],
-  ['final merger', 'merge_final'],
-  ['edit ranker', 'rank_edits'],
-  ['bundle repairer', 'repair_edits'],
-  ['step-size controller', 'lr_decision'],
-  ['epoch reviewer', 'slow_update'],
-  ['coach of a skill optimizer', 'meta_skill'],
-  ['strict grader', 'judge'],
-];
-
-interface ChatBody {
-  model?: string;
-  max_tokens?: number;
-  temperature?: number;
-  messages?: { role: string; content: string }[];
-  stream?: boolean;
-  response_format?: { type: string; json_schema?: { name?: string } };
-}
-
-function stageOf(body: ChatBody): string {
-  const named = body.response_format?.json_schema?.name;
-  if (named) return named;
-  const system = body.messages?.find((m) => m.role === 'system')?.content ?? '';
-  for (const [marker, stage] of STAGE_MARKERS) if (system.includes(marker)) return stage;
-  return 'target';
-}
-
-/** The simulated optimizer: reads the failures in its prompt and proposes rules. */
+/** The simulated optimizer: the hard world's own, else the rule world's (src/core/demo-optimizer.ts). */
 function optimizerAnswer(stage: string, system: string, user: string, opts: ServerOptions): unknown {
   if (opts.world === 'hard') {
     const hard = hardOptimizerAnswer(stage, system, user, opts.noise);
     if (hard !== undefined) return hard;
   }
-  const skill = section(user, '## Current Skill');
-  const budgetMatch = /L=(\d+)/.exec(user);
-  const budget = budgetMatch ? Number(budgetMatch[1]) : 4;
-  switch (stage) {
-    case 'reflect_failure': {
-      const failed = after(user, '## Failed Trajectories');
-      const missing: string[] = [];
-      for (const q of questionsIn(failed)) for (const t of q.topics) if (!skill.includes(ruleKey(t)) && !missing.includes(t)) missing.push(t);
-      const edits: SimEdit[] = missing.slice(0, budget).map((t) => ({ op: 'append', content: ruleText(t), support_count: 1, source_type: 'failure' }));
-      // Answers of "none" trace back to the harmful rule: an analyst would remove it.
-      if (skill.includes(HARMFUL_RULE) && /<answer>none<\/answer>/.test(failed)) edits.unshift({ op: 'delete', target: HARMFUL_RULE, content: '', support_count: 1, source_type: 'failure' });
-      // Like a careful analyst, it does not propose again what the buffer says was rejected.
-      const rejectedBefore = section(user, '## Previous Steps in This Epoch').includes(HARMFUL_KEY);
-      if (hashFraction(user) < opts.harmfulRate && !skill.includes(HARMFUL_KEY) && !rejectedBefore) {
-        edits.splice(Math.max(0, budget - 1), edits.length, { op: 'append', content: HARMFUL_RULE, support_count: 1, source_type: 'failure' });
-      }
-      return {
-        batch_size: questionsIn(failed).length,
-        failure_summary: missing.length ? [{ failure_type: 'rule_missing', count: missing.length, description: `no rule for ${missing.join(', ')}` }] : [],
-        patch: { reasoning: `The skill has no rule for ${missing.join(', ') || 'nothing'}.`, edits: edits.slice(0, budget) },
-      };
-    }
-    case 'reflect_success': {
-      const ok = after(user, '## Successful Trajectories');
-      const n = questionsIn(ok).length;
-      const note = '- Give only the code, with no extra words.';
-      const edits = n >= 2 && !skill.includes(note) ? [{ op: 'append', content: note, support_count: n, source_type: 'success' }] : [];
-      return { batch_size: n, success_patterns: edits.length ? ['answers were bare codes'] : [], patch: { reasoning: 'reinforce the answer form', edits } };
-    }
-    case 'merge_failure':
-    case 'merge_success': {
-      const patches = jsonArrayAfter(user, '## Patches to merge') as { edits?: SimEdit[] }[];
-      const edits = dedupeEdits(patches.flatMap((p) => p.edits ?? [])).sort((a, b) => (b.support_count ?? 0) - (a.support_count ?? 0));
-      return { reasoning: `merged ${patches.length} patches`, edits };
-    }
-    case 'merge_final': {
-      const groups = jsonArrayAfter(user, '## Two pre-merged groups') as { edits?: SimEdit[] }[];
-      return { reasoning: 'failure edits first', edits: dedupeEdits(groups.flatMap((g) => g.edits ?? [])) };
-    }
-    case 'rank_edits': {
-      const m = /budget=(\d+)/.exec(user);
-      const k = m ? Number(m[1]) : 1;
-      const count = Number(/\((\d+) edits, budget/.exec(user)?.[1] ?? k);
-      return { reasoning: 'most supported first', selected_indices: Array.from({ length: Math.min(k, count) }, (_, i) => i) };
-    }
-    case 'lr_decision': {
-      const count = Number(/proposed_update_items: (\d+)/.exec(user)?.[1] ?? 1);
-      return { learning_rate: Math.max(1, Math.ceil(count / 2)), reasoning: 'half of the proposals', confidence: 'medium', risk_notes: [] };
-    }
-    case 'slow_update': {
-      const comparison = after(user, '## Same tasks, before and after');
-      const persistent = after(comparison, '### Persistent failures').split('### Improved')[0] || comparison;
-      const curr = section(user, '## Skill at the end of this epoch');
-      const topics: string[] = [];
-      for (const q of questionsIn(persistent)) for (const t of q.topics) if (!curr.includes(ruleKey(t)) && !topics.includes(t)) topics.push(t);
-      const content = topics.length ? topics.slice(0, 3).map(ruleText).join('\n') : '- Check every specimen question against the rules above before answering.';
-      return { reasoning: `persistent failures on ${topics.join(', ') || 'nothing'}`, slow_update_content: content };
-    }
-    case 'meta_skill':
-      return { reasoning: 'rules per topic helped; blanket rules hurt', meta_skill_content: 'Prefer one precise rule per topic. Avoid blanket answer rules such as answering with a fixed word.' };
-    case 'judge': {
-      const expected = section(user, '## Expected answer').trim();
-      const response = after(user, '## Response to grade');
-      const got = /<answer>([\s\S]*?)<\/answer>/i.exec(response)?.[1]?.trim() ?? response.trim();
-      const pass = got.toLowerCase() === expected.toLowerCase();
-      return { pass, score: pass ? 1 : 0, reason: pass ? 'matches' : `expected ${expected} but got ${got}` };
-    }
-    default:
-      return { reasoning: `unknown stage ${stage}` };
-  }
+  return simulatedOptimizerAnswer(stage, user, { harmfulRate: opts.harmfulRate, fraction: hashFraction });
 }
 
 function targetAnswer(system: string, user: string, world: ServerOptions['world']): string {

@@ -7,49 +7,8 @@ export function hashFraction(text: string): number {
   return parseInt(createHash('sha256').update(text).digest('hex').slice(0, 8), 16) / 0xffffffff;
 }
 
-/** The text under a `## ` heading, up to the next `## ` heading. */
-export function section(text: string, heading: string): string {
-  const i = text.indexOf(heading);
-  if (i < 0) return '';
-  const rest = text.slice(i + heading.length);
-  const next = rest.search(/\n## /);
-  return next < 0 ? rest : rest.slice(0, next);
-}
-
-/** Everything after a heading (trajectories contain "## " headings of their own). */
-export function after(text: string, heading: string): string {
-  const i = text.indexOf(heading);
-  return i < 0 ? '' : text.slice(i + heading.length);
-}
-
-/** The JSON array that follows a heading and runs to the end of the message. */
-export function jsonArrayAfter(text: string, heading: string): unknown[] {
-  const i = text.indexOf(heading);
-  if (i < 0) return [];
-  const start = text.indexOf('[', i);
-  if (start < 0) return [];
-  const end = text.lastIndexOf(']');
-  try {
-    const v = JSON.parse(text.slice(start, end + 1));
-    return Array.isArray(v) ? v : [];
-  } catch {
-    return [];
-  }
-}
-
-export type SimEdit = { op: string; target?: string; content: string; support_count?: number; source_type?: string; merge_level?: number };
-
-/** Merge equal edits (same op, target and content), summing their support, first one's place kept. */
-export function dedupeEdits(edits: readonly SimEdit[]): SimEdit[] {
-  const byKey = new Map<string, SimEdit>();
-  for (const e of edits) {
-    const key = `${e.op}\u0000${e.target ?? ''}\u0000${e.content}`;
-    const prev = byKey.get(key);
-    if (prev) prev.support_count = (prev.support_count ?? 1) + (e.support_count ?? 1);
-    else byKey.set(key, { ...e, support_count: e.support_count ?? 1 });
-  }
-  return [...byKey.values()];
-}
+export { section, after, jsonArrayAfter, dedupeEdits, type SimEdit } from '../../src/core/demo-optimizer';
+import type { SimEdit } from '../../src/core/demo-optimizer';
 
 /** Literal example edit objects written into a prompt — what a model may echo back. */
 export function exampleEditsIn(system: string): SimEdit[] {
