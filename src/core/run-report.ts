@@ -27,7 +27,8 @@ export interface ReportGate {
 export interface ReportData {
   name: string;
   status: string;
-  createdAt: number;
+  /** When the run was made, as text (core reads no clock). */
+  createdAt: string;
   datasetName: string;
   targetModel: string;
   optimizerModel: string;
@@ -107,7 +108,7 @@ pre{white-space:pre-wrap;background:#f6f8fa;border:1px solid #dde2e8;padding:.75
 @media (prefers-color-scheme:dark){body{background:#15191e;color:#e3e7eb}pre{background:#1d232b;border-color:#2c343d}th,td{border-color:#2c343d}}
 </style></head><body>
 <h1>${escapeHtml(d.name)}</h1>
-<p class="meta">${escapeHtml(d.status)} · dataset ${escapeHtml(d.datasetName)} · target ${escapeHtml(d.targetModel)} · optimizer ${escapeHtml(d.optimizerModel)} · ${new Date(d.createdAt).toISOString().slice(0, 16).replace('T', ' ')} UTC</p>
+<p class="meta">${escapeHtml(d.status)} · dataset ${escapeHtml(d.datasetName)} · target ${escapeHtml(d.targetModel)} · optimizer ${escapeHtml(d.optimizerModel)} · ${escapeHtml(d.createdAt)}</p>
 <p class="meta">${d.config.epochs} epochs · batch ${d.config.batchSize} · edit budget ${d.config.editBudget} · gate ${escapeHtml(d.config.gateMetric)}${d.config.gateRule && d.config.gateRule !== 'mean' ? `, rule ${escapeHtml(d.config.gateRule)}` : ''} · baseline ${pct(d.baseline)} · best ${pct(d.steps.length ? Math.max(...d.steps.map((s) => s.best)) : d.baseline)}${d.totalCostUsd !== null ? ` · cost $${d.totalCostUsd.toFixed(4)}` : ''}</p>
 ${d.diagnosis ? `<p><strong>${escapeHtml(d.diagnosis.headline)}</strong></p>` : ''}
 <h2>Validation score</h2>

@@ -5,7 +5,7 @@ import { escapeHtml, renderRunReport, type ReportData } from '../../src/core/run
 const data = (p: Partial<ReportData> = {}): ReportData => ({
   name: 'Run <one>',
   status: 'completed',
-  createdAt: Date.UTC(2026, 10, 23, 1, 2),
+  createdAt: '2026-11-23 01:02 UTC',
   datasetName: 'world.json',
   targetModel: 'sim-target',
   optimizerModel: 'sim-optimizer',

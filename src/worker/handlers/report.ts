@@ -37,7 +37,7 @@ export function reportHandlers(c: ApiContext): Pick<WorkerApi, 'exportReport'> {
       const html = renderRunReport({
         name: run.name,
         status: run.status,
-        createdAt: run.createdAt,
+        createdAt: `${new Date(run.createdAt).toISOString().slice(0, 16).replace('T', ' ')} UTC`,
         datasetName: (await getDataset(db, run.datasetId))?.name ?? run.datasetId,
         targetModel: run.endpoints.target.model,
         optimizerModel: run.endpoints.optimizer.model,
