@@ -8,7 +8,7 @@ import { endpointConfig, type ApiContext } from './context';
 type Role = 'target' | 'optimizer' | 'judge';
 
 export function connectionHandlers(c: ApiContext): Pick<WorkerApi, 'testConnection' | 'listModels'> {
-  const { deps, vault } = c;
+  const { vault } = c;
   return {
     async testConnection(input) {
       const keys = await vault.current();
@@ -16,7 +16,7 @@ export function connectionHandlers(c: ApiContext): Pick<WorkerApi, 'testConnecti
         const k = keyFor(keys, role, e.baseURL, role === 'judge' ? 'optimizer' : undefined);
         if (!k.ok)
           return Promise.resolve({ role, ok: false, model: e.model, error: { kind: k.kind, message: k.message } });
-        return checkEndpoint(role, endpointConfig(e, k.key, 1, role), deps.fetch);
+        return checkEndpoint(role, endpointConfig(e, k.key, 1, role), c.fetch);
       };
       return Promise.all([
         check('target', input.target),
@@ -28,7 +28,7 @@ export function connectionHandlers(c: ApiContext): Pick<WorkerApi, 'testConnecti
     async listModels(endpoint) {
       // Many local servers list models without a key; a key held for another host is never sent.
       const k = keyFor(await vault.current(), 'target', endpoint.baseURL);
-      const r = await listModels({ ...endpoint, apiKey: k.ok ? k.key : '' }, deps.fetch);
+      const r = await listModels({ ...endpoint, apiKey: k.ok ? k.key : '' }, c.fetch);
       return r.ok ? { ok: true, models: r.models } : { ok: false, error: r.error };
     },
   };

@@ -10,6 +10,7 @@ import { forgetKeys, getRememberedKeys, rememberKeys } from '../../storage/setti
 import type { ApiError, Secrets } from '../api-types';
 import { withKeys } from '../key-binding';
 import { defaultLocks, runLockName, type LockManagerLike } from '../locks';
+import { withDemoEndpoint } from '../demo-endpoint';
 
 export interface ApiDeps {
   db: SkillwrightDb | Promise<SkillwrightDb>;
@@ -23,6 +24,8 @@ export interface ApiDeps {
   now?: () => number;
   /** How often progress events may reach the page. */
   progressIntervalMs?: number;
+  /** The simulated demo endpoint's pause per call (default 40 ms). */
+  demoLatencyMs?: number;
   /** How long start-up recovery waits for a reloaded page's old worker to release its run lock. */
   lockReleaseWaitMs?: number;
 }
@@ -36,6 +39,8 @@ export interface ApiContext {
   /** Runs this worker is running, with the controller that pauses or cancels each. */
   active: Map<string, AbortController>;
   vault: KeyVault;
+  /** The fetch every call goes through: the demo endpoint is answered in the worker, the rest passes on. */
+  fetch: typeof fetch;
   /** Another tab holds the run's lock (it is running it there). */
   lockedElsewhere: (runId: string) => Promise<boolean>;
 }
@@ -129,6 +134,7 @@ export function createApiContext(deps: ApiDeps): ApiContext {
     newId: deps.newId ?? randomId,
     active,
     vault: new KeyVault(dbp),
+    fetch: withDemoEndpoint(deps.fetch, deps.demoLatencyMs),
     async lockedElsewhere(runId) {
       if (active.has(runId)) return false;
       const q = await locks.query?.();

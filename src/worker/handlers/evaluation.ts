@@ -39,7 +39,7 @@ export function evaluationHandlers(c: ApiContext): Pick<WorkerApi, 'evaluateSkil
           ),
           ...(ownJudge && j?.ok ? { judge: endpointConfig(ownJudge, j.key, input.config.optimizerConcurrency, 'judge') } : {}),
         },
-        { ...deps.clientOptions, ...(deps.fetch ? { fetch: deps.fetch } : {}) },
+        { ...deps.clientOptions, fetch: c.fetch },
       );
       const events = new EventCoalescer((e: RunEvent) => onEvent?.(e), deps.progressIntervalMs ?? 100);
       const r = await evaluateSkill(

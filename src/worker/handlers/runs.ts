@@ -124,7 +124,7 @@ export function runsHandlers(
                 ? { judge: endpointConfig(run.endpoints.judge, key(j), config.optimizerConcurrency, 'judge') }
                 : {}),
             },
-            { ...deps.clientOptions, ...(deps.fetch ? { fetch: deps.fetch } : {}) },
+            { ...deps.clientOptions, fetch: c.fetch },
           );
           const result = await runTraining(
             {

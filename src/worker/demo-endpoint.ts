@@ -1,0 +1,65 @@
+/**
+ * The zero-key demo (issue #11): an OpenAI-compatible endpoint simulated inside the worker,
+ * running the rule world (core/demo-world.ts, core/demo-optimizer.ts). Requests to its base URL
+ * never leave the page — the `.invalid` domain cannot resolve, so nothing could reach a
+ * network even by mistake. Everything it answers is a simulation, and the app says so.
+ */
+import { simulatedTargetAnswer } from '../core/demo-world';
+import { simulatedOptimizerAnswer, stageOf, type ChatBody } from '../core/demo-optimizer';
+
+export const DEMO_BASE_URL = 'https://demo.skillwright.invalid/v1';
+export const DEMO_MODELS = { target: 'simulated-target', optimizer: 'simulated-optimizer' } as const;
+export const DEMO_KEY = 'demo-no-key';
+
+/** A stable number in [0, 1) from a text (FNV-1a): the simulation's "randomness". */
+export function fnvFraction(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h / 0x100000000;
+}
+
+const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const tokens = (text: string) => Math.max(1, Math.ceil(text.length / 4));
+
+function complete(body: ChatBody): Response {
+  const messages = body.messages ?? [];
+  const system = messages.find((m) => m.role === 'system')?.content ?? '';
+  const user = messages.filter((m) => m.role === 'user').map((m) => m.content).join('\n');
+  const stage = stageOf(body);
+  const content =
+    stage === 'target'
+      ? `Looking at the question and the rules.\n<answer>${simulatedTargetAnswer(system, user)}</answer>`
+      : JSON.stringify(simulatedOptimizerAnswer(stage, user, { harmfulRate: 0.25, fraction: fnvFraction }));
+  const prompt = tokens(system + user);
+  const completion = tokens(content);
+  return json(200, {
+    id: `demo-${fnvFraction(user).toString(36).slice(2, 10)}`,
+    object: 'chat.completion',
+    created: 0,
+    model: body.model ?? DEMO_MODELS.target,
+    choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+    usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
+  });
+}
+
+/** A fetch that answers the demo endpoint here and passes every other request on. */
+export function withDemoEndpoint(base?: typeof fetch, latencyMs = 40): typeof fetch {
+  const pass = base ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
+  return async (input, init) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    if (!url.startsWith(DEMO_BASE_URL)) return pass(input, init);
+    // A short pause, like a fast model: the dashboard has something to show.
+    await new Promise((r) => setTimeout(r, latencyMs));
+    init?.signal?.throwIfAborted();
+    const path = url.slice(DEMO_BASE_URL.length).split('?')[0];
+    if (path === '/models') return json(200, { object: 'list', data: Object.values(DEMO_MODELS).map((id) => ({ id, object: 'model', owned_by: 'skillwright-demo' })) });
+    if (path === '/chat/completions' && (init?.method ?? 'GET').toUpperCase() === 'POST') {
+      const text = typeof init?.body === 'string' ? init.body : await new Response(init?.body as BodyInit).text();
+      return complete(JSON.parse(text) as ChatBody);
+    }
+    return json(404, { error: { message: `The demo endpoint has no ${path}.`, type: 'invalid_request_error' } });
+  };
+}
