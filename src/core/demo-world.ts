@@ -77,3 +77,10 @@ export function simulatedTargetAnswer(systemPrompt: string, question: string): s
   if (q.topics.every((t) => systemPrompt.includes(ruleKey(t)))) return expectedAnswer(q.topics, q.specimen);
   return 'unknown';
 }
+
+/** The simulated endpoint of the zero-key demo (worker/demo-endpoint.ts): `.invalid` never resolves. */
+export const DEMO_BASE_URL = 'https://demo.skillwright.invalid/v1';
+export const DEMO_MODELS = { target: 'simulated-target', optimizer: 'simulated-optimizer' } as const;
+/** The demo's "key": keys are bound to hosts, so this one only ever goes to the demo endpoint. */
+export const DEMO_KEY = 'demo-no-key';
+export const DEMO_INITIAL_SKILL = '# Specimen codes\n\nAnswer with the specimen code.\n';

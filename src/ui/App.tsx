@@ -11,6 +11,7 @@ const TrainScreen = lazy(() => import('./train/TrainScreen').then((m) => ({ defa
 const RunsScreen = lazy(() => import('./runs/RunsScreen').then((m) => ({ default: m.RunsScreen })));
 import { setApp, useApp } from '../store/app-store';
 import { recoverOnStartup } from '../client/run-controller';
+import { isDemoEndpoint } from '../client/demo';
 import { refreshHeldKeys } from '../client/keys';
 import { startKeepalive } from '../client/run-keepalive';
 
@@ -27,6 +28,7 @@ export function go(section: string): void {
 export function App() {
   const [active, setActive] = useState<SectionId>(() => sectionFromHash(window.location.hash));
   const problem = useApp((s) => s.problem);
+  const demo = useApp((s) => isDemoEndpoint(s.connection.target.baseURL));
 
   useEffect(() => {
     const onHash = () => setActive(sectionFromHash(window.location.hash));
@@ -68,6 +70,11 @@ export function App() {
         </ol>
       </nav>
       <main className="content">
+        {demo && (
+          <p className="demo-banner" role="note">
+            <strong>Simulation.</strong> A simulated model inside this page is answering — not a real LLM. Connect an endpoint to train for real.
+          </p>
+        )}
         {problem && (
           <Alert>
             {problem}{' '}

@@ -4,12 +4,10 @@
  * never leave the page — the `.invalid` domain cannot resolve, so nothing could reach a
  * network even by mistake. Everything it answers is a simulation, and the app says so.
  */
-import { simulatedTargetAnswer } from '../core/demo-world';
+import { DEMO_BASE_URL, DEMO_MODELS, simulatedTargetAnswer } from '../core/demo-world';
 import { simulatedOptimizerAnswer, stageOf, type ChatBody } from '../core/demo-optimizer';
 
-export const DEMO_BASE_URL = 'https://demo.skillwright.invalid/v1';
-export const DEMO_MODELS = { target: 'simulated-target', optimizer: 'simulated-optimizer' } as const;
-export const DEMO_KEY = 'demo-no-key';
+export { DEMO_BASE_URL, DEMO_KEY, DEMO_MODELS } from '../core/demo-world';
 
 /** A stable number in [0, 1) from a text (FNV-1a): the simulation's "randomness". */
 export function fnvFraction(text: string): number {

@@ -596,3 +596,35 @@ describe.skipIf(Boolean(skip))('staying with a run in Chromium', () => {
     await page.screenshot({ path: 'test-results/train-run-along-light.png' });
   }, 120_000);
 });
+
+describe.skipIf(Boolean(skip))('zero-key demo in Chromium', () => {
+  let ctx: BrowserContext;
+  let page: Page;
+  const requests: string[] = [];
+  beforeAll(async () => {
+    ctx = await launchBrowser();
+    page = await ctx.newPage();
+    page.on('request', (r) => requests.push(r.url()));
+    await page.goto(appUrl);
+  });
+  afterAll(async () => {
+    await ctx?.close();
+  });
+
+  it('trains on a simulated model in the page, labelled as a simulation, with no request leaving it', async () => {
+    await page.getByRole('link', { name: 'Connect' }).click();
+    await page.getByRole('button', { name: 'Try without a key' }).click();
+    await page.getByRole('heading', { name: 'Train the skill' }).waitFor();
+    const banner = page.getByRole('note').filter({ hasText: 'Simulation.' });
+    await banner.waitFor();
+    expect(await banner.innerText()).toMatch(/not a real LLM/);
+    await page.getByText(/Demo: specimen codes \(simulated\): 40 train, 20 validation, 40 test items/).waitFor();
+    await page.getByRole('button', { name: 'Start training' }).click();
+    await waitForStatus(page, /Completed/);
+    await page.getByText(/^Done: the best skill scored/).waitFor();
+    await page.screenshot({ path: 'test-results/demo-train-light.png', fullPage: true });
+    const [run] = await readRuns(page);
+    expect(run.state!.gate.bestScore).toBeGreaterThan(0.5);
+    expect(requests.filter((u) => !u.startsWith(appUrl) && !u.startsWith('data:') && !u.startsWith('blob:'))).toEqual([]);
+  }, 120_000);
+});

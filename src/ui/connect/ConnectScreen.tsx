@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { trainer } from '../../client/trainer-client';
 import { effectiveOptimizer, setApp, useApp, type ConnectionDraft } from '../../store/app-store';
 import { forgetAllKeys, handOverKeys, rememberKeys } from '../../client/keys';
+import { startDemo } from '../../client/demo';
 import type { RoleCheck, StoredEndpoint } from '../../worker/api-types';
 import { presetPrice } from '../../core/pricing';
 import { Alert, Card, Field, NumberField } from '../common/Field';
@@ -74,6 +75,19 @@ export function ConnectScreen() {
   const [models, setModels] = useState<string[]>([]);
   const [modelError, setModelError] = useState<string | null>(null);
   const [forgotten, setForgotten] = useState<string | null>(null);
+  const [demoBusy, setDemoBusy] = useState(false);
+  const [demoProblem, setDemoProblem] = useState<string | null>(null);
+  const tryDemo = async () => {
+    setDemoBusy(true);
+    setDemoProblem(null);
+    try {
+      const problem = await startDemo();
+      if (problem) setDemoProblem(problem);
+      else window.location.hash = '#/train';
+    } finally {
+      setDemoBusy(false);
+    }
+  };
   const preset = presetById(c.presetId);
 
   const choosePreset = (id: string) => {
@@ -125,6 +139,13 @@ export function ConnectScreen() {
       <p className="lead">
         The <strong>target</strong> model runs the skill on your tasks; the <strong>optimizer</strong> model reads the results and edits the skill. Any OpenAI-compatible endpoint works.
       </p>
+      <div className="row demo-row">
+        <button type="button" onClick={() => void tryDemo()} disabled={demoBusy}>
+          {demoBusy ? 'Preparing the demo…' : 'Try without a key'}
+        </button>
+        <span className="muted">Watch a full training on a bundled example, against a simulated model inside this page: no key, no network, no cost — and not a real LLM.</span>
+      </div>
+      {demoProblem && <Alert>{demoProblem}</Alert>}
       <Card title="Endpoint">
         <div className="grid-2">
           <Field label="Provider" hint={preset.cors}>

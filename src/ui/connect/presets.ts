@@ -1,3 +1,5 @@
+import { DEMO_BASE_URL, DEMO_MODELS } from '../../core/demo-world';
+
 /** Provider presets (DESIGN §4): base URL, default models, extra headers, and what CORS needs. */
 export interface ProviderPreset {
   id: string;
@@ -23,6 +25,7 @@ export const PRESETS: ProviderPreset[] = [
   { id: 'ollama', name: 'Ollama (local)', baseURL: 'http://localhost:11434/v1', targetModel: 'llama3.2', optimizerModel: 'llama3.1:70b', cors: 'Start Ollama with OLLAMA_ORIGINS set to this page’s origin (or *), e.g. OLLAMA_ORIGINS="*" ollama serve. Any key works.' },
   { id: 'lmstudio', name: 'LM Studio (local)', baseURL: 'http://localhost:1234/v1', targetModel: 'local-model', optimizerModel: 'local-model', cors: 'Turn on “Enable CORS” in LM Studio’s server settings. Any key works.' },
   { id: 'vllm', name: 'vLLM (local)', baseURL: 'http://localhost:8000/v1', targetModel: 'your-model', optimizerModel: 'your-model', cors: 'Start the server with --allowed-origins \'["*"]\' (or this page’s origin).' },
+  { id: 'demo', name: 'Simulated demo (no key)', baseURL: DEMO_BASE_URL, targetModel: DEMO_MODELS.target, optimizerModel: DEMO_MODELS.optimizer, cors: 'A simulated model inside this page: no key, no network, no cost — and not a real LLM.' },
   { id: 'custom', name: 'Custom', baseURL: '', targetModel: '', optimizerModel: '', cors: 'Any OpenAI-compatible endpoint. From a browser page it must answer CORS preflight requests and allow the Authorization and Content-Type headers.' },
 ];
 
