@@ -10,6 +10,8 @@ export interface DatasetListItem {
   format: DatasetRecord['format'];
   counts: { train: number; val: number; test: number };
   warnings: string[];
+  /** Looks at the test split outside a run's final report. */
+  testLooks: number;
 }
 
 export function toDatasetItem(d: DatasetRecord): DatasetListItem {
@@ -20,7 +22,17 @@ export function toDatasetItem(d: DatasetRecord): DatasetListItem {
     format: d.format,
     counts: { train: d.splits.train.length, val: d.splits.val.length, test: d.splits.test.length },
     warnings: d.warnings,
+    testLooks: d.testLooks?.length ?? 0,
   };
+}
+
+/** Record a look at the test split (evaluating a skill on it), so the page can say how often it was used. */
+export async function noteTestLook(db: SkillwrightDb, id: string, what: string, at: number): Promise<number> {
+  const d = await db.get('datasets', id);
+  if (!d) return 0;
+  const testLooks = [...(d.testLooks ?? []), { at, what }];
+  await guardQuota(() => db.put('datasets', { ...d, testLooks }));
+  return testLooks.length;
 }
 
 export async function putDataset(db: SkillwrightDb, d: DatasetRecord): Promise<void> {

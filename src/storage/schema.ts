@@ -39,6 +39,11 @@ export interface DatasetRecord extends Dataset {
   name: string;
   createdAt: number;
   fieldNames: string[];
+  /**
+   * Times the test split was looked at outside a run's final report (an evaluation of a skill
+   * on it): each look makes its score less of an unbiased estimate.
+   */
+  testLooks?: { at: number; what: string }[];
 }
 
 export interface RunRecord {

@@ -94,6 +94,13 @@ describe.skipIf(Boolean(skip))('Skillwright in Chromium', () => {
     await page.getByRole('button', { name: 'Evaluate skill' }).click();
     await page.getByText(/% correct \(.*\) on 20 items/).waitFor({ timeout: 30_000 });
     await page.screenshot({ path: 'test-results/skill-light.png', fullPage: true });
+    // Choosing the test split before training ends is warned about; nothing is looked at until asked.
+    await page.getByLabel('Evaluation split').selectOption('test');
+    const testWarning = page.getByRole('note').filter({ hasText: 'The test split is for the end of training' });
+    await testWarning.waitFor();
+    expect(await testWarning.innerText()).not.toMatch(/looked at/);
+    await page.getByLabel('Evaluation split').selectOption('val');
+    expect(await testWarning.count()).toBe(0);
 
     await page.getByRole('link', { name: 'Train' }).click();
     await page.getByRole('button', { name: 'Defaults for this dataset' }).click();

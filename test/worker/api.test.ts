@@ -309,6 +309,10 @@ describe('evaluating a skill without a run', () => {
     const strong = await tab.remote.evaluateSkill({ datasetId: ds.dataset.id, split: 'val', limit: 10, skill: TOPICS.slice(0, 8).map(ruleText).join('\n'), config: DEFAULT_RUN_CONFIG, endpoints });
     expect(weak).toMatchObject({ ok: true, hard: 0, n: 20 });
     expect(strong).toMatchObject({ ok: true, hard: 1, n: 10 });
+    // Looks at the test split are counted (and only those): the page warns with the count.
+    expect((await tab.remote.listDatasets())[0].testLooks).toBe(0);
+    await tab.remote.evaluateSkill({ datasetId: ds.dataset.id, split: 'test', limit: 5, skill: '# nothing', config: DEFAULT_RUN_CONFIG, endpoints });
+    expect((await tab.remote.listDatasets())[0].testLooks).toBe(1);
     expect(await tab.db.count('rollouts')).toBe(0);
     expect(await tab.remote.listRuns()).toEqual([]);
     tab.close();

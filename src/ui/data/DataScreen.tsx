@@ -298,6 +298,7 @@ export function DataScreen() {
                   <input type="radio" name="dataset" checked={d.id === datasetId} onChange={() => chooseDataset(d)} />
                   <span>
                     <strong>{d.name}</strong> — {d.counts.train} train, {d.counts.val} validation, {d.counts.test} test
+                    {d.testLooks > 0 && <span className="warn"> · test split looked at {d.testLooks} time{d.testLooks === 1 ? '' : 's'} before training ended</span>}
                   </span>
                 </label>
               </li>

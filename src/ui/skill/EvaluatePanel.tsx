@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { trainer } from '../../client/trainer-client';
 import { runEndpoints, useApp } from '../../store/app-store';
 import { handOverKeys } from '../../client/keys';
@@ -16,6 +16,13 @@ export function EvaluatePanel() {
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<{ hard: number; soft: number; n: number; errors: number; rows: RolloutRow[] } | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [testLooks, setTestLooks] = useState<number | null>(null);
+  useEffect(() => {
+    if (!datasetId) return;
+    void trainer()
+      .listDatasets()
+      .then((list) => setTestLooks(list.find((d) => d.id === datasetId)?.testLooks ?? 0));
+  }, [datasetId, result]);
   if (!datasetId) return null;
   const run = async () => {
     const s = useApp.getState();
@@ -50,6 +57,12 @@ export function EvaluatePanel() {
           {busy ? 'Evaluating…' : 'Evaluate skill'}
         </button>
       </div>
+      {split === 'test' && (
+        <p className="warn" role="note">
+          The test split is for the end of training. Scores you look at now — to choose a skill, a setting or a prompt — make it a second validation split, and its final figure is no longer an honest estimate. Prefer the validation split.
+          {testLooks ? ` This dataset’s test split has been looked at ${testLooks} time${testLooks === 1 ? '' : 's'} already.` : ''}
+        </p>
+      )}
       {error && <Alert>{error}</Alert>}
       {result && (
         <>

@@ -6,7 +6,7 @@ import { rolloutTemplateOf } from '../../engine/context';
 import { evaluateSkill } from '../../engine/evaluate';
 import { MemoryRunStore } from '../../storage/memory-store';
 import { createLlmPort } from '../../llm/openai-client';
-import { getDataset } from '../../storage/datasets-repo';
+import { getDataset, noteTestLook } from '../../storage/datasets-repo';
 import type { WorkerApi } from '../api-types';
 import { keyFor } from '../key-binding';
 import { EventCoalescer } from '../event-coalescer';
@@ -61,6 +61,8 @@ export function evaluationHandlers(c: ApiContext): Pick<WorkerApi, 'evaluateSkil
       );
       await events.close();
       if (!r.ok) return fail(r.kind, r.reason);
+      // Scores on the test split were seen before training ended: counted, so the page can warn.
+      if (input.split === 'test') await noteTestLook(await dbp, input.datasetId, 'a skill was evaluated on the test split', now());
       return { ok: true, hard: r.hard, soft: r.soft, n: r.n, errors: r.errors, rows: r.rows, costUsd: r.costUsd };
     },
 
