@@ -392,6 +392,15 @@ describe.skipIf(Boolean(skip))('Skillwright in Chromium', () => {
     await card.screenshot({ path: 'test-results/train-diagnosis-card.png' });
     await page.getByRole('link', { name: 'Runs' }).click();
     await page.getByRole('heading', { name: 'Why no step was accepted' }).waitFor();
+    // Steering: branch a new run from a candidate the gate refused.
+    await page.getByRole('button', { name: 'Inspect step 1', exact: true }).click();
+    await page.getByText(/^Step 1 — reject/).waitFor();
+    await page.getByRole('button', { name: 'New run from the refused candidate' }).click();
+    await page.getByText(/from .*, step 1 candidate \(refused by the gate\)/).waitFor();
+    const branched = await page.evaluate(() => JSON.parse(localStorage.getItem('skillwright-ui')!).state.skill as string);
+    // The run accepted nothing, so its best skill is the starting one; the refused candidate carries its edits.
+    expect(branched).not.toBe(HARD_INITIAL_SKILL);
+    expect(branched).toContain('# Specimen codes');
     await page.getByRole('link', { name: 'Train' }).click();
     await page.getByLabel('Gate rule').selectOption('mean');
   }, 180_000);

@@ -272,7 +272,17 @@ export function RunDetail({ runId, onDeleted, go }: { runId: string; onDeleted: 
           </table>
         )}
       </Card>
-      {step !== null && <StepInspector runId={runId} step={step} />}
+      {step !== null && (
+        <StepInspector
+          runId={runId}
+          step={step}
+          onBranch={(text, label) => {
+            // A branch continues with the run's dataset and settings, from a skill of the chosen step.
+            setApp({ skill: text, skillSource: `${d.run.name}, ${label}`, skillMeta: d.skillMeta ?? null, config: d.config, datasetId: d.run.datasetId });
+            go('skill');
+          }}
+        />
+      )}
 
       <Card title="Skill versions">
         <table className="table">

@@ -31,7 +31,11 @@ function EditList({ edits, chosen }: { edits: Edit[]; chosen?: Set<number> }) {
   );
 }
 
-export function StepInspector({ runId, step }: { runId: string; step: number }) {
+/**
+ * One step in full. `onBranch` starts a new run from a skill of this step: the skill it ended
+ * with, or — steering — the candidate the gate refused, to try it further.
+ */
+export function StepInspector({ runId, step, onBranch }: { runId: string; step: number; onBranch?: (skill: string, label: string) => void }) {
   const [detail, setDetail] = useState<StepDetail | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [filter, setFilter] = useState<Filter>('all');
@@ -51,7 +55,25 @@ export function StepInspector({ runId, step }: { runId: string; step: number }) 
   const analysts = detail.calls.filter((c) => c.stage.startsWith('reflect_'));
   return (
     <div className="inspector">
-      <Card title={`Step ${s.step} — ${s.action.replace(/_/g, ' ')}`}>
+      <Card
+        title={`Step ${s.step} — ${s.action.replace(/_/g, ' ')}`}
+        actions={
+          onBranch && (
+            <span className="input-row">
+              {(() => {
+                // The skill the run had after this step: the candidate if it was let in, else the one before.
+                const after = s.action.includes('accept') ? detail.candidateSkill : detail.currentSkillBefore;
+                return after !== null && <button type="button" className="ghost" onClick={() => onBranch(after, `after step ${s.step}`)}>New run from this step</button>;
+              })()}
+              {!s.action.includes('accept') && detail.candidateSkill !== null && (
+                <button type="button" className="ghost" onClick={() => onBranch(detail.candidateSkill!, `step ${s.step} candidate (refused by the gate)`)}>
+                  New run from the refused candidate
+                </button>
+              )}
+            </span>
+          )
+        }
+      >
         <p>
           Train batch: {(s.rolloutHard * 100).toFixed(1)}% on {s.rolloutN} items{s.rolloutErrors ? `, ${s.rolloutErrors} errored (not scored)` : ''}. {s.nFailurePatches} failure and {s.nSuccessPatches} success patches → {s.nEditsMerged} merged edits → {s.nEditsRanked} applied (budget {s.editBudget ?? '—'}).
         </p>
