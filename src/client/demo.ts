@@ -40,6 +40,7 @@ export async function startDemo(): Promise<string | null> {
     skill: DEMO_INITIAL_SKILL,
     skillSource: 'the demo (simulated)',
     skillMeta: null,
+    skillParent: null,
     config: { ...DEFAULT_RUN_CONFIG, epochs: 2, batchSize: 20, minibatchSize: 5, mergeBatchSize: 3, slowUpdateSamples: 10, targetConcurrency: 4, optimizerConcurrency: 4, scorer: { kind: 'exact' } },
     problem: null,
   });

@@ -54,6 +54,7 @@ export async function startTraining(): Promise<void> {
     endpoints: runEndpoints(s.connection),
     prices: effectivePrices(s.connection),
     ...(s.skillMeta ? { skillMeta: s.skillMeta } : {}),
+    ...(s.skillParent ? { parent: s.skillParent } : {}),
   });
   if (!created.ok) return void setApp({ problem: created.error.message });
   const run = await trainer().getRun(created.runId);

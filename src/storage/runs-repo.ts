@@ -20,6 +20,8 @@ export interface RunListItem {
   optimizerModel: string;
   /** Imported and not yet bound to the user's own endpoints: read-only. */
   needsBinding: boolean;
+  /** The run and skill this run was branched from (the lineage view). */
+  parent?: { runId: string; label?: string };
 }
 
 export function toListItem(r: RunRecord): RunListItem {
@@ -38,6 +40,7 @@ export function toListItem(r: RunRecord): RunListItem {
     targetModel: r.endpoints.target.model,
     optimizerModel: r.endpoints.optimizer.model,
     needsBinding: Boolean(r.needsBinding),
+    ...(r.parent ? { parent: { runId: r.parent.runId, ...(r.parent.label ? { label: r.parent.label } : {}) } } : {}),
   };
 }
 

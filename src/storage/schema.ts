@@ -60,7 +60,7 @@ export interface RunRecord {
   /** The engine's state; absent until the run first starts. */
   state?: RunState;
   /** Version the run was started from, when it was ("new run from this version"). */
-  parent?: { runId: string; hash: string };
+  parent?: { runId: string; hash: string; label?: string };
   /**
    * Imported from a bundle: its endpoints are someone else's. Read-only (never started, so no
    * key is sent to a host from a file) until the user binds it to endpoints of their own.

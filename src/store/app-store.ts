@@ -66,6 +66,8 @@ export interface AppState {
   skillSource: string | null;
   /** The skill's Agent Skills name and description (from an imported SKILL.md, or typed); never trained. */
   skillMeta: SkillMeta | null;
+  /** The run version or step the skill was branched from; a new run records it as its parent. */
+  skillParent: { runId: string; hash: string; label: string } | null;
   /** Hold a screen wake lock while a run is running (client/run-keepalive.ts). */
   keepAwake: boolean;
   /** Show a notification when a running run ends. */
@@ -104,6 +106,7 @@ export const useApp = create<AppState>()(
       skill: DEFAULT_SKILL,
       skillSource: null,
       skillMeta: null,
+      skillParent: null,
       keepAwake: true,
       notifyOnEnd: false,
       config: DEFAULT_RUN_CONFIG,
@@ -115,7 +118,7 @@ export const useApp = create<AppState>()(
       version: 1,
       storage: draftsStorage(),
       // Never keys, never run data: only what the user is drafting.
-      partialize: (s) => ({ connection: s.connection, datasetId: s.datasetId, datasetName: s.datasetName, skill: s.skill, skillSource: s.skillSource, skillMeta: s.skillMeta, keepAwake: s.keepAwake, notifyOnEnd: s.notifyOnEnd, config: s.config }),
+      partialize: (s) => ({ connection: s.connection, datasetId: s.datasetId, datasetName: s.datasetName, skill: s.skill, skillSource: s.skillSource, skillMeta: s.skillMeta, skillParent: s.skillParent, keepAwake: s.keepAwake, notifyOnEnd: s.notifyOnEnd, config: s.config }),
       merge: withSavedSettings,
     },
   ),

@@ -65,7 +65,7 @@ export interface CreateRunInput {
   initialSkill: string;
   endpoints: RunEndpoints;
   prices?: Prices;
-  parent?: { runId: string; hash: string };
+  parent?: { runId: string; hash: string; label?: string };
   /** Agent Skills name and description, kept with the run for its SKILL.md export. */
   skillMeta?: SkillMeta;
 }

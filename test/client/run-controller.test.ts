@@ -62,6 +62,18 @@ describe('run controller', () => {
     expect(useApp.getState().problem).toBeNull();
   });
 
+  it('records where a branched skill came from: the new run names its parent run and version', async () => {
+    const parentId = await newRun(tab.remote, server().url, { epochs: 1 });
+    const run = await tab.remote.getRun(parentId);
+    if (!run.ok) throw new Error('no run');
+    setApp({ datasetId: run.detail.run.datasetId, skillParent: { runId: parentId, hash: 'abc', label: 'step 1 candidate' } });
+    await startTraining();
+    const child = (await tab.remote.listRuns()).find((r) => r.id !== parentId)!;
+    expect(child.parent).toEqual({ runId: parentId, label: 'step 1 candidate' });
+    expect((await tab.remote.listRuns()).find((r) => r.id === parentId)!.parent).toBeUndefined();
+    setApp({ skillParent: null });
+  });
+
   it('asks for a dataset, then for a key, before creating anything', async () => {
     await startTraining();
     expect(useApp.getState().problem).toMatch(/Choose a dataset/);

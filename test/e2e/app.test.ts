@@ -401,6 +401,18 @@ describe.skipIf(Boolean(skip))('Skillwright in Chromium', () => {
     // The run accepted nothing, so its best skill is the starting one; the refused candidate carries its edits.
     expect(branched).not.toBe(HARD_INITIAL_SKILL);
     expect(branched).toContain('# Specimen codes');
+    // The branch trains as a new run that names where it came from; the parent lists it.
+    await page.getByRole('link', { name: 'Train' }).click();
+    await page.getByLabel('Gate rule').selectOption('mean');
+    const done = async () => (await readRuns(page)).filter((r) => r.status === 'completed').length;
+    const doneBefore = await done();
+    await page.getByRole('button', { name: 'Start training' }).click();
+    await expect.poll(done, { timeout: 120_000 }).toBe(doneBefore + 1);
+    await page.getByRole('link', { name: 'Runs' }).click();
+    await page.getByRole('table').getByRole('button').first().click(); // the newest run: the branch
+    await page.getByText(/^Branched from hard-world\.json · sim-target \(step 1 candidate \(refused by the gate\)\)\./).waitFor();
+    await page.locator('.lineage').getByRole('button', { name: 'hard-world.json · sim-target' }).click();
+    await page.getByText(/Branches: hard-world\.json · sim-target \(from step 1 candidate/).waitFor();
     await page.getByRole('link', { name: 'Train' }).click();
     await page.getByLabel('Gate rule').selectOption('mean');
   }, 180_000);

@@ -112,7 +112,7 @@ export function DataScreen() {
     const { data, skill } = await loadExample(e);
     const r = e.ratio ?? ratio;
     setRatio(r);
-    setApp((s) => ({ skill, skillSource: `${e.name} (starter skill)`, config: { ...s.config, scorer: { kind: e.scorer }, rollout: { ...s.config.rollout, preset: e.preset } } }));
+    setApp((s) => ({ skill, skillSource: `${e.name} (starter skill)`, skillParent: null, config: { ...s.config, scorer: { kind: e.scorer }, rollout: { ...s.config.rollout, preset: e.preset } } }));
     await stage(e.file, new Blob([data]), r);
   };
 

@@ -1,4 +1,5 @@
 import { ExportSkill } from '../common/ExportSkill';
+import { skillHash } from '../../core/hash';
 import { LiftCard } from './LiftCard';
 import { DiagnosisCard } from '../common/DiagnosisCard';
 import { useEffect, useState } from 'react';
@@ -6,7 +7,7 @@ import { trainer } from '../../client/trainer-client';
 import { effectiveOptimizer, setApp, useApp } from '../../store/app-store';
 import type { RunEndpoints } from '../../worker/api-types';
 import type { RunDetail as Detail } from '../../worker/api-types';
-import type { SkillVersion, StepRecord } from '../../worker/api-types';
+import type { RunListItem, SkillVersion, StepRecord } from '../../worker/api-types';
 import { Alert, Card } from '../common/Field';
 import { downloadBlob, safeFileName } from '../common/download';
 import { SkillDiff } from '../skill/LazyEditors';
@@ -45,7 +46,13 @@ function VersionSelect({ label, versions, value, onChange }: { label: string; ve
 
 const pct = (v: number | null | undefined) => (v === null || v === undefined ? '—' : `${(v * 100).toFixed(1)}%`);
 
-export function RunDetail({ runId, onDeleted, go }: { runId: string; onDeleted: () => void; go: (section: string) => void }) {
+/** The runs a run was branched from and into, from the runs list (Runs screen). */
+interface Lineage {
+  parent?: RunListItem;
+  branches: RunListItem[];
+}
+
+export function RunDetail({ runId, onDeleted, go, lineage, onSelect }: { runId: string; onDeleted: () => void; go: (section: string) => void; lineage?: Lineage; onSelect?: (id: string) => void }) {
   const [detail, setDetail] = useState<Detail | null>(null);
   const [steps, setSteps] = useState<StepRecord[]>([]);
   const [versions, setVersions] = useState<SkillVersion[]>([]);
@@ -103,7 +110,7 @@ export function RunDetail({ runId, onDeleted, go }: { runId: string; onDeleted: 
     else setError(r.error.message);
   };
   const fromVersion = (v: SkillVersion) => {
-    setApp({ skill: v.text, skillSource: `${d.run.name}, ${v.origin}` });
+    setApp({ skill: v.text, skillSource: `${d.run.name}, ${v.origin}`, skillParent: { runId, hash: v.hash, label: v.origin.replace(/_/g, ' ') } });
     go('skill');
   };
   const bind = async () => {
@@ -170,6 +177,38 @@ export function RunDetail({ runId, onDeleted, go }: { runId: string; onDeleted: 
           Status <strong>{status}</strong> · target {d.endpoints.target.model} · optimizer {d.endpoints.optimizer.model} · step {d.nextStep - 1} of {d.totalSteps} · best validation {pct(d.bestScore)} (step {d.bestStep})
           {d.summary && ` · $${d.summary.totalCostUsd.toFixed(4)}`}
         </p>
+        {(d.run.parent || (lineage?.branches.length ?? 0) > 0) && (
+          <p className="lineage">
+            {d.run.parent && (
+              <>
+                Branched from{' '}
+                {lineage?.parent ? (
+                  <button type="button" className="link" onClick={() => onSelect?.(lineage.parent!.id)}>
+                    {lineage.parent.name}
+                  </button>
+                ) : (
+                  'a run no longer in this browser'
+                )}
+                {d.run.parent.label && ` (${d.run.parent.label})`}.{' '}
+              </>
+            )}
+            {lineage && lineage.branches.length > 0 && (
+              <>
+                Branches:{' '}
+                {lineage.branches.map((b, i) => (
+                  <span key={b.id}>
+                    {i > 0 && ', '}
+                    <button type="button" className="link" onClick={() => onSelect?.(b.id)}>
+                      {b.name}
+                    </button>
+                    {b.parent?.label && ` (from ${b.parent.label})`}
+                  </span>
+                ))}
+                .
+              </>
+            )}
+          </p>
+        )}
         {message && <p className="ok-line">{message}</p>}
       </Card>
 
@@ -278,8 +317,10 @@ export function RunDetail({ runId, onDeleted, go }: { runId: string; onDeleted: 
           step={step}
           onBranch={(text, label) => {
             // A branch continues with the run's dataset and settings, from a skill of the chosen step.
-            setApp({ skill: text, skillSource: `${d.run.name}, ${label}`, skillMeta: d.skillMeta ?? null, config: d.config, datasetId: d.run.datasetId });
-            go('skill');
+            void skillHash(text).then((hash) => {
+              setApp({ skill: text, skillSource: `${d.run.name}, ${label}`, skillMeta: d.skillMeta ?? null, config: d.config, datasetId: d.run.datasetId, skillParent: { runId, hash, label } });
+              go('skill');
+            });
           }}
         />
       )}

@@ -94,6 +94,11 @@ export function RunsScreen({ go }: { go: (section: string) => void }) {
           key={selected}
           runId={selected}
           go={go}
+          lineage={{
+            parent: runs.find((r) => r.id === runs.find((x) => x.id === selected)?.parent?.runId),
+            branches: runs.filter((r) => r.parent?.runId === selected),
+          }}
+          onSelect={setSelected}
           onDeleted={() => {
             setSelected(null);
             void refresh();

@@ -12,12 +12,13 @@ import { EvaluatePanel } from './EvaluatePanel';
 async function openSkillFile(f: File): Promise<void> {
   const parsed = parseSkillFile(await f.text());
   if (!parsed.hasFrontmatter) {
-    setApp({ skill: parsed.body, skillSource: f.name });
+    setApp({ skill: parsed.body, skillSource: f.name, skillParent: null });
     return;
   }
   setApp({
     skill: parsed.body,
     skillSource: `${f.name} (frontmatter set aside)`,
+    skillParent: null,
     skillMeta: { name: parsed.meta.name ?? skillName(f.name.replace(/\.[^.]*$/, '')), description: parsed.meta.description ?? '' },
   });
 }
