@@ -18,6 +18,7 @@ const STAGE_MARKERS: [string, string][] = [
   ['epoch reviewer', 'slow_update'],
   ['coach of a skill optimizer', 'meta_skill'],
   ['strict grader', 'judge'],
+  ['feedback editor', 'feedback_edits'],
 ];
 
 export interface ChatBody {
@@ -158,6 +159,12 @@ export function simulatedOptimizerAnswer(stage: string, user: string, opts: Simu
       const got = /<answer>([\s\S]*?)<\/answer>/i.exec(response)?.[1]?.trim() ?? response.trim();
       const pass = got.toLowerCase() === expected.toLowerCase();
       return { pass, score: pass ? 1 : 0, reason: pass ? 'matches' : `expected ${expected} but got ${got}` };
+    }
+    case 'feedback_edits': {
+      // Each "- " line of the feedback that the skill does not state yet becomes a rule.
+      const feedback = section(user, '## Feedback');
+      const lines = feedback.split('\n').map((l) => l.trim()).filter((l) => l.startsWith('- ') && !skill.includes(l));
+      return { reasoning: lines.length ? 'adds the rules the feedback asks for' : 'the skill already says this', edits: lines.slice(0, budget).map((content) => ({ op: 'append', target: '', content, support_count: 1, source_type: 'failure' })) };
     }
     default:
       return { reasoning: `unknown stage ${stage}` };

@@ -94,6 +94,8 @@ export function callStageOfPhase(phase: string): CallStage {
 }
 
 const PROMPT_STAGES: Record<string, CallStage> = {
+  // A person's feedback turned into a patch: billed with the analysts'.
+  feedback_edits: 'reflect',
   rank_edits: 'rank',
   repair_edits: 'repair',
   lr_decision: 'lrDecision',

@@ -49,4 +49,5 @@ export const STAGE_SCHEMAS: Record<string, Record<string, unknown>> = {
   slow_update: obj({ reasoning: str, slow_update_content: str }),
   meta_skill: obj({ reasoning: str, meta_skill_content: str }),
   judge: obj({ pass: { type: 'boolean' }, score: { type: 'number' }, reason: str }),
+  feedback_edits: obj({ reasoning: str, edits: { type: 'array', items: edit } }),
 };

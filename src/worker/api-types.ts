@@ -135,6 +135,8 @@ export interface WorkerApi {
   deleteDataset(id: string): Promise<void>;
   /** Roll one skill out on a split of a stored dataset, without a run (nothing is stored). */
   evaluateSkill(input: { datasetId: string; split: 'train' | 'val' | 'test'; limit: number; skill: string; config: RunConfig; endpoints: RunEndpoints; prices?: Prices }, onEvent?: (e: RunEvent) => unknown): Promise<Result<{ hard: number; soft: number; n: number; errors: number; rows: RolloutRow[]; costUsd: number }>>;
+  /** Steering: the optimizer turns feedback into a bounded patch of the skill; nothing is stored or gated. */
+  improveWithFeedback(input: { skill: string; feedback: string; config: RunConfig; endpoints: RunEndpoints; prices?: Prices }): Promise<Result<{ reasoning: string; candidate: string; applied: number; proposed: number; costUsd: number }>>;
   estimateCost(input: { datasetId: string; config: RunConfig; skill: string; prices?: Prices }): Promise<Result<{ estimate: CostEstimate }>>;
   createRun(input: CreateRunInput): Promise<Result<{ runId: string }>>;
   /** Start or resume a run with the keys held for its hosts (a missing or mismatched key is refused, not sent). */

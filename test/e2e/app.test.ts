@@ -653,6 +653,19 @@ describe.skipIf(Boolean(skip))('zero-key demo in Chromium', () => {
     await page.screenshot({ path: 'test-results/demo-train-light.png', fullPage: true });
     const [run] = await readRuns(page);
     expect(run.state!.gate.bestScore).toBeGreaterThan(0.5);
+    // Steering: the optimizer turns feedback into edits, shown as a diff, taken only on request.
+    await page.getByRole('link', { name: 'Skill' }).click();
+    const skillBefore = await page.evaluate(() => JSON.parse(localStorage.getItem('skillwright-ui')!).state.skill as string);
+    await page.getByLabel('Your feedback').fill('Answers carry extra words.\n- Give the code alone, nothing else.');
+    await page.getByRole('button', { name: 'Improve with my feedback' }).click();
+    await page.getByText(/^1 of 1 proposed edit applied\./).waitFor();
+    expect(await page.evaluate(() => JSON.parse(localStorage.getItem('skillwright-ui')!).state.skill as string)).toBe(skillBefore);
+    await page.getByTestId('skill-diff').waitFor({ timeout: 20_000 });
+    await page.screenshot({ path: 'test-results/skill-feedback-light.png', fullPage: true });
+    await page.getByRole('button', { name: 'Use this version' }).click();
+    const skillAfter = await page.evaluate(() => JSON.parse(localStorage.getItem('skillwright-ui')!).state.skill as string);
+    expect(skillAfter).toContain('- Give the code alone, nothing else.');
+    expect(skillAfter.startsWith(skillBefore.trimEnd())).toBe(true);
     expect(requests.filter((u) => !u.startsWith(appUrl) && !u.startsWith('data:') && !u.startsWith('blob:'))).toEqual([]);
   }, 120_000);
 });

@@ -4,6 +4,7 @@ import { Card, Field } from '../common/Field';
 import { SkillEditor } from './LazyEditors';
 import { protectedLineRanges } from './protected-lines';
 import { EvaluatePanel } from './EvaluatePanel';
+import { FeedbackPanel } from './FeedbackPanel';
 
 /**
  * Opening a SKILL.md sets its frontmatter aside (name, description…): training edits only the
@@ -60,6 +61,7 @@ export function SkillScreen() {
         </div>
       </Card>
       <EvaluatePanel />
+      <FeedbackPanel />
     </div>
   );
 }

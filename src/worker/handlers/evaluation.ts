@@ -4,6 +4,7 @@ import type { RunEvent } from '../../engine/events';
 import { buildPromptSet } from '../../engine/prompts';
 import { rolloutTemplateOf } from '../../engine/context';
 import { evaluateSkill } from '../../engine/evaluate';
+import { improveWithFeedback } from '../../engine/feedback';
 import { MemoryRunStore } from '../../storage/memory-store';
 import { createLlmPort } from '../../llm/openai-client';
 import { getDataset, noteTestLook } from '../../storage/datasets-repo';
@@ -12,7 +13,7 @@ import { keyFor } from '../key-binding';
 import { EventCoalescer } from '../event-coalescer';
 import { fail, endpointConfig, type ApiContext } from './context';
 
-export function evaluationHandlers(c: ApiContext): Pick<WorkerApi, 'evaluateSkill' | 'estimateCost'> {
+export function evaluationHandlers(c: ApiContext): Pick<WorkerApi, 'evaluateSkill' | 'estimateCost' | 'improveWithFeedback'> {
   const { dbp, deps, now, vault } = c;
   return {
     async evaluateSkill(input, onEvent) {
@@ -64,6 +65,22 @@ export function evaluationHandlers(c: ApiContext): Pick<WorkerApi, 'evaluateSkil
       // Scores on the test split were seen before training ended: counted, so the page can warn.
       if (input.split === 'test') await noteTestLook(await dbp, input.datasetId, 'a skill was evaluated on the test split', now());
       return { ok: true, hard: r.hard, soft: r.soft, n: r.n, errors: r.errors, rows: r.rows, costUsd: r.costUsd };
+    },
+
+    async improveWithFeedback(input) {
+      const o = keyFor(await vault.current(), 'optimizer', input.endpoints.optimizer.baseURL, 'target');
+      if (!o.ok) return fail(o.kind, o.message);
+      if (!input.feedback.trim()) return fail('invalid_input', 'Write some feedback first.');
+      const endpoint = endpointConfig(input.endpoints.optimizer, o.key, 1, 'optimizer');
+      // The target is never called here; the port needs one, so it gets the optimizer's endpoint.
+      const llm = createLlmPort({ target: endpoint, optimizer: endpoint }, { ...deps.clientOptions, fetch: c.fetch });
+      const r = await improveWithFeedback(
+        { skill: input.skill, feedback: input.feedback, config: input.config, prices: input.prices },
+        { llm, store: new MemoryRunStore(), prompts: buildPromptSet(deps.promptFiles, input.config.promptOverrides), now },
+      );
+      if (!r.ok) return fail(r.kind, r.reason);
+      const applied = r.report.filter((x) => x.status.startsWith('applied')).length;
+      return { ok: true, reasoning: r.reasoning, candidate: r.candidate, applied, proposed: r.edits.length, costUsd: r.costUsd };
     },
 
     async estimateCost(input) {

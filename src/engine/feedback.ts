@@ -1,0 +1,44 @@
+/**
+ * Steering (issue #11): "improve this version with my feedback". The optimizer turns a person's
+ * feedback into a bounded patch (prompts/feedback_edits.md), applied like any step's edits —
+ * protected regions kept — and handed back as a candidate for the person to take or leave.
+ * Nothing is gated or stored: the person decides, and may evaluate or train from it.
+ */
+import { validatePayload } from '../core/json-extract';
+import { applyPatch, type Edit, type EditReportRow } from '../core/edits';
+import type { RunConfig } from '../core/run-config';
+import { createContext } from './context';
+import { Meter, outputLimits, type Prices } from './meter';
+import { callOptimizer } from './optimizer-call';
+import type { LlmPort, RunStore } from './ports';
+import type { PromptSet } from './prompts';
+
+export type FeedbackOutcome =
+  | { ok: true; reasoning: string; edits: Edit[]; report: EditReportRow[]; candidate: string; costUsd: number }
+  | { ok: false; kind: string; reason: string };
+
+export async function improveWithFeedback(
+  input: { skill: string; feedback: string; config: RunConfig; prices?: Prices },
+  deps: { llm: LlmPort; store: RunStore; prompts: PromptSet; now?: () => number },
+): Promise<FeedbackOutcome> {
+  const meter = new Meter(input.prices ?? {}, input.config.budget, outputLimits(deps.llm));
+  const ctx = await createContext({
+    runId: 'feedback',
+    config: input.config,
+    llm: deps.llm,
+    store: deps.store,
+    prompts: deps.prompts,
+    items: [],
+    meter,
+    signal: new AbortController().signal,
+    emit: () => {},
+    now: deps.now ?? (() => Date.now()),
+  });
+  const budget = Math.max(1, input.config.editBudget);
+  const r = await callOptimizer(ctx, 'feedback', 'feedback_edits', { skill: input.skill, feedback: input.feedback.trim(), budget: String(budget) });
+  if (r.error) return { ok: false, kind: r.error.kind, reason: r.error.message };
+  const check = validatePayload(r.json, 'edits');
+  const edits = check.ok ? (check.items.slice(0, budget) as unknown as Edit[]) : [];
+  const applied = applyPatch(input.skill, edits);
+  return { ok: true, reasoning: String(r.json?.reasoning ?? ''), edits, report: applied.report, candidate: applied.skill, costUsd: meter.totalCostUsd };
+}
