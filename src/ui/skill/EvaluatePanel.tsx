@@ -17,12 +17,14 @@ export function EvaluatePanel() {
   const [result, setResult] = useState<{ hard: number; soft: number; n: number; errors: number; rows: RolloutRow[] } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [testLooks, setTestLooks] = useState<number | null>(null);
+  // Read only when the test split is chosen: listing datasets reads their stored records whole.
+  const onTest = split === 'test';
   useEffect(() => {
-    if (!datasetId) return;
+    if (!datasetId || !onTest) return;
     void trainer()
       .listDatasets()
       .then((list) => setTestLooks(list.find((d) => d.id === datasetId)?.testLooks ?? 0));
-  }, [datasetId, result]);
+  }, [datasetId, onTest, result]);
   if (!datasetId) return null;
   const run = async () => {
     const s = useApp.getState();
