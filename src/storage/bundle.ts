@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import type { SkillwrightDb } from './open-db';
-import { RUN_DATA_STORES, type DatasetRecord, type RunRecord, type StoredEndpoint } from './schema';
+import { RUN_DATA_STORES, datasetIndexOf, type DatasetRecord, type RunRecord, type StoredEndpoint } from './schema';
 import type { ArtifactRecord, OptimizerCallRecord, RolloutRow, SkillVersion, StepRecord } from '../engine/types';
 import { guardQuota } from './quota';
 import { withStatus } from './runs-repo';
@@ -183,9 +183,12 @@ export async function importBundle(db: SkillwrightDb, bundle: RunBundle, newId: 
     needsBinding: true,
   }, status);
   await guardQuota(async () => {
-    const tx = db.transaction(['runs', 'datasets', ...RUN_DATA_STORES], 'readwrite');
+    const tx = db.transaction(['runs', 'datasets', 'datasetIndex', ...RUN_DATA_STORES], 'readwrite');
     const puts: Promise<unknown>[] = [tx.objectStore('runs').put(run)];
-    if (!hasDataset && bundle.dataset) puts.push(tx.objectStore('datasets').put(bundle.dataset));
+    if (!hasDataset && bundle.dataset) {
+      puts.push(tx.objectStore('datasets').put(bundle.dataset));
+      puts.push(tx.objectStore('datasetIndex').put(datasetIndexOf(bundle.dataset)));
+    }
     for (const s of re(bundle.skills)) puts.push(tx.objectStore('skills').put(s));
     for (const s of re(bundle.steps)) puts.push(tx.objectStore('steps').put(s));
     for (const s of re(bundle.rollouts)) puts.push(tx.objectStore('rollouts').put(s));

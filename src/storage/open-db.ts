@@ -3,7 +3,7 @@
  * README recommends). Each step must work on a database left by the one before it.
  */
 import { openDB, type IDBPDatabase } from 'idb';
-import { DB_NAME, DB_VERSION, type SkillwrightDB } from './schema';
+import { DB_NAME, DB_VERSION, datasetIndexOf, type SkillwrightDB } from './schema';
 
 export type SkillwrightDb = IDBPDatabase<SkillwrightDB>;
 
@@ -38,6 +38,18 @@ export function openSkillwrightDb(name = DB_NAME): Promise<SkillwrightDb> {
           if (!r.name) await cursor.update({ ...r, name: `Run of ${new Date(r.createdAt).toISOString().slice(0, 10)}` });
           return name(await cursor.continue());
         });
+      }
+      if (oldVersion < 3) {
+        // Version 3: a light index of datasets, so that listing them never reads their items.
+        const index = db.createObjectStore('datasetIndex', { keyPath: 'id' });
+        index.createIndex('by-created', 'createdAt');
+        if (oldVersion >= 1) {
+          void tx.objectStore('datasets').openCursor().then(async function copy(cursor): Promise<void> {
+            if (!cursor) return;
+            await tx.objectStore('datasetIndex').put(datasetIndexOf(cursor.value));
+            return copy(await cursor.continue());
+          });
+        }
       }
     },
   });

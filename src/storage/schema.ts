@@ -11,7 +11,7 @@ import type { Prices } from '../engine/meter';
 import type { ArtifactRecord, OptimizerCallRecord, RolloutRow, RunState, RunStatus, SkillVersion, StepRecord } from '../engine/types';
 
 export const DB_NAME = 'skillwright';
-export const DB_VERSION = 2;
+export const DB_VERSION = 3;
 
 /** Endpoint settings as stored with a run: never the key. */
 export interface StoredEndpoint {
@@ -46,6 +46,29 @@ export interface DatasetRecord extends Dataset {
   testLooks?: { at: number; what: string }[];
 }
 
+export interface DatasetIndexRecord {
+  id: string;
+  name: string;
+  createdAt: number;
+  format: DatasetRecord['format'];
+  counts: { train: number; val: number; test: number };
+  warnings: string[];
+  testLooks: number;
+}
+
+/** The index entry of a stored dataset. */
+export function datasetIndexOf(d: DatasetRecord): DatasetIndexRecord {
+  return {
+    id: d.id,
+    name: d.name,
+    createdAt: d.createdAt ?? 0,
+    format: d.format,
+    counts: { train: d.splits.train.length, val: d.splits.val.length, test: d.splits.test.length },
+    warnings: d.warnings ?? [],
+    testLooks: d.testLooks?.length ?? 0,
+  };
+}
+
 export interface RunRecord {
   id: string;
   name: string;
@@ -77,6 +100,8 @@ export interface SettingRecord {
 
 export interface SkillwrightDB extends DBSchema {
   datasets: { key: string; value: DatasetRecord; indexes: { 'by-created': number } };
+  /** What a datasets list shows, without the items (version 3): listing never reads a dataset whole. */
+  datasetIndex: { key: string; value: DatasetIndexRecord; indexes: { 'by-created': number } };
   runs: { key: string; value: RunRecord; indexes: { 'by-updated': number; 'by-status': string } };
   steps: { key: [string, number]; value: StepRecord; indexes: { 'by-run': string } };
   skills: { key: [string, string]; value: SkillVersion; indexes: { 'by-run': string } };

@@ -11,7 +11,7 @@ describe('database schema and upgrades', () => {
   it('creates every store and index of the current version', async () => {
     const db = await openSkillwrightDb(dbName());
     expect(db.version).toBe(DB_VERSION);
-    expect([...db.objectStoreNames].sort()).toEqual(['artifacts', 'calls', 'datasets', 'rollouts', 'runs', 'settings', 'skills', 'steps']);
+    expect([...db.objectStoreNames].sort()).toEqual(['artifacts', 'calls', 'datasetIndex', 'datasets', 'rollouts', 'runs', 'settings', 'skills', 'steps']);
     const tx = db.transaction(['rollouts', 'runs', 'steps']);
     expect([...tx.objectStore('rollouts').indexNames].sort()).toEqual(['by-cache', 'by-run', 'by-run-phase', 'by-skill-item']);
     expect([...tx.objectStore('runs').indexNames].sort()).toEqual(['by-status', 'by-updated']);
@@ -38,6 +38,8 @@ describe('database schema and upgrades', () => {
     });
     await v1.put('runs', { id: 'old-run', createdAt: Date.UTC(2026, 0, 5), updatedAt: 5, status: 'paused', datasetId: 'd' });
     await v1.put('rollouts', { runId: 'old-run', phase: 'baseline', order: 0, itemId: 'q1', skillHash: 'abc', cacheKey: 'abc|q1|t', status: 'ok' });
+    const items = Array.from({ length: 5 }, (_, i) => ({ id: `q${i}`, question: `Q${i}?`, answers: ['a'] }));
+    await v1.put('datasets', { id: 'd', name: 'Old data', createdAt: 3, format: 'json', items, splits: { train: ['q0', 'q1', 'q2'], val: ['q3'], test: ['q4'] }, warnings: [], mapping: {}, fieldNames: [] });
     v1.close();
 
     const db = await openSkillwrightDb(name);
@@ -50,6 +52,9 @@ describe('database schema and upgrades', () => {
     const viaSkillItem = await db.getAllFromIndex('rollouts', 'by-skill-item', ['old-run', 'abc', 'q1']);
     expect(viaSkillItem).toHaveLength(1);
     expect((await db.getAllFromIndex('runs', 'by-updated')).map((r) => r.id)).toEqual(['old-run']);
+    // Version 3: the datasets stored before are in the light index, so they are still listed.
+    const { listDatasets } = await import('../../src/storage/datasets-repo');
+    expect(await listDatasets(db)).toEqual([{ id: 'd', name: 'Old data', createdAt: 3, format: 'json', counts: { train: 3, val: 1, test: 1 }, warnings: [], testLooks: 0 }]);
     db.close();
   });
 });

@@ -63,13 +63,13 @@ export async function main(argv: string[]): Promise<number> {
     });
     const commit = await measured<Awaited<ReturnType<WorkerApi['commitStaged']>>>(() => remote.commitStaged(draftId, { name: 'big', ratio: shares[2] }));
     if (!commit.value.ok) throw new Error(commit.value.error.message);
-    // Listing datasets reads each stored record whole (items included): what the Train screen pays.
+    // Listing datasets reads the light index (schema v3), never the items: what the Train screen pays.
     const list = await measured(() => remote.listDatasets());
     const phases = [
       { phase: 'open (hand over the file, read, parse, first check)', ms: open.ms, peakHeapMb: open.peakHeapMb },
       { phase: `${shares.length} share edits (a check each)`, ms: edits.ms, peakHeapMb: edits.peakHeapMb },
       { phase: 'store (build under the last shares, write)', ms: commit.ms, peakHeapMb: commit.peakHeapMb },
-      { phase: 'list datasets (reads the stored record whole)', ms: list.ms, peakHeapMb: list.peakHeapMb },
+      { phase: 'list datasets (the light index, schema v3)', ms: list.ms, peakHeapMb: list.peakHeapMb },
     ];
     const r = { fileMb: +(file.size / MB).toFixed(1), items: commit.value.dataset.counts, phases };
     if (!jsonOnly) {

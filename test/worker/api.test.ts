@@ -220,6 +220,8 @@ describe('worker API over a MessageChannel', () => {
     expect(b.detail.bestSkill).toBe(a.detail.bestSkill);
     expect((await other.remote.getSteps(runId, 0, 100)).steps).toEqual((await tab.remote.getSteps(runId, 0, 100)).steps);
     expect(await other.remote.getSkillVersions(runId)).toEqual(await tab.remote.getSkillVersions(runId));
+    // The dataset that came with the file is listed in the other browser (the light index is written too).
+    expect(await other.remote.listDatasets()).toEqual(await tab.remote.listDatasets());
     // Importing again in the same browser keeps both, under a new id.
     const twice = await other.remote.importRun(exported.file);
     expect(twice).toMatchObject({ ok: true, renamed: true });
