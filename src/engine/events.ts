@@ -10,7 +10,19 @@ export type RunEvent =
   | { type: 'baseline'; score: number; n: number }
   | { type: 'stage'; stage: EngineStage; step: number; epoch: number; totalSteps: number }
   | { type: 'progress'; phase: string; done: number; total: number }
-  | { type: 'step'; step: number; epoch: number; action: string; candidateScore: number | null; currentScore: number; bestScore: number; trainHard: number; editBudget: number | null }
+  | {
+      type: 'step';
+      step: number;
+      epoch: number;
+      action: string;
+      candidateScore: number | null;
+      /** The current skill's score the candidate had to beat (currentScore is the one after the step). */
+      scoreBefore: number;
+      currentScore: number;
+      bestScore: number;
+      trainHard: number;
+      editBudget: number | null;
+    }
   | { type: 'epoch'; epoch: number; slowUpdate?: string; metaSkill?: string }
   | { type: 'usage'; usage: Record<string, StageUsage>; totalCostUsd: number }
   | { type: 'log'; level: 'info' | 'warn' | 'error'; message: string };

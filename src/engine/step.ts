@@ -275,6 +275,7 @@ export async function runStep(session: TrainSession, prev: RunState, a: StepArgs
     epoch: a.epoch,
     action: record.action,
     candidateScore: record.candidateGateScore,
+    scoreBefore,
     currentScore: record.currentScore,
     bestScore: record.bestScore,
     trainHard,

@@ -16,6 +16,8 @@ export interface ChartPoint {
   epoch: number;
   action: string;
   candidate: number | null;
+  /** The score the candidate had to beat (absent for points read back from stored steps). */
+  faced?: number;
   current: number;
   best: number;
   trainHard: number;

@@ -42,7 +42,7 @@ export function applyRunEvent(e: RunEvent): void {
       next.progress = { phase: e.phase, done: e.done, total: e.total };
       break;
     case 'step':
-      next.points = [...live.points.filter((p) => p.step !== e.step), { step: e.step, epoch: e.epoch, action: e.action, candidate: e.candidateScore, current: e.currentScore, best: e.bestScore, trainHard: e.trainHard, editBudget: e.editBudget }];
+      next.points = [...live.points.filter((p) => p.step !== e.step), { step: e.step, epoch: e.epoch, action: e.action, candidate: e.candidateScore, faced: e.scoreBefore, current: e.currentScore, best: e.bestScore, trainHard: e.trainHard, editBudget: e.editBudget }];
       next.firstPointAt ??= Date.now();
       break;
     case 'usage':

@@ -4,7 +4,7 @@ import { setApp, useApp } from '../../src/store/app-store';
 
 const live = () => useApp.getState().live!;
 const step = (n: number, action = 'accept') =>
-  applyRunEvent({ type: 'step', step: n, epoch: 1, action, candidateScore: 0.5, currentScore: 0.5, bestScore: 0.5, trainHard: 0.4, editBudget: 4 });
+  applyRunEvent({ type: 'step', step: n, epoch: 1, action, candidateScore: 0.5, scoreBefore: 0.25, currentScore: 0.5, bestScore: 0.5, trainHard: 0.4, editBudget: 4 });
 
 describe('run events fold into the live view', () => {
   beforeEach(() => setApp({ live: null }));
@@ -27,6 +27,7 @@ describe('run events fold into the live view', () => {
   it('keeps one chart point per step (a replayed step replaces its point) and a bounded log', () => {
     startLive('r', 'running', 10);
     step(1);
+    expect(live().points[0]).toMatchObject({ candidate: 0.5, faced: 0.25, current: 0.5 }); // the score it had to beat
     step(2, 'reject');
     step(2, 'accept');
     expect(live().points.map((p) => [p.step, p.action])).toEqual([

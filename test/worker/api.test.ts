@@ -58,6 +58,10 @@ describe('worker API over a MessageChannel', () => {
     expect(progress).toBeLessThan(rollouts); // coalesced
     const detail = await tab.remote.getRun(runId);
     expect(detail.ok && detail.detail.summary?.tests.map((t) => t.skill)).toEqual(['none', 'initial', 'best', 'final']);
+    // Each step event says the score its candidate had to beat: the baseline, then the previous step's result.
+    const steps = events.filter((e): e is Extract<RunEvent, { type: 'step' }> => e.type === 'step');
+    const baseline = events.find((e): e is Extract<RunEvent, { type: 'baseline' }> => e.type === 'baseline')!;
+    expect(steps.map((e) => e.scoreBefore)).toEqual([baseline.score, ...steps.slice(0, -1).map((e) => e.currentScore)]);
     const step = await tab.remote.getStepDetail(runId, 1);
     expect(step.ok && step.detail.rollouts.length).toBe(20);
     expect(step.ok && step.detail.candidateSkill).toBeTruthy();
