@@ -4,7 +4,7 @@ import { skillHash } from '../core/hash';
 import type { RunConfig } from '../core/run-config';
 import type { RolloutTemplate } from '../core/templates';
 import type { EventSink } from './events';
-import type { Meter } from './meter';
+import { Meter, outputLimits, type Prices } from './meter';
 import type { LlmPort, Role, RunStore } from './ports';
 import { CallSlots } from '../core/call-slots';
 import type { PromptName, PromptSet } from './prompts';
@@ -58,6 +58,32 @@ export async function createContext(a: {
     // Part of the rollout cache key: what the target saw and how its answer was scored.
     targetKey: `${a.llm.targetSettingsKey()}|${await skillHash(JSON.stringify([template, a.config.rollout.contextLimit, a.config.scorer]))}`,
   };
+}
+
+/**
+ * A context for work outside a run (evaluating a skill, turning feedback into edits): its own
+ * meter under the config's budget; events go nowhere unless a sink is given.
+ */
+export function createStandaloneContext(a: {
+  runId: string;
+  config: RunConfig;
+  llm: LlmPort;
+  store: RunStore;
+  prompts: PromptSet;
+  items?: readonly DatasetItem[];
+  prices?: Prices;
+  signal?: AbortSignal;
+  emit?: EventSink;
+  now?: () => number;
+}): Promise<EngineContext> {
+  return createContext({
+    ...a,
+    items: a.items ?? [],
+    meter: new Meter(a.prices ?? {}, a.config.budget, outputLimits(a.llm)),
+    signal: a.signal ?? new AbortController().signal,
+    emit: a.emit ?? (() => {}),
+    now: a.now ?? (() => Date.now()),
+  });
 }
 
 /** Wall-clock time of each stage of a step, in ms. */

@@ -5,9 +5,9 @@
  */
 import type { SplitName } from '../core/dataset-types';
 import type { RunConfig } from '../core/run-config';
-import { createContext } from './context';
+import { createStandaloneContext } from './context';
 import type { EventSink } from './events';
-import { Meter, outputLimits, type Prices } from './meter';
+import type { Prices } from './meter';
 import { isPauseError } from './pause';
 import type { LlmPort, RunStore } from './ports';
 import type { PromptSet } from './prompts';
@@ -32,19 +32,8 @@ export async function evaluateSkill(
   input: EvaluateInput,
   deps: { llm: LlmPort; store: RunStore; prompts: PromptSet; signal?: AbortSignal; onEvent?: EventSink; now?: () => number },
 ): Promise<EvaluateOutcome> {
-  const meter = new Meter(input.prices ?? {}, input.config.budget, outputLimits(deps.llm));
-  const ctx = await createContext({
-    runId: 'evaluation',
-    config: input.config,
-    llm: deps.llm,
-    store: deps.store,
-    prompts: deps.prompts,
-    items: input.data.items,
-    meter,
-    signal: deps.signal ?? new AbortController().signal,
-    emit: deps.onEvent ?? (() => {}),
-    now: deps.now ?? (() => Date.now()),
-  });
+  const ctx = await createStandaloneContext({ runId: 'evaluation', config: input.config, ...deps, emit: deps.onEvent, items: input.data.items, prices: input.prices });
+  const meter = ctx.meter;
   const ids = input.data.splits[input.split];
   try {
     const r = await rolloutPhase(ctx, { phase: `eval/${input.split}`, skill: input.skill, itemIds: input.limit > 0 ? ids.slice(0, input.limit) : ids });

@@ -7,8 +7,8 @@
 import { validatePayload } from '../core/json-extract';
 import { applyPatch, type Edit, type EditReportRow } from '../core/edits';
 import type { RunConfig } from '../core/run-config';
-import { createContext } from './context';
-import { Meter, outputLimits, type Prices } from './meter';
+import { createStandaloneContext } from './context';
+import type { Prices } from './meter';
 import { callOptimizer } from './optimizer-call';
 import type { LlmPort, RunStore } from './ports';
 import type { PromptSet } from './prompts';
@@ -21,24 +21,12 @@ export async function improveWithFeedback(
   input: { skill: string; feedback: string; config: RunConfig; prices?: Prices },
   deps: { llm: LlmPort; store: RunStore; prompts: PromptSet; now?: () => number },
 ): Promise<FeedbackOutcome> {
-  const meter = new Meter(input.prices ?? {}, input.config.budget, outputLimits(deps.llm));
-  const ctx = await createContext({
-    runId: 'feedback',
-    config: input.config,
-    llm: deps.llm,
-    store: deps.store,
-    prompts: deps.prompts,
-    items: [],
-    meter,
-    signal: new AbortController().signal,
-    emit: () => {},
-    now: deps.now ?? (() => Date.now()),
-  });
+  const ctx = await createStandaloneContext({ runId: 'feedback', config: input.config, ...deps, prices: input.prices });
   const budget = Math.max(1, input.config.editBudget);
   const r = await callOptimizer(ctx, 'feedback', 'feedback_edits', { skill: input.skill, feedback: input.feedback.trim(), budget: String(budget) });
   if (r.error) return { ok: false, kind: r.error.kind, reason: r.error.message };
   const check = validatePayload(r.json, 'edits');
   const edits = check.ok ? (check.items.slice(0, budget) as unknown as Edit[]) : [];
   const applied = applyPatch(input.skill, edits);
-  return { ok: true, reasoning: String(r.json?.reasoning ?? ''), edits, report: applied.report, candidate: applied.skill, costUsd: meter.totalCostUsd };
+  return { ok: true, reasoning: String(r.json?.reasoning ?? ''), edits, report: applied.report, candidate: applied.skill, costUsd: ctx.meter.totalCostUsd };
 }

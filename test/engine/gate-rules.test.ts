@@ -21,9 +21,13 @@ async function firstStep(config: Partial<RunConfig>) {
   return { gate, rows, versions };
 }
 
+// The mean-gate run is the reference of two tests: trained once.
+let meanRun: ReturnType<typeof firstStep> | undefined;
+const underMean = () => (meanRun ??= firstStep({ gateRule: 'mean' }));
+
 describe('gate rules in the engine', () => {
   it('the mean gate lets in a candidate that breaks validation items it fixes others for', async () => {
-    const { gate, rows, versions } = await firstStep({ gateRule: 'mean' });
+    const { gate, rows, versions } = await underMean();
     expect(gate.action).toBe('accept_new_best');
     expect(gate.rule ?? null).toBeNull();
     const before = new Map(rows.filter((r) => r.phase === 'baseline').map((r) => [r.itemId, r.hard]));
@@ -33,7 +37,7 @@ describe('gate rules in the engine', () => {
   });
 
   it('the no-regression rule refuses it, naming the items that would fail, without new calls', async () => {
-    const mean = await firstStep({ gateRule: 'mean' });
+    const mean = await underMean();
     const { gate, rows, versions } = await firstStep({ gateRule: 'no_regression' });
     expect(gate.action).toBe('reject');
     expect(gate.gateScore).toBe(mean.gate.gateScore); // the same candidate, the same mean
