@@ -47,7 +47,7 @@ export type StageCounts = Record<Stage, number>;
 
 export function emptyCounts(): StageCounts {
   return {
-    baseline: 0, rollout: 0, judge: 0, reflect: 0, merge: 0, lrDecision: 0, rank: 0, trainCheck: 0, repair: 0, gate: 0,
+    baseline: 0, rollout: 0, judge: 0, reflect: 0, merge: 0, lrDecision: 0, rank: 0, rewrite: 0, trainCheck: 0, repair: 0, gate: 0,
     slowUpdateRollout: 0, slowUpdate: 0, metaSkill: 0, slowUpdateGate: 0, finalValidation: 0, test: 0,
   };
 }
@@ -65,7 +65,8 @@ export interface StepObservation {
   gateRollouts: number;
 }
 
-export function stepCalls(o: StepObservation, c: Pick<RunConfig, 'minibatchSize' | 'mergeBatchSize' | 'failureOnly' | 'scorer' | 'lrControlMode'>): Partial<StageCounts> {
+export function stepCalls(o: StepObservation, c: Pick<RunConfig, 'minibatchSize' | 'mergeBatchSize' | 'failureOnly' | 'scorer' | 'lrControlMode'> & { updateMode?: RunConfig['updateMode'] }): Partial<StageCounts> {
+  const mode = c.updateMode ?? 'patch';
   const judged = c.scorer.kind === 'judge';
   const skipped = o.failurePatches + o.successPatches === 0;
   return {
@@ -73,8 +74,10 @@ export function stepCalls(o: StepObservation, c: Pick<RunConfig, 'minibatchSize'
     judge: judged ? o.batchItems + o.gateRollouts : 0,
     reflect: reflectCalls(o.failures, o.batchItems - o.failures, c.minibatchSize, c.failureOnly),
     merge: skipped ? 0 : mergeCalls(o.failurePatches, o.successPatches, c.mergeBatchSize),
-    lrDecision: skipped || c.lrControlMode !== 'autonomous' ? 0 : 1,
-    rank: skipped ? 0 : rankCalls(o.mergedEdits, o.budget),
+    // Full-rewrite mode skips the step size and the ranking: the merged rewrite is the candidate.
+    lrDecision: skipped || c.lrControlMode !== 'autonomous' || mode === 'full_rewrite' ? 0 : 1,
+    rank: skipped || mode === 'full_rewrite' ? 0 : rankCalls(o.mergedEdits, o.budget),
+    rewrite: skipped || mode !== 'rewrite' ? 0 : 1,
     gate: skipped ? 0 : o.gateRollouts,
   };
 }
@@ -117,12 +120,14 @@ export function estimateRunCalls(
       counts.rollout += items;
       counts.reflect += patchesF + patchesS;
       counts.merge += mergeCalls(patchesF, patchesS, c.mergeBatchSize);
-      counts.rank += 1;
-      if (c.lrControlMode === 'autonomous') counts.lrDecision += 1;
+      const wholeSkill = c.updateMode === 'full_rewrite';
+      if (!wholeSkill) counts.rank += 1;
+      if (c.updateMode === 'rewrite') counts.rewrite += 1;
+      if (c.lrControlMode === 'autonomous' && !wholeSkill) counts.lrDecision += 1;
       if (c.trainCheck) {
         // The check scores the candidate on the batch (it stops early, but at most the batch),
-        // and once more after a repair.
-        const repairs = c.repairEdits ? 1 : 0;
+        // and once more after a repair (patch mode only: a rewrite has no edits to repair).
+        const repairs = c.repairEdits && c.updateMode === 'patch' ? 1 : 0;
         counts.trainCheck += items * (1 + repairs);
         counts.repair += repairs;
       }

@@ -4,6 +4,7 @@
  * and writes the epoch guidance like a careful model would. A simulation, never a real model.
  */
 import { HARMFUL_KEY, HARMFUL_RULE, questionsIn, ruleKey, ruleText } from './demo-world';
+import { stripProtectedRegions } from './protected-regions';
 
 /** The stages our prompts announce, matched when no json_schema name is sent. */
 const STAGE_MARKERS: [string, string][] = [
@@ -19,6 +20,12 @@ const STAGE_MARKERS: [string, string][] = [
   ['coach of a skill optimizer', 'meta_skill'],
   ['strict grader', 'judge'],
   ['feedback editor', 'feedback_edits'],
+  ['analyst of a skill optimizer in rewrite mode', 'reflect_suggestions'],
+  ['suggestion merger', 'merge_suggestions'],
+  ['suggestion ranker', 'rank_suggestions'],
+  ['skill editor', 'rewrite_skill'],
+  ['analyst of a skill optimizer in full-rewrite mode', 'reflect_full_rewrite'],
+  ['skill merger', 'merge_full_rewrite'],
 ];
 
 export interface ChatBody {
@@ -84,6 +91,45 @@ export function dedupeEdits(edits: readonly SimEdit[]): SimEdit[] {
 }
 
 
+/** One change the failure analyst wants: add a rule, or remove one. */
+type Change = { remove: boolean; rule: string };
+
+/** What the failure analyst would do, at most `budget` changes in priority order. */
+function failureAnalysis(user: string, skill: string, budget: number, opts: SimulationOptions): { changes: Change[]; missing: string[]; failed: string } {
+  const failed = after(user, '## Failed Trajectories');
+  const missing: string[] = [];
+  for (const q of questionsIn(failed)) for (const t of q.topics) if (!skill.includes(ruleKey(t)) && !missing.includes(t)) missing.push(t);
+  const changes: Change[] = missing.slice(0, budget).map((t) => ({ remove: false, rule: ruleText(t) }));
+  // Answers of "none" trace back to the harmful rule: an analyst would remove it.
+  if (skill.includes(HARMFUL_RULE) && /<answer>none<\/answer>/.test(failed)) changes.unshift({ remove: true, rule: HARMFUL_RULE });
+  // Like a careful analyst, it does not propose again what the buffer says was rejected.
+  const rejectedBefore = section(user, '## Previous Steps in This Epoch').includes(HARMFUL_KEY);
+  if (opts.fraction(user) < opts.harmfulRate && !skill.includes(HARMFUL_KEY) && !rejectedBefore) {
+    changes.splice(Math.max(0, budget - 1), changes.length, { remove: false, rule: HARMFUL_RULE });
+  }
+  return { changes: changes.slice(0, budget), missing, failed };
+}
+
+const rulesTo = (changes: readonly Change[], remove: boolean) => changes.filter((c) => c.remove === remove).map((c) => c.rule);
+const summaryOf = (changes: readonly Change[]) => changes.map((c) => `${c.remove ? 'removed' : 'added'} ${c.rule}`);
+
+const SUCCESS_NOTE = '- Give only the code, with no extra words.';
+
+/** The skill body with rules removed and added, as a simulated editor writes it (protected blocks left out). */
+function rewriteBody(skill: string, add: readonly string[], remove: readonly string[]): string {
+  let body = stripProtectedRegions(skill).trim();
+  for (const r of remove) body = body.split(r).join('').replace(/\n{3,}/g, '\n\n');
+  const fresh = add.filter((r) => !body.includes(r));
+  return `${[body.trim(), ...fresh].join('\n')}\n`;
+}
+
+const ADD = 'Add the rule: ';
+const REMOVE = 'Remove the rule: ';
+/** The rule texts of suggestions by their instruction's prefix. */
+function rulesOf(suggestions: readonly { instruction?: string }[], prefix: string): string[] {
+  return suggestions.map((x) => x.instruction ?? '').filter((i) => i.startsWith(prefix)).map((i) => i.slice(prefix.length));
+}
+
 export interface SimulationOptions {
   /** Share of failure analyses that slip the harmful rule in. */
   harmfulRate: number;
@@ -98,21 +144,14 @@ export function simulatedOptimizerAnswer(stage: string, user: string, opts: Simu
   const budget = budgetMatch ? Number(budgetMatch[1]) : 4;
   switch (stage) {
     case 'reflect_failure': {
-      const failed = after(user, '## Failed Trajectories');
-      const missing: string[] = [];
-      for (const q of questionsIn(failed)) for (const t of q.topics) if (!skill.includes(ruleKey(t)) && !missing.includes(t)) missing.push(t);
-      const edits: SimEdit[] = missing.slice(0, budget).map((t) => ({ op: 'append', content: ruleText(t), support_count: 1, source_type: 'failure' }));
-      // Answers of "none" trace back to the harmful rule: an analyst would remove it.
-      if (skill.includes(HARMFUL_RULE) && /<answer>none<\/answer>/.test(failed)) edits.unshift({ op: 'delete', target: HARMFUL_RULE, content: '', support_count: 1, source_type: 'failure' });
-      // Like a careful analyst, it does not propose again what the buffer says was rejected.
-      const rejectedBefore = section(user, '## Previous Steps in This Epoch').includes(HARMFUL_KEY);
-      if (opts.fraction(user) < opts.harmfulRate && !skill.includes(HARMFUL_KEY) && !rejectedBefore) {
-        edits.splice(Math.max(0, budget - 1), edits.length, { op: 'append', content: HARMFUL_RULE, support_count: 1, source_type: 'failure' });
-      }
+      const a = failureAnalysis(user, skill, budget, opts);
+      const edits: SimEdit[] = a.changes.map((c) =>
+        c.remove ? { op: 'delete', target: c.rule, content: '', support_count: 1, source_type: 'failure' } : { op: 'append', content: c.rule, support_count: 1, source_type: 'failure' },
+      );
       return {
-        batch_size: questionsIn(failed).length,
-        failure_summary: missing.length ? [{ failure_type: 'rule_missing', count: missing.length, description: `no rule for ${missing.join(', ')}` }] : [],
-        patch: { reasoning: `The skill has no rule for ${missing.join(', ') || 'nothing'}.`, edits: edits.slice(0, budget) },
+        batch_size: questionsIn(a.failed).length,
+        failure_summary: a.missing.length ? [{ failure_type: 'rule_missing', count: a.missing.length, description: `no rule for ${a.missing.join(', ')}` }] : [],
+        patch: { reasoning: `The skill has no rule for ${a.missing.join(', ') || 'nothing'}.`, edits },
       };
     }
     case 'reflect_success': {
@@ -121,6 +160,56 @@ export function simulatedOptimizerAnswer(stage: string, user: string, opts: Simu
       const note = '- Give only the code, with no extra words.';
       const edits = n >= 2 && !skill.includes(note) ? [{ op: 'append', content: note, support_count: n, source_type: 'success' }] : [];
       return { batch_size: n, success_patterns: edits.length ? ['answers were bare codes'] : [], patch: { reasoning: 'reinforce the answer form', edits } };
+    }
+    case 'reflect_suggestions': {
+      if (user.includes('## Successful Trajectories')) {
+        const n = questionsIn(after(user, '## Successful Trajectories')).length;
+        const suggestions = n >= 2 && !skill.includes(SUCCESS_NOTE) ? [{ type: 'add_rule', title: 'Bare codes', motivation: 'answers were bare codes', instruction: `${ADD}${SUCCESS_NOTE}`, priority_hint: 'low', support_count: n, source_type: 'success' }] : [];
+        return { batch_size: n, failure_summary: [], success_patterns: [], patch: { reasoning: 'reinforce the answer form', revise_suggestions: suggestions } };
+      }
+      const a = failureAnalysis(user, skill, budget, opts);
+      const suggestions = a.changes.map((c) =>
+        c.remove
+          ? { type: 'remove_rule', title: 'Blanket answer', motivation: 'answers of none', instruction: `${REMOVE}${c.rule}`, priority_hint: 'high', support_count: 1, source_type: 'failure' }
+          : { type: 'add_rule', title: c.rule.slice(2, 40), motivation: 'no rule for this topic', instruction: `${ADD}${c.rule}`, priority_hint: 'high', support_count: 1, source_type: 'failure' },
+      );
+      return { batch_size: questionsIn(a.failed).length, failure_summary: [], success_patterns: [], patch: { reasoning: `no rule for ${a.missing.join(', ') || 'nothing'}`, revise_suggestions: suggestions } };
+    }
+    case 'merge_suggestions': {
+      const lists = jsonArrayAfter(user, '## Suggestion lists to merge') as { revise_suggestions?: { instruction?: string; support_count?: number }[] }[];
+      const byInstruction = new Map<string, { instruction?: string; support_count?: number }>();
+      for (const x of lists.flatMap((l) => l.revise_suggestions ?? [])) {
+        const prev = byInstruction.get(x.instruction ?? '');
+        if (prev) prev.support_count = (prev.support_count ?? 1) + (x.support_count ?? 1);
+        else byInstruction.set(x.instruction ?? '', { ...x });
+      }
+      return { reasoning: `merged ${lists.length} lists`, revise_suggestions: [...byInstruction.values()].sort((a, b) => (b.support_count ?? 0) - (a.support_count ?? 0)) };
+    }
+    case 'rewrite_skill': {
+      const suggestions = jsonArrayAfter(section(user, '## Selected Revise Suggestions'), '(') as { instruction?: string }[];
+      const add = rulesOf(suggestions, ADD);
+      const remove = rulesOf(suggestions, REMOVE);
+      return { reasoning: 'integrated the suggestions', change_summary: [...remove.map((r) => `removed ${r}`), ...add.map((r) => `added ${r}`)], new_skill: rewriteBody(skill, add, remove) };
+    }
+    case 'reflect_full_rewrite': {
+      if (user.includes('## Successful Trajectories')) {
+        const n = questionsIn(after(user, '## Successful Trajectories')).length;
+        const write = n >= 2 && !skill.includes(SUCCESS_NOTE);
+        const candidates = write ? [{ title: 'bare codes', change_summary: [`added ${SUCCESS_NOTE}`], new_skill: rewriteBody(skill, [SUCCESS_NOTE], []), support_count: n, source_type: 'success' }] : [];
+        return { batch_size: n, failure_summary: [], success_patterns: [], patch: { reasoning: 'reinforce the answer form', skill_candidates: candidates } };
+      }
+      const a = failureAnalysis(user, skill, budget, opts);
+      const candidates = a.changes.length ? [{ title: 'rules for the failed topics', change_summary: summaryOf(a.changes), new_skill: rewriteBody(skill, rulesTo(a.changes, false), rulesTo(a.changes, true)), support_count: 1, source_type: 'failure' }] : [];
+      return { batch_size: questionsIn(a.failed).length, failure_summary: [], success_patterns: [], patch: { reasoning: `no rule for ${a.missing.join(', ') || 'nothing'}`, skill_candidates: candidates } };
+    }
+    case 'merge_full_rewrite': {
+      // The union of the versions' lines, in order: every version's additions survive.
+      const versions = jsonArrayAfter(user, '## Skill versions to merge') as { skill_candidates?: { new_skill?: string; change_summary?: string[] }[] }[];
+      const all = versions.flatMap((v) => v.skill_candidates ?? []);
+      const removed = new Set(all.flatMap((c) => c.change_summary ?? []).filter((l) => l.startsWith('removed ')).map((l) => l.slice(8)));
+      const lines: string[] = [];
+      for (const c of all) for (const l of (c.new_skill ?? '').split('\n')) if (l.trim() && !lines.includes(l) && !removed.has(l)) lines.push(l);
+      return { reasoning: `merged ${all.length} versions`, skill_candidates: [{ title: 'merged', change_summary: [...new Set(all.flatMap((c) => c.change_summary ?? []))], new_skill: `${lines.join('\n')}\n`, support_count: all.length, source_type: 'failure' }] };
     }
     case 'merge_failure':
     case 'merge_success': {
@@ -132,10 +221,11 @@ export function simulatedOptimizerAnswer(stage: string, user: string, opts: Simu
       const groups = jsonArrayAfter(user, '## Two pre-merged groups') as { edits?: SimEdit[] }[];
       return { reasoning: 'failure edits first', edits: dedupeEdits(groups.flatMap((g) => g.edits ?? [])) };
     }
-    case 'rank_edits': {
+    case 'rank_edits':
+    case 'rank_suggestions': {
       const m = /budget=(\d+)/.exec(user);
       const k = m ? Number(m[1]) : 1;
-      const count = Number(/\((\d+) edits, budget/.exec(user)?.[1] ?? k);
+      const count = Number(/\((\d+) (?:edits|suggestions), budget/.exec(user)?.[1] ?? k);
       return { reasoning: 'most supported first', selected_indices: Array.from({ length: Math.min(k, count) }, (_, i) => i) };
     }
     case 'lr_decision': {

@@ -21,7 +21,7 @@ export interface StepFacts {
   refusedByRule: boolean;
 }
 
-export const NO_PROGRESS_CAUSES = ['already_perfect', 'errors', 'no_failures', 'no_patches', 'no_edits_applied', 'train_check', 'gate_rule', 'ties', 'worse'] as const;
+export const NO_PROGRESS_CAUSES = ['already_perfect', 'errors', 'no_failures', 'no_patches', 'no_rewrite', 'no_edits_applied', 'train_check', 'gate_rule', 'ties', 'worse'] as const;
 export type NoProgressCause = (typeof NO_PROGRESS_CAUSES)[number];
 
 export interface CauseReport {
@@ -46,6 +46,7 @@ const ADVICE: Record<NoProgressCause, string> = {
   errors: 'Check the endpoint (Connect → Test connection) and the step inspector’s errored rollouts.',
   no_failures: 'There was nothing to learn from failures; turn off “Failures only” to learn from successes, or use harder training items.',
   no_patches: 'Check the optimizer model and its raw answers in the step inspector (Analysts).',
+  no_rewrite: 'Read the rewrite replies in the step inspector; a reply cut off by the output limit is dropped (raise “Optimizer max output tokens” on Connect), or use patch mode.',
   no_edits_applied: 'See “Dropped before ranking” and the apply report in the step inspector: edits that cannot apply are dropped.',
   train_check: 'Candidates were no better on their own train batch; a larger batch or edit budget gives them more room.',
   gate_rule: 'The gate rule refused them (see its verdicts); the mean rule, or a smaller k, lets real but small gains in.',
@@ -57,6 +58,7 @@ const ADVICE: Record<NoProgressCause, string> = {
 export function stepCause(s: StepFacts): NoProgressCause {
   if (s.rolloutN > 0 && s.rolloutErrors * 2 >= s.rolloutN) return 'errors';
   if (s.action === 'skip_no_patches') return s.rolloutHard >= 1 - EPS ? 'no_failures' : 'no_patches';
+  if (s.action === 'skip_no_rewrite') return 'no_rewrite';
   if (s.patches === 0) return 'no_patches';
   if (s.merged === 0 || s.applied === 0) return 'no_edits_applied';
   if (s.skippedByCheck) return 'train_check';
@@ -77,6 +79,8 @@ function evidence(cause: NoProgressCause, steps: StepFacts[], baseline: number):
       return `In ${of}, every train item passed, so the failure analysts had nothing to explain.`;
     case 'no_patches':
       return `In ${of}, the analysts returned no edits.`;
+    case 'no_rewrite':
+      return `In ${of}, the optimizer wrote no usable skill from the analyses (rewrite modes).`;
     case 'no_edits_applied':
       return `In ${of}, no proposed edit survived merging, screening and applying.`;
     case 'train_check':

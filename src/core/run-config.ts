@@ -7,6 +7,7 @@ import { GATE_RULES, type GateRule } from './gate-rules';
 import { SCHEDULE_KINDS, type ScheduleKind } from './schedules';
 import { SCORER_KINDS, type ScorerSpec } from './scoring';
 import type { RolloutPresetId, RolloutTemplate } from './templates';
+import { UPDATE_MODES, type UpdateMode } from './update-modes';
 
 export const PAIR_POLICIES = ['mixed', 'changed', 'unchanged'] as const;
 export type PairPolicy = (typeof PAIR_POLICIES)[number];
@@ -33,6 +34,8 @@ export interface RunConfig {
   failureOnly: boolean;
   editBudget: number;
   minEditBudget: number;
+  /** How a step turns analyses into a candidate: bounded edits, a rewrite from suggestions, or full rewrites (§3.5). */
+  updateMode: UpdateMode;
   editBudgetSchedule: ScheduleKind;
   /** 'fixed': the schedule sets each step's budget; 'autonomous': the optimizer decides (§3.4). */
   lrControlMode: 'fixed' | 'autonomous';
@@ -90,6 +93,7 @@ export const DEFAULT_RUN_CONFIG: RunConfig = {
   failureOnly: false,
   editBudget: 4,
   minEditBudget: 2,
+  updateMode: 'patch',
   editBudgetSchedule: 'cosine',
   lrControlMode: 'fixed',
   useGate: true,
@@ -159,6 +163,7 @@ export function validateRunConfig(c: RunConfig): ConfigProblem[] {
   if (!SCHEDULE_KINDS.includes(c.editBudgetSchedule)) {
     problems.push({ field: 'editBudgetSchedule', message: `edit budget schedule must be one of ${SCHEDULE_KINDS.join(', ')}` });
   }
+  if (!UPDATE_MODES.includes(c.updateMode)) problems.push({ field: 'updateMode', message: `update mode must be one of ${UPDATE_MODES.join(', ')}` });
   if (c.lrControlMode !== 'fixed' && c.lrControlMode !== 'autonomous') problems.push({ field: 'lrControlMode', message: 'edit budget control must be fixed or autonomous' });
   if (!GATE_METRICS.includes(c.gateMetric)) problems.push({ field: 'gateMetric', message: `gate metric must be one of ${GATE_METRICS.join(', ')}` });
   if (!(c.gateMixedWeight >= 0 && c.gateMixedWeight <= 1)) problems.push({ field: 'gateMixedWeight', message: 'mixed gate weight must be between 0 and 1' });

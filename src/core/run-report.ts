@@ -32,7 +32,7 @@ export interface ReportData {
   datasetName: string;
   targetModel: string;
   optimizerModel: string;
-  config: { epochs: number; batchSize: number; editBudget: number; gateMetric: string; gateRule?: string };
+  config: { epochs: number; batchSize: number; editBudget: number; gateMetric: string; gateRule?: string; updateMode?: string };
   baseline: number | null;
   steps: ReportStep[];
   gates: ReportGate[];
@@ -109,7 +109,7 @@ pre{white-space:pre-wrap;background:#f6f8fa;border:1px solid #dde2e8;padding:.75
 </style></head><body>
 <h1>${escapeHtml(d.name)}</h1>
 <p class="meta">${escapeHtml(d.status)} · dataset ${escapeHtml(d.datasetName)} · target ${escapeHtml(d.targetModel)} · optimizer ${escapeHtml(d.optimizerModel)} · ${escapeHtml(d.createdAt)}</p>
-<p class="meta">${d.config.epochs} epochs · batch ${d.config.batchSize} · edit budget ${d.config.editBudget} · gate ${escapeHtml(d.config.gateMetric)}${d.config.gateRule && d.config.gateRule !== 'mean' ? `, rule ${escapeHtml(d.config.gateRule)}` : ''} · baseline ${pct(d.baseline)} · best ${pct(d.steps.length ? Math.max(...d.steps.map((s) => s.best)) : d.baseline)}${d.totalCostUsd !== null ? ` · cost $${d.totalCostUsd.toFixed(4)}` : ''}</p>
+<p class="meta">${d.config.epochs} epochs · batch ${d.config.batchSize} · edit budget ${d.config.editBudget}${d.config.updateMode && d.config.updateMode !== 'patch' ? ` · update mode ${escapeHtml(d.config.updateMode)}` : ''} · gate ${escapeHtml(d.config.gateMetric)}${d.config.gateRule && d.config.gateRule !== 'mean' ? `, rule ${escapeHtml(d.config.gateRule)}` : ''} · baseline ${pct(d.baseline)} · best ${pct(d.steps.length ? Math.max(...d.steps.map((s) => s.best)) : d.baseline)}${d.totalCostUsd !== null ? ` · cost $${d.totalCostUsd.toFixed(4)}` : ''}</p>
 ${d.diagnosis ? `<p><strong>${escapeHtml(d.diagnosis.headline)}</strong></p>` : ''}
 <h2>Validation score</h2>
 ${chart(d.steps, d.baseline)}

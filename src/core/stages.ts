@@ -48,7 +48,7 @@ const TARGET = [
   'finalValidation',
   'test',
 ] as const;
-const OPTIMIZER = ['judge', 'reflect', 'merge', 'lrDecision', 'rank', 'repair', 'slowUpdate', 'metaSkill'] as const;
+const OPTIMIZER = ['judge', 'reflect', 'merge', 'lrDecision', 'rank', 'rewrite', 'repair', 'slowUpdate', 'metaSkill'] as const;
 export type CallStage = (typeof TARGET)[number] | (typeof OPTIMIZER)[number];
 /** Call stages answered by the target model, and by the optimizer (or the judge). */
 export const TARGET_STAGES: readonly CallStage[] = TARGET;
@@ -62,6 +62,7 @@ export const CALL_STAGES: Record<CallStage, { label: string; pipeline: PipelineS
   merge: { label: 'Aggregate (merges)', pipeline: 'aggregate' },
   rank: { label: 'Select (ranking)', pipeline: 'select' },
   lrDecision: { label: 'Select (step size)', pipeline: 'select' },
+  rewrite: { label: 'Update (rewrite)', pipeline: 'update' },
   trainCheck: { label: 'Train-batch check', pipeline: 'update' },
   repair: { label: 'Bundle repair', pipeline: 'update' },
   gate: { label: 'Gate (validation)', pipeline: 'gate' },
@@ -97,6 +98,8 @@ const PROMPT_STAGES: Record<string, CallStage> = {
   // A person's feedback turned into a patch: billed with the analysts'.
   feedback_edits: 'reflect',
   rank_edits: 'rank',
+  rank_suggestions: 'rank',
+  rewrite_skill: 'rewrite',
   repair_edits: 'repair',
   lr_decision: 'lrDecision',
   slow_update: 'slowUpdate',

@@ -2,34 +2,42 @@
  * Stage 3, aggregate (algorithm doc §3.2): a failure-first hierarchical merge. Patches are
  * merged K at a time, level by level, until one remains; the failure and success trees run in
  * parallel (the reference runs them one after the other), then one final merge combines them.
- * An unusable merge reply falls back to concatenating its inputs (§2.10).
+ * An unusable merge reply falls back to concatenating its inputs (§2.10). The items are edits,
+ * revise suggestions or whole skills, by update mode (engine/update-mode.ts).
  */
 import { chunk } from '../core/batching';
-import { validatePayload } from '../core/json-extract';
-import type { Edit, Patch } from '../core/edits';
+import { validatePayload, type JsonObject } from '../core/json-extract';
 import type { EngineContext } from './context';
 import { callOptimizer, checkErrorRate, type OptimizerResult } from './optimizer-call';
+import { MODE_PROMPTS, type ModePrompts } from './update-mode';
+
+/** A merged list of proposals (a Patch in patch mode, whose items are edits). */
+export interface Proposals {
+  reasoning: string;
+  items: JsonObject[];
+}
 
 export interface AggregateResult {
-  merged: Patch;
+  merged: Proposals;
   calls: number;
   fallbacks: number;
 }
 
-function patchJson(patches: readonly Patch[]): string {
-  return JSON.stringify(patches.map((p) => ({ reasoning: p.reasoning, edits: p.edits })), null, 2);
+function patchJson(patches: readonly Proposals[], field: string): string {
+  return JSON.stringify(patches.map((p) => ({ reasoning: p.reasoning, [field]: p.items })), null, 2);
 }
 
 async function mergeTree(
   ctx: EngineContext,
+  mode: ModePrompts,
   keyPrefix: string,
   kind: 'failure' | 'success',
-  patches: readonly Patch[],
+  patches: readonly Proposals[],
   skill: string,
   metaText: string,
   stats: { calls: number; fallbacks: number; results: OptimizerResult[] },
-): Promise<Patch> {
-  if (patches.length === 0) return { reasoning: 'no patches', edits: [] };
+): Promise<Proposals> {
+  if (patches.length === 0) return { reasoning: 'no patches', items: [] };
   let list = [...patches];
   if (list.length === 1) return list[0];
   const K = Math.max(2, ctx.config.mergeBatchSize);
@@ -38,23 +46,25 @@ async function mergeTree(
     level++;
     const groups = chunk(list, K);
     list = await Promise.all(
-      groups.map(async (group, g): Promise<Patch> => {
+      groups.map(async (group, g): Promise<Proposals> => {
         if (group.length === 1) return group[0];
         stats.calls++;
-        const r = await callOptimizer(
-          ctx,
-          `${keyPrefix}/merge_${kind}/L${level}/G${g}`,
-          kind === 'failure' ? 'merge_failure' : 'merge_success',
-          { meta: metaText, skill, count: String(group.length), level: String(level), patches: patchJson(group) },
-        );
+        const r = await callOptimizer(ctx, `${keyPrefix}/merge_${kind}/L${level}/G${g}`, mode.merge[kind], {
+          meta: metaText,
+          skill,
+          count: String(group.length),
+          level: String(level),
+          patches: patchJson(group, mode.field),
+          final: '',
+        });
         stats.results.push(r);
-        const check = validatePayload(r.json, 'edits');
-        if (!check.ok) {
+        const check = validatePayload(r.json, mode.field);
+        if (!check.ok || (mode.field !== 'edits' && check.items.length === 0)) {
           stats.fallbacks++;
-          return { reasoning: `fallback: concatenated ${group.length} patches`, edits: group.flatMap((p) => p.edits.map((e) => ({ ...e, merge_level: level }))) };
+          return { reasoning: `fallback: concatenated ${group.length} patches`, items: group.flatMap((p) => p.items.map((e) => ({ ...e, merge_level: level }))) };
         }
-        const edits = (check.items as unknown as Edit[]).map((e) => ({ ...e, source_type: e.source_type ?? kind, merge_level: level }));
-        return { reasoning: String(r.json?.reasoning ?? ''), edits };
+        const items = check.items.map((e) => ({ ...e, source_type: e.source_type ?? kind, merge_level: level }));
+        return { reasoning: String(r.json?.reasoning ?? ''), items };
       }),
     );
   }
@@ -64,34 +74,42 @@ async function mergeTree(
 export async function aggregate(
   ctx: EngineContext,
   keyPrefix: string,
-  failure: readonly Patch[],
-  success: readonly Patch[],
+  failure: readonly Proposals[],
+  success: readonly Proposals[],
   skill: string,
   metaText: string,
 ): Promise<AggregateResult> {
+  const mode = MODE_PROMPTS[ctx.config.updateMode];
   const stats = { calls: 0, fallbacks: 0, results: [] as OptimizerResult[] };
   const [mf, ms] = await Promise.all([
-    mergeTree(ctx, keyPrefix, 'failure', failure, skill, metaText, stats),
-    mergeTree(ctx, keyPrefix, 'success', success, skill, metaText, stats),
+    mergeTree(ctx, mode, keyPrefix, 'failure', failure, skill, metaText, stats),
+    mergeTree(ctx, mode, keyPrefix, 'success', success, skill, metaText, stats),
   ]);
-  let merged: Patch;
-  if (!mf.edits.length && !ms.edits.length) merged = { reasoning: 'no edits', edits: [] };
-  else if (!ms.edits.length) merged = mf;
-  else if (!mf.edits.length) merged = ms;
+  let merged: Proposals;
+  if (!mf.items.length && !ms.items.length) merged = { reasoning: 'no edits', items: [] };
+  else if (!ms.items.length) merged = mf;
+  else if (!mf.items.length) merged = ms;
   else {
     stats.calls++;
-    const r = await callOptimizer(
-      ctx,
-      `${keyPrefix}/merge_final`,
-      'merge_final',
-      { meta: metaText, skill, failure_count: String(mf.edits.length), success_count: String(ms.edits.length), groups: patchJson([mf, ms]) },
-    );
+    const groups = patchJson([mf, ms], mode.field);
+    const r = await callOptimizer(ctx, `${keyPrefix}/merge_final`, mode.merge.final, {
+      meta: metaText,
+      skill,
+      failure_count: String(mf.items.length),
+      success_count: String(ms.items.length),
+      groups,
+      // The mode prompts that merge at every level read the final pair like any group.
+      count: '2',
+      level: 'final',
+      patches: groups,
+      final: 'yes',
+    });
     stats.results.push(r);
-    const check = validatePayload(r.json, 'edits');
-    if (check.ok) merged = { reasoning: String(r.json?.reasoning ?? ''), edits: check.items as unknown as Edit[] };
+    const check = validatePayload(r.json, mode.field);
+    if (check.ok && (mode.field === 'edits' || check.items.length > 0)) merged = { reasoning: String(r.json?.reasoning ?? ''), items: check.items };
     else {
       stats.fallbacks++;
-      merged = { reasoning: 'fallback: failure edits, then success edits', edits: [...mf.edits, ...ms.edits] };
+      merged = { reasoning: 'fallback: failure edits, then success edits', items: [...mf.items, ...ms.items] };
     }
   }
   checkErrorRate(ctx, 'merge', stats.results);

@@ -42,6 +42,8 @@ export interface Candidate {
   repair: RepairOutcome | null;
   /** Carried edits that were in the pool. */
   carried: number;
+  /** What a whole-skill rewrite changed, one line per change (rewrite modes). */
+  changeSummary?: string[];
 }
 
 /** Pool, screen, rank, apply; then the train check and the repair. */
@@ -103,7 +105,7 @@ export async function buildCandidate(ctx: EngineContext, a: CandidateInput): Pro
 }
 
 /** An item delta as artifacts store it: `fixed` are the items that now pass. */
-function summariseDelta(d: ItemDelta): DeltaSummary {
+export function summariseDelta(d: ItemDelta): DeltaSummary {
   return { n: d.n, regressed: d.regressed, fixed: d.improved, before: d.before, after: d.after };
 }
 

@@ -13,7 +13,7 @@ import { costOf, type Prices } from './meter';
 /** Assumed completion tokens per call, by stage. */
 export const ASSUMED_COMPLETION_TOKENS: Record<Stage, number> = {
   baseline: 150, rollout: 150, trainCheck: 150, gate: 150, slowUpdateRollout: 150, slowUpdateGate: 150, finalValidation: 150, test: 150,
-  judge: 60, reflect: 700, merge: 900, lrDecision: 150, rank: 120, repair: 600, slowUpdate: 700, metaSkill: 400,
+  judge: 60, reflect: 700, merge: 900, lrDecision: 150, rank: 120, rewrite: 1200, repair: 600, slowUpdate: 700, metaSkill: 400,
 };
 
 export interface StageEstimate {
@@ -64,6 +64,7 @@ export function estimateCost(args: {
     reflect: promptLen('reflect_failure') + sk + c.minibatchSize * trajectory,
     merge: promptLen('merge_failure') + sk + c.mergeBatchSize * 4 * 300,
     rank: promptLen('rank_edits') + sk + 12 * 300,
+    rewrite: promptLen('rewrite_skill') + sk + 8 * 300,
     lrDecision: promptLen('lr_decision') + sk + 12 * 300,
     repair: promptLen('repair_edits') + 2 * sk + 12 * 300,
     slowUpdate: promptLen('slow_update') + 2 * sk + Math.min(c.slowUpdateSamples, args.splits.train) * 1200,
@@ -77,7 +78,9 @@ export function estimateCost(args: {
     if (!calls) continue;
     const role = OPTIMIZER_STAGES.includes(stage) ? (stage === 'judge' ? 'judge' : 'optimizer') : 'target';
     const price = args.prices?.[role] ?? (role === 'judge' ? args.prices?.optimizer : undefined);
-    const usage = { promptTokens: calls * tokens(promptChars[stage]), completionTokens: calls * ASSUMED_COMPLETION_TOKENS[stage], reasoningTokens: 0 };
+    // In full-rewrite mode every analyst and merge reply holds a whole skill.
+    const wholeSkill = c.updateMode === 'full_rewrite' && (stage === 'reflect' || stage === 'merge') ? tokens(sk) : 0;
+    const usage = { promptTokens: calls * tokens(promptChars[stage]), completionTokens: calls * (ASSUMED_COMPLETION_TOKENS[stage] + wholeSkill), reasoningTokens: 0 };
     const cost = price ? costOf(usage, price) : null;
     stages[stage] = { calls, promptTokens: usage.promptTokens, completionTokens: usage.completionTokens, costUsd: cost };
     totalCalls += calls;

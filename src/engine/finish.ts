@@ -27,7 +27,8 @@ async function stepFacts(ctx: EngineContext, s: StepRecord): Promise<StepFacts> 
     rolloutHard: s.rolloutHard,
     patches: s.nFailurePatches + s.nSuccessPatches,
     merged: s.nEditsMerged,
-    applied: s.editApplySummary?.applied ?? 0,
+    // A whole-skill rewrite applies no edits: its written candidate counts as applied.
+    applied: s.rewriteChangeSummary ? 1 : (s.editApplySummary?.applied ?? 0),
     candidateScore: s.candidateGateScore,
     currentScore: s.currentScore,
     complete: s.selectionComplete,

@@ -5,16 +5,18 @@
  */
 import { reflectMinibatches } from '../core/batching';
 import { validatePayload, type JsonObject } from '../core/json-extract';
-import type { Edit } from '../core/edits';
+import { normaliseSkillCandidate, normaliseSuggestion } from '../core/update-modes';
 import type { EngineContext } from './context';
 import { callOptimizer, checkErrorRate, type OptimizerResult } from './optimizer-call';
 import { renderTrajectory } from './trajectory';
 import type { RolloutRow } from './types';
 import { isPass } from '../core/credit';
+import { MODE_PROMPTS } from './update-mode';
 
+/** One analyst's proposals: edits, revise suggestions or one whole skill, by update mode. */
 export interface AnalystPatch {
   reasoning: string;
-  edits: Edit[];
+  items: JsonObject[];
   source_type: 'failure' | 'success';
 }
 
@@ -36,18 +38,31 @@ export interface ReflectInput {
 }
 
 /** Take the inner patch, drop it if empty, default source_type and support_count (§1.6). */
-export function normaliseAnalyst(raw: JsonObject | null, kind: 'failure' | 'success', budget: number): AnalystPatch | null {
+export function normaliseAnalyst(
+  raw: JsonObject | null,
+  kind: 'failure' | 'success',
+  budget: number,
+  field: 'edits' | 'revise_suggestions' | 'skill_candidates' = 'edits',
+): AnalystPatch | null {
   if (!raw) return null;
   const patch = raw.patch as JsonObject | undefined;
-  const check = validatePayload(patch, 'edits');
-  if (!check.ok || check.items.length === 0) return null;
+  const check = validatePayload(patch, field);
+  if (!check.ok) return null;
+  // Suggestions and whole skills are checked item by item; a full-rewrite analyst writes exactly one skill.
+  const valid =
+    field === 'revise_suggestions'
+      ? check.items.map(normaliseSuggestion).filter((x) => x !== null)
+      : field === 'skill_candidates'
+        ? check.items.map(normaliseSkillCandidate).filter((x) => x !== null).slice(0, 1)
+        : check.items;
+  if (valid.length === 0) return null;
   const support = Math.max(Number(raw.batch_size) || 0, 1);
-  const edits = (check.items.slice(0, budget) as unknown as Edit[]).map((e) => ({
+  const items = (valid as JsonObject[]).slice(0, budget).map((e) => ({
     ...e,
     source_type: kind,
     support_count: typeof e.support_count === 'number' && e.support_count > 0 ? e.support_count : support,
   }));
-  return { reasoning: String(patch?.reasoning ?? ''), edits, source_type: kind };
+  return { reasoning: String(patch?.reasoning ?? ''), items, source_type: kind };
 }
 
 export async function reflect(ctx: EngineContext, input: ReflectInput): Promise<ReflectResult> {
@@ -60,14 +75,16 @@ export async function reflect(ctx: EngineContext, input: ReflectInput): Promise<
     ctx.config.failureOnly,
   );
   const budget = ctx.config.editBudget; // the analyst cap is the maximum budget, not the scheduled one
+  const mode = MODE_PROMPTS[ctx.config.updateMode];
   const call = (kind: 'failure' | 'success', rows: RolloutRow[], i: number): Promise<OptimizerResult> =>
     callOptimizer(
       ctx,
       `${input.keyPrefix}/reflect_${kind}/${i}`,
-      kind === 'failure' ? 'reflect_failure' : 'reflect_success',
+      mode.reflect[kind],
       // Built only once the call holds a slot: many minibatches never hold their prompts at once.
       () => ({
         skill: input.skill,
+        failure: kind === 'failure' ? 'yes' : '',
         budget: String(budget),
         buffer: input.bufferText,
         meta: input.metaText,
@@ -95,8 +112,8 @@ export async function reflect(ctx: EngineContext, input: ReflectInput): Promise<
     }
   }
   return {
-    failure: fail.map((r) => normaliseAnalyst(r.json, 'failure', budget)).filter((p): p is AnalystPatch => p !== null),
-    success: succ.map((r) => normaliseAnalyst(r.json, 'success', budget)).filter((p): p is AnalystPatch => p !== null),
+    failure: fail.map((r) => normaliseAnalyst(r.json, 'failure', budget, mode.field)).filter((p): p is AnalystPatch => p !== null),
+    success: succ.map((r) => normaliseAnalyst(r.json, 'success', budget, mode.field)).filter((p): p is AnalystPatch => p !== null),
     summaries,
     calls: fail.length + succ.length,
   };

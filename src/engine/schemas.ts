@@ -26,12 +26,43 @@ const patch = {
   properties: { reasoning: str, edits: { type: 'array', items: edit } },
 } as const;
 
+const suggestion = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['type', 'title', 'motivation', 'instruction', 'priority_hint', 'support_count', 'source_type'],
+  properties: {
+    type: { type: 'string', enum: ['add_rule', 'remove_rule', 'merge_rules', 'reorganize', 'compress', 'clarify'] },
+    title: str,
+    motivation: str,
+    instruction: str,
+    priority_hint: { type: 'string', enum: ['high', 'medium', 'low'] },
+    support_count: int,
+    source_type: { type: 'string', enum: ['failure', 'success'] },
+  },
+} as const;
+
+const skillCandidate = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['title', 'change_summary', 'new_skill', 'support_count', 'source_type'],
+  properties: {
+    title: str,
+    change_summary: { type: 'array', items: str },
+    new_skill: str,
+    support_count: int,
+    source_type: { type: 'string', enum: ['failure', 'success'] },
+  },
+} as const;
+
 const obj = (properties: Record<string, unknown>) => ({
   type: 'object',
   additionalProperties: false,
   required: Object.keys(properties),
   properties,
 });
+
+const failure_summary = { type: 'array', items: obj({ failure_type: str, count: int, description: str }) };
+const success_patterns = { type: 'array', items: str };
 
 export const STAGE_SCHEMAS: Record<string, Record<string, unknown>> = {
   reflect_failure: obj({
@@ -49,5 +80,13 @@ export const STAGE_SCHEMAS: Record<string, Record<string, unknown>> = {
   slow_update: obj({ reasoning: str, slow_update_content: str }),
   meta_skill: obj({ reasoning: str, meta_skill_content: str }),
   judge: obj({ pass: { type: 'boolean' }, score: { type: 'number' }, reason: str }),
+  // Rewrite mode (§3.5): suggestions instead of edits, then one rewrite.
+  reflect_suggestions: obj({ batch_size: int, failure_summary, success_patterns, patch: obj({ reasoning: str, revise_suggestions: { type: 'array', items: suggestion } }) }),
+  merge_suggestions: obj({ reasoning: str, revise_suggestions: { type: 'array', items: suggestion } }),
+  rank_suggestions: obj({ reasoning: str, selected_indices: { type: 'array', items: int } }),
+  rewrite_skill: obj({ reasoning: str, change_summary: { type: 'array', items: str }, new_skill: str }),
+  // Full-rewrite mode: each analyst and merge returns one whole skill.
+  reflect_full_rewrite: obj({ batch_size: int, failure_summary, success_patterns, patch: obj({ reasoning: str, skill_candidates: { type: 'array', items: skillCandidate } }) }),
+  merge_full_rewrite: obj({ reasoning: str, skill_candidates: { type: 'array', items: skillCandidate } }),
   feedback_edits: obj({ reasoning: str, edits: { type: 'array', items: edit } }),
 };

@@ -6,9 +6,16 @@
 import type { Edit, Patch } from '../core/edits';
 import type { EngineContext } from './context';
 import { callOptimizer, checkErrorRate } from './optimizer-call';
+import type { PromptName } from './prompts';
 
-export interface SelectResult {
-  ranked: Patch;
+/** How a kind of item is ranked: the prompt, and one line per item. */
+export interface Ranking<T> {
+  prompt: PromptName;
+  describe: (item: T, i: number) => string;
+}
+
+export interface SelectResult<T = Edit> {
+  ranked: { reasoning: string; edits: T[]; ranking_details?: Patch['ranking_details'] };
   called: boolean;
   fallback: boolean;
 }
@@ -31,14 +38,24 @@ export function pickIndices(raw: unknown, n: number, budget: number): number[] {
   return out;
 }
 
-export async function rankAndSelect(ctx: EngineContext, keyPrefix: string, merged: Patch, budget: number, skill: string, metaText: string): Promise<SelectResult> {
+export const EDIT_RANKING: Ranking<Edit> = { prompt: 'rank_edits', describe: describeEdit };
+
+export async function rankAndSelect<T = Edit>(
+  ctx: EngineContext,
+  keyPrefix: string,
+  merged: { reasoning: string; edits: T[] },
+  budget: number,
+  skill: string,
+  metaText: string,
+  how: Ranking<T> = EDIT_RANKING as unknown as Ranking<T>,
+): Promise<SelectResult<T>> {
   if (budget <= 0) return { ranked: { reasoning: `${merged.reasoning} [budget 0: no edits]`, edits: [] }, called: false, fallback: false };
   if (merged.edits.length <= budget) return { ranked: merged, called: false, fallback: false };
   const r = await callOptimizer(
     ctx,
-    `${keyPrefix}/rank_edits`,
-    'rank_edits',
-    { meta: metaText, skill, count: String(merged.edits.length), budget: String(budget), pool: merged.edits.map(describeEdit).join('\n') },
+    `${keyPrefix}/${how.prompt}`,
+    how.prompt,
+    { meta: metaText, skill, count: String(merged.edits.length), budget: String(budget), pool: merged.edits.map(how.describe).join('\n') },
   );
   checkErrorRate(ctx, 'ranking', [r]);
   const indices = pickIndices(r.json?.selected_indices, merged.edits.length, budget);

@@ -11,6 +11,7 @@ import type { LrDecision } from '../core/learning-rate';
 import type { CommonScores } from './selection';
 import type { EngineContext } from './context';
 import type { ArtifactRecord } from './types';
+import type { JsonObject } from '../core/json-extract';
 
 /** "s0007": the prefix of every phase, call and artifact key of step 7. */
 export const stepKey = (step: number): string => `s${String(step).padStart(4, '0')}`;
@@ -85,6 +86,19 @@ export interface LrDecisionArtifact extends LrDecision {
   risk_notes: unknown;
 }
 
+/** What a whole-skill update (rewrite or full-rewrite mode) proposed and wrote. */
+export interface RewriteArtifact {
+  mode: 'rewrite' | 'full_rewrite';
+  /** The merged revise suggestions (rewrite) or the merged whole skills' titles (full rewrite). */
+  merged: JsonObject[];
+  /** The suggestions the rewrite integrated, after ranking (rewrite mode). */
+  selected: JsonObject[];
+  reasoning: string;
+  changeSummary: string[];
+  /** The candidate skill, protected blocks restored; null when the rewrite produced nothing. */
+  skill: string | null;
+}
+
 /** Every artifact a step may write, by name (its key is `${stepKey(step)}/${name}`). */
 export interface StepArtifacts {
   merged: Patch;
@@ -97,11 +111,12 @@ export interface StepArtifacts {
   candidate_edits: Edit[];
   apply_report: EditReportRow[];
   gate: GateArtifact;
+  rewrite: RewriteArtifact;
 }
 
 export type StepArtifactName = keyof StepArtifacts;
 
-const NAMES: readonly StepArtifactName[] = ['merged', 'lr_decision', 'screened', 'ranked', 'check', 'repair', 'candidate_edits', 'apply_report', 'gate'];
+const NAMES: readonly StepArtifactName[] = ['merged', 'lr_decision', 'screened', 'ranked', 'check', 'repair', 'candidate_edits', 'apply_report', 'gate', 'rewrite'];
 
 export function putStepArtifact<N extends StepArtifactName>(ctx: EngineContext, key: string, name: N, value: StepArtifacts[N]): Promise<void> {
   return ctx.store.putArtifact({ runId: ctx.runId, key: `${key}/${name}`, value });
@@ -123,6 +138,7 @@ export function readStepArtifacts(step: number, records: readonly ArtifactRecord
  * from the skill the step started from and the bundle it applied (older runs: the ranked edits).
  */
 export function rebuildCandidate(before: string, artifacts: Partial<StepArtifacts>): string | null {
+  if (artifacts.rewrite) return artifacts.rewrite.skill;
   if (!artifacts.apply_report) return null;
   const edits = artifacts.candidate_edits ?? artifacts.ranked?.edits;
   return edits ? applyPatch(before, edits).skill : null;

@@ -31,6 +31,8 @@ export function makeBufferEntry(args: {
   scoreBefore: number;
   scoreAfter: number | null;
   edits: readonly Edit[];
+  /** A rejected whole-skill rewrite: its change summary stands for the edits. */
+  rewrite?: readonly string[];
 }): BufferEntry {
   const ok = args.rows.filter((r) => r.status === 'ok');
   const entry: BufferEntry = {
@@ -44,7 +46,9 @@ export function makeBufferEntry(args: {
   if (args.action.includes('reject')) {
     entry.score_before = args.scoreBefore;
     entry.score_after = args.scoreAfter ?? undefined;
-    entry.rejected_edits = args.edits.map((e) => ({ op: String(e.op), content: String(e.content ?? ''), target: String(e.target ?? '') }));
+    entry.rejected_edits = args.rewrite
+      ? args.rewrite.map((line) => ({ op: 'rewrite', content: line, target: '' }))
+      : args.edits.map((e) => ({ op: String(e.op), content: String(e.content ?? ''), target: String(e.target ?? '') }));
   }
   return entry;
 }

@@ -13,7 +13,10 @@ import { callOptimizer, checkErrorRate } from './optimizer-call';
 import { reflect, type AnalystPatch } from './reflect';
 import { rolloutPhase, type PhaseResult } from './rollout';
 import { describeEdit } from './select';
-import { buildCandidate, gateCandidate } from './candidate';
+import { buildCandidate, gateCandidate, type Candidate } from './candidate';
+import { buildRewriteCandidate } from './rewrite-candidate';
+import { describeSuggestion, normaliseSuggestion } from '../core/update-modes';
+import type { Edit } from '../core/edits';
 import { nextPending } from '../core/credit';
 import { decideLearningRate } from '../core/learning-rate';
 import { boundBuffer, makeBufferEntry, renderBuffer, renderMetaBlock } from './step-buffer';
@@ -139,12 +142,24 @@ export async function runStep(session: TrainSession, prev: RunState, a: StepArgs
   if (failure.length + success.length > 0) {
     session.stage('aggregate', a.step, a.epoch);
     const agg = await timer.time('aggregate', () => aggregate(ctx, key, failure, success, current, metaText));
-    await putStepArtifact(ctx, key, 'merged', agg.merged);
+    const mode = c.updateMode;
+    // Patch mode's items are edits; the rewrite modes keep theirs in the rewrite artifact.
+    const merged = { reasoning: agg.merged.reasoning, edits: agg.merged.items as unknown as Edit[] };
+    if (mode === 'patch') await putStepArtifact(ctx, key, 'merged', merged);
 
     session.stage('select', a.step, a.epoch);
-    let budget: number;
-    if (c.lrControlMode === 'autonomous') {
+    let budget: number | null = null;
+    if (mode === 'full_rewrite') {
+      // The merged rewrite is the candidate: no step size, no ranking (§3.5).
+    } else if (c.lrControlMode === 'autonomous') {
       // The optimizer decides the step size; the schedule is not stepped (§3.4).
+      const lines =
+        mode === 'patch'
+          ? merged.edits.map(describeEdit)
+          : agg.merged.items
+              .map(normaliseSuggestion)
+              .filter((x) => x !== null)
+              .map(describeSuggestion);
       const r = await timer.time('select', () =>
         callOptimizer(ctx, `${key}/lr_decision`, 'lr_decision', {
           meta: metaText,
@@ -152,13 +167,13 @@ export async function runStep(session: TrainSession, prev: RunState, a: StepArgs
           n: String(ok.length),
           hard: trainHard.toFixed(6),
           soft: trainSoft.toFixed(6),
-          count: String(agg.merged.edits.length),
-          items: agg.merged.edits.map(describeEdit).join('\n'),
+          count: String(lines.length),
+          items: lines.join('\n'),
           buffer: bufferText,
         }),
       );
       checkErrorRate(ctx, 'lr_decision', [r]);
-      const d = decideLearningRate(r.json?.learning_rate, agg.merged.edits.length);
+      const d = decideLearningRate(r.json?.learning_rate, lines.length);
       budget = d.learningRate;
       await putStepArtifact(ctx, key, 'lr_decision', {
         ...d,
@@ -171,91 +186,109 @@ export async function runStep(session: TrainSession, prev: RunState, a: StepArgs
       state.schedule = next.state;
       budget = next.budget;
     }
-    const cand = await timer.time('select', () =>
-      buildCandidate(ctx, {
-        key,
-        current,
-        merged: agg.merged,
-        pending: state.pendingEdits ?? [],
-        budget,
-        metaText,
-        rows,
-      }),
+    const built: Candidate | null = await timer.time('select', () =>
+      mode === 'patch'
+        ? buildCandidate(ctx, {
+            key,
+            current,
+            merged,
+            pending: state.pendingEdits ?? [],
+            budget: budget ?? 0,
+            metaText,
+            rows,
+          })
+        : buildRewriteCandidate(ctx, {
+            key,
+            current,
+            merged: agg.merged,
+            budget: budget ?? 0,
+            metaText,
+            bufferText,
+            rows,
+          }),
     );
-    session.stage('update', a.step, a.epoch);
-    const candidate = cand.skill;
-    const applied = cand.applied;
-    await putStepArtifact(ctx, key, 'apply_report', applied.report);
+    Object.assign(record, { nEditsMerged: agg.merged.items.length, editBudget: budget, action: 'skip_no_rewrite' });
+    if (built) {
+      const cand = built;
+      session.stage('update', a.step, a.epoch);
+      const candidate = cand.skill;
+      const applied = cand.applied;
+      await putStepArtifact(ctx, key, 'apply_report', applied.report);
 
-    session.stage('gate', a.step, a.epoch);
-    const origin = `step_${stepKey(a.step).slice(1)}`;
-    const gated = await timer.time('gate', () => gateCandidate(ctx, state, data, { key, cand, origin, step: a.step }));
-    const decision = gated.decision;
-    const g = gated.selection;
-    const gateScoreValue = g?.gate ?? null;
-    await putStepArtifact(ctx, key, 'gate', {
-      phase: `${key}/gate`,
-      currentHash: await skillHash(current),
-      candidateHash: g?.hash ?? (await skillHash(candidate)),
-      cacheHit: g?.cacheHit ?? false,
-      score: g?.score ?? null,
-      gateScore: gateScoreValue,
-      mustBeat: c.useGate ? state.gate.currentScore : null,
-      action: decision.action,
-      skippedByCheck: g === null,
-      commonItems: gated.common,
-      carried: cand.carried,
-      rule: gated.rule,
-      tieBreak: gated.tieBreak
-        ? {
-            accepted: gated.tieBreak.accepted,
-            regressed: gated.tieBreak.val.regressed,
-            fixed: gated.tieBreak.val.improved,
-          }
-        : null,
-    });
-    state.stepBuffer = boundBuffer([
-      ...state.stepBuffer,
-      makeBufferEntry({
-        step: a.step,
+      session.stage('gate', a.step, a.epoch);
+      const origin = `step_${stepKey(a.step).slice(1)}`;
+      const gated = await timer.time('gate', () =>
+        gateCandidate(ctx, state, data, { key, cand, origin, step: a.step }),
+      );
+      const decision = gated.decision;
+      const g = gated.selection;
+      const gateScoreValue = g?.gate ?? null;
+      await putStepArtifact(ctx, key, 'gate', {
+        phase: `${key}/gate`,
+        currentHash: await skillHash(current),
+        candidateHash: g?.hash ?? (await skillHash(candidate)),
+        cacheHit: g?.cacheHit ?? false,
+        score: g?.score ?? null,
+        gateScore: gateScoreValue,
+        mustBeat: c.useGate ? state.gate.currentScore : null,
         action: decision.action,
-        rows,
-        analystSummaries: summaries,
-        scoreBefore: state.gate.currentScore,
-        scoreAfter: gateScoreValue ?? state.gate.currentScore,
-        edits: cand.edits,
-      }),
-    ]);
-    if (c.carryEdits) {
-      const promising = cand.check
-        ? cand.check.improved
-        : g !== null &&
-          g.score.complete &&
-          g.score.soft > (state.selectionCache[await skillHash(current)]?.soft ?? Infinity);
-      state.pendingEdits = nextPending({
-        accepted: isAccept(decision.action),
-        promising,
-        edits: cand.edits,
-        cap: c.editBudget,
+        skippedByCheck: g === null,
+        commonItems: gated.common,
+        carried: cand.carried,
+        rule: gated.rule,
+        tieBreak: gated.tieBreak
+          ? {
+              accepted: gated.tieBreak.accepted,
+              regressed: gated.tieBreak.val.regressed,
+              fixed: gated.tieBreak.val.improved,
+            }
+          : null,
+      });
+      state.stepBuffer = boundBuffer([
+        ...state.stepBuffer,
+        makeBufferEntry({
+          step: a.step,
+          action: decision.action,
+          rows,
+          analystSummaries: summaries,
+          scoreBefore: state.gate.currentScore,
+          scoreAfter: gateScoreValue ?? state.gate.currentScore,
+          edits: cand.edits,
+          rewrite: cand.changeSummary,
+        }),
+      ]);
+      if (c.carryEdits) {
+        const promising = cand.check
+          ? cand.check.improved
+          : g !== null &&
+            g.score.complete &&
+            g.score.soft > (state.selectionCache[await skillHash(current)]?.soft ?? Infinity);
+        state.pendingEdits = nextPending({
+          accepted: isAccept(decision.action),
+          promising,
+          edits: cand.edits,
+          cap: c.editBudget,
+        });
+      }
+      state.gate = decision.state;
+      if (isAccept(decision.action)) await session.saveVersion(candidate, origin, a.step);
+      Object.assign(record, {
+        nEditsMerged: agg.merged.items.length,
+        nEditsRanked: cand.changeSummary ? cand.changeSummary.length : cand.edits.length,
+        editBudget: budget,
+        candidateHash: g?.hash ?? null,
+        candidateSkillLen: candidate.length,
+        editApplySummary: applied.summary,
+        selectionHard: g?.score.hard ?? null,
+        selectionSoft: g?.score.soft ?? null,
+        selectionN: g?.score.n ?? null,
+        selectionComplete: g?.score.complete ?? null,
+        selectionCacheHit: g?.cacheHit ?? false,
+        candidateGateScore: gateScoreValue,
+        action: decision.action,
+        ...(cand.changeSummary ? { rewriteChangeSummary: cand.changeSummary } : {}),
       });
     }
-    state.gate = decision.state;
-    if (isAccept(decision.action)) await session.saveVersion(candidate, origin, a.step);
-    Object.assign(record, {
-      nEditsMerged: agg.merged.edits.length,
-      nEditsRanked: cand.edits.length,
-      editBudget: budget,
-      candidateHash: g?.hash ?? null,
-      candidateSkillLen: candidate.length,
-      editApplySummary: applied.summary,
-      selectionHard: g?.score.hard ?? null,
-      selectionSoft: g?.score.soft ?? null,
-      selectionN: g?.score.n ?? null,
-      selectionComplete: g?.score.complete ?? null,
-      selectionCacheHit: g?.cacheHit ?? false,
-      candidateGateScore: gateScoreValue,
-      action: decision.action,
-    });
   }
   state.nextStep = a.step + 1;
   Object.assign(record, {

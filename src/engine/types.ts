@@ -111,6 +111,8 @@ export interface StepRecord {
   candidateHash: string | null;
   candidateSkillLen: number | null;
   editApplySummary: EditApplySummary | null;
+  /** Rewrite modes: what the rewritten candidate changed, one line per change. */
+  rewriteChangeSummary?: string[];
   selectionHard: number | null;
   selectionSoft: number | null;
   selectionN: number | null;
@@ -118,7 +120,7 @@ export interface StepRecord {
   selectionCacheHit: boolean;
   gateMetric: string;
   candidateGateScore: number | null;
-  action: GateAction | 'skip_no_patches';
+  action: GateAction | 'skip_no_patches' | 'skip_no_rewrite';
   currentScore: number;
   bestScore: number;
   bestStep: number;

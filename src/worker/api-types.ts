@@ -18,10 +18,10 @@ import type { RunListItem } from '../storage/runs-repo';
 import type { RunEndpoints, StoredEndpoint } from '../storage/schema';
 
 import type { RoleCheck } from './connection-test';
-import type { CheckArtifact, GateArtifact, RepairArtifact, ScreenedArtifact, StepArtifacts, TieBreakRecord } from '../engine/step-artifacts';
+import type { CheckArtifact, GateArtifact, RepairArtifact, RewriteArtifact, ScreenedArtifact, StepArtifacts, TieBreakRecord } from '../engine/step-artifacts';
 
 // What the page needs by name from below; nothing else is re-exported.
-export type { CheckArtifact, GateArtifact, RepairArtifact, ScreenedArtifact, StepArtifacts, TieBreakRecord };
+export type { CheckArtifact, GateArtifact, RepairArtifact, RewriteArtifact, ScreenedArtifact, StepArtifacts, TieBreakRecord };
 export type { TestReport };
 export type { CostEstimate, DatasetListItem, EngineStage, Price, Prices, RoleCheck, RolloutRow, RunEndpoints, RunEvent, RunListItem, RunStatus, SkillVersion, StageUsage, StepRecord, StoredEndpoint };
 

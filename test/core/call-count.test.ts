@@ -33,11 +33,30 @@ describe('step formulas (§6)', () => {
       { batchItems: 40, failures: 0, failurePatches: 0, successPatches: 0, mergedEdits: 0, budget: 4, gateRollouts: 0 },
       DEFAULT_RUN_CONFIG,
     );
-    expect(c).toEqual({ rollout: 40, judge: 0, reflect: 5, merge: 0, lrDecision: 0, rank: 0, gate: 0 });
+    expect(c).toEqual({ rollout: 40, judge: 0, reflect: 5, merge: 0, lrDecision: 0, rank: 0, rewrite: 0, gate: 0 });
+  });
+
+  it('update modes: a rewrite step adds one rewrite call; a full-rewrite step asks no ranking nor step size', () => {
+    const o = { batchItems: 40, failures: 20, failurePatches: 3, successPatches: 3, mergedEdits: 6, budget: 4, gateRollouts: 10 };
+    const patch = stepCalls(o, { ...DEFAULT_RUN_CONFIG, lrControlMode: 'autonomous' });
+    expect(patch).toMatchObject({ rank: 1, rewrite: 0, lrDecision: 1 });
+    expect(stepCalls(o, { ...DEFAULT_RUN_CONFIG, updateMode: 'rewrite', lrControlMode: 'autonomous' })).toMatchObject({ rank: 1, rewrite: 1, lrDecision: 1, merge: patch.merge });
+    expect(stepCalls(o, { ...DEFAULT_RUN_CONFIG, updateMode: 'full_rewrite', lrControlMode: 'autonomous' })).toMatchObject({ rank: 0, rewrite: 0, lrDecision: 0, merge: patch.merge });
   });
 });
 
 describe('run estimate', () => {
+  it('update modes: one rewrite per step in rewrite mode; no ranking and no repair in full-rewrite mode', () => {
+    const sizes = { train: 200, val: 50, test: 50 };
+    const steps = 4 * 5;
+    const patch = estimateRunCalls(DEFAULT_RUN_CONFIG, sizes);
+    const rewrite = estimateRunCalls({ ...DEFAULT_RUN_CONFIG, updateMode: 'rewrite' }, sizes);
+    const full = estimateRunCalls({ ...DEFAULT_RUN_CONFIG, updateMode: 'full_rewrite' }, sizes);
+    expect([patch.rewrite, rewrite.rewrite, full.rewrite]).toEqual([0, steps, 0]);
+    expect([patch.rank, rewrite.rank, full.rank]).toEqual([steps, steps, 0]);
+    expect([patch.repair, rewrite.repair, full.repair]).toEqual([steps, 0, 0]);
+  });
+
   it('SearchQA at paper scale: 400/200/1400, 4 epochs', () => {
     // The paper's loop: without the train check (its counts are tested below).
     const c = estimateRunCalls({ ...DEFAULT_RUN_CONFIG, trainCheck: false, testNoSkill: false }, { train: 400, val: 200, test: 1400 }, { trainAccuracy: 0.75 });

@@ -668,4 +668,27 @@ describe.skipIf(Boolean(skip))('zero-key demo in Chromium', () => {
     expect(skillAfter.startsWith(skillBefore.trimEnd())).toBe(true);
     expect(requests.filter((u) => !u.startsWith(appUrl) && !u.startsWith('data:') && !u.startsWith('blob:'))).toEqual([]);
   }, 120_000);
+
+  it('trains in rewrite mode and shows the suggestions and the rewrite in the step inspector', async () => {
+    await page.getByRole('link', { name: 'Train' }).click();
+    await page.getByLabel('Update mode').selectOption('rewrite');
+    const estimate = page.getByRole('table').filter({ hasText: 'Update (rewrite)' });
+    await estimate.waitFor();
+    await page.getByRole('button', { name: 'Start training' }).click();
+    await expect.poll(async () => (await readRuns(page)).filter((r) => r.status === 'completed').length, { timeout: 60_000 }).toBe(2);
+    const runs = await readRuns(page);
+    const latest = runs.find((r) => r.state?.config.updateMode === 'rewrite')!;
+    expect(latest.state!.gate.bestScore).toBeGreaterThan(0.5);
+    await page.getByRole('link', { name: 'Runs' }).click();
+    await page.getByText('Test report').waitFor();
+    await page.getByRole('button', { name: 'Inspect step 1', exact: true }).click();
+    const card = page.locator('section.card').filter({ has: page.getByRole('heading', { name: 'Rewrite from suggestions' }) });
+    await card.waitFor();
+    expect(await card.innerText()).toMatch(/Suggestions \(\d+ of \d+ chosen for the rewrite\)/);
+    expect(await card.innerText()).toMatch(/What the rewrite changed\s+added - /);
+    await card.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: 'test-results/runs-rewrite-step-light.png' });
+    await page.getByRole('link', { name: 'Train' }).click();
+    await page.getByLabel('Update mode').selectOption('patch');
+  }, 120_000);
 });

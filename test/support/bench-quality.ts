@@ -10,6 +10,7 @@
  * mechanisms off), --noise=X (how often the simulated optimizer slips, default 1), --seeds=N (default 8),
  * --world=hard|noisy|easy (default all three; noisy is the hard world at twice the noise), --table (a per-seed table before the JSON),
  * --gate-rule=no_regression|significance [--k=N] (a gate rule instead of the mean gate alone).
+ * --update-mode=rewrite|full_rewrite (a whole-skill update mode instead of patches).
  */
 import '../setup';
 import { importDatasetText } from '../../src/core/dataset-import';
@@ -124,9 +125,11 @@ export async function main(argv: string[]): Promise<number> {
   // --gate-rule=no_regression|significance (and --k=N) measures a gate rule against the mean gate.
   const rule = arg('gate-rule') as RunConfig['gateRule'] | undefined;
   const ruleKnobs: Partial<RunConfig> = rule ? { gateRule: rule, ...(arg('k') ? { gateSignificanceK: Number(arg('k')) } : {}) } : {};
-  const knobs = { ...(argv.includes('--baseline') ? BASELINE_KNOBS : off), ...ruleKnobs };
+  const updateMode = arg('update-mode') as RunConfig['updateMode'] | undefined;
+  const knobs = { ...(argv.includes('--baseline') ? BASELINE_KNOBS : off), ...ruleKnobs, ...(updateMode ? { updateMode } : {}) };
   const base = argv.includes('--baseline') ? 'baseline' : Object.keys(off).length ? `defaults without ${Object.keys(off).join(', ')}` : 'defaults';
-  const mode = rule ? `${base}, gate rule ${rule}${arg('k') ? ` k=${arg('k')}` : ''}` : base;
+  const ruled = rule ? `${base}, gate rule ${rule}${arg('k') ? ` k=${arg('k')}` : ''}` : base;
+  const mode = updateMode ? `${ruled}, update mode ${updateMode}` : ruled;
   const out: Record<string, unknown> = { mode, seeds: seeds.length };
   const noise = Number(arg('noise') ?? 1);
   const servers = {

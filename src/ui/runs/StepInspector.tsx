@@ -8,6 +8,7 @@ import { Card } from '../common/Field';
 import { VirtualTable } from '../common/VirtualTable';
 import { SkillDiff } from '../skill/LazyEditors';
 import { CheckAndRepair, DroppedEdits } from './CreditPanel';
+import { RewriteCard } from './RewriteCard';
 import { isPass } from '../../core/credit';
 
 type Filter = 'all' | 'pass' | 'fail' | 'error';
@@ -133,13 +134,14 @@ export function StepInspector({ runId, step, onBranch }: { runId: string; step: 
           <EditList edits={merged.edits} chosen={chosen} />
         </Card>
       )}
+      {detail.artifacts.rewrite && <RewriteCard rewrite={detail.artifacts.rewrite} />}
       <CheckAndRepair
         check={detail.artifacts.check}
         repair={detail.artifacts.repair}
         tieBreak={gate?.tieBreak}
         skippedByCheck={gate?.skippedByCheck}
       />
-      {report && (
+      {report && report.length > 0 && (
         <Card title="Edit-apply report">
           <table className="table">
             <thead>

@@ -13,6 +13,7 @@ import { RunAlong } from './RunAlong';
 import { CompletedExport } from './CompletedExport';
 import { callStageLabel } from '../../core/stages';
 import { GATE_RULE_LABELS, GATE_RULES } from '../../core/gate-rules';
+import { UPDATE_MODE_LABELS, UPDATE_MODES } from '../../core/update-modes';
 import { cancelRun, pauseRun, resumeRun, startTraining } from '../../client/run-controller';
 
 function patch(p: Partial<RunConfig>) {
@@ -81,6 +82,17 @@ export function TrainScreen() {
             <NumberField label="Batch size" hint={KNOB_HELP.batchSize} value={config.batchSize} min={1} onChange={(v) => patch({ batchSize: v ?? 1 })} />
             <NumberField label="Accumulation" hint={KNOB_HELP.accumulation} value={config.accumulation} min={1} max={64} onChange={(v) => patch({ accumulation: v ?? 1 })} />
             <NumberField label="Minibatch size" hint={KNOB_HELP.minibatchSize} value={config.minibatchSize} min={1} onChange={(v) => patch({ minibatchSize: v ?? 1 })} />
+            <Field label="Update mode" hint={KNOB_HELP.updateMode}>
+              {(id, hintId) => (
+                <select id={id} aria-describedby={hintId} value={config.updateMode ?? 'patch'} onChange={(e) => patch({ updateMode: e.target.value as RunConfig['updateMode'] })}>
+                  {UPDATE_MODES.map((k) => (
+                    <option key={k} value={k}>
+                      {UPDATE_MODE_LABELS[k]}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
             <NumberField label="Edit budget" hint={KNOB_HELP.editBudget} value={config.editBudget} min={1} onChange={(v) => patch({ editBudget: v ?? 1 })} />
             <NumberField label="Minimum edit budget" hint={KNOB_HELP.minEditBudget} value={config.minEditBudget} min={0} onChange={(v) => patch({ minEditBudget: v ?? 0 })} />
             <Field label="Edit budget schedule" hint={`${KNOB_HELP.schedule}${schedule.length ? ` Budgets: ${schedule.join(', ')}${steps && steps.totalSteps > 40 ? ', …' : ''}.` : ''}`}>

@@ -5,6 +5,8 @@ export const KNOB_HELP = {
   accumulation: 'Batches rolled out and reflected on per update step; their proposals are pooled into one update — gradient accumulation. Steps per epoch shrink by the same factor.',
   minibatchSize: 'Trajectories per analyst call — how many examples each “gradient” is computed from.',
   mergeBatchSize: 'Patches merged per call when aggregating the analysts’ proposals (at least 2).',
+  updateMode:
+    'How a step changes the skill. Patch: the top-ranked edits are applied as written (the paper’s default, easiest to review). Rewrite: the analysts suggest changes, the top ones (edit budget) go to one extra call that rewrites the whole skill. Full rewrite: every analyst writes a whole new skill and the merges combine them — no budget, the boldest steps. The gate is the same for all; protected blocks are always kept.',
   editBudget: 'Most edits applied per step — the learning rate, as a cap on how far one step moves the skill.',
   minEditBudget: 'The floor the budget decays to.',
   schedule: 'How the budget changes over training — a learning-rate schedule.',
