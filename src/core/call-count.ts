@@ -47,7 +47,7 @@ export type StageCounts = Record<Stage, number>;
 
 export function emptyCounts(): StageCounts {
   return {
-    baseline: 0, rollout: 0, judge: 0, reflect: 0, merge: 0, lrDecision: 0, rank: 0, rewrite: 0, trainCheck: 0, repair: 0, gate: 0,
+    baseline: 0, rollout: 0, judge: 0, reflect: 0, merge: 0, lrDecision: 0, rank: 0, rewrite: 0, appendix: 0, trainCheck: 0, repair: 0, gate: 0,
     slowUpdateRollout: 0, slowUpdate: 0, metaSkill: 0, slowUpdateGate: 0, finalValidation: 0, test: 0,
   };
 }

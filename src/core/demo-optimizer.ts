@@ -20,6 +20,7 @@ const STAGE_MARKERS: [string, string][] = [
   ['coach of a skill optimizer', 'meta_skill'],
   ['strict grader', 'judge'],
   ['feedback editor', 'feedback_edits'],
+  ['notes editor', 'appendix_consolidate'],
   ['analyst of a skill optimizer in rewrite mode', 'reflect_suggestions'],
   ['suggestion merger', 'merge_suggestions'],
   ['suggestion ranker', 'rank_suggestions'],
@@ -138,7 +139,9 @@ export interface SimulationOptions {
 }
 
 /** The simulated optimizer's answer (a JSON value) for one stage of the loop. */
-export function simulatedOptimizerAnswer(stage: string, user: string, opts: SimulationOptions): unknown {
+export function simulatedOptimizerAnswer(stage: string, user: string, opts: SimulationOptions, system = ''): unknown {
+  // Skill-aware reflection (§3.8): the analyst also writes one reminder per topic it saw fail.
+  const skillAware = system.includes('Skill-aware reflection');
   const skill = section(user, '## Current Skill');
   const budgetMatch = /L=(\d+)/.exec(user);
   const budget = budgetMatch ? Number(budgetMatch[1]) : 4;
@@ -148,10 +151,12 @@ export function simulatedOptimizerAnswer(stage: string, user: string, opts: Simu
       const edits: SimEdit[] = a.changes.map((c) =>
         c.remove ? { op: 'delete', target: c.rule, content: '', support_count: 1, source_type: 'failure' } : { op: 'append', content: c.rule, support_count: 1, source_type: 'failure' },
       );
+      const topics = [...new Set(questionsIn(a.failed).flatMap((q) => q.topics))];
       return {
         batch_size: questionsIn(a.failed).length,
         failure_summary: a.missing.length ? [{ failure_type: 'rule_missing', count: a.missing.length, description: `no rule for ${a.missing.join(', ')}` }] : [],
         patch: { reasoning: `The skill has no rule for ${a.missing.join(', ') || 'nothing'}.`, edits },
+        ...(skillAware ? { appendix_notes: topics.map((t) => `Check the ${t} rule before answering a ${t} question.`) } : {}),
       };
     }
     case 'reflect_success': {
@@ -159,7 +164,12 @@ export function simulatedOptimizerAnswer(stage: string, user: string, opts: Simu
       const n = questionsIn(ok).length;
       const note = '- Give only the code, with no extra words.';
       const edits = n >= 2 && !skill.includes(note) ? [{ op: 'append', content: note, support_count: n, source_type: 'success' }] : [];
-      return { batch_size: n, success_patterns: edits.length ? ['answers were bare codes'] : [], patch: { reasoning: 'reinforce the answer form', edits } };
+      return {
+        batch_size: n,
+        success_patterns: edits.length ? ['answers were bare codes'] : [],
+        patch: { reasoning: 'reinforce the answer form', edits },
+        ...(skillAware ? { appendix_notes: ['Keep answers to the bare code.'] } : {}),
+      };
     }
     case 'reflect_suggestions': {
       if (user.includes('## Successful Trajectories')) {
@@ -210,6 +220,11 @@ export function simulatedOptimizerAnswer(stage: string, user: string, opts: Simu
       const lines: string[] = [];
       for (const c of all) for (const l of (c.new_skill ?? '').split('\n')) if (l.trim() && !lines.includes(l) && !removed.has(l)) lines.push(l);
       return { reasoning: `merged ${all.length} versions`, skill_candidates: [{ title: 'merged', change_summary: [...new Set(all.flatMap((c) => c.change_summary ?? []))], new_skill: `${lines.join('\n')}\n`, support_count: all.length, source_type: 'failure' }] };
+    }
+    case 'appendix_consolidate': {
+      // Keeps the first half: shorter, never empty.
+      const notes = section(user, '## Appendix notes').split('\n').filter((l) => l.startsWith('- ')).map((l) => l.slice(2));
+      return { appendix_notes: notes.slice(0, Math.max(1, Math.floor(notes.length / 2))) };
     }
     case 'merge_failure':
     case 'merge_success': {

@@ -160,6 +160,15 @@ export function appendixNoteKey(note: string): string {
   return note.replace(/\s+/g, ' ').trim().replace(/[ .;:,_-]+$/, '').toLowerCase();
 }
 
+/** The appendix holding exactly these notes (deduplicated, in order); creates the block if needed. */
+export function replaceAppendixNotes(skill: string, notes: readonly string[]): string {
+  const withBlock = injectEmptyAppendix(skill);
+  const s = withBlock.indexOf(APPENDIX_START);
+  const e = withBlock.indexOf(APPENDIX_END, s);
+  const emptied = `${withBlock.slice(0, s)}${APPENDIX_START}\n## Execution Notes Appendix\n${withBlock.slice(e)}`;
+  return mergeAppendixNotes(emptied, notes);
+}
+
 /** Merge notes into the appendix with order-preserving dedup; creates the block if needed. */
 export function mergeAppendixNotes(skill: string, notes: readonly string[]): string {
   const withBlock = injectEmptyAppendix(skill);

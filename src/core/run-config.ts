@@ -46,6 +46,16 @@ export interface RunConfig {
   gateRule: GateRule;
   /** Standard errors the paired gain must exceed under the significance rule. */
   gateSignificanceK: number;
+  /**
+   * Skill-aware reflection (§3.8): analysts tell a missing or wrong rule (an edit) from a rule the
+   * model did not follow (a short reminder in the protected appendix, merged outside the gate;
+   * the current skill is then scored again so the gate never compares against a score it did not earn).
+   */
+  skillAwareReflection: boolean;
+  /** Who may write appendix notes: failure analysts only (safe for small targets), or success analysts too. */
+  appendixSource: 'failure_only' | 'both';
+  /** Compact the notes with one optimizer call when there are more than this; 0 never compacts. */
+  appendixConsolidateThreshold: number;
   /** Weight of the semantic-density bonus in the gate score; 0 turns it off. */
   densityWeight: number;
   useSlowUpdate: boolean;
@@ -101,6 +111,9 @@ export const DEFAULT_RUN_CONFIG: RunConfig = {
   gateMixedWeight: 0.5,
   gateRule: 'mean',
   gateSignificanceK: 1,
+  skillAwareReflection: false,
+  appendixSource: 'failure_only',
+  appendixConsolidateThreshold: 40,
   densityWeight: 0,
   useSlowUpdate: true,
   slowUpdateSamples: 20,
@@ -141,6 +154,7 @@ const INT_RULES: IntRule[] = [
   ['editBudget', 'edit budget', 1, 999],
   ['minEditBudget', 'minimum edit budget', 0, 999],
   ['slowUpdateSamples', 'slow-update samples', 1, 10_000],
+  ['appendixConsolidateThreshold', 'appendix consolidation threshold', 0, 10_000],
   ['selectionLimit', 'validation limit', 0, 1_000_000],
   ['testLimit', 'test limit', 0, 1_000_000],
   ['targetConcurrency', 'target concurrency', 1, 256],
@@ -164,6 +178,10 @@ export function validateRunConfig(c: RunConfig): ConfigProblem[] {
     problems.push({ field: 'editBudgetSchedule', message: `edit budget schedule must be one of ${SCHEDULE_KINDS.join(', ')}` });
   }
   if (!UPDATE_MODES.includes(c.updateMode)) problems.push({ field: 'updateMode', message: `update mode must be one of ${UPDATE_MODES.join(', ')}` });
+  if (c.appendixSource !== 'failure_only' && c.appendixSource !== 'both') problems.push({ field: 'appendixSource', message: 'appendix source must be failure_only or both' });
+  if (c.skillAwareReflection && c.updateMode !== 'patch') {
+    problems.push({ field: 'skillAwareReflection', message: 'skill-aware reflection works with the patch update mode only (whole-skill rewrites have no separate reminders)' });
+  }
   if (c.lrControlMode !== 'fixed' && c.lrControlMode !== 'autonomous') problems.push({ field: 'lrControlMode', message: 'edit budget control must be fixed or autonomous' });
   if (!GATE_METRICS.includes(c.gateMetric)) problems.push({ field: 'gateMetric', message: `gate metric must be one of ${GATE_METRICS.join(', ')}` });
   if (!(c.gateMixedWeight >= 0 && c.gateMixedWeight <= 1)) problems.push({ field: 'gateMixedWeight', message: 'mixed gate weight must be between 0 and 1' });

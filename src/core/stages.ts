@@ -48,7 +48,7 @@ const TARGET = [
   'finalValidation',
   'test',
 ] as const;
-const OPTIMIZER = ['judge', 'reflect', 'merge', 'lrDecision', 'rank', 'rewrite', 'repair', 'slowUpdate', 'metaSkill'] as const;
+const OPTIMIZER = ['judge', 'reflect', 'merge', 'lrDecision', 'rank', 'rewrite', 'repair', 'appendix', 'slowUpdate', 'metaSkill'] as const;
 export type CallStage = (typeof TARGET)[number] | (typeof OPTIMIZER)[number];
 /** Call stages answered by the target model, and by the optimizer (or the judge). */
 export const TARGET_STAGES: readonly CallStage[] = TARGET;
@@ -64,6 +64,7 @@ export const CALL_STAGES: Record<CallStage, { label: string; pipeline: PipelineS
   lrDecision: { label: 'Select (step size)', pipeline: 'select' },
   rewrite: { label: 'Update (rewrite)', pipeline: 'update' },
   trainCheck: { label: 'Train-batch check', pipeline: 'update' },
+  appendix: { label: 'Appendix consolidation', pipeline: 'update' },
   repair: { label: 'Bundle repair', pipeline: 'update' },
   gate: { label: 'Gate (validation)', pipeline: 'gate' },
   slowUpdateRollout: { label: 'Slow-update rollouts', pipeline: 'slow_update' },
@@ -89,7 +90,8 @@ export function callStageOfPhase(phase: string): CallStage {
   if (phase.startsWith('test/')) return 'test';
   if (/^e\d+\/(prev|curr)/.test(phase)) return 'slowUpdateRollout';
   if (/^e\d+\/(gate|measure)/.test(phase)) return 'slowUpdateGate';
-  if (/\/(gate|measure)(-current)?$/.test(phase)) return 'gate';
+  // A current skill re-scored after its appendix changed outside the gate is gate work too.
+  if (/\/(gate|measure)(-current)?$/.test(phase) || /\/appendix$/.test(phase)) return 'gate';
   if (/\/check(-repaired)?$/.test(phase)) return 'trainCheck';
   return 'rollout';
 }
@@ -100,6 +102,7 @@ const PROMPT_STAGES: Record<string, CallStage> = {
   rank_edits: 'rank',
   rank_suggestions: 'rank',
   rewrite_skill: 'rewrite',
+  appendix_consolidate: 'appendix',
   repair_edits: 'repair',
   lr_decision: 'lrDecision',
   slow_update: 'slowUpdate',

@@ -13,7 +13,7 @@ import { costOf, type Prices } from './meter';
 /** Assumed completion tokens per call, by stage. */
 export const ASSUMED_COMPLETION_TOKENS: Record<Stage, number> = {
   baseline: 150, rollout: 150, trainCheck: 150, gate: 150, slowUpdateRollout: 150, slowUpdateGate: 150, finalValidation: 150, test: 150,
-  judge: 60, reflect: 700, merge: 900, lrDecision: 150, rank: 120, rewrite: 1200, repair: 600, slowUpdate: 700, metaSkill: 400,
+  judge: 60, reflect: 700, merge: 900, lrDecision: 150, rank: 120, rewrite: 1200, appendix: 400, repair: 600, slowUpdate: 700, metaSkill: 400,
 };
 
 export interface StageEstimate {
@@ -65,6 +65,7 @@ export function estimateCost(args: {
     merge: promptLen('merge_failure') + sk + c.mergeBatchSize * 4 * 300,
     rank: promptLen('rank_edits') + sk + 12 * 300,
     rewrite: promptLen('rewrite_skill') + sk + 8 * 300,
+    appendix: promptLen('appendix_consolidate') + sk + 40 * 100,
     lrDecision: promptLen('lr_decision') + sk + 12 * 300,
     repair: promptLen('repair_edits') + 2 * sk + 12 * 300,
     slowUpdate: promptLen('slow_update') + 2 * sk + Math.min(c.slowUpdateSamples, args.splits.train) * 1200,

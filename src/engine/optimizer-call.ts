@@ -36,8 +36,10 @@ export async function callOptimizer(
    * without one is asked again later instead of replayed for ever.
    */
   memoise: (json: JsonObject | null) => boolean = () => true,
+  /** The response schema, when it differs from the prompt's own (an analyst asked for reminders too). */
+  schema: Record<string, unknown> | undefined = STAGE_SCHEMAS[prompt],
 ): Promise<OptimizerResult> {
-  return ctx.slots[role].run(() => send(ctx, key, prompt, typeof values === 'function' ? values() : values, role, memoise));
+  return ctx.slots[role].run(() => send(ctx, key, prompt, typeof values === 'function' ? values() : values, role, memoise, schema));
 }
 
 /** Build the prompt, replay its memo or ask, and record the reply (the caller holds a slot). */
@@ -48,6 +50,7 @@ async function send(
   values: Record<string, string>,
   role: 'optimizer' | 'judge',
   memoise: (json: JsonObject | null) => boolean,
+  schema: Record<string, unknown> | undefined,
 ): Promise<OptimizerResult> {
   const usageStage = callStageOfPrompt(prompt);
   const tpl = ctx.prompts[prompt];
@@ -69,7 +72,7 @@ async function send(
         { role: 'system', content: system },
         { role: 'user', content: user },
       ],
-      jsonSchema: STAGE_SCHEMAS[prompt] ? { name: prompt, schema: STAGE_SCHEMAS[prompt] } : undefined,
+      jsonSchema: schema ? { name: prompt, schema } : undefined,
       signal: ctx.signal,
     });
     ctx.meter.settle(reservation, usageStage, res.usage);

@@ -12,6 +12,7 @@ import { renderTrajectory } from './trajectory';
 import type { RolloutRow } from './types';
 import { isPass } from '../core/credit';
 import { MODE_PROMPTS } from './update-mode';
+import { STAGE_SCHEMAS, withAppendixNotes } from './schemas';
 
 /** One analyst's proposals: edits, revise suggestions or one whole skill, by update mode. */
 export interface AnalystPatch {
@@ -25,6 +26,8 @@ export interface ReflectResult {
   success: AnalystPatch[];
   /** "<failure_type>: <description>" lines from the failure analysts. */
   summaries: string[];
+  /** Skill-aware reflection: reminders for rules that exist but were not followed (§3.8). */
+  appendixNotes: string[];
   calls: number;
 }
 
@@ -76,6 +79,9 @@ export async function reflect(ctx: EngineContext, input: ReflectInput): Promise<
   );
   const budget = ctx.config.editBudget; // the analyst cap is the maximum budget, not the scheduled one
   const mode = MODE_PROMPTS[ctx.config.updateMode];
+  // Skill-aware reflection asks failure analysts (and success analysts unless failure_only) for reminders.
+  const aware = (kind: 'failure' | 'success') =>
+    ctx.config.skillAwareReflection && ctx.config.updateMode === 'patch' && (kind === 'failure' || ctx.config.appendixSource === 'both');
   const call = (kind: 'failure' | 'success', rows: RolloutRow[], i: number): Promise<OptimizerResult> =>
     callOptimizer(
       ctx,
@@ -85,6 +91,7 @@ export async function reflect(ctx: EngineContext, input: ReflectInput): Promise<
       () => ({
         skill: input.skill,
         failure: kind === 'failure' ? 'yes' : '',
+        skill_aware: aware(kind) ? 'yes' : '',
         budget: String(budget),
         buffer: input.bufferText,
         meta: input.metaText,
@@ -93,6 +100,9 @@ export async function reflect(ctx: EngineContext, input: ReflectInput): Promise<
           .map((r, j) => renderTrajectory(j + 1, r, ctx.items.get(r.itemId)!, input.skill, ctx.rolloutTemplate, ctx.config.rollout.contextLimit))
           .join('\n\n---\n\n'),
       }),
+      'optimizer',
+      undefined,
+      aware(kind) ? withAppendixNotes(STAGE_SCHEMAS[mode.reflect[kind]]) : undefined,
     );
   const [fail, succ] = await Promise.all([
     Promise.all(groups.failure.map((rows, i) => call('failure', rows, i))),
@@ -111,7 +121,16 @@ export async function reflect(ctx: EngineContext, input: ReflectInput): Promise<
       }
     }
   }
+  const appendixNotes: string[] = [];
+  for (const [list, kind] of [[fail, 'failure'], [succ, 'success']] as const) {
+    if (!aware(kind)) continue;
+    for (const r of list) {
+      const notes = r.json?.appendix_notes;
+      if (Array.isArray(notes)) for (const n of notes) if (typeof n === 'string' && n.trim()) appendixNotes.push(n.trim());
+    }
+  }
   return {
+    appendixNotes,
     failure: fail.map((r) => normaliseAnalyst(r.json, 'failure', budget, mode.field)).filter((p): p is AnalystPatch => p !== null),
     success: succ.map((r) => normaliseAnalyst(r.json, 'success', budget, mode.field)).filter((p): p is AnalystPatch => p !== null),
     summaries,

@@ -88,5 +88,12 @@ export const STAGE_SCHEMAS: Record<string, Record<string, unknown>> = {
   // Full-rewrite mode: each analyst and merge returns one whole skill.
   reflect_full_rewrite: obj({ batch_size: int, failure_summary, success_patterns, patch: obj({ reasoning: str, skill_candidates: { type: 'array', items: skillCandidate } }) }),
   merge_full_rewrite: obj({ reasoning: str, skill_candidates: { type: 'array', items: skillCandidate } }),
+  appendix_consolidate: obj({ appendix_notes: { type: 'array', items: str } }),
   feedback_edits: obj({ reasoning: str, edits: { type: 'array', items: edit } }),
 };
+
+/** An analyst schema with the skill-aware reminders key (§3.8). */
+export function withAppendixNotes(schema: Record<string, unknown>): Record<string, unknown> {
+  const props = schema.properties as Record<string, unknown>;
+  return obj({ ...props, appendix_notes: { type: 'array', items: str } });
+}

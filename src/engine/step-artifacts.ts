@@ -12,6 +12,7 @@ import type { CommonScores } from './selection';
 import type { EngineContext } from './context';
 import type { ArtifactRecord } from './types';
 import type { JsonObject } from '../core/json-extract';
+import type { AppendixFlush } from './appendix';
 
 /** "s0007": the prefix of every phase, call and artifact key of step 7. */
 export const stepKey = (step: number): string => `s${String(step).padStart(4, '0')}`;
@@ -112,11 +113,12 @@ export interface StepArtifacts {
   apply_report: EditReportRow[];
   gate: GateArtifact;
   rewrite: RewriteArtifact;
+  appendix: AppendixFlush;
 }
 
 export type StepArtifactName = keyof StepArtifacts;
 
-const NAMES: readonly StepArtifactName[] = ['merged', 'lr_decision', 'screened', 'ranked', 'check', 'repair', 'candidate_edits', 'apply_report', 'gate', 'rewrite'];
+const NAMES: readonly StepArtifactName[] = ['merged', 'lr_decision', 'screened', 'ranked', 'check', 'repair', 'candidate_edits', 'apply_report', 'gate', 'rewrite', 'appendix'];
 
 export function putStepArtifact<N extends StepArtifactName>(ctx: EngineContext, key: string, name: N, value: StepArtifacts[N]): Promise<void> {
   return ctx.store.putArtifact({ runId: ctx.runId, key: `${key}/${name}`, value });

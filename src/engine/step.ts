@@ -15,6 +15,7 @@ import { rolloutPhase, type PhaseResult } from './rollout';
 import { describeEdit } from './select';
 import { buildCandidate, gateCandidate, type Candidate } from './candidate';
 import { buildRewriteCandidate } from './rewrite-candidate';
+import { flushAppendix } from './appendix';
 import { describeSuggestion, normaliseSuggestion } from '../core/update-modes';
 import type { Edit } from '../core/edits';
 import { nextPending } from '../core/credit';
@@ -66,6 +67,7 @@ export async function runStep(session: TrainSession, prev: RunState, a: StepArgs
   const failure: AnalystPatch[] = [];
   const success: AnalystPatch[] = [];
   const summaries: string[] = [];
+  const appendixNotes: string[] = [];
   const batchStats: StepRecord['batches'] = [];
   for (const [i, batch] of a.batches.entries()) {
     const suffix = a.batches.length > 1 ? `/b${i}` : '';
@@ -88,6 +90,7 @@ export async function runStep(session: TrainSession, prev: RunState, a: StepArgs
     failure.push(...refl.failure);
     success.push(...refl.success);
     summaries.push(...refl.summaries);
+    appendixNotes.push(...refl.appendixNotes);
     batchStats.push({
       batchIndex: batch.index,
       batchSeed: batch.seed,
@@ -290,6 +293,8 @@ export async function runStep(session: TrainSession, prev: RunState, a: StepArgs
       });
     }
   }
+  // Reminders join the appendix after the gate, on skip paths too (§3.8).
+  await flushAppendix(session, state, { key, step: a.step, notes: appendixNotes });
   state.nextStep = a.step + 1;
   Object.assign(record, {
     currentScore: state.gate.currentScore,

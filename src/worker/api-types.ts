@@ -21,6 +21,7 @@ import type { RoleCheck } from './connection-test';
 import type { CheckArtifact, GateArtifact, RepairArtifact, RewriteArtifact, ScreenedArtifact, StepArtifacts, TieBreakRecord } from '../engine/step-artifacts';
 
 // What the page needs by name from below; nothing else is re-exported.
+export type { AppendixFlush } from '../engine/appendix';
 export type { CheckArtifact, GateArtifact, RepairArtifact, RewriteArtifact, ScreenedArtifact, StepArtifacts, TieBreakRecord };
 export type { TestReport };
 export type { CostEstimate, DatasetListItem, EngineStage, Price, Prices, RoleCheck, RolloutRow, RunEndpoints, RunEvent, RunListItem, RunStatus, SkillVersion, StageUsage, StepRecord, StoredEndpoint };

@@ -30,7 +30,7 @@ function complete(body: ChatBody): Response {
   const content =
     stage === 'target'
       ? `Looking at the question and the rules.\n<answer>${simulatedTargetAnswer(system, user)}</answer>`
-      : JSON.stringify(simulatedOptimizerAnswer(stage, user, { harmfulRate: 0.25, fraction: fnvFraction }));
+      : JSON.stringify(simulatedOptimizerAnswer(stage, user, { harmfulRate: 0.25, fraction: fnvFraction }, system));
   const prompt = tokens(system + user);
   const completion = tokens(content);
   return json(200, {

@@ -14,6 +14,7 @@ import {
   injectEmptySlowUpdate,
   isInProtectedRegion,
   mergeAppendixNotes,
+  replaceAppendixNotes,
   removeMarkers,
   replaceSlowUpdateBlock,
   stripProtectedRegions,
@@ -140,5 +141,16 @@ describe('forged markers in model-written text (issue #9 item 3)', () => {
       const out = removeMarkers(parts.join(''));
       for (const m of MARKERS) expect(out).not.toContain(m);
     }));
+  });
+});
+
+describe('skill-aware appendix: replacing the notes', () => {
+  it('keeps exactly the given notes, deduplicated, and leaves the rest of the skill alone', () => {
+    const skill = mergeAppendixNotes(replaceSlowUpdateBlock('# S\n- rule\n', 'guide'), ['one', 'two', 'three']);
+    const out = replaceAppendixNotes(skill, ['Two.', 'two', 'four']);
+    expect(getAppendixNotes(out)).toEqual(['Two.', 'four']);
+    expect(getSlowUpdateContent(out)).toBe('guide');
+    expect(out.startsWith('# S\n- rule\n')).toBe(true);
+    expect(getAppendixNotes(replaceAppendixNotes('# S\n', ['x']))).toEqual(['x']);
   });
 });

@@ -21,6 +21,15 @@ describe('run config defaults (§4.3)', () => {
     expect(validateRunConfig(DEFAULT_RUN_CONFIG)).toEqual([]);
   });
 
+  it('update modes and the skill-aware appendix: patch and off by default, validated by name', () => {
+    expect(DEFAULT_RUN_CONFIG).toMatchObject({ updateMode: 'patch', skillAwareReflection: false, appendixSource: 'failure_only', appendixConsolidateThreshold: 40 });
+    expect(validateRunConfig(withChange({ updateMode: 'rewrite' }))).toEqual([]);
+    expect(validateRunConfig(withChange({ updateMode: 'edits' as RunConfig['updateMode'] }))[0].field).toBe('updateMode');
+    expect(validateRunConfig(withChange({ skillAwareReflection: true }))).toEqual([]);
+    expect(validateRunConfig(withChange({ skillAwareReflection: true, updateMode: 'full_rewrite' })).map((p) => p.field)).toEqual(['skillAwareReflection']);
+    expect(validateRunConfig(withChange({ appendixSource: 'all' as RunConfig['appendixSource'] })).map((p) => p.field)).toEqual(['appendixSource']);
+  });
+
   it('round-trips through JSON', () => {
     const parsed = parseRunConfig(JSON.parse(JSON.stringify(DEFAULT_RUN_CONFIG)));
     expect(parsed.config).toEqual(DEFAULT_RUN_CONFIG);

@@ -691,4 +691,26 @@ describe.skipIf(Boolean(skip))('zero-key demo in Chromium', () => {
     await page.getByRole('link', { name: 'Train' }).click();
     await page.getByLabel('Update mode').selectOption('patch');
   }, 120_000);
+
+  it('skill-aware reflection writes reminders into the appendix and shows the re-scored skill in the step inspector', async () => {
+    await page.getByRole('link', { name: 'Train' }).click();
+    expect(await page.getByLabel('Reminders from').count()).toBe(0);
+    await page.getByLabel('Skill-aware reflection').check();
+    expect(await page.getByLabel('Reminders from').inputValue()).toBe('failure_only');
+    await page.getByLabel('Compact reminders above').fill('3');
+    await page.getByRole('button', { name: 'Start training' }).click();
+    await expect.poll(async () => (await readRuns(page)).filter((r) => r.status === 'completed').length, { timeout: 60_000 }).toBe(3);
+    await page.getByRole('link', { name: 'Runs' }).click();
+    await page.getByText('Test report').waitFor();
+    await page.getByRole('button', { name: 'Inspect step 1', exact: true }).click();
+    const card = page.locator('section.card').filter({ has: page.getByRole('heading', { name: 'Execution notes appendix' }) });
+    await card.waitFor();
+    const text = await card.innerText();
+    expect(text).toMatch(/\d+ reminders? from the analysts · notes 0 → \d+ · compacted \d+ → \d+/);
+    expect(text).toMatch(/scored again on validation: \d+\.\d% → \d+\.\d%/);
+    await card.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: 'test-results/runs-appendix-step-light.png' });
+    await page.getByRole('link', { name: 'Train' }).click();
+    await page.getByLabel('Skill-aware reflection').uncheck();
+  }, 120_000);
 });

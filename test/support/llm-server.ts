@@ -99,7 +99,7 @@ function optimizerAnswer(stage: string, system: string, user: string, opts: Serv
     const hard = hardOptimizerAnswer(stage, system, user, opts.noise);
     if (hard !== undefined) return hard;
   }
-  return simulatedOptimizerAnswer(stage, user, { harmfulRate: opts.harmfulRate, fraction: hashFraction });
+  return simulatedOptimizerAnswer(stage, user, { harmfulRate: opts.harmfulRate, fraction: hashFraction }, system);
 }
 
 function targetAnswer(system: string, user: string, world: ServerOptions['world']): string {

@@ -9,6 +9,7 @@ import { VirtualTable } from '../common/VirtualTable';
 import { SkillDiff } from '../skill/LazyEditors';
 import { CheckAndRepair, DroppedEdits } from './CreditPanel';
 import { RewriteCard } from './RewriteCard';
+import { AppendixCard } from './AppendixCard';
 import { isPass } from '../../core/credit';
 
 type Filter = 'all' | 'pass' | 'fail' | 'error';
@@ -172,6 +173,7 @@ export function StepInspector({ runId, step, onBranch }: { runId: string; step: 
           <SkillDiff original={detail.currentSkillBefore} modified={detail.candidateSkill} height={360} />
         </Card>
       )}
+      {detail.artifacts.appendix && <AppendixCard flush={detail.artifacts.appendix} />}
       {detail.gateRollouts.length > 0 && (
         <Card title="Gate: per-item changes on validation">
           <GateChanges gate={detail.gateRollouts} before={detail.currentRollouts} />

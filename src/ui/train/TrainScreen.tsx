@@ -156,6 +156,20 @@ export function TrainScreen() {
             <Toggle label="Validation tie-break" hint={KNOB_HELP.tieBreak} checked={config.tieBreak} onChange={(v) => patch({ tieBreak: v })} />
             <Toggle label="Failures only" hint={KNOB_HELP.failureOnly} checked={config.failureOnly} onChange={(v) => patch({ failureOnly: v })} />
             <Toggle label="Score no skill on test" hint={KNOB_HELP.testNoSkill} checked={config.testNoSkill !== false} onChange={(v) => patch({ testNoSkill: v })} />
+            <Toggle label="Skill-aware reflection" hint={KNOB_HELP.skillAwareReflection} checked={Boolean(config.skillAwareReflection)} onChange={(v) => patch({ skillAwareReflection: v })} />
+            {config.skillAwareReflection && (
+              <>
+                <Field label="Reminders from" hint={KNOB_HELP.appendixSource}>
+                  {(id, hintId) => (
+                    <select id={id} aria-describedby={hintId} value={config.appendixSource ?? 'failure_only'} onChange={(e) => patch({ appendixSource: e.target.value as RunConfig['appendixSource'] })}>
+                      <option value="failure_only">failure analysts only</option>
+                      <option value="both">failure and success analysts</option>
+                    </select>
+                  )}
+                </Field>
+                <NumberField label="Compact reminders above" hint={KNOB_HELP.appendixConsolidateThreshold} value={config.appendixConsolidateThreshold ?? 40} min={0} onChange={(v) => patch({ appendixConsolidateThreshold: v ?? 0 })} />
+              </>
+            )}
             <Field label="Longitudinal pairs" hint="Which before/after pairs the epoch review sees: all, only changed ones (topped up), or only unchanged ones.">
               {(id, hintId) => (
                 <select id={id} aria-describedby={hintId} value={config.pairPolicy} onChange={(e) => patch({ pairPolicy: e.target.value as RunConfig['pairPolicy'] })}>

@@ -25,6 +25,10 @@ export const KNOB_HELP = {
   carryEdits: 'A rejected candidate that was better on train keeps its edits for the next step — momentum for edits that only pay together. Off by default: it did not raise held-out accuracy in our benchmark.',
   tieBreak: 'Accept a validation tie when the train batch improves strictly and no validation item regresses — learns what validation cannot see, without overfitting it.',
   testNoSkill: 'At the end, also score the test split with no skill at all, so the lift card shows what the skill adds (one more pass over the test items).',
+  skillAwareReflection:
+    'Analysts tell a missing or wrong rule (fixed by an edit) from a rule the model knew but did not follow (a one-line reminder in the protected Execution Notes Appendix). Reminders join the skill outside the gate, so the changed skill is scored again on validation (one more validation pass when reminders change it). Patch mode only.',
+  appendixSource: 'Failure analysts only is the safe choice: broad reminders from successes hurt small models in SkillOpt’s experiments.',
+  appendixConsolidateThreshold: 'When the appendix holds more reminders than this, one optimizer call compacts them (kept only if shorter). 0 never compacts.',
   failureOnly: 'Learn from failures only; skip the success analysts.',
   targetConcurrency: 'Target calls in flight at once. Lower it if the endpoint rate-limits.',
   optimizerConcurrency: 'Optimizer calls in flight at once.',

@@ -1,0 +1,89 @@
+/**
+ * Skill-aware reflection's appendix (algorithm doc §3.8): after the gate (and on skip paths) the
+ * step's reminders are merged into the current skill's protected appendix, bypassing the gate.
+ * When the list outgrows the threshold, one optimizer call compacts it (kept only if non-empty
+ * and shorter). Unlike the reference, a changed current skill is scored again on validation
+ * (§10): the next candidate must beat what the target now sees, not a score it did not earn.
+ */
+import { getAppendixNotes, mergeAppendixNotes, replaceAppendixNotes } from '../core/protected-regions';
+import type { EngineContext } from './context';
+import { callOptimizer } from './optimizer-call';
+import { scoreOnSelection } from './selection';
+import type { TrainSession } from './session';
+import { putStepArtifact } from './step-artifacts';
+import type { RunState } from './types';
+
+export interface AppendixFlush {
+  added: string[];
+  notesBefore: number;
+  notesAfter: number;
+  /** The consolidation call's outcome; null when none was needed. */
+  consolidated: { from: number; to: number; used: boolean } | null;
+  /** The current skill's validation score before and after the notes (null when it did not change). */
+  scoreBefore: number;
+  scoreAfter: number | null;
+}
+
+/** Merge the step's notes into the current skill and re-score it; mutates `state.gate`. */
+export async function flushAppendix(
+  session: TrainSession,
+  state: RunState,
+  a: { key: string; step: number; notes: readonly string[] },
+): Promise<void> {
+  const { ctx, data } = session;
+  const c = ctx.config;
+  if (!c.skillAwareReflection || a.notes.length === 0) return;
+  const current = state.gate.currentSkill;
+  const notesBefore = getAppendixNotes(current).length;
+  let next = mergeAppendixNotes(current, a.notes);
+  let consolidated: AppendixFlush['consolidated'] = null;
+  const notes = getAppendixNotes(next);
+  if (c.appendixConsolidateThreshold > 0 && notes.length > c.appendixConsolidateThreshold) {
+    const compact = await consolidate(ctx, a.key, next, notes);
+    consolidated = { from: notes.length, to: compact?.length ?? notes.length, used: compact !== null };
+    if (compact) next = replaceAppendixNotes(next, compact);
+  }
+  const flush: AppendixFlush = {
+    added: [...a.notes],
+    notesBefore,
+    notesAfter: getAppendixNotes(next).length,
+    consolidated,
+    scoreBefore: state.gate.currentScore,
+    scoreAfter: null,
+  };
+  if (next !== current) {
+    const g = await scoreOnSelection(ctx, state, data, `${a.key}/appendix`, next);
+    flush.scoreAfter = g.gate;
+    const origin = `appendix_${a.key.slice(1)}`;
+    const gate = { ...state.gate, currentSkill: next, currentScore: g.gate, currentOrigin: origin };
+    // Measured in full and higher than the best: the notes earned it (the gate's own comparison).
+    if (g.score.complete && g.gate > state.gate.bestScore)
+      Object.assign(gate, { bestSkill: next, bestScore: g.gate, bestStep: a.step, bestOrigin: origin });
+    state.gate = gate;
+    await session.saveVersion(next, origin, a.step);
+    ctx.emit({
+      type: 'log',
+      level: 'info',
+      message: `Step ${a.step}: ${a.notes.length} execution note(s) merged into the appendix; the current skill scores ${g.gate.toFixed(4)} (was ${flush.scoreBefore.toFixed(4)}).`,
+    });
+  }
+  await putStepArtifact(ctx, a.key, 'appendix', flush);
+}
+
+/** One call compacts the notes; null unless the answer is a non-empty, shorter list. */
+async function consolidate(
+  ctx: EngineContext,
+  key: string,
+  skill: string,
+  notes: readonly string[],
+): Promise<string[] | null> {
+  const r = await callOptimizer(ctx, `${key}/appendix_consolidate`, 'appendix_consolidate', {
+    skill,
+    count: String(notes.length),
+    notes: notes.map((n) => `- ${n}`).join('\n'),
+  });
+  const list = r.json?.appendix_notes;
+  if (!Array.isArray(list)) return null;
+  const compact = list.filter((n): n is string => typeof n === 'string' && n.trim() !== '').map((n) => n.trim());
+  return compact.length > 0 && compact.length < notes.length ? compact : null;
+}
