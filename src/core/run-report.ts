@@ -41,6 +41,8 @@ export interface ReportData {
   totalCostUsd: number | null;
   bestSkill: string;
   diagnosis?: { headline: string };
+  /** Edit blame of the best skill: where each run of lines came from (storage/skill-blame.ts). */
+  blame?: { start: number; end: number; source: string; detail: string }[];
 }
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -85,6 +87,7 @@ function table(head: string[], rows: string[][]): string {
 const ids = (xs: readonly string[]) => (xs.length ? escapeHtml(xs.slice(0, 12).join(', ') + (xs.length > 12 ? ` … (${xs.length})` : '')) : '—');
 
 export function renderRunReport(d: ReportData): string {
+  const bestLines = d.bestSkill.replace(/\n$/, '').split('\n');
   const accepted = d.gates.filter((g) => g.action.includes('accept'));
   const usageRows = Object.entries(d.usage).map(([stage, u]) => [
     escapeHtml(callStageLabel(stage)),
@@ -123,6 +126,7 @@ ${d.tests.length ? table(['Skill', 'Test accuracy', 'Partial credit', 'Items'], 
 ${usageRows.length ? table(['Stage', 'Calls', 'Tokens', 'Cost'], usageRows) : '<p>No usage recorded.</p>'}
 <h2>Best skill</h2>
 <pre>${escapeHtml(d.bestSkill)}</pre>
+${d.blame?.length ? `<h2>Where each line of the best skill came from</h2>\n${table(['Lines', 'Source', 'Text', 'Why'], d.blame.map((b) => [b.start === b.end ? String(b.start) : `${b.start}–${b.end}`, escapeHtml(b.source), `<code>${escapeHtml(bestLines.slice(b.start - 1, b.end).join('\n'))}</code>`, escapeHtml(b.detail)]))}` : ''}
 <p class="meta">Made with Skillwright.</p>
 </body></html>
 `;

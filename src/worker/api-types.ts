@@ -15,6 +15,7 @@ import type { SkillMeta } from '../core/skill-file';
 import type { BuildChoices, ImportOptions } from '../core/dataset-import';
 import type { DatasetListItem } from '../storage/datasets-repo';
 import type { RunListItem } from '../storage/runs-repo';
+import type { BlameLine, BlameSource, SkillBlame } from '../storage/skill-blame';
 import type { RunEndpoints, StoredEndpoint } from '../storage/schema';
 
 import type { RoleCheck } from './connection-test';
@@ -22,6 +23,7 @@ import type { CheckArtifact, GateArtifact, RepairArtifact, RewriteArtifact, Scre
 
 // What the page needs by name from below; nothing else is re-exported.
 export type { AppendixFlush } from '../engine/appendix';
+export type { BlameLine, BlameSource, SkillBlame };
 export type { CheckArtifact, GateArtifact, RepairArtifact, RewriteArtifact, ScreenedArtifact, StepArtifacts, TieBreakRecord };
 export type { TestReport };
 export type { CostEstimate, DatasetListItem, EngineStage, Price, Prices, RoleCheck, RolloutRow, RunEndpoints, RunEvent, RunListItem, RunStatus, SkillVersion, StageUsage, StepRecord, StoredEndpoint };
@@ -150,6 +152,8 @@ export interface WorkerApi {
   getStepDetail(runId: string, step: number): Promise<Result<{ detail: StepDetail }>>;
   getRollouts(runId: string, phase: string): Promise<RolloutRow[]>;
   getSkillVersions(runId: string): Promise<SkillVersion[]>;
+  /** Edit blame: which version of the run introduced each line of `text`, with the step's edit, reasoning and items. */
+  blameSkill(runId: string, text: string): Promise<Result<{ blame: SkillBlame }>>;
   renameRun(runId: string, name: string): Promise<boolean>;
   deleteRun(runId: string): Promise<Result<object>>;
   /** The run bundle as a file (written piece by piece, never one giant string). */

@@ -56,6 +56,13 @@ describe('HTML run report', () => {
     expect(html).toContain('gate hard, rule no_regression');
   });
 
+  it('edit blame: says where each run of lines of the best skill came from, escaped', () => {
+    const html = renderRunReport(data({ blame: [{ start: 1, end: 1, source: 'Starting skill', detail: '' }, { start: 2, end: 2, source: 'Step 1 (accept new best)', detail: 'append edit — no rule for <x>' }] }));
+    expect(html).toContain('<h2>Where each line of the best skill came from</h2>');
+    expect(html).toContain('<td>2</td><td>Step 1 (accept new best)</td><td><code>&lt;script&gt;alert(1)&lt;/script&gt;</code></td><td>append edit — no rule for &lt;x&gt;</td>');
+    expect(renderRunReport(data())).not.toContain('Where each line');
+  });
+
   it('says so when nothing was accepted or tested', () => {
     const html = renderRunReport(data({ gates: [], tests: [], usage: {}, diagnosis: { headline: 'No step was accepted. In 2 steps, …' } }));
     expect(html).toContain('<p>No step was accepted.</p>');

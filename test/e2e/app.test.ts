@@ -713,4 +713,27 @@ describe.skipIf(Boolean(skip))('zero-key demo in Chromium', () => {
     await page.getByRole('link', { name: 'Train' }).click();
     await page.getByLabel('Skill-aware reflection').uncheck();
   }, 120_000);
+
+  it('edit blame: the Skill screen traces each line of a run version to its step, in the gutter, on hover and in a list', async () => {
+    await page.getByRole('link', { name: 'Runs' }).click();
+    await page.getByText('Test report').waitFor();
+    const bestRow = page.getByRole('row').filter({ has: page.locator('.badge', { hasText: 'best' }) }).last();
+    await bestRow.getByRole('button', { name: 'New run from this version' }).click();
+    await page.getByRole('heading', { name: 'Write the starting skill' }).waitFor();
+    await page.getByLabel(/Show where each line came from/).check();
+    const list = page.getByRole('list', { name: 'Edit blame' });
+    await list.waitFor();
+    const entries = await list.getByRole('listitem').allInnerTexts();
+    expect(entries.some((e) => /^Lines? \d+(–\d+)? · Step \d+ · accept/.test(e))).toBe(true);
+    expect(entries.join('\n')).toMatch(/Analyst: The skill has no rule for/);
+    expect(entries.join('\n')).toMatch(/Failing train items: /);
+    // The gutter marks each line; hovering a rule line names its step.
+    await expect.poll(() => page.locator('[data-testid="skill-editor"] .blame-step').count(), { timeout: 20_000 }).toBeGreaterThan(0);
+    const ruleLine = page.locator('[data-testid="skill-editor"] .view-line').filter({ hasText: 'specimens, use the prefix' }).first();
+    await ruleLine.hover();
+    await page.locator('.monaco-hover').filter({ hasText: /Step \d+/ }).first().waitFor({ timeout: 10_000 });
+    await page.screenshot({ path: 'test-results/skill-blame-light.png', fullPage: true });
+    // A line typed now belongs to no step.
+    await page.getByLabel(/Show where each line came from/).uncheck();
+  }, 120_000);
 });

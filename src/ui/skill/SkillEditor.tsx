@@ -3,11 +3,13 @@
 import { useEffect, useRef } from 'react';
 import { currentTheme, monaco } from './monaco-setup';
 import { protectedLineRanges } from './protected-lines';
+import type { LineMark } from './blame-marks';
 
-export default function SkillEditor({ value, onChange, readOnly, label }: { value: string; onChange?: (v: string) => void; readOnly?: boolean; label: string }) {
+export default function SkillEditor({ value, onChange, readOnly, label, marks }: { value: string; onChange?: (v: string) => void; readOnly?: boolean; label: string; marks?: readonly LineMark[] }) {
   const host = useRef<HTMLDivElement>(null);
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
   const decorations = useRef<monaco.editor.IEditorDecorationsCollection | null>(null);
+  const blame = useRef<monaco.editor.IEditorDecorationsCollection | null>(null);
   const onChangeRef = useRef(onChange);
   const applying = useRef(false);
   useEffect(() => {
@@ -29,6 +31,7 @@ export default function SkillEditor({ value, onChange, readOnly, label }: { valu
       ariaLabel: label,
     });
     decorations.current = editor.createDecorationsCollection();
+    blame.current = editor.createDecorationsCollection();
     const mark = () => {
       decorations.current?.set(
         protectedLineRanges(model.getValue()).map((r) => ({
@@ -65,6 +68,19 @@ export default function SkillEditor({ value, onChange, readOnly, label }: { valu
       applying.current = false;
     }
   }, [value]);
+
+  // Edit blame: a bar in the gutter per line, its source on hover (marks follow the text they were made for).
+  useEffect(() => {
+    const lines = editorRef.current?.getModel()?.getLineCount() ?? 0;
+    blame.current?.set(
+      (marks ?? [])
+        .filter((m) => m.line <= lines)
+        .map((m) => ({
+          range: new monaco.Range(m.line, 1, m.line, 1),
+          options: { isWholeLine: true, linesDecorationsClassName: m.className, hoverMessage: { value: m.hover } },
+        })),
+    );
+  }, [marks, value]);
 
   return <div ref={host} className="monaco-host" data-testid="skill-editor" />;
 }

@@ -5,6 +5,9 @@ import { SkillEditor } from './LazyEditors';
 import { protectedLineRanges } from './protected-lines';
 import { EvaluatePanel } from './EvaluatePanel';
 import { FeedbackPanel } from './FeedbackPanel';
+import { BlamePanel } from './BlamePanel';
+import { useState } from 'react';
+import type { LineMark } from './blame-marks';
 
 /**
  * Opening a SKILL.md sets its frontmatter aside (name, description…): training edits only the
@@ -28,6 +31,8 @@ export function SkillScreen() {
   const skill = useApp((s) => s.skill);
   const source = useApp((s) => s.skillSource);
   const meta = useApp((s) => s.skillMeta);
+  const parent = useApp((s) => s.skillParent);
+  const [marks, setMarks] = useState<LineMark[] | undefined>(undefined);
   const regions = protectedLineRanges(skill);
   const setMeta = (p: Partial<{ name: string; description: string }>) => setApp((s) => ({ skillMeta: { name: '', description: '', ...s.skillMeta, ...p } }));
   return (
@@ -43,11 +48,12 @@ export function SkillScreen() {
           </label>
         }
       >
-        <SkillEditor label="Skill text" value={skill} onChange={(v) => setApp({ skill: v, skillSource: source })} />
+        <SkillEditor label="Skill text" value={skill} marks={parent ? marks : undefined} onChange={(v) => setApp({ skill: v, skillSource: source })} />
         <p className="counts">
           {skill.length.toLocaleString()} characters · about {Math.ceil(skill.length / 4).toLocaleString()} tokens{source ? ` · from ${source}` : ''}
           {regions.length > 0 && ` · ${regions.length} protected region${regions.length > 1 ? 's' : ''} (highlighted; edits never touch them)`}
         </p>
+        {parent && <BlamePanel key={parent.runId} runId={parent.runId} runLabel={parent.label} skill={skill} onMarks={setMarks} />}
       </Card>
       <Card title="Skill package">
         <p className="muted">For exporting the trained skill as an Agent Skills SKILL.md. Never shown to the model and never edited by training; opening a SKILL.md fills them from its frontmatter.</p>

@@ -2,12 +2,13 @@
 import { readStepArtifacts, rebuildCandidate } from '../../engine/step-artifacts';
 import { IdbRunStore } from '../../storage/idb-run-store';
 import { readStepRecords } from '../../storage/step-records';
+import { blameSkill } from '../../storage/skill-blame';
 import type { WorkerApi } from '../api-types';
 import { fail, type ApiContext } from './context';
 
 export function inspectionHandlers(
   c: ApiContext,
-): Pick<WorkerApi, 'getSteps' | 'getStepDetail' | 'getRollouts' | 'getSkillVersions'> {
+): Pick<WorkerApi, 'getSteps' | 'getStepDetail' | 'getRollouts' | 'getSkillVersions' | 'blameSkill'> {
   const { dbp } = c;
   return {
     async getSteps(runId, offset, limit) {
@@ -45,6 +46,11 @@ export function inspectionHandlers(
 
     async getSkillVersions(runId) {
       return new IdbRunStore(await dbp).getSkillVersions(runId);
+    },
+
+    async blameSkill(runId, text) {
+      const blame = await blameSkill(await dbp, runId, text);
+      return blame ? { ok: true, blame } : fail('not_found', 'That run is not in this browser.');
     },
   };
 }

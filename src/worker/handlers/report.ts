@@ -5,6 +5,7 @@ import { readStepArtifacts } from '../../engine/step-artifacts';
 import { getDataset } from '../../storage/datasets-repo';
 import { getRun } from '../../storage/runs-repo';
 import { readStepRecords } from '../../storage/step-records';
+import { blameSkill } from '../../storage/skill-blame';
 import type { WorkerApi } from '../api-types';
 import { fail, type ApiContext } from './context';
 
@@ -21,7 +22,10 @@ export function reportHandlers(c: ApiContext): Pick<WorkerApi, 'exportReport'> {
         const r = await readStepRecords(db, runId, s.step);
         if (!r) continue;
         const a = readStepArtifacts(s.step, r.artifacts);
-        const delta = compareOutcomes(r.currentRollouts.filter((x) => x.status === 'ok'), r.gateRollouts.filter((x) => x.status === 'ok'));
+        const delta = compareOutcomes(
+          r.currentRollouts.filter((x) => x.status === 'ok'),
+          r.gateRollouts.filter((x) => x.status === 'ok'),
+        );
         const previous = steps.find((x) => x.step === s.step - 1);
         gates.push({
           step: s.step,
@@ -30,10 +34,16 @@ export function reportHandlers(c: ApiContext): Pick<WorkerApi, 'exportReport'> {
           current: previous?.currentScore ?? run.state?.baselineScore ?? s.currentScore,
           fixed: delta.improved,
           broken: delta.regressed,
-          edits: (a.candidate_edits ?? a.ranked?.edits ?? []).map((e) => ({ op: String(e.op), target: e.target, content: e.content })),
+          edits: (a.candidate_edits ?? a.ranked?.edits ?? []).map((e) => ({
+            op: String(e.op),
+            target: e.target,
+            content: e.content,
+          })),
         });
       }
       const summary = run.state?.summary;
+      const bestSkill = run.state?.gate.bestSkill ?? run.initialSkill;
+      const blame = await blameSkill(db, runId, bestSkill);
       const html = renderRunReport({
         name: run.name,
         status: run.status,
@@ -43,12 +53,39 @@ export function reportHandlers(c: ApiContext): Pick<WorkerApi, 'exportReport'> {
         optimizerModel: run.endpoints.optimizer.model,
         config: run.config,
         baseline: run.state?.baselineScore ?? null,
-        steps: steps.map((s) => ({ step: s.step, epoch: s.epoch, action: s.action, candidate: s.candidateGateScore, current: s.currentScore, best: s.bestScore })),
+        steps: steps.map((s) => ({
+          step: s.step,
+          epoch: s.epoch,
+          action: s.action,
+          candidate: s.candidateGateScore,
+          current: s.currentScore,
+          best: s.bestScore,
+        })),
         gates,
         tests: summary?.tests ?? [],
         usage: summary?.usage ?? {},
         totalCostUsd: summary?.totalCostUsd ?? null,
-        bestSkill: run.state?.gate.bestSkill ?? run.initialSkill,
+        bestSkill,
+        blame: blame?.ranges
+          .filter((r) =>
+            bestSkill
+              .split('\n')
+              .slice(r.start - 1, r.end)
+              .some((l) => l.trim()),
+          )
+          .map((r) => {
+            const src = blame.sources[r.key];
+            const lines = blame.lines.slice(r.start - 1, r.end);
+            const edits = [...new Set(lines.flatMap((l) => (l.edit ? [`${l.edit.op} edit`] : [])))];
+            const analysts = [...new Set(lines.flatMap((l) => l.analysts ?? []))];
+            const why = [...edits, ...analysts, ...(src.changeSummary ?? [])].join(' — ');
+            return {
+              start: r.start,
+              end: r.end,
+              source: src.action ? `${src.label} (${src.action.replace(/_/g, ' ')})` : src.label,
+              detail: why,
+            };
+          }),
         ...(summary?.diagnosis ? { diagnosis: summary.diagnosis } : {}),
       });
       return { ok: true, file: new Blob([html], { type: 'text/html' }) };

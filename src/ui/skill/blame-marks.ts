@@ -1,0 +1,34 @@
+// Edit blame as editor marks: one per line, a coloured bar in the gutter by kind of source and
+// a hover that says which step wrote the line, with its edit, the analysts' reasoning and items.
+import type { BlameSource, SkillBlame } from '../../worker/api-types';
+
+export interface LineMark {
+  line: number;
+  className: string;
+  /** Markdown for the hover. */
+  hover: string;
+}
+
+const clip = (s: string, n = 240) => (s.length > n ? `${s.slice(0, n)}…` : s);
+const items = (ids: readonly string[] | undefined) =>
+  ids?.length ? `${ids.slice(0, 8).join(', ')}${ids.length > 8 ? `, … (${ids.length})` : ''}` : '';
+
+/** The one-line description of a source ("Step 3 · accept_new_best"). */
+export function sourceTitle(s: BlameSource): string {
+  return s.action ? `${s.label} · ${s.action.replace(/_/g, ' ')}` : s.label;
+}
+
+export function blameMarks(blame: SkillBlame): LineMark[] {
+  return blame.lines.map((l) => {
+    const s = blame.sources[l.key];
+    const parts = [`**${sourceTitle(s)}**`];
+    if (l.edit)
+      parts.push(`Edit: \`${l.edit.op}\` (${l.edit.source}, support ${l.edit.support}) — ${clip(l.edit.content)}`);
+    for (const a of l.analysts ?? []) parts.push(`Analyst: ${clip(a)}`);
+    if (!l.analysts?.length && s.reasoning) parts.push(`Why: ${clip(s.reasoning)}`);
+    if (s.changeSummary?.length) parts.push(`Rewrite: ${clip(s.changeSummary.join('; '))}`);
+    if (s.failingItems?.length) parts.push(`Failing train items: ${items(s.failingItems)}`);
+    if (s.fixedItems?.length) parts.push(`Fixed on validation: ${items(s.fixedItems)}`);
+    return { line: l.line, className: `blame-bar blame-${s.kind}`, hover: parts.join('\n\n') };
+  });
+}
