@@ -21,7 +21,8 @@ function settle(r: Result<StartOutcome>, before: { status: RunStatus; reason?: s
   const live = useApp.getState().live;
   if (live)
     setApp({ live: { ...live, status: r.status, reason: r.reason, reasonKind: r.reasonKind, starting: undefined } });
-  if (r.status === 'paused' && r.reasonKind !== 'user') setApp({ problem: r.reason ?? 'The run paused.' });
+  // A pause for the user's own action (pausing, a review they asked for) is no problem.
+  if (r.status === 'paused' && r.reasonKind !== 'user' && r.reasonKind !== 'review') setApp({ problem: r.reason ?? 'The run paused.' });
 }
 
 /** Chart points of a run so far, from its stored steps. */
@@ -78,6 +79,7 @@ export async function resumeRun(runId: string, patch?: { budgetUsd?: number }): 
     points: await storedPoints(runId),
     baseline: run.detail.baselineScore,
     reason: run.detail.reason,
+    reasonKind: run.detail.reasonKind,
     starting: true,
   });
   const budget =
@@ -88,6 +90,13 @@ export async function resumeRun(runId: string, patch?: { budgetUsd?: number }): 
     budget,
   );
   settle(r, { status: prior, reason: run.detail.reason });
+}
+
+/** Steering: store the approved items of the step under review, then resume the run to gate them. */
+export async function submitReviewAndResume(runId: string, step: number, approved: number[]): Promise<void> {
+  const r = await trainer().submitReview(runId, step, approved);
+  if (!r.ok) return void setApp({ problem: r.error.message });
+  await resumeRun(runId);
 }
 
 export async function pauseRun(): Promise<void> {
@@ -116,6 +125,7 @@ export async function recoverOnStartup(): Promise<void> {
       points: await storedPoints(last.id),
       baseline: run.ok ? run.detail.baselineScore : undefined,
       reason: last.reason,
+      reasonKind: run.ok ? run.detail.reasonKind : undefined,
     });
   }
 }

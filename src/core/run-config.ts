@@ -80,6 +80,8 @@ export interface RunConfig {
   repairEdits: boolean;
   /** A rejected candidate that improved on train keeps its edits for the next step. */
   carryEdits: boolean;
+  /** Steering: pause at each candidate so a person approves or vetoes its edits before the gate. */
+  reviewEdits: boolean;
   /** Accept a validation tie when train improves strictly and no validation item regresses. */
   tieBreak: boolean;
   targetConcurrency: number;
@@ -130,6 +132,7 @@ export const DEFAULT_RUN_CONFIG: RunConfig = {
   repairEdits: true,
   carryEdits: false,
   tieBreak: true,
+  reviewEdits: false,
   targetConcurrency: 8,
   optimizerConcurrency: 8,
   maxErrorRate: 0.2,

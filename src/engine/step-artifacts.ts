@@ -13,6 +13,7 @@ import type { EngineContext } from './context';
 import type { ArtifactRecord } from './types';
 import type { JsonObject } from '../core/json-extract';
 import type { AppendixFlush } from './appendix';
+import type { ReviewDecision, ReviewRequest } from './review';
 
 /** "s0007": the prefix of every phase, call and artifact key of step 7. */
 export const stepKey = (step: number): string => `s${String(step).padStart(4, '0')}`;
@@ -114,11 +115,13 @@ export interface StepArtifacts {
   gate: GateArtifact;
   rewrite: RewriteArtifact;
   appendix: AppendixFlush;
+  review_request: ReviewRequest;
+  review: ReviewDecision;
 }
 
 export type StepArtifactName = keyof StepArtifacts;
 
-const NAMES: readonly StepArtifactName[] = ['merged', 'lr_decision', 'screened', 'ranked', 'check', 'repair', 'candidate_edits', 'apply_report', 'gate', 'rewrite', 'appendix'];
+const NAMES: readonly StepArtifactName[] = ['merged', 'lr_decision', 'screened', 'ranked', 'check', 'repair', 'candidate_edits', 'apply_report', 'gate', 'rewrite', 'appendix', 'review_request', 'review'];
 
 export function putStepArtifact<N extends StepArtifactName>(ctx: EngineContext, key: string, name: N, value: StepArtifacts[N]): Promise<void> {
   return ctx.store.putArtifact({ runId: ctx.runId, key: `${key}/${name}`, value });

@@ -16,6 +16,7 @@ import { describeEdit } from './select';
 import { buildCandidate, gateCandidate, type Candidate } from './candidate';
 import { buildRewriteCandidate } from './rewrite-candidate';
 import { flushAppendix } from './appendix';
+import { reviewCandidate } from './review';
 import { describeSuggestion, normaliseSuggestion } from '../core/update-modes';
 import type { Edit } from '../core/edits';
 import { nextPending } from '../core/credit';
@@ -212,7 +213,8 @@ export async function runStep(session: TrainSession, prev: RunState, a: StepArgs
     );
     Object.assign(record, { nEditsMerged: agg.merged.items.length, editBudget: budget, action: 'skip_no_rewrite' });
     if (built) {
-      const cand = built;
+      // Steering: with review on, the person's approval decides which edits meet the gate.
+      const cand = await reviewCandidate(ctx, { key, step: a.step, current, cand: built, rows });
       session.stage('update', a.step, a.epoch);
       const candidate = cand.skill;
       const applied = cand.applied;

@@ -12,10 +12,10 @@ export function startLive(
   runId: string,
   status: RunStatus,
   totalSteps: number,
-  opts: { points?: LiveRun['points']; baseline?: number; reason?: string; starting?: boolean } = {},
+  opts: { points?: LiveRun['points']; baseline?: number; reason?: string; reasonKind?: string; starting?: boolean } = {},
 ): void {
-  const { points = [], baseline, reason, starting } = opts;
-  setApp({ live: { runId, status, reason, step: 0, epoch: 0, totalSteps, points, baseline, usage: {}, costUsd: 0, log: [], startedAt: Date.now(), ...(starting ? { starting } : {}) } });
+  const { points = [], baseline, reason, reasonKind, starting } = opts;
+  setApp({ live: { runId, status, reason, reasonKind, step: 0, epoch: 0, totalSteps, points, baseline, usage: {}, costUsd: 0, log: [], startedAt: Date.now(), ...(starting ? { starting } : {}) } });
 }
 
 export function applyRunEvent(e: RunEvent): void {

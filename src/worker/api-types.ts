@@ -16,6 +16,7 @@ import type { BuildChoices, ImportOptions } from '../core/dataset-import';
 import type { DatasetListItem } from '../storage/datasets-repo';
 import type { RunListItem } from '../storage/runs-repo';
 import type { BlameLine, BlameSource, SkillBlame } from '../storage/skill-blame';
+import type { ReviewRequest } from '../engine/review';
 import type { RunEndpoints, StoredEndpoint } from '../storage/schema';
 
 import type { RoleCheck } from './connection-test';
@@ -23,7 +24,7 @@ import type { CheckArtifact, GateArtifact, RepairArtifact, RewriteArtifact, Scre
 
 // What the page needs by name from below; nothing else is re-exported.
 export type { AppendixFlush } from '../engine/appendix';
-export type { BlameLine, BlameSource, SkillBlame };
+export type { BlameLine, BlameSource, SkillBlame, ReviewRequest };
 export type { CheckArtifact, GateArtifact, RepairArtifact, RewriteArtifact, ScreenedArtifact, StepArtifacts, TieBreakRecord };
 export type { TestReport };
 export type { CostEstimate, DatasetListItem, EngineStage, Price, Prices, RoleCheck, RolloutRow, RunEndpoints, RunEvent, RunListItem, RunStatus, SkillVersion, StageUsage, StepRecord, StoredEndpoint };
@@ -152,6 +153,10 @@ export interface WorkerApi {
   getStepDetail(runId: string, step: number): Promise<Result<{ detail: StepDetail }>>;
   getRollouts(runId: string, phase: string): Promise<RolloutRow[]>;
   getSkillVersions(runId: string): Promise<SkillVersion[]>;
+  /** Steering: what the step a run is paused at for review proposes. */
+  getReview(runId: string): Promise<Result<{ step: number; request: ReviewRequest }>>;
+  /** Steering: approve these items (indices) of the step's proposal; resume the run to gate what was approved. */
+  submitReview(runId: string, step: number, approved: number[]): Promise<Result<{ approved: number; of: number }>>;
   /** Edit blame: which version of the run introduced each line of `text`, with the step's edit, reasoning and items. */
   blameSkill(runId: string, text: string): Promise<Result<{ blame: SkillBlame }>>;
   renameRun(runId: string, name: string): Promise<boolean>;

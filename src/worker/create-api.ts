@@ -15,6 +15,7 @@ import { inspectionHandlers } from './handlers/inspection';
 import { bundlesHandlers } from './handlers/bundles';
 import { keysHandlers } from './handlers/keys';
 import { reportHandlers } from './handlers/report';
+import { reviewHandlers } from './handlers/review';
 
 export type { ApiDeps };
 
@@ -28,6 +29,7 @@ export function createApi(deps: ApiDeps): WorkerApi {
     ...inspectionHandlers(c),
     ...bundlesHandlers(c),
     ...reportHandlers(c),
+    ...reviewHandlers(c),
     ...keysHandlers(c),
   };
 }

@@ -733,7 +733,59 @@ describe.skipIf(Boolean(skip))('zero-key demo in Chromium', () => {
     await ruleLine.hover();
     await page.locator('.monaco-hover').filter({ hasText: /Step \d+/ }).first().waitFor({ timeout: 10_000 });
     await page.screenshot({ path: 'test-results/skill-blame-light.png', fullPage: true });
-    // A line typed now belongs to no step.
     await page.getByLabel(/Show where each line came from/).uncheck();
   }, 120_000);
+
+  it('steering: each step waits for approval before the gate, the pause survives a reload, and only approved edits are gated', async () => {
+    await page.getByRole('link', { name: 'Connect' }).click();
+    await page.getByRole('button', { name: 'Try without a key' }).click();
+    await page.getByRole('heading', { name: 'Train the skill' }).waitFor();
+    await page.getByLabel('Review edits before the gate').check();
+    await page.getByRole('button', { name: 'Start training' }).click();
+    const panel = (step: number) => page.locator('section.card').filter({ has: page.getByRole('heading', { name: `Review step ${step} before the gate` }) });
+    await panel(1).waitFor({ timeout: 30_000 });
+    const boxes = panel(1).getByRole('list', { name: 'Proposed changes' }).getByRole('checkbox');
+    const n = await boxes.count();
+    expect(n).toBeGreaterThan(1);
+    await boxes.nth(n - 1).uncheck();
+    await panel(1).getByText(`${n - 1} of ${n} approved.`).waitFor();
+    await panel(1).getByTestId('skill-diff').waitFor({ timeout: 20_000 });
+    await page.screenshot({ path: 'test-results/train-review-light.png', fullPage: true });
+    await panel(1).getByRole('button', { name: 'Gate the approved changes and continue' }).click();
+    await panel(2).waitFor({ timeout: 30_000 });
+    const runs = await readRuns(page);
+    const reviewed = runs.find((r) => r.status === 'paused')!;
+    const step1 = await page.evaluate(
+      (runId) =>
+        new Promise<unknown>((resolve) => {
+          const open = indexedDB.open('skillwright');
+          open.onsuccess = () => {
+            const req = open.result.transaction('artifacts').objectStore('artifacts').get([runId, 's0001/candidate_edits']);
+            req.onsuccess = () => resolve(req.result?.value);
+          };
+        }),
+      reviewed.id,
+    );
+    expect(step1).toHaveLength(n - 1);
+    // A reload: the run still waits for the review of step 2.
+    await page.reload();
+    await page.getByRole('link', { name: 'Train' }).click();
+    await panel(2).waitFor({ timeout: 20_000 });
+    // The demo's key is not remembered: hand it over again, then veto step 2 and approve the rest.
+    await page.getByRole('link', { name: 'Connect' }).click();
+    await page.getByRole('button', { name: 'Try without a key' }).click();
+    await page.getByRole('heading', { name: 'Train the skill' }).waitFor();
+    await panel(2).getByRole('button', { name: 'Veto all and continue' }).click();
+    // Approve the rest as proposed until the run completes.
+    const next = async () => ((await readRuns(page)).find((r) => r.id === reviewed.id)?.status === 'completed' ? 'done' : (await page.getByRole('button', { name: 'Gate the approved changes and continue' }).count()) ? 'review' : 'busy');
+    for (;;) {
+      await expect.poll(next, { timeout: 30_000 }).not.toBe('busy');
+      if ((await next()) === 'done') break;
+      await page.getByRole('button', { name: 'Gate the approved changes and continue' }).click();
+      await expect.poll(() => page.getByRole('button', { name: 'Gate the approved changes and continue' }).count(), { timeout: 30_000 }).toBe(0);
+    }
+    const done = (await readRuns(page)).find((r) => r.id === reviewed.id)!;
+    expect(done.status).toBe('completed');
+    await page.getByLabel('Review edits before the gate').uncheck();
+  }, 180_000);
 });

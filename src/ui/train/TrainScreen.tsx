@@ -14,6 +14,7 @@ import { CompletedExport } from './CompletedExport';
 import { callStageLabel } from '../../core/stages';
 import { GATE_RULE_LABELS, GATE_RULES } from '../../core/gate-rules';
 import { UPDATE_MODE_LABELS, UPDATE_MODES } from '../../core/update-modes';
+import { ReviewPanel } from './ReviewPanel';
 import { cancelRun, pauseRun, resumeRun, startTraining } from '../../client/run-controller';
 
 function patch(p: Partial<RunConfig>) {
@@ -154,6 +155,7 @@ export function TrainScreen() {
             <Toggle label="Repair bundles" hint={KNOB_HELP.repairEdits} checked={config.repairEdits} onChange={(v) => patch({ repairEdits: v })} />
             <Toggle label="Carry promising edits" hint={KNOB_HELP.carryEdits} checked={config.carryEdits} onChange={(v) => patch({ carryEdits: v })} />
             <Toggle label="Validation tie-break" hint={KNOB_HELP.tieBreak} checked={config.tieBreak} onChange={(v) => patch({ tieBreak: v })} />
+            <Toggle label="Review edits before the gate" hint={KNOB_HELP.reviewEdits} checked={Boolean(config.reviewEdits)} onChange={(v) => patch({ reviewEdits: v })} />
             <Toggle label="Failures only" hint={KNOB_HELP.failureOnly} checked={config.failureOnly} onChange={(v) => patch({ failureOnly: v })} />
             <Toggle label="Score no skill on test" hint={KNOB_HELP.testNoSkill} checked={config.testNoSkill !== false} onChange={(v) => patch({ testNoSkill: v })} />
             <Toggle label="Skill-aware reflection" hint={KNOB_HELP.skillAwareReflection} checked={Boolean(config.skillAwareReflection)} onChange={(v) => patch({ skillAwareReflection: v })} />
@@ -248,7 +250,8 @@ export function TrainScreen() {
 
       <RunDashboard />
       {liveStatus === 'completed' && liveRunId && <CompletedExport key={liveRunId} runId={liveRunId} />}
-      {liveReason && liveStatus !== 'running' && liveStatus !== 'completed' && liveReasonKind !== 'user' && !problemShown && <Alert>{liveReason}</Alert>}
+      {liveReason && liveStatus !== 'running' && liveStatus !== 'completed' && liveReasonKind !== 'user' && liveReasonKind !== 'review' && !problemShown && <Alert>{liveReason}</Alert>}
+      {liveStatus === 'paused' && liveReasonKind === 'review' && liveRunId && !starting && <ReviewPanel key={`${liveRunId}-${liveReason}`} runId={liveRunId} />}
 
       <div className="actions-bar">
         {!running && (
@@ -261,7 +264,8 @@ export function TrainScreen() {
             Pause
           </button>
         )}
-        {resumable && (
+        {/* A run waiting for a review continues from the review panel, with a decision. */}
+        {resumable && liveReasonKind !== 'review' && (
           <>
             <button type="button" className="primary" onClick={() => void resumeRun(liveRunId!, resumeBudget !== undefined ? { budgetUsd: resumeBudget } : undefined)}>
               Resume

@@ -24,6 +24,8 @@ export const KNOB_HELP = {
   repairEdits: 'When the check shows items the candidate broke, the optimizer drops the edits to blame and adds what was lost — credit assignment within the bundle.',
   carryEdits: 'A rejected candidate that was better on train keeps its edits for the next step — momentum for edits that only pay together. Off by default: it did not raise held-out accuracy in our benchmark.',
   tieBreak: 'Accept a validation tie when the train batch improves strictly and no validation item regresses — learns what validation cannot see, without overfitting it.',
+  reviewEdits:
+    'Steering: each step pauses with its proposed edits (or rewrite); you approve or veto each, see the candidate they make, and only what you approve meets the gate. The pause survives closing the tab. Off: the loop runs on its own.',
   testNoSkill: 'At the end, also score the test split with no skill at all, so the lift card shows what the skill adds (one more pass over the test items).',
   skillAwareReflection:
     'Analysts tell a missing or wrong rule (fixed by an edit) from a rule the model knew but did not follow (a one-line reminder in the protected Execution Notes Appendix). Reminders join the skill outside the gate, so the changed skill is scored again on validation (one more validation pass when reminders change it). Patch mode only.',

@@ -1,0 +1,92 @@
+/**
+ * Steering before the gate (issue #11): with "Review edits before the gate" on, a step that has
+ * a candidate stores what it proposes and pauses. The person approves or vetoes each edit (a
+ * whole rewrite in the rewrite modes); resuming replays the step from its memoised calls and
+ * cached rollouts to the same candidate, which is rebuilt from the approved edits only, checked
+ * on train again if it changed, and gated as usual. The request and the decision are stored, so
+ * the pause survives reloads and the decision is part of the run's record.
+ */
+import { applyPatch, type Edit } from '../core/edits';
+import type { Candidate } from './candidate';
+import type { EngineContext } from './context';
+import { checkOnTrain } from './credit-check';
+import { PauseError } from './pause';
+import { okRows } from './rollout';
+import { describeEdit } from './select';
+import { putStepArtifact } from './step-artifacts';
+import type { RolloutRow } from './types';
+
+export interface ReviewRequest {
+  step: number;
+  /** One entry per edit (patch mode) or one for the whole rewrite. */
+  items: { label: string; detail: string }[];
+  /** Patch mode: the edits themselves, so a page can preview any subset. */
+  edits?: Edit[];
+  reasoning: string;
+  skillBefore: string;
+  candidate: string;
+}
+
+export interface ReviewDecision {
+  /** Indices into the request's items that the person approved. */
+  approved: number[];
+}
+
+export const REVIEW_PAUSE_PREFIX = 'Review step';
+
+/** The candidate the person approved; pauses the run until a decision is stored. */
+export async function reviewCandidate(
+  ctx: EngineContext,
+  a: { key: string; step: number; current: string; cand: Candidate; rows: readonly RolloutRow[] },
+): Promise<Candidate> {
+  if (!ctx.config.reviewEdits) return a.cand;
+  const { cand } = a;
+  const decision = (await ctx.store.getArtifact(ctx.runId, `${a.key}/review`))?.value as ReviewDecision | undefined;
+  if (!decision) {
+    const items = cand.changeSummary
+      ? [
+          {
+            label: 'Rewrite of the whole skill',
+            detail: cand.changeSummary.join('\n') || 'The optimizer rewrote the skill.',
+          },
+        ]
+      : cand.edits.map((e, i) => ({
+          label: `${e.op}${e.target ? ` after/at "${String(e.target).slice(0, 60)}"` : ''}`,
+          detail: describeEdit(e, i),
+        }));
+    const request: ReviewRequest = {
+      step: a.step,
+      items,
+      reasoning: cand.ranked.reasoning,
+      skillBefore: a.current,
+      candidate: cand.skill,
+      ...(cand.changeSummary ? {} : { edits: cand.edits }),
+    };
+    await putStepArtifact(ctx, a.key, 'review_request', request);
+    throw new PauseError(
+      'review',
+      `${REVIEW_PAUSE_PREFIX} ${a.step}: ${items.length} proposed change${items.length === 1 ? '' : 's'} wait for your approval on the Train screen.`,
+    );
+  }
+  const approved = new Set(decision.approved);
+  if (cand.changeSummary) {
+    if (approved.has(0)) return cand;
+    // The rewrite was vetoed: the candidate is the current skill, which cannot win the gate.
+    return { ...cand, skill: a.current, applied: { ...cand.applied, skill: a.current }, check: null };
+  }
+  if (cand.edits.every((_, i) => approved.has(i))) return cand;
+  const edits = cand.edits.filter((_, i) => approved.has(i));
+  await putStepArtifact(ctx, a.key, 'candidate_edits', edits);
+  const applied = applyPatch(a.current, edits);
+  const base = okRows(a.rows);
+  const check =
+    ctx.config.trainCheck && applied.skill !== a.current && base.length
+      ? await checkOnTrain(ctx, `${a.key}/check-reviewed`, base, applied.skill)
+      : null;
+  ctx.emit({
+    type: 'log',
+    level: 'info',
+    message: `Step ${a.step}: ${edits.length} of ${cand.edits.length} edits approved by you.`,
+  });
+  return { ...cand, edits, applied, skill: applied.skill, check, repair: null };
+}

@@ -1,0 +1,42 @@
+/** Steering before the gate: read what a paused step proposes, and store the person's decision. */
+import { stepKey } from '../../engine/step-artifacts';
+import type { ReviewRequest } from '../../engine/review';
+import { IdbRunStore } from '../../storage/idb-run-store';
+import { getRun } from '../../storage/runs-repo';
+import type { WorkerApi } from '../api-types';
+import { fail, type ApiContext } from './context';
+
+export function reviewHandlers(c: ApiContext): Pick<WorkerApi, 'getReview' | 'submitReview'> {
+  const { dbp, active } = c;
+  /** The request of the step a run is paused at for review, or why there is none. */
+  async function pending(runId: string) {
+    const db = await dbp;
+    const run = await getRun(db, runId);
+    if (!run) return fail('not_found', 'That run is not in this browser.');
+    if (run.state?.reasonKind !== 'review' || run.status !== 'paused' || active.has(runId))
+      return fail('invalid_input', 'This run is not waiting for a review.');
+    const step = run.state.nextStep;
+    const stored = await new IdbRunStore(db).getArtifact(runId, `${stepKey(step)}/review_request`);
+    if (!stored) return fail('not_found', `Step ${step} has no proposal to review.`);
+    return { ok: true as const, step, request: stored.value as ReviewRequest };
+  }
+  return {
+    async getReview(runId) {
+      return pending(runId);
+    },
+
+    async submitReview(runId, step, approved) {
+      const p = await pending(runId);
+      if (!p.ok) return p;
+      if (p.step !== step) return fail('invalid_input', `The run waits for a review of step ${p.step}, not ${step}.`);
+      const n = p.request.items.length;
+      const valid = [...new Set(approved)].filter((i) => Number.isInteger(i) && i >= 0 && i < n).sort((a, b) => a - b);
+      await new IdbRunStore(await dbp).putArtifact({
+        runId,
+        key: `${stepKey(step)}/review`,
+        value: { approved: valid },
+      });
+      return { ok: true, approved: valid.length, of: n };
+    },
+  };
+}

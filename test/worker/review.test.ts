@@ -1,0 +1,60 @@
+// Steering (issue #11): with "Review edits before the gate", each candidate pauses the run; the
+// person's approval (stored, so it survives a reload) decides which edits meet the gate. Over the
+// worker API, the SDK and the test server.
+import 'fake-indexeddb/auto';
+import { describe, expect, it } from 'vitest';
+import { sharedLlmServer } from '../support/shared-server';
+import { newRun, openTab } from '../support/api-harness';
+import { applyPatch, type Edit } from '../../src/core/edits';
+import { INITIAL_SKILL } from '../support/harness';
+
+const server = sharedLlmServer();
+
+describe('review edits before the gate', () => {
+  it('pauses at each candidate, gates only the approved edits, survives a reload, and a veto wins nothing', async () => {
+    server().set({ harmfulRate: 0 });
+    const url = server().url;
+    const keys = { target: 'k', optimizer: 'k', hosts: { target: url, optimizer: url } };
+    const dbName = `review-${Date.now()}`;
+    let tab = await openTab({ dbName });
+    const runId = await newRun(tab.remote, url, { epochs: 1, reviewEdits: true, trainCheck: false });
+    await tab.remote.setKeys(keys, false);
+    const first = await tab.remote.startRun(runId);
+    expect(first).toMatchObject({ ok: true, status: 'paused', reasonKind: 'review' });
+    expect(first.ok && first.reason).toMatch(/^Review step 1: \d+ proposed changes? wait for your approval/);
+    // A reload: a new tab on the same database finds the same proposal.
+    tab.close();
+    tab = await openTab({ dbName });
+    await tab.remote.setKeys(keys, false);
+    const r1 = await tab.remote.getReview(runId);
+    if (!r1.ok) throw new Error(r1.error.message);
+    expect(r1.step).toBe(1);
+    expect(r1.request.items.length).toBeGreaterThan(1);
+    expect(r1.request.skillBefore).toBe(INITIAL_SKILL);
+    expect(await tab.remote.submitReview(runId, 2, [0])).toMatchObject({ ok: false });
+    // Approve only the first edit: the gate sees that edit alone.
+    expect(await tab.remote.submitReview(runId, 1, [0, 0, 99])).toMatchObject({ ok: true, approved: 1, of: r1.request.items.length });
+    const second = await tab.remote.startRun(runId);
+    expect(second).toMatchObject({ ok: true, status: 'paused', reasonKind: 'review' });
+    const step1 = (await tab.remote.getStepDetail(runId, 1));
+    if (!step1.ok) throw new Error(step1.error.message);
+    const approved = step1.detail.artifacts.candidate_edits as Edit[];
+    expect(approved).toHaveLength(1);
+    expect(step1.detail.candidateSkill).toBe(applyPatch(INITIAL_SKILL, approved).skill);
+    // The gate scored that candidate (one rule alone fixes no item here: it is refused).
+    expect(step1.detail.step.candidateGateScore).not.toBeNull();
+    expect(step1.detail.step.action).toBe('reject');
+    // Step 2: veto everything — the candidate is the current skill, which cannot beat itself.
+    const r2 = await tab.remote.getReview(runId);
+    if (!r2.ok) throw new Error(r2.error.message);
+    expect(r2.step).toBe(2);
+    await tab.remote.submitReview(runId, 2, []);
+    const third = await tab.remote.startRun(runId);
+    expect(third.ok && third.status).not.toBe('failed');
+    const step2 = await tab.remote.getStepDetail(runId, 2);
+    if (!step2.ok) throw new Error(step2.error.message);
+    expect(step2.detail.step.action).toBe('reject');
+    expect(step2.detail.step.selectionCacheHit).toBe(true);
+    tab.close();
+  });
+});
