@@ -3,25 +3,21 @@
  * reflect, aggregate, choose the step size, build and gate the candidate, and record the step.
  */
 import { putStepArtifact, stepKey } from './step-artifacts';
-import { isAccept } from '../core/gate';
-import { skillHash } from '../core/hash';
-import { stepSchedule } from '../core/schedules';
 import { aggregate } from './aggregate';
 import { StageTimer } from './context';
 import { emptyUsage } from './meter';
-import { callOptimizer, checkErrorRate } from './optimizer-call';
 import { reflect, type AnalystPatch } from './reflect';
 import { rolloutPhase, type PhaseResult } from './rollout';
 import { describeEdit } from './select';
-import { buildCandidate, gateCandidate, type Candidate } from './candidate';
+import { buildCandidate, type Candidate } from './candidate';
+import { chooseBudget } from './step-budget';
+import { gateStep } from './step-gate';
 import { buildRewriteCandidate } from './rewrite-candidate';
 import { flushAppendix } from './appendix';
 import { reviewCandidate } from './review';
 import { describeSuggestion, normaliseSuggestion } from '../core/update-modes';
 import type { Edit } from '../core/edits';
-import { nextPending } from '../core/credit';
-import { decideLearningRate } from '../core/learning-rate';
-import { boundBuffer, makeBufferEntry, renderBuffer, renderMetaBlock } from './step-buffer';
+import { renderBuffer, renderMetaBlock } from './step-buffer';
 import type { RolloutRow, RunState, StageUsage, StepRecord } from './types';
 
 import type { TrainSession } from './session';
@@ -51,7 +47,7 @@ export interface StepArgs {
 
 /** One optimisation step (§2.4). Returns the new state; the caller saves it. */
 export async function runStep(session: TrainSession, prev: RunState, a: StepArgs): Promise<RunState> {
-  const { ctx, data } = session;
+  const { ctx } = session;
   const state = structuredClone(prev);
   const c = ctx.config;
   const started = ctx.now();
@@ -152,44 +148,25 @@ export async function runStep(session: TrainSession, prev: RunState, a: StepArgs
     if (mode === 'patch') await putStepArtifact(ctx, key, 'merged', merged);
 
     session.stage('select', a.step, a.epoch);
-    let budget: number | null = null;
-    if (mode === 'full_rewrite') {
-      // The merged rewrite is the candidate: no step size, no ranking (§3.5).
-    } else if (c.lrControlMode === 'autonomous') {
-      // The optimizer decides the step size; the schedule is not stepped (§3.4).
-      const lines =
-        mode === 'patch'
-          ? merged.edits.map(describeEdit)
-          : agg.merged.items
-              .map(normaliseSuggestion)
-              .filter((x) => x !== null)
-              .map(describeSuggestion);
-      const r = await timer.time('select', () =>
-        callOptimizer(ctx, `${key}/lr_decision`, 'lr_decision', {
-          meta: metaText,
-          skill: current,
-          n: String(ok.length),
-          hard: trainHard.toFixed(6),
-          soft: trainSoft.toFixed(6),
-          count: String(lines.length),
-          items: lines.join('\n'),
-          buffer: bufferText,
-        }),
-      );
-      checkErrorRate(ctx, 'lr_decision', [r]);
-      const d = decideLearningRate(r.json?.learning_rate, lines.length);
-      budget = d.learningRate;
-      await putStepArtifact(ctx, key, 'lr_decision', {
-        ...d,
-        reasoning: r.json?.reasoning ?? '',
-        confidence: r.json?.confidence ?? '',
-        risk_notes: r.json?.risk_notes ?? [],
-      });
-    } else {
-      const next = stepSchedule(state.schedule);
-      state.schedule = next.state;
-      budget = next.budget;
-    }
+    const lines =
+      mode === 'patch'
+        ? merged.edits.map(describeEdit)
+        : agg.merged.items
+            .map(normaliseSuggestion)
+            .filter((x) => x !== null)
+            .map(describeSuggestion);
+    const budget = await timer.time('select', () =>
+      chooseBudget(ctx, state, {
+        key,
+        current,
+        lines,
+        metaText,
+        bufferText,
+        n: ok.length,
+        hard: trainHard,
+        soft: trainSoft,
+      }),
+    );
     const built: Candidate | null = await timer.time('select', () =>
       mode === 'patch'
         ? buildCandidate(ctx, {
@@ -215,84 +192,11 @@ export async function runStep(session: TrainSession, prev: RunState, a: StepArgs
     if (built) {
       // Steering: with review on, the person's approval decides which edits meet the gate.
       const cand = await reviewCandidate(ctx, { key, step: a.step, current, cand: built, rows });
-      session.stage('update', a.step, a.epoch);
-      const candidate = cand.skill;
-      const applied = cand.applied;
-      await putStepArtifact(ctx, key, 'apply_report', applied.report);
-
-      session.stage('gate', a.step, a.epoch);
-      const origin = `step_${stepKey(a.step).slice(1)}`;
-      const gated = await timer.time('gate', () =>
-        gateCandidate(ctx, state, data, { key, cand, origin, step: a.step }),
+      Object.assign(
+        record,
+        await gateStep(session, state, { key, step: a.step, epoch: a.epoch, current, cand, rows, summaries, timer }),
+        { nEditsMerged: agg.merged.items.length, editBudget: budget },
       );
-      const decision = gated.decision;
-      const g = gated.selection;
-      const gateScoreValue = g?.gate ?? null;
-      await putStepArtifact(ctx, key, 'gate', {
-        phase: `${key}/gate`,
-        currentHash: await skillHash(current),
-        candidateHash: g?.hash ?? (await skillHash(candidate)),
-        cacheHit: g?.cacheHit ?? false,
-        score: g?.score ?? null,
-        gateScore: gateScoreValue,
-        mustBeat: c.useGate ? state.gate.currentScore : null,
-        action: decision.action,
-        skippedByCheck: g === null,
-        commonItems: gated.common,
-        carried: cand.carried,
-        rule: gated.rule,
-        tieBreak: gated.tieBreak
-          ? {
-              accepted: gated.tieBreak.accepted,
-              regressed: gated.tieBreak.val.regressed,
-              fixed: gated.tieBreak.val.improved,
-            }
-          : null,
-      });
-      state.stepBuffer = boundBuffer([
-        ...state.stepBuffer,
-        makeBufferEntry({
-          step: a.step,
-          action: decision.action,
-          rows,
-          analystSummaries: summaries,
-          scoreBefore: state.gate.currentScore,
-          scoreAfter: gateScoreValue ?? state.gate.currentScore,
-          edits: cand.edits,
-          rewrite: cand.changeSummary,
-        }),
-      ]);
-      if (c.carryEdits) {
-        const promising = cand.check
-          ? cand.check.improved
-          : g !== null &&
-            g.score.complete &&
-            g.score.soft > (state.selectionCache[await skillHash(current)]?.soft ?? Infinity);
-        state.pendingEdits = nextPending({
-          accepted: isAccept(decision.action),
-          promising,
-          edits: cand.edits,
-          cap: c.editBudget,
-        });
-      }
-      state.gate = decision.state;
-      if (isAccept(decision.action)) await session.saveVersion(candidate, origin, a.step);
-      Object.assign(record, {
-        nEditsMerged: agg.merged.items.length,
-        nEditsRanked: cand.changeSummary ? cand.changeSummary.length : cand.edits.length,
-        editBudget: budget,
-        candidateHash: g?.hash ?? null,
-        candidateSkillLen: candidate.length,
-        editApplySummary: applied.summary,
-        selectionHard: g?.score.hard ?? null,
-        selectionSoft: g?.score.soft ?? null,
-        selectionN: g?.score.n ?? null,
-        selectionComplete: g?.score.complete ?? null,
-        selectionCacheHit: g?.cacheHit ?? false,
-        candidateGateScore: gateScoreValue,
-        action: decision.action,
-        ...(cand.changeSummary ? { rewriteChangeSummary: cand.changeSummary } : {}),
-      });
     }
   }
   // Reminders join the appendix after the gate, on skip paths too (§3.8).

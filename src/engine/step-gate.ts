@@ -1,0 +1,108 @@
+/**
+ * Stage 6 of a step and its bookkeeping (algorithm doc §2.4, §2.6–2.7): gate the candidate,
+ * record the gate's verdict, add the step to the rejected-edit buffer, carry promising edits,
+ * move current and best, and save an accepted version. Returns the step record's gate fields.
+ */
+import { isAccept } from '../core/gate';
+import { nextPending } from '../core/credit';
+import { skillHash } from '../core/hash';
+import { gateCandidate, type Candidate } from './candidate';
+import type { StageTimer } from './context';
+import type { TrainSession } from './session';
+import { putStepArtifact, stepKey } from './step-artifacts';
+import { boundBuffer, makeBufferEntry } from './step-buffer';
+import type { RolloutRow, RunState, StepRecord } from './types';
+
+export interface GateStepInput {
+  key: string;
+  step: number;
+  epoch: number;
+  /** The skill the step started from. */
+  current: string;
+  cand: Candidate;
+  /** The step's train rollouts and the failure analysts' summaries (for the buffer). */
+  rows: readonly RolloutRow[];
+  summaries: string[];
+  timer: StageTimer;
+}
+
+/** Gate the candidate and update `state` (buffer, pending edits, gate); the record's gate fields. */
+export async function gateStep(session: TrainSession, state: RunState, a: GateStepInput): Promise<Partial<StepRecord>> {
+  const { ctx, data } = session;
+  const c = ctx.config;
+  const { key, current, cand, rows, summaries, timer } = a;
+  session.stage('update', a.step, a.epoch);
+  const candidate = cand.skill;
+  const applied = cand.applied;
+  await putStepArtifact(ctx, key, 'apply_report', applied.report);
+
+  session.stage('gate', a.step, a.epoch);
+  const origin = `step_${stepKey(a.step).slice(1)}`;
+  const gated = await timer.time('gate', () => gateCandidate(ctx, state, data, { key, cand, origin, step: a.step }));
+  const decision = gated.decision;
+  const g = gated.selection;
+  const gateScoreValue = g?.gate ?? null;
+  await putStepArtifact(ctx, key, 'gate', {
+    phase: `${key}/gate`,
+    currentHash: await skillHash(current),
+    candidateHash: g?.hash ?? (await skillHash(candidate)),
+    cacheHit: g?.cacheHit ?? false,
+    score: g?.score ?? null,
+    gateScore: gateScoreValue,
+    mustBeat: c.useGate ? state.gate.currentScore : null,
+    action: decision.action,
+    skippedByCheck: g === null,
+    commonItems: gated.common,
+    carried: cand.carried,
+    rule: gated.rule,
+    tieBreak: gated.tieBreak
+      ? {
+          accepted: gated.tieBreak.accepted,
+          regressed: gated.tieBreak.val.regressed,
+          fixed: gated.tieBreak.val.improved,
+        }
+      : null,
+  });
+  state.stepBuffer = boundBuffer([
+    ...state.stepBuffer,
+    makeBufferEntry({
+      step: a.step,
+      action: decision.action,
+      rows,
+      analystSummaries: summaries,
+      scoreBefore: state.gate.currentScore,
+      scoreAfter: gateScoreValue ?? state.gate.currentScore,
+      edits: cand.edits,
+      rewrite: cand.changeSummary,
+    }),
+  ]);
+  if (c.carryEdits) {
+    const promising = cand.check
+      ? cand.check.improved
+      : g !== null &&
+        g.score.complete &&
+        g.score.soft > (state.selectionCache[await skillHash(current)]?.soft ?? Infinity);
+    state.pendingEdits = nextPending({
+      accepted: isAccept(decision.action),
+      promising,
+      edits: cand.edits,
+      cap: c.editBudget,
+    });
+  }
+  state.gate = decision.state;
+  if (isAccept(decision.action)) await session.saveVersion(candidate, origin, a.step);
+  return {
+    nEditsRanked: cand.changeSummary ? cand.changeSummary.length : cand.edits.length,
+    candidateHash: g?.hash ?? null,
+    candidateSkillLen: candidate.length,
+    editApplySummary: applied.summary,
+    selectionHard: g?.score.hard ?? null,
+    selectionSoft: g?.score.soft ?? null,
+    selectionN: g?.score.n ?? null,
+    selectionComplete: g?.score.complete ?? null,
+    selectionCacheHit: g?.cacheHit ?? false,
+    candidateGateScore: gateScoreValue,
+    action: decision.action,
+    ...(cand.changeSummary ? { rewriteChangeSummary: cand.changeSummary } : {}),
+  };
+}
