@@ -18,6 +18,37 @@ import {
   ruleText,
 } from './rule-world';
 import { after, dedupeEdits, exampleEditsIn, hashFraction, jsonArrayAfter, section, type SimEdit } from './sim-text';
+import { applyPatch, type Edit } from '../../src/core/edits';
+import { stripProtectedRegions } from '../../src/core/protected-regions';
+
+/**
+ * The rewrite modes in the hard world: a suggestion carries the edit the patch-mode analyst
+ * would have made (slips included) as its instruction, and the simulated editor carries out
+ * exactly the suggestions it is given — so the modes differ only in how the loop ranks, merges
+ * and gates whole documents, not in how clever the editor is.
+ */
+const EDIT_PREFIX = 'Apply edit ';
+const asSuggestion = (e: SimEdit) => ({
+  type: e.op === 'delete' ? 'remove_rule' : e.op === 'replace' ? 'clarify' : 'add_rule',
+  title: (e.content || e.target || '').slice(0, 40),
+  motivation: 'failures in this minibatch',
+  instruction: `${EDIT_PREFIX}${JSON.stringify({ op: e.op, target: e.target ?? '', content: e.content })}`,
+  priority_hint: 'high',
+  support_count: e.support_count ?? 1,
+  source_type: 'failure',
+});
+function editsOfSuggestions(list: readonly { instruction?: string }[]): Edit[] {
+  return list.flatMap((x) => {
+    const i = x.instruction ?? '';
+    if (!i.startsWith(EDIT_PREFIX)) return [];
+    try {
+      return [JSON.parse(i.slice(EDIT_PREFIX.length)) as Edit];
+    } catch {
+      return [];
+    }
+  });
+}
+const rewriteWith = (skill: string, edits: readonly Edit[]) => applyPatch(stripProtectedRegions(skill).trimEnd() + '\n', edits).skill;
 
 /** How often each slip happens at noise 1. */
 const RATES = { echo: 0.3, empty: 0.1, harmful: 0.15, broad: 0.15, hallucinate: 0.2, restate: 0.2, mergeEcho: 0.8, rankSwap: 0.2 };
@@ -111,6 +142,40 @@ export function hardOptimizerAnswer(stage: string, system: string, user: string,
         failure_summary: missing.length ? [{ failure_type: 'rule_missing', count: failures.length, description: `failures on ${missing.join(', ')}` }] : [],
         patch: { reasoning: `Fixes for ${missing.join(', ') || 'nothing'}.`, edits },
       };
+    }
+    case 'reflect_suggestions':
+    case 'reflect_full_rewrite': {
+      if (!user.includes('## Failed Trajectories')) return undefined;
+      const failures = failuresIn(after(user, '## Failed Trajectories'));
+      const fixes = fixesFor(failures, skill).filter((e) => !wasRejected(e, rejected));
+      const edits = [...slips(user, system, skill, rejected, noise), ...fixes].slice(0, budget);
+      const base = { batch_size: failures.length, failure_summary: [], success_patterns: [] };
+      if (stage === 'reflect_suggestions') return { ...base, patch: { reasoning: 'fixes as suggestions', revise_suggestions: edits.map(asSuggestion) } };
+      const candidates = edits.length
+        ? [{ title: 'fixes', change_summary: edits.map((e) => `${e.op} ${e.content || e.target}`), new_skill: rewriteWith(skill, edits as Edit[]), support_count: failures.length, source_type: 'failure' }]
+        : [];
+      return { ...base, patch: { reasoning: 'a rewritten skill', skill_candidates: candidates } };
+    }
+    case 'merge_suggestions': {
+      const lists = jsonArrayAfter(user, '## Suggestion lists to merge') as { revise_suggestions?: { instruction?: string; support_count?: number }[] }[];
+      const edits = dedupeEdits(editsOfSuggestions(lists.flatMap((l) => l.revise_suggestions ?? [])).map((e) => ({ ...e, content: String(e.content ?? ''), target: String(e.target ?? ''), support_count: 1 })));
+      return { reasoning: `merged ${lists.length} lists`, revise_suggestions: edits.sort((a, b) => (b.support_count ?? 0) - (a.support_count ?? 0)).map(asSuggestion) };
+    }
+    case 'rank_suggestions': {
+      const k = Number(/budget=(\d+)/.exec(user)?.[1] ?? 1);
+      const order = [...user.matchAll(/^\[(\d+)\] type=.*support=(\d+)$/gm)].map((m) => ({ index: Number(m[1]), support: Number(m[2]) }));
+      order.sort((a, b) => b.support - a.support || a.index - b.index);
+      return { reasoning: 'the most supported', selected_indices: order.slice(0, k).map((o) => o.index) };
+    }
+    case 'rewrite_skill': {
+      const edits = editsOfSuggestions(jsonArrayAfter(section(user, '## Selected Revise Suggestions'), '(') as { instruction?: string }[]);
+      return { reasoning: 'carried out the suggestions', change_summary: edits.map((e) => `${e.op} ${e.content || e.target}`), new_skill: rewriteWith(skill, edits) };
+    }
+    case 'merge_full_rewrite': {
+      // The best-supported version wins (merging whole documents line by line would keep replaced rules).
+      const versions = jsonArrayAfter(user, '## Skill versions to merge') as { skill_candidates?: { support_count?: number }[] }[];
+      const all = versions.flatMap((v) => v.skill_candidates ?? []).sort((a, b) => (b.support_count ?? 0) - (a.support_count ?? 0));
+      return { reasoning: `kept the best-supported of ${all.length} versions`, skill_candidates: all.slice(0, 1) };
     }
     case 'merge_failure':
     case 'merge_success':
