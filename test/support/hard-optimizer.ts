@@ -48,7 +48,22 @@ function editsOfSuggestions(list: readonly { instruction?: string }[]): Edit[] {
     }
   });
 }
-const rewriteWith = (skill: string, edits: readonly Edit[]) => applyPatch(stripProtectedRegions(skill).trimEnd() + '\n', edits).skill;
+/**
+ * Carry out edits as a whole-document editor would: in order, and a replacement whose target an
+ * earlier one already replaced still gets its rule in (an editor integrates both; a literal patch
+ * would drop the second).
+ */
+function rewriteWith(skill: string, edits: readonly Edit[]): string {
+  let text = stripProtectedRegions(skill).trimEnd() + '\n';
+  for (const e of edits) {
+    const content = String(e.content ?? '');
+    const gone = e.op === 'replace' && !text.includes(String(e.target ?? ''));
+    const edit: Edit = gone ? { op: 'append', content } : e;
+    if (gone && (!content || text.includes(content))) continue;
+    text = applyPatch(text, [edit]).skill;
+  }
+  return text;
+}
 
 /** How often each slip happens at noise 1. */
 const RATES = { echo: 0.3, empty: 0.1, harmful: 0.15, broad: 0.15, hallucinate: 0.2, restate: 0.2, mergeEcho: 0.8, rankSwap: 0.2 };
