@@ -33,6 +33,7 @@ async function storedPoints(runId: string): Promise<ChartPoint[]> {
     epoch: s.epoch,
     action: s.action,
     candidate: s.candidateGateScore,
+    ...(s.scoreBefore !== undefined ? { faced: s.scoreBefore } : {}),
     current: s.currentScore,
     best: s.bestScore,
     trainHard: s.rolloutHard,

@@ -107,6 +107,7 @@ export async function runStep(session: TrainSession, prev: RunState, a: StepArgs
     step: a.step,
     epoch: a.epoch,
     stepInEpoch: a.stepInEpoch,
+    scoreBefore,
     rolloutHard: trainHard,
     rolloutSoft: trainSoft,
     rolloutN: ok.length,

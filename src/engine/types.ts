@@ -111,6 +111,8 @@ export interface StepRecord {
   candidateHash: string | null;
   candidateSkillLen: number | null;
   editApplySummary: EditApplySummary | null;
+  /** The current skill's score when the step began: what its candidate had to beat. */
+  scoreBefore?: number;
   /** Rewrite modes: what the rewritten candidate changed, one line per change. */
   rewriteChangeSummary?: string[];
   selectionHard: number | null;

@@ -62,6 +62,9 @@ describe('worker API over a MessageChannel', () => {
     const steps = events.filter((e): e is Extract<RunEvent, { type: 'step' }> => e.type === 'step');
     const baseline = events.find((e): e is Extract<RunEvent, { type: 'baseline' }> => e.type === 'baseline')!;
     expect(steps.map((e) => e.scoreBefore)).toEqual([baseline.score, ...steps.slice(0, -1).map((e) => e.currentScore)]);
+    // Stored with each step too, so a page reading the run back shows the same figure.
+    const stored = await tab.remote.getSteps(runId, 0, 100);
+    expect(stored.steps.map((s) => s.scoreBefore)).toEqual(steps.map((e) => e.scoreBefore));
     const step = await tab.remote.getStepDetail(runId, 1);
     expect(step.ok && step.detail.rollouts.length).toBe(20);
     expect(step.ok && step.detail.candidateSkill).toBeTruthy();

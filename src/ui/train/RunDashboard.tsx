@@ -68,7 +68,7 @@ export function RunDashboard() {
           {live.points.map((p, i) => (
             <li key={p.step} className={p.action.includes('accept') ? 'accepted' : p.action === 'reject' ? 'rejected' : 'skipped'}>
               Step {p.step} (epoch {p.epoch}): {p.action.replace(/_/g, ' ')}
-              {/* The score the candidate faced; for points read back from storage, the previous point's (or the baseline). */}
+              {/* The score the candidate faced (stored with the step; older runs: the previous point's, or the baseline). */}
               {p.candidate !== null && ` — candidate ${p.candidate.toFixed(3)} vs ${(p.faced ?? (i ? live.points[i - 1].current : (live.baseline ?? p.current))).toFixed(3)}`}
             </li>
           ))}
