@@ -70,7 +70,16 @@ export function blameLines(versions: readonly BlameVersion[]): string[] {
     keys = next.map((_, j) => (kept[j] >= 0 ? keys[kept[j]] : v.key));
     lines = next;
   }
-  return keys;
+  // A blank line says nothing of its own: it goes with the line above it (which version's
+  // blank line the diff kept is arbitrary, and would scatter the gutter).
+  return keys
+    .map((k, i) => (i > 0 && !lines[i].trim() ? null : k))
+    .map((k, i, all) => k ?? precedingKey(all, i) ?? keys[i]);
+}
+
+function precedingKey(keys: readonly (string | null)[], i: number): string | null {
+  for (let j = i - 1; j >= 0; j--) if (keys[j] !== null) return keys[j];
+  return null;
 }
 
 export interface BlameRange {

@@ -23,6 +23,13 @@ describe('edit blame: which version introduced each line', () => {
     ]);
   });
 
+  it('a blank line goes with the line above it', () => {
+    expect(blameLines([
+      { key: 'v0', text: '# S\n\n- a\n' },
+      { key: 'v1', text: '# S\n\n- a\n\n- b\n' },
+    ])).toEqual(['v0', 'v0', 'v0', 'v0', 'v1']);
+  });
+
   it('a line deleted and written back later belongs to the version that wrote it back', () => {
     expect(blameLines([
       { key: 'v0', text: 'x\ny\n' },

@@ -718,6 +718,14 @@ describe.skipIf(Boolean(skip))('zero-key demo in Chromium', () => {
     await page.getByRole('link', { name: 'Runs' }).click();
     await page.getByText('Test report').waitFor();
     const bestRow = page.getByRole('row').filter({ has: page.locator('.badge', { hasText: 'best' }) }).last();
+    // On the Runs screen: any stored version, read-only, with its blame.
+    await bestRow.getByRole('button', { name: 'Where lines came from' }).click();
+    const versionList = page.locator('.version-blame').getByRole('list', { name: 'Edit blame' });
+    await versionList.waitFor();
+    expect((await versionList.getByRole('listitem').allInnerTexts()).some((e) => /· Step \d+ · accept/.test(e))).toBe(true);
+    await expect.poll(() => page.locator('.version-blame .blame-step').count(), { timeout: 20_000 }).toBeGreaterThan(0);
+    await page.locator('.version-blame').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: 'test-results/runs-version-blame-light.png' });
     await bestRow.getByRole('button', { name: 'New run from this version' }).click();
     await page.getByRole('heading', { name: 'Write the starting skill' }).waitFor();
     await page.getByLabel(/Show where each line came from/).check();

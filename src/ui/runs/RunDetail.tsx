@@ -11,6 +11,7 @@ import type { RunListItem, SkillVersion, StepRecord } from '../../worker/api-typ
 import { Alert, Card } from '../common/Field';
 import { downloadBlob, safeFileName } from '../common/download';
 import { SkillDiff } from '../skill/LazyEditors';
+import { VersionBlame } from './VersionBlame';
 import { StepInspector } from './StepInspector';
 import { cancelRun, resumeRun } from '../../client/run-controller';
 
@@ -58,6 +59,7 @@ export function RunDetail({ runId, onDeleted, go, lineage, onSelect }: { runId: 
   const [versions, setVersions] = useState<SkillVersion[]>([]);
   const [step, setStep] = useState<number | null>(null);
   const [compare, setCompare] = useState<[string, string] | null>(null);
+  const [blameOf, setBlameOf] = useState<string | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const connection = useApp((s) => s.connection);
   const [error, setError] = useState<string | null>(null);
@@ -357,6 +359,9 @@ export function RunDetail({ runId, onDeleted, go, lineage, onSelect }: { runId: 
                   )}
                 </td>
                 <td>
+                  <button type="button" className="link" onClick={() => setBlameOf(blameOf === v.hash ? null : v.hash)}>
+                    Where lines came from
+                  </button>{' '}
                   <button type="button" className="link" onClick={() => fromVersion(v)}>
                     New run from this version
                   </button>
@@ -376,6 +381,7 @@ export function RunDetail({ runId, onDeleted, go, lineage, onSelect }: { runId: 
           </div>
         )}
         {compare && <SkillDiff original={textOf(compare[0])} modified={textOf(compare[1])} />}
+        {blameOf && versions.some((v) => v.hash === blameOf) && <VersionBlame key={blameOf} runId={runId} version={versions.find((v) => v.hash === blameOf)!} />}
       </Card>
     </div>
   );

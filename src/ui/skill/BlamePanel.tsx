@@ -21,13 +21,16 @@ export function BlamePanel({
   runLabel,
   skill,
   onMarks,
+  alwaysOn = false,
 }: {
   runId: string;
   runLabel: string;
   skill: string;
   onMarks: (m: LineMark[] | undefined) => void;
+  /** Shown without the toggle (a stored version's blame on the Runs screen). */
+  alwaysOn?: boolean;
 }) {
-  const [on, setOn] = useState(false);
+  const [on, setOn] = useState(alwaysOn);
   const [blame, setBlame] = useState<SkillBlame | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
@@ -55,10 +58,12 @@ export function BlamePanel({
   const lines = skill.replace(/\n$/, '').split('\n');
   return (
     <div className="blame">
-      <label className="check">
-        <input type="checkbox" checked={on} onChange={(e) => setOn(e.target.checked)} /> Show where each line came from
-        (edit blame over the run that made {runLabel})
-      </label>
+      {!alwaysOn && (
+        <label className="check">
+          <input type="checkbox" checked={on} onChange={(e) => setOn(e.target.checked)} /> Show where each line came
+          from (edit blame over the run that made {runLabel})
+        </label>
+      )}
       {error && <p className="muted">{error}</p>}
       {shown && (
         <>
