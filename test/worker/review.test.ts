@@ -3,6 +3,8 @@
 // worker API, the SDK and the test server.
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
+import * as Comlink from 'comlink';
+import type { RunEvent } from '../../src/engine/events';
 import { sharedLlmServer } from '../support/shared-server';
 import { newRun, openTab } from '../support/api-harness';
 import { applyPatch, type Edit } from '../../src/core/edits';
@@ -19,7 +21,15 @@ describe('review edits before the gate', () => {
     let tab = await openTab({ dbName });
     const runId = await newRun(tab.remote, url, { epochs: 1, reviewEdits: true, trainCheck: false });
     await tab.remote.setKeys(keys, false);
-    const first = await tab.remote.startRun(runId);
+    // The page opens the review as the pause is announced, before the run has let go of it.
+    let early: Promise<unknown> | undefined;
+    const first = await tab.remote.startRun(
+      runId,
+      Comlink.proxy((e: RunEvent) => {
+        if (e.type === 'status' && e.status === 'paused') early = tab.remote.getReview(runId);
+      }),
+    );
+    expect(await early).toMatchObject({ ok: true, step: 1 });
     expect(first).toMatchObject({ ok: true, status: 'paused', reasonKind: 'review' });
     expect(first.ok && first.reason).toMatch(/^Review step 1: \d+ proposed changes? wait for your approval/);
     // A reload: a new tab on the same database finds the same proposal.
@@ -33,10 +43,14 @@ describe('review edits before the gate', () => {
     expect(r1.request.skillBefore).toBe(INITIAL_SKILL);
     expect(await tab.remote.submitReview(runId, 2, [0])).toMatchObject({ ok: false });
     // Approve only the first edit: the gate sees that edit alone.
-    expect(await tab.remote.submitReview(runId, 1, [0, 0, 99])).toMatchObject({ ok: true, approved: 1, of: r1.request.items.length });
+    expect(await tab.remote.submitReview(runId, 1, [0, 0, 99])).toMatchObject({
+      ok: true,
+      approved: 1,
+      of: r1.request.items.length,
+    });
     const second = await tab.remote.startRun(runId);
     expect(second).toMatchObject({ ok: true, status: 'paused', reasonKind: 'review' });
-    const step1 = (await tab.remote.getStepDetail(runId, 1));
+    const step1 = await tab.remote.getStepDetail(runId, 1);
     if (!step1.ok) throw new Error(step1.error.message);
     const approved = step1.detail.artifacts.candidate_edits as Edit[];
     expect(approved).toHaveLength(1);

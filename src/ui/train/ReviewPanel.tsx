@@ -18,15 +18,21 @@ export function ReviewPanel({ runId }: { runId: string }) {
   const [sending, setSending] = useState(false);
   useEffect(() => {
     let live = true;
-    void trainer()
-      .getReview(runId)
-      .then((r) => {
-        if (!live) return;
-        if (r.ok) setReview({ step: r.step, request: r.request });
-        else setError(r.error.message);
-      });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    // The pause is announced as it is stored; should the page ask a moment too early, it asks again.
+    const load = (tries: number) =>
+      void trainer()
+        .getReview(runId)
+        .then((r) => {
+          if (!live) return;
+          if (r.ok) setReview({ step: r.step, request: r.request });
+          else if (tries > 1) timer = setTimeout(() => load(tries - 1), 300);
+          else setError(r.error.message);
+        });
+    load(5);
     return () => {
       live = false;
+      clearTimeout(timer);
     };
   }, [runId]);
   const preview = useMemo(() => {

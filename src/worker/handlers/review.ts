@@ -9,11 +9,13 @@ import { fail, type ApiContext } from './context';
 export function reviewHandlers(c: ApiContext): Pick<WorkerApi, 'getReview' | 'submitReview'> {
   const { dbp, active } = c;
   /** The request of the step a run is paused at for review, or why there is none. */
-  async function pending(runId: string) {
+  async function pending(runId: string, forWriting: boolean) {
     const db = await dbp;
     const run = await getRun(db, runId);
     if (!run) return fail('not_found', 'That run is not in this browser.');
-    if (run.state?.reasonKind !== 'review' || run.status !== 'paused' || active.has(runId))
+    // The pause is stored and announced a moment before the run lets go of it: the proposal may be
+    // read at once (the panel opens on the announcement); a decision waits until the run has stopped.
+    if (run.state?.reasonKind !== 'review' || run.status !== 'paused' || (forWriting && active.has(runId)))
       return fail('invalid_input', 'This run is not waiting for a review.');
     const step = run.state.nextStep;
     const stored = await new IdbRunStore(db).getArtifact(runId, `${stepKey(step)}/review_request`);
@@ -22,11 +24,11 @@ export function reviewHandlers(c: ApiContext): Pick<WorkerApi, 'getReview' | 'su
   }
   return {
     async getReview(runId) {
-      return pending(runId);
+      return pending(runId, false);
     },
 
     async submitReview(runId, step, approved) {
-      const p = await pending(runId);
+      const p = await pending(runId, true);
       if (!p.ok) return p;
       if (p.step !== step) return fail('invalid_input', `The run waits for a review of step ${p.step}, not ${step}.`);
       const n = p.request.items.length;
