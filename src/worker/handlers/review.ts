@@ -28,6 +28,8 @@ export function reviewHandlers(c: ApiContext): Pick<WorkerApi, 'getReview' | 'su
     },
 
     async submitReview(runId, step, approved) {
+      // A decision sent the instant the panel opened may find the run still letting go: wait a little.
+      for (let i = 0; i < 40 && active.has(runId); i++) await new Promise((r) => setTimeout(r, 50));
       const p = await pending(runId, true);
       if (!p.ok) return p;
       if (p.step !== step) return fail('invalid_input', `The run waits for a review of step ${p.step}, not ${step}.`);
