@@ -71,4 +71,26 @@ describe('review edits before the gate', () => {
     expect(step2.detail.step.selectionCacheHit).toBe(true);
     tab.close();
   });
+
+  it('in rewrite mode the whole rewrite is one change to approve or veto', async () => {
+    server().set({ harmfulRate: 0 });
+    const url = server().url;
+    const tab = await openTab();
+    const runId = await newRun(tab.remote, url, { epochs: 1, reviewEdits: true, updateMode: 'rewrite', trainCheck: false });
+    await tab.remote.setKeys({ target: 'k', optimizer: 'k', hosts: { target: url, optimizer: url } }, false);
+    expect(await tab.remote.startRun(runId)).toMatchObject({ ok: true, status: 'paused', reasonKind: 'review' });
+    const r = await tab.remote.getReview(runId);
+    if (!r.ok) throw new Error(r.error.message);
+    expect(r.request.items).toHaveLength(1);
+    expect(r.request.items[0].label).toBe('Rewrite of the whole skill');
+    expect(r.request.items[0].detail).toMatch(/^added - For /);
+    expect(r.request.edits).toBeUndefined();
+    expect(r.request.candidate).not.toBe(r.request.skillBefore);
+    await tab.remote.submitReview(runId, 1, []);
+    await tab.remote.startRun(runId);
+    const step1 = await tab.remote.getStepDetail(runId, 1);
+    if (!step1.ok) throw new Error(step1.error.message);
+    expect(step1.detail.step).toMatchObject({ action: 'reject', selectionCacheHit: true });
+    tab.close();
+  });
 });
