@@ -132,6 +132,11 @@ export function estimateRunCalls(
         counts.repair += repairs;
       }
       counts.gate += N;
+      if (c.skillAwareReflection && c.updateMode === 'patch') {
+        // Reminders change the current skill outside the gate: it is scored again, and a long list is compacted.
+        counts.gate += N;
+        if (c.appendixConsolidateThreshold > 0) counts.appendix += 1;
+      }
     }
     if (e >= 2 && (c.useSlowUpdate || c.useMetaSkill)) {
       counts.slowUpdateRollout += 2 * Math.min(c.slowUpdateSamples, sizes.train);

@@ -57,6 +57,16 @@ describe('run estimate', () => {
     expect([patch.repair, rewrite.repair, full.repair]).toEqual([steps, 0, 0]);
   });
 
+  it('skill-aware appendix: one more validation pass and at most one consolidation per step', () => {
+    const sizes = { train: 200, val: 50, test: 50 };
+    const steps = 4 * 5;
+    const off = estimateRunCalls(DEFAULT_RUN_CONFIG, sizes);
+    const on = estimateRunCalls({ ...DEFAULT_RUN_CONFIG, skillAwareReflection: true }, sizes);
+    expect(on.gate - off.gate).toBe(steps * 50);
+    expect([off.appendix, on.appendix]).toEqual([0, steps]);
+    expect(estimateRunCalls({ ...DEFAULT_RUN_CONFIG, skillAwareReflection: true, appendixConsolidateThreshold: 0 }, sizes).appendix).toBe(0);
+  });
+
   it('SearchQA at paper scale: 400/200/1400, 4 epochs', () => {
     // The paper's loop: without the train check (its counts are tested below).
     const c = estimateRunCalls({ ...DEFAULT_RUN_CONFIG, trainCheck: false, testNoSkill: false }, { train: 400, val: 200, test: 1400 }, { trainAccuracy: 0.75 });
