@@ -10,9 +10,9 @@ import { poolWithCarried, tieBreakAccepts, type ItemDelta, compareOutcomes } fro
 import { screenEdits } from '../core/edit-screen';
 import { applyPatch, type Edit, type Patch, type PatchResult } from '../core/edits';
 import { acceptTie, evaluateGate, type GateDecision } from '../core/gate';
-import { putStepArtifact, type DeltaSummary } from './step-artifacts';
+import { putStepArtifact } from './step-artifacts';
 import type { EngineContext } from './context';
-import { checkOnTrain, repairBundle, type RepairOutcome, type TrainCheck } from './credit-check';
+import { checkArtifact, checkOnTrain, repairBundle, summariseDelta, type RepairOutcome, type TrainCheck } from './credit-check';
 import { okRows } from './rollout';
 import { rankAndSelect } from './select';
 import { commonScoresIfErrored, pairedValidationRows, scoreOnSelection, type CommonScores, type SelectionOutcome } from './selection';
@@ -98,15 +98,10 @@ export async function buildCandidate(ctx: EngineContext, a: CandidateInput): Pro
         reasoning: repair.reasoning,
       });
     }
-    await putStepArtifact(ctx, a.key, 'check', { ...summariseDelta(check.delta), complete: check.complete, improved: check.improved, strict: check.strict, calls: check.calls });
+    await putStepArtifact(ctx, a.key, 'check', checkArtifact(check));
   }
   await putStepArtifact(ctx, a.key, 'candidate_edits', edits);
   return { ranked: sel.ranked, edits, applied, skill: applied.skill, check, repair, carried: pool.filter((e) => e.carried).length };
-}
-
-/** An item delta as artifacts store it: `fixed` are the items that now pass. */
-export function summariseDelta(d: ItemDelta): DeltaSummary {
-  return { n: d.n, regressed: d.regressed, fixed: d.improved, before: d.before, after: d.after };
 }
 
 export interface GatedCandidate {

@@ -15,6 +15,7 @@ import { callOptimizer, checkErrorRate } from './optimizer-call';
 import { meanScores, okRows, rolloutPhase } from './rollout';
 import { describeEdit, pickIndices } from './select';
 import type { RolloutRow } from './types';
+import type { CheckArtifact, DeltaSummary } from './step-artifacts';
 
 export interface TrainCheck {
   delta: ItemDelta;
@@ -124,4 +125,14 @@ export async function repairBundle(ctx: EngineContext, a: RepairInput): Promise<
     reasoning: String(r.json.reasoning ?? ''),
     repaired,
   };
+}
+
+/** An item delta as artifacts store it: `fixed` are the items that now pass. */
+export function summariseDelta(d: ItemDelta): DeltaSummary {
+  return { n: d.n, regressed: d.regressed, fixed: d.improved, before: d.before, after: d.after };
+}
+
+/** A train check as its step artifact stores it. */
+export function checkArtifact(check: TrainCheck): CheckArtifact {
+  return { ...summariseDelta(check.delta), complete: check.complete, improved: check.improved, strict: check.strict, calls: check.calls };
 }

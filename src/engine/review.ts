@@ -9,7 +9,7 @@
 import { applyPatch, type Edit } from '../core/edits';
 import type { Candidate } from './candidate';
 import type { EngineContext } from './context';
-import { checkOnTrain } from './credit-check';
+import { checkArtifact, checkOnTrain } from './credit-check';
 import { PauseError } from './pause';
 import { okRows } from './rollout';
 import { describeEdit } from './select';
@@ -31,8 +31,6 @@ export interface ReviewDecision {
   /** Indices into the request's items that the person approved. */
   approved: number[];
 }
-
-export const REVIEW_PAUSE_PREFIX = 'Review step';
 
 /** The candidate the person approved; pauses the run until a decision is stored. */
 export async function reviewCandidate(
@@ -65,7 +63,7 @@ export async function reviewCandidate(
     await putStepArtifact(ctx, a.key, 'review_request', request);
     throw new PauseError(
       'review',
-      `${REVIEW_PAUSE_PREFIX} ${a.step}: ${items.length} proposed change${items.length === 1 ? '' : 's'} wait for your approval on the Train screen.`,
+      `Review step ${a.step}: ${items.length} proposed change${items.length === 1 ? '' : 's'} wait for your approval on the Train screen.`,
     );
   }
   const approved = new Set(decision.approved);
@@ -83,6 +81,8 @@ export async function reviewCandidate(
     ctx.config.trainCheck && applied.skill !== a.current && base.length
       ? await checkOnTrain(ctx, `${a.key}/check-reviewed`, base, applied.skill)
       : null;
+  // The inspector shows the check of what was gated: the approved edits'.
+  if (check) await putStepArtifact(ctx, a.key, 'check', checkArtifact(check));
   ctx.emit({
     type: 'log',
     level: 'info',

@@ -16,12 +16,11 @@ import {
 import type { Proposals } from './aggregate';
 import type { Candidate } from './candidate';
 import type { EngineContext } from './context';
-import { checkOnTrain, type TrainCheck } from './credit-check';
+import { checkArtifact, checkOnTrain, type TrainCheck } from './credit-check';
 import { callOptimizer, checkErrorRate } from './optimizer-call';
 import { okRows } from './rollout';
 import { rankAndSelect, type Ranking } from './select';
 import { putStepArtifact, type RewriteArtifact } from './step-artifacts';
-import { summariseDelta } from './candidate';
 import type { RolloutRow } from './types';
 
 const SUGGESTION_RANKING: Ranking<ReviseSuggestion> = { prompt: 'rank_suggestions', describe: describeSuggestion };
@@ -59,13 +58,7 @@ export async function buildRewriteCandidate(ctx: EngineContext, a: RewriteInput)
   const base = okRows(a.rows);
   if (ctx.config.trainCheck && skill !== a.current && base.length) {
     check = await checkOnTrain(ctx, `${a.key}/check`, base, skill);
-    await putStepArtifact(ctx, a.key, 'check', {
-      ...summariseDelta(check.delta),
-      complete: check.complete,
-      improved: check.improved,
-      strict: check.strict,
-      calls: check.calls,
-    });
+    await putStepArtifact(ctx, a.key, 'check', checkArtifact(check));
   }
   return {
     ranked: { reasoning: written.reasoning, edits: [] },

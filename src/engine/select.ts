@@ -38,7 +38,7 @@ export function pickIndices(raw: unknown, n: number, budget: number): number[] {
   return out;
 }
 
-export const EDIT_RANKING: Ranking<Edit> = { prompt: 'rank_edits', describe: describeEdit };
+const EDIT_RANKING: Ranking<Edit> = { prompt: 'rank_edits', describe: describeEdit };
 
 export async function rankAndSelect<T = Edit>(
   ctx: EngineContext,

@@ -143,7 +143,8 @@ export function readStepArtifacts(step: number, records: readonly ArtifactRecord
  * from the skill the step started from and the bundle it applied (older runs: the ranked edits).
  */
 export function rebuildCandidate(before: string, artifacts: Partial<StepArtifacts>): string | null {
-  if (artifacts.rewrite) return artifacts.rewrite.skill;
+  // A rewrite the person vetoed gated the skill the step started from.
+  if (artifacts.rewrite) return artifacts.review && !artifacts.review.approved.includes(0) ? before : artifacts.rewrite.skill;
   if (!artifacts.apply_report) return null;
   const edits = artifacts.candidate_edits ?? artifacts.ranked?.edits;
   return edits ? applyPatch(before, edits).skill : null;

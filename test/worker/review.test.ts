@@ -91,6 +91,8 @@ describe('review edits before the gate', () => {
     const step1 = await tab.remote.getStepDetail(runId, 1);
     if (!step1.ok) throw new Error(step1.error.message);
     expect(step1.detail.step).toMatchObject({ action: 'reject', selectionCacheHit: true });
+    // The inspector shows what was gated: the skill the step started from, not the vetoed rewrite.
+    expect(step1.detail.candidateSkill).toBe(r.request.skillBefore);
     tab.close();
   });
 });
