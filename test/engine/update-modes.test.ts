@@ -45,7 +45,7 @@ describe('update modes in the engine', () => {
 
   it('full-rewrite mode: analysts write whole skills, merges combine them, and no ranking or step size is asked', async () => {
     server().set({ harmfulRate: 0 });
-    const run = await trainOnce({ url: server().url, config: { updateMode: 'full_rewrite', lrControlMode: 'autonomous' } });
+    const run = await trainOnce({ url: server().url, config: { updateMode: 'full_rewrite', lrControlMode: 'autonomous', epochs: 1 } });
     const stages = stagesCalled();
     expect(stages).toContain('reflect_full_rewrite');
     expect(stages).toContain('merge_full_rewrite');
