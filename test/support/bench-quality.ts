@@ -1,77 +1,131 @@
 /**
- * `npm run bench:quality` (issue #8): learning quality, not speed. Trains on the hard rule world
- * (rule-world.ts: pairs, a harmful and a broad starting rule, validation-blind families, a
- * fallible optimizer), on the same world with a noisier optimizer, and on the easy world, over
- * 8 seeds each, and prints one JSON line:
- * held-out (test split) accuracy of the best skill per seed, its mean and min, training target
- * calls (every target call but the test split's, cache hits excluded), optimizer calls, and
- * per-cause counters read from the step artifacts.
- * Options: --baseline (the issue-#8 mechanisms off: today's loop), --off=knob,knob (switch single
- * mechanisms off), --noise=X (how often the simulated optimizer slips, default 1), --seeds=N (default 8),
- * --world=hard|noisy|easy (default all three; noisy is the hard world at twice the noise), --table (a per-seed table before the JSON),
- * --gate-rule=no_regression|significance [--k=N] (a gate rule instead of the mean gate alone).
- * --update-mode=rewrite|full_rewrite (a whole-skill update mode instead of patches).
+ * `npm run bench:quality` (issues #8, #19): learning quality, not speed. Trains over 8 seeds on
+ * each rule world and prints one JSON line: held-out accuracy of the best skill per seed, its mean
+ * and min, training target calls (every target call but the test split's, cache hits excluded),
+ * optimizer calls, per-cause counters read from the step artifacts, and the run's lift figures.
+ * Held-out is the best skill's accuracy on the test items *without noise* (what the simulated
+ * target answers when it does not slip), so a stochastic world is judged on what was learned.
+ * Worlds (rule-world.ts, llm-server.ts):
+ * - hard: pairs, a harmful and a broad starting rule, validation-blind families, a fallible optimizer;
+ * - sloppy: the hard world with an optimizer that slips twice as often;
+ * - easy: the plain rule world;
+ * - noisy / noisier: the hard world with a stochastic target that misses 10 % (20 %) of the answers
+ *   it knows and guesses 5 % (10 %) of those it does not — a changed skill re-draws, and the same
+ *   prompt asked again is a fresh sample;
+ * - broad: a starting rule that carries three families, a repairer that slips in harmful rules.
+ * Each seed gets its own server (its own noise seed), so runs never share a target's draws.
+ * Options: --baseline (the issue-#8 mechanisms off), --off=knob,knob (switch single mechanisms
+ * off), --on=knob,knob (switch single mechanisms on), --noise=X (how often the simulated optimizer
+ * slips, default 1), --seeds=N (default 8), --world=a,b (default all), --table (a per-seed table
+ * before the JSON), --gate-rule=no_regression|significance [--k=N], --update-mode=rewrite|full_rewrite.
  */
 import '../setup';
 import { importDatasetText } from '../../src/core/dataset-import';
 import { type RunConfig } from '../../src/core/run-config';
+import { renderRollout } from '../../src/core/templates';
+import { scoreResponse } from '../../src/core/scoring';
 import { createLlmPort } from '../../src/llm/openai-client';
 import { MemoryRunStore } from '../../src/storage/memory-store';
 import { runTraining } from '../../src/engine/trainer';
-import type { RunDataset } from '../../src/engine/types';
+import type { RunDataset, RunSummary } from '../../src/engine/types';
 import { loadPrompts } from './prompts';
 import { testEndpoint } from './endpoints';
 import { INITIAL_SKILL, SMALL_CONFIG, worldDataset } from './harness';
-import { startLlmServer } from './llm-server';
-import { HARD_INITIAL_SKILL, makeHardWorldItems } from './rule-world';
+import { startLlmServer, type ServerOptions } from './llm-server';
+import { BROAD_WORLD, HARD_WORLD, hardTargetAnswer, makeHardWorldItems, simulatedTargetAnswer, type HardWorldSpec } from './rule-world';
 
-/** The issue-#8 mechanisms switched off: the loop as it was before them. */
 export const BASELINE_KNOBS: Partial<RunConfig> = { screenEdits: false, trainCheck: false, repairEdits: false, carryEdits: false, tieBreak: false };
 
-export function hardWorldDataset(): RunDataset {
-  const r = importDatasetText(JSON.stringify(makeHardWorldItems()));
+export function hardWorldDataset(spec: HardWorldSpec = HARD_WORLD): RunDataset {
+  const r = importDatasetText(JSON.stringify(makeHardWorldItems(spec)));
   if (!r.ok) throw new Error('hard world dataset invalid');
   return { items: r.dataset.items, splits: r.dataset.splits };
 }
 
 export interface SeedResult {
   seed: number;
+  /** The best skill's accuracy on the test items without noise. */
   heldOut: number;
+  /** The starting skill's, likewise: heldOut − initialHeldOut is the true lift. */
+  initialHeldOut: number;
+  /** The lift the run reported (best − initial on its own test rollouts), and its interval when it has one. */
+  reportedLift: number | null;
+  liftInterval: [number, number] | null;
   trainingTargetCalls: number;
   optimizerCalls: number;
   accepts: number;
   counters: Record<string, number>;
 }
 
-/** `noisy` is the hard world with an optimizer that slips twice as often. */
-export type World = 'hard' | 'noisy' | 'easy';
+export const WORLDS = ['hard', 'sloppy', 'easy', 'noisy', 'noisier', 'broad'] as const;
+export type World = (typeof WORLDS)[number];
 
-export async function trainSeed(url: string, world: World, seed: number, knobs: Partial<RunConfig>, opts: { store?: MemoryRunStore } = {}): Promise<SeedResult> {
-  const config: RunConfig = { ...SMALL_CONFIG, seed, ...knobs };
-  const data = world === 'easy' ? worldDataset(120) : hardWorldDataset();
-  const store = opts.store ?? new MemoryRunStore();
-  const llm = createLlmPort(
-    { target: testEndpoint(url, 'sim-target', { concurrency: 4 }), optimizer: testEndpoint(url, 'sim-optimizer', { concurrency: 4 }) },
-    { backoffBaseMs: 5, maxBackoffMs: 50 },
-  );
-  const runId = `${world}-${seed}`;
-  const outcome = await runTraining(
-    { runId, config, data, initialSkill: world === 'easy' ? INITIAL_SKILL : HARD_INITIAL_SKILL },
-    { llm, store, prompts: loadPrompts(), signal: new AbortController().signal },
-  );
-  if (outcome.status !== 'completed') throw new Error(`${runId} ended ${outcome.status}: ${outcome.reason}`);
-  const rows = await store.listRollouts(runId);
-  const calls = await store.listCalls(runId);
-  const summary = outcome.summary!;
-  const best = summary.tests.find((t) => t.skill === 'best') ?? summary.tests.find((t) => t.skill === 'initial');
-  return {
-    seed,
-    heldOut: best?.hard ?? 0,
-    trainingTargetCalls: rows.filter((r) => !r.cached && !r.phase.startsWith('test/')).length,
-    optimizerCalls: calls.length,
-    accepts: summary.accepts,
-    counters: await countCauses(store, runId, summary.totalSteps),
-  };
+/** Each world's server settings, dataset and starting skill. */
+export function worldSetup(world: World, noise = 1): { server: Partial<ServerOptions>; spec: HardWorldSpec | null } {
+  switch (world) {
+    case 'hard': return { server: { world: 'hard', noise }, spec: HARD_WORLD };
+    case 'sloppy': return { server: { world: 'hard', noise: 2 * noise }, spec: HARD_WORLD };
+    case 'easy': return { server: { world: 'easy', noise }, spec: null };
+    case 'noisy': return { server: { world: 'hard', noise, targetNoise: { miss: 0.1, guess: 0.05 } }, spec: HARD_WORLD };
+    case 'noisier': return { server: { world: 'hard', noise, targetNoise: { miss: 0.2, guess: 0.1 } }, spec: HARD_WORLD };
+    case 'broad': return { server: { world: 'broad', noise, repairSlip: 0.35 }, spec: BROAD_WORLD };
+  }
+}
+
+/** Accuracy of a skill on the test items when the simulated target does not slip. */
+export function noiseFreeAccuracy(skill: string, data: RunDataset, spec: HardWorldSpec | null): number {
+  const prompts = loadPrompts();
+  const ids = data.splits.test;
+  const byId = new Map(data.items.map((i) => [i.id, i]));
+  let sum = 0;
+  for (const id of ids) {
+    const item = byId.get(id)!;
+    const m = renderRollout(prompts['rollout-qa'], skill, item);
+    const answer = spec ? hardTargetAnswer(m.system, m.user, spec) : simulatedTargetAnswer(m.system, m.user);
+    sum += scoreResponse({ kind: 'exact' }, `<answer>${answer}</answer>`, item).hard;
+  }
+  return ids.length ? sum / ids.length : 0;
+}
+
+export async function trainSeed(world: World, seed: number, knobs: Partial<RunConfig>, opts: { store?: MemoryRunStore; noise?: number } = {}): Promise<SeedResult> {
+  const setup = worldSetup(world, opts.noise ?? 1);
+  const server = await startLlmServer({ ...setup.server, noiseSeed: seed });
+  try {
+    const config: RunConfig = { ...SMALL_CONFIG, seed, ...knobs };
+    const data = setup.spec ? hardWorldDataset(setup.spec) : worldDataset(120);
+    const initialSkill = setup.spec ? setup.spec.initialSkill : INITIAL_SKILL;
+    const store = opts.store ?? new MemoryRunStore();
+    const llm = createLlmPort(
+      { target: testEndpoint(server.url, 'sim-target', { concurrency: 4 }), optimizer: testEndpoint(server.url, 'sim-optimizer', { concurrency: 4 }) },
+      { backoffBaseMs: 5, maxBackoffMs: 50 },
+    );
+    const runId = `${world}-${seed}`;
+    const outcome = await runTraining({ runId, config, data, initialSkill }, { llm, store, prompts: loadPrompts(), signal: new AbortController().signal });
+    if (outcome.status !== 'completed') throw new Error(`${runId} ended ${outcome.status}: ${outcome.reason}`);
+    const rows = await store.listRollouts(runId);
+    const calls = await store.listCalls(runId);
+    const summary = outcome.summary!;
+    const state = (await store.loadState(runId))!;
+    return {
+      seed,
+      heldOut: noiseFreeAccuracy(state.gate.bestSkill, data, setup.spec),
+      initialHeldOut: noiseFreeAccuracy(initialSkill, data, setup.spec),
+      reportedLift: summary.testDelta,
+      liftInterval: liftIntervalOf(summary),
+      trainingTargetCalls: rows.filter((r) => !r.cached && !r.phase.startsWith('test/')).length,
+      optimizerCalls: calls.length,
+      accepts: summary.accepts,
+      counters: await countCauses(store, runId, summary.totalSteps),
+    };
+  } finally {
+    await server.close();
+  }
+}
+
+/** The run's interval for the lift of the best skill over the starting one, when it reports one. */
+function liftIntervalOf(summary: RunSummary): [number, number] | null {
+  const lift = (summary as { lift?: { interval?: [number, number] } }).lift;
+  return lift?.interval ?? null;
 }
 
 /** Per-cause counters from the step artifacts of the issue-#8 mechanisms (absent ones count 0). */
@@ -105,53 +159,74 @@ function aggregate(results: SeedResult[]) {
   const sum = (f: (r: SeedResult) => number) => results.reduce((a, r) => a + f(r), 0);
   const counters: Record<string, number> = {};
   for (const r of results) for (const [k, v] of Object.entries(r.counters)) counters[k] = (counters[k] ?? 0) + v;
+  const withInterval = results.filter((r) => r.liftInterval);
+  const covers = (r: SeedResult) => r.liftInterval![0] - 1e-9 <= r.heldOut - r.initialHeldOut && r.heldOut - r.initialHeldOut <= r.liftInterval![1] + 1e-9;
+  const round = (x: number) => Number(x.toFixed(4));
   return {
-    meanHeldOut: Number((sum((r) => r.heldOut) / results.length).toFixed(4)),
+    meanHeldOut: round(sum((r) => r.heldOut) / results.length),
     minHeldOut: Math.min(...results.map((r) => r.heldOut)),
     meanTrainingTargetCalls: sum((r) => r.trainingTargetCalls) / results.length,
     meanOptimizerCalls: sum((r) => r.optimizerCalls) / results.length,
+    lift: {
+      meanTrue: round(sum((r) => r.heldOut - r.initialHeldOut) / results.length),
+      meanReported: round(sum((r) => r.reportedLift ?? 0) / results.length),
+      ...(withInterval.length
+        ? {
+            coverage: round(withInterval.filter(covers).length / withInterval.length),
+            meanWidth: round(withInterval.reduce((a, r) => a + r.liftInterval![1] - r.liftInterval![0], 0) / withInterval.length),
+          }
+        : {}),
+    },
     counters,
-    perSeed: results.map((r) => ({ seed: r.seed, heldOut: r.heldOut, targetCalls: r.trainingTargetCalls, optimizerCalls: r.optimizerCalls, accepts: r.accepts })),
+    perSeed: results.map((r) => ({
+      seed: r.seed,
+      heldOut: round(r.heldOut),
+      trueLift: round(r.heldOut - r.initialHeldOut),
+      reportedLift: r.reportedLift === null ? null : round(r.reportedLift),
+      liftInterval: r.liftInterval?.map(round) ?? null,
+      targetCalls: r.trainingTargetCalls,
+      optimizerCalls: r.optimizerCalls,
+      accepts: r.accepts,
+    })),
   };
 }
 
 export async function main(argv: string[]): Promise<number> {
   const arg = (name: string) => argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
   const seeds = Array.from({ length: Number(arg('seeds') ?? 8) }, (_, i) => i + 1);
-  const all: World[] = ['hard', 'noisy', 'easy'];
-  const worlds = all.includes(arg('world') as World) ? [arg('world') as World] : all;
-  // --off=a,b switches single mechanisms off (an ablation of the defaults).
-  const off = Object.fromEntries((arg('off') ?? '').split(',').filter(Boolean).map((k) => [k, false])) as Partial<RunConfig>;
+  const asked = (arg('world') ?? '').split(',').filter((w): w is World => (WORLDS as readonly string[]).includes(w));
+  const worlds = asked.length ? asked : [...WORLDS];
+  // --off=a,b / --on=a,b switch single mechanisms off or on (ablations of the defaults).
+  const flags = (name: string, value: boolean) => Object.fromEntries((arg(name) ?? '').split(',').filter(Boolean).map((k) => [k, value]));
+  const off = flags('off', false) as Partial<RunConfig>;
+  const on = flags('on', true) as Partial<RunConfig>;
   // --gate-rule=no_regression|significance (and --k=N) measures a gate rule against the mean gate.
   const rule = arg('gate-rule') as RunConfig['gateRule'] | undefined;
   const ruleKnobs: Partial<RunConfig> = rule ? { gateRule: rule, ...(arg('k') ? { gateSignificanceK: Number(arg('k')) } : {}) } : {};
   const updateMode = arg('update-mode') as RunConfig['updateMode'] | undefined;
-  const knobs = { ...(argv.includes('--baseline') ? BASELINE_KNOBS : off), ...ruleKnobs, ...(updateMode ? { updateMode } : {}) };
-  const base = argv.includes('--baseline') ? 'baseline' : Object.keys(off).length ? `defaults without ${Object.keys(off).join(', ')}` : 'defaults';
+  const knobs = { ...(argv.includes('--baseline') ? BASELINE_KNOBS : { ...off, ...on }), ...ruleKnobs, ...(updateMode ? { updateMode } : {}) };
+  const changed = [...Object.keys(off).map((k) => `without ${k}`), ...Object.keys(on).map((k) => `with ${k}`)];
+  const base = argv.includes('--baseline') ? 'baseline' : changed.length ? `defaults ${changed.join(', ')}` : 'defaults';
   const ruled = rule ? `${base}, gate rule ${rule}${arg('k') ? ` k=${arg('k')}` : ''}` : base;
   const mode = updateMode ? `${ruled}, update mode ${updateMode}` : ruled;
   const out: Record<string, unknown> = { mode, seeds: seeds.length };
   const noise = Number(arg('noise') ?? 1);
-  const servers = {
-    hard: await startLlmServer({ world: 'hard', noise }),
-    noisy: await startLlmServer({ world: 'hard', noise: 2 * noise }),
-    easy: await startLlmServer({ world: 'easy', noise }),
-  };
-  try {
-    for (const world of worlds) {
-      const results: SeedResult[] = [];
-      // Two seeds at a time: the machine has two cores and the runs are CPU-bound here.
-      for (let i = 0; i < seeds.length; i += 2) {
-        results.push(...(await Promise.all(seeds.slice(i, i + 2).map((s) => trainSeed(servers[world].url, world, s, knobs)))));
-      }
-      out[world] = aggregate(results);
-      if (argv.includes('--table')) {
-        console.log(`${world} world (${out.mode}):  seed  held-out  target calls  optimizer calls  accepts`);
-        for (const r of results) console.log(`  ${String(r.seed).padStart(4)}  ${r.heldOut.toFixed(3).padStart(8)}  ${String(r.trainingTargetCalls).padStart(12)}  ${String(r.optimizerCalls).padStart(15)}  ${String(r.accepts).padStart(7)}`);
+  for (const world of worlds) {
+    const results: SeedResult[] = [];
+    // Two seeds at a time: the machine has two cores and the runs are CPU-bound here.
+    for (let i = 0; i < seeds.length; i += 2) {
+      results.push(...(await Promise.all(seeds.slice(i, i + 2).map((s) => trainSeed(world, s, knobs, { noise })))));
+    }
+    out[world] = aggregate(results);
+    if (argv.includes('--table')) {
+      console.log(`${world} world (${out.mode}):  seed  held-out  true lift  reported  interval        target calls  optimizer calls  accepts`);
+      for (const r of results) {
+        const iv = r.liftInterval ? `[${r.liftInterval[0].toFixed(2)}, ${r.liftInterval[1].toFixed(2)}]` : '—';
+        console.log(
+          `  ${String(r.seed).padStart(4)}  ${r.heldOut.toFixed(3).padStart(8)}  ${(r.heldOut - r.initialHeldOut).toFixed(3).padStart(9)}  ${(r.reportedLift ?? 0).toFixed(3).padStart(8)}  ${iv.padEnd(14)}  ${String(r.trainingTargetCalls).padStart(12)}  ${String(r.optimizerCalls).padStart(15)}  ${String(r.accepts).padStart(7)}`,
+        );
       }
     }
-  } finally {
-    await Promise.all(Object.values(servers).map((s) => s.close()));
   }
   console.log(JSON.stringify(out));
   return 0;

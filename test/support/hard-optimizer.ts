@@ -8,14 +8,15 @@
  */
 import {
   BROAD_RULES,
-  gradeKey,
-  gradeText,
+  gradeKey as gradeKeyIn,
+  gradeText as gradeTextIn,
+  HARD_WORLD,
   HARMFUL_KEY,
   HARMFUL_RULE,
-  PAIRED_GRADES,
   questionsIn,
   ruleKey,
   ruleText,
+  type HardWorldSpec,
 } from './rule-world';
 import { after, dedupeEdits, exampleEditsIn, hashFraction, jsonArrayAfter, section, type SimEdit } from './sim-text';
 import { applyPatch, type Edit } from '../../src/core/edits';
@@ -85,7 +86,9 @@ function failuresIn(text: string): Failure[] {
 }
 
 /** Edits that would fix these failures, most supported first. */
-function fixesFor(failures: readonly Failure[], skill: string): SimEdit[] {
+function fixesFor(failures: readonly Failure[], skill: string, spec: HardWorldSpec): SimEdit[] {
+  const gradeKey = (t: string) => gradeKeyIn(t, spec.grades);
+  const gradeText = (t: string) => gradeTextIn(t, spec.grades);
   const edits: SimEdit[] = [];
   const broad = BROAD_RULES.find((b) => skill.includes(b.text));
   for (const f of failures) {
@@ -98,21 +101,23 @@ function fixesFor(failures: readonly Failure[], skill: string): SimEdit[] {
           : { op: 'replace', target: broad.text, content: ruleText(f.topic) },
       );
     } else if (!skill.includes(ruleKey(f.topic))) edits.push({ op: 'append', content: ruleText(f.topic) });
-    if (PAIRED_GRADES[f.topic] && !skill.includes(gradeKey(f.topic))) edits.push({ op: 'append', content: gradeText(f.topic) });
+    if (spec.grades[f.topic] && !skill.includes(gradeKey(f.topic))) edits.push({ op: 'append', content: gradeText(f.topic) });
   }
   return dedupeEdits(edits.map((e) => ({ ...e, support_count: 1, source_type: 'failure' }))).sort(
     (a, b) => (b.support_count ?? 0) - (a.support_count ?? 0),
   );
 }
 
-function slips(user: string, system: string, skill: string, rejected: string, noise: number): SimEdit[] {
+function slips(user: string, system: string, skill: string, rejected: string, noise: number, spec: HardWorldSpec): SimEdit[] {
   const happens = (kind: keyof typeof RATES) => hashFraction(`${kind}\n${user}`) < RATES[kind] * noise;
   const out: SimEdit[] = [];
   const example = exampleEditsIn(system)[0];
   if (example && happens('echo')) out.push({ ...example });
   if (happens('empty')) out.push({ op: 'append', content: '' });
   if (happens('harmful') && !skill.includes(HARMFUL_KEY) && !rejected.includes(HARMFUL_KEY)) out.push({ op: 'append', content: HARMFUL_RULE });
-  const broad = BROAD_RULES[1 + Math.floor(hashFraction(`which broad\n${user}`) * 2)];
+  // A broad rule other than the one the world starts from (the hard world: digits 3 and 8).
+  const others = BROAD_RULES.filter((b) => !spec.initialSkill.includes(b.text));
+  const broad = others[Math.floor(hashFraction(`which broad\n${user}`) * others.length)];
   if (happens('broad') && !BROAD_RULES.some((b) => skill.includes(b.key)) && !rejected.includes(broad.key)) {
     out.push({ op: 'append', content: broad.text });
   }
@@ -142,15 +147,26 @@ function poolLines(text: string): PoolLine[] {
   }));
 }
 
-export function hardOptimizerAnswer(stage: string, system: string, user: string, noise: number): unknown | undefined {
+/** How the simulated optimizer behaves: its world, how often it slips, and how often a repair slips in a bad rule. */
+export interface HardOptimizerOptions {
+  noise: number;
+  spec?: HardWorldSpec;
+  /** Share of repairs that also add a harmful (or, when it is there already, a broad) rule. */
+  repairSlip?: number;
+}
+
+export function hardOptimizerAnswer(stage: string, system: string, user: string, o: HardOptimizerOptions): unknown | undefined {
+  const { noise, spec = HARD_WORLD, repairSlip = 0 } = o;
+  const gradeKey = (t: string) => gradeKeyIn(t, spec.grades);
+  const gradeText = (t: string) => gradeTextIn(t, spec.grades);
   const skill = section(user, '## Current Skill');
   const budget = Number(/L=(\d+)/.exec(user)?.[1] ?? 4);
   const rejected = section(user, '## Previous Steps in This Epoch');
   switch (stage) {
     case 'reflect_failure': {
       const failures = failuresIn(after(user, '## Failed Trajectories'));
-      const fixes = fixesFor(failures, skill).filter((e) => !wasRejected(e, rejected));
-      const edits = [...slips(user, system, skill, rejected, noise), ...fixes].slice(0, budget);
+      const fixes = fixesFor(failures, skill, spec).filter((e) => !wasRejected(e, rejected));
+      const edits = [...slips(user, system, skill, rejected, noise, spec), ...fixes].slice(0, budget);
       const missing = [...new Set(failures.map((f) => f.topic))];
       return {
         batch_size: failures.length,
@@ -162,8 +178,8 @@ export function hardOptimizerAnswer(stage: string, system: string, user: string,
     case 'reflect_full_rewrite': {
       if (!user.includes('## Failed Trajectories')) return undefined;
       const failures = failuresIn(after(user, '## Failed Trajectories'));
-      const fixes = fixesFor(failures, skill).filter((e) => !wasRejected(e, rejected));
-      const edits = [...slips(user, system, skill, rejected, noise), ...fixes].slice(0, budget);
+      const fixes = fixesFor(failures, skill, spec).filter((e) => !wasRejected(e, rejected));
+      const edits = [...slips(user, system, skill, rejected, noise, spec), ...fixes].slice(0, budget);
       const base = { batch_size: failures.length, failure_summary: [], success_patterns: [] };
       if (stage === 'reflect_suggestions') return { ...base, patch: { reasoning: 'fixes as suggestions', revise_suggestions: edits.map(asSuggestion) } };
       const candidates = edits.length
@@ -212,13 +228,21 @@ export function hardOptimizerAnswer(stage: string, system: string, user: string,
     }
     case 'repair_edits': {
       const lines = [...section(user, '## Candidate Edits').matchAll(/^\[(\d+)\] (.*)$/gm)];
-      const drop = lines.filter((m) => m[2].includes(HARMFUL_KEY) || BROAD_RULES.some((b) => m[2].includes(b.key))).map((m) => Number(m[1]));
+      // An edit is to blame when what it writes in is a bad rule (a replace *of* the broad rule is the fix).
+      const written = (line: string) => /content=("(?:[^"\\]|\\.)*")/.exec(line)?.[1] ?? '';
+      const drop = lines.filter((m) => written(m[2]).includes(HARMFUL_KEY) || BROAD_RULES.some((b) => written(m[2]).includes(b.key))).map((m) => Number(m[1]));
       const candidate = section(user, '## Candidate Skill');
       const add: SimEdit[] = [];
       for (const q of questionsIn(after(user, '## Regressed Items'))) {
         const t = q.topics[0];
         if (!candidate.includes(ruleKey(t))) add.push({ op: 'append', content: ruleText(t) });
-        if (PAIRED_GRADES[t] && !candidate.includes(gradeKey(t))) add.push({ op: 'append', content: gradeText(t) });
+        if (spec.grades[t] && !candidate.includes(gradeKey(t))) add.push({ op: 'append', content: gradeText(t) });
+      }
+      // A fallible repairer: decided by a hash of its prompt, it also slips in a bad rule.
+      if (repairSlip > 0 && hashFraction(`repairSlip\n${user}`) < repairSlip) {
+        const other = BROAD_RULES.find((b) => !candidate.includes(b.key) && !spec.initialSkill.includes(b.text));
+        if (!candidate.includes(HARMFUL_KEY)) add.push({ op: 'append', content: HARMFUL_RULE });
+        else if (other) add.push({ op: 'append', content: other.text });
       }
       return { reasoning: 'drop what broke passing items; restore what a removed rule carried', drop_indices: drop, add_edits: dedupeEdits(add) };
     }
@@ -230,7 +254,7 @@ export function hardOptimizerAnswer(stage: string, system: string, user: string,
       for (const q of questionsIn(persistent)) {
         const t = q.topics[0];
         if (!curr.includes(ruleKey(t)) && !lines.includes(ruleText(t))) lines.push(ruleText(t));
-        if (PAIRED_GRADES[t] && !curr.includes(gradeKey(t)) && !lines.includes(gradeText(t))) lines.push(gradeText(t));
+        if (spec.grades[t] && !curr.includes(gradeKey(t)) && !lines.includes(gradeText(t))) lines.push(gradeText(t));
       }
       const content = lines.length ? lines.slice(0, 3).join('\n') : '- Check every specimen question against the rules above before answering.';
       return { reasoning: `persistent failures: ${lines.length}`, slow_update_content: content };

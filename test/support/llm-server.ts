@@ -7,7 +7,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { hardTargetAnswer, simulatedTargetAnswer } from './rule-world';
+import { BROAD_WORLD, HARD_WORLD, expectedAnswer, hardTargetAnswer, hardWorldExpected, parseQuestion, simulatedTargetAnswer, type HardWorldSpec } from './rule-world';
 import { hardOptimizerAnswer } from './hard-optimizer';
 import { hashFraction, withSkillInTrajectories } from './sim-text';
 import { simulatedOptimizerAnswer, stageOf, type ChatBody } from '../../src/core/demo-optimizer';
@@ -48,9 +48,19 @@ export interface ServerOptions {
   harmfulRate: number;
   faults: FaultRule[];
   /** Which rule world the simulated models live in (rule-world.ts). */
-  world: 'easy' | 'hard';
+  world: 'easy' | 'hard' | 'broad';
   /** Hard world: how often the simulated optimizer slips (0 = never, 1 = the world's rates). */
   noise: number;
+  /**
+   * A stochastic target (issue #19): it misses this share of the answers it knows and guesses
+   * this share of those it does not. Each request is a fresh sample: a changed skill re-draws,
+   * and the same prompt asked again draws anew (the k-th identical prompt uses draw k).
+   */
+  targetNoise?: { miss: number; guess: number };
+  /** Seeds the target's draws, so runs on separate servers see different noise. */
+  noiseSeed?: number;
+  /** Hard worlds: share of bundle repairs that also slip in a harmful or broad rule. */
+  repairSlip?: number;
   /** Keep each request's user message in the log (for tests that read prompts). */
   keepPrompts?: boolean;
   /** Port to listen on; 0 picks a free one. */
@@ -94,16 +104,36 @@ export const DEFAULTS: ServerOptions = {
 };
 
 /** The simulated optimizer: the hard world's own, else the rule world's (src/core/demo-optimizer.ts). */
+function worldSpec(world: ServerOptions['world']): HardWorldSpec | null {
+  return world === 'hard' ? HARD_WORLD : world === 'broad' ? BROAD_WORLD : null;
+}
+
 function optimizerAnswer(stage: string, system: string, user: string, opts: ServerOptions): unknown {
-  if (opts.world === 'hard') {
-    const hard = hardOptimizerAnswer(stage, system, user, opts.noise);
+  const spec = worldSpec(opts.world);
+  if (spec) {
+    const hard = hardOptimizerAnswer(stage, system, user, { noise: opts.noise, spec, repairSlip: opts.repairSlip });
     if (hard !== undefined) return hard;
   }
   return simulatedOptimizerAnswer(stage, user, { harmfulRate: opts.harmfulRate, fraction: hashFraction }, system);
 }
 
-function targetAnswer(system: string, user: string, world: ServerOptions['world']): string {
-  const answer = world === 'hard' ? hardTargetAnswer(system, user) : simulatedTargetAnswer(system, user);
+/** The expected answer of a world's question (what a lucky guess says), or null. */
+function expectedFor(user: string, world: ServerOptions['world']): string | null {
+  const spec = worldSpec(world);
+  if (spec) return hardWorldExpected(user, spec);
+  const q = parseQuestion(user);
+  return q ? expectedAnswer(q.topics, q.specimen) : null;
+}
+
+/** `draw` ∈ [0, 1) decides a stochastic target's slip; without noise the answer is the world's. */
+function targetAnswer(system: string, user: string, opts: ServerOptions, draw: number): string {
+  const spec = worldSpec(opts.world);
+  let answer = spec ? hardTargetAnswer(system, user, spec) : simulatedTargetAnswer(system, user);
+  const expected = opts.targetNoise ? expectedFor(user, opts.world) : null;
+  if (opts.targetNoise && expected !== null) {
+    if (answer === expected && draw < opts.targetNoise.miss) answer = draw < opts.targetNoise.miss / 2 ? 'unknown' : `${expected.replace(/-(\d+)/, '-0$1')}`;
+    else if (answer !== expected && draw < opts.targetNoise.guess) answer = expected;
+  }
   return `Looking at the question and the rules.\n<answer>${answer}</answer>`;
 }
 
@@ -111,6 +141,8 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
   const options: ServerOptions = { ...DEFAULTS, ...partial, faults: [...(partial.faults ?? [])] };
   const log: RequestLogEntry[] = [];
   const faultUses = new Map<FaultRule, number>();
+  // How often each target prompt was asked: the k-th identical prompt is the k-th sample.
+  const samples = new Map<string, number>();
   const sockets = new Set<import('node:net').Socket>();
 
   const corsHeaders = (req: http.IncomingMessage): Record<string, string> =>
@@ -240,7 +272,12 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
         const user = body.messages?.filter((m) => m.role === 'user').map((m) => m.content).join('\n') ?? '';
         let text: string;
         if (fault?.kind === 'empty' || fault?.kind === 'length_empty') text = '';
-        else if (stage === 'target') text = targetAnswer(system, user, options.world);
+        else if (stage === 'target') {
+          const prompt = `${system}\n\u0000${user}`;
+          const k = samples.get(prompt) ?? 0;
+          samples.set(prompt, k + 1);
+          text = targetAnswer(system, user, options, options.targetNoise ? hashFraction(`target noise|${options.noiseSeed ?? 0}|${k}|${prompt}`) : 1);
+        }
         else {
           const answer = JSON.stringify(optimizerAnswer(stage, system, withSkillInTrajectories(user), options));
           text = fault?.kind === 'malformed' ? 'My patch: {op: append, content: add a rule} — as discussed.' : rf ? answer : `Sure.\n\`\`\`json\n${answer}\n\`\`\``;
