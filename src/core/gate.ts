@@ -81,11 +81,27 @@ export function evaluateGate(
 }
 
 /**
+ * The gate on an item-by-item verdict (issue #19): a strictly positive gain over the current skill
+ * accepts; `beatsBest` says whether it also beats the best (the verdict was against the best, or
+ * its score is higher). Scores move to the candidate's settled score.
+ */
+export function decidePaired(
+  state: GateState,
+  candidate: { skill: string; score: number; origin: string; step: number },
+  o: { gain: number; beatsBest: boolean },
+): GateDecision {
+  if (!(o.gain > 1e-12)) return { action: 'reject', state };
+  const asCurrent = { currentSkill: candidate.skill, currentScore: candidate.score, currentOrigin: candidate.origin };
+  const best = o.beatsBest ? { bestSkill: candidate.skill, bestScore: candidate.score, bestStep: candidate.step, bestOrigin: candidate.origin } : {};
+  return { action: o.beatsBest ? 'accept_new_best' : 'accept', state: { ...state, ...asCurrent, ...best } };
+}
+
+/**
  * Accept a candidate that ties on validation (the tie-break of credit.ts decided it may): it
  * becomes current, and best too when it ties best — same validation score, better on train.
  */
-export function acceptTie(state: GateState, candidate: { skill: string; score: number; origin: string; step: number }): GateDecision {
-  const best = candidate.score >= state.bestScore
+export function acceptTie(state: GateState, candidate: { skill: string; score: number; origin: string; step: number }, tiesBest?: boolean): GateDecision {
+  const best = (tiesBest ?? candidate.score >= state.bestScore)
     ? { bestSkill: candidate.skill, bestScore: candidate.score, bestStep: candidate.step, bestOrigin: candidate.origin }
     : {};
   return { action: 'accept_tie', state: { ...state, currentSkill: candidate.skill, currentScore: candidate.score, currentOrigin: candidate.origin, ...best } };

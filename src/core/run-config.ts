@@ -70,6 +70,8 @@ export interface RunConfig {
   evalTest: boolean;
   /** With evalTest: also score the test split with no skill at all (the lift card's floor). */
   testNoSkill: boolean;
+  /** Samples per test item and skill: more make the lift's interval tighter on a noisy target. */
+  testRepeats: number;
   /** Stop a candidate's validation as soon as it can no longer beat the current score. */
   earlyStopGate: boolean;
   /** Drop edits that cannot apply or add nothing before they take budget (edit-screen.ts). */
@@ -78,12 +80,27 @@ export interface RunConfig {
   trainCheck: boolean;
   /** With trainCheck: the optimizer repairs a candidate that broke train items it passed. */
   repairEdits: boolean;
+  /** Repair rounds a bundle that still breaks train items may get (each bounded by the step's budget). */
+  repairRounds: number;
+  /** When a repaired bundle still breaks items, leave each edit out in turn to find the ones to blame. */
+  blameEdits: boolean;
   /** A rejected candidate that improved on train keeps its edits for the next step. */
   carryEdits: boolean;
   /** Steering: pause at each candidate so a person approves or vetoes its edits before the gate. */
   reviewEdits: boolean;
   /** Accept a validation tie when train improves strictly and no validation item regresses. */
   tieBreak: boolean;
+  /**
+   * Noise-aware verdicts (issue #19): where the two skills of a verdict disagree on an item, ask the
+   * target again (both skills) until the item's outcome is settled; a deterministic target is never asked again.
+   */
+  settleVerdicts: boolean;
+  /** Most samples of one skill on one item when settling a verdict. */
+  maxSamples: number;
+  /** Validation items the baseline asks twice, to measure how often the target changes its answer (0: none). */
+  noiseProbe: number;
+  /** Noisy targets: a would-be new best is scored again on fresh samples and must still win (the winner's curse). */
+  recheckBest: boolean;
   targetConcurrency: number;
   optimizerConcurrency: number;
   /** A stage whose share of errored calls passes this pauses the run. */
@@ -126,12 +143,19 @@ export const DEFAULT_RUN_CONFIG: RunConfig = {
   testLimit: 0,
   evalTest: true,
   testNoSkill: true,
+  testRepeats: 1,
   earlyStopGate: true,
   screenEdits: true,
   trainCheck: true,
   repairEdits: true,
+  repairRounds: 2,
+  blameEdits: true,
   carryEdits: false,
   tieBreak: true,
+  settleVerdicts: true,
+  maxSamples: 4,
+  noiseProbe: 16,
+  recheckBest: false,
   reviewEdits: false,
   targetConcurrency: 8,
   optimizerConcurrency: 8,
@@ -158,6 +182,10 @@ const INT_RULES: IntRule[] = [
   ['minEditBudget', 'minimum edit budget', 0, 999],
   ['slowUpdateSamples', 'slow-update samples', 1, 10_000],
   ['appendixConsolidateThreshold', 'appendix consolidation threshold', 0, 10_000],
+  ['maxSamples', 'samples per item', 1, 16],
+  ['repairRounds', 'repair rounds', 1, 5],
+  ['testRepeats', 'test repeats', 1, 10],
+  ['noiseProbe', 'noise probe items', 0, 1000],
   ['selectionLimit', 'validation limit', 0, 1_000_000],
   ['testLimit', 'test limit', 0, 1_000_000],
   ['targetConcurrency', 'target concurrency', 1, 256],

@@ -84,15 +84,17 @@ export function callStageLabel(stage: string): string {
  * The call stage of a target rollout, from its phase name: "baseline", "final", "test/best",
  * "s0003/rollout/b1", "s0003/gate", "s0003/gate-current", "s0003/check", "e02/prev", "e02/gate"…
  */
-export function callStageOfPhase(phase: string): CallStage {
+export function callStageOfPhase(raw: string): CallStage {
+  // A repeated sample ("s0003/gate/r2", "baseline/r1") is billed with the phase it settles.
+  const phase = raw.replace(/\/(r\d+|recheck)$/, '');
   if (phase === 'baseline') return 'baseline';
-  if (phase === 'final') return 'finalValidation';
+  if (/^final(-best)?(-current)?$/.test(phase)) return 'finalValidation';
   if (phase.startsWith('test/')) return 'test';
   if (/^e\d+\/(prev|curr)/.test(phase)) return 'slowUpdateRollout';
   if (/^e\d+\/(gate|measure)/.test(phase)) return 'slowUpdateGate';
   // A current skill re-scored after its appendix changed outside the gate is gate work too.
-  if (/\/(gate|measure)(-current)?$/.test(phase) || /\/appendix$/.test(phase)) return 'gate';
-  if (/\/check(-repaired)?$/.test(phase)) return 'trainCheck';
+  if (/\/(gate|measure)(-best)?(-current)?$/.test(phase) || /\/appendix$/.test(phase)) return 'gate';
+  if (/\/check(-[a-z0-9]+)?(-current)?$/.test(phase)) return 'trainCheck';
   return 'rollout';
 }
 

@@ -6,16 +6,20 @@
  * one that does not improve on train is rejected without spending validation calls (GEPA's
  * minibatch check). A validation tie may be accepted by the tie-break. Each mechanism is a knob.
  */
-import { poolWithCarried, tieBreakAccepts, type ItemDelta, compareOutcomes } from '../core/credit';
+import { poolWithCarried, tieBreakAccepts, type ItemDelta } from '../core/credit';
 import { screenEdits } from '../core/edit-screen';
 import { applyPatch, type Edit, type Patch, type PatchResult } from '../core/edits';
-import { acceptTie, evaluateGate, type GateDecision } from '../core/gate';
+import { acceptTie, decidePaired, evaluateGate, isAccept, type GateDecision, type GateState } from '../core/gate';
+import { resamples, type NoisePolicy } from '../core/noise';
+import type { PairedVerdict } from '../core/paired-verdict';
+import type { FlipUnits } from './verdict';
 import { putStepArtifact } from './step-artifacts';
 import type { EngineContext } from './context';
-import { checkArtifact, checkOnTrain, repairBundle, summariseDelta, type RepairOutcome, type TrainCheck } from './credit-check';
+import { blameByLeavingOut, checkArtifact, checkOnTrain, repairBundle, summariseDelta, type RepairOutcome, type TrainCheck } from './credit-check';
+import type { RepairStep } from './step-artifacts';
 import { okRows } from './rollout';
 import { rankAndSelect } from './select';
-import { commonScoresIfErrored, pairedValidationRows, scoreOnSelection, type CommonScores, type SelectionOutcome } from './selection';
+import { compareOnSelection, recheckAsBest, scoreOnSelection, versusBest, type BestRecheck, type SelectionOutcome } from './selection';
 import type { RolloutRow, RunDataset, RunState } from './types';
 import { applyGateRule } from './gate-rule';
 import type { GateRuleVerdict } from '../core/gate-rules';
@@ -30,6 +34,8 @@ export interface CandidateInput {
   metaText: string;
   /** The step's rollouts of the current skill (the train batch). */
   rows: readonly RolloutRow[];
+  /** The step's noise policy. */
+  policy: NoisePolicy;
 }
 
 export interface Candidate {
@@ -44,6 +50,8 @@ export interface Candidate {
   carried: number;
   /** What a whole-skill rewrite changed, one line per change (rewrite modes). */
   changeSummary?: string[];
+  /** Repeated samples the checks drew, for the run's flip tally. */
+  units?: FlipUnits;
 }
 
 /** Pool, screen, rank, apply; then the train check and the repair. */
@@ -67,87 +75,206 @@ export async function buildCandidate(ctx: EngineContext, a: CandidateInput): Pro
   let applied = applyPatch(a.current, edits);
   let check: TrainCheck | null = null;
   let repair: RepairOutcome | null = null;
+  let units: FlipUnits = {};
   const base = okRows(a.rows);
   if (c.trainCheck && applied.skill !== a.current && base.length) {
-    check = await checkOnTrain(ctx, `${a.key}/check`, base, applied.skill);
-    const first = check;
-    if (c.repairEdits && first.delta.regressed.length) {
-      repair = await repairBundle(ctx, {
-        key: a.key,
-        current: a.current,
-        candidate: applied.skill,
-        edits,
-        check,
-        currentRows: base,
-        maxAdded: a.budget,
-        metaText: a.metaText,
-      });
-      if (repair.repaired) {
-        edits = repair.edits;
-        applied = applyPatch(a.current, edits);
-        // The repaired bundle is checked again, so the gate and the tie-break judge what is gated.
-        if (applied.skill !== a.current) check = await checkOnTrain(ctx, `${a.key}/check-repaired`, base, applied.skill);
-      }
-      await putStepArtifact(ctx, a.key, 'repair', {
-        regressed: first.delta.regressed,
-        fixed: first.delta.improved,
-        after: repair.repaired ? summariseDelta(check.delta) : null,
-        repaired: repair.repaired,
-        dropped: repair.dropped,
-        added: repair.added,
-        reasoning: repair.reasoning,
-      });
+    const checkBundle = async (phase: string, bundle: readonly Edit[]): Promise<TrainCheck> => {
+      const r = await checkOnTrain(ctx, phase, base, a.current, applyPatch(a.current, bundle).skill, { policy: a.policy, findRegressions: c.repairEdits });
+      units = { ...units, ...r.units };
+      return r;
+    };
+    check = await checkBundle(`${a.key}/check`, edits);
+    if (c.repairEdits && check.delta.regressed.length) {
+      const credit = await assignCredit(ctx, { ...a, edits, check, base, checkBundle });
+      repair = credit.repair;
+      edits = credit.edits;
+      check = credit.check;
+      applied = applyPatch(a.current, edits);
     }
     await putStepArtifact(ctx, a.key, 'check', checkArtifact(check));
   }
   await putStepArtifact(ctx, a.key, 'candidate_edits', edits);
-  return { ranked: sel.ranked, edits, applied, skill: applied.skill, check, repair, carried: pool.filter((e) => e.carried).length };
+  return { ranked: sel.ranked, edits, applied, skill: applied.skill, check, repair, carried: pool.filter((e) => e.carried).length, units };
+}
+
+/** One bundle the credit assignment checked on the step's train items. */
+interface Checked {
+  edits: Edit[];
+  check: TrainCheck;
+  how: 'proposed' | 'repaired' | 'pruned';
+}
+
+/** Better on train: improved first, then the larger summed gain, then fewer regressions, then the later bundle. */
+function better(x: Checked, y: Checked): boolean {
+  const score = (b: Checked) => [b.check.improved ? 1 : 0, b.check.verdict ? b.check.verdict.gain * b.check.verdict.n : b.check.delta.after.hard - b.check.delta.before.hard, -b.check.delta.regressed.length];
+  const [a, b] = [score(x), score(y)];
+  for (let i = 0; i < a.length; i++) if (Math.abs(a[i] - b[i]) > 1e-9) return a[i] > b[i];
+  return true;
+}
+
+/**
+ * Credit assignment within a bundle that broke train items (issue #8, hardened in #19 against a
+ * fallible repairer): the optimizer repairs the bundle (drops the edits to blame, restores what a
+ * replaced rule carried); when the repaired bundle still breaks items, each edit is left out in
+ * turn on a few regressed and improved items and an edit whose absence restores the regressed
+ * ones without losing a gain is dropped (leave-one-out); if items are still broken, a further
+ * bounded repair round follows. Every bundle is checked on the same train items, and the one that
+ * did best there goes on — a bad repair costs the repair, not the step.
+ */
+async function assignCredit(
+  ctx: EngineContext,
+  a: CandidateInput & { edits: Edit[]; check: TrainCheck; base: RolloutRow[]; checkBundle: (phase: string, bundle: readonly Edit[]) => Promise<TrainCheck> },
+): Promise<{ edits: Edit[]; check: TrainCheck; repair: RepairOutcome }> {
+  const c = ctx.config;
+  const rounds = Math.max(1, c.repairRounds ?? 1);
+  const seen: Checked[] = [{ edits: a.edits, check: a.check, how: 'proposed' }];
+  const steps: RepairStep[] = [];
+  let latest = seen[0];
+  let first: RepairOutcome | null = null;
+  for (let round = 1; round <= rounds && latest.check.delta.regressed.length; round++) {
+    const repair = await repairBundle(ctx, {
+      key: a.key,
+      round,
+      current: a.current,
+      candidate: applyPatch(a.current, latest.edits).skill,
+      edits: latest.edits,
+      check: latest.check,
+      currentRows: a.base,
+      maxAdded: a.budget,
+      metaText: a.metaText,
+    });
+    first ??= repair;
+    if (!repair.repaired || applyPatch(a.current, repair.edits).skill === a.current) {
+      steps.push({ kind: 'repair', round, changed: false, dropped: [], added: [], reasoning: repair.reasoning, after: null });
+      break;
+    }
+    const repaired: Checked = { edits: repair.edits, check: await a.checkBundle(`${a.key}/check-repaired${round > 1 ? round : ''}`, repair.edits), how: 'repaired' };
+    seen.push(repaired);
+    steps.push({ kind: 'repair', round, changed: true, dropped: repair.dropped, added: repair.added, reasoning: repair.reasoning, after: summariseDelta(repaired.check.delta) });
+    latest = repaired;
+    if (c.blameEdits && latest.check.delta.regressed.length && latest.edits.length > 1) {
+      const blame = await blameByLeavingOut(ctx, { key: a.key, round, current: a.current, edits: latest.edits, check: latest.check, policy: a.policy });
+      if (blame.blamed.length) {
+        const pruned = latest.edits.filter((_, i) => !blame.blamed.includes(i));
+        const checked: Checked = { edits: pruned, check: await a.checkBundle(`${a.key}/check-pruned${round > 1 ? round : ''}`, pruned), how: 'pruned' };
+        seen.push(checked);
+        steps.push({ kind: 'blame', round, probes: blame.probes, dropped: blame.blamed.map((i) => latest.edits[i]), after: summariseDelta(checked.check.delta) });
+        latest = checked;
+      } else steps.push({ kind: 'blame', round, probes: blame.probes, dropped: [], after: null });
+    }
+  }
+  const chosen = seen.reduce((best, x) => (better(x, best) ? x : best));
+  const repair: RepairOutcome = {
+    edits: chosen.edits,
+    dropped: a.edits.filter((e) => !chosen.edits.includes(e)),
+    added: chosen.edits.filter((e) => !a.edits.includes(e)),
+    reasoning: first?.reasoning ?? '',
+    repaired: chosen !== seen[0],
+  };
+  await putStepArtifact(ctx, a.key, 'repair', {
+    regressed: a.check.delta.regressed,
+    fixed: a.check.delta.improved,
+    after: chosen !== seen[0] ? summariseDelta(chosen.check.delta) : null,
+    repaired: repair.repaired,
+    dropped: repair.dropped,
+    added: repair.added,
+    reasoning: repair.reasoning,
+    steps,
+    chosen: chosen.how,
+  });
+  return { edits: chosen.edits, check: chosen.check, repair };
 }
 
 export interface GatedCandidate {
   decision: GateDecision;
   /** Null when the train check rejected the candidate before validation. */
   selection: SelectionOutcome | null;
+  /** The item-by-item verdict against the current skill (null without a validation comparison). */
+  verdict: PairedVerdict | null;
+  /** Both skills' gate scores on the items both were scored on, from their settled values, and the gain. */
+  compared: { current: number; candidate: number; gain: number; calls: number; resampleCalls: number } | null;
   tieBreak: { val: ItemDelta; accepted: boolean } | null;
-  /** Both skills' gate scores on the items both scored, when errored rows made the means incomparable. */
-  common: CommonScores | null;
   /** The gate rule's verdict on an accept (null under the mean rule, or when nothing was accepted). */
   rule: GateRuleVerdict | null;
+  /** Repeated samples the verdict drew, for the run's flip tally. */
+  units: FlipUnits;
+  /** The re-check of a would-be new best on fresh samples (noisy targets, issue #19). */
+  recheck?: BestRecheck | null;
 }
 
-/** The validation gate, after the train check's verdict, with the tie-break for validation ties. */
+/** A paired verdict as the older item-delta shape (the tie-break and the step inspector read it). */
+function deltaOf(v: PairedVerdict): ItemDelta {
+  return { n: v.n, regressed: v.regressed, improved: v.improved, before: { hard: v.refScore, soft: v.refScore }, after: { hard: v.candScore, soft: v.candScore } };
+}
+
+/**
+ * The validation gate, after the train check's verdict: the candidate against the current skill,
+ * item by item (noise-aware, engine/verdict.ts); the tie-break for ties; then the gate rule.
+ */
 export async function gateCandidate(
   ctx: EngineContext,
   state: RunState,
   data: RunDataset,
-  a: { key: string; cand: Candidate; origin: string; step: number },
+  a: { key: string; cand: Candidate; origin: string; step: number; policy: NoisePolicy },
 ): Promise<GatedCandidate> {
   const c = ctx.config;
   const { cand } = a;
   const reject: GateDecision = { action: 'reject', state: state.gate };
-  const none = { tieBreak: null, common: null, rule: null };
+  const none = { verdict: null, compared: null, tieBreak: null, rule: null, units: {} };
   if (cand.check && !cand.check.improved) return { decision: reject, selection: null, ...none };
   const trainStrict = !!cand.check && cand.check.strict;
   const mayTie = c.useGate && c.tieBreak && trainStrict;
-  const mustBeat = c.useGate ? state.gate.currentScore : undefined;
   const phase = `${a.key}/gate`;
-  const g = await scoreOnSelection(ctx, state, data, phase, cand.skill, { mustBeat, allowTie: mayTie });
-  const proposal = { skill: cand.skill, score: g.gate, origin: a.origin, step: a.step };
-  if (!g.score.complete) return { decision: reject, selection: g, ...none };
-  // Errored rows on either side: compare on the items both skills scored.
-  const common = await commonScoresIfErrored(ctx, state, data, phase, g, cand.skill);
-  let decision = evaluateGate(state.gate, proposal, c.useGate, common ?? undefined);
+  if (!c.useGate) {
+    // Force-accept: measured, never compared.
+    const g = await scoreOnSelection(ctx, state, data, phase, cand.skill);
+    return { decision: evaluateGate(state.gate, { skill: cand.skill, score: g.gate, origin: a.origin, step: a.step }, false), selection: g, ...none };
+  }
+  const current = state.gate.currentSkill;
+  const cmp = await compareOnSelection(ctx, state, data, phase, current, cand.skill, { policy: a.policy, allowTie: mayTie });
+  const g = cmp.outcome;
+  const verdict = cmp.cmp.verdict;
+  const units: FlipUnits = { ...cmp.cmp.units };
+  const compared = { current: cmp.refScore, candidate: cmp.candScore, gain: cmp.gain, calls: cmp.cmp.calls, resampleCalls: cmp.cmp.resampleCalls };
+  const base = { selection: g, verdict, compared, units };
+  if (!cmp.cmp.complete) return { decision: reject, ...base, tieBreak: null, rule: null };
+  const proposal = { skill: cand.skill, score: cmp.candScore, origin: a.origin, step: a.step };
+  // Current and best are the same skill most of the time; else the candidate meets the best too.
+  const best = async () => {
+    const b = await versusBest(ctx, state, data, phase, cand.skill, a.policy);
+    Object.assign(units, b.units);
+    return b;
+  };
+  let decision = cmp.gain > 1e-12 ? decidePaired(state.gate, proposal, { gain: cmp.gain, beatsBest: (await best()).beats }) : reject;
   let tieBreak: GatedCandidate['tieBreak'] = null;
-  const [candScore, curScore] = common ? [common.candidate, common.current] : [g.gate, state.gate.currentScore];
-  const tie = Math.abs(candScore - curScore) <= 1e-12;
-  if (decision.action === 'reject' && mayTie && cand.skill !== state.gate.currentSkill && tie) {
-    // A tie: compare item by item.
-    const rows = await pairedValidationRows(ctx, data, phase, state.gate.currentSkill, cand.skill);
-    const val = compareOutcomes(rows.current, rows.candidate);
-    const accepted = tieBreakAccepts({ candidateScore: candScore, currentScore: curScore, trainStrictlyBetter: trainStrict, val });
-    if (accepted) decision = acceptTie(state.gate, proposal);
+  if (decision.action === 'reject' && mayTie && cand.skill !== current && Math.abs(cmp.gain) <= 1e-12) {
+    // A tie: the tie-break reads the settled item-by-item changes.
+    const val = deltaOf(verdict);
+    const accepted = tieBreakAccepts({ candidateScore: cmp.gain, currentScore: 0, trainStrictlyBetter: trainStrict, val });
+    if (accepted) {
+      const b = await best();
+      decision = acceptTie(state.gate, proposal, b.beats || b.ties);
+    }
     tieBreak = { val, accepted };
   }
-  const ruled = await applyGateRule(ctx, data, { phase, current: state.gate.currentSkill, candidate: cand.skill, decision, before: state.gate });
-  return { decision: ruled.decision, selection: g, tieBreak, common, rule: ruled.rule };
+  const ruled = applyGateRule(c, { pairs: cmp.cmp.pairs, margin: a.policy.margin, decision, before: state.gate });
+  let recheck: BestRecheck | null = null;
+  if (c.recheckBest && resamples(a.policy) && newBest(ruled.decision, state.gate)) {
+    // Against the winner's curse: only a candidate that still wins on fresh samples becomes best.
+    recheck = await recheckAsBest(ctx, state, data, phase, cand.skill, a.policy);
+    Object.assign(units, recheck.units);
+    if (!recheck.confirmed) {
+      const { bestSkill, bestScore, bestStep, bestOrigin } = state.gate;
+      ruled.decision = { action: 'accept', state: { ...ruled.decision.state, bestSkill, bestScore, bestStep, bestOrigin } };
+    } else {
+      const score = recheck.candidate;
+      ruled.decision = { ...ruled.decision, state: { ...ruled.decision.state, currentScore: score, bestScore: score } };
+    }
+  }
+  return { decision: ruled.decision, ...base, units, tieBreak, rule: ruled.rule, recheck };
+}
+
+/** The decision makes the candidate the best skill. */
+function newBest(d: GateDecision, before: GateState): boolean {
+  return isAccept(d.action) && d.state.bestSkill !== before.bestSkill;
 }

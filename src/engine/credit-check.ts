@@ -6,16 +6,20 @@
  * removed rule was carrying. The check's rows and the repair call are checkpoints like any
  * rollout or optimizer call, so a resumed step replays them.
  */
-import { compareOutcomes, improvedOn, isPass, type ItemDelta } from '../core/credit';
+import { isPass, type ItemDelta } from '../core/credit';
+import type { NoisePolicy } from '../core/noise';
+import type { PairedVerdict } from '../core/paired-verdict';
+import { compareSkills, type FlipUnits } from './verdict';
 import { screenEdits } from '../core/edit-screen';
 import type { Edit } from '../core/edits';
 import { validatePayload } from '../core/json-extract';
 import type { EngineContext } from './context';
 import { callOptimizer, checkErrorRate } from './optimizer-call';
-import { meanScores, okRows, rolloutPhase } from './rollout';
+import { okRows, rolloutPhase } from './rollout';
 import { describeEdit, pickIndices } from './select';
 import type { RolloutRow } from './types';
-import type { CheckArtifact, DeltaSummary } from './step-artifacts';
+import type { BlameProbe, CheckArtifact, DeltaSummary } from './step-artifacts';
+import { applyPatch } from '../core/edits';
 
 export interface TrainCheck {
   delta: ItemDelta;
@@ -27,36 +31,66 @@ export interface TrainCheck {
   improved: boolean;
   /** The candidate is strictly better in hard score on the batch. */
   strict: boolean;
+  /** The item-by-item verdict (settled where the target is noisy), and the repeated samples it drew. */
+  verdict?: PairedVerdict;
+  resampleCalls?: number;
+  units?: FlipUnits;
 }
 
 /** Items per wave of the check: fixed, so where it stops (and what the repair sees) never depends on concurrency. */
 export const CHECK_WAVE = 4;
 const EPS = 1e-12;
 
+const meanSoft = (xs: readonly { soft: number }[]) => (xs.length ? xs.reduce((a, x) => a + x.soft, 0) / xs.length : 0);
 
 /**
- * Score `candidate` on the items the current skill was rolled out on in this step: the items it
- * failed first (where a gain shows), then the ones it passed (where a regression shows). The
- * check stops as soon as its verdict is certain: the candidate cannot improve even if every
- * remaining item passes, or it is strictly better in hard score even if every remaining item
- * fails. So a candidate that fixes nothing costs about as many calls as the current skill has
- * failures, one that fixes much early on costs a wave or two, and a batch the current skill
- * already aces costs none. Regressions are seen on the items scored.
+ * Score `candidate` on the items the current skill was rolled out on in this step and compare the
+ * two item by item (engine/verdict.ts: where the target is noisy, items the two disagree on are
+ * asked again until settled). Looking for regressions (to repair them), every item is scored in
+ * one wave at full concurrency. Otherwise the items the current skill failed go first (where a gain
+ * shows), then the ones it passed, in fixed waves, and the check stops as soon as its verdict is
+ * certain: the candidate cannot improve even if every remaining item passes, or it is strictly
+ * better even if every remaining item fails. A batch the current skill already aces costs nothing.
  */
-export async function checkOnTrain(ctx: EngineContext, phase: string, currentRows: readonly RolloutRow[], candidate: string): Promise<TrainCheck> {
+export async function checkOnTrain(
+  ctx: EngineContext,
+  phase: string,
+  currentRows: readonly RolloutRow[],
+  current: string,
+  candidate: string,
+  o: { policy: NoisePolicy; findRegressions?: boolean },
+): Promise<TrainCheck> {
   const before = okRows(currentRows);
   const ordered = [...before.filter((r) => !isPass(r.hard)), ...before.filter((r) => isPass(r.hard))];
-  const { hard: bHard, soft: bSoft } = meanScores(before);
-  const canImprove = (h: number, s: number) => h > bHard + EPS || (h >= bHard - EPS && s > bSoft + EPS);
-  const undecided = (uh: number, us: number, lh: number) => canImprove(uh, us) && !(lh > bHard + EPS);
-  const r = await rolloutPhase(ctx, { phase, skill: candidate, itemIds: ordered.map((x) => x.itemId), canStillWin: undecided, wave: CHECK_WAVE });
-  const after = okRows(r.rows);
-  const delta = compareOutcomes(before, after);
-  if (r.complete) return { delta, rows: r.rows, calls: r.calls, complete: true, improved: improvedOn(delta), strict: delta.after.hard > delta.before.hard + EPS };
+  const values = { metric: 'hard' as const };
+  // Stop when the candidate cannot improve even if every item left goes its way; unless looking
+  // for regressions, stop too when it is sure: better even if every item left goes against it.
+  const canImprove = (gainSum: number, left: number) => gainSum + left >= -EPS;
+  const sure = (gainSum: number, lost: number) => gainSum + lost > EPS;
+  const cmp = await compareSkills(ctx, {
+    phase,
+    ref: current,
+    cand: candidate,
+    itemIds: ordered.map((x) => x.itemId),
+    refRows: before,
+    policy: o.policy,
+    values,
+    continueWhile: (v, gainSum, left, lost) => (v.n === 0 && left <= EPS ? false : canImprove(gainSum, left) && (o.findRegressions || !sure(gainSum, lost))),
+    wave: o.findRegressions ? Math.max(1, ordered.length) : CHECK_WAVE,
+  });
+  const v = cmp.verdict;
+  const softGain = meanSoft(cmp.pairs.flatMap((p) => p.cand)) - meanSoft(cmp.pairs.flatMap((p) => p.ref));
+  const delta: ItemDelta = { n: v.n, regressed: v.regressed, improved: v.improved, before: { hard: v.refScore, soft: meanSoft(cmp.pairs.flatMap((p) => p.ref)) }, after: { hard: v.candScore, soft: meanSoft(cmp.pairs.flatMap((p) => p.cand)) } };
+  const base = { delta, rows: cmp.candRows, calls: cmp.calls, verdict: v, resampleCalls: cmp.resampleCalls, units: cmp.units };
+  if (cmp.complete) {
+    const strict = v.gain > EPS;
+    return { ...base, complete: true, improved: strict || (Math.abs(v.gain) <= EPS && softGain > EPS), strict };
+  }
   // Stopped early: the unscored items decide nothing — the verdict held for any outcome of theirs.
-  const lower = after.reduce((a, x) => a + x.hard, 0) / Math.max(1, before.length);
-  const sure = lower > bHard + EPS;
-  return { delta, rows: r.rows, calls: r.calls, complete: false, improved: sure, strict: sure };
+  const scored = new Set(cmp.candRows.map((r) => r.itemId));
+  const lost = -ordered.filter((r) => !scored.has(r.itemId)).reduce((a, r) => a + (isPass(r.hard) ? r.hard : 0), 0);
+  const certain = v.n > 0 && sure(v.gain * v.n, lost);
+  return { ...base, complete: false, improved: certain, strict: certain };
 }
 
 export interface RepairOutcome {
@@ -71,6 +105,8 @@ export interface RepairOutcome {
 
 export interface RepairInput {
   key: string;
+  /** 1 for the first repair of the step; later rounds see what the previous bundle still broke. */
+  round?: number;
   current: string;
   candidate: string;
   edits: readonly Edit[];
@@ -98,7 +134,8 @@ export async function repairBundle(ctx: EngineContext, a: RepairInput): Promise<
   const before = new Map(a.currentRows.map((r) => [r.itemId, r]));
   const after = new Map(a.check.rows.map((r) => [r.itemId, r]));
   const render = (ids: readonly string[]) => ids.map((id) => describeItem(ctx, id, before.get(id), after.get(id))).join('\n\n');
-  const r = await callOptimizer(ctx, `${a.key}/repair_edits`, 'repair_edits', {
+  const round = a.round ?? 1;
+  const r = await callOptimizer(ctx, `${a.key}/repair_edits${round > 1 ? `-${round}` : ''}`, 'repair_edits', {
     meta: a.metaText,
     skill: a.current,
     candidate: a.candidate,
@@ -125,6 +162,37 @@ export async function repairBundle(ctx: EngineContext, a: RepairInput): Promise<
     reasoning: String(r.json.reasoning ?? ''),
     repaired,
   };
+}
+
+/** Regressed and improved items each leave-one-out probe scores (few: every edit costs a call per item). */
+const BLAME_REGRESSED = 3;
+const BLAME_IMPROVED = 2;
+
+/**
+ * Leave-one-out blame (issue #19): each edit of the bundle is left out in turn and the bundle
+ * without it is scored on a few items the bundle broke and a few it fixed. An edit is to blame
+ * when leaving it out restores at least half of those broken items and loses none of the fixed
+ * ones — a harmful rule slipped in by a repair, say — while an edit that carries the gains (a
+ * replaced rule whose families the bundle must restore) is kept. No optimizer call is needed.
+ */
+export async function blameByLeavingOut(
+  ctx: EngineContext,
+  a: { key: string; round: number; current: string; edits: readonly Edit[]; check: TrainCheck; policy: NoisePolicy },
+): Promise<{ blamed: number[]; probes: BlameProbe[] }> {
+  const regressed = a.check.delta.regressed.slice(0, BLAME_REGRESSED);
+  const improved = a.check.delta.improved.slice(0, BLAME_IMPROVED);
+  const ids = [...regressed, ...improved];
+  if (a.edits.length < 2 || !regressed.length) return { blamed: [], probes: [] };
+  const probes = await Promise.all(
+    a.edits.map(async (_, index) => {
+      const without = applyPatch(a.current, a.edits.filter((__, i) => i !== index)).skill;
+      const r = await rolloutPhase(ctx, { phase: `${a.key}/check-blame${a.round > 1 ? `${a.round}-` : ''}${index}`, skill: without, itemIds: ids });
+      const pass = new Map(r.rows.filter((x) => x.status === 'ok').map((x) => [x.itemId, isPass(x.hard)]));
+      return { index, restored: regressed.filter((id) => pass.get(id) === true), lost: improved.filter((id) => pass.get(id) === false) };
+    }),
+  );
+  const need = Math.max(1, Math.ceil(regressed.length / 2));
+  return { blamed: probes.filter((p) => p.restored.length >= need && p.lost.length === 0).map((p) => p.index), probes };
 }
 
 /** An item delta as artifacts store it: `fixed` are the items that now pass. */

@@ -5,13 +5,15 @@
  */
 import { applyGateRule } from './gate-rule';
 import { epochKey } from './step-artifacts';
-import { evaluateGate, isAccept } from '../core/gate';
+import { decidePaired, evaluateGate, isAccept, type GateDecision } from '../core/gate';
+import type { GateRuleVerdict } from '../core/gate-rules';
+import { policyOf, withFlips } from './noise-ledger';
 import { skillHash } from '../core/hash';
 import { getSlowUpdateContent, injectEmptySlowUpdate, replaceSlowUpdateBlock } from '../core/protected-regions';
 import { comparePrevCurr, renderComparison, type ComparisonPair } from './comparison';
 import { callOptimizer } from './optimizer-call';
 import { PauseError } from './pause';
-import { commonScoresIfErrored, scoreOnSelection, type SelectionOutcome } from './selection';
+import { compareOnSelection, scoreOnSelection, versusBest, type SelectionOutcome } from './selection';
 import type { EpochStats, RunState } from './types';
 
 import { countActions, type TrainSession } from './session';
@@ -75,8 +77,9 @@ export async function epochBoundary(
       const placed = injectEmptySlowUpdate(currBefore);
       if (placed !== currBefore) {
         // The body is unchanged: carry the score over (marked), so an identical candidate is a cache hit.
-        const from = state.selectionCache[await skillHash(currBefore)];
-        if (from) state.selectionCache[await skillHash(placed)] = { ...from, carried: true };
+        const fromHash = await skillHash(currBefore);
+        const from = state.selectionCache[fromHash];
+        if (from) state.selectionCache[await skillHash(placed)] = { ...from, carried: true, carriedFrom: from.carriedFrom ?? fromHash };
         state.gate = { ...state.gate, currentSkill: placed, currentOrigin: origin };
         await session.saveVersion(placed, origin, lastStep);
       }
@@ -99,25 +102,28 @@ export async function epochBoundary(
         });
         if (c.slowUpdateGated) {
           session.stage('gate', lastStep, epoch);
-          const g = await scoreOnSelection(ctx, state, data, `${tag}/gate`, candidate, {
-            mustBeat: c.useGate ? state.gate.currentScore : undefined,
-          });
-          const common = await commonScoresIfErrored(ctx, state, data, `${tag}/gate`, g, candidate);
-          const meanDecision = g.score.complete
-            ? evaluateGate(
-                state.gate,
-                { skill: candidate, score: g.gate, origin, step: lastStep },
-                c.useGate,
-                common ?? undefined,
-              )
-            : { action: 'reject' as const, state: state.gate };
-          const { decision, rule } = await applyGateRule(ctx, data, {
-            phase: `${tag}/gate`,
-            current: state.gate.currentSkill,
-            candidate,
-            decision: meanDecision,
-            before: state.gate,
-          });
+          let decision: GateDecision;
+          let g: SelectionOutcome;
+          let rule: GateRuleVerdict | null = null;
+          if (c.useGate) {
+            // The same item-by-item verdict as a step's gate, against the current skill.
+            const policy = policyOf(c, state);
+            const cmp = await compareOnSelection(ctx, state, data, `${tag}/gate`, state.gate.currentSkill, candidate, { policy });
+            g = { ...cmp.outcome, gate: cmp.candScore };
+            const proposal = { skill: candidate, score: cmp.candScore, origin, step: lastStep };
+            let units = cmp.cmp.units;
+            let paired: GateDecision = { action: 'reject', state: state.gate };
+            if (cmp.cmp.complete && cmp.gain > 1e-12) {
+              const best = await versusBest(ctx, state, data, `${tag}/gate`, candidate, policy);
+              units = { ...units, ...best.units };
+              paired = decidePaired(state.gate, proposal, { gain: cmp.gain, beatsBest: best.beats });
+            }
+            state.flips = withFlips(state.flips, units);
+            ({ decision, rule } = applyGateRule(c, { pairs: cmp.cmp.pairs, margin: policy.margin, decision: paired, before: state.gate }));
+          } else {
+            g = await scoreOnSelection(ctx, state, data, `${tag}/gate`, candidate);
+            decision = evaluateGate(state.gate, { skill: candidate, score: g.gate, origin, step: lastStep }, false);
+          }
           state.gate = decision.state;
           if (isAccept(decision.action)) await session.saveVersion(candidate, origin, lastStep);
           stats.slowUpdate = { ...measuredUpdate(decision.action, g), ...(rule ? { rule } : {}) };

@@ -7,8 +7,13 @@ import { skillHash } from '../core/hash';
 import { injectEmptySlowUpdate } from '../core/protected-regions';
 import { type EngineContext } from './context';
 import { rolloutPhase, type PhaseResult } from './rollout';
-import { gateOptions, scoreOnSelection } from './selection';
-import type { RunState, RunSummary, TestReport } from './types';
+import { compareOnSelection, gateOptions, scoreOnSelection } from './selection';
+import { laterSamples, policyOf, runFlipTally, withFlips } from './noise-ledger';
+import type { RolloutRow, RunState, RunSummary, TestReport } from './types';
+import { fitLatent, liftInterval, type Unit } from '../core/lift';
+import { flipRate, resamples, type NoisePolicy } from '../core/noise';
+import { isSettled } from '../core/paired-verdict';
+import { isPass } from '../core/credit';
 
 import { countActions, type TrainSession } from './session';
 import { diagnoseNoProgress, type StepFacts } from '../core/diagnostics';
@@ -50,6 +55,92 @@ function testReport(skill: TestReport['skill'], r: PhaseResult, items: EngineCon
   return { skill, hash: r.skillHash, hard: r.hard, soft: r.soft, n: r.n, errors: r.errors, byTaskType };
 }
 
+/**
+ * The best skill's lift over the starting skill (and over no skill) on test, with the target's
+ * noise taken out and an interval over items and noise (core/lift.ts).
+ */
+function honestLifts(
+  state: RunState,
+  roles: readonly (readonly [TestReport['skill'], string])[],
+  distinct: readonly (readonly [TestReport['skill'], string])[],
+  rowsByDistinct: readonly RolloutRow[][],
+  repeats: number,
+): Pick<RunSummary, 'lift' | 'liftOverNone'> {
+  const samples = (skill: string) => {
+    const m = new Map<string, { passes: number; n: number }>();
+    for (const r of rowsByDistinct[distinct.findIndex(([, other]) => other === skill)] ?? []) {
+      if (r.status !== 'ok') continue;
+      const x = m.get(r.itemId) ?? { passes: 0, n: 0 };
+      m.set(r.itemId, { passes: x.passes + (isPass(r.hard) ? 1 : 0), n: x.n + 1 });
+    }
+    return m;
+  };
+  const units: Unit[] = distinct.flatMap(([role, skill]) => [...samples(skill).values()].map((x) => ({ group: role, ...x })));
+  const tally = runFlipTally(state);
+  // The run's repeated validation samples tell misses from guesses; a skill's test samples its share known.
+  const fit = fitLatent([...units, ...laterSamples(state)], tally);
+  const groupOf = (skill: string) => distinct.find(([, other]) => other === skill)![0];
+  const liftOver = (against: 'initial' | 'none'): RunSummary['lift'] => {
+    const base = roles.find(([r]) => r === against)?.[1];
+    if (base === undefined) return undefined;
+    const best = state.gate.bestSkill;
+    const [b, a] = [samples(best), samples(base)];
+    const items = [...b.keys()].filter((id) => a.has(id)).map((id) => ({ best: b.get(id)!, base: a.get(id)! }));
+    // The same skill on both sides: no lift, and no noise between a skill and itself.
+    const l =
+      best === base
+        ? { measured: 0, estimate: 0, interval: [0, 0] as [number, number], level: 0.95, n: items.length, uncertain: true }
+        : liftInterval(items, fit, { best: groupOf(best), base: groupOf(base) }, { seed: state.config.seed });
+    return { against, ...l, noise: { miss: fit.miss, guess: fit.guess, flipRate: flipRate(tally), repeatedSamples: tally.samples }, repeats };
+  };
+  return { lift: liftOver('initial'), liftOverNone: liftOver('none') };
+}
+
+/** Test items a skill is asked again on when the target has looked deterministic. */
+const SPOT_CHECKS = 4;
+
+/**
+ * Ask one skill again on the test items whose first answer failed (or passed), until each such
+ * item's outcome is settled by the noise policy's margin or its samples run out. Returns the new rows.
+ */
+async function settleAnswers(
+  ctx: EngineContext,
+  phase: string,
+  skill: string,
+  rows: readonly RolloutRow[],
+  ids: readonly string[],
+  policy: NoisePolicy,
+  want: 'fails' | 'passes',
+): Promise<RolloutRow[]> {
+  const samples = new Map<string, RolloutRow[]>();
+  for (const r of rows) if (r.status === 'ok') samples.set(r.itemId, [...(samples.get(r.itemId) ?? []), r]);
+  const position = new Map(ids.map((id, i) => [id, i]));
+  const matching = ids.filter((id) => samples.has(id) && isPass(samples.get(id)![0].hard) === (want === 'passes'));
+  // A target that looked deterministic is spot-checked on a few items (one more sample each).
+  const spot = !resamples(policy);
+  const open = spot ? matching.slice(0, SPOT_CHECKS) : matching;
+  const added: RolloutRow[] = [];
+  const done = new Set<string>();
+  for (;;) {
+    const asks = open.filter((id) => {
+      const xs = samples.get(id)!;
+      return !done.has(id) && (spot ? xs.length < 2 : !isSettled(xs, policy.margin + 1) && xs.length < policy.maxSamples);
+    });
+    if (!asks.length) return added;
+    const byK = new Map<number, string[]>();
+    for (const id of asks) byK.set(samples.get(id)!.length, [...(byK.get(samples.get(id)!.length) ?? []), id]);
+    for (const [k, group] of byK) {
+      const r = await rolloutPhase(ctx, { phase: `${phase}/r${k}`, skill, itemIds: group, orders: group.map((id) => position.get(id) ?? 0), repeat: k });
+      r.rows.forEach((row, i) => {
+        if (row.status === 'ok') {
+          samples.get(group[i])!.push(row);
+          added.push(row);
+        } else done.add(group[i]);
+      });
+    }
+  }
+}
+
 /** How the test report lists the skills: from no skill to the last one trained. */
 const ORDER: TestReport['skill'][] = ['none', 'initial', 'best', 'final'];
 
@@ -64,25 +155,29 @@ export async function finish(session: TrainSession, prev: RunState): Promise<Run
   const onlyPlaceholder = injectEmptySlowUpdate(state.gate.bestSkill) === state.gate.currentSkill;
   if (state.gate.currentSkill !== state.gate.bestSkill && !onlyPlaceholder) {
     // Always done (the reference promotes only when evaluating on test), and measured: a score
-    // carried over from another skill is never taken as this one's.
+    // carried over from another skill is never taken as this one's. The final skill meets the best
+    // item by item (issue #19): a stored best score may be a lucky draw no later skill can beat.
     const g = await scoreOnSelection(ctx, state, data, 'final', state.gate.currentSkill, { measured: true });
-    finalSelection = g.gate;
-    if (g.gate > state.gate.bestScore) {
+    const cmp = await compareOnSelection(ctx, state, data, 'final-best', state.gate.bestSkill, state.gate.currentSkill, { policy: policyOf(c, state), earlyStop: false });
+    state.flips = withFlips(state.flips, cmp.cmp.units);
+    finalSelection = cmp.candScore;
+    if (g.score.complete && cmp.gain > 1e-12) {
       state.gate = {
         ...state.gate,
         bestSkill: state.gate.currentSkill,
-        bestScore: g.gate,
+        bestScore: cmp.candScore,
         bestStep: session.totalSteps,
         bestOrigin: state.gate.currentOrigin,
       };
       ctx.emit({
         type: 'log',
         level: 'info',
-        message: `The final skill scores ${g.gate.toFixed(4)} on validation and becomes the best skill.`,
+        message: `The final skill beats the best on validation item by item (${cmp.candScore.toFixed(4)} against ${cmp.refScore.toFixed(4)}) and becomes the best skill.`,
       });
     }
   }
   const tests: TestReport[] = [];
+  let lifts: Pick<RunSummary, 'lift' | 'liftOverNone'> = {};
   const testIds = c.testLimit > 0 ? data.splits.test.slice(0, c.testLimit) : data.splits.test;
   if (c.evalTest && testIds.length) {
     session.stage('test', session.totalSteps, c.epochs);
@@ -102,6 +197,21 @@ export async function finish(session: TrainSession, prev: RunState): Promise<Run
     for (const [role, skill] of [...roles].sort((a, b) => ORDER.indexOf(a[0]) - ORDER.indexOf(b[0]))) {
       tests.push(testReport(role, resultOf(skill), ctx.items));
     }
+    // Repeats per test item (a knob): more samples make the lift's interval tighter on a noisy target.
+    const repeats = Math.max(1, c.testRepeats ?? 1);
+    const policy = policyOf(c, state);
+    const again = await Promise.all(
+      distinct.map(async ([role, skill]) => {
+        const rows = [...results[distinct.findIndex(([, other]) => other === skill)].rows];
+        for (let k = 1; k < repeats; k++) rows.push(...(await rolloutPhase(ctx, { phase: `test/${role}/r${k}`, skill, itemIds: testIds, repeat: k })).rows);
+        // On a noisy target, the answers a lift hinges on are asked again until settled: the best
+        // skill's failures (a miss, or not known?) and a starting point's passes (known, or a guess?).
+        const want = skill === state.gate.bestSkill ? 'fails' : role === 'initial' || role === 'none' ? 'passes' : null;
+        if (want && policy.maxSamples > 1) rows.push(...(await settleAnswers(ctx, `test/${role}`, skill, rows, testIds, policy, want)));
+        return rows;
+      }),
+    );
+    lifts = honestLifts(state, roles, distinct, again, repeats);
   }
   const steps = await ctx.store.getSteps(ctx.runId);
   const baseline = state.selectionCache[await skillHash(state.initialSkill)];
@@ -124,6 +234,7 @@ export async function finish(session: TrainSession, prev: RunState): Promise<Run
     epochs: state.epochStats,
     tests,
     testDelta: tInit ? tests.find((t) => t.skill === 'best')!.hard - tInit.hard : null,
+    ...lifts,
     finalTestDelta: tInit ? tests.find((t) => t.skill === 'final')!.hard - tInit.hard : null,
     usage: structuredClone(ctx.meter.byStage),
     totalCostUsd: ctx.meter.totalCostUsd,

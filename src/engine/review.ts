@@ -15,6 +15,7 @@ import { okRows } from './rollout';
 import { describeEdit } from './select';
 import { putStepArtifact } from './step-artifacts';
 import type { RolloutRow } from './types';
+import type { NoisePolicy } from '../core/noise';
 
 export interface ReviewRequest {
   step: number;
@@ -35,7 +36,7 @@ export interface ReviewDecision {
 /** The candidate the person approved; pauses the run until a decision is stored. */
 export async function reviewCandidate(
   ctx: EngineContext,
-  a: { key: string; step: number; current: string; cand: Candidate; rows: readonly RolloutRow[] },
+  a: { key: string; step: number; current: string; cand: Candidate; rows: readonly RolloutRow[]; policy: NoisePolicy },
 ): Promise<Candidate> {
   if (!ctx.config.reviewEdits) return a.cand;
   const { cand } = a;
@@ -79,7 +80,7 @@ export async function reviewCandidate(
   const base = okRows(a.rows);
   const check =
     ctx.config.trainCheck && applied.skill !== a.current && base.length
-      ? await checkOnTrain(ctx, `${a.key}/check-reviewed`, base, applied.skill)
+      ? await checkOnTrain(ctx, `${a.key}/check-reviewed`, base, a.current, applied.skill, { policy: a.policy, findRegressions: ctx.config.repairEdits })
       : null;
   // The inspector shows the check of what was gated: the approved edits'.
   if (check) await putStepArtifact(ctx, a.key, 'check', checkArtifact(check));
@@ -88,5 +89,5 @@ export async function reviewCandidate(
     level: 'info',
     message: `Step ${a.step}: ${edits.length} of ${cand.edits.length} edits approved by you.`,
   });
-  return { ...cand, edits, applied, skill: applied.skill, check, repair: null };
+  return { ...cand, edits, applied, skill: applied.skill, check, repair: null, units: { ...cand.units, ...check?.units } };
 }

@@ -22,6 +22,7 @@ import { okRows } from './rollout';
 import { rankAndSelect, type Ranking } from './select';
 import { putStepArtifact, type RewriteArtifact } from './step-artifacts';
 import type { RolloutRow } from './types';
+import type { NoisePolicy } from '../core/noise';
 
 const SUGGESTION_RANKING: Ranking<ReviseSuggestion> = { prompt: 'rank_suggestions', describe: describeSuggestion };
 
@@ -34,6 +35,7 @@ export interface RewriteInput {
   metaText: string;
   bufferText: string;
   rows: readonly RolloutRow[];
+  policy: NoisePolicy;
 }
 
 /** The rewritten candidate, or null when no usable skill was written (skip_no_rewrite). */
@@ -57,7 +59,7 @@ export async function buildRewriteCandidate(ctx: EngineContext, a: RewriteInput)
   let check: TrainCheck | null = null;
   const base = okRows(a.rows);
   if (ctx.config.trainCheck && skill !== a.current && base.length) {
-    check = await checkOnTrain(ctx, `${a.key}/check`, base, skill);
+    check = await checkOnTrain(ctx, `${a.key}/check`, base, a.current, skill, { policy: a.policy });
     await putStepArtifact(ctx, a.key, 'check', checkArtifact(check));
   }
   return {
@@ -69,6 +71,7 @@ export async function buildRewriteCandidate(ctx: EngineContext, a: RewriteInput)
     repair: null,
     carried: 0,
     changeSummary: written.changeSummary,
+    units: check?.units ?? {},
   };
 }
 

@@ -28,9 +28,16 @@ export interface PhaseOptions {
    * item passing) and the worst (every remaining item failing). Return false to stop: the
    * outcome is decided (the skill can no longer win, or, for a check, its verdict is certain).
    */
-  canStillWin?: (upperHard: number, upperSoft: number, lowerHard: number, lowerSoft: number) => boolean;
+  canStillWin?: (upperHard: number, upperSoft: number, lowerHard: number, lowerSoft: number, rows: readonly RolloutRow[]) => boolean | Promise<boolean>;
   /** Items per early-stop wave (default: the target concurrency). Fix it where the stop point must not depend on concurrency. */
   wave?: number;
+  /**
+   * Which sample of the skill on each item (0: the first). A repeat is a fresh call with its own
+   * cache key, so the k-th sample of a skill on an item is drawn once and reused by every phase.
+   */
+  repeat?: number;
+  /** Each item's position among its phase's rows (default: its index here); rows of one phase never share a position. */
+  orders?: readonly number[];
 }
 
 export interface PhaseResult {
@@ -88,10 +95,21 @@ async function score(ctx: EngineContext, item: DatasetItem, response: string, ca
   };
 }
 
+/** The rollout cache key: skill, item, target settings, and the sample's number when it is a repeat. */
+export function rolloutCacheKey(hash: string, itemId: string, targetKey: string, repeat = 0): string {
+  return `${hash}|${itemId}|${targetKey}${repeat > 0 ? `|r${repeat}` : ''}`;
+}
+
+/** The first samples stored for a skill (by hash) on these items, when every one of them is there. */
+export async function storedFirstSamples(ctx: EngineContext, hash: string, itemIds: readonly string[]): Promise<RolloutRow[] | null> {
+  const rows = await Promise.all(itemIds.map((id) => ctx.store.findRollout(ctx.runId, rolloutCacheKey(hash, id, ctx.targetKey))));
+  return rows.every((r) => r !== undefined) ? (rows as RolloutRow[]) : null;
+}
+
 async function rolloutOne(ctx: EngineContext, o: PhaseOptions, hash: string, itemId: string, order: number, counter: { calls: number }): Promise<RolloutRow> {
   const item = ctx.items.get(itemId);
   if (!item) throw new Error(`item ${itemId} is not in the dataset`);
-  const cacheKey = `${hash}|${itemId}|${ctx.targetKey}`;
+  const cacheKey = rolloutCacheKey(hash, itemId, ctx.targetKey, o.repeat);
   const base = { runId: ctx.runId, phase: o.phase, order, itemId, skillHash: hash, cacheKey };
   const cached = await ctx.store.findRollout(ctx.runId, cacheKey);
   if (cached) {
@@ -183,10 +201,10 @@ export async function rolloutPhase(ctx: EngineContext, o: PhaseOptions): Promise
   const wave = o.canStillWin ? Math.max(1, o.wave ?? ctx.config.targetConcurrency) : Math.max(1, total);
   let complete = true;
   // A skill that could not win even with every item passing is not evaluated at all.
-  if (o.canStillWin && total > 0 && !o.canStillWin(1, 1, 0, 0)) complete = false;
+  if (o.canStillWin && total > 0 && !(await o.canStillWin(1, 1, 0, 0, []))) complete = false;
   for (let start = 0; complete && start < total; start += wave) {
     const ids = o.itemIds.slice(start, start + wave);
-    rows.push(...(await Promise.all(ids.map((id, i) => runItem(id, start + i)))));
+    rows.push(...(await Promise.all(ids.map((id, i) => runItem(id, o.orders?.[start + i] ?? start + i)))));
     const remaining = total - rows.length;
     if (o.canStillWin && remaining > 0) {
       const ok = rows.filter((r) => r.status === 'ok');
@@ -194,7 +212,7 @@ export async function rolloutPhase(ctx: EngineContext, o: PhaseOptions): Promise
       const upperSoft = (ok.reduce((a, r) => a + r.soft, 0) + remaining) / (ok.length + remaining);
       const lowerHard = ok.reduce((a, r) => a + r.hard, 0) / (ok.length + remaining);
       const lowerSoft = ok.reduce((a, r) => a + r.soft, 0) / (ok.length + remaining);
-      if (!o.canStillWin(upperHard, upperSoft, lowerHard, lowerSoft)) {
+      if (!(await o.canStillWin(upperHard, upperSoft, lowerHard, lowerSoft, rows))) {
         complete = false;
         break;
       }

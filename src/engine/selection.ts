@@ -7,10 +7,13 @@
  * full score.
  */
 import { skillHash } from '../core/hash';
-import { gateScore, type GateScoreOptions } from '../core/gate';
+import { gateScore, semanticDensity, type GateScoreOptions } from '../core/gate';
+import type { NoisePolicy } from '../core/noise';
+import { compareSkills, type Comparison, type FlipUnits } from './verdict';
+import { injectEmptySlowUpdate } from '../core/protected-regions';
 import type { RunConfig } from '../core/run-config';
 import type { EngineContext } from './context';
-import { okRows, rolloutPhase } from './rollout';
+import { rolloutPhase, storedFirstSamples } from './rollout';
 import type { RolloutRow, RunDataset, RunState, SelectionScore } from './types';
 
 export function gateOptions(c: RunConfig): GateScoreOptions {
@@ -77,55 +80,149 @@ export async function scoreOnSelection(
   return { hash, score, gate: gateScore(score.hard, score.soft, opts, skill), cacheHit: false, calls: r.calls };
 }
 
+export interface SelectionComparison {
+  /** The candidate's own first-sample score on validation (an upper bound when it stopped early). */
+  outcome: SelectionOutcome;
+  cmp: Comparison;
+  /** The candidate's gain over the reference: the mean per-item gain, plus the density bonus's difference. */
+  gain: number;
+  /** Both skills' gate scores on the items both were scored on, from their settled values. */
+  refScore: number;
+  candScore: number;
+}
+
 /**
- * Both skills' scored validation rows, for item-by-item comparisons after a gate evaluation:
- * the candidate's replay its gate phase, the current skill's come from the rollout cache
- * (phase `<gate phase>-current`; an errored row is tried again).
+ * Score a candidate on validation against a reference skill, item by item (engine/verdict.ts):
+ * the gate of issue #19. With early stop, scoring ends once the candidate can no longer beat the
+ * reference (or tie it, when a tie may still be accepted) even if every item left went its way.
  */
-export async function pairedValidationRows(
+export async function compareOnSelection(
   ctx: EngineContext,
+  state: RunState,
   data: RunDataset,
   phase: string,
-  current: string,
+  reference: string,
   candidate: string,
-): Promise<{ current: RolloutRow[]; candidate: RolloutRow[] }> {
-  const ids = selectionIds(ctx.config, data);
-  const [was, now] = await Promise.all([
-    rolloutPhase(ctx, { phase: `${phase}-current`, skill: current, itemIds: ids }),
-    rolloutPhase(ctx, { phase, skill: candidate, itemIds: ids }),
-  ]);
-  return { current: okRows(was.rows), candidate: okRows(now.rows) };
-}
-
-export interface CommonScores {
-  current: number;
-  candidate: number;
-  n: number;
-}
-
-/**
- * Gate scores of two skills on the validation items both scored (issue #9 item 6). Means over
- * different item sets are not comparable: a candidate whose hardest items errored would look
- * better than it is.
- */
-export async function commonGateScores(ctx: EngineContext, data: RunDataset, phase: string, current: string, candidate: string): Promise<CommonScores> {
-  const rows = await pairedValidationRows(ctx, data, phase, current, candidate);
-  const a = new Map(rows.current.map((r) => [r.itemId, r]));
-  const b = new Map(rows.candidate.map((r) => [r.itemId, r]));
-  const common = [...a.keys()].filter((id) => b.has(id));
-  const mean = (m: typeof a, f: 'hard' | 'soft') => (common.length ? common.reduce((s, id) => s + m.get(id)![f], 0) / common.length : 0);
-  const opts = gateOptions(ctx.config);
+  o: { policy: NoisePolicy; allowTie?: boolean; earlyStop?: boolean; gather?: boolean },
+): Promise<SelectionComparison> {
+  const c = ctx.config;
+  const hash = await skillHash(candidate);
+  const ids = selectionIds(c, data);
+  const opts = gateOptions(c);
+  const density = (skill: string) => (opts.densityWeight && opts.densityWeight > 0 ? opts.densityWeight * semanticDensity(skill, opts.leadingWords) : 0);
+  const densityGain = density(candidate) - density(reference);
+  const cached = state.selectionCache[hash];
+  const cacheHit = !!cached?.complete && !cached.carried;
+  const earlyStop = (o.earlyStop ?? true) && c.earlyStopGate;
+  const continueWhile = earlyStop
+    ? (_sofar: unknown, gainSum: number, left: number) => {
+        const best = (gainSum + left) / Math.max(1, ids.length) + densityGain;
+        return o.allowTie ? best >= -1e-12 : best > 1e-12;
+      }
+    : undefined;
+  // A reference whose score was carried over (the epoch placeholder: same body) reuses the rows it came from.
+  const carried = state.selectionCache[await skillHash(reference)];
+  const refRows = carried?.carried && carried.carriedFrom ? await storedFirstSamples(ctx, carried.carriedFrom, ids) : null;
+  const cmp = await compareSkills(ctx, {
+    phase,
+    ref: reference,
+    cand: candidate,
+    itemIds: ids,
+    ...(refRows ? { refRows } : {}),
+    policy: o.policy,
+    values: { metric: c.gateMetric, mixedWeight: c.gateMixedWeight },
+    continueWhile,
+    ...(o.gather ? { gather: { upTo: o.policy.maxSamples } } : {}),
+  });
+  const ok = cmp.candRows.filter((x) => x.status === 'ok');
+  let score: SelectionScore;
+  if (cmp.complete) {
+    const errors = cmp.candRows.length - ok.length;
+    score = { hard: mean(ok, 'hard'), soft: mean(ok, 'soft'), n: ok.length, complete: true, ...(errors ? { errors } : {}) };
+  } else {
+    const remaining = ids.length - cmp.candRows.length;
+    const sum = (f: 'hard' | 'soft') => ok.reduce((a, x) => a + x[f], 0);
+    score = { hard: (sum('hard') + remaining) / (ok.length + remaining), soft: (sum('soft') + remaining) / (ok.length + remaining), n: ok.length, complete: false };
+  }
+  if (!cached || score.complete) state.selectionCache[hash] = score;
+  const v = cmp.verdict;
   return {
-    current: gateScore(mean(a, 'hard'), mean(a, 'soft'), opts, current),
-    candidate: gateScore(mean(b, 'hard'), mean(b, 'soft'), opts, candidate),
-    n: common.length,
+    outcome: { hash, score, gate: gateScore(score.hard, score.soft, opts, candidate), cacheHit, calls: cmp.calls },
+    cmp,
+    gain: v.gain + densityGain,
+    refScore: v.refScore + density(reference),
+    candScore: v.candScore + density(candidate),
   };
 }
 
-/** Scores on the common items when the candidate's or the current skill's validation had errored rows; else null. */
-export async function commonScoresIfErrored(ctx: EngineContext, state: RunState, data: RunDataset, phase: string, g: SelectionOutcome, candidate: string): Promise<CommonScores | null> {
-  if (!ctx.config.useGate || !g.score.complete) return null;
-  const currentErrors = state.selectionCache[await skillHash(state.gate.currentSkill)]?.errors ?? 0;
-  if (!(g.score.errors ?? 0) && !currentErrors) return null;
-  return commonGateScores(ctx, data, phase, state.gate.currentSkill, candidate);
+function mean(rows: readonly RolloutRow[], f: 'hard' | 'soft'): number {
+  return rows.length ? rows.reduce((a, x) => a + x[f], 0) / rows.length : 0;
+}
+
+/** Two texts are the same skill for the gate: equal, or one is the other with an empty epoch block. */
+export function sameSkill(a: string, b: string): boolean {
+  return a === b || injectEmptySlowUpdate(a) === b || injectEmptySlowUpdate(b) === a;
+}
+
+/**
+ * Whether a candidate that beat (or tied) the current skill also beats the best one. When current
+ * and best are the same skill, the gate's verdict already answered; otherwise the candidate is
+ * compared with the best item by item (a stored best score may be a lucky draw: issue #19).
+ */
+export async function versusBest(
+  ctx: EngineContext,
+  state: RunState,
+  data: RunDataset,
+  phase: string,
+  candidate: string,
+  policy: NoisePolicy,
+): Promise<{ beats: boolean; ties: boolean; units: FlipUnits }> {
+  if (sameSkill(state.gate.currentSkill, state.gate.bestSkill)) return { beats: true, ties: true, units: {} };
+  const cmp = await compareOnSelection(ctx, state, data, `${phase}-best`, state.gate.bestSkill, candidate, { policy, earlyStop: false });
+  return { beats: cmp.gain > 1e-12, ties: Math.abs(cmp.gain) <= 1e-12, units: cmp.cmp.units };
+}
+
+export interface BestRecheck {
+  /** The candidate still beats the best with the fresh samples counted. */
+  confirmed: boolean;
+  /** The candidate's mean over its fresh samples alone: an estimate no selection has biased. */
+  fresh: number;
+  n: number;
+  /** Both skills' scores over every sample each holds, and the gain. */
+  best: number;
+  candidate: number;
+  gain: number;
+  calls: number;
+  units: FlipUnits;
+}
+
+/**
+ * The re-check of a would-be new best against the winner's curse (issue #19): a candidate that won
+ * its verdicts is, among many noisy comparisons, likely to have been lucky. It is scored once more
+ * on every validation item with a sample no verdict has used, and compared with the best on every
+ * sample each holds (the best got its own fresh samples when it became best); only if it still
+ * wins does it become best. The fresh mean is what the run reports as its score.
+ */
+export async function recheckAsBest(
+  ctx: EngineContext,
+  state: RunState,
+  data: RunDataset,
+  phase: string,
+  candidate: string,
+  policy: NoisePolicy,
+): Promise<BestRecheck> {
+  const ids = selectionIds(ctx.config, data);
+  // A sample number settling never draws (it stops below maxSamples): fresh for every item.
+  const fresh = await rolloutPhase(ctx, { phase: `${phase}/recheck`, skill: candidate, itemIds: ids, repeat: policy.maxSamples });
+  const cmp = await compareOnSelection(ctx, state, data, `${phase}-best`, state.gate.bestSkill, candidate, { policy, earlyStop: false, gather: true });
+  return {
+    confirmed: cmp.gain > 1e-12,
+    fresh: gateScore(fresh.hard, fresh.soft, gateOptions(ctx.config), candidate),
+    n: fresh.n,
+    best: cmp.refScore,
+    candidate: cmp.candScore,
+    gain: cmp.gain,
+    calls: fresh.calls + cmp.cmp.calls,
+    units: cmp.cmp.units,
+  };
 }

@@ -8,7 +8,6 @@ import type { GateRuleVerdict } from '../core/gate-rules';
 import { applyPatch, type Edit, type EditReportRow, type Patch } from '../core/edits';
 import type { DropReason } from '../core/edit-screen';
 import type { LrDecision } from '../core/learning-rate';
-import type { CommonScores } from './selection';
 import type { EngineContext } from './context';
 import type { ArtifactRecord } from './types';
 import type { JsonObject } from '../core/json-extract';
@@ -56,6 +55,35 @@ export interface RepairArtifact {
   dropped: Edit[];
   added: Edit[];
   reasoning: string;
+  /** Each repair round and leave-one-out blame, in order (issue #19; absent in older runs). */
+  steps?: RepairStep[];
+  /** Which checked bundle went on to the gate. */
+  chosen?: 'proposed' | 'repaired' | 'pruned';
+}
+
+/** An edit left out on a few items: which regressed items it restored and which gains it lost. */
+export interface BlameProbe {
+  index: number;
+  restored: string[];
+  lost: string[];
+}
+
+export type RepairStep =
+  | { kind: 'repair'; round: number; changed: boolean; dropped: Edit[]; added: Edit[]; reasoning: string; after: DeltaSummary | null }
+  | { kind: 'blame'; round: number; probes: BlameProbe[]; dropped: Edit[]; after: DeltaSummary | null };
+
+/** A paired verdict as artifacts store it (core/paired-verdict.ts). */
+export interface VerdictRecord {
+  n: number;
+  improved: string[];
+  regressed: string[];
+  /** One-sided exact sign test of the candidate winning this many of the items the two disagree on. */
+  pValue: number;
+  /** Items asked again, and those still split when their samples ran out. */
+  resampled: number;
+  unsettled: number;
+  /** Votes an outcome needed over the other to count as settled. */
+  margin: number;
 }
 
 export interface TieBreakRecord {
@@ -75,7 +103,16 @@ export interface GateArtifact {
   action: string;
   /** The train check rejected the candidate: validation was not spent on it. */
   skippedByCheck: boolean;
-  commonItems: CommonScores | null;
+  /** Older runs: both skills' scores on the items both scored, when rows had errored. */
+  commonItems?: { current: number; candidate: number; n: number } | null;
+  /** Both skills' settled gate scores on the items both were scored on, the gain, and the calls (issue #19). */
+  compared?: { current: number; candidate: number; gain: number; calls: number; resampleCalls: number } | null;
+  /** The item-by-item verdict against the current skill (issue #19). */
+  verdict?: VerdictRecord | null;
+  /** The cautious flip rate the step's verdicts settled items with. */
+  flipUpper?: number;
+  /** The re-check of a would-be new best on fresh samples (issue #19). */
+  recheck?: { confirmed: boolean; fresh: number; n: number; best: number; candidate: number; gain: number; calls: number } | null;
   carried: number;
   tieBreak: TieBreakRecord | null;
   /** The gate rule's verdict on an accept (absent under the mean rule and in older runs). */

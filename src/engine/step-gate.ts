@@ -12,6 +12,8 @@ import type { TrainSession } from './session';
 import { putStepArtifact, stepKey } from './step-artifacts';
 import { boundBuffer, makeBufferEntry } from './step-buffer';
 import type { RolloutRow, RunState, StepRecord } from './types';
+import type { NoisePolicy } from '../core/noise';
+import { withFlips } from './noise-ledger';
 
 export interface GateStepInput {
   key: string;
@@ -24,6 +26,8 @@ export interface GateStepInput {
   rows: readonly RolloutRow[];
   summaries: string[];
   timer: StageTimer;
+  /** The step's noise policy (read once at the step's start). */
+  policy: NoisePolicy;
 }
 
 /** Gate the candidate and update `state` (buffer, pending edits, gate); the record's gate fields. */
@@ -38,8 +42,9 @@ export async function gateStep(session: TrainSession, state: RunState, a: GateSt
 
   session.stage('gate', a.step, a.epoch);
   const origin = `step_${stepKey(a.step).slice(1)}`;
-  const gated = await timer.time('gate', () => gateCandidate(ctx, state, data, { key, cand, origin, step: a.step }));
+  const gated = await timer.time('gate', () => gateCandidate(ctx, state, data, { key, cand, origin, step: a.step, policy: a.policy }));
   const decision = gated.decision;
+  state.flips = withFlips(state.flips, { ...cand.units, ...gated.units });
   const g = gated.selection;
   const gateScoreValue = g?.gate ?? null;
   await putStepArtifact(ctx, key, 'gate', {
@@ -52,7 +57,20 @@ export async function gateStep(session: TrainSession, state: RunState, a: GateSt
     mustBeat: c.useGate ? state.gate.currentScore : null,
     action: decision.action,
     skippedByCheck: g === null,
-    commonItems: gated.common,
+    compared: gated.compared,
+    verdict: gated.verdict
+      ? {
+          n: gated.verdict.n,
+          improved: gated.verdict.improved,
+          regressed: gated.verdict.regressed,
+          pValue: gated.verdict.pValue,
+          resampled: gated.verdict.resampled,
+          unsettled: gated.verdict.unsettled,
+          margin: gated.verdict.margin,
+        }
+      : null,
+    flipUpper: a.policy.flipUpper,
+    recheck: gated.recheck ? { confirmed: gated.recheck.confirmed, fresh: gated.recheck.fresh, n: gated.recheck.n, best: gated.recheck.best, candidate: gated.recheck.candidate, gain: gated.recheck.gain, calls: gated.recheck.calls } : null,
     carried: cand.carried,
     rule: gated.rule,
     tieBreak: gated.tieBreak

@@ -14,6 +14,7 @@ import { chooseBudget } from './step-budget';
 import { gateStep } from './step-gate';
 import { buildRewriteCandidate } from './rewrite-candidate';
 import { flushAppendix } from './appendix';
+import { policyOf } from './noise-ledger';
 import { reviewCandidate } from './review';
 import { describeSuggestion, normaliseSuggestion } from '../core/update-modes';
 import type { Edit } from '../core/edits';
@@ -58,6 +59,8 @@ export async function runStep(session: TrainSession, prev: RunState, a: StepArgs
   const key = stepKey(a.step);
   const current = state.gate.currentSkill;
   const bufferText = renderBuffer(state.stepBuffer, ctx.prompts);
+  // How noisy the target has looked so far: every verdict of this step settles items with it.
+  const policy = policyOf(c, state);
   const metaText = renderMetaBlock(state.metaSkill, ctx.prompts);
 
   const rows: RolloutRow[] = [];
@@ -178,6 +181,7 @@ export async function runStep(session: TrainSession, prev: RunState, a: StepArgs
             budget: budget ?? 0,
             metaText,
             rows,
+            policy,
           })
         : buildRewriteCandidate(ctx, {
             key,
@@ -187,15 +191,16 @@ export async function runStep(session: TrainSession, prev: RunState, a: StepArgs
             metaText,
             bufferText,
             rows,
+            policy,
           }),
     );
     Object.assign(record, { nEditsMerged: agg.merged.items.length, editBudget: budget, action: 'skip_no_rewrite' });
     if (built) {
       // Steering: with review on, the person's approval decides which edits meet the gate.
-      const cand = await reviewCandidate(ctx, { key, step: a.step, current, cand: built, rows });
+      const cand = await reviewCandidate(ctx, { key, step: a.step, current, cand: built, rows, policy });
       Object.assign(
         record,
-        await gateStep(session, state, { key, step: a.step, epoch: a.epoch, current, cand, rows, summaries, timer }),
+        await gateStep(session, state, { key, step: a.step, epoch: a.epoch, current, cand, rows, summaries, timer, policy }),
         { nEditsMerged: agg.merged.items.length, editBudget: budget },
       );
     }

@@ -17,7 +17,12 @@ import { callStageOfPhase, callStageOfPrompt } from '../core/stages';
 import { isPauseError, stopRequestOf } from './pause';
 import { isLlmError, type LlmPort, type RunStore } from './ports';
 import type { PromptSet } from './prompts';
-import { scoreOnSelection } from './selection';
+import { scoreOnSelection, selectionIds } from './selection';
+import { rolloutPhase } from './rollout';
+import { withFlips } from './noise-ledger';
+import { isPass } from '../core/credit';
+import type { FlipUnits } from './verdict';
+import type { EngineContext } from './context';
 import type { RunDataset, RunState, RunStatus, RunSummary } from './types';
 import { runStep } from './step';
 import { epochBoundary } from './epoch-boundary';
@@ -94,6 +99,27 @@ async function restoreMeter(meter: Meter, store: RunStore, runId: string): Promi
     meter.add(callStageOfPrompt(c.stage), c.stage === 'judge' ? 'judge' : 'optimizer', c.usage);
 }
 
+/**
+ * The noise probe (issue #19): the first few validation items asked a second time with the starting
+ * skill. Whether the answers change tells the step verdicts, from the first step on, whether a
+ * single answer can be trusted; the run keeps adding to this as its verdicts ask again.
+ */
+async function probeNoise(ctx: EngineContext, data: RunDataset, skill: string): Promise<FlipUnits> {
+  const k = Math.min(ctx.config.noiseProbe ?? 0, selectionIds(ctx.config, data).length);
+  if (k <= 0) return {};
+  const ids = selectionIds(ctx.config, data).slice(0, k);
+  // The baseline's own rows (read, not rolled out again: an errored row stays errored).
+  const first = await ctx.store.getRollouts(ctx.runId, 'baseline');
+  const again = await rolloutPhase(ctx, { phase: 'baseline/r1', skill, itemIds: ids, repeat: 1 });
+  const hash = await skillHash(skill);
+  const units: FlipUnits = {};
+  for (const r of again.rows) {
+    const f = first.find((x) => x.itemId === r.itemId);
+    if (r.status === 'ok' && f?.status === 'ok') units[`${hash}|${r.itemId}`] = [isPass(f.hard), isPass(r.hard)];
+  }
+  return units;
+}
+
 export async function runTraining(input: TrainInput, deps: TrainDeps): Promise<TrainOutcome> {
   const now = deps.now ?? (() => Date.now());
   const emit: EventSink = deps.onEvent ?? (() => {});
@@ -157,6 +183,7 @@ export async function runTraining(input: TrainInput, deps: TrainDeps): Promise<T
     if (!state.baselineDone) {
       stage('baseline', 0, 0);
       const sel = await scoreOnSelection(ctx, state, data, 'baseline', state.initialSkill);
+      state.flips = withFlips(state.flips, await probeNoise(ctx, data, state.initialSkill));
       state.gate = { ...state.gate, currentScore: sel.gate, bestScore: sel.gate };
       state.baselineDone = true;
       state.baselineScore = sel.gate;

@@ -82,6 +82,8 @@ export interface SelectionScore {
   complete: boolean;
   /** The skill changed outside the gate (epoch placeholder, forced slow update): its score was carried over, not measured. */
   carried?: boolean;
+  /** The hash of the skill the score (and its validation rows) were carried from: the same body. */
+  carriedFrom?: string;
 }
 
 export interface StageUsage {
@@ -177,6 +179,24 @@ export interface TestReport {
   byTaskType: Record<string, { total: number; hard: number }>;
 }
 
+/** A lift on test as the run reports it (core/lift.ts). */
+export interface LiftReport {
+  against: 'initial' | 'none';
+  /** Difference of pass rates as sampled. */
+  measured: number;
+  /** Expected difference in items known: the target's noise taken out. */
+  estimate: number;
+  interval: [number, number];
+  level: number;
+  n: number;
+  /** The interval holds zero: the lift cannot be told from noise. */
+  uncertain: boolean;
+  /** The fitted noise: miss and guess rates, and the run's own flip rate with its evidence. */
+  noise: { miss: number; guess: number; flipRate: number; repeatedSamples: number };
+  /** Samples per test item and skill. */
+  repeats: number;
+}
+
 export interface RunSummary {
   baselineSelection: number;
   bestSelection: number;
@@ -192,6 +212,10 @@ export interface RunSummary {
   tests: TestReport[];
   testDelta: number | null;
   finalTestDelta: number | null;
+  /** The best skill's lift over the starting skill on test, noise taken out, with its interval (issue #19). */
+  lift?: LiftReport;
+  /** The same over no skill at all. */
+  liftOverNone?: LiftReport;
   usage: Record<string, StageUsage>;
   totalCostUsd: number;
   wallTimeMs: number;
@@ -226,6 +250,13 @@ export interface RunState {
   selectionCache: Record<string, SelectionScore>;
   /** Edits a promising rejected candidate carries to the next step (issue #8). */
   pendingEdits?: Edit[];
+  /**
+   * Repeated samples of one skill on one item, by `${skill hash}|${item id}`: [samples, minority,
+   * passes, first sample passed (1/0)]. Their sum is the run's flip tally (core/noise.ts): how
+   * stochastic the target is; the samples after the first (never chosen for disagreeing) also
+   * tell its miss rate from its guess rate (core/lift.ts).
+   */
+  flips?: Record<string, [number, number, number?, number?]>;
   epochStats: EpochStats[];
   summary?: RunSummary;
   startedAt: number;

@@ -1,6 +1,6 @@
 // Issue #9 item 6: errored rows never skew the gate. A candidate whose failing items error out
-// has a higher mean over the items it did score; compared on the items both skills scored it
-// is no better, and it is rejected.
+// has a higher mean over the items it did score; compared item by item on the items both skills
+// scored (the gate's paired verdict, issue #19) it is no better, and it is rejected.
 import { describe, expect, it } from 'vitest';
 import { sharedLlmServer } from '../support/shared-server';
 import { INITIAL_SKILL, SMALL_CONFIG, worldDataset } from '../support/harness';
@@ -15,6 +15,10 @@ import { initialRunState } from '../../src/engine/trainer';
 import { gateCandidate } from '../../src/engine/candidate';
 import { scoreOnSelection } from '../../src/engine/selection';
 import { applyPatch } from '../../src/core/edits';
+import { noisePolicy, NO_FLIPS } from '../../src/core/noise';
+
+// A target known to be deterministic: one answer settles an item.
+const policy = { ...noisePolicy(NO_FLIPS, 1), margin: 1 };
 
 const server = sharedLlmServer();
 
@@ -50,22 +54,25 @@ describe('gate with errored rows', () => {
     // Every cobalt item fails for the candidate — and its calls fail too.
     server().set({ faults: [{ kind: '500', stage: 'target', match: /no extra words[\s\S]*What is the cobalt code/ }] });
     const { ctx, state, data, cand } = await setup();
-    const g = await gateCandidate(ctx, state, data, { key: 's0001', cand, origin: 'step_0001', step: 1 });
+    const g = await gateCandidate(ctx, state, data, { key: 's0001', cand, origin: 'step_0001', step: 1, policy });
     expect(g.selection!.score.errors).toBeGreaterThan(0);
     // Over the items it scored, the candidate looks strictly better than the current skill …
     expect(g.selection!.gate).toBeGreaterThan(state.gate.currentScore);
     // … but on the items both scored the two are equal, so the gate rejects it.
-    expect(g.common).not.toBeNull();
-    expect(g.common!.candidate).toBeCloseTo(g.common!.current, 12);
-    expect(g.common!.n).toBe(g.selection!.score.n);
+    expect(g.compared!.candidate).toBeCloseTo(g.compared!.current, 12);
+    expect(g.compared!.gain).toBe(0);
+    expect(g.verdict!.n).toBe(g.selection!.score.n);
+    expect(g.verdict!).toMatchObject({ improved: [], regressed: [] });
     expect(g.decision.action).toBe('reject');
   });
 
   it('without errors decides on the plain means, as before', async () => {
     const { ctx, state, data, cand } = await setup();
-    const g = await gateCandidate(ctx, state, data, { key: 's0001', cand, origin: 'step_0001', step: 1 });
-    expect(g.common).toBeNull();
+    const g = await gateCandidate(ctx, state, data, { key: 's0001', cand, origin: 'step_0001', step: 1, policy });
+    expect(g.selection!.score.errors).toBeUndefined();
+    expect(g.verdict!.n).toBe(data.splits.val.length);
     expect(g.decision.action).toBe('reject');
     expect(g.selection!.gate).toBeCloseTo(state.gate.currentScore, 12);
+    expect(g.compared!.candidate).toBeCloseTo(state.gate.currentScore, 12);
   });
 });

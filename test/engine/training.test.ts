@@ -130,8 +130,8 @@ describe('a full training run through the SDK and the test server', () => {
   });
 
   it('never counts an errored row as a wrong answer', async () => {
-    // The baseline makes 20 target calls; the next 3 (in step 1's rollout) fail for good.
-    server().set({ faults: [{ kind: '500', stage: 'target', after: 20, times: 3 }] });
+    // The baseline makes 20 target calls and its noise probe 16 more; the next 3 (in step 1's rollout) fail for good.
+    server().set({ faults: [{ kind: '500', stage: 'target', after: 36, times: 3 }] });
     const { outcome, store, runId } = await trainOnce({ url: server().url, config: { epochs: 1 }, target: { maxRetries: 0 } });
     expect(outcome.status).toBe('completed');
     const rows = await store.listRollouts(runId);

@@ -12,7 +12,8 @@
  * - noisy / noisier: the hard world with a stochastic target that misses 10 % (20 %) of the answers
  *   it knows and guesses 5 % (10 %) of those it does not — a changed skill re-draws, and the same
  *   prompt asked again is a fresh sample;
- * - broad: a starting rule that carries three families, a repairer that slips in harmful rules.
+ * - broad: a starting rule that carries three families, a repairer that slips in harmful rules;
+ * - broad-noisy: the broad world with the noisy world's stochastic target.
  * Each seed gets its own server (its own noise seed), so runs never share a target's draws.
  * Options: --baseline (the issue-#8 mechanisms off), --off=knob,knob (switch single mechanisms
  * off), --on=knob,knob (switch single mechanisms on), --noise=X (how often the simulated optimizer
@@ -57,7 +58,7 @@ export interface SeedResult {
   counters: Record<string, number>;
 }
 
-export const WORLDS = ['hard', 'sloppy', 'easy', 'noisy', 'noisier', 'broad'] as const;
+export const WORLDS = ['hard', 'sloppy', 'easy', 'noisy', 'noisier', 'broad', 'broad-noisy'] as const;
 export type World = (typeof WORLDS)[number];
 
 /** Each world's server settings, dataset and starting skill. */
@@ -69,6 +70,7 @@ export function worldSetup(world: World, noise = 1): { server: Partial<ServerOpt
     case 'noisy': return { server: { world: 'hard', noise, targetNoise: { miss: 0.1, guess: 0.05 } }, spec: HARD_WORLD };
     case 'noisier': return { server: { world: 'hard', noise, targetNoise: { miss: 0.2, guess: 0.1 } }, spec: HARD_WORLD };
     case 'broad': return { server: { world: 'broad', noise, repairSlip: 0.35 }, spec: BROAD_WORLD };
+    case 'broad-noisy': return { server: { world: 'broad', noise, repairSlip: 0.35, targetNoise: { miss: 0.1, guess: 0.05 } }, spec: BROAD_WORLD };
   }
 }
 
