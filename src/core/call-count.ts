@@ -103,7 +103,8 @@ export function estimateRunCalls(
   const T = c.testLimit > 0 ? Math.min(c.testLimit, sizes.test) : sizes.test;
   const { stepsPerEpoch } = deriveSteps(c, sizes.train);
   const judged = c.scorer.kind === 'judge';
-  counts.baseline = N;
+  // The noise probe asks the first validation items a second time.
+  counts.baseline = N + Math.min(c.noiseProbe ?? 0, N);
   for (let e = 1; e <= c.epochs; e++) {
     for (let s = 0; s < stepsPerEpoch; s++) {
       let items = 0;
@@ -126,10 +127,12 @@ export function estimateRunCalls(
       if (c.lrControlMode === 'autonomous' && !wholeSkill) counts.lrDecision += 1;
       if (c.trainCheck) {
         // The check scores the candidate on the batch (it stops early, but at most the batch),
-        // and once more after a repair (patch mode only: a rewrite has no edits to repair).
-        const repairs = c.repairEdits && c.updateMode === 'patch' ? 1 : 0;
-        counts.trainCheck += items * (1 + repairs);
-        counts.repair += repairs;
+        // and once more after each repair round and each leave-one-out pruning (patch mode only:
+        // a rewrite has no edits to repair); the blame scores every edit left out on 5 items.
+        const rounds = c.repairEdits && c.updateMode === 'patch' ? Math.max(1, c.repairRounds ?? 1) : 0;
+        const blames = c.blameEdits ? rounds : 0;
+        counts.trainCheck += items * (1 + rounds + blames) + blames * 5 * 2 * c.editBudget;
+        counts.repair += rounds;
       }
       counts.gate += N;
       if (c.skillAwareReflection && c.updateMode === 'patch') {
@@ -150,7 +153,7 @@ export function estimateRunCalls(
   if (c.evalTest) {
     counts.finalValidation = N;
     // initial, best and final (at most 3 distinct skills), plus no skill at all for the lift card.
-    counts.test = (3 + (c.testNoSkill === false ? 0 : 1)) * T;
+    counts.test = (3 + (c.testNoSkill === false ? 0 : 1)) * T * Math.max(1, c.testRepeats ?? 1);
   }
   if (judged) {
     counts.judge =

@@ -85,3 +85,19 @@ export function noisePolicy(t: FlipTally, maxSamples: number): NoisePolicy {
 export function resamples(p: NoisePolicy): boolean {
   return p.maxSamples > 1 && p.margin > 1;
 }
+
+/** z of a one-sided 95 % test. */
+const Z95 = 1.6449;
+
+/**
+ * The smallest gain, in items out of `n`, that one answer per item can tell from the noise of a
+ * target that changes a share `flip` of its answers when asked again: two equally good skills
+ * disagree by chance on about n·2·flip·(1 − flip) items, split both ways, so a gain must clear
+ * 1.645 standard deviations of that difference. One item when the target is deterministic.
+ */
+export function detectableGainItems(n: number, flip: number): number {
+  if (n <= 0) return 0;
+  if (!(flip > 0)) return 1;
+  const chanceDisagreements = n * 2 * flip * (1 - flip);
+  return Math.min(n, Math.max(1, Math.ceil(Z95 * Math.sqrt(chanceDisagreements) - 1e-9)));
+}

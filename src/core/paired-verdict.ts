@@ -117,7 +117,9 @@ export function pairedVerdict(pairs: readonly ItemPair[], o: ValueOptions): Pair
     if (b > a + EPS) improved.push(p.itemId);
     if (b < a - EPS) regressed.push(p.itemId);
     if (p.ref.length > 1 || p.cand.length > 1) resampled++;
-    if (o.metric !== 'soft' && (p.ref.length > 1 || p.cand.length > 1) && (!isSettled(p.ref, o.margin) || !isSettled(p.cand, o.margin))) unsettled++;
+    // A side asked again and still split (a side asked once was never in doubt).
+    const split = (xs: readonly Sample[]) => xs.length > 1 && !isSettled(xs, o.margin);
+    if (o.metric !== 'soft' && (split(p.ref) || split(p.cand))) unsettled++;
   }
   const n = both.length;
   return {

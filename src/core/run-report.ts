@@ -22,6 +22,19 @@ export interface ReportGate {
   fixed: string[];
   broken: string[];
   edits: { op: string; target?: string; content?: string }[];
+  /** The item-by-item verdict's statistics (issue #19): sign test, items asked again, the votes needed. */
+  verdict?: { pValue: number; resampled: number; margin: number };
+}
+
+/** A lift with its interval (issue #19), as the run summary holds it. */
+export interface ReportLift {
+  against: string;
+  measured: number;
+  estimate: number;
+  interval: [number, number];
+  level: number;
+  uncertain: boolean;
+  noise: { miss: number; guess: number; flipRate: number; repeatedSamples: number };
 }
 
 export interface ReportData {
@@ -41,6 +54,8 @@ export interface ReportData {
   totalCostUsd: number | null;
   bestSkill: string;
   diagnosis?: { headline: string };
+  lift?: ReportLift;
+  liftOverNone?: ReportLift;
   /** Edit blame of the best skill: where each run of lines came from (storage/skill-blame.ts). */
   blame?: { start: number; end: number; source: string; detail: string }[];
 }
@@ -84,6 +99,17 @@ function table(head: string[], rows: string[][]): string {
   return `<table><thead><tr>${head.map((h) => `<th>${h}</th>`).join('')}</tr></thead><tbody>${rows.map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('')}</tbody></table>`;
 }
 
+const points = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)} points`;
+const num = (x: number, digits: number) => (Number.isFinite(x) ? x.toFixed(digits) : '—');
+
+/** A lift in a sentence: the figure with the target's noise taken out, its interval, and whether it can be told from noise. */
+function liftLine(l: ReportLift, over: string): string {
+  const noisy = l.noise.miss + l.noise.guess > 0.02;
+  return `<li>Over ${escapeHtml(over)}: <strong>${points(noisy ? l.estimate : l.measured)}</strong>, ${Math.round(l.level * 100)}% interval ${points(l.interval[0])} to ${points(l.interval[1])} — ${
+    l.uncertain ? '<strong>cannot be told from noise</strong>' : l.interval[0] > 0 ? 'a real gain' : 'a real loss'
+  }${noisy ? ` (measured ${points(l.measured)}; the target missed about ${num(l.noise.miss * 100, 0)}% of answers it knew and guessed about ${num(l.noise.guess * 100, 0)}% of the others, from ${l.noise.repeatedSamples} repeated answers)` : ''}.</li>`;
+}
+
 const ids = (xs: readonly string[]) => (xs.length ? escapeHtml(xs.slice(0, 12).join(', ') + (xs.length > 12 ? ` … (${xs.length})` : '')) : '—');
 
 export function renderRunReport(d: ReportData): string {
@@ -96,7 +122,8 @@ export function renderRunReport(d: ReportData): string {
     u.costUsd !== undefined ? `$${u.costUsd.toFixed(4)}` : '—',
   ]);
   const testOf = (s: string) => d.tests.find((t) => t.skill === s);
-  const lift = testOf('best') && testOf('initial') ? `<p>Best vs starting skill: <strong>${((testOf('best')!.hard - testOf('initial')!.hard) * 100).toFixed(1)} points</strong>${testOf('none') ? `; vs no skill: <strong>${((testOf('best')!.hard - testOf('none')!.hard) * 100).toFixed(1)} points</strong>` : ''} on ${testOf('best')!.n} held-out test items.</p>` : '';
+  const intervals = d.lift || d.liftOverNone ? `<ul>${d.lift ? liftLine(d.lift, 'the starting skill') : ''}${d.liftOverNone ? liftLine(d.liftOverNone, 'no skill') : ''}</ul><p class="meta">Intervals cover which test items were drawn and how the target's answers vary.</p>` : '';
+  const lift = intervals || (testOf('best') && testOf('initial')) ? intervals || `<p>Best vs starting skill: <strong>${((testOf('best')!.hard - testOf('initial')!.hard) * 100).toFixed(1)} points</strong>${testOf('none') ? `; vs no skill: <strong>${((testOf('best')!.hard - testOf('none')!.hard) * 100).toFixed(1)} points</strong>` : ''} on ${testOf('best')!.n} held-out test items.</p>` : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
@@ -119,7 +146,7 @@ ${chart(d.steps, d.baseline)}
 <h2>Accepted edits</h2>
 ${accepted.length ? accepted.map((g) => `<h3>Step ${g.step} (${escapeHtml(g.action.replace(/_/g, ' '))}, ${g.candidate?.toFixed(3) ?? '—'} vs ${g.current.toFixed(3)})</h3>${table(['Op', 'Target', 'Content'], g.edits.map((e) => [escapeHtml(e.op), e.target ? `<code>${escapeHtml(e.target)}</code>` : '', escapeHtml(e.content ?? '')]))}`).join('') : '<p>No step was accepted.</p>'}
 <h2>Gate: per-item changes</h2>
-${table(['Step', 'Decision', 'Candidate', 'Current', 'Fixed items', 'Broken items'], d.gates.map((g) => [String(g.step), escapeHtml(g.action.replace(/_/g, ' ')), g.candidate?.toFixed(3) ?? '—', g.current.toFixed(3), ids(g.fixed), ids(g.broken)]))}
+${table(['Step', 'Decision', 'Candidate', 'Current', 'Fixed items', 'Broken items', 'Sign test', 'Asked again'], d.gates.map((g) => [String(g.step), escapeHtml(g.action.replace(/_/g, ' ')), g.candidate !== null ? num(g.candidate, 3) : '—', num(g.current, 3), ids(g.fixed), ids(g.broken), g.verdict ? `p = ${num(g.verdict.pValue, 3)}` : '—', g.verdict ? `${num(g.verdict.resampled, 0)} item(s), ${num(g.verdict.margin, 0)}-vote margin` : '—']))}
 <h2>Test report</h2>
 ${d.tests.length ? table(['Skill', 'Test accuracy', 'Partial credit', 'Items'], d.tests.map((t) => [escapeHtml(TEST_LABELS[t.skill] ?? t.skill), pct(t.hard), pct(t.soft), String(t.n)])) + lift : '<p>The test split was not scored.</p>'}
 <h2>Cost by stage</h2>

@@ -96,6 +96,7 @@ export function estimateCost(args: {
     assumptions: [
       'An upper bound on calls: no rollout-cache hits, no early-stopped gates or train checks, every analyst returns edits, every merged patch needs ranking and every candidate a repair.',
       `Failures per batch assume ${Math.round((args.trainAccuracy ?? 0.5) * 100)}% train accuracy.`,
+      'On a stochastic target (temperature above 0, reasoning models) verdicts also ask again where two skills disagree: about 1.5× the check and gate calls in our noisy benchmark; a deterministic target pays only a few spot checks.',
       'Completion lengths are typical values (about 150 tokens per target answer, 700–900 per analyst or merge reply); reasoning models can use many more.',
     ],
   };

@@ -18,7 +18,7 @@ import { callOptimizer, checkErrorRate } from './optimizer-call';
 import { okRows, rolloutPhase } from './rollout';
 import { describeEdit, pickIndices } from './select';
 import type { RolloutRow } from './types';
-import type { BlameProbe, CheckArtifact, DeltaSummary } from './step-artifacts';
+import type { BlameProbe, CheckArtifact, DeltaSummary, VerdictRecord } from './step-artifacts';
 import { applyPatch } from '../core/edits';
 
 export interface TrainCheck {
@@ -202,5 +202,18 @@ export function summariseDelta(d: ItemDelta): DeltaSummary {
 
 /** A train check as its step artifact stores it. */
 export function checkArtifact(check: TrainCheck): CheckArtifact {
-  return { ...summariseDelta(check.delta), complete: check.complete, improved: check.improved, strict: check.strict, calls: check.calls };
+  const v = check.verdict;
+  return {
+    ...summariseDelta(check.delta),
+    complete: check.complete,
+    improved: check.improved,
+    strict: check.strict,
+    calls: check.calls,
+    ...(v ? { verdict: verdictRecord(v), resampleCalls: check.resampleCalls ?? 0 } : {}),
+  };
+}
+
+/** A paired verdict as artifacts store it. */
+export function verdictRecord(v: PairedVerdict): VerdictRecord {
+  return { n: v.n, improved: v.improved, regressed: v.regressed, pValue: v.pValue, resampled: v.resampled, unsettled: v.unsettled, margin: v.margin };
 }

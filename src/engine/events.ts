@@ -24,7 +24,21 @@ export type RunEvent =
       editBudget: number | null;
     }
   | { type: 'epoch'; epoch: number; slowUpdate?: string; metaSkill?: string }
+  /** How stochastic the target looks so far (issue #19): its flip rate, a cautious bound, the evidence. */
+  | { type: 'noise'; noise: NoiseReading }
   | { type: 'usage'; usage: Record<string, StageUsage>; totalCostUsd: number }
   | { type: 'log'; level: 'info' | 'warn' | 'error'; message: string };
 
 export type EventSink = (e: RunEvent) => void;
+
+export interface NoiseReading {
+  /** Share of repeated answers that went against their item's majority. */
+  flipRate: number;
+  /** A cautious (90 %) upper bound of it. */
+  flipUpper: number;
+  /** Repeated answers behind the figures, over this many (skill, item) units. */
+  samples: number;
+  units: number;
+  /** Votes an item needs before its outcome counts as settled (1: a single answer). */
+  margin: number;
+}

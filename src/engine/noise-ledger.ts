@@ -4,7 +4,8 @@
  * A step reads its noise policy once, at its start, so every verdict of the step — and of a
  * resumed replay of it — settles items with the same margin.
  */
-import { addUnit, NO_FLIPS, noisePolicy, type FlipTally, type NoisePolicy } from '../core/noise';
+import { addUnit, flipRate, NO_FLIPS, noisePolicy, type FlipTally, type NoisePolicy } from '../core/noise';
+import type { NoiseReading } from './events';
 import type { RunConfig } from '../core/run-config';
 import type { RunState } from './types';
 import type { FlipUnits } from './verdict';
@@ -36,4 +37,11 @@ export function laterSamples(state: Pick<RunState, 'flips'>): Unit[] {
   return Object.values(state.flips ?? {})
     .filter((f) => f[2] !== undefined && f[3] !== undefined && f[0] > 1)
     .map(([samples, , passes, first]) => ({ group: 'repeats', passes: passes! - first!, n: samples - 1 }));
+}
+
+/** What the dashboard shows of the run's noise. */
+export function noiseReading(config: RunConfig, state: Pick<RunState, 'flips'>): NoiseReading {
+  const t = runFlipTally(state);
+  const p = noisePolicy(t, config.settleVerdicts ? (config.maxSamples ?? 4) : 1);
+  return { flipRate: flipRate(t), flipUpper: p.flipUpper, samples: t.samples, units: t.units, margin: p.margin };
 }

@@ -45,6 +45,9 @@ export interface CheckArtifact extends DeltaSummary {
   improved: boolean;
   strict: boolean;
   calls: number;
+  /** The item-by-item verdict with its statistics (issue #19; absent in older runs). */
+  verdict?: VerdictRecord;
+  resampleCalls?: number;
 }
 
 export interface RepairArtifact {

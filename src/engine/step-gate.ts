@@ -7,6 +7,7 @@ import { isAccept } from '../core/gate';
 import { nextPending } from '../core/credit';
 import { skillHash } from '../core/hash';
 import { gateCandidate, type Candidate } from './candidate';
+import { verdictRecord } from './credit-check';
 import type { StageTimer } from './context';
 import type { TrainSession } from './session';
 import { putStepArtifact, stepKey } from './step-artifacts';
@@ -58,17 +59,7 @@ export async function gateStep(session: TrainSession, state: RunState, a: GateSt
     action: decision.action,
     skippedByCheck: g === null,
     compared: gated.compared,
-    verdict: gated.verdict
-      ? {
-          n: gated.verdict.n,
-          improved: gated.verdict.improved,
-          regressed: gated.verdict.regressed,
-          pValue: gated.verdict.pValue,
-          resampled: gated.verdict.resampled,
-          unsettled: gated.verdict.unsettled,
-          margin: gated.verdict.margin,
-        }
-      : null,
+    verdict: gated.verdict ? verdictRecord(gated.verdict) : null,
     flipUpper: a.policy.flipUpper,
     recheck: gated.recheck ? { confirmed: gated.recheck.confirmed, fresh: gated.recheck.fresh, n: gated.recheck.n, best: gated.recheck.best, candidate: gated.recheck.candidate, gain: gated.recheck.gain, calls: gated.recheck.calls } : null,
     carried: cand.carried,

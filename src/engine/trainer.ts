@@ -19,7 +19,7 @@ import { isLlmError, type LlmPort, type RunStore } from './ports';
 import type { PromptSet } from './prompts';
 import { scoreOnSelection, selectionIds } from './selection';
 import { rolloutPhase } from './rollout';
-import { withFlips } from './noise-ledger';
+import { noiseReading, withFlips } from './noise-ledger';
 import { isPass } from '../core/credit';
 import type { FlipUnits } from './verdict';
 import type { EngineContext } from './context';
@@ -184,6 +184,7 @@ export async function runTraining(input: TrainInput, deps: TrainDeps): Promise<T
       stage('baseline', 0, 0);
       const sel = await scoreOnSelection(ctx, state, data, 'baseline', state.initialSkill);
       state.flips = withFlips(state.flips, await probeNoise(ctx, data, state.initialSkill));
+      emit({ type: 'noise', noise: noiseReading(config, state) });
       state.gate = { ...state.gate, currentScore: sel.gate, bestScore: sel.gate };
       state.baselineDone = true;
       state.baselineScore = sel.gate;
@@ -218,6 +219,7 @@ export async function runTraining(input: TrainInput, deps: TrainDeps): Promise<T
         });
         await save(state);
         usageEvent();
+        emit({ type: 'noise', noise: noiseReading(config, state) });
       }
       state = await epochBoundary(session, state, epoch, epoch * stepsPerEpoch);
       await save(state);

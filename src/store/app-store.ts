@@ -9,7 +9,7 @@ import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
 import { draftsStorage } from './drafts-storage';
 import { DEFAULT_RUN_CONFIG, type RunConfig } from '../core/run-config';
-import type { EngineStage, Price, RunStatus, StageUsage, StoredEndpoint } from '../worker/api-types';
+import type { EngineStage, NoiseReading, Price, RunStatus, StageUsage, StoredEndpoint } from '../worker/api-types';
 
 export interface ChartPoint {
   step: number;
@@ -43,6 +43,8 @@ export interface LiveRun {
   firstPointAt?: number;
   /** A start or resume was asked for and the worker has not reported a status since. */
   starting?: boolean;
+  /** How stochastic the target looks so far (issue #19). */
+  noise?: NoiseReading;
 }
 
 export interface ConnectionDraft {

@@ -52,6 +52,9 @@ export function applyRunEvent(e: RunEvent): void {
     case 'log':
       next.log = [...live.log, { at: Date.now(), level: e.level, message: e.message }].slice(-MAX_LOG);
       break;
+    case 'noise':
+      next.noise = e.noise;
+      break;
     case 'epoch':
       next.log = [...live.log, { at: Date.now(), level: 'info', message: `Epoch ${e.epoch} done: slow update ${e.slowUpdate ?? 'off'}, meta skill ${e.metaSkill ?? 'off'}.` }].slice(-MAX_LOG);
       break;

@@ -7,8 +7,8 @@
  */
 import type { CostEstimate } from '../engine/cost-estimate';
 import type { Price, Prices } from '../engine/meter';
-import type { EngineStage, RunEvent } from '../engine/events';
-import type { OptimizerCallRecord, RolloutRow, RunStatus, SkillVersion, StageUsage, StepRecord, RunSummary, EpochStats, TestReport } from '../engine/types';
+import type { EngineStage, NoiseReading, RunEvent } from '../engine/events';
+import type { OptimizerCallRecord, RolloutRow, RunStatus, SkillVersion, StageUsage, StepRecord, RunSummary, EpochStats, TestReport, LiftReport } from '../engine/types';
 import type { DatasetItem, DatasetProblem, FieldMapping, DatasetFormat } from '../core/dataset-types';
 import type { RunConfig } from '../core/run-config';
 import type { SkillMeta } from '../core/skill-file';
@@ -26,7 +26,8 @@ import type { CheckArtifact, GateArtifact, RepairArtifact, RewriteArtifact, Scre
 export type { AppendixFlush } from '../engine/appendix';
 export type { BlameLine, BlameSource, SkillBlame, ReviewRequest };
 export type { CheckArtifact, GateArtifact, RepairArtifact, RewriteArtifact, ScreenedArtifact, StepArtifacts, TieBreakRecord };
-export type { TestReport };
+export type { TestReport, LiftReport };
+export type { NoiseReading };
 export type { CostEstimate, DatasetListItem, EngineStage, Price, Prices, RoleCheck, RolloutRow, RunEndpoints, RunEvent, RunListItem, RunStatus, SkillVersion, StageUsage, StepRecord, StoredEndpoint };
 
 export interface ApiError {

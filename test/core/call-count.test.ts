@@ -54,7 +54,8 @@ describe('run estimate', () => {
     const full = estimateRunCalls({ ...DEFAULT_RUN_CONFIG, updateMode: 'full_rewrite' }, sizes);
     expect([patch.rewrite, rewrite.rewrite, full.rewrite]).toEqual([0, steps, 0]);
     expect([patch.rank, rewrite.rank, full.rank]).toEqual([steps, steps, 0]);
-    expect([patch.repair, rewrite.repair, full.repair]).toEqual([steps, 0, 0]);
+    // Patch mode: up to two repair rounds per step (the default).
+    expect([patch.repair, rewrite.repair, full.repair]).toEqual([2 * steps, 0, 0]);
   });
 
   it('skill-aware appendix: one more validation pass and at most one consolidation per step', () => {
@@ -69,7 +70,7 @@ describe('run estimate', () => {
 
   it('SearchQA at paper scale: 400/200/1400, 4 epochs', () => {
     // The paper's loop: without the train check (its counts are tested below).
-    const c = estimateRunCalls({ ...DEFAULT_RUN_CONFIG, trainCheck: false, testNoSkill: false }, { train: 400, val: 200, test: 1400 }, { trainAccuracy: 0.75 });
+    const c = estimateRunCalls({ ...DEFAULT_RUN_CONFIG, trainCheck: false, testNoSkill: false, noiseProbe: 0 }, { train: 400, val: 200, test: 1400 }, { trainAccuracy: 0.75 });
     expect(c.baseline).toBe(200);
     expect(c.rollout).toBe(1600);
     expect(c.reflect).toBe(40 * 6); // F=10, S=30
@@ -88,19 +89,28 @@ describe('run estimate', () => {
     expect(totalCalls(c, TARGET_STAGES)).toBe(200 + 1600 + 8000 + 120 + 600 + 200 + 4200);
     // The lift card's no-skill floor (on by default, not in the paper) scores the test split once more.
     expect(estimateRunCalls({ ...DEFAULT_RUN_CONFIG, trainCheck: false }, { train: 400, val: 200, test: 1400 }, { trainAccuracy: 0.75 }).test).toBe(5600);
+    // Issue #19: the noise probe asks 16 validation items twice; test repeats multiply the test pass.
+    const noisy = estimateRunCalls({ ...DEFAULT_RUN_CONFIG, trainCheck: false, testRepeats: 3 }, { train: 400, val: 200, test: 1400 });
+    expect(noisy.baseline).toBe(216);
+    expect(noisy.test).toBe(3 * 5600);
   });
 
-  it('counts the train check (at most the batch, twice with a repair) and one repair call per step', () => {
+  it('counts the train check (at most the batch, again after each repair round) and the repair calls', () => {
     const sizes = { train: 80, val: 10, test: 0 };
-    const off = estimateRunCalls({ ...DEFAULT_RUN_CONFIG, epochs: 1, trainCheck: false }, sizes);
-    const on = estimateRunCalls({ ...DEFAULT_RUN_CONFIG, epochs: 1, trainCheck: true, repairEdits: true }, sizes);
-    const noRepair = estimateRunCalls({ ...DEFAULT_RUN_CONFIG, epochs: 1, trainCheck: true, repairEdits: false }, sizes);
+    const one = { ...DEFAULT_RUN_CONFIG, epochs: 1, repairRounds: 1, blameEdits: false };
+    const off = estimateRunCalls({ ...one, trainCheck: false }, sizes);
+    const on = estimateRunCalls({ ...one, trainCheck: true, repairEdits: true }, sizes);
+    const noRepair = estimateRunCalls({ ...one, trainCheck: true, repairEdits: false }, sizes);
     expect(off.trainCheck + off.repair).toBe(0);
     expect(on.trainCheck).toBe(2 * on.rollout);
     expect(on.repair).toBe(2); // two steps of 40
     expect(noRepair.trainCheck).toBe(noRepair.rollout);
     expect(noRepair.repair).toBe(0);
     expect(totalCalls(on, TARGET_STAGES) - totalCalls(off, TARGET_STAGES)).toBe(160);
+    // Issue #19: a second round and a leave-one-out blame after each (every edit left out on 5 items, then a re-check).
+    const full = estimateRunCalls({ ...DEFAULT_RUN_CONFIG, epochs: 1, repairRounds: 2, blameEdits: true }, sizes);
+    expect(full.repair).toBe(4);
+    expect(full.trainCheck).toBe(5 * full.rollout + 2 * 2 * 5 * 2 * DEFAULT_RUN_CONFIG.editBudget);
   });
 
   it('counts a short last batch and judge calls', () => {

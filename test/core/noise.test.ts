@@ -2,7 +2,7 @@
 // cautious upper bound, and the votes an item needs before its outcome counts as settled.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { addTallies, addUnit, flipRate, flipRateUpper, NO_FLIPS, noisePolicy, resamples, settleMargin } from '../../src/core/noise';
+import { addTallies, addUnit, detectableGainItems, flipRate, flipRateUpper, NO_FLIPS, noisePolicy, resamples, settleMargin } from '../../src/core/noise';
 
 describe('flip tally', () => {
   it('counts the minority samples of each unit; one sample says nothing', () => {
@@ -62,5 +62,14 @@ describe('settle margin', () => {
     expect(noisy.margin).toBeGreaterThan(1);
     expect(resamples(noisy)).toBe(true);
     expect(resamples(noisePolicy({ units: 16, samples: 32, minority: 3 }, 1))).toBe(false);
+  });
+});
+
+describe('detectable gain', () => {
+  it('is one item for a deterministic target and several on a small, noisy validation split', () => {
+    expect(detectableGainItems(18, 0)).toBe(1);
+    expect(detectableGainItems(16, 0.1)).toBe(3);
+    expect(detectableGainItems(200, 0.1)).toBe(10);
+    expect(detectableGainItems(0, 0.1)).toBe(0);
   });
 });

@@ -70,3 +70,20 @@ describe('HTML run report', () => {
     expect(html).toContain('<strong>No step was accepted. In 2 steps, …</strong>');
   });
 });
+
+describe('HTML run report under noise (issue #19)', () => {
+  const noise = { miss: 0.1, guess: 0.05, flipRate: 0.08, repeatedSamples: 120 };
+  it('states each lift with its interval, corrected for the target noise, and each gate verdict with its statistics', () => {
+    const html = renderRunReport(
+      data({
+        gates: [{ step: 1, action: 'accept_new_best', candidate: 0.5, current: 0.1, fixed: ['v1'], broken: [], edits: [], verdict: { pValue: 0.03125, resampled: 3, margin: 2 } }],
+        lift: { against: 'initial', measured: 0.42, estimate: 0.51, interval: [0.38, 0.64], level: 0.95, uncertain: false, noise },
+        liftOverNone: { against: 'none', measured: 0.02, estimate: 0.03, interval: [-0.05, 0.1], level: 0.95, uncertain: true, noise },
+      }),
+    );
+    expect(html).toContain('Over the starting skill: <strong>+51.0 points</strong>, 95% interval +38.0 points to +64.0 points — a real gain');
+    expect(html).toContain('(measured +42.0 points; the target missed about 10% of answers it knew and guessed about 5% of the others, from 120 repeated answers)');
+    expect(html).toMatch(/Over no skill: <strong>\+3\.0 points<\/strong>, 95% interval −5\.0 points to \+10\.0 points — <strong>cannot be told from noise<\/strong>/);
+    expect(html).toContain('<td>p = 0.031</td><td>3 item(s), 2-vote margin</td>');
+  });
+});

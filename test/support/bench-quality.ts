@@ -89,16 +89,16 @@ export function noiseFreeAccuracy(skill: string, data: RunDataset, spec: HardWor
   return ids.length ? sum / ids.length : 0;
 }
 
-export async function trainSeed(world: World, seed: number, knobs: Partial<RunConfig>, opts: { store?: MemoryRunStore; noise?: number } = {}): Promise<SeedResult> {
+export async function trainSeed(world: World, seed: number, knobs: Partial<RunConfig>, opts: { store?: MemoryRunStore; noise?: number; concurrency?: number } = {}): Promise<SeedResult> {
   const setup = worldSetup(world, opts.noise ?? 1);
   const server = await startLlmServer({ ...setup.server, noiseSeed: seed });
   try {
-    const config: RunConfig = { ...SMALL_CONFIG, seed, ...knobs };
+    const config: RunConfig = { ...SMALL_CONFIG, seed, ...(opts.concurrency ? { targetConcurrency: opts.concurrency, optimizerConcurrency: opts.concurrency } : {}), ...knobs };
     const data = setup.spec ? hardWorldDataset(setup.spec) : worldDataset(120);
     const initialSkill = setup.spec ? setup.spec.initialSkill : INITIAL_SKILL;
     const store = opts.store ?? new MemoryRunStore();
     const llm = createLlmPort(
-      { target: testEndpoint(server.url, 'sim-target', { concurrency: 4 }), optimizer: testEndpoint(server.url, 'sim-optimizer', { concurrency: 4 }) },
+      { target: testEndpoint(server.url, 'sim-target', { concurrency: config.targetConcurrency }), optimizer: testEndpoint(server.url, 'sim-optimizer', { concurrency: config.optimizerConcurrency }) },
       { backoffBaseMs: 5, maxBackoffMs: 50 },
     );
     const runId = `${world}-${seed}`;

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLlmServer, type LlmTestServer } from '../support/llm-server';
 import { SMALL_CONFIG } from '../support/harness';
 import { hardWorldDataset } from '../support/bench-quality';
-import { HARD_INITIAL_SKILL } from '../support/rule-world';
-import { killAndResumeAt, referenceRun, type World } from '../support/resume-harness';
+import { BROAD_WORLD, HARD_INITIAL_SKILL } from '../support/rule-world';
+import { killAndResume, killAndResumeAt, referenceRun, type World } from '../support/resume-harness';
 
 let srv: LlmTestServer;
 beforeAll(async () => {
@@ -43,3 +43,59 @@ describe('resume after a kill, with the train check, bundle repair, tie-break an
     await killAndResumeAt(HARD, ref, killPoints());
   }, 240_000);
 });
+
+// Issue #19's checkpoints: the noise probe, spot checks, leave-one-out blame and its pruned
+// re-check (the broad world, seed 4), a second repair round (the same without blame), and a
+// stochastic target's re-samples. Kills land just after the first checkpoint of each kind.
+describe('resume after a kill, with the noise probe, leave-one-out blame and repair rounds', () => {
+  let broadSrv: LlmTestServer;
+  beforeAll(async () => {
+    broadSrv = await startLlmServer({ world: 'broad', repairSlip: 0.35 });
+  });
+  afterAll(() => broadSrv.close());
+  const broad = (config: Partial<World['config']> = {}): World => ({
+    server: () => broadSrv,
+    config: { ...SMALL_CONFIG, epochs: 2, seed: 4, ...config },
+    data: hardWorldDataset(BROAD_WORLD),
+    initialSkill: BROAD_WORLD.initialSkill,
+  });
+
+  it('resumes from kills at the probe, a spot check, the blame and the pruned re-check with the same outcome', async () => {
+    const w = broad();
+    const ref = await referenceRun(w);
+    await killAndResumeAt(w, ref, pointsAfter(ref.writeLog, ['putRollout:baseline/r1', 'putRollout:/gate/r1', 'putRollout:/check-blame0', 'putRollout:/check-pruned', 'putArtifact:/repair']));
+  }, 240_000);
+
+  it('resumes from a kill at a second repair round with the same outcome', async () => {
+    const w = broad({ blameEdits: false, evalTest: false });
+    const ref = await referenceRun(w);
+    await killAndResumeAt(w, ref, pointsAfter(ref.writeLog, ['putCall:/repair_edits-2', 'putRollout:/check-repaired2']));
+  }, 240_000);
+});
+
+describe('resume after a kill on a stochastic target', () => {
+  // Every session gets its own server: a target's k-th answer to a prompt is the k-th draw.
+  const world = (srvOf: () => LlmTestServer): World => ({ server: srvOf, config: { ...SMALL_CONFIG, epochs: 2, seed: 1, evalTest: false }, data: hardWorldDataset(), initialSkill: HARD_INITIAL_SKILL });
+  const noisy = () => startLlmServer({ world: 'hard', targetNoise: { miss: 0.1, guess: 0.05 }, noiseSeed: 1 });
+
+  it('replays finished re-samples from storage instead of asking again (the answers would differ)', async () => {
+    const a = await noisy();
+    const ref = await referenceRun(world(() => a)).finally(() => a.close());
+    // After stages whose re-samples are done: no target call is in flight at these writes.
+    const points = pointsAfter(ref.writeLog, ['putArtifact:/check', 'putArtifact:/gate']);
+    for (const p of points) {
+      const b = await noisy();
+      await killAndResume(world(() => b), ref, p).finally(() => b.close());
+    }
+  }, 240_000);
+});
+
+/** Write counts just after the first checkpoint of each kind (a phase or key with the step prefix removed). */
+function pointsAfter(log: readonly string[], kinds: readonly string[]): number[] {
+  return kinds.map((kind) => {
+    const [op, suffix] = kind.split(':');
+    const at = log.findIndex((w) => w.startsWith(`${op}:`) && w.slice(op.length + 1).replace(/^s\d+/, '') === suffix);
+    expect(at, `no ${kind} checkpoint in the reference run`).toBeGreaterThanOrEqual(0);
+    return at + 1;
+  });
+}

@@ -205,7 +205,15 @@ export function ConnectScreen() {
         <details className="options">
           <summary>Options: sampling, limits, prices</summary>
           <div className="grid-3">
-            <NumberField label="Target temperature" value={c.target.temperature} step={0.1} min={0} max={2} onChange={(v) => patchEndpoint('target', { temperature: v })} />
+            <NumberField
+              label="Target temperature"
+              hint="Above 0 the target samples: the same question can get different answers. Reasoning models vary even without it. Training measures this noise and asks again where a verdict hinges on it."
+              value={c.target.temperature}
+              step={0.1}
+              min={0}
+              max={2}
+              onChange={(v) => patchEndpoint('target', { temperature: v })}
+            />
             <NumberField label="Target max output tokens" value={c.target.maxOutputTokens} min={16} onChange={(v) => patchEndpoint('target', { maxOutputTokens: v })} />
             <NumberField label="Optimizer max output tokens" value={c.optimizer.maxOutputTokens} min={256} onChange={(v) => patchEndpoint('optimizer', { maxOutputTokens: v })} />
             {(['target', 'optimizer'] as const).map((role) => (

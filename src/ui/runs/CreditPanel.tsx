@@ -9,6 +9,11 @@ import type { Edit } from '../../core/edits';
 import { Card } from '../common/Field';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+
+/** Which checked bundle went on to the gate. */
+const CHOSEN: Record<NonNullable<RepairArtifact['chosen']>, string> = { proposed: 'the proposed bundle', repaired: 'the repaired bundle', pruned: 'the pruned bundle' };
+
+const afterText = (d: { fixed: string[]; regressed: string[] }) => `${d.fixed.length} fixed, ${d.regressed.length} broken on the train items`;
 const text = (e: { op: string; target?: string; content?: string }) => String(e.content || e.target || '(empty)');
 
 function EditLine({ e }: { e: Edit }) {
@@ -74,25 +79,56 @@ export function CheckAndRepair(a: { check?: CheckArtifact; repair?: RepairArtifa
             <span className="badge fail">{check.regressed.length} broken</span> → <strong>{check.improved ? 'better: on to the validation gate' : 'not better'}</strong>
             {a.skippedByCheck ? ', rejected without spending validation calls.' : '.'}
           </p>
+          {check.verdict && check.verdict.resampled > 0 && (
+            <p className="muted small">
+              {check.verdict.resampled} item{check.verdict.resampled === 1 ? '' : 's'} asked again (both skills) until one answer led by {check.verdict.margin} votes
+              {check.verdict.unsettled ? `, ${check.verdict.unsettled} still split` : ''} — {check.resampleCalls ?? 0} calls; sign test p = {check.verdict.pValue.toFixed(3)}.
+            </p>
+          )}
         </Card>
       )}
       {repair && (
-        <Card title={repair.repaired ? 'Bundle repaired' : 'Bundle repair: no change'}>
+        <Card title={repair.repaired ? `Bundle repaired${repair.chosen ? ` (${CHOSEN[repair.chosen]} went on)` : ''}` : 'Bundle repair: no change'}>
           <p>
             The candidate broke {repair.regressed.length} train item{repair.regressed.length === 1 ? '' : 's'} the current skill passed (
             <span className="mono small">{repair.regressed.join(', ')}</span>); the optimizer was asked which edits to blame.
           </p>
           {repair.reasoning && <p className="muted small">{repair.reasoning}</p>}
-          {repair.dropped.length > 0 && (
+          {repair.steps && repair.steps.length > 0 ? (
+            <ol className="repair-steps" aria-label="Repair rounds and blame">
+              {repair.steps.map((st, i) => (
+                <li key={i}>
+                  {st.kind === 'repair' ? (
+                    <>
+                      <strong>Repair round {st.round}</strong>: {st.changed ? `dropped ${st.dropped.length}, added ${st.added.length}` : 'no change'}
+                      {st.after && <> → {afterText(st.after)}</>}
+                      {st.added.length > 0 && <ul className="edits">{st.added.map((e, j) => <EditLine key={j} e={e} />)}</ul>}
+                    </>
+                  ) : (
+                    <>
+                      <strong>Leave-one-out blame</strong>: each of the {st.probes.length} edits left out in turn on a few broken and fixed items —{' '}
+                      {st.dropped.length ? `${st.dropped.length} to blame, dropped` : 'no single edit to blame'}
+                      {st.after && <> → {afterText(st.after)}</>}
+                      {st.dropped.length > 0 && <ul className="edits">{st.dropped.map((e, j) => <EditLine key={j} e={e} />)}</ul>}
+                    </>
+                  )}
+                </li>
+              ))}
+            </ol>
+          ) : (
             <>
-              <h4>Removed from the bundle</h4>
-              <ul className="edits">{repair.dropped.map((e, i) => <EditLine key={i} e={e} />)}</ul>
-            </>
-          )}
-          {repair.added.length > 0 && (
-            <>
-              <h4>Added to keep what a removed rule carried</h4>
-              <ul className="edits">{repair.added.map((e, i) => <EditLine key={i} e={e} />)}</ul>
+              {repair.dropped.length > 0 && (
+                <>
+                  <h4>Removed from the bundle</h4>
+                  <ul className="edits">{repair.dropped.map((e, i) => <EditLine key={i} e={e} />)}</ul>
+                </>
+              )}
+              {repair.added.length > 0 && (
+                <>
+                  <h4>Added to keep what a removed rule carried</h4>
+                  <ul className="edits">{repair.added.map((e, i) => <EditLine key={i} e={e} />)}</ul>
+                </>
+              )}
             </>
           )}
         </Card>

@@ -1,21 +1,41 @@
-import type { TestReport } from '../../worker/api-types';
+import type { LiftReport, TestReport } from '../../worker/api-types';
 import { Card } from '../common/Field';
 
 const LABELS: Record<TestReport['skill'], string> = { none: 'No skill', initial: 'Starting skill', best: 'Best skill (exported)', final: 'Final skill' };
 
 const points = (d: number) => `${d >= 0 ? '+' : '−'}${Math.abs(d * 100).toFixed(1)} points`;
+const range = (l: LiftReport) => `${points(l.interval[0])} to ${points(l.interval[1])}`;
+
+/** One lift in words: the figure, its interval, and whether it can be told from noise. */
+function LiftLine({ lift, over }: { lift: LiftReport; over: string }) {
+  const noisy = lift.noise.miss + lift.noise.guess > 0.02;
+  return (
+    <li>
+      Over {over}: <strong>{points(noisy ? lift.estimate : lift.measured)}</strong>, {Math.round(lift.level * 100)}% interval {range(lift)}
+      {lift.uncertain ? (
+        <span className="badge fail">cannot be told from noise</span>
+      ) : (
+        <span className="badge pass">{lift.interval[0] > 0 ? 'a real gain' : 'a real loss'}</span>
+      )}
+      {noisy && <span className="muted small"> (measured {points(lift.measured)} with the target's noise in it)</span>}
+    </li>
+  );
+}
 
 /**
  * The lift on held-out test items: what the model does with no skill, with the starting skill
- * and with the trained one — the answer to "was the training worth it?".
+ * and with the trained one — the answer to "was the training worth it?" — and how sure that is
+ * (issue #19): an interval over which test items were drawn and how the target's answers vary,
+ * with the target's misses and guesses taken out of the figure.
  */
-export function LiftCard({ tests }: { tests: readonly TestReport[] }) {
+export function LiftCard({ tests, lift, liftOverNone }: { tests: readonly TestReport[]; lift?: LiftReport; liftOverNone?: LiftReport }) {
   const of = (s: TestReport['skill']) => tests.find((t) => t.skill === s);
   const rows = (['none', 'initial', 'best'] as const).map(of).filter((t): t is TestReport => Boolean(t));
   const none = of('none');
   const initial = of('initial');
   const best = of('best');
   if (!best || rows.length < 2) return null;
+  const noise = lift?.noise ?? liftOverNone?.noise;
   return (
     <Card title="Lift on the test split">
       <ul className="lift" aria-label="Test accuracy by skill">
@@ -29,19 +49,35 @@ export function LiftCard({ tests }: { tests: readonly TestReport[] }) {
           </li>
         ))}
       </ul>
-      <p>
-        {initial && (
-          <>
-            Training: <strong>{points(best.hard - initial.hard)}</strong> over the starting skill
-          </>
-        )}
-        {none && (
-          <>
-            {initial ? '; ' : ''}the skill as a whole: <strong>{points(best.hard - none.hard)}</strong> over no skill
-          </>
-        )}
-        {` — on ${best.n} held-out test items.`}
-      </p>
+      {lift || liftOverNone ? (
+        <ul className="lift-lines" aria-label="Lift with its interval">
+          {lift && <LiftLine lift={lift} over="the starting skill (training)" />}
+          {liftOverNone && <LiftLine lift={liftOverNone} over="no skill (the skill as a whole)" />}
+        </ul>
+      ) : (
+        <p>
+          {initial && (
+            <>
+              Training: <strong>{points(best.hard - initial.hard)}</strong> over the starting skill
+            </>
+          )}
+          {none && (
+            <>
+              {initial ? '; ' : ''}the skill as a whole: <strong>{points(best.hard - none.hard)}</strong> over no skill
+            </>
+          )}
+          {` — on ${best.n} held-out test items.`}
+        </p>
+      )}
+      {noise && (
+        <p className="muted small">
+          On {best.n} held-out test items. The interval covers which items were drawn and how the target's answers vary
+          {noise.miss + noise.guess > 0.02
+            ? ` — this target missed about ${(noise.miss * 100).toFixed(0)}% of answers it knew and guessed about ${(noise.guess * 100).toFixed(0)}% of the others (fitted on ${noise.repeatedSamples} repeated answers), which the lift above is corrected for.`
+            : ' — the target gave the same answer whenever it was asked again.'}
+          {lift && lift.repeats > 1 ? ` ${lift.repeats} samples per test item.` : ''}
+        </p>
+      )}
     </Card>
   );
 }

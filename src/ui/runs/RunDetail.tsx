@@ -216,7 +216,7 @@ export function RunDetail({ runId, onDeleted, go, lineage, onSelect }: { runId: 
 
       {d.summary?.diagnosis && <DiagnosisCard diagnosis={d.summary.diagnosis} />}
 
-      <LiftCard tests={tests} />
+      <LiftCard tests={tests} lift={d.summary?.lift} liftOverNone={d.summary?.liftOverNone} />
 
       {tests.length > 0 && (
         <Card title="Test report">

@@ -1,4 +1,3 @@
-import { GATE_RULE_LABELS } from '../../core/gate-rules';
 import { useEffect, useState } from 'react';
 import { trainer } from '../../client/trainer-client';
 import type { StepDetail } from '../../worker/api-types';
@@ -10,6 +9,7 @@ import { SkillDiff } from '../skill/LazyEditors';
 import { CheckAndRepair, DroppedEdits } from './CreditPanel';
 import { RewriteCard } from './RewriteCard';
 import { AppendixCard } from './AppendixCard';
+import { GateVerdict } from './GateVerdict';
 import { isPass } from '../../core/credit';
 
 type Filter = 'all' | 'pass' | 'fail' | 'error';
@@ -79,22 +79,7 @@ export function StepInspector({ runId, step, onBranch }: { runId: string; step: 
         <p>
           Train batch: {(s.rolloutHard * 100).toFixed(1)}% on {s.rolloutN} items{s.rolloutErrors ? `, ${s.rolloutErrors} errored (not scored)` : ''}. {s.nFailurePatches} failure and {s.nSuccessPatches} success patches → {s.nEditsMerged} merged edits → {s.nEditsRanked} applied (budget {s.editBudget ?? '—'}).
         </p>
-        {gate?.score && gate.gateScore !== null && (
-          <p>
-            Gate: candidate {gate.gateScore.toFixed(3)}{gate.score.complete ? '' : ' (upper bound: stopped early)'} on {gate.score.n} validation items vs current {gate.mustBeat?.toFixed(3) ?? '—'}
-            {gate.cacheHit ? ' (cached score)' : ''} → <strong>{gate.action.replace(/_/g, ' ')}</strong>.
-          </p>
-        )}
-        {gate?.rule && (
-          <p className={gate.rule.allowed ? undefined : 'warn'}>
-            Gate rule “{GATE_RULE_LABELS[gate.rule.rule]}”: {gate.rule.allowed ? 'held' : 'refused the candidate'} — {gate.rule.reason}
-          </p>
-        )}
-        {gate?.skippedByCheck && (
-          <p>
-            Gate: not run — the candidate was no better on the train batch → <strong>{gate.action.replace(/_/g, ' ')}</strong>.
-          </p>
-        )}
+        {gate && <GateVerdict gate={gate} />}
       </Card>
       <Card title="Rollouts">
         <div className="segmented" role="group" aria-label="Filter rollouts">
@@ -176,18 +161,20 @@ export function StepInspector({ runId, step, onBranch }: { runId: string; step: 
       {detail.artifacts.appendix && <AppendixCard flush={detail.artifacts.appendix} />}
       {detail.gateRollouts.length > 0 && (
         <Card title="Gate: per-item changes on validation">
-          <GateChanges gate={detail.gateRollouts} before={detail.currentRollouts} />
+          <GateChanges gate={detail.gateRollouts} before={detail.currentRollouts} settled={gate?.verdict ?? undefined} />
         </Card>
       )}
     </div>
   );
 }
 
-function GateChanges({ gate, before }: { gate: RolloutRow[]; before: RolloutRow[] }) {
+/** Each validation item's change; with a settled verdict (noisy targets), its lists decide — not the first answers. */
+function GateChanges({ gate, before, settled }: { gate: RolloutRow[]; before: RolloutRow[]; settled?: { improved: string[]; regressed: string[] } }) {
   const prev = new Map(before.map((r) => [r.itemId, r]));
   const rows = gate.map((g) => {
     const p = prev.get(g.itemId);
-    const change = !p ? 'unknown' : g.hard > p.hard ? 'improved' : g.hard < p.hard ? 'regressed' : 'unchanged';
+    const first = !p ? 'unknown' : g.hard > p.hard ? 'improved' : g.hard < p.hard ? 'regressed' : 'unchanged';
+    const change = !settled || !p ? first : settled.improved.includes(g.itemId) ? 'improved' : settled.regressed.includes(g.itemId) ? 'regressed' : 'unchanged';
     return { g, p, change };
   });
   const n = (c: string) => rows.filter((r) => r.change === c).length;

@@ -1,5 +1,6 @@
 import { useApp, type LiveRun } from '../../store/app-store';
 import { ScoreChart } from './ScoreChart';
+import { NoiseNote } from './NoiseNote';
 import { PIPELINE_LABELS, STEP_STAGES, type PipelineStage } from '../../core/stages';
 
 /** Stages outside the six of a step are named in a line under the strip. */
@@ -61,6 +62,7 @@ export function RunDashboard() {
           <span className="stat">${live.costUsd.toFixed(4)}</span> spent
         </div>
       </div>
+      <NoiseNote noise={live.noise} />
       <ScoreChart points={live.points} totalSteps={live.totalSteps} baseline={live.baseline} />
       <details className="timeline" open>
         <summary>Steps and log</summary>

@@ -15,6 +15,7 @@ import { callStageLabel } from '../../core/stages';
 import { GATE_RULE_LABELS, GATE_RULES } from '../../core/gate-rules';
 import { UPDATE_MODE_LABELS, UPDATE_MODES } from '../../core/update-modes';
 import { ReviewPanel } from './ReviewPanel';
+import { NoiseAdvice } from './NoiseAdvice';
 import { cancelRun, pauseRun, resumeRun, startTraining } from '../../client/run-controller';
 
 function patch(p: Partial<RunConfig>) {
@@ -155,6 +156,13 @@ export function TrainScreen() {
             <Toggle label="Repair bundles" hint={KNOB_HELP.repairEdits} checked={config.repairEdits} onChange={(v) => patch({ repairEdits: v })} />
             <Toggle label="Carry promising edits" hint={KNOB_HELP.carryEdits} checked={config.carryEdits} onChange={(v) => patch({ carryEdits: v })} />
             <Toggle label="Validation tie-break" hint={KNOB_HELP.tieBreak} checked={config.tieBreak} onChange={(v) => patch({ tieBreak: v })} />
+            <Toggle label="Settle noisy verdicts" hint={KNOB_HELP.settleVerdicts} checked={config.settleVerdicts !== false} onChange={(v) => patch({ settleVerdicts: v })} />
+            <NumberField label="Samples per item" hint={KNOB_HELP.maxSamples} value={config.maxSamples ?? 4} min={1} max={16} onChange={(v) => patch({ maxSamples: v ?? 4 })} />
+            <NumberField label="Noise probe" hint={KNOB_HELP.noiseProbe} value={config.noiseProbe ?? 16} min={0} max={1000} onChange={(v) => patch({ noiseProbe: v ?? 0 })} />
+            <NumberField label="Repair rounds" hint={KNOB_HELP.repairRounds} value={config.repairRounds ?? 2} min={1} max={5} onChange={(v) => patch({ repairRounds: v ?? 1 })} />
+            <Toggle label="Leave-one-out blame" hint={KNOB_HELP.blameEdits} checked={config.blameEdits !== false} onChange={(v) => patch({ blameEdits: v })} />
+            <Toggle label="Re-check a new best" hint={KNOB_HELP.recheckBest} checked={Boolean(config.recheckBest)} onChange={(v) => patch({ recheckBest: v })} />
+            <NumberField label="Test repeats" hint={KNOB_HELP.testRepeats} value={config.testRepeats ?? 1} min={1} max={10} onChange={(v) => patch({ testRepeats: v ?? 1 })} />
             <Toggle label="Review edits before the gate" hint={KNOB_HELP.reviewEdits} checked={Boolean(config.reviewEdits)} onChange={(v) => patch({ reviewEdits: v })} />
             <Toggle label="Failures only" hint={KNOB_HELP.failureOnly} checked={config.failureOnly} onChange={(v) => patch({ failureOnly: v })} />
             <Toggle label="Score no skill on test" hint={KNOB_HELP.testNoSkill} checked={config.testNoSkill !== false} onChange={(v) => patch({ testNoSkill: v })} />
@@ -293,6 +301,8 @@ export function TrainScreen() {
       )}
 
       {settingsCard}
+
+      {dataset && <NoiseAdvice validation={config.selectionLimit > 0 ? Math.min(config.selectionLimit, dataset.counts.val) : dataset.counts.val} estimate={estimate} budgetUsd={config.budget.usd} steps={steps?.totalSteps ?? 0} />}
 
       {estimateCard}
     </div>

@@ -24,6 +24,15 @@ export const KNOB_HELP = {
   repairEdits: 'When the check shows items the candidate broke, the optimizer drops the edits to blame and adds what was lost — credit assignment within the bundle.',
   carryEdits: 'A rejected candidate that was better on train keeps its edits for the next step — momentum for edits that only pay together. Off by default: it did not raise held-out accuracy in our benchmark.',
   tieBreak: 'Accept a validation tie when the train batch improves strictly and no validation item regresses — learns what validation cannot see, without overfitting it.',
+  settleVerdicts:
+    'Noise-aware verdicts: where the current skill and the candidate disagree on an item, the target is asked again (both skills) until one answer leads by enough votes — like averaging several forward passes of a stochastic network before comparing two checkpoints. How many votes follows the noise the run measures; a target that always answers the same is only spot-checked.',
+  maxSamples: 'Most answers per skill and item when settling a verdict. More: surer verdicts on a noisy target, more calls.',
+  noiseProbe: 'Validation items the baseline asks twice, to measure the target’s noise before the first step — a calibration batch. 0: learn it from the verdicts only.',
+  repairRounds: 'Repair rounds for a bundle that still breaks train items after its first repair; each may add up to the step’s budget — another backward pass on the residual error.',
+  blameEdits: 'When a repaired bundle still breaks items, each edit is left out in turn on a few broken and fixed items, and an edit whose absence restores them without losing a gain is dropped — ablation-based credit assignment, no optimizer call.',
+  recheckBest:
+    'Noisy targets: a would-be new best is scored again on fresh answers and must still win — against the winner’s curse (the best of many noisy comparisons looks better than it is). Off by default: it did not raise held-out accuracy in our benchmark, at about 20 % more target calls on a noisy target.',
+  testRepeats: 'Answers per test item and skill at the end: more give a tighter lift interval on a noisy target, like evaluating with several seeds.',
   reviewEdits:
     'Steering: each step pauses with its proposed edits (or rewrite); you approve or veto each, see the candidate they make, and only what you approve meets the gate. The pause survives closing the tab. Off: the loop runs on its own.',
   testNoSkill: 'At the end, also score the test split with no skill at all, so the lift card shows what the skill adds (one more pass over the test items).',

@@ -27,13 +27,16 @@ export function reportHandlers(c: ApiContext): Pick<WorkerApi, 'exportReport'> {
           r.gateRollouts.filter((x) => x.status === 'ok'),
         );
         const previous = steps.find((x) => x.step === s.step - 1);
+        // The settled verdict's items when there is one (issue #19): not the first answers.
+        const v = a.gate?.verdict;
         gates.push({
           step: s.step,
           action: s.action,
-          candidate: s.candidateGateScore,
-          current: previous?.currentScore ?? run.state?.baselineScore ?? s.currentScore,
-          fixed: delta.improved,
-          broken: delta.regressed,
+          candidate: a.gate?.compared?.candidate ?? s.candidateGateScore,
+          current: a.gate?.compared?.current ?? s.scoreBefore ?? previous?.currentScore ?? run.state?.baselineScore ?? s.currentScore,
+          fixed: v ? v.improved : delta.improved,
+          broken: v ? v.regressed : delta.regressed,
+          ...(v ? { verdict: { pValue: v.pValue, resampled: v.resampled, margin: v.margin } } : {}),
           edits: (a.candidate_edits ?? a.ranked?.edits ?? []).map((e) => ({
             op: String(e.op),
             target: e.target,
@@ -87,6 +90,8 @@ export function reportHandlers(c: ApiContext): Pick<WorkerApi, 'exportReport'> {
             };
           }),
         ...(summary?.diagnosis ? { diagnosis: summary.diagnosis } : {}),
+        ...(summary?.lift ? { lift: summary.lift } : {}),
+        ...(summary?.liftOverNone ? { liftOverNone: summary.liftOverNone } : {}),
       });
       return { ok: true, file: new Blob([html], { type: 'text/html' }) };
     },

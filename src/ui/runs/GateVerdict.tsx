@@ -1,0 +1,58 @@
+import type { GateArtifact } from '../../worker/api-types';
+import { GATE_RULE_LABELS } from '../../core/gate-rules';
+
+const fmt = (x: number) => x.toFixed(3);
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+const pValue = (p: number) => (p < 0.001 ? 'p < 0.001' : `p = ${p.toFixed(p < 0.1 ? 3 : 2)}`);
+
+/**
+ * The gate's verdict with its statistics (issue #19): the candidate against the current skill item
+ * by item — items won and lost after settling, the exact sign test of winning that often by
+ * chance, how many items were asked again and with what margin — then the tie-break, the rule and
+ * the fresh re-check of a would-be best. Older runs show the plain scores.
+ */
+export function GateVerdict({ gate }: { gate: GateArtifact }) {
+  const v = gate.verdict;
+  const c = gate.compared;
+  return (
+    <>
+      {gate.score && gate.gateScore !== null && (
+        <p>
+          Gate: candidate {fmt(c?.candidate ?? gate.gateScore)}
+          {gate.score.complete ? '' : ' (upper bound: stopped early)'} on {v?.n ?? gate.score.n} validation items vs current{' '}
+          {fmt(c?.current ?? gate.mustBeat ?? 0)}
+          {gate.cacheHit ? ' (cached answers)' : ''} → <strong>{gate.action.replace(/_/g, ' ')}</strong>.
+        </p>
+      )}
+      {v && (
+        <p className="small" aria-label="Gate verdict">
+          Item by item: <span className="badge pass">{v.improved.length} won</span> <span className="badge fail">{v.regressed.length} lost</span>{' '}
+          (sign test, {pValue(v.pValue)} of winning this often by chance).{' '}
+          {v.resampled > 0
+            ? `${plural(v.resampled, 'item')} asked again (where the two disagreed, until one answer led by ${v.margin} vote${v.margin === 1 ? '' : 's'}; where both failed, once)${v.unsettled ? `; ${v.unsettled} still split when their samples ran out (counted as their mean)` : ''}.`
+            : v.margin > 1
+              ? 'No item needed asking again.'
+              : 'One answer per item: the target has looked deterministic.'}
+          {gate.flipUpper !== undefined && ` Flip rate bound ${(gate.flipUpper * 100).toFixed(1)}%.`}
+          {c && c.resampleCalls > 0 && ` ${plural(c.resampleCalls, 'call')} for the repeats.`}
+        </p>
+      )}
+      {gate.recheck && (
+        <p className={gate.recheck.confirmed ? 'small' : 'small warn'} aria-label="Best re-check">
+          Re-check on fresh samples: {fmt(gate.recheck.fresh)} on {gate.recheck.n} items; with every sample counted {fmt(gate.recheck.candidate)} vs best {fmt(gate.recheck.best)} →{' '}
+          <strong>{gate.recheck.confirmed ? 'confirmed as the new best' : 'not confirmed: current, but not best'}</strong>.
+        </p>
+      )}
+      {gate.rule && (
+        <p className={gate.rule.allowed ? undefined : 'warn'}>
+          Gate rule “{GATE_RULE_LABELS[gate.rule.rule]}”: {gate.rule.allowed ? 'held' : 'refused the candidate'} — {gate.rule.reason}
+        </p>
+      )}
+      {gate.skippedByCheck && (
+        <p>
+          Gate: not run — the candidate was no better on the train batch → <strong>{gate.action.replace(/_/g, ' ')}</strong>.
+        </p>
+      )}
+    </>
+  );
+}
