@@ -153,7 +153,7 @@ export const DEFAULT_RUN_CONFIG: RunConfig = {
   carryEdits: false,
   tieBreak: true,
   settleVerdicts: true,
-  maxSamples: 4,
+  maxSamples: 3,
   noiseProbe: 16,
   recheckBest: false,
   reviewEdits: false,

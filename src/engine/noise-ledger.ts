@@ -19,7 +19,7 @@ export function runFlipTally(state: Pick<RunState, 'flips'>): FlipTally {
 
 /** The policy of a step: the margin from the tally so far; settling off (or a run from before it) never re-samples. */
 export function policyOf(config: RunConfig, state: Pick<RunState, 'flips'>): NoisePolicy {
-  return noisePolicy(runFlipTally(state), config.settleVerdicts ? (config.maxSamples ?? 4) : 1);
+  return noisePolicy(runFlipTally(state), config.settleVerdicts ? (config.maxSamples ?? 3) : 1);
 }
 
 /** A unit's samples replace what the run knew of it (a unit only ever gains samples). */
@@ -42,6 +42,6 @@ export function laterSamples(state: Pick<RunState, 'flips'>): Unit[] {
 /** What the dashboard shows of the run's noise. */
 export function noiseReading(config: RunConfig, state: Pick<RunState, 'flips'>): NoiseReading {
   const t = runFlipTally(state);
-  const p = noisePolicy(t, config.settleVerdicts ? (config.maxSamples ?? 4) : 1);
+  const p = noisePolicy(t, config.settleVerdicts ? (config.maxSamples ?? 3) : 1);
   return { flipRate: flipRate(t), flipUpper: p.flipUpper, samples: t.samples, units: t.units, margin: p.margin };
 }

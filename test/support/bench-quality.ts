@@ -16,7 +16,7 @@
  * - broad-noisy: the broad world with the noisy world's stochastic target.
  * Each seed gets its own server (its own noise seed), so runs never share a target's draws.
  * Options: --baseline (the issue-#8 mechanisms off), --off=knob,knob (switch single mechanisms
- * off), --on=knob,knob (switch single mechanisms on), --noise=X (how often the simulated optimizer
+ * off), --on=knob,knob (switch single mechanisms on), --set=knob:N,knob:N (numeric knobs), --noise=X (how often the simulated optimizer
  * slips, default 1), --seeds=N (default 8), --world=a,b (default all), --table (a per-seed table
  * before the JSON), --gate-rule=no_regression|significance [--k=N], --update-mode=rewrite|full_rewrite.
  */
@@ -202,12 +202,15 @@ export async function main(argv: string[]): Promise<number> {
   const flags = (name: string, value: boolean) => Object.fromEntries((arg(name) ?? '').split(',').filter(Boolean).map((k) => [k, value]));
   const off = flags('off', false) as Partial<RunConfig>;
   const on = flags('on', true) as Partial<RunConfig>;
+  // --set=repairRounds:1,maxSamples:3 sets numeric knobs.
+  const set = Object.fromEntries((arg('set') ?? '').split(',').filter(Boolean).map((kv) => [kv.split(':')[0], Number(kv.split(':')[1])])) as Partial<RunConfig>;
+  Object.assign(on, set);
   // --gate-rule=no_regression|significance (and --k=N) measures a gate rule against the mean gate.
   const rule = arg('gate-rule') as RunConfig['gateRule'] | undefined;
   const ruleKnobs: Partial<RunConfig> = rule ? { gateRule: rule, ...(arg('k') ? { gateSignificanceK: Number(arg('k')) } : {}) } : {};
   const updateMode = arg('update-mode') as RunConfig['updateMode'] | undefined;
   const knobs = { ...(argv.includes('--baseline') ? BASELINE_KNOBS : { ...off, ...on }), ...ruleKnobs, ...(updateMode ? { updateMode } : {}) };
-  const changed = [...Object.keys(off).map((k) => `without ${k}`), ...Object.keys(on).map((k) => `with ${k}`)];
+  const changed = [...Object.keys(off).map((k) => `without ${k}`), ...Object.entries(on).map(([k, v]) => `with ${k}${v === true ? '' : `=${v}`}`)];
   const base = argv.includes('--baseline') ? 'baseline' : changed.length ? `defaults ${changed.join(', ')}` : 'defaults';
   const ruled = rule ? `${base}, gate rule ${rule}${arg('k') ? ` k=${arg('k')}` : ''}` : base;
   const mode = updateMode ? `${ruled}, update mode ${updateMode}` : ruled;

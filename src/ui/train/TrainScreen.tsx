@@ -157,7 +157,7 @@ export function TrainScreen() {
             <Toggle label="Carry promising edits" hint={KNOB_HELP.carryEdits} checked={config.carryEdits} onChange={(v) => patch({ carryEdits: v })} />
             <Toggle label="Validation tie-break" hint={KNOB_HELP.tieBreak} checked={config.tieBreak} onChange={(v) => patch({ tieBreak: v })} />
             <Toggle label="Settle noisy verdicts" hint={KNOB_HELP.settleVerdicts} checked={config.settleVerdicts !== false} onChange={(v) => patch({ settleVerdicts: v })} />
-            <NumberField label="Samples per item" hint={KNOB_HELP.maxSamples} value={config.maxSamples ?? 4} min={1} max={16} onChange={(v) => patch({ maxSamples: v ?? 4 })} />
+            <NumberField label="Samples per item" hint={KNOB_HELP.maxSamples} value={config.maxSamples ?? 3} min={1} max={16} onChange={(v) => patch({ maxSamples: v ?? 3 })} />
             <NumberField label="Noise probe" hint={KNOB_HELP.noiseProbe} value={config.noiseProbe ?? 16} min={0} max={1000} onChange={(v) => patch({ noiseProbe: v ?? 0 })} />
             <NumberField label="Repair rounds" hint={KNOB_HELP.repairRounds} value={config.repairRounds ?? 2} min={1} max={5} onChange={(v) => patch({ repairRounds: v ?? 1 })} />
             <Toggle label="Leave-one-out blame" hint={KNOB_HELP.blameEdits} checked={config.blameEdits !== false} onChange={(v) => patch({ blameEdits: v })} />
