@@ -74,12 +74,21 @@ export interface NoisePolicy {
   margin: number;
   /** Most samples per skill and item when settling (1 turns re-sampling off). */
   maxSamples: number;
+  /** One answer settles an item but the evidence is still thin: a verdict re-asks one item it hinges on. */
+  spotCheck?: boolean;
 }
 
 export function noisePolicy(t: FlipTally, maxSamples: number): NoisePolicy {
   const flipUpper = flipRateUpper(t);
-  return { flipUpper, margin: settleMargin(flipUpper), maxSamples: Math.max(1, maxSamples) };
+  return { flipUpper, margin: settleMargin(flipUpper), maxSamples: Math.max(1, maxSamples), spotCheck: t.minority === 0 && t.samples < SPOT_CHECK_UNTIL };
 }
+
+/**
+ * A target that has never changed an answer is spot-checked until this many repeated samples
+ * agree (its flip rate then bounded near 2.5 %): enough to catch a noisy target a lucky probe
+ * hid, without paying a round trip per verdict for the rest of a long run.
+ */
+export const SPOT_CHECK_UNTIL = 64;
 
 /** True when verdicts should re-sample: one answer is not enough to settle an item. */
 export function resamples(p: NoisePolicy): boolean {

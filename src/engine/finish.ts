@@ -97,7 +97,7 @@ function honestLifts(
 }
 
 /** Test items a skill is asked again on when the target has looked deterministic. */
-const SPOT_CHECKS = 4;
+const SPOT_CHECKS = 8;
 
 /**
  * Ask one skill again on the test items whose first answer failed (or passed), until each such
@@ -117,6 +117,8 @@ async function settleAnswers(
   const position = new Map(ids.map((id, i) => [id, i]));
   const matching = ids.filter((id) => samples.has(id) && isPass(samples.get(id)![0].hard) === (want === 'passes'));
   // A target that looked deterministic is spot-checked on a few items (one more sample each).
+  // A target that looked deterministic is still spot-checked here, however long it agreed: the
+  // best skill's failures on test are where misses hide, and the lift's correction needs them.
   const spot = !resamples(policy);
   const open = spot ? matching.slice(0, SPOT_CHECKS) : matching;
   const added: RolloutRow[] = [];

@@ -7,7 +7,11 @@
 import { addUnit, flipRate, NO_FLIPS, noisePolicy, type FlipTally, type NoisePolicy } from '../core/noise';
 import type { NoiseReading } from './events';
 import type { RunConfig } from '../core/run-config';
-import type { RunState } from './types';
+import type { RolloutRow, RunState } from './types';
+import type { EngineContext } from './context';
+import { rolloutPhase } from './rollout';
+import { skillHash } from '../core/hash';
+import { isPass } from '../core/credit';
 import type { FlipUnits } from './verdict';
 import type { Unit } from '../core/lift';
 
@@ -44,4 +48,25 @@ export function noiseReading(config: RunConfig, state: Pick<RunState, 'flips'>):
   const t = runFlipTally(state);
   const p = noisePolicy(t, config.settleVerdicts ? (config.maxSamples ?? 3) : 1);
   return { flipRate: flipRate(t), flipUpper: p.flipUpper, samples: t.samples, units: t.units, margin: p.margin };
+}
+
+/** Items of a step's batch a spot check asks again. */
+export const SPOT_ITEMS = 4;
+
+/**
+ * Spot check (issue #19): while the target has never changed an answer and the evidence is still
+ * thin, the first few items of a step's rollout are asked once more. Unchosen items: their flips
+ * are an unbiased measure of the noise a lucky probe may have hidden.
+ */
+export async function spotCheckRollout(ctx: EngineContext, policy: NoisePolicy, phase: string, skill: string, rows: readonly RolloutRow[]): Promise<FlipUnits> {
+  if (!policy.spotCheck || policy.margin > 1 || policy.maxSamples < 2) return {};
+  const first = rows.filter((r) => r.status === 'ok').slice(0, SPOT_ITEMS);
+  if (!first.length) return {};
+  const again = await rolloutPhase(ctx, { phase: `${phase}/r1`, skill, itemIds: first.map((r) => r.itemId), orders: first.map((r) => r.order), repeat: 1 });
+  const hash = await skillHash(skill);
+  const units: FlipUnits = {};
+  again.rows.forEach((r, i) => {
+    if (r.status === 'ok') units[`${hash}|${r.itemId}`] = [isPass(first[i].hard), isPass(r.hard)];
+  });
+  return units;
 }

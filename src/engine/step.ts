@@ -14,7 +14,8 @@ import { chooseBudget } from './step-budget';
 import { gateStep } from './step-gate';
 import { buildRewriteCandidate } from './rewrite-candidate';
 import { flushAppendix } from './appendix';
-import { policyOf } from './noise-ledger';
+import { policyOf, spotCheckRollout, withFlips } from './noise-ledger';
+import type { FlipUnits } from './verdict';
 import { reviewCandidate } from './review';
 import { describeSuggestion, normaliseSuggestion } from '../core/update-modes';
 import type { Edit } from '../core/edits';
@@ -69,6 +70,7 @@ export async function runStep(session: TrainSession, prev: RunState, a: StepArgs
   const summaries: string[] = [];
   const appendixNotes: string[] = [];
   const batchStats: StepRecord['batches'] = [];
+  const spotUnits: FlipUnits = {};
   for (const [i, batch] of a.batches.entries()) {
     const suffix = a.batches.length > 1 ? `/b${i}` : '';
     session.stage('rollout', a.step, a.epoch);
@@ -76,6 +78,9 @@ export async function runStep(session: TrainSession, prev: RunState, a: StepArgs
       rolloutPhase(ctx, { phase: `${key}/rollout${suffix}`, skill: current, itemIds: batch.items }),
     );
     session.stage('reflect', a.step, a.epoch);
+    // A target that has always answered the same is spot-checked while the analysts work: a few
+    // of the batch's items asked again, in the round trip the optimizer calls take anyway.
+    const spot = spotCheckRollout(ctx, policy, `${key}/rollout${suffix}`, current, r.rows);
     const refl = await timer.time('reflect', () =>
       reflect(ctx, {
         keyPrefix: `${key}${suffix}`,
@@ -86,6 +91,7 @@ export async function runStep(session: TrainSession, prev: RunState, a: StepArgs
         metaText,
       }),
     );
+    Object.assign(spotUnits, await spot);
     rows.push(...r.rows);
     failure.push(...refl.failure);
     success.push(...refl.success);
@@ -207,6 +213,7 @@ export async function runStep(session: TrainSession, prev: RunState, a: StepArgs
   }
   // Reminders join the appendix after the gate, on skip paths too (§3.8).
   await flushAppendix(session, state, { key, step: a.step, notes: appendixNotes });
+  state.flips = withFlips(state.flips, spotUnits);
   state.nextStep = a.step + 1;
   Object.assign(record, {
     currentScore: state.gate.currentScore,

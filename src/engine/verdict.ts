@@ -116,18 +116,6 @@ export async function compareSkills(ctx: EngineContext, o: CompareOptions): Prom
     }
   }
   await settleLosses(scored);
-  // A target that has looked deterministic so far is still spot-checked: the first item the two
-  // disagree on is asked again, both skills, so a noisy target cannot hide behind a lucky probe.
-  if (!resamples(o.policy) && o.policy.maxSamples > 1) {
-    const first = scored.find((id) => both(id) && Math.abs(gainOf(id)) > 1e-9);
-    if (first) {
-      const sides = [
-        { phase: refPhase, skill: o.ref, rows: ref.get(first)! },
-        { phase: o.phase, skill: o.cand, rows: cand.get(first)! },
-      ];
-      resampleCalls += await spotCheck(ctx, sides, first, position.get(first) ?? 0);
-    }
-  }
   // Where both skills failed, a gain may hide behind one unlucky answer: ask the candidate once more.
   if (resamples(o.policy) && o.values.metric !== 'soft') {
     const shared = scored.filter((id) => both(id) && !settled.has(id) && cand.get(id)!.length === 1 && !isPass(ref.get(id)![0].hard) && !isPass(cand.get(id)![0].hard));
@@ -230,21 +218,4 @@ async function settleItems(
       }
     }
   }
-}
-
-/** One more sample of each skill on one item (sample 1, which any later verdict reuses). */
-async function spotCheck(
-  ctx: EngineContext,
-  sides: readonly { phase: string; skill: string; rows: RolloutRow[] }[],
-  id: string,
-  order: number,
-): Promise<number> {
-  let calls = 0;
-  for (const side of sides) {
-    if (side.rows.length > 1) continue;
-    const r = await rolloutPhase(ctx, { phase: `${side.phase}/r1`, skill: side.skill, itemIds: [id], orders: [order], repeat: 1 });
-    calls += r.calls;
-    if (r.rows[0]?.status === 'ok') side.rows.push(r.rows[0]);
-  }
-  return calls;
 }

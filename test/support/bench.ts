@@ -72,7 +72,7 @@ async function measure(url: string, latencyMs: number) {
   // Observed calls per stage.
   const observed = {
     baseline: real((p) => p === 'baseline'),
-    rollout: real((p) => /^s\d+\/rollout/.test(p)),
+    rollout: real((p) => /^s\d+\/rollout(\/b\d+)?$/.test(p)),
     reflect: callsOf((s) => s.startsWith('reflect_')),
     merge: callsOf((s) => s.startsWith('merge_')),
     rank: callsOf((s) => s === 'rank_edits'),
@@ -119,6 +119,8 @@ async function measure(url: string, latencyMs: number) {
   expected.finalValidation = rows.some((r) => r.phase === 'final') ? N : 0;
   expected.test = T * new Set(rows.filter((r) => r.phase.startsWith('test/')).map((r) => r.phase)).size;
 
+  // Issue #19's repeats, outside the formulas: the noise probe, spot checks and settled verdicts.
+  const repeats = { probe: real((p) => p === 'baseline/r1'), spotChecks: real((p) => /^s\d+\/rollout(\/b\d+)?\/r\d+$/.test(p)), verdicts: real((p) => /\/(gate|check)[^/]*\/r\d+$/.test(p)) };
   const cacheHits = rows.filter((r) => r.cached).length;
   const selectionCacheHits = steps.filter((s) => s.selectionCacheHit).length;
   const savedByCache: Record<string, number> = {
@@ -158,6 +160,7 @@ async function measure(url: string, latencyMs: number) {
     dataset: { train: data.splits.train.length, val: N, test: T },
     calls: observed,
     expectedCalls: expected,
+    repeats,
     savedByCache,
     earlyStopSaved,
     earlyStopSavedCalls: earlyStopSaved.gate + earlyStopSaved.slowUpdateGate,
@@ -196,6 +199,7 @@ export async function main(argv: string[]): Promise<number> {
       for (const s of r.steps) log(`${String(s.step).padStart(4)}  ${s.action.padEnd(17)} ${String(s.roundTrips).padStart(11)} ${String(s.boundMs).padStart(10)} ${String(Math.round(s.wallMs)).padStart(9)}   ${s.ratio.toFixed(3)}`);
       if (r.criticalPathRatio !== null) log(`\nCritical-path ratio (all steps): ${r.criticalPathRatio.toFixed(3)} (target ≤ 1.15), worst step ${r.maxStepRatio.toFixed(3)}`);
       log(`Early stop saved ${r.earlyStopSavedCalls} target calls; rollout cache hits ${r.cacheHits}; selection cache hits ${r.selectionCacheHits}`);
+      log(`Repeats (issue #19): noise probe ${r.repeats.probe}, spot checks ${r.repeats.spotChecks}, settled verdicts ${r.repeats.verdicts} target calls`);
       log(`Engine CPU: ${Math.round(r.engineCpuMs)} ms for ${r.rollouts} rollouts = ${r.cpuMsPer1000Rollouts.toFixed(1)} ms per 1 000 rollouts (run wall time ${(r.runWallMs / 1000).toFixed(1)} s)`);
       log(`Test accuracy: ${JSON.stringify(r.testAccuracy)}`);
     }

@@ -63,7 +63,7 @@ describe('resume after a kill, with the noise probe, leave-one-out blame and rep
   it('resumes from kills at the probe, a spot check, the blame and the pruned re-check with the same outcome', async () => {
     const w = broad();
     const ref = await referenceRun(w);
-    await killAndResumeAt(w, ref, pointsAfter(ref.writeLog, ['putRollout:baseline/r1', 'putRollout:/gate/r1', 'putRollout:/check-blame0', 'putRollout:/check-pruned', 'putArtifact:/repair']));
+    await killAndResumeAt(w, ref, pointsAfter(ref.writeLog, ['putRollout:baseline/r1', 'putRollout:/rollout/r1', 'putRollout:/check-blame0', 'putRollout:/check-pruned', 'putArtifact:/repair']));
   }, 240_000);
 
   it('resumes from a kill at a second repair round with the same outcome', async () => {
