@@ -7,6 +7,7 @@
  * the pause survives reloads and the decision is part of the run's record.
  */
 import { applyPatch, type Edit } from '../core/edits';
+import { skillHash } from '../core/hash';
 import type { Candidate } from './candidate';
 import type { EngineContext } from './context';
 import { checkArtifact, checkOnTrain } from './credit-check';
@@ -26,11 +27,20 @@ export interface ReviewRequest {
   reasoning: string;
   skillBefore: string;
   candidate: string;
+  /** Identity of the proposal (skill before, candidate, edits): a decision answers this one only. */
+  proposal?: string;
 }
 
 export interface ReviewDecision {
   /** Indices into the request's items that the person approved. */
   approved: number[];
+  /** The proposal the decision answered (its request's `proposal`). */
+  answers?: string;
+}
+
+/** What makes a proposal the same proposal: what the person saw. */
+async function proposalOf(current: string, cand: Candidate): Promise<string> {
+  return skillHash(JSON.stringify([current, cand.skill, cand.changeSummary ? [] : cand.edits, cand.changeSummary ?? null]));
 }
 
 /** The candidate the person approved; pauses the run until a decision is stored. */
@@ -40,7 +50,11 @@ export async function reviewCandidate(
 ): Promise<Candidate> {
   if (!ctx.config.reviewEdits) return a.cand;
   const { cand } = a;
-  const decision = (await ctx.store.getArtifact(ctx.runId, `${a.key}/review`))?.value as ReviewDecision | undefined;
+  const proposal = await proposalOf(a.current, cand);
+  const stored = (await ctx.store.getArtifact(ctx.runId, `${a.key}/review`))?.value as ReviewDecision | undefined;
+  // A decision applies to the proposal it answered, never by position to another one: a resumed
+  // step can rebuild a different proposal (an analyst call that failed before succeeds now).
+  const decision = stored && stored.answers === proposal ? stored : undefined;
   if (!decision) {
     const items = cand.changeSummary
       ? [
@@ -60,11 +74,13 @@ export async function reviewCandidate(
       skillBefore: a.current,
       candidate: cand.skill,
       ...(cand.changeSummary ? {} : { edits: cand.edits }),
+      proposal,
     };
     await putStepArtifact(ctx, a.key, 'review_request', request);
+    const changed = stored ? ' The proposal changed since your decision (a call that had failed was made again), so it is asked again.' : '';
     throw new PauseError(
       'review',
-      `Review step ${a.step}: ${items.length} proposed change${items.length === 1 ? '' : 's'} wait for your approval on the Train screen.`,
+      `Review step ${a.step}: ${items.length} proposed change${items.length === 1 ? '' : 's'} wait for your approval on the Train screen.${changed}`,
     );
   }
   const approved = new Set(decision.approved);

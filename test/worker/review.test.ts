@@ -72,6 +72,40 @@ describe('review edits before the gate', () => {
     tab.close();
   });
 
+  it('a decision answers the proposal it was made for: a resumed step that proposes something else asks again (issue #20 item 1)', async () => {
+    // The first analyst call fails for good on the first pass: the proposal lacks its edits. On
+    // resume the call succeeds and the rebuilt proposal differs — approving "edit 0" of the old
+    // list must not gate edit 0 of the new one.
+    server().set({ harmfulRate: 0, faults: [{ kind: '500', stage: 'reflect_failure', times: 4 }] });
+    const url = server().url;
+    const tab = await openTab();
+    const runId = await newRun(tab.remote, url, { epochs: 1, reviewEdits: true, trainCheck: false, maxErrorRate: 1, optimizerConcurrency: 1 });
+    await tab.remote.setKeys({ target: 'k', optimizer: 'k', hosts: { target: url, optimizer: url } }, false);
+    expect(await tab.remote.startRun(runId)).toMatchObject({ ok: true, status: 'paused', reasonKind: 'review' });
+    const before = await tab.remote.getReview(runId);
+    if (!before.ok) throw new Error(before.error.message);
+    expect(await tab.remote.submitReview(runId, 1, [0])).toMatchObject({ ok: true, approved: 1 });
+    server().set({ faults: [] });
+    const again = await tab.remote.startRun(runId);
+    expect(again).toMatchObject({ ok: true, status: 'paused', reasonKind: 'review' });
+    expect(again.ok && again.reason).toMatch(/The proposal changed since your decision/);
+    const after = await tab.remote.getReview(runId);
+    if (!after.ok) throw new Error(after.error.message);
+    expect(after.step).toBe(1);
+    expect(after.request.proposal).not.toBe(before.request.proposal);
+    expect(after.request.edits).not.toEqual(before.request.edits);
+    // Nothing was gated on the old decision: step 1 is still the next step.
+    const run = await tab.remote.getRun(runId);
+    expect(run.ok && run.detail.nextStep).toBe(1);
+    // A decision on the new proposal is applied as made.
+    await tab.remote.submitReview(runId, 1, [0]);
+    expect(await tab.remote.startRun(runId)).toMatchObject({ ok: true, status: 'paused', reasonKind: 'review' });
+    const step1 = await tab.remote.getStepDetail(runId, 1);
+    if (!step1.ok) throw new Error(step1.error.message);
+    expect(step1.detail.artifacts.candidate_edits).toEqual([after.request.edits![0]]);
+    tab.close();
+  });
+
   it('in rewrite mode the whole rewrite is one change to approve or veto', async () => {
     server().set({ harmfulRate: 0 });
     const url = server().url;

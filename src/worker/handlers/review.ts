@@ -38,7 +38,8 @@ export function reviewHandlers(c: ApiContext): Pick<WorkerApi, 'getReview' | 'su
       await new IdbRunStore(await dbp).putArtifact({
         runId,
         key: `${stepKey(step)}/review`,
-        value: { approved: valid },
+        // The decision names the proposal it answers: applied to no other.
+        value: { approved: valid, ...(p.request.proposal ? { answers: p.request.proposal } : {}) },
       });
       return { ok: true, approved: valid.length, of: n };
     },
