@@ -81,7 +81,7 @@ export async function runStep(session: TrainSession, prev: RunState, a: StepArgs
     // A target that has always answered the same is spot-checked while the analysts work: a few
     // of the batch's items asked again, in the round trip the optimizer calls take anyway.
     const spot = spotCheckRollout(ctx, policy, `${key}/rollout${suffix}`, current, r.rows);
-    const refl = await timer.time('reflect', () =>
+    const reflecting = timer.time('reflect', () =>
       reflect(ctx, {
         keyPrefix: `${key}${suffix}`,
         rows: r.rows,
@@ -91,7 +91,12 @@ export async function runStep(session: TrainSession, prev: RunState, a: StepArgs
         metaText,
       }),
     );
-    Object.assign(spotUnits, await spot);
+    // Both settle before either's error is thrown: no call outlives a pause, no rejection goes unheard.
+    const [reflected, spotted] = await Promise.allSettled([reflecting, spot]);
+    if (reflected.status === 'rejected') throw reflected.reason;
+    if (spotted.status === 'rejected') throw spotted.reason;
+    const refl = reflected.value;
+    Object.assign(spotUnits, spotted.value);
     rows.push(...r.rows);
     failure.push(...refl.failure);
     success.push(...refl.success);
