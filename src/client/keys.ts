@@ -11,13 +11,33 @@ export async function refreshHeldKeys(): Promise<void> {
   setApp({ heldKeys: { target: s.target, optimizer: s.optimizer, judge: s.judge, remembered: s.remembered } });
 }
 
-/** Hand over the keys typed since the last hand-over (each bound to its endpoint's host). */
+/** An http(s) address a key can be bound to. */
+function bindable(url: string | undefined): boolean {
+  try {
+    return ['http:', 'https:'].includes(new URL(url ?? '').protocol);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Hand over the keys typed since the last hand-over, each bound to its endpoint's host. A key
+ * whose base URL is empty or not an address stays in its field (the worker would hold it for
+ * no host, and send it nowhere): nothing typed is lost.
+ */
 export async function handOverKeys(): Promise<void> {
   const s = useApp.getState();
   const keys = effectiveKeys(s);
-  if (!keys.target && !keys.optimizer && !keys.judge) return;
-  setApp({ keys: { target: '', optimizer: '' } });
-  await trainer().setKeys(keys, s.connection.remember);
+  const send = {
+    target: bindable(keys.hosts.target) ? keys.target : '',
+    optimizer: bindable(keys.hosts.optimizer) ? keys.optimizer : '',
+    ...(keys.judge && bindable(keys.hosts.judge) ? { judge: keys.judge } : {}),
+  };
+  if (!send.target && !send.optimizer && !('judge' in send)) return;
+  // The optimizer shares the target's field when "same endpoint" is on.
+  const keep = { target: send.target ? '' : s.keys.target, optimizer: send.optimizer || s.connection.sameEndpoint ? '' : s.keys.optimizer, ...(s.keys.judge && !('judge' in send) ? { judge: s.keys.judge } : {}) };
+  setApp({ keys: keep });
+  await trainer().setKeys({ ...send, hosts: keys.hosts }, s.connection.remember);
   await refreshHeldKeys();
 }
 

@@ -5,6 +5,7 @@
  */
 import { trainer, proxyCallback } from './trainer-client';
 import { runEndpoints, setApp, useApp, type ChartPoint } from '../store/app-store';
+import { isDemoEndpoint } from './demo';
 import { handOverKeys } from './keys';
 import { applyRunEvent, startLive } from '../store/run-events';
 import type { RunEvent, RunStatus, StartOutcome, Result } from '../worker/api-types';
@@ -47,13 +48,16 @@ export async function startTraining(): Promise<void> {
   if (!s.datasetId) return void setApp({ problem: 'Choose a dataset first (Data).' });
   await handOverKeys();
   const held = await trainer().keyStatus();
-  if (!held.target || !held.optimizer) return void setApp({ problem: 'Enter the API key first (Connect).' });
+  // The demo endpoint needs no key of the user's: the worker supplies its own, for it alone.
+  const endpoints = runEndpoints(s.connection);
+  const needs = (role: 'target' | 'optimizer') => !isDemoEndpoint(endpoints[role].baseURL) && !held[role];
+  if (needs('target') || needs('optimizer')) return void setApp({ problem: 'Enter the API key first (Connect).' });
   setApp({ live: null }); // the previous run's dashboard goes away at once
   const created = await trainer().createRun({
     datasetId: s.datasetId,
     config: s.config,
     initialSkill: s.skill,
-    endpoints: runEndpoints(s.connection),
+    endpoints,
     prices: effectivePrices(s.connection),
     ...(s.skillMeta ? { skillMeta: s.skillMeta } : {}),
     ...(s.skillParent ? { parent: s.skillParent } : {}),

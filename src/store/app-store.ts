@@ -80,7 +80,12 @@ export interface AppState {
   live: LiveRun | null;
   /** A problem to show in the page-level alert. */
   problem: string | null;
+  /** The user's own drafts while the zero-key demo is on (issue #20 item 2): put back on leaving it. */
+  parked: ParkedDrafts | null;
 }
+
+/** What the demo sets aside rather than overwrites. */
+export type ParkedDrafts = Pick<AppState, 'connection' | 'datasetId' | 'datasetName' | 'skill' | 'skillSource' | 'skillMeta' | 'skillParent' | 'config'>;
 
 export const DEFAULT_CONNECTION: ConnectionDraft = {
   presetId: 'openai',
@@ -116,13 +121,14 @@ export const useApp = create<AppState>()(
       config: DEFAULT_RUN_CONFIG,
       live: null,
       problem: null,
+      parked: null,
     }),
     {
       name: 'skillwright-ui',
       version: 1,
       storage: draftsStorage(),
       // Never keys, never run data: only what the user is drafting.
-      partialize: (s) => ({ connection: s.connection, datasetId: s.datasetId, datasetName: s.datasetName, skill: s.skill, skillSource: s.skillSource, skillMeta: s.skillMeta, skillParent: s.skillParent, keepAwake: s.keepAwake, notifyOnEnd: s.notifyOnEnd, config: s.config }),
+      partialize: (s) => ({ connection: s.connection, datasetId: s.datasetId, datasetName: s.datasetName, skill: s.skill, skillSource: s.skillSource, skillMeta: s.skillMeta, skillParent: s.skillParent, keepAwake: s.keepAwake, notifyOnEnd: s.notifyOnEnd, config: s.config, parked: s.parked }),
       merge: withSavedSettings,
     },
   ),

@@ -11,7 +11,7 @@ const TrainScreen = lazy(() => import('./train/TrainScreen').then((m) => ({ defa
 const RunsScreen = lazy(() => import('./runs/RunsScreen').then((m) => ({ default: m.RunsScreen })));
 import { setApp, useApp } from '../store/app-store';
 import { recoverOnStartup } from '../client/run-controller';
-import { isDemoEndpoint } from '../client/demo';
+import { isDemoEndpoint, leaveDemo } from '../client/demo';
 import { refreshHeldKeys } from '../client/keys';
 import { startKeepalive } from '../client/run-keepalive';
 
@@ -29,6 +29,7 @@ export function App() {
   const [active, setActive] = useState<SectionId>(() => sectionFromHash(window.location.hash));
   const problem = useApp((s) => s.problem);
   const demo = useApp((s) => isDemoEndpoint(s.connection.target.baseURL));
+  const parked = useApp((s) => s.parked !== null);
 
   useEffect(() => {
     const onHash = () => setActive(sectionFromHash(window.location.hash));
@@ -70,9 +71,23 @@ export function App() {
         </ol>
       </nav>
       <main className="content">
+        {!demo && parked && (
+          <p className="demo-banner" role="note">
+            Your skill, dataset choice and settings from before the demo are set aside.{' '}
+            <button type="button" className="link" onClick={leaveDemo}>
+              Restore them
+            </button>{' '}
+            <button type="button" className="link" onClick={() => setApp({ parked: null })}>
+              Discard them
+            </button>
+          </p>
+        )}
         {demo && (
           <p className="demo-banner" role="note">
-            <strong>Simulation.</strong> A simulated model inside this page is answering — not a real LLM. Connect an endpoint to train for real.
+            <strong>Simulation.</strong> A simulated model inside this page is answering — not a real LLM. Connect an endpoint to train for real.{' '}
+            <button type="button" className="link" onClick={leaveDemo}>
+              {parked ? 'Leave the demo and restore my settings' : 'Leave the demo'}
+            </button>
           </p>
         )}
         {problem && (

@@ -4,33 +4,47 @@
  * against another provider, therefore never receives the user's current key.
  */
 import type { Secrets } from './api-types';
+import { DEMO_BASE_URL, DEMO_KEY } from '../core/demo-world';
 
 const ROLES = ['target', 'optimizer', 'judge'] as const;
 type KeyRole = (typeof ROLES)[number];
 
-/** scheme://host:port of a base URL (the URL itself when it does not parse). */
-export function originOf(url: string): string {
+/** scheme://host:port of a base URL; null when it does not parse as an http(s) URL (it then matches nothing). */
+export function originOf(url: string): string | null {
   try {
-    return new URL(url).origin;
+    const u = new URL(url);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : null;
   } catch {
-    return url;
+    return null;
   }
 }
 
-/** Held keys updated with newly given ones; each new key takes the origin given with it. */
+/**
+ * Held keys updated with newly given ones; each new key takes the origin given with it. A key
+ * given without a parsable origin is not held at all (issue #20 item 11): an unbound key would
+ * go to any host.
+ */
 export function withKeys(held: Secrets, given: Secrets | null | undefined): Secrets {
-  if (!given) return held;
   const out: Secrets = { ...held, hosts: { ...held.hosts } };
+  // Keys held from before binding existed, or bound to nothing: dropped.
+  for (const role of ROLES) if (out[role] && !originOf(out.hosts?.[role] ?? '')) {
+    delete out[role];
+    delete out.hosts![role];
+  }
+  if (!given) return out;
   for (const role of ROLES) {
     const key = given[role];
     if (!key) continue;
+    const host = originOf(given.hosts?.[role] ?? '');
+    if (!host) continue;
     out[role] = key;
-    const host = given.hosts?.[role];
-    if (host) out.hosts![role] = originOf(host);
-    else delete out.hosts![role];
+    out.hosts![role] = host;
   }
   return out;
 }
+
+/** The demo endpoint's own key, supplied by the worker for that origin only: no held key is touched. */
+const DEMO_ORIGIN = originOf(DEMO_BASE_URL)!;
 
 export type KeyFor = { ok: true; key: string } | { ok: false; kind: 'missing_key' | 'host_mismatch'; message: string };
 
@@ -39,16 +53,21 @@ export type KeyFor = { ok: true; key: string } | { ok: false; kind: 'missing_key
  * so (a judge without its own key uses the optimizer's). A key bound to another origin is refused.
  */
 export function keyFor(k: Secrets, role: KeyRole, baseURL: string, borrow?: KeyRole): KeyFor {
+  const target = originOf(baseURL);
+  if (target === DEMO_ORIGIN) return { ok: true, key: DEMO_KEY };
   const from: KeyRole = k[role] ? role : (borrow ?? role);
   const key = k[from];
   if (!key) return { ok: false, kind: 'missing_key', message: 'Enter the API keys again (Connect): they are kept only in memory unless you chose to remember them.' };
   const bound = k.hosts?.[from];
-  const target = originOf(baseURL);
-  if (bound && bound !== target) {
+  if (!target) return { ok: false, kind: 'host_mismatch', message: `The ${role} base URL "${baseURL}" is not an http(s) address: no key is sent to it.` };
+  // A key bound to nothing matches nothing.
+  if (!bound || bound !== target) {
     return {
       ok: false,
       kind: 'host_mismatch',
-      message: `This run calls ${target} for the ${role}, but your ${from} key was entered for ${bound}. Keys are only sent to the host they were entered for: enter a key for ${target} on Connect, or bind the run to your current connection.`,
+      message: bound
+        ? `This run calls ${target} for the ${role}, but your ${from} key was entered for ${bound}. Keys are only sent to the host they were entered for: enter a key for ${target} on Connect, or bind the run to your current connection.`
+        : `Your ${from} key was entered without a base URL, so it is sent nowhere: enter the base URL on Connect, then the key again.`,
     };
   }
   return { ok: true, key };

@@ -831,10 +831,7 @@ describe.skipIf(Boolean(skip))('zero-key demo in Chromium', () => {
     await page.reload();
     await page.getByRole('link', { name: 'Train' }).click();
     await panel(2).waitFor({ timeout: 20_000 });
-    // The demo's key is not remembered: hand it over again, then veto step 2 and approve the rest.
-    await page.getByRole('link', { name: 'Connect' }).click();
-    await page.getByRole('button', { name: 'Try without a key' }).click();
-    await page.getByRole('heading', { name: 'Train the skill' }).waitFor();
+    // The worker supplies the demo's own key after a reload too: veto step 2 and approve the rest.
     await panel(2).getByRole('button', { name: 'Veto all and continue' }).click();
     // Approve the rest as proposed until the run completes.
     const next = async () => ((await readRuns(page)).find((r) => r.id === reviewed.id)?.status === 'completed' ? 'done' : (await page.getByRole('button', { name: 'Gate the approved changes and continue' }).count()) ? 'review' : 'busy');
@@ -848,4 +845,41 @@ describe.skipIf(Boolean(skip))('zero-key demo in Chromium', () => {
     expect(done.status).toBe('completed');
     await page.getByLabel('Review edits before the gate').uncheck();
   }, 180_000);
+
+  it('the demo sets the user’s own drafts and keys aside and puts them back; its dataset is stored once (issue #20 item 2)', async () => {
+    const state = () => page.evaluate(() => JSON.parse(localStorage.getItem('skillwright-ui')!).state as { skill: string; connection: { target: { baseURL: string } }; parked: unknown });
+    // Leave the demo the earlier tests started: the drafts from before it (the defaults here) return.
+    await page.getByRole('button', { name: 'Leave the demo and restore my settings' }).click();
+    expect((await state()).connection.target.baseURL).toBe('https://api.openai.com/v1');
+    expect((await state()).parked).toBeNull();
+    // The user's own work: a custom endpoint with a key held by the worker, and a skill draft.
+    await page.getByRole('link', { name: 'Connect' }).click();
+    await page.getByLabel('Provider').selectOption('custom');
+    await page.getByLabel('Target base URL').fill('http://127.0.0.1:9/v1');
+    await page.getByLabel('Target API key').fill('sk-my-own-key-123');
+    await page.getByLabel('Target model').click();
+    await expect.poll(() => page.getByLabel('Target API key').getAttribute('placeholder')).toMatch(/Key held/);
+    await page.evaluate(() => {
+      const raw = JSON.parse(localStorage.getItem('skillwright-ui')!);
+      raw.state.skill = '# My own skill\n\n- A rule I wrote.\n';
+      localStorage.setItem('skillwright-ui', JSON.stringify(raw));
+    });
+    await page.reload();
+    await page.getByLabel('Target API key').fill('sk-my-own-key-123');
+    await page.getByLabel('Target model').click();
+    await expect.poll(() => page.getByLabel('Target API key').getAttribute('placeholder')).toMatch(/Key held/);
+    const datasets = await countStore(page, 'datasets');
+    await page.getByRole('button', { name: 'Try without a key' }).click();
+    await page.getByRole('heading', { name: 'Train the skill' }).waitFor();
+    expect((await state()).skill).not.toContain('A rule I wrote');
+    // The demo's dataset is the one stored before: not another copy.
+    expect(await countStore(page, 'datasets')).toBe(datasets);
+    await page.getByRole('button', { name: 'Leave the demo and restore my settings' }).click();
+    expect((await state()).skill).toBe('# My own skill\n\n- A rule I wrote.\n');
+    expect((await state()).connection.target.baseURL).toBe('http://127.0.0.1:9/v1');
+    // The key the worker held for the user's endpoint is still held.
+    await page.getByRole('link', { name: 'Connect' }).click();
+    expect(await page.getByLabel('Target API key').getAttribute('placeholder')).toMatch(/Key held/);
+    await page.screenshot({ path: 'test-results/demo-left-light.png', fullPage: true });
+  }, 60_000);
 });

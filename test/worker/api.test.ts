@@ -18,7 +18,8 @@ beforeEach(() => {
   srv.log.length = 0;
 });
 
-const KEYS = { target: 'sk-target-secret-4242', optimizer: 'sk-optim-secret-7777' };
+// Bound to the test server's origin: a key without a host is not held (issue #20 item 11).
+const KEYS_FOR = (url: string) => ({ target: 'sk-target-secret-4242', optimizer: 'sk-optim-secret-7777', hosts: { target: url, optimizer: url } });
 
 async function everyStoredRow(db: SkillwrightDb): Promise<string> {
   const parts: string[] = [];
@@ -48,7 +49,7 @@ describe('worker API over a MessageChannel', () => {
     const tab = await openTab();
     const runId = await newRun(tab.remote, srv.url, { epochs: 1 });
     const events: RunEvent[] = [];
-    await tab.remote.setKeys(KEYS, false);
+    await tab.remote.setKeys(KEYS_FOR(srv.url), false);
     const r = await tab.remote.startRun(runId, Comlink.proxy((e: RunEvent) => void events.push(e)));
     expect(r).toMatchObject({ ok: true, status: 'completed' });
     expect(events[events.length - 1]).toMatchObject({ type: 'status', status: 'completed' });
@@ -74,7 +75,7 @@ describe('worker API over a MessageChannel', () => {
   it('pauses promptly mid-run, resumes, and ends as an uninterrupted run would', async () => {
     const refTab = await openTab();
     const refId = await newRun(refTab.remote, srv.url);
-    await refTab.remote.setKeys(KEYS, false);
+    await refTab.remote.setKeys(KEYS_FOR(srv.url), false);
     await refTab.remote.startRun(refId);
     const ref = await refTab.remote.getRun(refId);
 
@@ -82,7 +83,7 @@ describe('worker API over a MessageChannel', () => {
     const tab = await openTab();
     const runId = await newRun(tab.remote, srv.url);
     let steps = 0;
-    await tab.remote.setKeys(KEYS, false);
+    await tab.remote.setKeys(KEYS_FOR(srv.url), false);
     const running = tab.remote.startRun(runId, Comlink.proxy((e: RunEvent) => {
       if (e.type === 'step' && ++steps === 1) void tab.remote.pauseRun(runId);
     }));
@@ -90,7 +91,7 @@ describe('worker API over a MessageChannel', () => {
     expect(paused).toMatchObject({ ok: true, status: 'paused', reason: 'Paused by you.' });
     expect((await tab.remote.listRuns())[0].status).toBe('paused');
     srv.set({ latencyMs: 0 });
-    await tab.remote.setKeys(KEYS, false);
+    await tab.remote.setKeys(KEYS_FOR(srv.url), false);
     const resumed = await tab.remote.startRun(runId);
     expect(resumed).toMatchObject({ ok: true, status: 'completed' });
     const got = await tab.remote.getRun(runId);
@@ -107,7 +108,7 @@ describe('worker API over a MessageChannel', () => {
     const tab = await openTab();
     const runId = await newRun(tab.remote, srv.url);
     let asked = false;
-    await tab.remote.setKeys(KEYS, false);
+    await tab.remote.setKeys(KEYS_FOR(srv.url), false);
     const running = tab.remote.startRun(runId, Comlink.proxy((e: RunEvent) => {
       if (e.type === 'progress' && e.done >= 5 && !asked) {
         asked = true;
@@ -115,7 +116,7 @@ describe('worker API over a MessageChannel', () => {
       }
     }));
     expect(await running).toMatchObject({ ok: true, status: 'cancelled' });
-    await tab.remote.setKeys(KEYS, false);
+    await tab.remote.setKeys(KEYS_FOR(srv.url), false);
     const again = await tab.remote.startRun(runId);
     expect(again.ok).toBe(false);
     const rows = await tab.db.getAllFromIndex('rollouts', 'by-run', runId);
@@ -132,10 +133,10 @@ describe('worker API over a MessageChannel', () => {
     const runId = await newRun(a.remote, srv.url, { epochs: 1 });
     let started!: () => void;
     const firstEvent = new Promise<void>((r) => (started = r));
-    await a.remote.setKeys(KEYS, false);
+    await a.remote.setKeys(KEYS_FOR(srv.url), false);
     const running = a.remote.startRun(runId, Comlink.proxy(() => started()));
     await firstEvent; // tab A holds the lock now
-    await b.remote.setKeys(KEYS, false);
+    await b.remote.setKeys(KEYS_FOR(srv.url), false);
     const second = await b.remote.startRun(runId);
     expect(second).toMatchObject({ ok: false, error: { kind: 'locked' } });
     const seen = await b.remote.getRun(runId);
@@ -151,13 +152,13 @@ describe('worker API over a MessageChannel', () => {
     const name = `keys-${Date.now()}`;
     const first = await openTab({ dbName: name });
     const runId = await newRun(first.remote, srv.url, { epochs: 1 });
-    await first.remote.setKeys(KEYS, false);
+    await first.remote.setKeys(KEYS_FOR(srv.url), false);
     expect(await first.remote.keyStatus()).toEqual({ target: true, optimizer: true, judge: false, remembered: false });
     first.close();
     const reloaded = await openTab({ dbName: name });
     const r = await reloaded.remote.startRun(runId);
     expect(r).toMatchObject({ ok: false, error: { kind: 'missing_key' } });
-    await reloaded.remote.setKeys(KEYS, true);
+    await reloaded.remote.setKeys(KEYS_FOR(srv.url), true);
     reloaded.close();
     const again = await openTab({ dbName: name });
     expect(await again.remote.keyStatus()).toMatchObject({ target: true, remembered: true });
@@ -171,17 +172,17 @@ describe('worker API over a MessageChannel', () => {
     const tab = await openTab();
     const runId = await newRun(tab.remote, srv.url, { epochs: 1 });
     srv.set({ faults: [{ kind: '500', stage: 'target', times: 2 }] }); // errors too must not carry keys
-    await tab.remote.setKeys(KEYS, false);
+    await tab.remote.setKeys(KEYS_FOR(srv.url), false);
     await tab.remote.startRun(runId);
     const rows = await everyStoredRow(tab.db);
-    for (const k of Object.values(KEYS)) expect(rows).not.toContain(k);
+    for (const k of [KEYS_FOR('').target, KEYS_FOR('').optimizer]) expect(rows).not.toContain(k);
     const exported = await tab.remote.exportRun(runId);
     expect(exported.ok).toBe(true);
-    if (exported.ok) for (const k of Object.values(KEYS)) expect(await exported.file.text()).not.toContain(k);
+    if (exported.ok) for (const k of [KEYS_FOR('').target, KEYS_FOR('').optimizer]) expect(await exported.file.text()).not.toContain(k);
     // Remembered keys live in the settings store only, and still never in an export.
-    await tab.remote.setKeys(KEYS, true);
+    await tab.remote.setKeys(KEYS_FOR(srv.url), true);
     const after = await tab.remote.exportRun(runId);
-    if (after.ok) for (const k of Object.values(KEYS)) expect(await after.file.text()).not.toContain(k);
+    if (after.ok) for (const k of [KEYS_FOR('').target, KEYS_FOR('').optimizer]) expect(await after.file.text()).not.toContain(k);
     tab.close();
   });
 
@@ -215,7 +216,7 @@ describe('worker API over a MessageChannel', () => {
   it('exports a run and imports it back; refuses malformed bundles and stores nothing', async () => {
     const tab = await openTab();
     const runId = await newRun(tab.remote, srv.url, { epochs: 1 });
-    await tab.remote.setKeys(KEYS, false);
+    await tab.remote.setKeys(KEYS_FOR(srv.url), false);
     await tab.remote.startRun(runId);
     const exported = await tab.remote.exportRun(runId);
     if (!exported.ok) throw new Error('export failed');
@@ -255,7 +256,7 @@ describe('worker API over a MessageChannel', () => {
   it('compares every gated item with the current skill, also on the step after the slow-update placeholder', async () => {
     const tab = await openTab();
     const runId = await newRun(tab.remote, srv.url, { epochs: 2, evalTest: false });
-    await tab.remote.setKeys(KEYS, false);
+    await tab.remote.setKeys(KEYS_FOR(srv.url), false);
     await tab.remote.startRun(runId);
     const versions = await tab.remote.getSkillVersions(runId);
     expect(versions.some((v) => v.origin.startsWith('slow_update_placeholder'))).toBe(true);
@@ -274,7 +275,7 @@ describe('worker API over a MessageChannel', () => {
   it('exports an HTML report whose figures are the run’s own', async () => {
     const tab = await openTab();
     const runId = await newRun(tab.remote, srv.url, { epochs: 1 });
-    await tab.remote.setKeys(KEYS, false);
+    await tab.remote.setKeys(KEYS_FOR(srv.url), false);
     await tab.remote.startRun(runId);
     const r = await tab.remote.exportReport(runId);
     if (!r.ok) throw new Error(r.error.message);
@@ -296,7 +297,7 @@ describe('worker API over a MessageChannel', () => {
   it('deletes a run with all of its rows', async () => {
     const tab = await openTab();
     const runId = await newRun(tab.remote, srv.url, { epochs: 1 });
-    await tab.remote.setKeys(KEYS, false);
+    await tab.remote.setKeys(KEYS_FOR(srv.url), false);
     await tab.remote.startRun(runId);
     expect(await tab.remote.deleteRun(runId)).toEqual({ ok: true });
     for (const store of RUN_DATA_STORES) expect(await tab.db.countFromIndex(store, 'by-run', runId)).toBe(0);
@@ -312,7 +313,7 @@ describe('evaluating a skill without a run', () => {
     if (!ds.ok) throw new Error('import failed');
     const { DEFAULT_RUN_CONFIG } = await import('../../src/core/run-config');
     const { ruleText, TOPICS } = await import('../support/rule-world');
-    await tab.remote.setKeys(KEYS, false);
+    await tab.remote.setKeys(KEYS_FOR(srv.url), false);
     const endpoints = { target: { baseURL: srv.url, model: 'sim-target' }, optimizer: { baseURL: srv.url, model: 'sim-optimizer' } };
     const weak = await tab.remote.evaluateSkill({ datasetId: ds.dataset.id, split: 'val', limit: 0, skill: '# nothing', config: DEFAULT_RUN_CONFIG, endpoints });
     const strong = await tab.remote.evaluateSkill({ datasetId: ds.dataset.id, split: 'val', limit: 10, skill: TOPICS.slice(0, 8).map(ruleText).join('\n'), config: DEFAULT_RUN_CONFIG, endpoints });

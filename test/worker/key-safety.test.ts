@@ -88,8 +88,8 @@ describe('imported runs', () => {
     if (!imported.ok) throw new Error(imported.error.message);
     const listed = (await tab.remote.listRuns()).find((r) => r.id === imported.runId)!;
     expect(listed.needsBinding).toBe(true);
-    // Even with no host recorded for the keys, an imported run does not start.
-    await tab.remote.setKeys({ target: 'sk-a', optimizer: 'sk-b' }, false);
+    // Even with keys for the bundle's own host, an imported run does not start before it is bound.
+    await tab.remote.setKeys({ target: 'sk-a', optimizer: 'sk-b', hosts: { target: other.url, optimizer: other.url } }, false);
     expect(await tab.remote.startRun(imported.runId)).toMatchObject({ ok: false, error: { kind: 'needs_binding' } });
     expect(other.log).toEqual([]);
 
@@ -102,4 +102,30 @@ describe('imported runs', () => {
     expect(other.log).toEqual([]);
     tab.close();
   }, 60_000);
+});
+
+describe('every held key is bound (issue #20 item 11)', () => {
+  it('a key handed over while its base URL was empty is not held and goes nowhere — not to an old run on another provider', async () => {
+    const tab = await openTab();
+    const runId = await newRun(tab.remote, other.url, { epochs: 1, evalTest: false });
+    await tab.remote.setKeys({ target: 'sk-unbound-1111', optimizer: 'sk-unbound-2222', hosts: { target: '', optimizer: 'not a url' } }, false);
+    expect(await tab.remote.keyStatus()).toMatchObject({ target: false, optimizer: false });
+    expect(await tab.remote.startRun(runId)).toMatchObject({ ok: false, error: { kind: 'missing_key' } });
+    expect(other.log).toEqual([]);
+    tab.close();
+  });
+
+  it('remembered keys stored without a host (before keys were bound) are dropped when loaded', async () => {
+    const author = await openTab();
+    // What an older version stored: keys with no hosts.
+    await author.db.put('settings', { key: 'keys', value: { target: 'sk-old-aaaa', optimizer: 'sk-old-bbbb' } });
+    const dbName = author.db.name;
+    author.close();
+    const tab = await openTab({ dbName });
+    expect(await tab.remote.keyStatus()).toMatchObject({ target: false, optimizer: false });
+    const runId = await newRun(tab.remote, other.url, { epochs: 1, evalTest: false });
+    expect(await tab.remote.startRun(runId)).toMatchObject({ ok: false, error: { kind: 'missing_key' } });
+    expect(other.log).toEqual([]);
+    tab.close();
+  });
 });

@@ -26,7 +26,7 @@ describe('storage figures', () => {
   it('rows written per step and the bundle size of a 2-epoch run on 100 items', async () => {
     const tab = await openTab();
     const runId = await newRun(tab.remote, srv.url, { epochs: 2 });
-    await tab.remote.setKeys({ target: 'k', optimizer: 'k' }, false);
+    await tab.remote.setKeys({ target: 'k', optimizer: 'k', hosts: { target: srv.url, optimizer: srv.url } }, false);
     expect(await tab.remote.startRun(runId)).toMatchObject({ status: 'completed' });
     const counts: Record<string, number> = {};
     for (const s of ['steps', 'skills', 'rollouts', 'calls', 'artifacts'] as const) counts[s] = await tab.db.countFromIndex(s, 'by-run', runId);

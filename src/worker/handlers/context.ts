@@ -94,7 +94,8 @@ export class KeyVault {
   private async load(): Promise<Secrets> {
     if (!this.loaded) {
       this.loaded = true;
-      this.keys = { ...(await getRememberedKeys(await this.dbp)), ...this.keys };
+      // Remembered keys without a host (stored before keys were bound) are dropped: they would go anywhere.
+      this.keys = withKeys({ ...(await getRememberedKeys(await this.dbp)), ...this.keys }, null);
     }
     return this.keys;
   }

@@ -22,7 +22,7 @@ export function keysHandlers(c: ApiContext): Pick<WorkerApi, 'setKeys' | 'bindRu
         ...new Set(
           [endpoints.target, endpoints.optimizer, endpoints.judge]
             .filter((e) => e !== undefined)
-            .map((e) => originOf(e.baseURL)),
+            .map((e) => originOf(e.baseURL) ?? e.baseURL),
         ),
       ];
       return { ok: true, hosts };
