@@ -91,13 +91,7 @@ export function replaceSlowUpdateBlock(skill: string, content: string): string {
     if (e < 0) break;
     body = joinAtCut(body.slice(0, s), body.slice(e + SLOW_UPDATE_END.length));
   }
-  for (const marker of [SLOW_UPDATE_START, SLOW_UPDATE_END]) {
-    for (;;) {
-      const at = body.indexOf(marker);
-      if (at < 0) break;
-      body = joinAtCut(body.slice(0, at), body.slice(at + marker.length));
-    }
-  }
+  body = withoutMarkers(body, [SLOW_UPDATE_START, SLOW_UPDATE_END]);
   const inner = removeMarkers(content).trim();
   return `${body.trimEnd()}\n\n${SLOW_UPDATE_START}\n${inner}\n${SLOW_UPDATE_END}\n`;
 }
@@ -115,7 +109,7 @@ function joinAtCut(before: string, after: string): string {
   return head + '\n'.repeat(newlines) + tail;
 }
 
-/** Remove all protected regions (for density and length measures of the body). */
+/** Remove all protected regions and stray markers (for density and length measures of the body). */
 export function stripProtectedRegions(skill: string): string {
   let out = skill;
   for (const [startMarker, endMarker] of PAIRS) {
@@ -127,31 +121,54 @@ export function stripProtectedRegions(skill: string): string {
       out = out.slice(0, s) + out.slice(e + endMarker.length);
     }
   }
-  return out;
+  return removeMarkers(out); // an unpaired marker is no region, and none of its words are the body's
 }
 
-/** Skill-aware reflection (§3.8): ensure an empty appendix block exists at the end. */
+/** The appendix block's markers when START comes first and an END follows it; otherwise none. */
+function appendixSpan(skill: string): { s: number; e: number } | null {
+  const s = skill.indexOf(APPENDIX_START);
+  const e = s < 0 ? -1 : skill.indexOf(APPENDIX_END, s);
+  return e < 0 ? null : { s, e };
+}
+
+/** The text with every occurrence of these markers cut out (and the blank lines around them joined). */
+function withoutMarkers(skill: string, markers: readonly string[]): string {
+  let body = skill;
+  for (const marker of markers) {
+    for (;;) {
+      const at = body.indexOf(marker);
+      if (at < 0) break;
+      body = joinAtCut(body.slice(0, at), body.slice(at + marker.length));
+    }
+  }
+  return body;
+}
+
+/**
+ * Skill-aware reflection (§3.8): ensure an appendix block exists at the end. A hand-edited skill
+ * whose appendix markers are unpaired or reversed holds no block: the stray markers go, the text
+ * around them stays body text (issue #20 item 5), as with the slow-update block.
+ */
 export function injectEmptyAppendix(skill: string): string {
-  if (skill.includes(APPENDIX_START) && skill.includes(APPENDIX_END)) return skill;
-  return `${skill.trimEnd()}\n\n${APPENDIX_START}\n## Execution Notes Appendix\n${APPENDIX_END}\n`;
+  if (appendixSpan(skill)) return skill;
+  const body = withoutMarkers(skill, [APPENDIX_START, APPENDIX_END]);
+  return `${body.trimEnd()}\n\n${APPENDIX_START}\n## Execution Notes Appendix\n${APPENDIX_END}\n`;
 }
 
-/** The notes ("- note" lines) currently in the appendix block. */
 /**
  * The notes of the appendix block: every non-empty line but its heading, with a list marker
  * ("- ", "* ", "+ ", "1. ") taken off. Lines written without a marker are notes too (a user may
  * have edited the block by hand); dropping them would lose their text on the next merge.
  */
 export function getAppendixNotes(skill: string): string[] {
-  const s = skill.indexOf(APPENDIX_START);
-  const e = s < 0 ? -1 : skill.indexOf(APPENDIX_END, s);
-  if (e < 0) return [];
+  const span = appendixSpan(skill);
+  if (!span) return [];
   return skill
-    .slice(s + APPENDIX_START.length, e)
+    .slice(span.s + APPENDIX_START.length, span.e)
     .split('\n')
     .map((l) => l.trim())
-    .filter((l) => l && l !== '## Execution Notes Appendix')
-    .map((l) => l.replace(/^(?:[-*+]|\d+[.)])\s+/, '').trim())
+    .filter((l) => l && !/^#{1,6}(?:\s|$)/.test(l)) // headings, whatever their level, are not notes
+    .map((l) => l.replace(/^(?:-+\s*|[*+]\s+|\d+[.)]\s+)/, '').trim()) // "-note" is a bullet too
     .filter(Boolean);
 }
 
@@ -163,8 +180,7 @@ export function appendixNoteKey(note: string): string {
 /** The appendix holding exactly these notes (deduplicated, in order); creates the block if needed. */
 export function replaceAppendixNotes(skill: string, notes: readonly string[]): string {
   const withBlock = injectEmptyAppendix(skill);
-  const s = withBlock.indexOf(APPENDIX_START);
-  const e = withBlock.indexOf(APPENDIX_END, s);
+  const { s, e } = appendixSpan(withBlock)!;
   const emptied = `${withBlock.slice(0, s)}${APPENDIX_START}\n## Execution Notes Appendix\n${withBlock.slice(e)}`;
   return mergeAppendixNotes(emptied, notes);
 }
@@ -180,8 +196,7 @@ export function mergeAppendixNotes(skill: string, notes: readonly string[]): str
     seen.add(key);
     merged.push(note.replace(/\s*\n\s*/g, ' '));
   }
-  const s = withBlock.indexOf(APPENDIX_START);
-  const e = withBlock.indexOf(APPENDIX_END, s);
+  const { s, e } = appendixSpan(withBlock)!;
   const block = [APPENDIX_START, '## Execution Notes Appendix', ...merged.map((n) => `- ${n}`), ''].join('\n');
   return withBlock.slice(0, s) + block + withBlock.slice(e);
 }

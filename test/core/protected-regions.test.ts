@@ -20,6 +20,7 @@ import {
   stripProtectedRegions,
 } from '../../src/core/protected-regions';
 import { applyEdit } from '../../src/core/edits';
+import { semanticDensity } from '../../src/core/gate';
 
 describe('protected regions', () => {
   it('finds a region from its start marker to the end of its end marker', () => {
@@ -152,5 +153,64 @@ describe('skill-aware appendix: replacing the notes', () => {
     expect(getSlowUpdateContent(out)).toBe('guide');
     expect(out.startsWith('# S\n- rule\n')).toBe(true);
     expect(getAppendixNotes(replaceAppendixNotes('# S\n', ['x']))).toEqual(['x']);
+  });
+});
+
+describe('hand-edited appendix markers (issue #20 items 5, 22, 24)', () => {
+  const notesBlock = (...lines: string[]) => [APPENDIX_START, '## Execution Notes Appendix', ...lines, APPENDIX_END].join('\n');
+
+  it('with the END marker deleted, body rules stay body rules and are never turned into notes', () => {
+    const skill = `# S\n\n${APPENDIX_START}\n## Execution Notes Appendix\n- a note\n\n## Rules\n- Rule one.\n- Rule two.\n`;
+    const merged = mergeAppendixNotes(skill, ['new note']);
+    expect(getAppendixNotes(merged)).toEqual(['new note']);
+    const body = merged.slice(0, merged.indexOf(APPENDIX_START));
+    for (const rule of ['- Rule one.', '- Rule two.', '## Rules', '- a note']) expect(body).toContain(rule);
+    expect(merged.split(APPENDIX_START)).toHaveLength(2);
+  });
+
+  it('with END before START, no text after START is lost', () => {
+    const skill = `# S\n${APPENDIX_END}\n- Rule one.\n${APPENDIX_START}\n- Rule after start.\n`;
+    const merged = mergeAppendixNotes(skill, ['new note']);
+    for (const rule of ['- Rule one.', '- Rule after start.']) expect(merged).toContain(rule);
+    expect(getAppendixNotes(merged)).toEqual(['new note']);
+    const replaced = replaceAppendixNotes(skill, ['only note']);
+    expect(replaced).toContain('- Rule after start.');
+    expect(getAppendixNotes(replaced)).toEqual(['only note']);
+  });
+
+  it('a reversed pair is no block: it has no notes', () => {
+    expect(getAppendixNotes(`${APPENDIX_END}\n- x\n${APPENDIX_START}\n- y`)).toEqual([]);
+  });
+
+  it('property: merging never loses a body line, whatever the markers', () => {
+    const piece = fc.constantFrom(APPENDIX_START, APPENDIX_END, '- Rule alpha.', '- Rule beta.', '## Heading', '');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 8 }), (pieces) => {
+        const skill = pieces.join('\n');
+        const merged = mergeAppendixNotes(skill, ['fresh note']);
+        const kept = merged.slice(0, merged.indexOf(APPENDIX_START));
+        const span = skill.indexOf(APPENDIX_START);
+        const paired = span >= 0 && skill.indexOf(APPENDIX_END, span) >= 0;
+        const outside = paired ? skill.slice(0, span) + skill.slice(skill.indexOf(APPENDIX_END, span)) : skill;
+        for (const line of ['- Rule alpha.', '- Rule beta.']) {
+          if (outside.includes(line)) expect(kept + merged.slice(merged.indexOf(APPENDIX_END))).toContain(line);
+        }
+        expect(getAppendixNotes(merged)).toContain('fresh note');
+      }),
+    );
+  });
+
+  it('a heading of any level and a "-dash" bullet are read as the reference reads them', () => {
+    const skill = `# S\n\n${notesBlock('# Execution Notes Appendix', '### Later notes', '-dash note', '- spaced note')}\n`;
+    expect(getAppendixNotes(skill)).toEqual(['dash note', 'spaced note']);
+    const merged = mergeAppendixNotes(skill, []);
+    expect(merged).not.toContain('- # Execution Notes Appendix');
+    expect(merged).not.toContain('- -dash note');
+    expect(merged).toContain('- dash note');
+  });
+
+  it('semantic density ignores the words of an unpaired marker', () => {
+    expect(semanticDensity(`${SLOW_UPDATE_START} only`)).toBe(1);
+    expect(semanticDensity(`${APPENDIX_END} never mind`)).toBe(0.5);
   });
 });
