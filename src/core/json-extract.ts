@@ -38,13 +38,22 @@ export function firstFencedBlock(text: string): string | null {
   }
 }
 
+/** A top-level bracketed span; `closed` is false for one still open at the end of the text. */
+export interface TopLevelSpan {
+  start: number;
+  end: number;
+  closed: boolean;
+}
+
 /**
- * Spans of top-level {…} objects, found by a string- and escape-aware brace scan. Quotes in
- * prose outside objects end at a newline, so one stray quote cannot hide the rest of the text.
- * An object still open at the end of the text (truncated output) counts as a span to the end.
+ * Top-level spans, found by a string- and escape-aware bracket scan. With `nest` '{' only braces
+ * count (objects); with '{[' both do, and the spans are the outermost ones of either kind. Quotes
+ * in prose outside brackets end at a newline, so one stray quote cannot hide the rest of the text.
+ * A span still open at the end of the text (truncated output) runs to the end, marked not closed.
  */
-export function topLevelObjectSpans(text: string): [number, number][] {
-  const spans: [number, number][] = [];
+export function topLevelSpans(text: string, nest: '{' | '{[' = '{'): TopLevelSpan[] {
+  const spans: TopLevelSpan[] = [];
+  const brackets = nest === '{' ? [123] : [123, 91];
   let depth = 0;
   let inString = false;
   let escaped = false;
@@ -59,15 +68,15 @@ export function topLevelObjectSpans(text: string): [number, number][] {
       continue;
     }
     if (c === 34) inString = true;
-    else if (c === 123 /* { */) {
+    else if (brackets.includes(c)) {
       if (depth === 0) start = i;
       depth++;
-    } else if (c === 125 /* } */ && depth > 0) {
+    } else if ((c === 125 /* } */ || (c === 93 /* ] */ && brackets.length > 1)) && depth > 0) {
       depth--;
-      if (depth === 0) spans.push([start, i + 1]);
+      if (depth === 0) spans.push({ start, end: i + 1, closed: true });
     }
   }
-  if (depth > 0 && start >= 0) spans.push([start, text.length]);
+  if (depth > 0 && start >= 0) spans.push({ start, end: text.length, closed: false });
   return spans;
 }
 
@@ -76,10 +85,11 @@ function looksLikeJsonObject(span: string): boolean {
   return m !== null && (m[1] === '"' || m[1] === '}');
 }
 
+/** Repair only mends the syntax of one complete object: a truncated one would be guessed at. */
 function repairSingleObject(text: string): JsonObject | null {
-  const spans = topLevelObjectSpans(text);
-  if (spans.length !== 1) return null;
-  const span = text.slice(spans[0][0], spans[0][1]);
+  const spans = topLevelSpans(text);
+  if (spans.length !== 1 || !spans[0].closed) return null;
+  const span = text.slice(spans[0].start, spans[0].end);
   if (!looksLikeJsonObject(span)) return null;
   try {
     const v = tryParseObject(jsonrepair(span));
@@ -105,7 +115,7 @@ export function extractJsonObject(text: string): JsonObject | null {
   const v = fencedOrSpan(text, fenced, '{', '}', tryParseObject);
   if (v) return v;
   // Repair: a fenced block is used when it holds exactly one object, else the whole text.
-  if (fenced !== null && topLevelObjectSpans(fenced).length === 1) return repairSingleObject(fenced);
+  if (fenced !== null && topLevelSpans(fenced).length === 1) return repairSingleObject(fenced);
   return repairSingleObject(text);
 }
 
@@ -120,11 +130,20 @@ function tryParseArray(text: string): unknown[] | null {
 
 /**
  * The JSON array a response holds (beside extractJsonObject), or null: the first fenced block,
- * then the span from the first '[' to the last ']'. No repair: a guessed list is worse than none.
+ * else the one top-level array of the text that parses — an array inside an object is not one,
+ * and a bracketed aside in prose does not hide the list after it. No repair: a guessed list is
+ * worse than none.
  */
 export function extractJsonArray(text: string): unknown[] | null {
   if (typeof text !== 'string' || !text) return null;
-  return fencedOrSpan(text, firstFencedBlock(text), '[', ']', tryParseArray);
+  const fenced = firstFencedBlock(text);
+  const inFence = fenced !== null ? tryParseArray(fenced.trim()) : null;
+  if (inFence) return inFence;
+  const arrays = topLevelSpans(text, '{[')
+    .filter((sp) => sp.closed && text[sp.start] === '[')
+    .map((sp) => tryParseArray(text.slice(sp.start, sp.end)))
+    .filter((v): v is unknown[] => v !== null);
+  return arrays.length === 1 ? arrays[0] : null;
 }
 
 export type PayloadCheck = { ok: true; items: JsonObject[] } | { ok: false; reason: string };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { extractJsonArray, extractJsonObject, topLevelObjectSpans, validatePayload } from '../../src/core/json-extract';
+import { extractJsonArray, extractJsonObject, topLevelSpans, validatePayload } from '../../src/core/json-extract';
 
 describe('extractJsonObject (§3.0)', () => {
   it.each([
@@ -9,7 +9,6 @@ describe('extractJsonObject (§3.0)', () => {
     ['bare fence', '```\n{"a":2}\n```', { a: 2 }],
     ['greedy span around prose', 'Here you go: {"a":{"b":[1,2]}} done', { a: { b: [1, 2] } }],
     ['repairs trailing commas in a single object', 'Result: {"edits": [{"op": "append", "content": "x",},],}', { edits: [{ op: 'append', content: 'x' }] }],
-    ['repairs a truncated object', '{"reasoning": "r", "edits": [{"op": "append", "content": "x"}', { reasoning: 'r', edits: [{ op: 'append', content: 'x' }] }],
     ['ignores braces inside quoted prose', 'He said "use {x}" then {"a": 1,}', { a: 1 }],
   ])('%s', (_n, text, expected) => {
     expect(extractJsonObject(text)).toEqual(expected);
@@ -18,6 +17,7 @@ describe('extractJsonObject (§3.0)', () => {
   it.each([
     ['no object', 'no json here'],
     ['empty', ''],
+    ['a truncated object (issue #20 item 19)', '{"reasoning": "r", "edits": [{"op": "append", "content": "x"}'],
     ['prose pseudo-JSON is refused', 'Use `{op: delete}` to remove it'],
     ['two candidate objects are ambiguous', 'first {"a": 1,} and then {"b": 2,}'],
     ['an empty repaired object is refused', 'x { , } trailing'],
@@ -46,7 +46,11 @@ describe('extractJsonObject (§3.0)', () => {
   });
 
   it('scans top-level spans, including one left open', () => {
-    expect(topLevelObjectSpans('a {b} c {d {e}} {f')).toEqual([[2, 5], [8, 15], [16, 18]]);
+    expect(topLevelSpans('a {b} c {d {e}} {f').map((sp) => [sp.start, sp.end, sp.closed])).toEqual([
+      [2, 5, true],
+      [8, 15, true],
+      [16, 18, false],
+    ]);
   });
 });
 
@@ -80,5 +84,36 @@ describe('extractJsonArray (issue #9 item 20)', () => {
         expect(extractJsonArray(`Answer: ${JSON.stringify(arr)} — done`)).toEqual(arr);
       }),
     );
+  });
+});
+
+describe('exactly one complete object, or nothing (issue #20 item 19)', () => {
+  it('a truncated object is not repaired into partial data', () => {
+    expect(extractJsonObject('{"reasoning": "r", "edits": [{"op": ')).toBeNull();
+    expect(extractJsonObject('{"reasoning": "cut off here')).toBeNull();
+  });
+
+  it("an unclosed fenced block does not lend its edits to the reply", () => {
+    const text = '```json\n{"edits": [{"op": "append", "content": "first"}\n```\n\n```json\n{"edits": []}\n```';
+    const v = extractJsonObject(text);
+    expect(JSON.stringify(v ?? {})).not.toContain('first');
+  });
+
+  it('a complete object is still mended (trailing comma, single quotes)', () => {
+    expect(extractJsonObject('Sure: {"edits": [1, 2,], "x": 1,}')).toEqual({ edits: [1, 2], x: 1 });
+  });
+});
+
+describe('the one top-level array (issue #20 item 20)', () => {
+  it('an array inside an object is not the reply\'s array', () => {
+    expect(extractJsonArray('{"a": [1, 2]}')).toBeNull();
+  });
+
+  it('a bracketed aside in prose does not hide the list', () => {
+    expect(extractJsonArray('see [note] then [1, 2]')).toEqual([1, 2]);
+  });
+
+  it('two lists are ambiguous: nothing', () => {
+    expect(extractJsonArray('[1] or [2]')).toBeNull();
   });
 });

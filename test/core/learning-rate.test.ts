@@ -6,7 +6,11 @@ describe('autonomous learning rate (§3.4)', () => {
     [3, 3],
     [-2, 0],
     [2.0, 2],
-    [2.5, null],
+    [2.5, 2], // the reference takes the integer part (issue #20 item 18)
+    [2.7, 2],
+    [[1], 1],
+    [{ n: 3 }, 3],
+    [[], null],
     ['apply 4 edits', 4],
     ['none', null],
     [true, null],
