@@ -13,17 +13,22 @@ export function extractAnswer(response: string): string {
   return response.trim();
 }
 
-/** Content of the last complete <answer>…</answer> pair (case-insensitive), or null. */
+/**
+ * Content of the last <answer>…</answer> match (case-insensitive), or null. Matches are found the
+ * reference's way — left to right, each open tag with the first close after it — so nested tags
+ * give `<answer>x` for `<answer><answer>x</answer></answer>`, as its non-greedy findall does.
+ */
 export function lastTagged(response: string): string | null {
-  let close = -1;
-  for (const m of response.matchAll(/<\/answer\s*>/gi)) close = m.index;
-  if (close < 0) return null;
-  let open = -1;
-  let openLen = 0;
-  for (const m of response.slice(0, close).matchAll(/<answer\s*>/gi)) {
-    open = m.index;
-    openLen = m[0].length;
+  const open = /<answer\s*>/gi;
+  const close = /<\/answer\s*>/gi;
+  let found: string | null = null;
+  for (;;) {
+    const o = open.exec(response);
+    if (!o) return found;
+    close.lastIndex = o.index + o[0].length;
+    const c = close.exec(response);
+    if (!c) return found;
+    found = response.slice(o.index + o[0].length, c.index).trim();
+    open.lastIndex = c.index + c[0].length;
   }
-  if (open < 0) return null;
-  return response.slice(open + openLen, close).trim();
 }

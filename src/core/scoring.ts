@@ -95,7 +95,9 @@ export function parseChoiceLabel(answer: string, choices: readonly Choice[]): st
   const isLabel = (x: string) => (labels ? labels.includes(x) : /^[A-Z]$/.test(x));
   const asLabel = normaliseLabel(answer);
   if (asLabel && isLabel(asLabel)) return asLabel;
-  const byText = choices.find((c) => c.text.trim().toLowerCase() === answer.trim().toLowerCase());
+  // An empty answer chooses nothing, even when a choice's text is empty (issue #20 item 23).
+  const text = answer.trim().toLowerCase();
+  const byText = text ? choices.find((c) => c.text.trim().toLowerCase() === text) : undefined;
   if (byText) return normaliseLabel(byText.label);
   const first = normaliseLabel(answer.trim().split(/\s+/)[0] ?? '');
   if (first && isLabel(first)) return first;

@@ -13,6 +13,9 @@ describe('answer extraction', () => {
     ['<answer>unclosed', '<answer>unclosed'],
     ['   ', ''],
     ['</answer> <answer>x', '</answer> <answer>x'],
+    // Nested tags: left-to-right non-greedy matches, as the reference's findall (issue #20 item 21).
+    ['<answer><answer>x</answer></answer>', '<answer>x'],
+    ['<answer>a</answer> <answer>b <answer>c</answer>', 'b <answer>c'],
   ])('%j → %j', (response, expected) => {
     expect(extractAnswer(response)).toBe(expected);
   });
@@ -77,6 +80,11 @@ describe('mcq scorer', () => {
     ['<answer>Z</answer>', 'Z'],
   ])('%j → label %s', (response, label) => {
     expect(parseChoiceLabel(extractAnswer(response), choices)).toBe(label);
+  });
+  it('an empty answer is wrong even when the correct choice has empty text (issue #20 item 23)', () => {
+    const withEmpty = [{ label: 'A', text: 'Paris' }, { label: 'B', text: '' }];
+    expect(score({ kind: 'mcq' }, '<answer></answer>', [], { choices: withEmpty, correctChoice: 'B' }).hard).toBe(0);
+    expect(score({ kind: 'mcq' }, '<answer>B</answer>', [], { choices: withEmpty, correctChoice: 'B' }).hard).toBe(1);
   });
   it('compares with the correct label', () => {
     expect(score({ kind: 'mcq' }, '<answer>A</answer>', [], { choices, correctChoice: 'a.' }).hard).toBe(1);
