@@ -103,9 +103,11 @@ export function applyEdit(skill: string, edit: Edit): EditResult {
     const target = typeof edit.target === 'string' ? edit.target : '';
     const at = target ? skill.indexOf(target) : -1;
     const regions = at >= 0 ? findProtectedRegions(skill) : [];
-    // The reference checks only where the target starts; we also refuse a target that runs into
-    // a region, so that no edit can ever change protected text.
-    if (regions.some((r) => at < r.end && at + target.length > r.start)) {
+    // The reference refuses, for every op, a target that starts inside a region; we also refuse one
+    // that runs into a region, so no edit can change protected text — except for an append, whose
+    // target is unused (issue #20 item 25).
+    const reach = edit.op === 'append' ? 1 : target.length;
+    if (regions.some((r) => at < r.end && at + reach > r.start)) {
       return { skill, status: 'skipped_protected_region' };
     }
     switch (edit.op) {
@@ -156,7 +158,7 @@ export function applyPatch(skill: string, edits: readonly Edit[]): PatchResult {
     current = r.skill;
     report.push({
       index: i + 1,
-      op: String(edit.op),
+      op: String(edit.op ?? ''), // a missing op reads as the reference's empty default
       target: String(edit.target ?? '').slice(0, 200),
       // What the edit put in the skill: trimmed, with any marker stripped (as applyEdit does).
       content_preview: removeMarkers(String(edit.content ?? '')).trim().slice(0, 200),

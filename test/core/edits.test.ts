@@ -169,3 +169,20 @@ describe('edit report (issue #9 item 15)', () => {
     expect(r.report[1].op).toBe('Rewrite');
   });
 });
+
+describe('edit report and append targets (issue #20 item 25)', () => {
+  it('an edit without an op is reported with an empty op, not "undefined"', () => {
+    const r = applyPatch('# A\n', [{ content: 'x' } as unknown as Edit]);
+    expect(r.report[0].op).toBe('');
+    expect(r.report[0].status).toBe('skipped_unknown_op');
+  });
+
+  it('an append whose unused target straddles a protected block is still applied', () => {
+    const straddling = `Cite sources.\n\n${SLOW_UPDATE_START}`;
+    expect(WITH_SLOW).toContain(straddling);
+    const r = applyEdit(WITH_SLOW, { op: 'append', target: straddling, content: '- New rule.' });
+    expect(r.status).toMatch(/^applied_append/);
+    expect(r.skill).toContain('- New rule.');
+    expect(getSlowUpdateContent(r.skill)).toBe('Keep answers short.');
+  });
+});
