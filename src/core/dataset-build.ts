@@ -238,8 +238,9 @@ export function buildDataset(rows: readonly RawRow[], opts: BuildOptions): Build
   const valid = items.filter((x): x is DatasetItem => x !== null);
   const withSplit = valid.filter((x) => x.split).length;
   if (withSplit > 0 && withSplit < valid.length) {
-    valid.forEach((item, i) => {
-      if (!item.split) problems.add(rows[i]?.where ?? '', m.split, 'the split is missing (other rows have one)');
+    // `items` runs beside `rows` (a bad row leaves a null), so its index names the row.
+    items.forEach((item, i) => {
+      if (item && !item.split) problems.add(rows[i].where, m.split, 'the split is missing (other rows have one)');
     });
   }
   if (problems.items.length || problems.truncated) return { ok: false, problems: problems.items, truncated: problems.truncated };

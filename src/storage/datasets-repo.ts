@@ -8,13 +8,21 @@ export type DatasetListItem = DatasetIndexRecord;
 
 export const toDatasetItem = datasetIndexOf;
 
-/** Record a look at the test split (evaluating a skill on it), so the page can say how often it was used. */
+/**
+ * Record a look at the test split (evaluating a skill on it), so the page can say how often it was
+ * used. One transaction over the small index record: the dataset itself is never rewritten.
+ */
 export async function noteTestLook(db: SkillwrightDb, id: string, what: string, at: number): Promise<number> {
-  const d = await db.get('datasets', id);
-  if (!d) return 0;
-  const testLooks = [...(d.testLooks ?? []), { at, what }];
-  await putDataset(db, { ...d, testLooks });
-  return testLooks.length;
+  const tx = db.transaction('datasetIndex', 'readwrite');
+  const entry = await tx.store.get(id);
+  if (!entry) {
+    await tx.done;
+    return 0;
+  }
+  const testLooks = entry.testLooks + 1;
+  await tx.store.put({ ...entry, testLooks, testLookLog: [...(entry.testLookLog ?? []), { at, what }] });
+  await tx.done;
+  return testLooks;
 }
 
 /** Store a dataset and its index entry together. */

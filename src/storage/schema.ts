@@ -39,11 +39,14 @@ export interface DatasetRecord extends Dataset {
   name: string;
   createdAt: number;
   fieldNames: string[];
-  /**
-   * Times the test split was looked at outside a run's final report (an evaluation of a skill
-   * on it): each look makes its score less of an unbiased estimate.
-   */
-  testLooks?: { at: number; what: string }[];
+  /** Looks at the test split recorded before they moved to the index (kept for old records). */
+  testLooks?: TestLook[];
+}
+
+/** A look at the test split outside a run's final report: each makes its score less unbiased. */
+export interface TestLook {
+  at: number;
+  what: string;
 }
 
 export interface DatasetIndexRecord {
@@ -54,6 +57,8 @@ export interface DatasetIndexRecord {
   counts: { train: number; val: number; test: number };
   warnings: string[];
   testLooks: number;
+  /** The looks themselves, newest last (kept in the small index so a look never rewrites the dataset). */
+  testLookLog?: TestLook[];
 }
 
 /** The index entry of a stored dataset. */

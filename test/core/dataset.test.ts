@@ -126,6 +126,13 @@ describe('bad inputs get precise problems and nothing is half-imported', () => {
     expect(p).toEqual(['Row 2, field "split": the split is missing (other rows have one)']);
   });
 
+  it('names the row without a split even after a bad row (issue #20 item 9)', () => {
+    const rows = [{ question: '', answer: 'x', split: 'train' }, { question: 'b', answer: 'y', split: 'val' }, { question: 'c', answer: 'z' }];
+    const p = problems(importDatasetText(JSON.stringify(rows)));
+    expect(p).toContain('Row 3, field "split": the split is missing (other rows have one)');
+    expect(p.some((x) => x.startsWith('Row 2, field "split"'))).toBe(false);
+  });
+
   it('lists at most 100 problems and says the list was cut', () => {
     const rows = Array.from({ length: 500 }, (_, i) => ({ id: `x${i}`, question: '', answer: 'a' }));
     const r = importDatasetText(JSON.stringify(rows));

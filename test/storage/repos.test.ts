@@ -13,7 +13,8 @@ async function countRunRows(db: SkillwrightDb, id: string): Promise<Record<strin
 }
 import { forgetKeys, getRememberedKeys, rememberKeys } from '../../src/storage/settings-repo';
 import { DEFAULT_RUN_CONFIG } from '../../src/core/run-config';
-import type { RunRecord } from '../../src/storage/schema';
+import type { DatasetRecord, RunRecord } from '../../src/storage/schema';
+import { listDatasets, noteTestLook, putDataset } from '../../src/storage/datasets-repo';
 import type { RolloutRow } from '../../src/engine/types';
 import { isPauseError } from '../../src/engine/pause';
 import { guardQuota } from '../../src/storage/quota';
@@ -138,5 +139,25 @@ describe('settings and keys', () => {
     expect(await getRememberedKeys(db)).toEqual({ target: 'sk-t', optimizer: 'sk-o' });
     await forgetKeys(db);
     expect(await getRememberedKeys(db)).toEqual({});
+  });
+});
+
+describe('datasets repository (issue #20 item 9)', () => {
+  it('records test looks in one transaction on the index, never rewriting the dataset', async () => {
+    const db = await open();
+    const items = [{ id: 'a', question: 'q', answers: ['x'], split: 'test' as const }];
+    const d: DatasetRecord = {
+      id: 'd', name: 'D', createdAt: 1, format: 'json', fieldNames: [], warnings: [],
+      splits: { train: [], val: [], test: items },
+    } as unknown as DatasetRecord;
+    await putDataset(db, d);
+    const stored = await db.get('datasets', 'd');
+    // Two looks at once: a read-modify-write over two transactions kept only one of them.
+    await Promise.all([noteTestLook(db, 'd', 'first', 1), noteTestLook(db, 'd', 'second', 2)]);
+    expect((await listDatasets(db))[0].testLooks).toBe(2);
+    expect((await db.get('datasetIndex', 'd'))!.testLookLog!.map((l) => l.what).sort()).toEqual(['first', 'second']);
+    expect(await db.get('datasets', 'd')).toEqual(stored);
+    expect(await noteTestLook(db, 'missing', 'x', 3)).toBe(0);
+    db.close();
   });
 });
