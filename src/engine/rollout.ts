@@ -173,7 +173,7 @@ async function rolloutOne(ctx: EngineContext, o: PhaseOptions, hash: string, ite
       hard: 0,
       soft: 0,
       error: { kind: e.kind, message: e.message },
-      usage: ZERO,
+      usage: e.usage ?? ZERO, // a failed call that was billed keeps its tokens, for a resumed meter
       latencyMs: ctx.now() - started,
       cached: false,
     };

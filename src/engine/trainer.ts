@@ -93,8 +93,8 @@ export function initialRunState(input: TrainInput, now: number): RunState {
 
 /** Usage so far, rebuilt from what the store holds (so a resumed run counts what it spent). */
 async function restoreMeter(meter: Meter, store: RunStore, runId: string): Promise<void> {
-  for (const r of await store.listRollouts(runId))
-    if (!r.cached && r.status === 'ok') meter.add(callStageOfPhase(r.phase), 'target', r.usage);
+  // Error rows count too: a judge error follows a target answer that was billed (issue #20 item 10).
+  for (const r of await store.listRollouts(runId)) if (!r.cached) meter.add(callStageOfPhase(r.phase), 'target', r.usage);
   for (const c of await store.listCalls(runId))
     meter.add(callStageOfPrompt(c.stage), c.stage === 'judge' ? 'judge' : 'optimizer', c.usage);
 }

@@ -58,6 +58,33 @@ describe('budget cap', () => {
   });
 });
 
+describe('spend restored on resume (issue #20 item 10)', () => {
+  it('counts the billed target answer of a row whose judge failed', async () => {
+    const data = worldDataset();
+    const question = data.items.find((i) => i.id === data.splits.val[0])!.question;
+    const match = new RegExp(question.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    server().set({ faults: [{ kind: 'malformed', stage: 'judge', times: 2, match }] });
+    const prices = { target: { input: 1000, output: 1000 }, optimizer: { input: 1000, output: 1000 } };
+    const store = new MemoryRunStore();
+    const config = { epochs: 1, scorer: { kind: 'judge' as const }, evalTest: false };
+    const first = await trainOnce({ url: server().url, data, store, prices, config: { ...config, budget: { usd: 20 } } });
+    expect(first.outcome.status).toBe('paused');
+    const rows = (await store.listRollouts('run-1')).filter((r) => !r.cached);
+    const errored = rows.filter((r) => r.status === 'error');
+    expect(errored.length).toBeGreaterThan(0);
+    expect(errored[0].usage.promptTokens).toBeGreaterThan(0);
+    let metered = -1;
+    const onEvent = (e: RunEvent) => {
+      if (e.type === 'usage') metered = Object.values(e.usage).reduce((a, u) => a + u.promptTokens + u.completionTokens, 0);
+    };
+    const second = await trainOnce({ url: server().url, data, store, prices, onEvent, config: { ...config, budget: { usd: 10_000 } } });
+    expect(second.outcome.status).toBe('completed');
+    // The meter of the resumed session holds every billed token both sessions stored.
+    const all = [...(await store.listRollouts('run-1')).filter((r) => !r.cached), ...(await store.listCalls('run-1'))];
+    expect(metered).toBe(all.reduce((a, r) => a + r.usage.promptTokens + r.usage.completionTokens, 0));
+  });
+});
+
 describe('resume after a pause', () => {
   it('continues without repeating finished calls and ends as an uninterrupted run', async () => {
     const reference = await trainOnce({ url: server().url, runId: 'ref' });
