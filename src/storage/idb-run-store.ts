@@ -80,8 +80,9 @@ export class IdbRunStore implements RunStore {
 
   putSkillVersion(v: SkillVersion): Promise<void> {
     return this.write(async () => {
+      // First write wins: a resumed stage that saves its version again keeps the original's time.
       const tx = this.db.transaction('skills', 'readwrite');
-      if (!(await tx.store.get([v.runId, v.hash]))) await tx.store.put(v);
+      if (!(await tx.store.get([v.runId, v.origin]))) await tx.store.put(v);
       await tx.done;
     });
   }

@@ -69,7 +69,7 @@ export class MemoryRunStore implements RunStore {
   }
   async putSkillVersion(v: SkillVersion) {
     this.writes++;
-    if (!this.versions.has(`${v.runId}|${v.hash}`)) this.versions.set(`${v.runId}|${v.hash}`, copy(v));
+    if (!this.versions.has(`${v.runId}|${v.origin}`)) this.versions.set(`${v.runId}|${v.origin}`, copy(v));
   }
   async getSkillVersions(runId: string) {
     return [...this.versions.values()].filter((v) => v.runId === runId).sort((a, b) => a.createdAt - b.createdAt || a.step - b.step).map(copy);

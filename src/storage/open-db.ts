@@ -16,7 +16,6 @@ export function openSkillwrightDb(name = DB_NAME): Promise<SkillwrightDb> {
         const runs = db.createObjectStore('runs', { keyPath: 'id' });
         runs.createIndex('by-status', 'status');
         db.createObjectStore('steps', { keyPath: ['runId', 'step'] }).createIndex('by-run', 'runId');
-        db.createObjectStore('skills', { keyPath: ['runId', 'hash'] }).createIndex('by-run', 'runId');
         const rollouts = db.createObjectStore('rollouts', { keyPath: ['runId', 'phase', 'order'] });
         rollouts.createIndex('by-run', 'runId');
         rollouts.createIndex('by-run-phase', ['runId', 'phase']);
@@ -48,6 +47,19 @@ export function openSkillwrightDb(name = DB_NAME): Promise<SkillwrightDb> {
             if (!cursor) return;
             await tx.objectStore('datasetIndex').put(datasetIndexOf(cursor.value));
             return copy(await cursor.continue());
+          });
+        }
+      }
+      if (oldVersion < 4) {
+        // Version 4: skill versions keyed by origin, not by hash: a text that recurs (a step that
+        // undoes another) is a version of its own, or the chain of versions breaks (issue #20 item 8).
+        const create = () => db.createObjectStore('skills', { keyPath: ['runId', 'origin'] }).createIndex('by-run', 'runId');
+        if (oldVersion < 1) create();
+        else {
+          void tx.objectStore('skills').getAll().then((old) => {
+            db.deleteObjectStore('skills');
+            create();
+            for (const v of old) void tx.objectStore('skills').put(v);
           });
         }
       }

@@ -11,7 +11,7 @@ import type { Prices } from '../engine/meter';
 import type { ArtifactRecord, OptimizerCallRecord, RolloutRow, RunState, RunStatus, SkillVersion, StepRecord } from '../engine/types';
 
 export const DB_NAME = 'skillwright';
-export const DB_VERSION = 3;
+export const DB_VERSION = 4;
 
 /** Endpoint settings as stored with a run: never the key. */
 export interface StoredEndpoint {
@@ -109,6 +109,7 @@ export interface SkillwrightDB extends DBSchema {
   datasetIndex: { key: string; value: DatasetIndexRecord; indexes: { 'by-created': number } };
   runs: { key: string; value: RunRecord; indexes: { 'by-updated': number; 'by-status': string } };
   steps: { key: [string, number]; value: StepRecord; indexes: { 'by-run': string } };
+  /** Skill versions by [runId, origin] (version 4; by [runId, hash] before). */
   skills: { key: [string, string]; value: SkillVersion; indexes: { 'by-run': string } };
   rollouts: {
     key: [string, string, number];

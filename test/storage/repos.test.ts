@@ -2,6 +2,7 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { openSkillwrightDb } from '../../src/storage/open-db';
 import { IdbRunStore } from '../../src/storage/idb-run-store';
+import { MemoryRunStore } from '../../src/storage/memory-store';
 import { deleteRun, listRuns, markInterrupted, putRun, renameRun, setRunStatus, withStatus } from '../../src/storage/runs-repo';
 import { RUN_DATA_STORES } from '../../src/storage/schema';
 import type { SkillwrightDb } from '../../src/storage/open-db';
@@ -54,7 +55,7 @@ describe('IdbRunStore', () => {
     expect(await store.getCall('r1', 's0001/rank_edits')).toMatchObject({ ok: true });
     await store.putSkillVersion({ runId: 'r1', hash: 'a', text: 'A', origin: 'initial_skill', step: 0, createdAt: 1 });
     await store.putSkillVersion({ runId: 'r1', hash: 'a', text: 'A again', origin: 'step_0002', step: 2, createdAt: 2 });
-    expect((await store.getSkillVersions('r1')).map((v) => v.origin)).toEqual(['initial_skill']);
+    expect((await store.getSkillVersions('r1')).map((v) => v.origin)).toEqual(['initial_skill', 'step_0002']);
     await store.putStep({ runId: 'r1', step: 2 } as never);
     await store.putStep({ runId: 'r1', step: 1 } as never);
     expect((await store.getSteps('r1')).map((s) => s.step)).toEqual([1, 2]);
@@ -158,6 +159,24 @@ describe('datasets repository (issue #20 item 9)', () => {
     expect((await db.get('datasetIndex', 'd'))!.testLookLog!.map((l) => l.what).sort()).toEqual(['first', 'second']);
     expect(await db.get('datasets', 'd')).toEqual(stored);
     expect(await noteTestLook(db, 'missing', 'x', 3)).toBe(0);
+    db.close();
+  });
+});
+
+describe('skill versions (issue #20 item 8)', () => {
+  it('a text that recurs is a version of its own, so the chain of versions holds', async () => {
+    const db = await open();
+    const store = new IdbRunStore(db);
+    const v = (origin: string, text: string, step: number) => ({ runId: 'r', hash: `h-${text}`, text, origin, step, createdAt: step });
+    await store.putSkillVersion(v('initial_skill', 'A', 0));
+    await store.putSkillVersion(v('step_0001', 'B', 1));
+    await store.putSkillVersion(v('step_0002', 'A', 2)); // step 2 undid step 1
+    await store.putSkillVersion(v('step_0002', 'A', 2)); // a resumed step saves it again: once
+    const versions = await store.getSkillVersions('r');
+    expect(versions.map((x) => [x.origin, x.text])).toEqual([['initial_skill', 'A'], ['step_0001', 'B'], ['step_0002', 'A']]);
+    const mem = new MemoryRunStore();
+    for (const x of [v('initial_skill', 'A', 0), v('step_0001', 'B', 1), v('step_0002', 'A', 2)]) await mem.putSkillVersion(x);
+    expect((await mem.getSkillVersions('r')).map((x) => x.origin)).toEqual(['initial_skill', 'step_0001', 'step_0002']);
     db.close();
   });
 });

@@ -36,6 +36,7 @@ describe('database schema and upgrades', () => {
         db.createObjectStore('settings', { keyPath: 'key' });
       },
     });
+    await v1.put('skills', { runId: 'old-run', hash: 'abc', text: '# S', origin: 'initial_skill', step: 0, createdAt: 1 });
     await v1.put('runs', { id: 'old-run', createdAt: Date.UTC(2026, 0, 5), updatedAt: 5, status: 'paused', datasetId: 'd' });
     await v1.put('rollouts', { runId: 'old-run', phase: 'baseline', order: 0, itemId: 'q1', skillHash: 'abc', cacheKey: 'abc|q1|t', status: 'ok' });
     const items = Array.from({ length: 5 }, (_, i) => ({ id: `q${i}`, question: `Q${i}?`, answers: ['a'] }));
@@ -55,6 +56,9 @@ describe('database schema and upgrades', () => {
     // Version 3: the datasets stored before are in the light index, so they are still listed.
     const { listDatasets } = await import('../../src/storage/datasets-repo');
     expect(await listDatasets(db)).toEqual([{ id: 'd', name: 'Old data', createdAt: 3, format: 'json', counts: { train: 3, val: 1, test: 1 }, warnings: [], testLooks: 0 }]);
+    // Version 4: skill versions are keyed by origin, and the old ones moved over.
+    expect(db.transaction('skills').store.keyPath).toEqual(['runId', 'origin']);
+    expect((await db.getAllFromIndex('skills', 'by-run', 'old-run')).map((v) => v.origin)).toEqual(['initial_skill']);
     db.close();
   });
 });

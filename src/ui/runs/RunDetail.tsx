@@ -32,12 +32,13 @@ async function fetchRun(runId: string) {
   return { run, steps: steps.steps, versions };
 }
 
-function VersionSelect({ label, versions, value, onChange }: { label: string; versions: SkillVersion[]; value?: string; onChange: (hash: string) => void }) {
+// Versions are told apart by origin: a text that recurs (a step that undoes another) is a version of its own.
+function VersionSelect({ label, versions, value, onChange }: { label: string; versions: SkillVersion[]; value?: string; onChange: (origin: string) => void }) {
   return (
     <select aria-label={label} value={value ?? ''} onChange={(e) => onChange(e.target.value)}>
       <option value="">choose…</option>
       {versions.map((v) => (
-        <option key={v.hash} value={v.hash}>
+        <option key={v.origin} value={v.origin}>
           {v.origin.replace(/_/g, ' ')}
         </option>
       ))}
@@ -123,7 +124,7 @@ export function RunDetail({ runId, onDeleted, go, lineage, onSelect }: { runId: 
     } else setError(r.error.message);
   };
   const tests = d.summary?.tests ?? [];
-  const textOf = (hash: string) => versions.find((v) => v.hash === hash)?.text ?? '';
+  const textOf = (origin: string) => versions.find((v) => v.origin === origin)?.text ?? '';
 
   return (
     <div className="run-detail">
@@ -340,7 +341,7 @@ export function RunDetail({ runId, onDeleted, go, lineage, onSelect }: { runId: 
           </thead>
           <tbody>
             {versions.map((v, i) => (
-              <tr key={v.hash}>
+              <tr key={v.origin}>
                 <td>
                   {v.origin.replace(/_/g, ' ')} {v.text === best && <span className="badge accept">best</span>}
                 </td>
@@ -348,18 +349,18 @@ export function RunDetail({ runId, onDeleted, go, lineage, onSelect }: { runId: 
                 <td className="num">{v.text.length}</td>
                 <td>
                   {i > 0 && (
-                    <button type="button" className="link" onClick={() => setCompare([versions[i - 1].hash, v.hash])}>
+                    <button type="button" className="link" onClick={() => setCompare([versions[i - 1].origin, v.origin])}>
                       vs previous
                     </button>
                   )}{' '}
                   {i > 0 && (
-                    <button type="button" className="link" onClick={() => setCompare([versions[0].hash, v.hash])}>
+                    <button type="button" className="link" onClick={() => setCompare([versions[0].origin, v.origin])}>
                       vs initial
                     </button>
                   )}
                 </td>
                 <td>
-                  <button type="button" className="link" onClick={() => setBlameOf(blameOf === v.hash ? null : v.hash)}>
+                  <button type="button" className="link" onClick={() => setBlameOf(blameOf === v.origin ? null : v.origin)}>
                     Where lines came from
                   </button>{' '}
                   <button type="button" className="link" onClick={() => fromVersion(v)}>
@@ -374,14 +375,14 @@ export function RunDetail({ runId, onDeleted, go, lineage, onSelect }: { runId: 
           <div className="row">
             <label className="inline">
               Compare
-              <VersionSelect label="First version" versions={versions} value={compare?.[0]} onChange={(h) => setCompare([h, compare?.[1] ?? versions[versions.length - 1].hash])} />
+              <VersionSelect label="First version" versions={versions} value={compare?.[0]} onChange={(h) => setCompare([h, compare?.[1] ?? versions[versions.length - 1].origin])} />
               with
-              <VersionSelect label="Second version" versions={versions} value={compare?.[1]} onChange={(h) => setCompare([compare?.[0] ?? versions[0].hash, h])} />
+              <VersionSelect label="Second version" versions={versions} value={compare?.[1]} onChange={(h) => setCompare([compare?.[0] ?? versions[0].origin, h])} />
             </label>
           </div>
         )}
         {compare && <SkillDiff original={textOf(compare[0])} modified={textOf(compare[1])} />}
-        {blameOf && versions.some((v) => v.hash === blameOf) && <VersionBlame key={blameOf} runId={runId} version={versions.find((v) => v.hash === blameOf)!} />}
+        {blameOf && versions.some((v) => v.origin === blameOf) && <VersionBlame key={blameOf} runId={runId} version={versions.find((v) => v.origin === blameOf)!} />}
       </Card>
     </div>
   );
