@@ -139,6 +139,10 @@ describe('worker API over a MessageChannel', () => {
     await b.remote.setKeys(KEYS_FOR(srv.url), false);
     const second = await b.remote.startRun(runId);
     expect(second).toMatchObject({ ok: false, error: { kind: 'locked' } });
+    // A stale tab raising the budget writes nothing over the running run's record (issue #20 item 6).
+    const budgetBefore = (await a.db.get('runs', runId))!.config.budget;
+    expect(await b.remote.startRun(runId, undefined, { budget: { usd: 123 } })).toMatchObject({ ok: false, error: { kind: 'locked' } });
+    expect((await a.db.get('runs', runId))!.config.budget).toEqual(budgetBefore);
     const seen = await b.remote.getRun(runId);
     expect(seen.ok && seen.detail.lockedElsewhere).toBe(true);
     expect(await b.remote.recoverInterrupted()).toEqual([]); // not interrupted: it is running elsewhere

@@ -108,10 +108,15 @@ export function runsHandlers(
       const d = await getDataset(db, run.datasetId);
       if (!d) return fail('not_found', 'The dataset of this run is no longer in this browser.');
       const config = patch?.budget ? { ...run.config, budget: patch.budget } : run.config;
-      if (patch?.budget) await putRun(db, { ...run, config, state: run.state && { ...run.state, config } });
 
       const outcome = await locks.request(runLockName(runId), { ifAvailable: true }, async (lock) => {
         if (!lock) return null;
+        // A raised budget is written only by the tab that holds the run, over the record as it is
+        // now: a stale tab would otherwise overwrite a running run's record (issue #20 item 6).
+        if (patch?.budget) {
+          const fresh = (await getRun(db, runId)) ?? run;
+          await putRun(db, { ...fresh, config, state: fresh.state && { ...fresh.state, config } });
+        }
         const controller = new AbortController();
         active.set(runId, controller);
         const events = new EventCoalescer((e: RunEvent) => onEvent?.(e), deps.progressIntervalMs ?? 100);
