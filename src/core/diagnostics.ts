@@ -19,9 +19,11 @@ export interface StepFacts {
   complete: boolean | null;
   skippedByCheck: boolean;
   refusedByRule: boolean;
+  /** The person reviewing the step approved none of its changes. */
+  vetoed?: boolean;
 }
 
-export const NO_PROGRESS_CAUSES = ['already_perfect', 'errors', 'no_failures', 'no_patches', 'no_rewrite', 'no_edits_applied', 'train_check', 'gate_rule', 'ties', 'worse'] as const;
+export const NO_PROGRESS_CAUSES = ['already_perfect', 'errors', 'no_failures', 'no_patches', 'no_rewrite', 'no_edits_applied', 'train_check', 'vetoed', 'gate_rule', 'ties', 'worse'] as const;
 export type NoProgressCause = (typeof NO_PROGRESS_CAUSES)[number];
 
 export interface CauseReport {
@@ -49,6 +51,7 @@ const ADVICE: Record<NoProgressCause, string> = {
   no_rewrite: 'Read the rewrite replies in the step inspector; a reply cut off by the output limit is dropped (raise “Optimizer max output tokens” on Connect), or use patch mode.',
   no_edits_applied: 'See “Dropped before ranking” and the apply report in the step inspector: edits that cannot apply are dropped.',
   train_check: 'Candidates were no better on their own train batch; a larger batch or edit budget gives them more room.',
+  vetoed: 'You approved none of the proposed changes; approve the ones you agree with, or turn off “Review each step”.',
   gate_rule: 'The gate rule refused them (see its verdicts); the mean rule, or a smaller k, lets real but small gains in.',
   ties: 'A larger validation split, the soft or mixed gate metric, or the validation tie-break can tell such candidates apart.',
   worse: 'The edits hurt on validation; a smaller edit budget or more specific training items may help.',
@@ -60,6 +63,7 @@ export function stepCause(s: StepFacts): NoProgressCause {
   if (s.action === 'skip_no_patches') return s.rolloutHard >= 1 - EPS ? 'no_failures' : 'no_patches';
   if (s.action === 'skip_no_rewrite') return 'no_rewrite';
   if (s.patches === 0) return 'no_patches';
+  if (s.vetoed) return 'vetoed'; // before 'applied': a vetoed bundle applies nothing
   if (s.merged === 0 || s.applied === 0) return 'no_edits_applied';
   if (s.skippedByCheck) return 'train_check';
   if (s.refusedByRule) return 'gate_rule';
@@ -85,6 +89,8 @@ function evidence(cause: NoProgressCause, steps: StepFacts[], baseline: number):
       return `In ${of}, no proposed edit survived merging, screening and applying.`;
     case 'train_check':
       return `In ${of}, the candidate was no better on its train batch, so validation was not spent on it.`;
+    case 'vetoed':
+      return `In ${of}, you approved none of the proposed changes, so the gate had nothing new to score.`;
     case 'gate_rule':
       return `In ${of}, the candidate beat the mean but the gate rule refused it.`;
     case 'ties': {

@@ -24,6 +24,7 @@ import type { StepRecord } from './types';
 async function stepFacts(ctx: EngineContext, s: StepRecord): Promise<StepFacts> {
   const prefix = `${stepKey(s.step)}/`;
   const gate = (await ctx.store.getArtifact(ctx.runId, `${prefix}gate`))?.value as { skippedByCheck?: boolean; rule?: { allowed: boolean } | null } | undefined;
+  const review = (await ctx.store.getArtifact(ctx.runId, `${prefix}review`))?.value as { approved?: number[] } | undefined;
   return {
     step: s.step,
     action: s.action,
@@ -35,10 +36,12 @@ async function stepFacts(ctx: EngineContext, s: StepRecord): Promise<StepFacts> 
     // A whole-skill rewrite applies no edits: its written candidate counts as applied.
     applied: s.rewriteChangeSummary ? 1 : (s.editApplySummary?.applied ?? 0),
     candidateScore: s.candidateGateScore,
-    currentScore: s.currentScore,
+    // What the candidate had to beat: the score the step began with, not the one it ended with.
+    currentScore: s.scoreBefore ?? s.currentScore,
     complete: s.selectionComplete,
     skippedByCheck: Boolean(gate?.skippedByCheck),
     refusedByRule: gate?.rule ? !gate.rule.allowed : false,
+    vetoed: review?.approved?.length === 0,
   };
 }
 

@@ -106,6 +106,8 @@ export interface RunStore {
   listCalls(runId: string): Promise<OptimizerCallRecord[]>;
   putArtifact(record: ArtifactRecord): Promise<void>;
   getArtifact(runId: string, key: string): Promise<ArtifactRecord | undefined>;
+  /** Remove an artifact that no longer describes the step (a vetoed candidate's check). */
+  deleteArtifact(runId: string, key: string): Promise<void>;
   putStep(record: StepRecord): Promise<void>;
   getSteps(runId: string): Promise<StepRecord[]>;
   putSkillVersion(version: SkillVersion): Promise<void>;

@@ -43,6 +43,16 @@ async function proposalOf(current: string, cand: Candidate): Promise<string> {
   return skillHash(JSON.stringify([current, cand.skill, cand.changeSummary ? [] : cand.edits, cand.changeSummary ?? null]));
 }
 
+/**
+ * The check and repair of the proposed candidate describe what was not gated once the person
+ * approved only part of it (issue #20 item 7): the repair always goes, the check unless a new
+ * one of the approved edits replaces it.
+ */
+async function dropUnreviewedArtifacts(ctx: EngineContext, key: string, check: unknown): Promise<void> {
+  await ctx.store.deleteArtifact(ctx.runId, `${key}/repair`);
+  if (!check) await ctx.store.deleteArtifact(ctx.runId, `${key}/check`);
+}
+
 /** The candidate the person approved; pauses the run until a decision is stored. */
 export async function reviewCandidate(
   ctx: EngineContext,
@@ -87,6 +97,7 @@ export async function reviewCandidate(
   if (cand.changeSummary) {
     if (approved.has(0)) return cand;
     // The rewrite was vetoed: the candidate is the current skill, which cannot win the gate.
+    await dropUnreviewedArtifacts(ctx, a.key, null);
     return { ...cand, skill: a.current, applied: { ...cand.applied, skill: a.current }, check: null };
   }
   if (cand.edits.every((_, i) => approved.has(i))) return cand;
@@ -99,6 +110,7 @@ export async function reviewCandidate(
       ? await checkOnTrain(ctx, `${a.key}/check-reviewed`, base, a.current, applied.skill, { policy: a.policy, findRegressions: ctx.config.repairEdits })
       : null;
   // The inspector shows the check of what was gated: the approved edits'.
+  await dropUnreviewedArtifacts(ctx, a.key, check);
   if (check) await putStepArtifact(ctx, a.key, 'check', checkArtifact(check));
   ctx.emit({
     type: 'log',

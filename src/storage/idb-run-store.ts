@@ -66,6 +66,10 @@ export class IdbRunStore implements RunStore {
     return this.write(async () => void (await this.db.put('artifacts', record)));
   }
 
+  deleteArtifact(runId: string, key: string): Promise<void> {
+    return this.write(async () => void (await this.db.delete('artifacts', [runId, key])));
+  }
+
   getArtifact(runId: string, key: string): Promise<ArtifactRecord | undefined> {
     return this.db.get('artifacts', [runId, key]);
   }

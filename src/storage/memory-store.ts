@@ -56,6 +56,10 @@ export class MemoryRunStore implements RunStore {
     this.writes++;
     this.artifacts.set(`${record.runId}|${record.key}`, copy(record));
   }
+  async deleteArtifact(runId: string, key: string) {
+    this.writes++;
+    this.artifacts.delete(`${runId}|${key}`);
+  }
   async getArtifact(runId: string, key: string) {
     const r = this.artifacts.get(`${runId}|${key}`);
     return r && copy(r);

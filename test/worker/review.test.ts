@@ -129,4 +129,36 @@ describe('review edits before the gate', () => {
     expect(step1.detail.candidateSkill).toBe(r.request.skillBefore);
     tab.close();
   });
+
+  it('a full veto gates nothing, keeps no check or repair of the vetoed bundle, and is diagnosed as a veto (issue #20 item 7)', async () => {
+    server().set({ harmfulRate: 0 });
+    const url = server().url;
+    const tab = await openTab();
+    const runId = await newRun(tab.remote, url, { epochs: 1, reviewEdits: true, trainCheck: true, repairEdits: true });
+    await tab.remote.setKeys({ target: 'k', optimizer: 'k', hosts: { target: url, optimizer: url } }, false);
+    let outcome = await tab.remote.startRun(runId);
+    const vetoed: number[] = [];
+    while (outcome.ok && outcome.status === 'paused' && outcome.reasonKind === 'review') {
+      const r = await tab.remote.getReview(runId);
+      if (!r.ok) throw new Error(r.error.message);
+      await tab.remote.submitReview(runId, r.step, []);
+      vetoed.push(r.step);
+      outcome = await tab.remote.startRun(runId);
+    }
+    expect(outcome).toMatchObject({ ok: true, status: 'completed' });
+    expect(vetoed.length).toBeGreaterThan(0);
+    for (const step of vetoed) {
+      const d = await tab.remote.getStepDetail(runId, step);
+      if (!d.ok) throw new Error(d.error.message);
+      expect(d.detail.step.action).toBe('reject');
+      expect(d.detail.artifacts.check).toBeUndefined();
+      expect(d.detail.artifacts.repair).toBeUndefined();
+    }
+    const run = await tab.remote.getRun(runId);
+    if (!run.ok) throw new Error(run.error.message);
+    const diagnosis = run.detail.summary?.diagnosis;
+    expect(diagnosis?.causes.map((c) => c.cause)).toContain('vetoed');
+    expect(diagnosis?.causes.some((c) => c.cause === 'ties')).toBe(false);
+    tab.close();
+  });
 });

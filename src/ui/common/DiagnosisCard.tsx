@@ -8,6 +8,7 @@ const CAUSE_TITLES: Record<string, string> = {
   no_patches: 'No edits proposed',
   no_edits_applied: 'No edit survived',
   train_check: 'No better on train',
+  vetoed: 'Vetoed by you',
   gate_rule: 'Refused by the gate rule',
   ties: 'Ties on validation',
   worse: 'Worse on validation',
