@@ -66,7 +66,12 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
 }
 
-const pct = (v: number | null | undefined) => (v === null || v === undefined ? '—' : `${(v * 100).toFixed(1)}%`);
+// Numbers are rendered only when they are numbers: an imported bundle may hold anything in their
+// place, and none of it may reach the HTML unescaped (issue #20 item 12).
+const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const int = (v: unknown) => (isNum(v) ? String(v) : '—');
+const num = (x: unknown, digits: number) => (isNum(x) ? x.toFixed(digits) : '—');
+const pct = (v: unknown) => (isNum(v) ? `${(v * 100).toFixed(1)}%` : '—');
 const TEST_LABELS: Record<string, string> = { none: 'No skill', initial: 'Starting skill', best: 'Best skill (exported)', final: 'Final skill' };
 
 function chart(steps: readonly ReportStep[], baseline: number | null): string {
@@ -87,8 +92,8 @@ function chart(steps: readonly ReportStep[], baseline: number | null): string {
     .filter((s) => s.candidate !== null)
     .map((s) =>
       s.action.includes('accept')
-        ? `<circle cx="${x(s.step)}" cy="${y(s.candidate!)}" r="4" class="accept"><title>Step ${s.step}: accepted at ${s.candidate!.toFixed(3)}</title></circle>`
-        : `<path d="M${x(s.step) - 4},${y(s.candidate!) - 4}l8,8m-8,0l8,-8" class="reject"><title>Step ${s.step}: rejected at ${s.candidate!.toFixed(3)}</title></path>`,
+        ? `<circle cx="${x(s.step)}" cy="${y(s.candidate!)}" r="4" class="accept"><title>Step ${int(s.step)}: accepted at ${num(s.candidate, 3)}</title></circle>`
+        : `<path d="M${x(s.step) - 4},${y(s.candidate!) - 4}l8,8m-8,0l8,-8" class="reject"><title>Step ${int(s.step)}: rejected at ${num(s.candidate, 3)}</title></path>`,
     )
     .join('');
   return `<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="Validation score by step">${grid}<path d="${line((s) => s.best)}" class="best"/><path d="${line((s) => s.current)}" class="current"/>${marks}</svg>
@@ -99,15 +104,14 @@ function table(head: string[], rows: string[][]): string {
   return `<table><thead><tr>${head.map((h) => `<th>${h}</th>`).join('')}</tr></thead><tbody>${rows.map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('')}</tbody></table>`;
 }
 
-const points = (x: number) => `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)} points`;
-const num = (x: number, digits: number) => (Number.isFinite(x) ? x.toFixed(digits) : '—');
+const points = (x: unknown) => (isNum(x) ? `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)} points` : '—');
 
 /** A lift in a sentence: the figure with the target's noise taken out, its interval, and whether it can be told from noise. */
 function liftLine(l: ReportLift, over: string): string {
   const noisy = l.noise.miss + l.noise.guess > 0.02;
   return `<li>Over ${escapeHtml(over)}: <strong>${points(noisy ? l.estimate : l.measured)}</strong>, ${Math.round(l.level * 100)}% interval ${points(l.interval[0])} to ${points(l.interval[1])} — ${
     l.uncertain ? '<strong>cannot be told from noise</strong>' : l.interval[0] > 0 ? 'a real gain' : 'a real loss'
-  }${noisy ? ` (measured ${points(l.measured)}; the target missed about ${num(l.noise.miss * 100, 0)}% of answers it knew and guessed about ${num(l.noise.guess * 100, 0)}% of the others, from ${l.noise.repeatedSamples} repeated answers)` : ''}.</li>`;
+  }${noisy ? ` (measured ${points(l.measured)}; the target missed about ${num(l.noise.miss * 100, 0)}% of answers it knew and guessed about ${num(l.noise.guess * 100, 0)}% of the others, from ${int(l.noise.repeatedSamples)} repeated answers)` : ''}.</li>`;
 }
 
 const ids = (xs: readonly string[]) => (xs.length ? escapeHtml(xs.slice(0, 12).join(', ') + (xs.length > 12 ? ` … (${xs.length})` : '')) : '—');
@@ -117,16 +121,16 @@ export function renderRunReport(d: ReportData): string {
   const accepted = d.gates.filter((g) => g.action.includes('accept'));
   const usageRows = Object.entries(d.usage).map(([stage, u]) => [
     escapeHtml(callStageLabel(stage)),
-    String(u.calls),
-    (u.promptTokens + u.completionTokens).toLocaleString('en-US'),
-    u.costUsd !== undefined ? `$${u.costUsd.toFixed(4)}` : '—',
+    int(u.calls),
+    isNum(u.promptTokens) && isNum(u.completionTokens) ? (u.promptTokens + u.completionTokens).toLocaleString('en-US') : '—',
+    isNum(u.costUsd) ? `$${u.costUsd.toFixed(4)}` : '—',
   ]);
   const testOf = (s: string) => d.tests.find((t) => t.skill === s);
   const intervals = d.lift || d.liftOverNone ? `<ul>${d.lift ? liftLine(d.lift, 'the starting skill') : ''}${d.liftOverNone ? liftLine(d.liftOverNone, 'no skill') : ''}</ul><p class="meta">Intervals cover which test items were drawn and how the target's answers vary.</p>` : '';
-  const lift = intervals || (testOf('best') && testOf('initial')) ? intervals || `<p>Best vs starting skill: <strong>${((testOf('best')!.hard - testOf('initial')!.hard) * 100).toFixed(1)} points</strong>${testOf('none') ? `; vs no skill: <strong>${((testOf('best')!.hard - testOf('none')!.hard) * 100).toFixed(1)} points</strong>` : ''} on ${testOf('best')!.n} held-out test items.</p>` : '';
+  const lift = intervals || (testOf('best') && testOf('initial')) ? intervals || `<p>Best vs starting skill: <strong>${num((testOf('best')!.hard - testOf('initial')!.hard) * 100, 1)} points</strong>${testOf('none') ? `; vs no skill: <strong>${num((testOf('best')!.hard - testOf('none')!.hard) * 100, 1)} points</strong>` : ''} on ${int(testOf('best')!.n)} held-out test items.</p>` : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; form-action 'none'; base-uri 'none'">
 <title>${escapeHtml(d.name)} — Skillwright run report</title>
 <style>
 body{font:15px/1.5 system-ui,sans-serif;max-width:960px;margin:2rem auto;padding:0 1rem;color:#1d232b;background:#fff}
@@ -139,21 +143,21 @@ pre{white-space:pre-wrap;background:#f6f8fa;border:1px solid #dde2e8;padding:.75
 </style></head><body>
 <h1>${escapeHtml(d.name)}</h1>
 <p class="meta">${escapeHtml(d.status)} · dataset ${escapeHtml(d.datasetName)} · target ${escapeHtml(d.targetModel)} · optimizer ${escapeHtml(d.optimizerModel)} · ${escapeHtml(d.createdAt)}</p>
-<p class="meta">${d.config.epochs} epochs · batch ${d.config.batchSize} · edit budget ${d.config.editBudget}${d.config.updateMode && d.config.updateMode !== 'patch' ? ` · update mode ${escapeHtml(d.config.updateMode)}` : ''} · gate ${escapeHtml(d.config.gateMetric)}${d.config.gateRule && d.config.gateRule !== 'mean' ? `, rule ${escapeHtml(d.config.gateRule)}` : ''} · baseline ${pct(d.baseline)} · best ${pct(d.steps.length ? Math.max(...d.steps.map((s) => s.best)) : d.baseline)}${d.totalCostUsd !== null ? ` · cost $${d.totalCostUsd.toFixed(4)}` : ''}</p>
+<p class="meta">${int(d.config.epochs)} epochs · batch ${int(d.config.batchSize)} · edit budget ${int(d.config.editBudget)}${d.config.updateMode && d.config.updateMode !== 'patch' ? ` · update mode ${escapeHtml(d.config.updateMode)}` : ''} · gate ${escapeHtml(d.config.gateMetric)}${d.config.gateRule && d.config.gateRule !== 'mean' ? `, rule ${escapeHtml(d.config.gateRule)}` : ''} · baseline ${pct(d.baseline)} · best ${pct(d.steps.length ? Math.max(...d.steps.map((s) => s.best)) : d.baseline)}${isNum(d.totalCostUsd) ? ` · cost $${d.totalCostUsd.toFixed(4)}` : ''}</p>
 ${d.diagnosis ? `<p><strong>${escapeHtml(d.diagnosis.headline)}</strong></p>` : ''}
 <h2>Validation score</h2>
 ${chart(d.steps, d.baseline)}
 <h2>Accepted edits</h2>
-${accepted.length ? accepted.map((g) => `<h3>Step ${g.step} (${escapeHtml(g.action.replace(/_/g, ' '))}, ${g.candidate?.toFixed(3) ?? '—'} vs ${g.current.toFixed(3)})</h3>${table(['Op', 'Target', 'Content'], g.edits.map((e) => [escapeHtml(e.op), e.target ? `<code>${escapeHtml(e.target)}</code>` : '', escapeHtml(e.content ?? '')]))}`).join('') : '<p>No step was accepted.</p>'}
+${accepted.length ? accepted.map((g) => `<h3>Step ${int(g.step)} (${escapeHtml(String(g.action).replace(/_/g, ' '))}, ${num(g.candidate, 3)} vs ${num(g.current, 3)})</h3>${table(['Op', 'Target', 'Content'], g.edits.map((e) => [escapeHtml(e.op), e.target ? `<code>${escapeHtml(e.target)}</code>` : '', escapeHtml(e.content ?? '')]))}`).join('') : '<p>No step was accepted.</p>'}
 <h2>Gate: per-item changes</h2>
-${table(['Step', 'Decision', 'Candidate', 'Current', 'Fixed items', 'Broken items', 'Sign test', 'Asked again'], d.gates.map((g) => [String(g.step), escapeHtml(g.action.replace(/_/g, ' ')), g.candidate !== null ? num(g.candidate, 3) : '—', num(g.current, 3), ids(g.fixed), ids(g.broken), g.verdict ? `p = ${num(g.verdict.pValue, 3)}` : '—', g.verdict ? `${num(g.verdict.resampled, 0)} item(s), ${num(g.verdict.margin, 0)}-vote margin` : '—']))}
+${table(['Step', 'Decision', 'Candidate', 'Current', 'Fixed items', 'Broken items', 'Sign test', 'Asked again'], d.gates.map((g) => [int(g.step), escapeHtml(String(g.action).replace(/_/g, ' ')), num(g.candidate, 3), num(g.current, 3), ids(g.fixed), ids(g.broken), g.verdict ? `p = ${num(g.verdict.pValue, 3)}` : '—', g.verdict ? `${num(g.verdict.resampled, 0)} item(s), ${num(g.verdict.margin, 0)}-vote margin` : '—']))}
 <h2>Test report</h2>
-${d.tests.length ? table(['Skill', 'Test accuracy', 'Partial credit', 'Items'], d.tests.map((t) => [escapeHtml(TEST_LABELS[t.skill] ?? t.skill), pct(t.hard), pct(t.soft), String(t.n)])) + lift : '<p>The test split was not scored.</p>'}
+${d.tests.length ? table(['Skill', 'Test accuracy', 'Partial credit', 'Items'], d.tests.map((t) => [escapeHtml(TEST_LABELS[t.skill] ?? t.skill), pct(t.hard), pct(t.soft), int(t.n)])) + lift : '<p>The test split was not scored.</p>'}
 <h2>Cost by stage</h2>
 ${usageRows.length ? table(['Stage', 'Calls', 'Tokens', 'Cost'], usageRows) : '<p>No usage recorded.</p>'}
 <h2>Best skill</h2>
 <pre>${escapeHtml(d.bestSkill)}</pre>
-${d.blame?.length ? `<h2>Where each line of the best skill came from</h2>\n${table(['Lines', 'Source', 'Text', 'Why'], d.blame.map((b) => [b.start === b.end ? String(b.start) : `${b.start}–${b.end}`, escapeHtml(b.source), `<code>${escapeHtml(bestLines.slice(b.start - 1, b.end).join('\n'))}</code>`, escapeHtml(b.detail)]))}` : ''}
+${d.blame?.length ? `<h2>Where each line of the best skill came from</h2>\n${table(['Lines', 'Source', 'Text', 'Why'], d.blame.map((b) => [b.start === b.end ? int(b.start) : `${int(b.start)}–${int(b.end)}`, escapeHtml(b.source), `<code>${escapeHtml(bestLines.slice(b.start - 1, b.end).join('\n'))}</code>`, escapeHtml(b.detail)]))}` : ''}
 <p class="meta">Made with Skillwright.</p>
 </body></html>
 `;

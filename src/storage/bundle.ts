@@ -4,6 +4,7 @@
  * validates the whole bundle against a schema and size limits first, then writes it in one
  * transaction — a malformed bundle is refused with the reason and stores nothing.
  */
+import { parseRunConfig } from '../core/run-config';
 import { z } from 'zod';
 import type { SkillwrightDb } from './open-db';
 import { RUN_DATA_STORES, datasetIndexOf, type DatasetRecord, type RunRecord, type StoredEndpoint } from './schema';
@@ -153,6 +154,12 @@ export function parseBundle(text: string): { ok: true; bundle: RunBundle } | { o
   const parsed = bundleSchema.safeParse(data);
   if (!parsed.success) return { ok: false, error: `The bundle is malformed: ${firstIssue(parsed.error)}.` };
   const b = parsed.data as unknown as RunBundle;
+  // The whole config is checked, not just its shape: its numbers reach the report and the engine.
+  const config = parseRunConfig(b.run.config);
+  if (config.problems.length) {
+    return { ok: false, error: `The bundle's run settings are invalid: ${config.problems.map((p) => p.message).join('; ')}.` };
+  }
+  b.run = { ...b.run, config: config.config, ...(b.run.state ? { state: { ...b.run.state, config: config.config } } : {}) };
   const rows = b.skills.length + b.steps.length + b.rollouts.length + b.calls.length + b.artifacts.length;
   if (rows > MAX_BUNDLE_ROWS) return { ok: false, error: `The bundle holds ${rows} rows; the limit is ${MAX_BUNDLE_ROWS}.` };
   const foreign = [...b.skills, ...b.steps, ...b.rollouts, ...b.calls, ...b.artifacts].find((r) => r.runId !== b.run.id);

@@ -175,7 +175,7 @@ export interface WorkerApi {
    */
   setKeys(keys: Secrets, remember: boolean): Promise<void>;
   /** Bind an imported run to endpoints the user chose (their Connect settings); it can run afterwards. */
-  bindRun(runId: string, endpoints: RunEndpoints): Promise<Result<{ hosts: string[] }>>;
+  bindRun(runId: string, endpoints: RunEndpoints, prices: Prices): Promise<Result<{ hosts: string[] }>>;
   keyStatus(): Promise<{ target: boolean; optimizer: boolean; judge: boolean; remembered: boolean }>;
   /** Delete remembered keys from this device; also from memory unless `keepSession` (unticking "Remember"). */
   forgetKeys(opts?: { keepSession?: boolean }): Promise<void>;

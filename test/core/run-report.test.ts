@@ -42,6 +42,26 @@ describe('HTML run report', () => {
     expect(escapeHtml(`<a href="x">'&`)).toBe('&lt;a href=&quot;x&quot;&gt;&#39;&amp;');
   });
 
+  it('renders no markup from numbers a crafted bundle replaced with text (issue #20 item 12)', () => {
+    const evil = '<meta http-equiv="refresh" content="0;url=https://evil.example"><form action="https://evil.example">';
+    const bad = evil as unknown as number;
+    const html = renderRunReport(
+      data({
+        config: { epochs: bad, batchSize: bad, editBudget: bad, gateMetric: evil, gateRule: evil, updateMode: evil },
+        steps: [{ step: bad, epoch: 1, action: 'accept', candidate: 0.5, current: 0.5, best: 0.5 }],
+        gates: [{ step: bad, action: 'accept', candidate: bad, current: bad, fixed: [], broken: [], edits: [] }],
+        tests: [{ skill: 'best', hard: bad, soft: bad, n: bad }, { skill: 'initial', hard: 0.1, soft: 0.1, n: bad }],
+        usage: { rollout: { calls: bad, promptTokens: bad, completionTokens: bad, costUsd: bad } },
+        totalCostUsd: bad,
+        blame: [{ start: bad, end: bad, source: 'x', detail: 'y' }],
+      }),
+    );
+    expect(html).not.toMatch(/<meta http-equiv="refresh"/i);
+    expect(html).not.toMatch(/<form/i);
+    expect(html).toContain("form-action 'none'");
+    expect(html).toContain("base-uri 'none'");
+  });
+
   it('shows the chart, the accepted edits, the per-item gate table, the lift and the cost by stage', () => {
     const html = renderRunReport(data());
     expect(html).toMatch(/<svg[^>]*aria-label="Validation score by step"/);

@@ -55,3 +55,21 @@ describe('exportRunFile', () => {
     expect(parsed.ok && parsed.bundle.rollouts).toEqual([]);
   });
 });
+
+describe('importing a bundle checks its whole run config (issue #20 item 12)', () => {
+  it('refuses a bundle whose edit budget is markup, naming the setting', async () => {
+    const db = await openSkillwrightDb(`bundle-cfg-${Date.now()}`);
+    await seed(db, 'cfg', 0);
+    const text = await (await exportRunFile(db, 'cfg'))!.text();
+    const bundle = JSON.parse(text) as { run: { config: Record<string, unknown> } };
+    bundle.run.config.editBudget = '<meta http-equiv="refresh" content="0">';
+    const parsed = parseBundle(JSON.stringify(bundle));
+    expect(parsed.ok).toBe(false);
+    expect(!parsed.ok && parsed.error).toMatch(/run settings are invalid: .*edit budget must be a whole number/);
+    // A bundle from an older version, missing newer settings, still imports with the defaults.
+    delete bundle.run.config.editBudget;
+    const older = parseBundle(JSON.stringify(bundle));
+    expect(older.ok && older.bundle.run.config.editBudget).toBe(DEFAULT_RUN_CONFIG.editBudget);
+    db.close();
+  });
+});

@@ -93,8 +93,12 @@ describe('imported runs', () => {
     expect(await tab.remote.startRun(imported.runId)).toMatchObject({ ok: false, error: { kind: 'needs_binding' } });
     expect(other.log).toEqual([]);
 
-    const bound = await tab.remote.bindRun(imported.runId, endpointsAt(mine.url));
+    const myPrices = { target: { input: 2, output: 8 }, optimizer: { input: 3, output: 12 } };
+    const bound = await tab.remote.bindRun(imported.runId, endpointsAt(mine.url), myPrices);
     expect(bound).toEqual({ ok: true, hosts: [new URL(mine.url).origin] });
+    // Bound runs are priced at the user's rates: a bundle's zero prices cannot turn the cap off (issue #20 item 12).
+    const detail = await tab.remote.getRun(imported.runId);
+    expect(detail.ok && detail.detail.prices).toEqual(myPrices);
     expect((await tab.remote.listRuns()).find((r) => r.id === imported.runId)!.needsBinding).toBe(false);
     await tab.remote.setKeys(keysFor(mine.url), false);
     expect(await tab.remote.startRun(imported.runId)).toMatchObject({ ok: true, status: 'completed' });

@@ -5,6 +5,7 @@ import { DiagnosisCard } from '../common/DiagnosisCard';
 import { useEffect, useState } from 'react';
 import { trainer } from '../../client/trainer-client';
 import { effectiveOptimizer, setApp, useApp } from '../../store/app-store';
+import { effectivePrices } from '../../store/effective-prices';
 import type { RunEndpoints } from '../../worker/api-types';
 import type { RunDetail as Detail } from '../../worker/api-types';
 import type { RunListItem, SkillVersion, StepRecord } from '../../worker/api-types';
@@ -117,7 +118,8 @@ export function RunDetail({ runId, onDeleted, go, lineage, onSelect }: { runId: 
     go('skill');
   };
   const bind = async () => {
-    const r = await trainer().bindRun(runId, { target: connection.target, optimizer: effectiveOptimizer(connection) });
+    const endpoints = { target: connection.target, optimizer: effectiveOptimizer(connection) };
+    const r = await trainer().bindRun(runId, endpoints, effectivePrices(connection));
     if (r.ok) {
       setMessage(`This run now uses your connection (${r.hosts.join(', ')}).`);
       load();

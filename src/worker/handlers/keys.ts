@@ -12,12 +12,13 @@ export function keysHandlers(c: ApiContext): Pick<WorkerApi, 'setKeys' | 'bindRu
       await vault.add(newKeys, remember);
     },
 
-    async bindRun(runId, endpoints) {
+    async bindRun(runId, endpoints, prices) {
       const db = await dbp;
       const run = await getRun(db, runId);
       if (!run) return fail('not_found', 'That run is not in this browser.');
       if (active.has(runId)) return fail('already_running', 'This run is running.');
-      await putRun(db, { ...run, endpoints, needsBinding: false, updatedAt: now() });
+      // The user's prices come with the user's connection: a bundle's zero prices must not turn the cap off.
+      await putRun(db, { ...run, endpoints, prices, needsBinding: false, updatedAt: now() });
       const hosts = [
         ...new Set(
           [endpoints.target, endpoints.optimizer, endpoints.judge]
