@@ -9,9 +9,18 @@ export interface LineMark {
   hover: string;
 }
 
-const clip = (s: string, n = 240) => (s.length > n ? `${s.slice(0, n)}…` : s);
+/**
+ * Model and dataset text as plain text inside Monaco's markdown hover (issue #20 item 13): every
+ * ASCII punctuation mark backslash-escaped (CommonMark allows it), so no link, autolink
+ * (`https\://`, `www\.`), emphasis, code or HTML can form from it.
+ */
+export function plainMarkdown(text: string): string {
+  return text.replace(/[!-/:-@[-`{-~]/g, '\\$&');
+}
+
+const clip = (s: string, n = 240) => plainMarkdown(s.length > n ? `${s.slice(0, n)}…` : s);
 const items = (ids: readonly string[] | undefined) =>
-  ids?.length ? `${ids.slice(0, 8).join(', ')}${ids.length > 8 ? `, … (${ids.length})` : ''}` : '';
+  ids?.length ? plainMarkdown(`${ids.slice(0, 8).join(', ')}${ids.length > 8 ? `, … (${ids.length})` : ''}`) : '';
 
 /** The one-line description of a source ("Step 3 · accept_new_best"). */
 export function sourceTitle(s: BlameSource): string {
@@ -21,9 +30,11 @@ export function sourceTitle(s: BlameSource): string {
 export function blameMarks(blame: SkillBlame): LineMark[] {
   return blame.lines.map((l) => {
     const s = blame.sources[l.key];
-    const parts = [`**${sourceTitle(s)}**`];
-    if (l.edit)
-      parts.push(`Edit: \`${l.edit.op}\` (${l.edit.source}, support ${l.edit.support}) — ${clip(l.edit.content)}`);
+    const parts = [`**${plainMarkdown(sourceTitle(s))}**`];
+    if (l.edit) {
+      const { op, source, support, content } = l.edit;
+      parts.push(`Edit: ${plainMarkdown(`${op} (${source}, support ${support})`)} — ${clip(content)}`);
+    }
     for (const a of l.analysts ?? []) parts.push(`Analyst: ${clip(a)}`);
     if (!l.analysts?.length && s.reasoning) parts.push(`Why: ${clip(s.reasoning)}`);
     if (s.changeSummary?.length) parts.push(`Rewrite: ${clip(s.changeSummary.join('; '))}`);

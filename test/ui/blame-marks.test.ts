@@ -1,0 +1,35 @@
+// Blame hovers render model and dataset text as plain text (issue #20 item 13).
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { blameMarks, plainMarkdown } from '../../src/ui/skill/blame-marks';
+import type { SkillBlame } from '../../src/worker/api-types';
+
+const unescape = (md: string) => md.replace(/\\([!-/:-@[-`{-~])/g, '$1');
+
+describe('blame hovers', () => {
+  it('property: escaping loses no character, and leaves no punctuation a markdown renderer acts on', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (text) => {
+        const md = plainMarkdown(text);
+        expect(unescape(md)).toBe(text);
+        expect(md).not.toMatch(/(^|[^\\])[[\]()<>`*_:]/);
+      }),
+    );
+  });
+
+  it('a link, an autolink or HTML in an analyst reply or an edit does not become clickable markup', () => {
+    const evil = 'See [docs](https://evil.example) or https://evil.example or www.evil.example <a href="x">x</a>';
+    const blame: SkillBlame = {
+      lines: [{ line: 1, key: 'step_0001', edit: { op: 'append', target: '', content: evil, source: 'failure', support: 2 }, analysts: [evil] }],
+      ranges: [{ start: 1, end: 1, key: 'step_0001' }],
+      sources: { step_0001: { key: 'step_0001', kind: 'step', label: 'Step 1', action: 'accept_new_best', reasoning: evil, fixedItems: ['[x](https://e.x)'] } },
+    } as unknown as SkillBlame;
+    const [mark] = blameMarks(blame);
+    expect(mark.hover).not.toContain('](');
+    expect(mark.hover).not.toContain('://');
+    expect(mark.hover).not.toContain('www.');
+    expect(mark.hover).not.toMatch(/(^|[^\\])<a/);
+    expect(mark.hover).toContain('**Step 1 · accept new best**');
+    expect(unescape(mark.hover)).toContain(evil);
+  });
+});
