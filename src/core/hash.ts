@@ -1,8 +1,16 @@
-/** Identity of a skill: the first 16 hex digits of SHA-256 over its exact UTF-8 bytes (§1.4). */
+import { sha256 } from '@noble/hashes/sha2.js';
+
+/**
+ * Identity of a skill: the first 16 hex digits of SHA-256 over its exact UTF-8 bytes (§1.4).
+ * WebCrypto's digest where the page has it; a page served over plain http from another host than
+ * localhost has no `crypto.subtle` (a secure-context API), and gets the same digest in JavaScript.
+ */
 export async function skillHash(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  const bytes = new TextEncoder().encode(text);
+  const subtle = typeof crypto === 'undefined' ? undefined : crypto.subtle;
+  const digest = subtle ? new Uint8Array(await subtle.digest('SHA-256', bytes)) : sha256(bytes);
   let hex = '';
-  for (const b of new Uint8Array(digest).subarray(0, 8)) hex += b.toString(16).padStart(2, '0');
+  for (const b of digest.subarray(0, 8)) hex += b.toString(16).padStart(2, '0');
   return hex;
 }
 

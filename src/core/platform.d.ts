@@ -3,8 +3,9 @@
 declare class TextEncoder {
   encode(input?: string): Uint8Array;
 }
+// `subtle` is missing outside secure contexts (a page on plain http from another host than localhost).
 declare const crypto: {
-  readonly subtle: {
+  readonly subtle?: {
     digest(algorithm: 'SHA-256', data: Uint8Array): Promise<ArrayBuffer>;
   };
 };

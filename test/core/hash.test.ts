@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import fc from 'fast-check';
 import { contentId, skillHash } from '../../src/core/hash';
 
 describe('skillHash', () => {
@@ -10,6 +11,26 @@ describe('skillHash', () => {
   it('hashes exact bytes, without normalisation', async () => {
     expect(await skillHash('a\n')).not.toBe(await skillHash('a'));
     expect(await skillHash('\u00e9')).not.toBe(await skillHash('e\u0301'));
+  });
+});
+
+describe('skillHash without WebCrypto (issue #20 item 14)', () => {
+  afterEach(() => vi.unstubAllGlobals());
+  it('a page on plain http (no crypto.subtle) gets the same digest', async () => {
+    const texts = ['', 'abc', '# Skill\n- é rule 🚀\n'];
+    const withSubtle = await Promise.all(texts.map(skillHash));
+    vi.stubGlobal('crypto', { getRandomValues: globalThis.crypto.getRandomValues.bind(globalThis.crypto) });
+    expect(globalThis.crypto.subtle).toBeUndefined();
+    expect(await Promise.all(texts.map(skillHash))).toEqual(withSubtle);
+    await fc.assert(
+      fc.asyncProperty(fc.string({ unit: 'binary' }), async (t) => {
+        const js = await skillHash(t);
+        vi.unstubAllGlobals();
+        expect(await skillHash(t)).toBe(js);
+        vi.stubGlobal('crypto', {});
+      }),
+      { numRuns: 50 },
+    );
   });
 });
 
