@@ -152,6 +152,9 @@ export class RoleClient {
         this.opts.onCall?.({ role: this.role, stage: req.stage, response });
         return response;
       } catch (e) {
+        // A pause or cancel rejects queued and waiting calls with the signal's reason (any value,
+        // e.g. 'pause'): that is a cancelled call, never a server error row (issue #20 item 4).
+        if (req.signal?.aborted) throw classifyError(new DOMException('Aborted', 'AbortError'), ctx);
         if (!flippedParams && looksLikeTokenParamRefused(e)) {
           // The model wants the other parameter style (a reasoning model, or one that is not):
           // switch once, remember it for this endpoint and model, and retry at once.
@@ -177,8 +180,8 @@ export class RoleClient {
           const backoff = Math.min(maxBackoff, base * 2 ** (attempt - 1));
           try {
             await sleep(Math.max(wait ?? 0, backoff), req.signal);
-          } catch (abort) {
-            throw classifyError(abort, ctx);
+          } catch {
+            throw classifyError(new DOMException('Aborted', 'AbortError'), ctx);
           }
           continue;
         }

@@ -85,6 +85,22 @@ describe('spend restored on resume (issue #20 item 10)', () => {
   });
 });
 
+describe('a pause leaves no error rows (issue #20 item 4)', () => {
+  it('calls still queued when the user pauses are cancelled, not written as server errors', async () => {
+    server().set({ latencyMs: 30 });
+    const ac = new AbortController();
+    let progress = 0;
+    const onEvent = (e: RunEvent) => {
+      if (e.type === 'progress' && ++progress === 3) ac.abort('pause');
+    };
+    const { outcome, store, runId } = await trainOnce({ url: server().url, signal: ac.signal, onEvent, config: { targetConcurrency: 2 } });
+    expect(outcome).toMatchObject({ status: 'paused', reason: 'Paused by you.' });
+    const rows = await store.listRollouts(runId);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.filter((r) => r.status === 'error').map((r) => r.error?.message)).toEqual([]);
+  });
+});
+
 describe('resume after a pause', () => {
   it('continues without repeating finished calls and ends as an uninterrupted run', async () => {
     const reference = await trainOnce({ url: server().url, runId: 'ref' });
