@@ -8,7 +8,7 @@ import { runEndpoints, setApp, useApp, type ChartPoint } from '../store/app-stor
 import { isDemoEndpoint } from './demo';
 import { handOverKeys } from './keys';
 import { applyRunEvent, startLive } from '../store/run-events';
-import type { RunEvent, RunStatus, StartOutcome, Result } from '../worker/api-types';
+import type { RunEventOf, RunStatus, StartOutcome, Result } from '../worker/api-types';
 import { effectivePrices } from '../store/effective-prices';
 
 /** Show how a start or resume ended; a refused one (missing key, locked…) gets back the status it had. */
@@ -42,9 +42,29 @@ async function storedPoints(runId: string): Promise<ChartPoint[]> {
   }));
 }
 
+/**
+ * The run this tab is running, if any. One at a time (issue #20 item 3): the dashboard, Pause and
+ * the run's events follow one run, so a second start waits until the first has paused or ended.
+ */
+let runningHere: string | null = null;
+
+const busyProblem = () =>
+  'Another run is running in this tab. Pause it (Train) before you start or resume a different one.';
+
+/** Run `startRun` as this tab's one running run. */
+async function runHere(runId: string, start: () => Promise<Result<StartOutcome>>): Promise<Result<StartOutcome>> {
+  runningHere = runId;
+  try {
+    return await start();
+  } finally {
+    if (runningHere === runId) runningHere = null;
+  }
+}
+
 export async function startTraining(): Promise<void> {
   const s = useApp.getState();
   setApp({ problem: null });
+  if (runningHere) return void setApp({ problem: busyProblem() });
   if (!s.datasetId) return void setApp({ problem: 'Choose a dataset first (Data).' });
   await handOverKeys();
   const held = await trainer().keyStatus();
@@ -65,17 +85,18 @@ export async function startTraining(): Promise<void> {
   if (!created.ok) return void setApp({ problem: created.error.message });
   const run = await trainer().getRun(created.runId);
   startLive(created.runId, 'idle', run.ok ? run.detail.totalSteps : 0, { starting: true });
-  settle(
-    await trainer().startRun(
+  const r = await runHere(created.runId, () =>
+    trainer().startRun(
       created.runId,
-      proxyCallback((e: RunEvent) => applyRunEvent(e)),
+      proxyCallback((e: RunEventOf) => applyRunEvent(e)),
     ),
-    { status: 'idle' },
   );
+  settle(r, { status: 'idle' });
 }
 
 export async function resumeRun(runId: string, patch?: { budgetUsd?: number }): Promise<void> {
   setApp({ problem: null });
+  if (runningHere) return void setApp({ problem: busyProblem() });
   await handOverKeys();
   const run = await trainer().getRun(runId);
   if (!run.ok) return void setApp({ problem: run.error.message });
@@ -89,10 +110,12 @@ export async function resumeRun(runId: string, patch?: { budgetUsd?: number }): 
   });
   const budget =
     patch?.budgetUsd !== undefined ? { budget: { ...run.detail.config.budget, usd: patch.budgetUsd } } : undefined;
-  const r = await trainer().startRun(
-    runId,
-    proxyCallback((e: RunEvent) => applyRunEvent(e)),
-    budget,
+  const r = await runHere(runId, () =>
+    trainer().startRun(
+      runId,
+      proxyCallback((e: RunEventOf) => applyRunEvent(e)),
+      budget,
+    ),
   );
   settle(r, { status: prior, reason: run.detail.reason });
 }

@@ -1,5 +1,5 @@
 /** Folding the worker's run events into the live view of the page (a module-level action). */
-import type { RunEvent, RunStatus } from '../worker/api-types';
+import type { RunEventOf, RunStatus } from '../worker/api-types';
 import { setApp, useApp, type LiveRun } from './app-store';
 
 const MAX_LOG = 400;
@@ -18,9 +18,10 @@ export function startLive(
   setApp({ live: { runId, status, reason, reasonKind, step: 0, epoch: 0, totalSteps, points, baseline, usage: {}, costUsd: 0, log: [], startedAt: Date.now(), ...(starting ? { starting } : {}) } });
 }
 
-export function applyRunEvent(e: RunEvent): void {
+export function applyRunEvent(e: RunEventOf): void {
   const live = useApp.getState().live;
-  if (!live) return;
+  // Another run's events never land on this dashboard.
+  if (!live || e.runId !== live.runId) return;
   const next: LiveRun = { ...live };
   switch (e.type) {
     case 'status':

@@ -75,6 +75,9 @@ export interface CreateRunInput {
   skillMeta?: SkillMeta;
 }
 
+/** A run event as the page receives it: with the id of the run it belongs to (issue #20 item 3). */
+export type RunEventOf = RunEvent & { runId: string };
+
 export interface RunDetail {
   run: RunListItem;
   config: RunConfig;
@@ -145,7 +148,7 @@ export interface WorkerApi {
   estimateCost(input: { datasetId: string; config: RunConfig; skill: string; prices?: Prices }): Promise<Result<{ estimate: CostEstimate }>>;
   createRun(input: CreateRunInput): Promise<Result<{ runId: string }>>;
   /** Start or resume a run with the keys held for its hosts (a missing or mismatched key is refused, not sent). */
-  startRun(runId: string, onEvent?: (e: RunEvent) => unknown, patch?: Partial<Pick<RunConfig, 'budget'>>): Promise<Result<StartOutcome>>;
+  startRun(runId: string, onEvent?: (e: RunEventOf) => unknown, patch?: Partial<Pick<RunConfig, 'budget'>>): Promise<Result<StartOutcome>>;
   pauseRun(runId: string): Promise<boolean>;
   cancelRun(runId: string): Promise<boolean>;
   listRuns(): Promise<RunListItem[]>;

@@ -224,6 +224,25 @@ describe.skipIf(Boolean(skip))('Skillwright in Chromium', () => {
     await page.getByLabel('Budget cap (USD)', { exact: true }).fill('');
   }, 120_000);
 
+  it('runs one run at a time in a tab: resuming another while one runs is refused, and its dashboard stays (issue #20 item 3)', async () => {
+    srv.set({ latencyMs: 150 });
+    await page.getByRole('link', { name: 'Train' }).click();
+    await page.getByRole('button', { name: 'Start training' }).click();
+    await waitForStatus(page, /Running/, 60_000);
+    const running = (await readRuns(page)).find((r) => r.status === 'running')!;
+    await page.getByRole('link', { name: 'Runs' }).click();
+    const paused = page.locator('tr').filter({ has: page.locator('.badge.status-paused') }).first();
+    await paused.getByRole('button').click();
+    await page.getByRole('button', { name: /^Resume/ }).click();
+    await page.getByRole('alert').filter({ hasText: 'Another run is running in this tab' }).waitFor();
+    await page.getByRole('link', { name: 'Train' }).click();
+    await waitForStatus(page, /Running/);
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await waitForStatus(page, 'Paused');
+    expect((await readRuns(page)).find((r) => r.id === running.id)!.status).toBe('paused');
+    srv.set({ latencyMs: 20 });
+  }, 120_000);
+
   it('exports a run, deletes it, and imports it back', async () => {
     page.on('dialog', (d) => void d.accept());
     await page.getByRole('link', { name: 'Runs' }).click();

@@ -1,8 +1,11 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { applyRunEvent, startLive } from '../../src/store/run-events';
+import { applyRunEvent as applyEvent, startLive } from '../../src/store/run-events';
+import type { RunEvent } from '../../src/worker/api-types';
 import { setApp, useApp } from '../../src/store/app-store';
 
 const live = () => useApp.getState().live!;
+/** Events of run "r", the run these tests show. */
+const applyRunEvent = (e: RunEvent, runId = 'r') => applyEvent({ ...e, runId });
 const step = (n: number, action = 'accept') =>
   applyRunEvent({ type: 'step', step: n, epoch: 1, action, candidateScore: 0.5, scoreBefore: 0.25, currentScore: 0.5, bestScore: 0.5, trainHard: 0.4, editBudget: 4 });
 
@@ -40,5 +43,14 @@ describe('run events fold into the live view', () => {
     expect(live().log[399].message).toBe('line 449');
     applyRunEvent({ type: 'usage', usage: {}, totalCostUsd: 0.25 });
     expect(live().costUsd).toBe(0.25);
+  });
+
+  it("another run's events never land on this run's dashboard (issue #20 item 3)", () => {
+    startLive('r', 'running', 10);
+    applyRunEvent({ type: 'status', status: 'completed' }, 'other');
+    applyRunEvent({ type: 'step', step: 1, epoch: 1, action: 'accept', candidateScore: 1, scoreBefore: 0, currentScore: 1, bestScore: 1, trainHard: 1, editBudget: 4 }, 'other');
+    expect(live()).toMatchObject({ runId: 'r', status: 'running', points: [] });
+    applyRunEvent({ type: 'status', status: 'paused' });
+    expect(live().status).toBe('paused');
   });
 });

@@ -119,7 +119,7 @@ export function runsHandlers(
         }
         const controller = new AbortController();
         active.set(runId, controller);
-        const events = new EventCoalescer((e: RunEvent) => onEvent?.(e), deps.progressIntervalMs ?? 100);
+        const events = new EventCoalescer((e: RunEvent) => onEvent?.({ ...e, runId }), deps.progressIntervalMs ?? 100);
         try {
           const llm = createLlmPort(
             {
