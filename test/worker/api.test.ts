@@ -120,7 +120,9 @@ describe('worker API over a MessageChannel', () => {
     const again = await tab.remote.startRun(runId);
     expect(again.ok).toBe(false);
     const rows = await tab.db.getAllFromIndex('rollouts', 'by-run', runId);
-    expect(rows.every((r) => r.status === 'ok' || r.status === 'error')).toBe(true);
+    // Issue #20 items 4 and 26: the calls in flight or queued at the cancel left no error rows.
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.filter((r) => r.status !== 'ok')).toEqual([]);
     tab.close();
   });
 
@@ -192,7 +194,7 @@ describe('worker API over a MessageChannel', () => {
 
   it('diagnoses connections: latency, rejected key, unknown model, unreachable', async () => {
     const tab = await openTab();
-    srv.set({ apiKey: 'good-key' });
+    srv.set({ apiKey: 'good-key', latencyMs: 40 });
     // Before any key is handed over, nothing is called: the check says which key is missing.
     const calls = srv.log.length;
     const none = await tab.remote.testConnection({ target: { baseURL: srv.url, model: 'sim-target' }, optimizer: { baseURL: srv.url, model: 'sim-optimizer' } });
@@ -202,7 +204,7 @@ describe('worker API over a MessageChannel', () => {
     await tab.remote.setKeys({ target: 'good-key', optimizer: 'bad-key', hosts: { target: srv.url, optimizer: srv.url } }, false);
     const ok = await tab.remote.testConnection({ target: { baseURL: srv.url, model: 'sim-target' }, optimizer: { baseURL: srv.url, model: 'nope' } });
     expect(ok[0]).toMatchObject({ role: 'target', ok: true });
-    expect(ok[0].latencyMs).toBeGreaterThanOrEqual(0);
+    expect(ok[0].latencyMs).toBeGreaterThanOrEqual(40); // the server's own delay is measured
     expect(ok[1]).toMatchObject({ role: 'optimizer', ok: false, error: { kind: 'auth' } });
     // The optimizer key was typed for the test server: it is not sent to another host.
     const elsewhere = await tab.remote.testConnection({ target: { baseURL: srv.url, model: 'sim-target' }, optimizer: { baseURL: 'http://127.0.0.1:9/v1', model: 'm' } });
