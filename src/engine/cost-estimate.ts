@@ -11,6 +11,9 @@ import type { PromptSet } from './prompts';
 import { costOf, type Prices } from './meter';
 
 /** Assumed completion tokens per call, by stage. */
+/** Items whose lengths stand for the dataset's (the first ones). */
+export const ESTIMATE_SAMPLE = 200;
+
 export const ASSUMED_COMPLETION_TOKENS: Record<Stage, number> = {
   baseline: 150, rollout: 150, trainCheck: 150, gate: 150, slowUpdateRollout: 150, slowUpdateGate: 150, finalValidation: 150, test: 150,
   judge: 60, reflect: 700, merge: 900, lrDecision: 150, rank: 120, rewrite: 1200, appendix: 400, repair: 600, slowUpdate: 700, metaSkill: 400,
@@ -46,7 +49,7 @@ export function estimateCost(args: {
 }): CostEstimate {
   const { config: c, items, skill, prompts } = args;
   const counts: StageCounts = estimateRunCalls(c, args.splits, { trainAccuracy: args.trainAccuracy });
-  const sample = items.slice(0, 200);
+  const sample = items.slice(0, ESTIMATE_SAMPLE);
   const avgTarget = sample.length
     ? sample.reduce((a, it) => {
         const m = renderRollout(args.template, skill, it, c.rollout.contextLimit);

@@ -37,6 +37,11 @@ export function getDataset(db: SkillwrightDb, id: string): Promise<DatasetRecord
   return db.get('datasets', id);
 }
 
+/** A dataset's index entry: its name and split sizes, without reading its items. */
+export function getDatasetIndex(db: SkillwrightDb, id: string): Promise<DatasetIndexRecord | undefined> {
+  return db.get('datasetIndex', id);
+}
+
 export async function listDatasets(db: SkillwrightDb): Promise<DatasetListItem[]> {
   return (await db.getAllFromIndex('datasetIndex', 'by-created')).reverse();
 }

@@ -1,5 +1,5 @@
 /** One skill rolled out without a run, and the cost estimate of a planned run. */
-import { estimateCost } from '../../engine/cost-estimate';
+import { ESTIMATE_SAMPLE, estimateCost } from '../../engine/cost-estimate';
 import type { RunEvent } from '../../engine/events';
 import { buildPromptSet } from '../../engine/prompts';
 import { rolloutTemplateOf } from '../../engine/context';
@@ -7,7 +7,8 @@ import { evaluateSkill } from '../../engine/evaluate';
 import { improveWithFeedback } from '../../engine/feedback';
 import { MemoryRunStore } from '../../storage/memory-store';
 import { createLlmPort } from '../../llm/openai-client';
-import { getDataset, noteTestLook } from '../../storage/datasets-repo';
+import { getDataset, getDatasetIndex, noteTestLook } from '../../storage/datasets-repo';
+import type { DatasetItem } from '../../core/dataset-types';
 import type { WorkerApi } from '../api-types';
 import { keyFor } from '../key-binding';
 import { EventCoalescer } from '../event-coalescer';
@@ -15,6 +16,20 @@ import { fail, endpointConfig, type ApiContext } from './context';
 
 export function evaluationHandlers(c: ApiContext): Pick<WorkerApi, 'evaluateSkill' | 'estimateCost' | 'improveWithFeedback'> {
   const { dbp, deps, now, vault } = c;
+  // The estimate reads the first items only: kept per dataset (stored datasets never change), so
+  // a settings change does not read a dataset of up to 100 MB again (issue #20 item 15).
+  const samples = new Map<string, DatasetItem[]>();
+  const sampleOf = async (id: string): Promise<DatasetItem[] | null> => {
+    if (!(await getDatasetIndex(await dbp, id))) return null; // deleted since
+    let sample = samples.get(id);
+    if (!sample) {
+      const d = await getDataset(await dbp, id);
+      if (!d) return null;
+      sample = d.items.slice(0, ESTIMATE_SAMPLE);
+      samples.set(id, sample);
+    }
+    return sample;
+  };
   return {
     async evaluateSkill(input, onEvent) {
       const d = await getDataset(await dbp, input.datasetId);
@@ -84,13 +99,14 @@ export function evaluationHandlers(c: ApiContext): Pick<WorkerApi, 'evaluateSkil
     },
 
     async estimateCost(input) {
-      const d = await getDataset(await dbp, input.datasetId);
-      if (!d) return fail('not_found', 'That dataset is not in this browser.');
+      const index = await getDatasetIndex(await dbp, input.datasetId);
+      const items = index && (await sampleOf(input.datasetId));
+      if (!index || !items) return fail('not_found', 'That dataset is not in this browser.');
       const prompts = buildPromptSet(deps.promptFiles, input.config.promptOverrides);
       const estimate = estimateCost({
         config: input.config,
-        items: d.items,
-        splits: { train: d.splits.train.length, val: d.splits.val.length, test: d.splits.test.length },
+        items,
+        splits: index.counts,
         skill: input.skill,
         template: rolloutTemplateOf(input.config, prompts),
         prompts,

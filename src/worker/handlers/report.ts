@@ -2,7 +2,7 @@
 import { compareOutcomes } from '../../core/credit';
 import { renderRunReport, type ReportGate } from '../../core/run-report';
 import { readStepArtifacts } from '../../engine/step-artifacts';
-import { getDataset } from '../../storage/datasets-repo';
+import { getDatasetIndex } from '../../storage/datasets-repo';
 import { getRun } from '../../storage/runs-repo';
 import { readStepRecords } from '../../storage/step-records';
 import { blameSkill } from '../../storage/skill-blame';
@@ -51,7 +51,7 @@ export function reportHandlers(c: ApiContext): Pick<WorkerApi, 'exportReport'> {
         name: run.name,
         status: run.status,
         createdAt: `${new Date(run.createdAt).toISOString().slice(0, 16).replace('T', ' ')} UTC`,
-        datasetName: (await getDataset(db, run.datasetId))?.name ?? run.datasetId,
+        datasetName: (await getDatasetIndex(db, run.datasetId))?.name ?? run.datasetId,
         targetModel: run.endpoints.target.model,
         optimizerModel: run.endpoints.optimizer.model,
         config: run.config,

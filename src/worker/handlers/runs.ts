@@ -8,7 +8,7 @@ import { buildPromptSet } from '../../engine/prompts';
 import { runTraining } from '../../engine/trainer';
 import { createLlmPort } from '../../llm/openai-client';
 import { stripSecretHeaders } from '../../storage/bundle';
-import { getDataset } from '../../storage/datasets-repo';
+import { getDataset, getDatasetIndex } from '../../storage/datasets-repo';
 import { IdbRunStore } from '../../storage/idb-run-store';
 import {
   deleteRun,
@@ -187,7 +187,9 @@ export function runsHandlers(
     async getRun(runId) {
       const run = await getRun(await dbp, runId);
       if (!run) return fail('not_found', 'That run is not in this browser.');
-      const d = await getDataset(await dbp, run.datasetId);
+      // The index entry holds the split sizes: the Runs screen asks after every live step, and a
+      // dataset can be 100 MB (issue #20 item 15).
+      const d = await getDatasetIndex(await dbp, run.datasetId);
       const s = run.state;
       return {
         ok: true,
@@ -205,7 +207,7 @@ export function runsHandlers(
           bestScore: s?.gate.bestScore ?? 0,
           bestStep: s?.gate.bestStep ?? 0,
           nextStep: s?.nextStep ?? 1,
-          totalSteps: d ? deriveSteps(run.config, d.splits.train.length).totalSteps : 0,
+          totalSteps: d ? deriveSteps(run.config, d.counts.train).totalSteps : 0,
           metaSkill: s?.metaSkill ?? '',
           epochStats: s?.epochStats ?? [],
           summary: s?.summary,
