@@ -4,7 +4,7 @@
  */
 import type { BudgetCap } from '../core/run-config';
 import type { LlmUsage, Role } from './ports';
-import type { StageUsage } from './types';
+import type { MeterSnapshot, StageUsage } from './types';
 import { PauseError } from './pause';
 import type { Price } from '../core/pricing';
 
@@ -30,6 +30,7 @@ export interface Reservation {
 
 export class Meter {
   readonly byStage: Record<string, StageUsage> = {};
+  private ledger: MeterSnapshot['usage'] = {};
   private completionSeen: Partial<Record<Role, { n: number; tokens: number; max: number }>> = {};
   private reservedUsd = 0;
   private reservedTokens = 0;
@@ -50,16 +51,42 @@ export class Meter {
 
   /** Record a call made outside a reservation (e.g. usage restored from storage). */
   add(stage: string, role: Role, usage: LlmUsage): void {
-    const s = (this.byStage[stage] ??= emptyUsage());
-    s.calls++;
-    s.promptTokens += usage.promptTokens;
-    s.completionTokens += usage.completionTokens;
-    s.reasoningTokens += usage.reasoningTokens;
-    s.costUsd += costOf(usage, this.priceOf(role));
+    const cost = costOf(usage, this.priceOf(role));
+    for (const s of [(this.byStage[stage] ??= emptyUsage()), (this.ledger[`${stage}|${role}`] ??= { ...emptyUsage(), stage, role })]) {
+      s.calls++;
+      s.promptTokens += usage.promptTokens;
+      s.completionTokens += usage.completionTokens;
+      s.reasoningTokens += usage.reasoningTokens;
+      s.costUsd += cost;
+    }
     const c = (this.completionSeen[role] ??= { n: 0, tokens: 0, max: 0 });
     c.n++;
     c.tokens += usage.completionTokens;
     c.max = Math.max(c.max, usage.completionTokens);
+  }
+
+  snapshot(): MeterSnapshot {
+    return structuredClone({ usage: this.ledger, completionSeen: this.completionSeen });
+  }
+
+  /** Count what a snapshot holds, priced at this meter's prices (a re-priced run is costed anew). */
+  restore(snap: MeterSnapshot): void {
+    for (const u of Object.values(snap.usage)) {
+      const cost = costOf(u, this.priceOf(u.role));
+      for (const s of [(this.byStage[u.stage] ??= emptyUsage()), (this.ledger[`${u.stage}|${u.role}`] ??= { ...emptyUsage(), stage: u.stage, role: u.role })]) {
+        s.calls += u.calls;
+        s.promptTokens += u.promptTokens;
+        s.completionTokens += u.completionTokens;
+        s.reasoningTokens += u.reasoningTokens;
+        s.costUsd += cost;
+      }
+    }
+    for (const [role, c] of Object.entries(snap.completionSeen) as [Role, { n: number; tokens: number; max: number }][]) {
+      const mine = (this.completionSeen[role] ??= { n: 0, tokens: 0, max: 0 });
+      mine.n += c.n;
+      mine.tokens += c.tokens;
+      mine.max = Math.max(mine.max, c.max);
+    }
   }
 
   /** A finished call: release its reservation and record what it really used. */

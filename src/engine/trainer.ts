@@ -146,10 +146,12 @@ export async function runTraining(input: TrainInput, deps: TrainDeps): Promise<T
   const data = input.data;
   const { stepsPerEpoch, totalSteps } = deriveSteps(config, data.splits.train.length);
   let state = (await deps.store.loadState(input.runId)) ?? initialRunState(input, now());
-  await restoreMeter(meter, deps.store, input.runId);
+  if (state.meter?.complete) meter.restore(state.meter);
+  else await restoreMeter(meter, deps.store, input.runId);
   const sessionStart = now();
 
-  const save = async (s: RunState) => {
+  const save = async (s: RunState, ended = false) => {
+    s.meter = { ...meter.snapshot(), complete: ended };
     s.updatedAt = now();
     s.elapsedMs += now() - lastSave;
     lastSave = now();
@@ -160,7 +162,7 @@ export async function runTraining(input: TrainInput, deps: TrainDeps): Promise<T
     state.status = status;
     state.reason = reason;
     state.reasonKind = reasonKind;
-    await save(state);
+    await save(state, status !== 'running'); // a session's last save: its meter is whole
     emit({ type: 'status', status, reason, reasonKind });
   };
   const stage = (s: EngineStage, step: number, epoch: number) =>

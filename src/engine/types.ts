@@ -6,7 +6,7 @@ import type { GateAction, GateState } from '../core/gate';
 import type { ScheduleState } from '../core/schedules';
 import type { RunConfig } from '../core/run-config';
 import type { DatasetItem, SplitName } from '../core/dataset-types';
-import type { LlmUsage } from './ports';
+import type { LlmUsage, Role } from './ports';
 
 export type RunStatus = 'idle' | 'running' | 'paused' | 'interrupted' | 'completed' | 'failed' | 'cancelled';
 
@@ -224,6 +224,16 @@ export interface RunSummary {
 }
 
 /** Everything needed to continue a run after a stop (§1.10), kept in one record. */
+/**
+ * What a meter has counted, by stage and role (costs follow from the prices it is restored with),
+ * and the completion lengths its reservations go by. Kept in the run state, so a resumed run need
+ * not read every row it stored to know what it spent (issue #20 item 16).
+ */
+export interface MeterSnapshot {
+  usage: Record<string, StageUsage & { stage: string; role: Role }>;
+  completionSeen: Partial<Record<Role, { n: number; tokens: number; max: number }>>;
+}
+
 export interface RunState {
   runId: string;
   status: RunStatus;
@@ -263,6 +273,11 @@ export interface RunState {
   updatedAt: number;
   /** Wall time spent running, summed over sessions. */
   elapsedMs: number;
+  /**
+   * The meter as last saved; `complete` when the session that saved it ended cleanly (every row
+   * it stored was metered). A crashed session leaves it incomplete: the rows are counted instead.
+   */
+  meter?: MeterSnapshot & { complete: boolean };
 }
 
 /** The dataset a run trains on, as the engine needs it. */

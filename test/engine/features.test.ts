@@ -73,6 +73,10 @@ describe('spend restored on resume (issue #20 item 10)', () => {
     const errored = rows.filter((r) => r.status === 'error');
     expect(errored.length).toBeGreaterThan(0);
     expect(errored[0].usage.promptTokens).toBeGreaterThan(0);
+    // As after a crash: no whole meter in the state, so the stored rows are counted.
+    const st = (await store.loadState('run-1'))!;
+    delete st.meter;
+    await store.saveState(st);
     let metered = -1;
     const onEvent = (e: RunEvent) => {
       if (e.type === 'usage') metered = Object.values(e.usage).reduce((a, u) => a + u.promptTokens + u.completionTokens, 0);
@@ -82,6 +86,42 @@ describe('spend restored on resume (issue #20 item 10)', () => {
     // The meter of the resumed session holds every billed token both sessions stored.
     const all = [...(await store.listRollouts('run-1')).filter((r) => !r.cached), ...(await store.listCalls('run-1'))];
     expect(metered).toBe(all.reduce((a, r) => a + r.usage.promptTokens + r.usage.completionTokens, 0));
+  });
+});
+
+describe('the meter kept in the run state (issue #20 item 16)', () => {
+  class CountingStore extends MemoryRunStore {
+    scans = 0;
+    override async listRollouts(runId: string) {
+      this.scans++;
+      return super.listRollouts(runId);
+    }
+  }
+
+  it('a cleanly paused run resumes without reading every stored row, at the same spend, re-priced', async () => {
+    const prices = { target: { input: 1000, output: 1000 }, optimizer: { input: 1000, output: 1000 } };
+    const store = new CountingStore();
+    const first = await trainOnce({ url: server().url, store, prices, config: { epochs: 1, budget: { usd: 20 } } });
+    expect(first.outcome.status).toBe('paused');
+    const scansBefore = store.scans;
+    let usd = -1;
+    let tokens = -1;
+    const onEvent = (e: RunEvent) => {
+      if (e.type === 'usage' && usd < 0) {
+        usd = e.totalCostUsd;
+        tokens = Object.values(e.usage).reduce((a, u) => a + u.promptTokens + u.completionTokens, 0);
+      }
+    };
+    // Half the prices: what was spent before is costed at the run's new prices.
+    const half = { target: { input: 500, output: 500 }, optimizer: { input: 500, output: 500 } };
+    const second = await trainOnce({ url: server().url, store, prices: half, onEvent, config: { epochs: 1, budget: { usd: 10_000 } } });
+    expect(second.outcome.status).toBe('completed');
+    expect(store.scans).toBe(scansBefore); // no scan of the stored rows on a clean resume
+    const all = [...(await store.listRollouts('run-1')).filter((r) => !r.cached), ...(await store.listCalls('run-1'))];
+    const total = all.reduce((a, r) => a + r.usage.promptTokens + r.usage.completionTokens, 0);
+    expect(tokens).toBeGreaterThan(0);
+    expect(tokens).toBeLessThanOrEqual(total);
+    expect(usd).toBeCloseTo(tokens * 500 / 1e6, 6);
   });
 });
 
