@@ -7,6 +7,8 @@
  * its origin.
  */
 
+import { diffArrays } from 'diff';
+
 export interface BlameVersion {
   /** The version's identity in the chain (its origin label, "initial_skill", "step_0003"…). */
   key: string;
@@ -17,8 +19,8 @@ const linesOf = (text: string): string[] => text.replace(/\n$/, '').split('\n');
 
 /**
  * For each line of `b`, the index of the line of `a` it was kept from (-1 when new), by a
- * longest common subsequence of whole lines. Common prefix and suffix are matched first, so
- * typical edits (a few lines added or changed) cost little.
+ * shortest edit script over whole lines (a longest common subsequence). Common prefix and suffix
+ * are matched first, so typical edits (a few lines added or changed) cost little.
  */
 export function keptLines(a: readonly string[], b: readonly string[]): number[] {
   const out = new Array<number>(b.length).fill(-1);
@@ -34,27 +36,17 @@ export function keptLines(a: readonly string[], b: readonly string[]): number[] 
     tailB--;
     out[tailB] = tailA;
   }
-  const n = tailA - head;
-  const m = tailB - head;
-  if (n === 0 || m === 0) return out;
-  // lcs[i][j]: LCS length of a[head+i..tailA) and b[head+j..tailB), in one flat array.
-  const lcs = new Uint32Array((n + 1) * (m + 1));
-  const at = (i: number, j: number) => i * (m + 1) + j;
-  for (let i = n - 1; i >= 0; i--) {
-    for (let j = m - 1; j >= 0; j--) {
-      lcs[at(i, j)] =
-        a[head + i] === b[head + j] ? lcs[at(i + 1, j + 1)] + 1 : Math.max(lcs[at(i + 1, j)], lcs[at(i, j + 1)]);
-    }
-  }
-  let i = 0;
-  let j = 0;
-  while (i < n && j < m) {
-    if (a[head + i] === b[head + j]) {
-      out[head + j] = head + i;
-      i++;
-      j++;
-    } else if (lcs[at(i + 1, j)] >= lcs[at(i, j + 1)]) i++;
-    else j++;
+  if (tailA === head || tailB === head) return out;
+  // The middle by Myers' diff (jsdiff): O((n + m)·d) time and memory linear in the lines and the
+  // edits, where a table of the longest common subsequence took (n + 1)(m + 1) cells — 100 MB for
+  // two 5 000-line skills (issue #20 item 17).
+  let i = head;
+  let j = head;
+  for (const c of diffArrays(a.slice(head, tailA), b.slice(head, tailB))) {
+    const count = c.value.length;
+    if (c.added) j += count;
+    else if (c.removed) i += count;
+    else for (let k = 0; k < count; k++) out[j++] = i++;
   }
   return out;
 }

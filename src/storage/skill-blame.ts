@@ -91,7 +91,7 @@ export async function blameSkill(db: SkillwrightDb, runId: string, text: string)
     const source: BlameSource = { key, kind, step, label: labelOf(key, kind, step, run.parent?.label) };
     sources[key] = source;
     if (kind !== 'step' || step === null) continue;
-    const r = await readStepRecords(db, runId, step);
+    const r = await readStepRecords(db, runId, step, { versions, run });
     if (!r) continue;
     const a = readStepArtifacts(step, r.artifacts);
     const edits: Edit[] = a.candidate_edits ?? a.ranked?.edits ?? [];

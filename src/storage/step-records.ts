@@ -5,7 +5,8 @@
  */
 import { stepKey } from '../engine/step-artifacts';
 import { skillHash } from '../core/hash';
-import type { ArtifactRecord, OptimizerCallRecord, RolloutRow, StepRecord } from '../engine/types';
+import type { ArtifactRecord, OptimizerCallRecord, RolloutRow, SkillVersion, StepRecord } from '../engine/types';
+import type { RunRecord } from './schema';
 import type { SkillwrightDb } from './open-db';
 
 export interface StepRecords {
@@ -22,19 +23,34 @@ export interface StepRecords {
   versions: Map<string, string>;
 }
 
-export async function readStepRecords(db: SkillwrightDb, runId: string, step: number): Promise<StepRecords | null> {
+/** What every step of a run shares: read once by a caller that reads many steps (report, blame). */
+export interface RunRecordsShared {
+  versions: SkillVersion[];
+  run: RunRecord | undefined;
+}
+
+export async function readRunShared(db: SkillwrightDb, runId: string): Promise<RunRecordsShared> {
+  const [versions, run] = await Promise.all([db.getAllFromIndex('skills', 'by-run', runId), db.get('runs', runId)]);
+  return { versions, run };
+}
+
+export async function readStepRecords(
+  db: SkillwrightDb,
+  runId: string,
+  step: number,
+  shared?: RunRecordsShared,
+): Promise<StepRecords | null> {
   const record = await db.get('steps', [runId, step]);
   if (!record) return null;
   const key = stepKey(step);
   const range = IDBKeyRange.bound([runId, `${key}/`], [runId, `${key}/\uffff`]);
-  const [rollouts, gateRollouts, calls, artifacts, versions, prev, run] = await Promise.all([
+  const [rollouts, gateRollouts, calls, artifacts, prev, { versions, run }] = await Promise.all([
     db.getAllFromIndex('rollouts', 'by-run-phase', [runId, `${key}/rollout`]),
     db.getAllFromIndex('rollouts', 'by-run-phase', [runId, `${key}/gate`]),
     db.getAll('calls', range),
     db.getAll('artifacts', range),
-    db.getAllFromIndex('skills', 'by-run', runId),
     step > 1 ? db.get('steps', [runId, step - 1]) : Promise.resolve(undefined),
-    db.get('runs', runId),
+    shared ?? readRunShared(db, runId),
   ]);
   let before: string | null = step === 1 ? (run?.initialSkill ?? null) : null;
   // The skill whose scored rows stand for `before`'s: itself, except after the epoch-1 slow-update
@@ -50,9 +66,12 @@ export async function readStepRecords(db: SkillwrightDb, runId: string, step: nu
   const currentRollouts: RolloutRow[] = [];
   if (scoredAs !== null) {
     const h = await skillHash(scoredAs);
+    // One range read of the skill's rows, not one read per gate item (issue #20 item 17).
+    const rows = await db.getAllFromIndex('rollouts', 'by-skill-item', IDBKeyRange.bound([runId, h, ''], [runId, h, '\uffff']));
+    const okByItem = new Map<string, RolloutRow>();
+    for (const r of rows) if (r.status === 'ok' && !okByItem.has(r.itemId)) okByItem.set(r.itemId, r);
     for (const g of gateRollouts) {
-      const rows = await db.getAllFromIndex('rollouts', 'by-skill-item', [runId, h, g.itemId]);
-      const okRow = rows.find((r) => r.status === 'ok');
+      const okRow = okByItem.get(g.itemId);
       if (okRow) currentRollouts.push(okRow);
     }
   }

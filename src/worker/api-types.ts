@@ -156,7 +156,8 @@ export interface WorkerApi {
   getSteps(runId: string, offset: number, limit: number): Promise<{ steps: StepRecord[]; total: number }>;
   getStepDetail(runId: string, step: number): Promise<Result<{ detail: StepDetail }>>;
   getRollouts(runId: string, phase: string): Promise<RolloutRow[]>;
-  getSkillVersions(runId: string): Promise<SkillVersion[]>;
+  /** The run's versions, oldest first, from `offset` on (a live page asks only for new ones). */
+  getSkillVersions(runId: string, offset?: number): Promise<SkillVersion[]>;
   /** Steering: what the step a run is paused at for review proposes. */
   getReview(runId: string): Promise<Result<{ step: number; request: ReviewRequest }>>;
   /** Steering: approve these items (indices) of the step's proposal; resume the run to gate what was approved. */

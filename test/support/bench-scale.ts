@@ -3,7 +3,8 @@
  * engine runs the baseline (1 000 validation rollouts) and one full step on IndexedDB
  * (fake-indexeddb in Node) against the test server in its own process; then the run is
  * exported to a file and read back. Prints wall time and the engine process's peak heap per
- * phase, as a table and as JSON on the last line. Options: --json, --latency=MS (default 20).
+ * phase, as a table and as JSON on the last line. Then a stored 1 000-step run with 5 000-line
+ * skills: its report, its blame and a step's inspector (bench-history.ts). Options: --json, --latency=MS (default 20).
  * The script runs Node with --expose-gc, so heap figures are live memory (see sampleHeap).
  */
 import 'fake-indexeddb/auto';
@@ -20,9 +21,16 @@ import { loadPrompts } from './prompts';
 import { testEndpoint } from './endpoints';
 import { INITIAL_SKILL, worldDataset } from './harness';
 import { startServerProcess } from './bench';
+import { benchHistory } from './bench-history';
 
 const MB = 1024 * 1024;
 const gc = (globalThis as { gc?: () => void }).gc;
+
+/** Live JavaScript memory: the heap and the array buffers outside it (typed arrays live there). */
+const liveBytes = () => {
+  const m = process.memoryUsage();
+  return m.heapUsed + m.arrayBuffers;
+};
 
 /**
  * The heap a phase keeps alive: with --expose-gc each sample collects garbage first (every
@@ -31,7 +39,7 @@ const gc = (globalThis as { gc?: () => void }).gc;
 function sampleHeap(onSample: (bytes: number) => void): () => void {
   const timer = setInterval(() => {
     gc?.();
-    onSample(process.memoryUsage().heapUsed);
+    onSample(liveBytes());
   }, gc ? 100 : 10);
   return () => clearInterval(timer);
 }
@@ -46,13 +54,13 @@ export function bigSkill(chars = 100_000): string {
 /** Peak live heap (MB above the starting heap) while `fn` runs. */
 async function measured<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number; peakHeapMb: number }> {
   gc?.();
-  const start = process.memoryUsage().heapUsed;
+  const start = liveBytes();
   let peak = start;
   const stop = sampleHeap((b) => (peak = Math.max(peak, b)));
   const t0 = performance.now();
   try {
     const value = await fn();
-    peak = Math.max(peak, process.memoryUsage().heapUsed);
+    peak = Math.max(peak, liveBytes());
     return { value, ms: performance.now() - t0, peakHeapMb: (peak - start) / MB };
   } finally {
     stop();
@@ -84,7 +92,7 @@ export async function main(argv: string[]): Promise<number> {
       peak = 0;
     };
     gc?.();
-    const heap0 = process.memoryUsage().heapUsed;
+    const heap0 = liveBytes();
     mark('start');
     const run = await runTraining(
       { runId, config, data, initialSkill: skill },
@@ -108,6 +116,7 @@ export async function main(argv: string[]): Promise<number> {
     const phases = marks.slice(1).map((m, i) => ({ phase: m.phase, ms: Math.round(m.at - marks[i].at), peakHeapMb: Math.round((m.heap - heap0) / MB) }));
     phases.push({ phase: `export (${(file.size / MB).toFixed(1)} MB file)`, ms: Math.round(exported.ms), peakHeapMb: Math.round(exported.peakHeapMb) });
     phases.push({ phase: 'import: read and validate the file', ms: Math.round(read.ms), peakHeapMb: Math.round(read.peakHeapMb) });
+    phases.push(...(await benchHistory(measured)));
     const r = {
       dataset: { items: data.items.length, train: data.splits.train.length, val: data.splits.val.length, test: data.splits.test.length },
       skillChars: skill.length,

@@ -2,7 +2,7 @@ import { ExportSkill } from '../common/ExportSkill';
 import { skillHash } from '../../core/hash';
 import { LiftCard } from './LiftCard';
 import { DiagnosisCard } from '../common/DiagnosisCard';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { trainer } from '../../client/trainer-client';
 import { effectiveOptimizer, setApp, useApp } from '../../store/app-store';
 import { effectivePrices } from '../../store/effective-prices';
@@ -28,9 +28,17 @@ function hostsOf(e: RunEndpoints): string[] {
   return [...new Set([e.target, e.optimizer, e.judge].filter((x) => x !== undefined).map((x) => host(x.baseURL)))];
 }
 
-async function fetchRun(runId: string) {
-  const [run, steps, versions] = await Promise.all([trainer().getRun(runId), trainer().getSteps(runId, 0, 10_000), trainer().getSkillVersions(runId)]);
-  return { run, steps: steps.steps, versions };
+/**
+ * The run, and the steps and versions after those the page already has: while a run is live this
+ * is called after every step, and a long run's versions hold megabytes of text (issue #20 item 17).
+ */
+async function fetchRun(runId: string, have = { steps: 0, versions: 0 }) {
+  const [run, steps, versions] = await Promise.all([
+    trainer().getRun(runId),
+    trainer().getSteps(runId, have.steps, 10_000),
+    trainer().getSkillVersions(runId, have.versions),
+  ]);
+  return { run, steps: steps.steps, versions, have };
 }
 
 // Versions are told apart by origin: a text that recurs (a step that undoes another) is a version of its own.
@@ -59,6 +67,13 @@ export function RunDetail({ runId, onDeleted, go, lineage, onSelect }: { runId: 
   const [detail, setDetail] = useState<Detail | null>(null);
   const [steps, setSteps] = useState<StepRecord[]>([]);
   const [versions, setVersions] = useState<SkillVersion[]>([]);
+  // What the page has, for the live refresh to ask only for what is new.
+  const stepsRef = useRef(steps);
+  const versionsRef = useRef(versions);
+  useEffect(() => {
+    stepsRef.current = steps;
+    versionsRef.current = versions;
+  }, [steps, versions]);
   const [step, setStep] = useState<number | null>(null);
   const [compare, setCompare] = useState<[string, string] | null>(null);
   const [blameOf, setBlameOf] = useState<string | null>(null);
@@ -71,15 +86,16 @@ export function RunDetail({ runId, onDeleted, go, lineage, onSelect }: { runId: 
     if (!r.run.ok) return setError(r.run.error.message);
     setDetail(r.run.detail);
     setName(r.run.detail.run.name);
-    setSteps(r.steps);
-    setVersions(r.versions);
+    // Steps and versions are only ever added (a step is stored once, when it ends).
+    setSteps((old) => (r.have.steps ? [...old.slice(0, r.have.steps), ...r.steps] : r.steps));
+    setVersions((old) => (r.have.versions ? [...old.slice(0, r.have.versions), ...r.versions] : r.versions));
   };
   const load = () => fetchRun(runId).then(apply);
   // While this run is the live one, each finished step and status change shows here too.
   const liveMark = useApp((s) => (s.live?.runId === runId ? `${s.live.status}:${s.live.points.length}` : null));
   useEffect(() => {
     // The parent keys this component by run id, so a new run starts from fresh state.
-    void fetchRun(runId).then(apply);
+    void fetchRun(runId, { steps: stepsRef.current.length, versions: versionsRef.current.length }).then(apply);
   }, [runId, liveMark]);
 
   if (error) return <Alert>{error}</Alert>;

@@ -44,8 +44,8 @@ export function inspectionHandlers(
       return (await dbp).getAllFromIndex('rollouts', 'by-run-phase', [runId, phase]);
     },
 
-    async getSkillVersions(runId) {
-      return new IdbRunStore(await dbp).getSkillVersions(runId);
+    async getSkillVersions(runId, offset = 0) {
+      return (await new IdbRunStore(await dbp).getSkillVersions(runId)).slice(offset);
     },
 
     async blameSkill(runId, text) {

@@ -4,7 +4,7 @@ import { renderRunReport, type ReportGate } from '../../core/run-report';
 import { readStepArtifacts } from '../../engine/step-artifacts';
 import { getDatasetIndex } from '../../storage/datasets-repo';
 import { getRun } from '../../storage/runs-repo';
-import { readStepRecords } from '../../storage/step-records';
+import { readRunShared, readStepRecords } from '../../storage/step-records';
 import { blameSkill } from '../../storage/skill-blame';
 import type { WorkerApi } from '../api-types';
 import { fail, type ApiContext } from './context';
@@ -18,8 +18,9 @@ export function reportHandlers(c: ApiContext): Pick<WorkerApi, 'exportReport'> {
       if (!run) return fail('not_found', 'That run is not in this browser.');
       const steps = await db.getAll('steps', IDBKeyRange.bound([runId, 0], [runId, Infinity]));
       const gates: ReportGate[] = [];
+      const shared = await readRunShared(db, runId);
       for (const s of steps.filter((x) => x.candidateHash)) {
-        const r = await readStepRecords(db, runId, s.step);
+        const r = await readStepRecords(db, runId, s.step, shared);
         if (!r) continue;
         const a = readStepArtifacts(s.step, r.artifacts);
         const delta = compareOutcomes(
