@@ -5,7 +5,7 @@
  * two 5 000-line skills on its own. Wall time and peak live heap of each.
  */
 import { createApi } from '../../src/worker/create-api';
-import { openSkillwrightDb } from '../../src/storage/open-db';
+import { openSkillwrightDb, type SkillwrightDb } from '../../src/storage/open-db';
 import { putRun } from '../../src/storage/runs-repo';
 import { keptLines } from '../../src/core/edit-blame';
 import { skillHash } from '../../src/core/hash';
@@ -21,25 +21,24 @@ export interface Measured<T> {
 }
 type Measure = <T>(fn: () => Promise<T>) => Promise<Measured<T>>;
 
-const STEPS = Number(process.env.BENCH_HISTORY_STEPS ?? 1_000);
+const STEPS = 1_000;
 const LINES = 5_000;
 const ACCEPT_EVERY = 10;
 const GATE_ITEMS = 40;
 
-/** A 5 000-line skill; version k changes a few lines in the middle and adds one. */
-function skillAt(version: number): string {
-  const lines = Array.from({ length: LINES }, (_, i) => `- Rule ${i}: answer with the code for case ${i}.`);
-  for (let k = 1; k <= version; k++) lines[(k * 37) % LINES] = `- Rule ${(k * 37) % LINES} (revised in version ${k}).`;
+/** A skill of `n` lines; version k changes a few of them and adds one. */
+function skillAt(version: number, n = LINES): string {
+  const lines = Array.from({ length: n }, (_, i) => `- Rule ${i}: answer with the code for case ${i}.`);
+  for (let k = 1; k <= version; k++) lines[(k * 37) % n] = `- Rule ${(k * 37) % n} (revised in version ${k}).`;
   lines.push(`- Added by version ${version}.`);
   return `${lines.join('\n')}\n`;
 }
 
-export async function benchHistory(measure: Measure): Promise<{ phase: string; ms: number; peakHeapMb: number }[]> {
-  const db = await openSkillwrightDb(`bench-history-${Date.now()}`);
-  const runId = 'history';
-  const initialSkill = skillAt(0);
-  const versions = STEPS / ACCEPT_EVERY;
-  const texts = Array.from({ length: versions + 1 }, (_, v) => skillAt(v));
+/** A stored, completed run of `steps` steps, one in ten accepted; returns its versions' texts. */
+export async function seedHistory(db: SkillwrightDb, runId: string, steps = STEPS, lines = LINES): Promise<string[]> {
+  const versions = steps / ACCEPT_EVERY;
+  const texts = Array.from({ length: versions + 1 }, (_, v) => skillAt(v, lines));
+  const initialSkill = texts[0];
   const hashes = await Promise.all(texts.map(skillHash));
   await putRun(db, {
     id: runId, name: 'history', datasetId: 'none', createdAt: 0, updatedAt: 0, status: 'completed', config: DEFAULT_RUN_CONFIG, initialSkill,
@@ -47,7 +46,7 @@ export async function benchHistory(measure: Measure): Promise<{ phase: string; m
   });
   const tx = db.transaction(['steps', 'skills', 'rollouts', 'artifacts'], 'readwrite');
   void tx.objectStore('skills').put({ runId, hash: hashes[0], text: initialSkill, origin: 'initial_skill', step: 0, createdAt: 0 });
-  for (let step = 1; step <= STEPS; step++) {
+  for (let step = 1; step <= steps; step++) {
     const v = Math.floor(step / ACCEPT_EVERY);
     const accepted = step % ACCEPT_EVERY === 0;
     const key = stepKey(step);
@@ -64,6 +63,14 @@ export async function benchHistory(measure: Measure): Promise<{ phase: string; m
     }
   }
   await tx.done;
+  return texts;
+}
+
+export async function benchHistory(measure: Measure): Promise<{ phase: string; ms: number; peakHeapMb: number }[]> {
+  const db = await openSkillwrightDb(`bench-history-${Date.now()}`);
+  const runId = 'history';
+  const texts = await seedHistory(db, runId);
+  const versions = texts.length - 1;
   const api = createApi({ db, promptFiles: promptFiles(), lockReleaseWaitMs: 0 });
   // Each call twice: once timed alone, once under the heap sampler (whose forced collections on a
   // heap this size would otherwise be most of the time measured).
