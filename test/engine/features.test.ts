@@ -12,9 +12,13 @@ import type { RunEvent } from '../../src/engine/events';
 
 const server = sharedLlmServer();
 
+// The default run, made once: the cache test counts its calls, the pause test compares with it.
+let defaultRun: ReturnType<typeof trainOnce> | undefined;
+const theDefaultRun = () => (defaultRun ??= trainOnce({ url: server().url, runId: 'ref' }));
+
 describe('rollout cache', () => {
   it('shares rollouts between training, the slow update and the test evaluation', async () => {
-    const { store, runId, outcome } = await trainOnce({ url: server().url });
+    const { store, runId, outcome } = await theDefaultRun();
     expect(outcome.status).toBe('completed');
     const rows = await store.listRollouts(runId);
     const cached = rows.filter((r) => r.cached);
@@ -143,7 +147,7 @@ describe('a pause leaves no error rows (issue #20 item 4)', () => {
 
 describe('resume after a pause', () => {
   it('continues without repeating finished calls and ends as an uninterrupted run', async () => {
-    const reference = await trainOnce({ url: server().url, runId: 'ref' });
+    const reference = await theDefaultRun();
     const refState = (await reference.store.loadState('ref'))!;
     const store = new MemoryRunStore();
     const ac = new AbortController();
