@@ -36,6 +36,8 @@ const LAYERS: Record<string, { folders: string[]; forbiddenPackages: string[] }>
   llm: { folders: ['core', 'engine', 'llm'], forbiddenPackages: ['idb', 'comlink', 'react', 'zustand'] },
   storage: { folders: ['core', 'engine', 'storage'], forbiddenPackages: ['openai', 'comlink', 'react', 'zustand'] },
   worker: { folders: ['core', 'engine', 'llm', 'storage', 'worker'], forbiddenPackages: ['react', 'zustand', 'monaco-editor'] },
+  // The headless runner (issue #22): the worker's realm in a Node process, with a file store.
+  cli: { folders: ['core', 'engine', 'llm', 'storage', 'worker', 'cli'], forbiddenPackages: ['react', 'zustand', 'monaco-editor', 'idb', 'comlink'] },
   store: { folders: ['core', 'store', PAGE_BOUNDARY], forbiddenPackages: ['openai', 'idb'] },
   client: { folders: ['core', 'client', 'store', PAGE_BOUNDARY], forbiddenPackages: ['openai', 'idb'] },
   ui: { folders: ['core', 'ui', 'store', 'client', PAGE_BOUNDARY], forbiddenPackages: ['openai', 'idb'] },

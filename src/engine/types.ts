@@ -223,7 +223,6 @@ export interface RunSummary {
   diagnosis?: Diagnosis;
 }
 
-/** Everything needed to continue a run after a stop (§1.10), kept in one record. */
 /**
  * What a meter has counted, by stage and role (costs follow from the prices it is restored with),
  * and the completion lengths its reservations go by. Kept in the run state, so a resumed run need
@@ -234,6 +233,7 @@ export interface MeterSnapshot {
   completionSeen: Partial<Record<Role, { n: number; tokens: number; max: number }>>;
 }
 
+/** Everything needed to continue a run after a stop (§1.10), kept in one record. */
 export interface RunState {
   runId: string;
   status: RunStatus;

@@ -1,0 +1,99 @@
+/**
+ * The headless runner's config file (issue #22): the endpoints, prices and run settings the page
+ * keeps, validated by the same code and filled with the same defaults. Keys are never in it: they
+ * come from SKILLWRIGHT_TARGET_API_KEY, SKILLWRIGHT_OPTIMIZER_API_KEY, SKILLWRIGHT_JUDGE_API_KEY.
+ */
+import { parseRunConfig, type RunConfig } from '../core/run-config';
+import type { Prices } from '../engine/meter';
+import type { RunEndpoints, StoredEndpoint } from '../storage/schema';
+
+export interface CliConfig {
+  name?: string;
+  /** Dataset file (JSON, JSONL or CSV), relative to the config file. */
+  data?: string;
+  /** Starting skill (.md), relative to the config file; empty skill when absent. */
+  skill?: string;
+  endpoints: RunEndpoints;
+  prices: Prices;
+  run: RunConfig;
+  /** How a dataset without a split column is split (train:val:test), and with which seed. */
+  split?: { ratio?: [number, number, number]; seed?: number };
+}
+
+/** A config or data problem: the runner exits with code 2 and this message. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+const KNOWN = new Set(['name', 'data', 'skill', 'target', 'optimizer', 'judge', 'prices', 'run', 'split', '$schema']);
+const ENDPOINT_KEYS = new Set(['baseURL', 'model', 'temperature', 'maxOutputTokens', 'reasoningEffort', 'reasoningModel', 'headers', 'minimalHeaders', 'timeoutMs', 'maxRetries']);
+
+function endpoint(v: unknown, role: string): StoredEndpoint {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) throw new ConfigError(`"${role}" must be an object with "baseURL" and "model".`);
+  const e = v as Record<string, unknown>;
+  for (const k of Object.keys(e)) {
+    if (k === 'apiKey' || k === 'key') throw new ConfigError(`"${role}.${k}": keys are never read from the config; set SKILLWRIGHT_${role.toUpperCase()}_API_KEY.`);
+    if (!ENDPOINT_KEYS.has(k)) throw new ConfigError(`"${role}.${k}" is not an endpoint setting (${[...ENDPOINT_KEYS].join(', ')}).`);
+  }
+  if (typeof e.baseURL !== 'string' || !/^https?:\/\//.test(e.baseURL)) throw new ConfigError(`"${role}.baseURL" must be an http(s) URL.`);
+  if (typeof e.model !== 'string' || !e.model.trim()) throw new ConfigError(`"${role}.model" must name a model.`);
+  return e as unknown as StoredEndpoint;
+}
+
+/** Parse and validate a config file's text; every problem is a ConfigError naming the setting. */
+export function parseCliConfig(text: string, file = 'the config'): { config: CliConfig; warnings: string[] } {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new ConfigError(`${file} is not valid JSON: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new ConfigError(`${file} must hold a JSON object.`);
+  const c = raw as Record<string, unknown>;
+  const warnings = Object.keys(c).filter((k) => !KNOWN.has(k)).map((k) => `unknown setting "${k}" was ignored`);
+  const run = parseRunConfig(c.run ?? {});
+  if (run.problems.length) throw new ConfigError(`${file}: ${run.problems.map((p) => `run.${p.field}: ${p.message}`).join('; ')}.`);
+  warnings.push(...run.warnings.map((w) => `run: ${w}`));
+  const endpoints: RunEndpoints = {
+    target: endpoint(c.target, 'target'),
+    optimizer: endpoint(c.optimizer, 'optimizer'),
+    ...(c.judge !== undefined ? { judge: endpoint(c.judge, 'judge') } : {}),
+  };
+  for (const k of ['name', 'data', 'skill'] as const) {
+    if (c[k] !== undefined && typeof c[k] !== 'string') throw new ConfigError(`"${k}" must be a string.`);
+  }
+  return {
+    config: {
+      ...(typeof c.name === 'string' ? { name: c.name } : {}),
+      ...(typeof c.data === 'string' ? { data: c.data } : {}),
+      ...(typeof c.skill === 'string' ? { skill: c.skill } : {}),
+      endpoints,
+      prices: (c.prices as Prices | undefined) ?? {},
+      run: run.config,
+      ...(c.split ? { split: c.split as CliConfig['split'] } : {}),
+    },
+    warnings,
+  };
+}
+
+export type Env = Record<string, string | undefined>;
+
+/**
+ * The key of each role, from the environment only. The optimizer (and judge) may share the
+ * target's key when their endpoint has the target's origin: a key is sent only to hosts the
+ * config names for it.
+ */
+export function keysFromEnv(endpoints: RunEndpoints, env: Env): { target: string; optimizer: string; judge?: string } {
+  const origin = (u: string) => new URL(u).origin;
+  const target = env.SKILLWRIGHT_TARGET_API_KEY;
+  const sameHost = (e: StoredEndpoint) => origin(e.baseURL) === origin(endpoints.target.baseURL);
+  const optimizer = env.SKILLWRIGHT_OPTIMIZER_API_KEY ?? (sameHost(endpoints.optimizer) ? target : undefined);
+  if (!target) throw new ConfigError('Set SKILLWRIGHT_TARGET_API_KEY to the target endpoint’s key (keys are never read from files).');
+  if (!optimizer) throw new ConfigError('Set SKILLWRIGHT_OPTIMIZER_API_KEY: the optimizer is on another host than the target.');
+  const judge = endpoints.judge ? (env.SKILLWRIGHT_JUDGE_API_KEY ?? (origin(endpoints.judge.baseURL) === origin(endpoints.optimizer.baseURL) ? optimizer : undefined)) : undefined;
+  if (endpoints.judge && !judge) throw new ConfigError('Set SKILLWRIGHT_JUDGE_API_KEY: the judge is on another host than the optimizer.');
+  return { target, optimizer, ...(judge ? { judge } : {}) };
+}

@@ -1,0 +1,194 @@
+/**
+ * The headless runner's durable store (issue #22): an append-only file of the same records the
+ * page keeps in IndexedDB, one JSON line each — the run record, the dataset, then every state,
+ * rollout, call, artifact, step and skill version as it is written. Opening the file replays it
+ * into memory. Each write is appended before it returns, so a killed process loses at most the
+ * calls in flight; a torn last line (the process died mid-write) is ignored on reopening.
+ *
+ * Why a file and not SQLite: a native module's install downloads a prebuilt binary, which not
+ * every machine may do; and one line per record is exactly the page's bundle, row by row.
+ */
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import type { RunStore } from '../engine/ports';
+import type { ArtifactRecord, OptimizerCallRecord, RolloutRow, RunState, SkillVersion, StepRecord } from '../engine/types';
+import type { DatasetRecord, RunRecord } from '../storage/schema';
+import type { RunBundle } from '../storage/bundle';
+import { BUNDLE_FORMAT, BUNDLE_VERSION, stripSecretHeaders } from '../storage/bundle';
+
+type Line =
+  | { t: 'run'; v: RunRecord }
+  | { t: 'dataset'; v: DatasetRecord }
+  | { t: 'state'; v: RunState }
+  | { t: 'rollout'; v: RolloutRow }
+  | { t: 'call'; v: OptimizerCallRecord }
+  | { t: 'artifact'; v: ArtifactRecord }
+  | { t: 'artifact-deleted'; v: { key: string } }
+  | { t: 'step'; v: StepRecord }
+  | { t: 'skill'; v: SkillVersion };
+
+const copy = <T>(v: T): T => structuredClone(v);
+
+export class FileRunStore implements RunStore {
+  run: RunRecord | null = null;
+  dataset: DatasetRecord | null = null;
+  private state: RunState | undefined;
+  private readonly rollouts = new Map<string, RolloutRow>();
+  /** The first ok row of each cache key: the rollout cache's lookups stay O(1). */
+  private readonly okByCache = new Map<string, RolloutRow>();
+  private readonly calls = new Map<string, OptimizerCallRecord>();
+  private readonly artifacts = new Map<string, ArtifactRecord>();
+  private readonly steps = new Map<number, StepRecord>();
+  private readonly skills = new Map<string, SkillVersion>();
+
+  private constructor(readonly path: string) {}
+
+  /** Open a store file, replaying what it holds; a missing file is an empty store. */
+  static open(path: string): FileRunStore {
+    const store = new FileRunStore(path);
+    if (!existsSync(path)) return store;
+    const lines = readFileSync(path, 'utf8').split('\n');
+    lines.forEach((text, i) => {
+      if (!text.trim()) return;
+      let line: Line;
+      try {
+        line = JSON.parse(text) as Line;
+      } catch (e) {
+        // Only the last line can be torn by a crash; anything else is a damaged file.
+        if (i >= lines.length - 2) return;
+        throw new Error(`${path}, line ${i + 1}: not a record (${e instanceof Error ? e.message : String(e)})`, { cause: e });
+      }
+      store.apply(line);
+    });
+    return store;
+  }
+
+  /** A new store file holding a bundle (a run exported from the page, to continue here). */
+  static fromBundle(path: string, b: RunBundle): FileRunStore {
+    writeFileSync(path, '');
+    const store = FileRunStore.open(path);
+    const { state, ...run } = b.run;
+    store.write({ t: 'run', v: { ...run, status: run.status === 'running' ? 'interrupted' : run.status, needsBinding: false } });
+    if (b.dataset) store.write({ t: 'dataset', v: b.dataset });
+    if (state) store.write({ t: 'state', v: state });
+    for (const v of b.skills) store.write({ t: 'skill', v });
+    for (const v of b.steps) store.write({ t: 'step', v });
+    for (const v of b.rollouts) store.write({ t: 'rollout', v });
+    for (const v of b.calls) store.write({ t: 'call', v });
+    for (const v of b.artifacts) store.write({ t: 'artifact', v });
+    return store;
+  }
+
+  private apply(line: Line): void {
+    switch (line.t) {
+      case 'run':
+        this.run = line.v;
+        break;
+      case 'dataset':
+        this.dataset = line.v;
+        break;
+      case 'state':
+        this.state = line.v;
+        break;
+      case 'rollout':
+        this.rollouts.set(`${line.v.phase}|${line.v.order}`, line.v);
+        if (line.v.status === 'ok' && !this.okByCache.has(line.v.cacheKey)) this.okByCache.set(line.v.cacheKey, line.v);
+        break;
+      case 'call':
+        this.calls.set(line.v.key, line.v);
+        break;
+      case 'artifact':
+        this.artifacts.set(line.v.key, line.v);
+        break;
+      case 'artifact-deleted':
+        this.artifacts.delete(line.v.key);
+        break;
+      case 'step':
+        this.steps.set(line.v.step, line.v);
+        break;
+      case 'skill':
+        if (!this.skills.has(line.v.origin)) this.skills.set(line.v.origin, line.v);
+        break;
+    }
+  }
+
+  /** Append one record, then hold it in memory. */
+  write(line: Line): void {
+    appendFileSync(this.path, `${JSON.stringify(line)}\n`);
+    this.apply(copy(line));
+  }
+
+  async loadState() {
+    return this.state && copy(this.state);
+  }
+  async saveState(state: RunState) {
+    this.write({ t: 'state', v: state });
+    if (this.run) this.write({ t: 'run', v: { ...this.run, status: state.status, updatedAt: state.updatedAt } });
+  }
+  async putRollout(row: RolloutRow) {
+    this.write({ t: 'rollout', v: row });
+  }
+  async getRollouts(_runId: string, phase: string) {
+    return [...this.rollouts.values()].filter((r) => r.phase === phase).sort((a, b) => a.order - b.order).map(copy);
+  }
+  async listRollouts() {
+    return [...this.rollouts.values()].map(copy);
+  }
+  async findRollout(_runId: string, cacheKey: string) {
+    const r = this.okByCache.get(cacheKey);
+    return r && copy(r);
+  }
+  async putCall(record: OptimizerCallRecord) {
+    this.write({ t: 'call', v: record });
+  }
+  async getCall(_runId: string, key: string) {
+    const c = this.calls.get(key);
+    return c && copy(c);
+  }
+  async listCalls() {
+    return [...this.calls.values()].map(copy);
+  }
+  async putArtifact(record: ArtifactRecord) {
+    this.write({ t: 'artifact', v: record });
+  }
+  async deleteArtifact(_runId: string, key: string) {
+    this.write({ t: 'artifact-deleted', v: { key } });
+  }
+  async getArtifact(_runId: string, key: string) {
+    const a = this.artifacts.get(key);
+    return a && copy(a);
+  }
+  async putStep(record: StepRecord) {
+    this.write({ t: 'step', v: record });
+  }
+  async getSteps() {
+    return [...this.steps.values()].sort((a, b) => a.step - b.step).map(copy);
+  }
+  async putSkillVersion(v: SkillVersion) {
+    if (!this.skills.has(v.origin)) this.write({ t: 'skill', v });
+  }
+  async getSkillVersions() {
+    return [...this.skills.values()].sort((a, b) => a.createdAt - b.createdAt || a.step - b.step).map(copy);
+  }
+
+  /** The run as the page's bundle: importable on the Runs screen, and continued there. */
+  toBundle(exportedAt: string): RunBundle {
+    if (!this.run) throw new Error(`${this.path} holds no run.`);
+    const e = this.run.endpoints;
+    return {
+      format: BUNDLE_FORMAT,
+      version: BUNDLE_VERSION,
+      exportedAt,
+      run: {
+        ...this.run,
+        endpoints: { target: stripSecretHeaders(e.target), optimizer: stripSecretHeaders(e.optimizer), ...(e.judge ? { judge: stripSecretHeaders(e.judge) } : {}) },
+        ...(this.state ? { state: this.state } : {}),
+      },
+      dataset: this.dataset,
+      skills: [...this.skills.values()],
+      steps: [...this.steps.values()],
+      rollouts: [...this.rollouts.values()],
+      calls: [...this.calls.values()],
+      artifacts: [...this.artifacts.values()],
+    };
+  }
+}

@@ -1,0 +1,286 @@
+/**
+ * `skillwright`, the headless runner (issue #22): the page's engine, prompts, run config, dataset
+ * importer and scorers, run from a terminal or CI with a config file and a store on disk.
+ *
+ *   skillwright train  --config F [--data F] [--skill F] [--out DIR] [--dry-run] [--json] [--max-usd N] [--min-lift N]
+ *   skillwright resume --out DIR [--bundle F --config F] [--json] [--max-usd N] [--min-lift N]
+ *   skillwright estimate --config F [--data F] [--skill F]
+ *
+ * Exit codes: 0 a lift was accepted; 100 no lift (or below --min-lift); 3 paused (budget cap, error
+ * rate, Ctrl-C) — the same command resumes; 2 a config or data problem; 1 anything else.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { setMaxListeners } from 'node:events';
+import { importDatasetText } from '../core/dataset-import';
+import { formatProblem } from '../core/dataset-types';
+import { validateAgainstSplits } from '../core/run-config';
+import { estimateCost } from '../engine/cost-estimate';
+import { rolloutTemplateOf } from '../engine/context';
+import { buildPromptSet, type PromptSet } from '../engine/prompts';
+import { runTraining, type TrainOutcome } from '../engine/trainer';
+import type { RunEvent } from '../engine/events';
+import { createLlmPort } from '../llm/openai-client';
+import { parseBundle } from '../storage/bundle';
+import type { DatasetRecord, RunRecord } from '../storage/schema';
+import { endpointConfig } from '../worker/handlers/context';
+import { ConfigError, keysFromEnv, parseCliConfig, type Env } from './config';
+import { FileRunStore } from './file-store';
+import { Progress } from './progress';
+
+export const EXIT = { lift: 0, failed: 1, config: 2, paused: 3, noLift: 100 } as const;
+
+const OPTIONS = {
+  config: { type: 'string' },
+  data: { type: 'string' },
+  skill: { type: 'string' },
+  out: { type: 'string' },
+  bundle: { type: 'string' },
+  'dry-run': { type: 'boolean' },
+  json: { type: 'boolean' },
+  'max-usd': { type: 'string' },
+  'min-lift': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const USAGE = `usage: skillwright train --config F [--data F] [--skill F] [--out DIR] [--dry-run] [--json] [--max-usd N] [--min-lift N]
+       skillwright resume --out DIR [--bundle F --config F] [--json] [--max-usd N] [--min-lift N]
+       skillwright estimate --config F [--data F] [--skill F]
+Keys come from SKILLWRIGHT_TARGET_API_KEY, SKILLWRIGHT_OPTIMIZER_API_KEY, SKILLWRIGHT_JUDGE_API_KEY.`;
+
+export interface CliIo {
+  env: Env;
+  /** Lines for a person (progress, reasons): standard error. */
+  err: (text: string) => void;
+  /** The result (one JSON line with --json): standard output. */
+  out: (text: string) => void;
+  /** Writes to the terminal without a line break; null when standard error is not a terminal. */
+  rawErr: ((text: string) => void) | null;
+  /** Resolves when the user asks to stop (Ctrl-C): the run pauses at its next checkpoint. */
+  interrupted: Promise<void>;
+  promptsDir: string;
+  now: () => number;
+}
+
+function readText(path: string, what: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    throw new ConfigError(`Cannot read the ${what} ${path}.`);
+  }
+}
+
+function numberOption(v: string | undefined, name: string): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0) throw new ConfigError(`--${name} must be a number ≥ 0.`);
+  return n;
+}
+
+function loadPrompts(dir: string, overrides: Record<string, string> | undefined): PromptSet {
+  const files = Object.fromEntries(readdirSync(dir).filter((f) => f.endsWith('.md')).map((f) => [f.replace(/\.md$/, ''), readFileSync(join(dir, f), 'utf8')]));
+  return buildPromptSet(files, overrides);
+}
+
+/** The dataset and starting skill a `train` or `estimate` names, validated as the page does. */
+function loadInputs(args: ReturnType<typeof parse>['values'], io: CliIo) {
+  if (!args.config) throw new ConfigError('--config is required.');
+  const configPath = resolve(args.config);
+  const { config, warnings } = parseCliConfig(readText(configPath, 'config file'), args.config);
+  warnings.forEach((w) => io.err(`warning: ${w}`));
+  const base = dirname(configPath);
+  const dataPath = args.data ? resolve(args.data) : config.data ? resolve(base, config.data) : null;
+  if (!dataPath) throw new ConfigError('No dataset: give --data or "data" in the config.');
+  const imported = importDatasetText(readText(dataPath, 'dataset'), {
+    fileName: dataPath,
+    ...(config.split?.ratio ? { ratio: config.split.ratio } : {}),
+    ...(config.split?.seed !== undefined ? { splitSeed: config.split.seed } : {}),
+  });
+  if (!imported.ok) {
+    const shown = imported.problems.slice(0, 20).map((p) => `  ${formatProblem(p)}`);
+    throw new ConfigError(`${dataPath} has ${imported.problems.length}${imported.truncated ? '+' : ''} problem(s):\n${shown.join('\n')}`);
+  }
+  const d = imported.dataset;
+  const sizes = { train: d.splits.train.length, val: d.splits.val.length, test: d.splits.test.length };
+  const problems = validateAgainstSplits(config.run, sizes);
+  if (problems.length) throw new ConfigError(problems.map((p) => `run.${p.field}: ${p.message}`).join('; '));
+  const skillPath = args.skill ? resolve(args.skill) : config.skill ? resolve(base, config.skill) : null;
+  const skill = skillPath ? readText(skillPath, 'skill') : '';
+  const dataset: DatasetRecord = { ...d, id: `ds-${d.items.length}-${sizes.train}`, name: dataPath.split('/').pop() ?? 'dataset', createdAt: io.now(), fieldNames: imported.fieldNames };
+  return { config, dataset, skill, sizes };
+}
+
+function parse(argv: string[]) {
+  return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+}
+
+/** Run the CLI; returns the exit code. */
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  let args: ReturnType<typeof parse>;
+  try {
+    args = parse(argv);
+  } catch (e) {
+    io.err(`${e instanceof Error ? e.message : String(e)}\n${USAGE}`);
+    return EXIT.config;
+  }
+  const [command] = args.positionals;
+  if (args.values.help || !command) {
+    io.err(USAGE);
+    return command ? EXIT.lift : EXIT.config;
+  }
+  try {
+    if (command === 'estimate') return estimate(args.values, io);
+    if (command === 'train') return await train(args.values, io);
+    if (command === 'resume') return await resume(args.values, io);
+    throw new ConfigError(`Unknown command "${command}".\n${USAGE}`);
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      io.err(`error: ${e.message}`);
+      return EXIT.config;
+    }
+    io.err(`error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    return EXIT.failed;
+  }
+}
+
+function estimate(values: ReturnType<typeof parse>['values'], io: CliIo): number {
+  const { config, dataset, skill, sizes } = loadInputs(values, io);
+  const prompts = loadPrompts(io.promptsDir, config.run.promptOverrides);
+  const e = estimateCost({ config: config.run, items: dataset.items, splits: sizes, skill, template: rolloutTemplateOf(config.run, prompts), prompts, prices: config.prices });
+  const cost = e.totalCostUsd === null ? 'unknown (set "prices" in the config)' : `$${e.totalCostUsd.toFixed(2)}`;
+  io.err(`Estimate: ${e.totalCalls} calls, ${e.totalTokens.toLocaleString('en-US')} tokens, cost ${cost}.`);
+  for (const [stage, s] of Object.entries(e.stages)) if (s) io.err(`  ${stage.padEnd(16)} ${String(s.calls).padStart(7)} calls`);
+  if (values.json) io.out(JSON.stringify({ calls: e.totalCalls, tokens: e.totalTokens, costUsd: e.totalCostUsd }));
+  return EXIT.lift;
+}
+
+const storePath = (out: string) => join(out, 'run.jsonl');
+
+async function train(values: ReturnType<typeof parse>['values'], io: CliIo): Promise<number> {
+  const out = resolve(values.out ?? 'skillwright-out');
+  // A paused run in the out folder is continued by the same command.
+  if (existsSync(storePath(out)) && FileRunStore.open(storePath(out)).run) {
+    io.err(`Continuing the run in ${out}.`);
+    return resume(values, io);
+  }
+  const { config, dataset, skill } = loadInputs(values, io);
+  const maxUsd = numberOption(values['max-usd'], 'max-usd');
+  const runConfig = maxUsd !== undefined ? { ...config.run, budget: { ...config.run.budget, usd: maxUsd } } : config.run;
+  if (values['dry-run']) return estimate(values, io);
+  keysFromEnv(config.endpoints, io.env); // before anything is written
+  mkdirSync(out, { recursive: true });
+  const store = FileRunStore.open(storePath(out));
+  const t = io.now();
+  const run: RunRecord = {
+    id: `cli-${t.toString(36)}`,
+    name: config.name ?? `${dataset.name} · ${config.endpoints.target.model}`,
+    datasetId: dataset.id,
+    createdAt: t,
+    updatedAt: t,
+    status: 'idle',
+    config: runConfig,
+    initialSkill: skill,
+    endpoints: config.endpoints,
+    prices: config.prices,
+  };
+  store.write({ t: 'run', v: run });
+  store.write({ t: 'dataset', v: dataset });
+  return execute(store, out, values, io);
+}
+
+async function resume(values: ReturnType<typeof parse>['values'], io: CliIo): Promise<number> {
+  const out = resolve(values.out ?? 'skillwright-out');
+  if (values.bundle) {
+    const parsed = parseBundle(readText(resolve(values.bundle), 'run bundle'));
+    if (!parsed.ok) throw new ConfigError(parsed.error);
+    if (!parsed.bundle.dataset) throw new ConfigError('The bundle holds no dataset: export the run again with its dataset.');
+    if (existsSync(storePath(out))) throw new ConfigError(`${out} already holds a run; choose another --out.`);
+    // A bundle's endpoints are whoever exported it: the run is bound to this config's endpoints
+    // and prices, so a key goes only to hosts the user's own config names (as on the page).
+    if (!values.config) throw new ConfigError('--bundle needs --config: the run continues on the endpoints your config names.');
+    const { config } = parseCliConfig(readText(resolve(values.config), 'config file'), values.config);
+    keysFromEnv(config.endpoints, io.env);
+    mkdirSync(out, { recursive: true });
+    const store = FileRunStore.fromBundle(storePath(out), parsed.bundle);
+    store.write({ t: 'run', v: { ...store.run!, endpoints: config.endpoints, prices: config.prices } });
+  }
+  if (!existsSync(storePath(out))) throw new ConfigError(`No run in ${out} (${storePath(out)} is missing).`);
+  const store = FileRunStore.open(storePath(out));
+  if (!store.run || !store.dataset) throw new ConfigError(`${storePath(out)} holds no run and dataset.`);
+  if (store.run.status === 'completed' || store.run.status === 'cancelled') {
+    io.err(`The run in ${out} is ${store.run.status}; its outputs are there.`);
+    return report(store, out, values, io, { status: store.run.status, summary: store.run.state?.summary ?? (await store.loadState())?.summary });
+  }
+  const maxUsd = numberOption(values['max-usd'], 'max-usd');
+  if (maxUsd !== undefined) {
+    const config = { ...store.run.config, budget: { ...store.run.config.budget, usd: maxUsd } };
+    store.write({ t: 'run', v: { ...store.run, config } });
+    const state = await store.loadState();
+    if (state) store.write({ t: 'state', v: { ...state, config } });
+  }
+  return execute(store, out, values, io);
+}
+
+async function execute(store: FileRunStore, out: string, values: ReturnType<typeof parse>['values'], io: CliIo): Promise<number> {
+  const run = store.run!;
+  const dataset = store.dataset!;
+  const keys = keysFromEnv(run.endpoints, io.env);
+  const c = run.config;
+  const llm = createLlmPort({
+    target: endpointConfig(run.endpoints.target, keys.target, c.targetConcurrency, 'target'),
+    optimizer: endpointConfig(run.endpoints.optimizer, keys.optimizer, c.optimizerConcurrency, 'optimizer'),
+    ...(run.endpoints.judge && keys.judge ? { judge: endpointConfig(run.endpoints.judge, keys.judge, c.optimizerConcurrency, 'judge') } : {}),
+  });
+  const controller = new AbortController();
+  setMaxListeners(100_000, controller.signal); // one listener per call in flight
+  void io.interrupted.then(() => {
+    io.err('Pausing at the next checkpoint… (the same command resumes)');
+    controller.abort('pause');
+  });
+  const progress = new Progress(io.err, io.rawErr);
+  const outcome = await runTraining(
+    { runId: run.id, config: c, data: { items: dataset.items, splits: dataset.splits }, initialSkill: run.initialSkill, prices: run.prices },
+    { llm, store, prompts: loadPrompts(io.promptsDir, c.promptOverrides), signal: controller.signal, onEvent: (e: RunEvent) => progress.event(e), now: io.now },
+  );
+  progress.done();
+  return report(store, out, values, io, outcome);
+}
+
+/** Write the outputs, say what happened, and choose the exit code. */
+async function report(store: FileRunStore, out: string, values: ReturnType<typeof parse>['values'], io: CliIo, outcome: TrainOutcome): Promise<number> {
+  const state = await store.loadState();
+  const best = state?.gate.bestSkill ?? store.run!.initialSkill;
+  writeFileSync(join(out, 'best-skill.md'), best);
+  writeFileSync(join(out, 'AGENTS.md'), best);
+  writeFileSync(join(out, 'run-bundle.json'), JSON.stringify(store.toBundle(new Date(io.now()).toISOString())));
+  const s = outcome.summary;
+  const test = (k: string) => s?.tests.find((t) => t.skill === k)?.hard;
+  const lift = s?.lift ? s.lift.estimate : test('best') !== undefined && test('initial') !== undefined ? test('best')! - test('initial')! : null;
+  const minLift = numberOption(values['min-lift'], 'min-lift') ?? 0;
+  // Without a test split there is no lift to check: an accepted step is the gain.
+  const lifted = outcome.status === 'completed' && (s?.accepts ?? 0) > 0 && (lift === null || lift > minLift);
+  const summary = {
+    status: outcome.status,
+    reason: outcome.reason ?? null,
+    accepted: s?.accepts ?? 0,
+    baseline: s?.baselineSelection ?? state?.baselineScore ?? null,
+    best: s?.bestSelection ?? state?.gate.bestScore ?? null,
+    testInitial: test('initial') ?? null,
+    testBest: test('best') ?? null,
+    lift,
+    liftInterval: s?.lift?.interval ?? null,
+    costUsd: s?.totalCostUsd ?? null,
+    out,
+  };
+  if (outcome.status === 'completed') {
+    io.err(`Done: ${summary.accepted} step(s) accepted; validation ${fmt(summary.baseline)} → ${fmt(summary.best)}${lift !== null ? `; test lift ${(lift * 100).toFixed(1)} points` : ''}.`);
+    io.err(`Best skill: ${join(out, 'best-skill.md')} · run bundle (import it on the Runs screen): ${join(out, 'run-bundle.json')}`);
+  } else io.err(`${outcome.status}: ${outcome.reason ?? ''}`);
+  if (values.json) io.out(JSON.stringify(summary));
+  if (outcome.status === 'paused' || outcome.status === 'interrupted') return EXIT.paused;
+  if (outcome.status === 'completed') return lifted ? EXIT.lift : EXIT.noLift;
+  return EXIT.failed;
+}
+
+const fmt = (v: number | null) => (v === null ? '—' : v.toFixed(3));

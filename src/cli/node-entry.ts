@@ -1,0 +1,23 @@
+/** The runner in a Node process: its arguments, environment, terminal and Ctrl-C. */
+import { fileURLToPath } from 'node:url';
+import { runCli } from './main';
+
+export async function main(argv: string[]): Promise<number> {
+  let stops = 0;
+  const interrupted = new Promise<void>((resolve) => {
+    process.on('SIGINT', () => {
+      // The first Ctrl-C pauses at a checkpoint; a second one gives up at once.
+      if (++stops > 1) process.exit(130);
+      resolve();
+    });
+  });
+  return runCli(argv, {
+    env: process.env,
+    err: (text) => process.stderr.write(`${text}\n`),
+    out: (text) => process.stdout.write(`${text}\n`),
+    rawErr: process.stderr.isTTY ? (text) => process.stderr.write(text) : null,
+    interrupted,
+    promptsDir: fileURLToPath(new URL('../../prompts/', import.meta.url)),
+    now: () => Date.now(),
+  });
+}

@@ -1,0 +1,161 @@
+// The headless runner as a spawned process (issue #22): exit codes, a Ctrl-C pause and a resume
+// by the same command to the same best skill as an uninterrupted run, a run moved CLI → page → CLI,
+// no key in any output, and a bad config or dataset named with exit code 2.
+import 'fake-indexeddb/auto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startLlmServer, type LlmTestServer } from '../support/llm-server';
+import { makeWorldItems } from '../support/rule-world';
+import { openSkillwrightDb } from '../../src/storage/open-db';
+import { exportRunFile, importBundle, parseBundle } from '../../src/storage/bundle';
+import { runCli } from '../../src/cli/main';
+
+const BIN = new URL('../../bin/skillwright.mjs', import.meta.url).pathname;
+const KEY = 'sk-cli-secret-key-123';
+let srv: LlmTestServer;
+let dir: string;
+
+beforeAll(async () => {
+  srv = await startLlmServer({ latencyMs: 15 });
+  dir = mkdtempSync(join(tmpdir(), 'skillwright-cli-'));
+  writeFileSync(join(dir, 'data.json'), JSON.stringify(makeWorldItems(60)));
+  writeFileSync(join(dir, 'skill.md'), '# Skill\n\nAnswer with the code.\n');
+  writeFileSync(
+    join(dir, 'skillwright.json'),
+    JSON.stringify({
+      data: 'data.json',
+      skill: 'skill.md',
+      target: { baseURL: srv.url, model: 'sim-target', maxRetries: 2 },
+      optimizer: { baseURL: srv.url, model: 'sim-optimizer', maxRetries: 2 },
+      run: { epochs: 2, batchSize: 12, minibatchSize: 4, mergeBatchSize: 3, slowUpdateSamples: 8, targetConcurrency: 4, optimizerConcurrency: 4 },
+    }),
+  );
+});
+afterAll(() => srv.close());
+
+interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Run the CLI; `onErr` sees standard error as it comes (to interrupt at a point). */
+function cli(args: string[], o: { env?: Record<string, string>; onErr?: (text: string, kill: () => void) => void } = {}): Promise<Ran> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env: { PATH: process.env.PATH ?? '', SKILLWRIGHT_TARGET_API_KEY: KEY, ...o.env } });
+    let stdout = '';
+    let stderr = '';
+    let sent = false;
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      o.onErr?.(stderr, () => {
+        if (!sent) child.kill('SIGINT');
+        sent = true;
+      });
+    });
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const best = (out: string) => readFileSync(join(dir, out, 'best-skill.md'), 'utf8');
+
+/** The same CLI in this process (its config and data checks), where a spawn adds nothing. */
+async function cliHere(args: string[], env: Record<string, string> = { SKILLWRIGHT_TARGET_API_KEY: KEY }): Promise<Ran> {
+  let stdout = '';
+  let stderr = '';
+  const cwd = process.cwd();
+  process.chdir(dir);
+  try {
+    const code = await runCli(args, {
+      env,
+      err: (t) => (stderr += `${t}\n`),
+      out: (t) => (stdout += `${t}\n`),
+      rawErr: null,
+      interrupted: new Promise(() => {}),
+      promptsDir: new URL('../../prompts/', import.meta.url).pathname,
+      now: () => Date.now(),
+    });
+    return { code, stdout, stderr };
+  } finally {
+    process.chdir(cwd);
+  }
+}
+
+describe('skillwright (the headless runner)', () => {
+  let reference: string;
+
+  it('trains to completion: exit 0, the best skill, the run bundle and one JSON line; no key in any output', async () => {
+    const r = await cli(['train', '--config', 'skillwright.json', '--out', 'ref', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const summary = JSON.parse(r.stdout.trim()) as { status: string; accepted: number; lift: number };
+    expect(summary).toMatchObject({ status: 'completed' });
+    expect(summary.accepted).toBeGreaterThan(0);
+    expect(summary.lift).toBeGreaterThan(0);
+    reference = best('ref');
+    expect(reference).not.toBe('# Skill\n\nAnswer with the code.\n');
+    expect(parseBundle(readFileSync(join(dir, 'ref', 'run-bundle.json'), 'utf8')).ok).toBe(true);
+    for (const f of readdirSync(join(dir, 'ref'))) expect(readFileSync(join(dir, 'ref', f), 'utf8'), f).not.toContain(KEY);
+    expect(r.stdout + r.stderr).not.toContain(KEY);
+  }, 60_000);
+
+  it('Ctrl-C pauses at a checkpoint with exit 3; the same command resumes to the same best skill', async () => {
+    const args = ['train', '--config', 'skillwright.json', '--out', 'paused'];
+    const first = await cli(args, { onErr: (text, kill) => /Step 1:/.test(text) && kill() });
+    expect(first.code, first.stderr).toBe(3);
+    expect(first.stderr).toMatch(/Pausing at the next checkpoint/);
+    const again = await cli(args);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/Continuing the run/);
+    expect(best('paused')).toBe(reference);
+  }, 60_000);
+
+  it('a paused run moves CLI → page → CLI and ends as the uninterrupted run', async () => {
+    const paused = await cli(['train', '--config', 'skillwright.json', '--out', 'moving'], { onErr: (text, kill) => /Baseline:/.test(text) && kill() });
+    expect(paused.code, paused.stderr).toBe(3);
+    // The page imports the CLI's bundle, and exports it again.
+    const db = await openSkillwrightDb(`cli-move-${Date.now()}`);
+    const parsed = parseBundle(readFileSync(join(dir, 'moving', 'run-bundle.json'), 'utf8'));
+    if (!parsed.ok) throw new Error(parsed.error);
+    const imported = await importBundle(db, parsed.bundle, () => 'page-run');
+    if (!imported.ok) throw new Error(imported.error);
+    writeFileSync(join(dir, 'from-page.json'), await (await exportRunFile(db, imported.runId))!.text());
+    db.close();
+    // Continued by the CLI on the endpoints of its own config.
+    const resumed = await cli(['resume', '--bundle', 'from-page.json', '--config', 'skillwright.json', '--out', 'moved']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(best('moved')).toBe(reference);
+  }, 60_000);
+
+  it('names a bad config or dataset and exits 2; refuses a key in the config and a missing key', async () => {
+    writeFileSync(join(dir, 'bad-run.json'), JSON.stringify({ ...JSON.parse(readFileSync(join(dir, 'skillwright.json'), 'utf8')), run: { batchSize: 0 } }));
+    const badRun = await cli(['train', '--config', 'bad-run.json', '--out', 'x1']); // spawned: the exit code reaches the shell
+    expect(badRun.code).toBe(2);
+    expect(badRun.stderr).toMatch(/run\.batchSize: batch size must be at least 1/);
+    writeFileSync(join(dir, 'bad.json'), JSON.stringify([{ question: 'q', answer: 'a' }, { question: '', answer: 'b' }]));
+    const badData = await cliHere(['train', '--config', 'skillwright.json', '--data', 'bad.json', '--out', 'x2']);
+    expect(badData.code).toBe(2);
+    expect(badData.stderr).toMatch(/Row 2, field "question"/);
+    writeFileSync(join(dir, 'keyed.json'), JSON.stringify({ target: { baseURL: srv.url, model: 'm', apiKey: KEY }, optimizer: { baseURL: srv.url, model: 'm' } }));
+    const keyed = await cliHere(['train', '--config', 'keyed.json', '--out', 'x3']);
+    expect(keyed.code).toBe(2);
+    expect(keyed.stderr).toMatch(/keys are never read from the config/);
+    expect(keyed.stderr).not.toContain(KEY);
+    const noKey = await cliHere(['train', '--config', 'skillwright.json', '--out', 'x4'], {});
+    expect(noKey.code).toBe(2);
+    expect(noKey.stderr).toMatch(/Set SKILLWRIGHT_TARGET_API_KEY/);
+  }, 60_000);
+
+  it('exits 100 when no step is accepted, and estimates without calling anyone', async () => {
+    const calls = srv.log.length;
+    const est = await cliHere(['estimate', '--config', 'skillwright.json', '--json']);
+    expect(est.code, est.stderr).toBe(0);
+    expect(JSON.parse(est.stdout.trim()).calls).toBeGreaterThan(0);
+    expect(srv.log.length).toBe(calls);
+    const none = await cli(['train', '--config', 'skillwright.json', '--out', 'nolift', '--min-lift', '2']);
+    expect(none.code, none.stderr).toBe(100);
+  }, 60_000);
+});
