@@ -5,6 +5,7 @@
  *   skillwright train  --config F [--data F] [--skill F] [--out DIR] [--dry-run] [--json] [--max-usd N] [--min-lift N]
  *   skillwright resume --out DIR [--bundle F --config F] [--json] [--max-usd N] [--min-lift N]
  *   skillwright estimate --config F [--data F] [--skill F]
+ *   skillwright eval --config F [--skill F] [--data F] [--split test|val|train] [--json]
  *
  * Exit codes: 0 a lift was accepted; 100 no lift (or below --min-lift); 3 paused (budget cap, error
  * rate, Ctrl-C) — the same command resumes; 2 a config or data problem; 1 anything else.
@@ -28,6 +29,10 @@ import { endpointConfig } from '../worker/handlers/context';
 import { ConfigError, keysFromEnv, parseCliConfig, type Env } from './config';
 import { FileRunStore } from './file-store';
 import { Progress } from './progress';
+import { reportHtml } from './report';
+import { evaluateSkill } from '../engine/evaluate';
+import { MemoryRunStore } from '../storage/memory-store';
+import type { SplitName } from '../core/dataset-types';
 
 export const EXIT = { lift: 0, failed: 1, config: 2, paused: 3, noLift: 100 } as const;
 
@@ -41,12 +46,14 @@ const OPTIONS = {
   json: { type: 'boolean' },
   'max-usd': { type: 'string' },
   'min-lift': { type: 'string' },
+  split: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
 const USAGE = `usage: skillwright train --config F [--data F] [--skill F] [--out DIR] [--dry-run] [--json] [--max-usd N] [--min-lift N]
        skillwright resume --out DIR [--bundle F --config F] [--json] [--max-usd N] [--min-lift N]
        skillwright estimate --config F [--data F] [--skill F]
+       skillwright eval --config F [--skill F] [--data F] [--split test|val|train] [--json]
 Keys come from SKILLWRIGHT_TARGET_API_KEY, SKILLWRIGHT_OPTIMIZER_API_KEY, SKILLWRIGHT_JUDGE_API_KEY.`;
 
 export interface CliIo {
@@ -133,6 +140,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     if (command === 'estimate') return estimate(args.values, io);
     if (command === 'train') return await train(args.values, io);
     if (command === 'resume') return await resume(args.values, io);
+    if (command === 'eval') return await evaluate(args.values, io);
     throw new ConfigError(`Unknown command "${command}".\n${USAGE}`);
   } catch (e) {
     if (e instanceof ConfigError) {
@@ -156,6 +164,36 @@ function estimate(values: ReturnType<typeof parse>['values'], io: CliIo): number
 }
 
 const storePath = (out: string) => join(out, 'run.jsonl');
+
+/** Score one skill (--skill, else the config's, else none) on a split, without training. */
+async function evaluate(values: ReturnType<typeof parse>['values'], io: CliIo): Promise<number> {
+  const split = (values.split ?? 'test') as SplitName;
+  if (!['train', 'val', 'test'].includes(split)) throw new ConfigError('--split must be train, val or test.');
+  const { config, dataset, skill } = loadInputs(values, io);
+  const keys = keysFromEnv(config.endpoints, io.env);
+  const c = config.run;
+  const llm = createLlmPort({
+    target: endpointConfig(config.endpoints.target, keys.target, c.targetConcurrency, 'target'),
+    optimizer: endpointConfig(config.endpoints.optimizer, keys.optimizer, c.optimizerConcurrency, 'optimizer'),
+    ...(config.endpoints.judge && keys.judge ? { judge: endpointConfig(config.endpoints.judge, keys.judge, c.optimizerConcurrency, 'judge') } : {}),
+  });
+  const controller = new AbortController();
+  setMaxListeners(100_000, controller.signal);
+  void io.interrupted.then(() => controller.abort('pause'));
+  const progress = new Progress(io.err, io.rawErr);
+  const r = await evaluateSkill(
+    { skill, split, limit: 0, config: c, data: { items: dataset.items, splits: dataset.splits }, prices: config.prices },
+    { llm, store: new MemoryRunStore(), prompts: loadPrompts(io.promptsDir, c.promptOverrides), signal: controller.signal, onEvent: (e) => progress.event(e), now: io.now },
+  );
+  progress.done();
+  if (!r.ok) {
+    io.err(`Stopped: ${r.reason}`);
+    return EXIT.paused;
+  }
+  io.err(`${split}: ${(r.hard * 100).toFixed(1)}% correct, partial credit ${(r.soft * 100).toFixed(1)}%, on ${r.n} items${r.errors ? ` (${r.errors} errored, not scored)` : ''}; cost $${r.costUsd.toFixed(4)}.`);
+  if (values.json) io.out(JSON.stringify({ split, hard: r.hard, soft: r.soft, n: r.n, errors: r.errors, costUsd: r.costUsd }));
+  return EXIT.lift;
+}
 
 async function train(values: ReturnType<typeof parse>['values'], io: CliIo): Promise<number> {
   const out = resolve(values.out ?? 'skillwright-out');
@@ -254,6 +292,7 @@ async function report(store: FileRunStore, out: string, values: ReturnType<typeo
   writeFileSync(join(out, 'best-skill.md'), best);
   writeFileSync(join(out, 'AGENTS.md'), best);
   writeFileSync(join(out, 'run-bundle.json'), JSON.stringify(store.toBundle(new Date(io.now()).toISOString())));
+  writeFileSync(join(out, 'report.html'), await reportHtml(store));
   const s = outcome.summary;
   const test = (k: string) => s?.tests.find((t) => t.skill === k)?.hard;
   const lift = s?.lift ? s.lift.estimate : test('best') !== undefined && test('initial') !== undefined ? test('best')! - test('initial')! : null;
@@ -275,7 +314,7 @@ async function report(store: FileRunStore, out: string, values: ReturnType<typeo
   };
   if (outcome.status === 'completed') {
     io.err(`Done: ${summary.accepted} step(s) accepted; validation ${fmt(summary.baseline)} → ${fmt(summary.best)}${lift !== null ? `; test lift ${(lift * 100).toFixed(1)} points` : ''}.`);
-    io.err(`Best skill: ${join(out, 'best-skill.md')} · run bundle (import it on the Runs screen): ${join(out, 'run-bundle.json')}`);
+    io.err(`Best skill: ${join(out, 'best-skill.md')} · report: ${join(out, 'report.html')} · run bundle (import it on the Runs screen): ${join(out, 'run-bundle.json')}`);
   } else io.err(`${outcome.status}: ${outcome.reason ?? ''}`);
   if (values.json) io.out(JSON.stringify(summary));
   if (outcome.status === 'paused' || outcome.status === 'interrupted') return EXIT.paused;

@@ -98,6 +98,10 @@ describe('skillwright (the headless runner)', () => {
     reference = best('ref');
     expect(reference).not.toBe('# Skill\n\nAnswer with the code.\n');
     expect(parseBundle(readFileSync(join(dir, 'ref', 'run-bundle.json'), 'utf8')).ok).toBe(true);
+    const html = readFileSync(join(dir, 'ref', 'report.html'), 'utf8');
+    expect(html).toContain('<h2>Accepted edits</h2>');
+    expect(html).not.toMatch(/<script/i);
+    expect(html).toMatch(/step 000\d/); // the blame names the step each line of the best skill came from
     for (const f of readdirSync(join(dir, 'ref'))) expect(readFileSync(join(dir, 'ref', f), 'utf8'), f).not.toContain(KEY);
     expect(r.stdout + r.stderr).not.toContain(KEY);
   }, 60_000);
@@ -147,6 +151,17 @@ describe('skillwright (the headless runner)', () => {
     const noKey = await cliHere(['train', '--config', 'skillwright.json', '--out', 'x4'], {});
     expect(noKey.code).toBe(2);
     expect(noKey.stderr).toMatch(/Set SKILLWRIGHT_TARGET_API_KEY/);
+  }, 60_000);
+
+  it('evaluates a skill on a split without training', async () => {
+    const start = await cliHere(['eval', '--config', 'skillwright.json', '--json']);
+    expect(start.code, start.stderr).toBe(0);
+    const trained = await cliHere(['eval', '--config', 'skillwright.json', '--skill', 'ref/best-skill.md', '--split', 'test', '--json']);
+    expect(trained.code, trained.stderr).toBe(0);
+    const [a, b] = [start, trained].map((r) => JSON.parse(r.stdout.trim()) as { hard: number; n: number; split: string });
+    expect(b).toMatchObject({ split: 'test' });
+    expect(b.n).toBeGreaterThan(0);
+    expect(b.hard).toBeGreaterThan(a.hard);
   }, 60_000);
 
   it('exits 100 when no step is accepted, and estimates without calling anyone', async () => {
