@@ -5,6 +5,8 @@
  */
 import { parseRunConfig, type RunConfig } from '../core/run-config';
 import type { Prices } from '../engine/meter';
+import { presetPrice } from '../core/pricing';
+import { SERVICE_TIERS, tieredPrice, type ServiceTier } from '../core/service-tier';
 import type { RunEndpoints, StoredEndpoint } from '../storage/schema';
 
 export interface CliConfig {
@@ -29,7 +31,7 @@ export class ConfigError extends Error {
 }
 
 const KNOWN = new Set(['name', 'data', 'skill', 'target', 'optimizer', 'judge', 'prices', 'run', 'split', '$schema']);
-const ENDPOINT_KEYS = new Set(['baseURL', 'model', 'temperature', 'maxOutputTokens', 'reasoningEffort', 'reasoningModel', 'headers', 'minimalHeaders', 'timeoutMs', 'maxRetries']);
+const ENDPOINT_KEYS = new Set(['baseURL', 'model', 'temperature', 'maxOutputTokens', 'reasoningEffort', 'reasoningModel', 'headers', 'minimalHeaders', 'timeoutMs', 'maxRetries', 'serviceTier']);
 
 function endpoint(v: unknown, role: string): StoredEndpoint {
   if (!v || typeof v !== 'object' || Array.isArray(v)) throw new ConfigError(`"${role}" must be an object with "baseURL" and "model".`);
@@ -40,7 +42,20 @@ function endpoint(v: unknown, role: string): StoredEndpoint {
   }
   if (typeof e.baseURL !== 'string' || !/^https?:\/\//.test(e.baseURL)) throw new ConfigError(`"${role}.baseURL" must be an http(s) URL.`);
   if (typeof e.model !== 'string' || !e.model.trim()) throw new ConfigError(`"${role}.model" must name a model.`);
+  if (e.serviceTier !== undefined && !SERVICE_TIERS.includes(e.serviceTier as ServiceTier)) {
+    throw new ConfigError(`"${role}.serviceTier" must be one of ${SERVICE_TIERS.join(', ')}.`);
+  }
   return e as unknown as StoredEndpoint;
+}
+
+/** Prices given in the config, else the list price of each role's model at its service tier (as the page does). */
+function pricesOf(given: Prices, endpoints: RunEndpoints): Prices {
+  const out: Prices = { ...given };
+  for (const role of ['target', 'optimizer'] as const) {
+    out[role] ??= tieredPrice(presetPrice(endpoints[role].model), endpoints[role].serviceTier);
+    if (!out[role]) delete out[role];
+  }
+  return out;
 }
 
 /** Parse and validate a config file's text; every problem is a ConfigError naming the setting. */
@@ -71,7 +86,7 @@ export function parseCliConfig(text: string, file = 'the config'): { config: Cli
       ...(typeof c.data === 'string' ? { data: c.data } : {}),
       ...(typeof c.skill === 'string' ? { skill: c.skill } : {}),
       endpoints,
-      prices: (c.prices as Prices | undefined) ?? {},
+      prices: pricesOf((c.prices as Prices | undefined) ?? {}, endpoints),
       run: run.config,
       ...(c.split ? { split: c.split as CliConfig['split'] } : {}),
     },

@@ -1,4 +1,5 @@
 /** How to reach one model: an OpenAI-compatible endpoint and the options of its calls. */
+import type { ServiceTier } from '../core/service-tier';
 export type ReasoningEffort = '' | 'minimal' | 'low' | 'medium' | 'high';
 
 export interface EndpointConfig {
@@ -19,6 +20,8 @@ export interface EndpointConfig {
   /** Attempts after the first, for transient failures. */
   maxRetries: number;
   timeoutMs: number;
+  /** `service_tier` for every call (flex, priority…); not sent when unset. */
+  serviceTier?: ServiceTier;
 }
 
 export function isReasoningModel(cfg: Pick<EndpointConfig, 'model' | 'reasoningModel'>): boolean {

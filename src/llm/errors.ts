@@ -15,7 +15,7 @@ export function redact(text: string, secrets: readonly string[]): string {
 export function isRetryable(e: unknown): boolean {
   if (e instanceof APIUserAbortError) return false;
   if (e instanceof APIConnectionError) return true; // includes timeouts
-  if (e instanceof APIError) return e.status === 408 || e.status === 409 || e.status === 429 || (e.status ?? 0) >= 500;
+  if (e instanceof APIError) return e.status === 408 || e.status === 409 || e.status === 429 || e.status === 498 || (e.status ?? 0) >= 500;
   return false;
 }
 

@@ -91,6 +91,7 @@ export class RoleClient {
   private params(req: LlmRequest, mode: JsonMode): ChatCompletionCreateParamsNonStreaming {
     const reasoning = this.reasoning();
     const p: ChatCompletionCreateParamsNonStreaming = { model: this.cfg.model, messages: req.messages };
+    if (this.cfg.serviceTier) p.service_tier = this.cfg.serviceTier;
     if (!reasoning && this.cfg.temperature !== undefined) p.temperature = this.cfg.temperature;
     if (this.cfg.maxOutputTokens) {
       if (reasoning) p.max_completion_tokens = this.cfg.maxOutputTokens;
@@ -169,7 +170,8 @@ export class RoleClient {
           attempt--;
           continue;
         }
-        const rateLimited = e instanceof OpenAI.APIError && e.status === 429;
+        // 429 (and Groq's 498 for flex capacity) say "wait": a flex tier's "resource unavailable" too.
+        const rateLimited = e instanceof OpenAI.APIError && (e.status === 429 || e.status === 498);
         if (rateLimited) rateLimits++;
         // A rate limit says "wait", not "broken": it has its own, more patient allowance, so a
         // storm slows the run down instead of failing the few calls that happen to be in flight.

@@ -3,6 +3,7 @@
  * persisted in users' browsers. Never change them without a new version and an upgrade step
  * in open-db.ts, with a test that seeds the previous version by hand.
  */
+import type { ServiceTier } from '../core/service-tier';
 import type { SkillMeta } from '../core/skill-file';
 import type { DBSchema } from 'idb';
 import type { Dataset } from '../core/dataset-types';
@@ -26,6 +27,8 @@ export interface StoredEndpoint {
   minimalHeaders?: boolean;
   timeoutMs?: number;
   maxRetries?: number;
+  /** `service_tier` sent with every call (issue #22); not sent when unset. */
+  serviceTier?: ServiceTier;
 }
 
 export interface RunEndpoints {

@@ -488,6 +488,35 @@ describe.skipIf(Boolean(skip))('Skillwright in Chromium', () => {
   }, 180_000);
 
 
+  it('a service tier per role: flex is sent with the target’s calls only, and the estimate shows its saving (issue #22)', async () => {
+    await page.getByRole('link', { name: 'Connect' }).click();
+    await page.getByText('Options: sampling, limits, prices').click();
+    await page.getByLabel('Target service tier').selectOption('flex');
+    await page.getByText('About half price, slower').waitFor();
+    await page.locator('details.options').screenshot({ path: 'test-results/connect-service-tier.png' });
+    // At list prices (a model Connect knows), the Train estimate says what flex saves.
+    await page.getByLabel('Target model').fill('gpt-4o-mini');
+    await page.getByLabel('Optimizer model').fill('gpt-4o');
+    await page.getByRole('link', { name: 'Train' }).click();
+    const saving = page.getByText(/Service tiers \(Connect\) save about \$\d+\.\d\d of \$\d+\.\d\d at list prices/);
+    await saving.waitFor();
+    await saving.locator('xpath=ancestor::*[contains(@class,"card")][1]').screenshot({ path: 'test-results/train-estimate-flex.png' });
+    await page.getByRole('link', { name: 'Connect' }).click();
+    await page.getByLabel('Target model').fill('sim-target');
+    await page.getByLabel('Optimizer model').fill('sim-optimizer');
+    srv.log.length = 0;
+    await page.getByRole('link', { name: 'Train' }).click();
+    await page.getByRole('button', { name: 'Start training' }).click();
+    await waitForStatus(page, 'Completed');
+    const target = srv.log.filter((l) => l.stage === 'target');
+    expect(target.length).toBeGreaterThan(0);
+    expect(target.every((l) => l.serviceTier === 'flex')).toBe(true);
+    expect(srv.log.filter((l) => l.stage !== 'target').every((l) => l.serviceTier === undefined)).toBe(true);
+    await page.getByRole('link', { name: 'Connect' }).click();
+    await page.getByText('Options: sampling, limits, prices').click();
+    await page.getByLabel('Target service tier').selectOption('');
+  }, 120_000);
+
   it('remembers keys only while asked to, and forgets them on request', async () => {
     const stored = () =>
       page.evaluate(

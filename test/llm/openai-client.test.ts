@@ -185,3 +185,35 @@ describe('reasoning-model parameters (issue #9 item 13)', () => {
     }
   });
 });
+
+describe('service tiers (issue #22)', () => {
+  it('sends the role’s service_tier, and none when unset', async () => {
+    srv.set({ serviceTiers: ['auto', 'default', 'flex', 'priority'] });
+    await new RoleClient('target', { ...testEndpoint(srv.url, 'sim-target'), serviceTier: 'flex' }).complete(targetReq());
+    await new RoleClient('target', { ...testEndpoint(srv.url, 'sim-target'), serviceTier: 'priority' }).complete(targetReq());
+    await new RoleClient('target', testEndpoint(srv.url, 'sim-target')).complete(targetReq());
+    expect(srv.log.map((e) => e.serviceTier)).toEqual(['flex', 'priority', undefined]);
+    srv.set({ serviceTiers: undefined });
+  });
+
+  it('a flex call refused for capacity ("Resource Unavailable", 429) is asked again until it is served', async () => {
+    srv.set({ serviceTiers: ['flex'], flexUnavailableEvery: 2 });
+    const client = new RoleClient('target', { ...testEndpoint(srv.url, 'sim-target', { maxRetries: 0 }), serviceTier: 'flex' }, { backoffBaseMs: 1 });
+    for (let i = 0; i < 4; i++) expect((await client.complete(targetReq())).text).toMatch(/<answer>/);
+    expect(srv.log.filter((e) => e.status === 429).length).toBeGreaterThan(0);
+    srv.set({ serviceTiers: undefined, flexUnavailableEvery: undefined });
+  });
+
+  it('flex gets the provider’s 15-minute timeout unless the user set one, and half the list price', async () => {
+    const { endpointConfig } = await import('../../src/worker/handlers/context');
+    const { effectivePrices } = await import('../../src/store/effective-prices');
+    const { presetPrice } = await import('../../src/core/pricing');
+    expect(endpointConfig({ baseURL: srv.url, model: 'm', serviceTier: 'flex' }, 'k', 4, 'target').timeoutMs).toBe(15 * 60_000);
+    expect(endpointConfig({ baseURL: srv.url, model: 'm', serviceTier: 'flex', timeoutMs: 5000 }, 'k', 4, 'target').timeoutMs).toBe(5000);
+    expect(endpointConfig({ baseURL: srv.url, model: 'm' }, 'k', 4, 'target').timeoutMs).toBe(120_000);
+    const list = presetPrice('gpt-4o-mini')!;
+    const flex = effectivePrices({ prices: {}, target: { baseURL: '', model: 'gpt-4o-mini', serviceTier: 'flex' }, optimizer: { baseURL: '', model: 'gpt-4o-mini' } });
+    expect(flex.target).toEqual({ input: list.input / 2, output: list.output / 2 });
+    expect(flex.optimizer).toEqual(list);
+  });
+});

@@ -63,6 +63,10 @@ export interface ServerOptions {
   repairSlip?: number;
   /** Keep each request's user message in the log (for tests that read prompts). */
   keepPrompts?: boolean;
+  /** The `service_tier` values accepted (issue #22); any other is a 400. Unset: the parameter is ignored. */
+  serviceTiers?: readonly string[];
+  /** Flex capacity: every n-th flex request is refused with OpenAI's 429 "Resource Unavailable". */
+  flexUnavailableEvery?: number;
   /** Port to listen on; 0 picks a free one. */
   port: number;
 }
@@ -73,6 +77,8 @@ export interface RequestLogEntry {
   model: string;
   status: number;
   responseFormat?: string;
+  /** The request's `service_tier`, when it sent one. */
+  serviceTier?: string;
   /** The user message, kept only with `keepPrompts`. */
   user?: string;
   /** The request's header names (lower case). */
@@ -141,6 +147,7 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
   const options: ServerOptions = { ...DEFAULTS, ...partial, faults: [...(partial.faults ?? [])] };
   const log: RequestLogEntry[] = [];
   const faultUses = new Map<FaultRule, number>();
+  let flexRequests = 0;
   // How often each target prompt was asked: the k-th identical prompt is the k-th sample.
   const samples = new Map<string, number>();
   const sockets = new Set<import('node:net').Socket>();
@@ -203,6 +210,7 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
       }
       const stage = stageOf(body);
       const model = body.model ?? '';
+      const tier = (body as { service_tier?: string }).service_tier;
       const record = (status: number) =>
         log.push({
           at: Date.now(),
@@ -210,6 +218,7 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
           model,
           status,
           responseFormat: body.response_format?.type,
+          ...(tier !== undefined ? { serviceTier: tier } : {}),
           headerNames: Object.keys(req.headers),
           ...(options.keepPrompts ? { user: body.messages?.filter((m) => m.role === 'user').map((m) => m.content).join('\n') } : {}),
         });
@@ -233,6 +242,15 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
         if ((rf === 'json_schema' && !options.jsonSchema) || (rf === 'json_object' && !options.jsonObject)) {
           record(400);
           return send(req, res, 400, apiError(`response_format ${rf} is not supported by this model`, 'invalid_request_error'));
+        }
+        if (tier !== undefined && options.serviceTiers && !options.serviceTiers.includes(tier)) {
+          record(400);
+          return send(req, res, 400, apiError(`Invalid value for 'service_tier': '${tier}'.`, 'invalid_request_error'));
+        }
+        if (tier === 'flex' && options.flexUnavailableEvery && ++flexRequests % options.flexUnavailableEvery === 0) {
+          record(429);
+          const msg = 'Resource Unavailable: there is not enough capacity for flex processing right now. Please retry later.';
+          return send(req, res, 429, apiError(msg, 'resource_unavailable'), { 'retry-after': '0' });
         }
         const fault = takeFault(stage, (body.messages ?? []).map((m) => String(m.content ?? '')).join('\n'));
         if (fault?.kind === '429') {

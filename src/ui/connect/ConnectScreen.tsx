@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { SERVICE_TIERS, TIER_HINTS } from '../../core/service-tier';
 import { trainer } from '../../client/trainer-client';
 import { effectiveOptimizer, setApp, useApp, type ConnectionDraft } from '../../store/app-store';
 import { forgetAllKeys, handOverKeys, rememberKeys } from '../../client/keys';
@@ -228,6 +229,29 @@ export function ConnectScreen() {
                     <option value="auto">auto</option>
                     <option value="yes">yes</option>
                     <option value="no">no</option>
+                  </select>
+                )}
+              </Field>
+            ))}
+            {(['target', 'optimizer'] as const).map((role) => (
+              <Field
+                key={`tier-${role}`}
+                label={`${role === 'target' ? 'Target' : 'Optimizer'} service tier`}
+                hint={c[role].serviceTier ? TIER_HINTS[c[role].serviceTier] : 'Not sent: the provider’s default. Flex (OpenAI, Gemini, Groq) is about half price and slower.'}
+              >
+                {(id, hintId) => (
+                  <select
+                    id={id}
+                    aria-describedby={hintId}
+                    value={c[role].serviceTier ?? ''}
+                    onChange={(e) => patchEndpoint(role, { serviceTier: (e.target.value || undefined) as StoredEndpoint['serviceTier'] })}
+                  >
+                    <option value="">not sent</option>
+                    {SERVICE_TIERS.map((t) => (
+                      <option key={t} value={t}>
+                        {t}
+                      </option>
+                    ))}
                   </select>
                 )}
               </Field>

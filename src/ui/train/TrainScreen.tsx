@@ -51,6 +51,12 @@ export function TrainScreen() {
   const [resumeBudget, setResumeBudget] = useState<number | undefined>(undefined);
   const dataset = datasets.find((d) => d.id === datasetId);
   const prices = useMemo(() => effectivePrices(connection), [connection]);
+  // The same run at list prices, when a role's service tier changes them: the estimate shows the saving.
+  const listPrices = useMemo(() => {
+    const plain = effectivePrices({ ...connection, target: { ...connection.target, serviceTier: undefined }, optimizer: { ...connection.optimizer, serviceTier: undefined } });
+    return JSON.stringify(plain) === JSON.stringify(prices) ? null : plain;
+  }, [connection, prices]);
+  const [listCost, setListCost] = useState<number | null>(null);
 
   useEffect(() => {
     void trainer().listDatasets().then(setDatasets);
@@ -62,9 +68,14 @@ export function TrainScreen() {
       void trainer()
         .estimateCost({ datasetId, config, skill, prices: { ...(prices.target ? { target: prices.target } : {}), ...(prices.optimizer ? { optimizer: prices.optimizer } : {}) } })
         .then((r) => setEstimate(r.ok ? r.estimate : null));
+      if (listPrices)
+        void trainer()
+          .estimateCost({ datasetId, config, skill, prices: listPrices })
+          .then((r) => setListCost(r.ok ? r.estimate.totalCostUsd : null));
+      else setListCost(null);
     }, 250);
     return () => clearTimeout(t);
-  }, [datasetId, config, skill, prices]);
+  }, [datasetId, config, skill, prices, listPrices]);
 
   const problems = validateRunConfig(config);
   // Buttons follow the status the worker reported; while a start is on its way none is offered twice.
@@ -233,6 +244,11 @@ export function TrainScreen() {
                 </tr>
               </tfoot>
             </table>
+            {listCost !== null && estimate.totalCostUsd !== null && listCost > estimate.totalCostUsd && (
+              <p className="muted">
+                Service tiers (Connect) save about ${(listCost - estimate.totalCostUsd).toFixed(2)} of ${listCost.toFixed(2)} at list prices.
+              </p>
+            )}
             <ul className="muted small">
               {estimate.assumptions.map((a) => (
                 <li key={a}>{a}</li>
@@ -242,7 +258,7 @@ export function TrainScreen() {
         )}
       </>
     ),
-    [estimate],
+    [estimate, listCost],
   );
 
   return (

@@ -2,6 +2,7 @@
  * What every handler of the worker API shares: its dependencies, the database, the runs this
  * worker is running, and the key vault. Built once by `createApi`.
  */
+import { FLEX_TIMEOUT_MS } from '../../core/service-tier';
 import type { EndpointConfig } from '../../llm/endpoint';
 import type { ClientOptions } from '../../llm/openai-client';
 import type { SkillwrightDb } from '../../storage/open-db';
@@ -68,7 +69,8 @@ export function endpointConfig(
     apiKey,
     concurrency,
     maxRetries: e.maxRetries ?? (role === 'target' ? 5 : 3),
-    timeoutMs: e.timeoutMs ?? (role === 'target' ? 120_000 : 300_000),
+    // Flex calls queue at the provider: its documented 15 minutes, unless the user set a timeout.
+    timeoutMs: e.timeoutMs ?? (e.serviceTier === 'flex' ? FLEX_TIMEOUT_MS : role === 'target' ? 120_000 : 300_000),
   };
 }
 

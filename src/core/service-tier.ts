@@ -1,0 +1,34 @@
+/**
+ * Provider service tiers (issue #22): `service_tier` on ordinary chat-completion calls. Flex
+ * (OpenAI, Gemini, Groq) is billed at batch rates — about half — in exchange for slower answers
+ * and occasional "resource unavailable" refusals; priority costs more and answers faster. No
+ * tier set means the parameter is not sent at all (many OpenAI-compatible servers refuse it).
+ */
+import type { Price } from './pricing';
+
+export const SERVICE_TIERS = ['auto', 'default', 'flex', 'priority'] as const;
+export type ServiceTier = (typeof SERVICE_TIERS)[number];
+
+/** OpenAI's advice for flex: calls queue, so allow 15 minutes instead of the usual timeout. */
+export const FLEX_TIMEOUT_MS = 15 * 60_000;
+
+/**
+ * What the tier does to a list price: flex is billed at batch rates (half). Priority rates vary
+ * by model and are not guessed: enter them on Connect.
+ */
+export function tierPriceFactor(tier: ServiceTier | undefined): number {
+  return tier === 'flex' ? 0.5 : 1;
+}
+
+export function tieredPrice(price: Price | undefined, tier: ServiceTier | undefined): Price | undefined {
+  const f = tierPriceFactor(tier);
+  return price && f !== 1 ? { input: price.input * f, output: price.output * f } : price;
+}
+
+/** What a person should know of a tier, for the Connect screen. */
+export const TIER_HINTS: Record<ServiceTier, string> = {
+  auto: 'The project’s default tier, chosen by the provider.',
+  default: 'Standard processing at list prices.',
+  flex: 'About half price, slower, sometimes “resource unavailable” (asked again patiently); 15-minute timeout.',
+  priority: 'Faster and dearer; enter the priority prices below.',
+};

@@ -1,0 +1,33 @@
+// The runner's config (issue #22): validated like the page's, keys refused, tiers priced.
+import { describe, expect, it } from 'vitest';
+import { ConfigError, keysFromEnv, parseCliConfig } from '../../src/cli/config';
+import { DEFAULT_RUN_CONFIG } from '../../src/core/run-config';
+import { presetPrice } from '../../src/core/pricing';
+
+const base = { target: { baseURL: 'https://api.openai.com/v1', model: 'gpt-4o-mini', serviceTier: 'flex' }, optimizer: { baseURL: 'https://api.openai.com/v1', model: 'gpt-4o' } };
+
+describe('the runner’s config file', () => {
+  it('fills the page’s defaults, and list prices at each role’s service tier', () => {
+    const { config } = parseCliConfig(JSON.stringify(base));
+    expect(config.run).toEqual(DEFAULT_RUN_CONFIG);
+    const mini = presetPrice('gpt-4o-mini')!;
+    expect(config.prices.target).toEqual({ input: mini.input / 2, output: mini.output / 2 });
+    expect(config.prices.optimizer).toEqual(presetPrice('gpt-4o'));
+    expect(parseCliConfig(JSON.stringify({ ...base, prices: { target: { input: 1, output: 2 } } })).config.prices.target).toEqual({ input: 1, output: 2 });
+  });
+
+  it('names what is wrong', () => {
+    const bad = (c: unknown) => () => parseCliConfig(JSON.stringify(c));
+    expect(bad({ ...base, target: { ...base.target, serviceTier: 'cheap' } })).toThrow(/"target.serviceTier" must be one of auto, default, flex, priority/);
+    expect(bad({ ...base, optimizer: { ...base.optimizer, apiKey: 'sk-x' } })).toThrow(/keys are never read from the config/);
+    expect(bad({ ...base, run: { epochs: 0 } })).toThrow(ConfigError);
+    expect(() => parseCliConfig('{')).toThrow(/not valid JSON/);
+  });
+
+  it('takes keys from the environment, sharing the target’s only with the same host', () => {
+    const { config } = parseCliConfig(JSON.stringify(base));
+    expect(keysFromEnv(config.endpoints, { SKILLWRIGHT_TARGET_API_KEY: 't' })).toEqual({ target: 't', optimizer: 't' });
+    const other = parseCliConfig(JSON.stringify({ ...base, optimizer: { baseURL: 'https://openrouter.ai/api/v1', model: 'x' } })).config;
+    expect(() => keysFromEnv(other.endpoints, { SKILLWRIGHT_TARGET_API_KEY: 't' })).toThrow(/SKILLWRIGHT_OPTIMIZER_API_KEY/);
+  });
+});
