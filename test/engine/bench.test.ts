@@ -7,7 +7,7 @@ it('npm run bench -- --json: formulas hold and the JSON has every key', async ()
   const lines: string[] = [];
   const spy = vi.spyOn(console, 'log').mockImplementation((s: string) => void lines.push(s));
   try {
-    expect(await main(['--json', '--latency=0'])).toBe(0);
+    expect(await main(['--json', '--latency=0', '--quick'])).toBe(0);
   } finally {
     spy.mockRestore();
   }

@@ -3,7 +3,9 @@
  * process with a fixed latency. Prints calls per stage against the core formulas, each step's
  * wall time against its critical-path bound, the calls saved by early stop and the caches,
  * and the engine's CPU time per 1 000 rollouts — as a table, then as JSON on the last line.
- * Options: --json (JSON only), --latency=MS (default 200).
+ * Then (issue #22) a 5 000-item evaluation and a training run at concurrency 8, 32 and 128: wall time
+ * against calls × latency / concurrency. Options: --json (JSON only), --latency=MS (default 200),
+ * --quick (no concurrency table), --items=N (evaluation size, default 5 000).
  */
 import '../setup'; // lifts Node's abort-listener warning, as in the tests
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -11,6 +13,7 @@ import { mergeTreeCalls, reflectCalls, rankCalls } from '../../src/core/call-cou
 import { createLlmPort } from '../../src/llm/openai-client';
 import { MemoryRunStore } from '../../src/storage/memory-store';
 import { runTraining } from '../../src/engine/trainer';
+import { evaluateSkill } from '../../src/engine/evaluate';
 import { loadPrompts } from './prompts';
 import { testEndpoint } from './endpoints';
 import { INITIAL_SKILL, SMALL_CONFIG, worldDataset } from './harness';
@@ -177,12 +180,45 @@ async function measure(url: string, latencyMs: number) {
   };
 }
 
+/** Wall time of a wide evaluation and of a training run at several concurrencies (issue #22). */
+async function concurrencyBench(url: string, latencyMs: number, items: number) {
+  const prompts = loadPrompts();
+  const all = worldDataset(items);
+  const evalData = { items: all.items, splits: { train: [], val: [], test: all.items.map((i) => i.id) } };
+  const rows: { what: string; concurrency: number; calls: number; wallMs: number; idealMs: number; ratio: number }[] = [];
+  for (const concurrency of [8, 32, 128]) {
+    const llm = () =>
+      createLlmPort(
+        { target: testEndpoint(url, 'sim-target', { concurrency, timeoutMs: 120_000 }), optimizer: testEndpoint(url, 'sim-optimizer', { concurrency, timeoutMs: 120_000 }) },
+        { backoffBaseMs: 50 },
+      );
+    const config = { ...SMALL_CONFIG, targetConcurrency: concurrency, optimizerConcurrency: concurrency };
+    let t0 = performance.now();
+    const ev = await evaluateSkill({ skill: INITIAL_SKILL, split: 'test', limit: 0, config, data: evalData }, { llm: llm(), store: new MemoryRunStore(), prompts });
+    if (!ev.ok) throw new Error(ev.reason);
+    let wallMs = performance.now() - t0;
+    rows.push({ what: `evaluation of ${items} items`, concurrency, calls: ev.n + ev.errors, wallMs, idealMs: ((ev.n + ev.errors) * latencyMs) / concurrency, ratio: 0 });
+    const data = worldDataset(240);
+    const store = new MemoryRunStore();
+    t0 = performance.now();
+    const run = await runTraining({ runId: 'wide', config: { ...config, batchSize: 48, epochs: 1 }, data, initialSkill: INITIAL_SKILL }, { llm: llm(), store, prompts });
+    wallMs = performance.now() - t0;
+    if (run.status !== 'completed') throw new Error(`wide run ended ${run.status}`);
+    const calls = (await store.listRollouts('wide')).filter((r) => !r.cached).length + (await store.listCalls('wide')).length;
+    rows.push({ what: 'training run (240 items, batch 48)', concurrency, calls, wallMs, idealMs: (calls * latencyMs) / concurrency, ratio: 0 });
+  }
+  for (const r of rows) r.ratio = r.idealMs > 0 ? r.wallMs / r.idealMs : 0;
+  return rows;
+}
+
 export async function main(argv: string[]): Promise<number> {
   const jsonOnly = argv.includes('--json');
   const latencyMs = Number(argv.find((a) => a.startsWith('--latency='))?.split('=')[1] ?? 200);
   const { url, child } = await startServerProcess(latencyMs);
   try {
-    const r = await measure(url, latencyMs);
+    const quick = argv.includes('--quick');
+    const items = Number(argv.find((a) => a.startsWith('--items='))?.split('=')[1] ?? 5_000);
+    const r = { ...(await measure(url, latencyMs)), concurrencyTable: quick ? [] : await concurrencyBench(url, latencyMs, items) };
     if (!jsonOnly) {
       const log = console.log;
       log(`Skillwright benchmark — test server latency ${latencyMs} ms, concurrency ${r.concurrency}, dataset ${r.dataset.train}/${r.dataset.val}/${r.dataset.test}`);
@@ -202,6 +238,11 @@ export async function main(argv: string[]): Promise<number> {
       log(`Repeats (issue #19): noise probe ${r.repeats.probe}, spot checks ${r.repeats.spotChecks}, settled verdicts ${r.repeats.verdicts} target calls`);
       log(`Engine CPU: ${Math.round(r.engineCpuMs)} ms for ${r.rollouts} rollouts = ${r.cpuMsPer1000Rollouts.toFixed(1)} ms per 1 000 rollouts (run wall time ${(r.runWallMs / 1000).toFixed(1)} s)`);
       log(`Test accuracy: ${JSON.stringify(r.testAccuracy)}`);
+      if (r.concurrencyTable.length) {
+        log('\nWide concurrency (issue #22): wall time against calls × latency / concurrency');
+        log('what                                concurrency    calls    wall s   ideal s   ratio');
+        for (const c of r.concurrencyTable) log(`${c.what.padEnd(36)} ${String(c.concurrency).padStart(11)} ${String(c.calls).padStart(8)} ${(c.wallMs / 1000).toFixed(1).padStart(9)} ${(c.idealMs / 1000).toFixed(1).padStart(9)}   ${c.ratio.toFixed(2)}`);
+      }
     }
     console.log(JSON.stringify(r));
     const formulasHold = (Object.keys(r.calls) as (keyof typeof r.calls)[]).every(
