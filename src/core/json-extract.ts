@@ -5,6 +5,7 @@
  * candidates give null — never a guess. Every pass is linear in the input and nothing throws.
  */
 import { jsonrepair } from 'jsonrepair';
+import { stripThinking } from './thinking';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -109,8 +110,9 @@ function fencedOrSpan<T>(text: string, fenced: string | null, open: string, clos
 }
 
 /** The JSON object an optimizer response holds, or null. */
-export function extractJsonObject(text: string): JsonObject | null {
-  if (typeof text !== 'string' || !text) return null;
+export function extractJsonObject(reply: string): JsonObject | null {
+  if (typeof reply !== 'string' || !reply) return null;
+  const text = stripThinking(reply); // braces in a model's thinking are not its answer
   const fenced = firstFencedBlock(text);
   const v = fencedOrSpan(text, fenced, '{', '}', tryParseObject);
   if (v) return v;
@@ -134,8 +136,9 @@ function tryParseArray(text: string): unknown[] | null {
  * and a bracketed aside in prose does not hide the list after it. No repair: a guessed list is
  * worse than none.
  */
-export function extractJsonArray(text: string): unknown[] | null {
-  if (typeof text !== 'string' || !text) return null;
+export function extractJsonArray(reply: string): unknown[] | null {
+  if (typeof reply !== 'string' || !reply) return null;
+  const text = stripThinking(reply);
   const fenced = firstFencedBlock(text);
   const inFence = fenced !== null ? tryParseArray(fenced.trim()) : null;
   if (inFence) return inFence;

@@ -4,6 +4,7 @@
  * back, in the form "<LABEL>=<value>: predicted '…' but expected …" — the text before the first
  * colon is what the step buffer groups failures by. The LLM judge lives in the engine.
  */
+import { stripThinking } from './thinking';
 import { extractAnswer } from './answer-extraction';
 import { levenshtein, pyList, pyRepr, squadNormalise, tokenF1 } from './text-normalise';
 
@@ -41,7 +42,8 @@ export interface ScoreResult {
 }
 
 /** Score a response. Throws only for `judge`, which needs an LLM and is scored by the engine. */
-export function scoreResponse(spec: ScorerSpec, response: string, target: ScoreTarget): ScoreResult {
+export function scoreResponse(spec: ScorerSpec, reply: string, target: ScoreTarget): ScoreResult {
+  const response = stripThinking(reply); // scored on what follows the model's thinking
   switch (spec.kind) {
     case 'exact':
       return scoreExact(response, target.answers);

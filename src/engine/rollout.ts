@@ -6,6 +6,7 @@
  * many errors pause the run. With an early-stop bound the items go in waves, in their fixed
  * order, and evaluation stops once the bound says the skill can no longer win.
  */
+import { stripThinking } from '../core/thinking';
 import { skillHash } from '../core/hash';
 import { scoreResponse, type ScoreResult } from '../core/scoring';
 import { renderRollout } from '../core/templates';
@@ -73,7 +74,8 @@ const isVerdict = (j: unknown): boolean => typeof j === 'object' && j !== null &
 async function score(ctx: EngineContext, item: DatasetItem, response: string, cacheKey: string): Promise<ScoreResult & { judge?: RolloutRow['judge']; judgeError?: string }> {
   const spec = ctx.config.scorer;
   if (spec.kind !== 'judge') return scoreResponse(spec, response, item);
-  const values = { question: item.question, expected: expectedText(item), rubric: item.rubric ?? spec.rubric ?? '', response };
+  // The judge grades the answer, not the thinking before it.
+  const values = { question: item.question, expected: expectedText(item), rubric: item.rubric ?? spec.rubric ?? '', response: stripThinking(response) };
   // A reply without a verdict is asked once more, then the row is an error — never memoised, so
   // a resumed run asks again instead of replaying the same useless reply for ever.
   let r = await callOptimizer(ctx, `judge/${cacheKey}`, 'judge', values, 'judge', isVerdict);

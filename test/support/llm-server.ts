@@ -65,6 +65,11 @@ export interface ServerOptions {
   keepPrompts?: boolean;
   /** The `service_tier` values accepted (issue #22); any other is a 400. Unset: the parameter is ignored. */
   serviceTiers?: readonly string[];
+  /**
+   * A reasoning model that thinks aloud (issue #23): every reply starts with a `<think>` block
+   * holding a decoy answer and decoy JSON; the target's real answer follows, without tags.
+   */
+  thinkWrap?: boolean;
   /** Flex capacity: every n-th flex request is refused with OpenAI's 429 "Resource Unavailable". */
   flexUnavailableEvery?: number;
   /** Port to listen on; 0 picks a free one. */
@@ -301,6 +306,10 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
           text = fault?.kind === 'malformed' ? 'My patch: {op: append, content: add a rule} — as discussed.' : rf ? answer : `Sure.\n\`\`\`json\n${answer}\n\`\`\``;
           // The output limit cut the reply mid-word: what jsonrepair would turn into partial edits.
           if (fault?.kind === 'truncated') text = text.slice(0, Math.max(1, Math.floor(text.length * 0.6)));
+        }
+        if (options.thinkWrap && text) {
+          const decoy = '<think>\nPerhaps <answer>DECOY-0</answer>, or {"edits": [], "learning_rate": 0}? Let me check the rules.\n</think>\n';
+          text = decoy + (stage === 'target' ? text.replace(/<\/?answer>/g, '') : text);
         }
         const promptChars = (body.messages ?? []).reduce((n, m) => n + m.content.length, 0);
         const usage = { prompt_tokens: Math.ceil(promptChars / 4), completion_tokens: options.completionTokens ?? Math.ceil(text.length / 4), total_tokens: 0 };
