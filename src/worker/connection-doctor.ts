@@ -39,6 +39,7 @@ export function corsFix(baseURL: string, pageOrigin = 'this page’s origin'): s
   const h = host(baseURL);
   if (/:11434$/.test(h)) return `For Ollama: start it with OLLAMA_ORIGINS="${pageOrigin}" (or "*") ollama serve.`;
   if (/:1234$/.test(h)) return 'For LM Studio: turn on “Enable CORS” in the server settings.';
+  if (/:8080$/.test(h)) return `For llama.cpp: start llama-server with --cors-origins "${pageOrigin}" (its default, *, also works).`;
   if (/:8000$/.test(h)) return `For vLLM: start the server with --allowed-origins '["${pageOrigin}"]'.`;
   if (/openai\.azure\.com$/.test(h)) return 'For Azure OpenAI: put the resource behind Azure API Management with a CORS policy that allows this page.';
   if (/\.(together\.xyz|deepseek\.com|mistral\.ai)$/.test(h)) return 'This provider does not answer browser pages: call it through a proxy you control that adds CORS headers.';

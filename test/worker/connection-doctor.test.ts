@@ -32,6 +32,7 @@ describe('connection doctor', () => {
     expect(fix('http://localhost:11434/v1')).toMatch(/OLLAMA_ORIGINS="https:\/\/skillwright\.example"/);
     expect(fix('http://localhost:1234/v1')).toMatch(/Enable CORS/);
     expect(fix('http://localhost:8000/v1')).toMatch(/--allowed-origins/);
+    expect(fix('http://127.0.0.1:8080/v1')).toMatch(/llama-server with --cors-origins "https:\/\/skillwright\.example"/);
     expect(fix('https://x.openai.azure.com/openai/v1')).toMatch(/API Management/);
     expect(fix('https://api.mistral.ai/v1')).toMatch(/proxy you control/);
     expect(fix('https://llm.example/v1')).toMatch(/does not allow requests from this page \(CORS\).*Access-Control-Allow-Origin/);
