@@ -23,7 +23,19 @@ export default defineConfig({
           environment: 'node',
           setupFiles: ['test/setup.ts'],
           include: ['test/**/*.test.{ts,tsx}'],
-          exclude: ['test/e2e/**'],
+          exclude: ['test/e2e/**', 'test/cli/cli.test.ts'],
+        },
+      },
+      {
+        // The headless runner as spawned processes (each starts Vite's module runner): kept out
+        // of the unit suite, whose target is 30 s.
+        extends: true,
+        test: {
+          name: 'cli',
+          environment: 'node',
+          setupFiles: ['test/setup.ts'],
+          include: ['test/cli/cli.test.ts'],
+          testTimeout: 60_000,
         },
       },
       {
