@@ -29,6 +29,11 @@ export interface ClientOptions {
 
 /** What each endpoint+model accepted for JSON output, shared by every client in this realm. */
 const jsonModeMemory = new Map<string, JsonMode>();
+/** Record how an endpoint answers structured output (the connection test's probe found out). */
+export function rememberJsonMode(cfg: Pick<EndpointConfig, 'baseURL' | 'model'>, mode: JsonMode): void {
+  jsonModeMemory.set(`${cfg.baseURL}|${cfg.model}`, mode);
+}
+
 export function rememberedJsonMode(cfg: EndpointConfig): JsonMode | undefined {
   return jsonModeMemory.get(`${cfg.baseURL}|${cfg.model}`);
 }

@@ -1,6 +1,8 @@
 /** "Test connection": one tiny call per role, with its latency or a diagnosis the user can act on. */
 import OpenAI from 'openai';
-import { RoleClient } from '../llm/openai-client';
+import { RoleClient, rememberJsonMode, rememberedJsonMode } from '../llm/openai-client';
+import { extractJsonObject } from '../core/json-extract';
+import { stripThinking } from '../core/thinking';
 import { withoutSdkHeaders } from '../llm/minimal-headers';
 import { diagnoseUnreachable } from './connection-doctor';
 import { classifyError } from '../llm/errors';
@@ -13,6 +15,31 @@ export interface RoleCheck {
   latencyMs?: number;
   model: string;
   error?: { kind: string; message: string };
+  /**
+   * The optimizer's and judge's structured output (issue #23): the strictest mode the endpoint
+   * honours — json_schema, json_object, or none (replies parsed from text) — and whether it
+   * accepted a schema without keeping to it.
+   */
+  structuredOutput?: { mode: 'json_schema' | 'json_object' | 'none'; schemaIgnored: boolean };
+}
+
+export const PROBE_PROMPT = 'Reply with the JSON object {"ok": true} and nothing else.';
+const PROBE_SCHEMA = { name: 'probe', schema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'], additionalProperties: false } };
+
+/**
+ * Which structured output the endpoint honours: the client asks with a JSON schema and steps down
+ * (json_object, then text) when the endpoint refuses it; a reply that does not keep to an accepted
+ * schema means the schema is not enforced (Ollama Cloud), so replies are parsed from text.
+ */
+async function probeStructuredOutput(client: RoleClient, cfg: EndpointConfig): Promise<RoleCheck['structuredOutput']> {
+  const r = await client.complete({ role: client.role, stage: 'connection_test', messages: [{ role: 'user', content: PROBE_PROMPT }], jsonSchema: PROBE_SCHEMA });
+  const used = rememberedJsonMode(cfg) ?? 'json_schema';
+  const kept = extractJsonObject(r.text)?.ok === true && /^\s*\{/.test(stripThinking(r.text));
+  if (used !== 'text' && !kept) {
+    rememberJsonMode(cfg, 'text');
+    return { mode: 'none', schemaIgnored: true };
+  }
+  return { mode: used === 'text' ? 'none' : used, schemaIgnored: false };
 }
 
 export async function checkEndpoint(role: Role, cfg: EndpointConfig, fetchImpl?: typeof fetch): Promise<RoleCheck> {
@@ -20,7 +47,10 @@ export async function checkEndpoint(role: Role, cfg: EndpointConfig, fetchImpl?:
   const started = Date.now();
   try {
     await client.complete({ role, stage: 'connection_test', messages: [{ role: 'user', content: 'Reply with the word OK.' }] });
-    return { role, ok: true, latencyMs: Date.now() - started, model: cfg.model };
+    const latencyMs = Date.now() - started;
+    // The roles that answer in JSON: which structured output their endpoint keeps to.
+    const structuredOutput = role === 'target' ? undefined : await probeStructuredOutput(client, cfg).catch(() => undefined);
+    return { role, ok: true, latencyMs, model: cfg.model, ...(structuredOutput ? { structuredOutput } : {}) };
   } catch (e) {
     const err = isLlmError(e) ? e : classifyError(e, { role, baseURL: cfg.baseURL, model: cfg.model, secrets: [cfg.apiKey] });
     // An empty answer that ran out of tokens still proves the endpoint, key and model work.

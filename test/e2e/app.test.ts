@@ -634,7 +634,12 @@ describe.skipIf(Boolean(skip))('connection diagnoses in Chromium', () => {
     await page.getByRole('button', { name: 'Test connection' }).click();
     const ok = page.getByText(/connected\.$/);
     await ok.waitFor();
-    expect(await ok.innerText()).toMatch(/Target sim-target: \d+ ms · Optimizer sim-optimizer: \d+ ms · Judge sim-optimizer: \d+ ms — connected\./);
+    // The roles that answer in JSON say which structured output their endpoint keeps to (issue #23).
+    const line = await ok.innerText();
+    expect(line).toMatch(/^Target sim-target: \d+ ms · /);
+    expect(line).toMatch(/ · Optimizer sim-optimizer: \d+ ms \(structured output: json schema\) · /);
+    expect(line).toMatch(/ · Judge sim-optimizer: \d+ ms \(structured output: json schema\) — connected\.$/);
+    await ok.screenshot({ path: 'test-results/connect-structured-output.png' });
     await page.getByLabel('Separate judge endpoint').uncheck();
   });
 

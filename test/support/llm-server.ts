@@ -70,6 +70,8 @@ export interface ServerOptions {
    * holding a decoy answer and decoy JSON; the target's real answer follows, without tags.
    */
   thinkWrap?: boolean;
+  /** Accept a json_schema response format but not keep to it (Ollama Cloud, issue #23). */
+  ignoreSchema?: boolean;
   /** Flex capacity: every n-th flex request is refused with OpenAI's 429 "Resource Unavailable". */
   flexUnavailableEvery?: number;
   /** Port to listen on; 0 picks a free one. */
@@ -295,7 +297,10 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
         const user = body.messages?.filter((m) => m.role === 'user').map((m) => m.content).join('\n') ?? '';
         let text: string;
         if (fault?.kind === 'empty' || fault?.kind === 'length_empty') text = '';
-        else if (stage === 'target') {
+        else if (user.startsWith('Reply with the JSON object {"ok": true}')) {
+          // The connection test's structured-output probe.
+          text = rf === 'json_schema' && options.ignoreSchema ? 'Sure! ok is true.' : rf ? '{"ok": true}' : 'Here it is: {"ok": true}';
+        } else if (stage === 'target') {
           const prompt = `${system}\n\u0000${user}`;
           const k = samples.get(prompt) ?? 0;
           samples.set(prompt, k + 1);

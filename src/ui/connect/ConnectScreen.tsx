@@ -67,6 +67,13 @@ function PriceInputs({ role }: { role: 'target' | 'optimizer' }) {
   );
 }
 
+/** How the optimizer's endpoint answers in JSON, as the connection test found (issue #23). */
+function structuredLabel(s: RoleCheck['structuredOutput']): string {
+  if (!s) return '';
+  if (s.schemaIgnored) return ' (accepts a JSON schema but does not keep to it: replies are read from text)';
+  return s.mode === 'none' ? ' (no structured output: replies are read from text)' : ` (structured output: ${s.mode.replace('_', ' ')})`;
+}
+
 export function ConnectScreen() {
   const c = useApp((s) => s.connection);
   const keys = useApp((s) => s.keys);
@@ -304,7 +311,7 @@ export function ConnectScreen() {
         </div>
         {checks && failed.length === 0 && (
           <p className="ok-line">
-            {checks.map((x) => `${ROLE_NAMES[x.role]} ${x.model}: ${x.latencyMs} ms`).join(' · ')} — connected.
+            {checks.map((x) => `${ROLE_NAMES[x.role]} ${x.model}: ${x.latencyMs} ms${structuredLabel(x.structuredOutput)}`).join(' · ')} — connected.
           </p>
         )}
         {failed.length > 0 && (
