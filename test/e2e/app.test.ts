@@ -208,6 +208,42 @@ describe.skipIf(Boolean(skip))('Skillwright in Chromium', () => {
     void resumed;
   }, 180_000);
 
+  it('a service tier per role: flex is sent with the target’s calls only, and the estimate shows its saving (issue #22)', async () => {
+    await page.getByRole('link', { name: 'Connect' }).click();
+    await page.getByText('Options: sampling, limits, prices').click();
+    await page.getByLabel('Target service tier').selectOption('flex');
+    await page.getByText('About half price, slower').waitFor();
+    await page.locator('details.options').screenshot({ path: 'test-results/connect-service-tier.png' });
+    // At list prices (a model Connect knows), the Train estimate says what flex saves.
+    await page.getByLabel('Target model').fill('gpt-4o-mini');
+    await page.getByLabel('Optimizer model').fill('gpt-4o');
+    await page.getByRole('link', { name: 'Train' }).click();
+    const saving = page.getByText(/Service tiers \(Connect\) save about \$\d+\.\d\d of \$\d+\.\d\d at list prices/);
+    await saving.waitFor();
+    await saving.locator('xpath=ancestor::*[contains(@class,"card")][1]').screenshot({ path: 'test-results/train-estimate-flex.png' });
+    await page.getByRole('link', { name: 'Connect' }).click();
+    await page.getByLabel('Target model').fill('sim-target');
+    await page.getByLabel('Optimizer model').fill('sim-optimizer');
+    srv.log.length = 0;
+    await page.getByRole('link', { name: 'Train' }).click();
+    const before = (await readRuns(page)).length;
+    await page.getByRole('button', { name: 'Start training' }).click();
+    // The previous run's "Completed" is still shown at first: wait for the new run's record.
+    const finished = async () => {
+      const runs = await readRuns(page);
+      return runs.length > before && runs.every((r) => r.status !== 'running' && r.status !== 'idle');
+    };
+    await expect.poll(finished, { timeout: 90_000 }).toBe(true);
+    const target = srv.log.filter((l) => l.stage === 'target');
+    expect(target.length).toBeGreaterThan(0);
+    expect(target.every((l) => l.serviceTier === 'flex')).toBe(true);
+    expect(srv.log.filter((l) => l.stage !== 'target').every((l) => l.serviceTier === undefined)).toBe(true);
+    await page.getByRole('link', { name: 'Connect' }).click();
+    await page.getByText('Options: sampling, limits, prices').click();
+    await page.getByLabel('Target service tier').selectOption('');
+    await page.getByRole('link', { name: 'Train' }).click(); // leaves Connect with its options closed
+  }, 120_000);
+
   it('pauses at the budget cap and says so', async () => {
     await page.getByRole('link', { name: 'Connect' }).click();
     await page.getByText('Options: sampling, limits, prices').click();
@@ -487,35 +523,6 @@ describe.skipIf(Boolean(skip))('Skillwright in Chromium', () => {
     await page.getByLabel('Gate rule').selectOption('mean');
   }, 180_000);
 
-
-  it('a service tier per role: flex is sent with the target’s calls only, and the estimate shows its saving (issue #22)', async () => {
-    await page.getByRole('link', { name: 'Connect' }).click();
-    await page.getByText('Options: sampling, limits, prices').click();
-    await page.getByLabel('Target service tier').selectOption('flex');
-    await page.getByText('About half price, slower').waitFor();
-    await page.locator('details.options').screenshot({ path: 'test-results/connect-service-tier.png' });
-    // At list prices (a model Connect knows), the Train estimate says what flex saves.
-    await page.getByLabel('Target model').fill('gpt-4o-mini');
-    await page.getByLabel('Optimizer model').fill('gpt-4o');
-    await page.getByRole('link', { name: 'Train' }).click();
-    const saving = page.getByText(/Service tiers \(Connect\) save about \$\d+\.\d\d of \$\d+\.\d\d at list prices/);
-    await saving.waitFor();
-    await saving.locator('xpath=ancestor::*[contains(@class,"card")][1]').screenshot({ path: 'test-results/train-estimate-flex.png' });
-    await page.getByRole('link', { name: 'Connect' }).click();
-    await page.getByLabel('Target model').fill('sim-target');
-    await page.getByLabel('Optimizer model').fill('sim-optimizer');
-    srv.log.length = 0;
-    await page.getByRole('link', { name: 'Train' }).click();
-    await page.getByRole('button', { name: 'Start training' }).click();
-    await waitForStatus(page, 'Completed');
-    const target = srv.log.filter((l) => l.stage === 'target');
-    expect(target.length).toBeGreaterThan(0);
-    expect(target.every((l) => l.serviceTier === 'flex')).toBe(true);
-    expect(srv.log.filter((l) => l.stage !== 'target').every((l) => l.serviceTier === undefined)).toBe(true);
-    await page.getByRole('link', { name: 'Connect' }).click();
-    await page.getByText('Options: sampling, limits, prices').click();
-    await page.getByLabel('Target service tier').selectOption('');
-  }, 120_000);
 
   it('remembers keys only while asked to, and forgets them on request', async () => {
     const stored = () =>

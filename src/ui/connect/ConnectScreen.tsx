@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { SERVICE_TIERS, TIER_HINTS } from '../../core/service-tier';
+import { SERVICE_TIERS, TIER_HINTS, tieredPrice } from '../../core/service-tier';
 import { trainer } from '../../client/trainer-client';
 import { effectiveOptimizer, setApp, useApp, type ConnectionDraft } from '../../store/app-store';
 import { forgetAllKeys, handOverKeys, rememberKeys } from '../../client/keys';
@@ -56,7 +56,8 @@ function ModelInput({ label, value, models, onChange }: { label: string; value: 
 function PriceInputs({ role }: { role: 'target' | 'optimizer' }) {
   const c = useApp((s) => s.connection);
   const model = role === 'target' ? c.target.model : c.optimizer.model;
-  const price = c.prices[role] ?? presetPrice(model);
+  // Untyped, the list price at the role's service tier: what the run will be charged.
+  const price = c.prices[role] ?? tieredPrice(presetPrice(model), c[role].serviceTier);
   const set = (p: Partial<{ input: number; output: number }>) =>
     patchConnection({ prices: { ...c.prices, [role]: { input: price?.input ?? 0, output: price?.output ?? 0, ...p } } });
   return (
