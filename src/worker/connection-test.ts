@@ -21,6 +21,51 @@ export interface RoleCheck {
    * accepted a schema without keeping to it.
    */
   structuredOutput?: { mode: 'json_schema' | 'json_object' | 'none'; schemaIgnored: boolean };
+  /** A local server that cuts long prompts off (issue #23): where, and how to give it more context. */
+  context?: { truncatedAt: number; fix: string };
+}
+
+/** Is this a server on the user's own machine or network (where the context probe is free)? */
+export function isLocalEndpoint(baseURL: string): boolean {
+  try {
+    const h = new URL(baseURL).hostname;
+    return h === 'localhost' || h === '127.0.0.1' || h === '[::1]' || /^(10|192\.168|172\.(1[6-9]|2\d|3[01]))\./.test(h) || h.endsWith('.local');
+  } catch {
+    return false;
+  }
+}
+
+/** How to give each local server a longer context. */
+export function contextFix(baseURL: string, truncatedAt: number): string {
+  const port = (() => {
+    try {
+      return new URL(baseURL).port;
+    } catch {
+      return '';
+    }
+  })();
+  const need = 'a context that holds the skill, the task and the answer (16 384 tokens or more for long skills)';
+  if (port === '11434') return `Ollama cuts prompts at ${truncatedAt} tokens here: start it with OLLAMA_CONTEXT_LENGTH=16384 ollama serve, or set PARAMETER num_ctx 16384 in the model's Modelfile — ${need}.`;
+  if (port === '8080') return `llama-server cuts prompts at ${truncatedAt} tokens: start it with -c 16384 (--ctx-size) — ${need}.`;
+  if (port === '1234') return `LM Studio cuts prompts at ${truncatedAt} tokens: raise the model's context length when loading it — ${need}.`;
+  return `The server cuts prompts at about ${truncatedAt} tokens: raise its context size (for vLLM, --max-model-len) — ${need}.`;
+}
+
+/**
+ * Whether the server reads a long prompt whole: the same question behind ~1 000 and ~6 000 tokens
+ * of filler. If the long one's prompt tokens stop short of what it holds, the server truncates.
+ */
+async function probeContext(client: RoleClient, cfg: EndpointConfig): Promise<RoleCheck['context']> {
+  const ask = async (tokens: number) => {
+    const filler = 'Filler line to measure the context window. '.repeat(Math.ceil((tokens * 4) / 44));
+    const r = await client.complete({ role: client.role, stage: 'connection_test', messages: [{ role: 'user', content: `${filler}\nReply with the word OK.` }] });
+    return { chars: filler.length, tokens: r.usageEstimated ? null : r.usage.promptTokens };
+  };
+  const short = await ask(1_000);
+  const long = await ask(6_000);
+  if (short.tokens === null || long.tokens === null || short.tokens === 0) return undefined;
+  const expected = (short.tokens * long.chars) / short.chars;
+  return long.tokens < 0.8 * expected ? { truncatedAt: long.tokens, fix: contextFix(cfg.baseURL, long.tokens) } : undefined;
 }
 
 export const PROBE_PROMPT = 'Reply with the JSON object {"ok": true} and nothing else.';
@@ -50,7 +95,9 @@ export async function checkEndpoint(role: Role, cfg: EndpointConfig, fetchImpl?:
     const latencyMs = Date.now() - started;
     // The roles that answer in JSON: which structured output their endpoint keeps to.
     const structuredOutput = role === 'target' ? undefined : await probeStructuredOutput(client, cfg).catch(() => undefined);
-    return { role, ok: true, latencyMs, model: cfg.model, ...(structuredOutput ? { structuredOutput } : {}) };
+    // Local servers are free to probe: does a long prompt reach the model whole?
+    const context = isLocalEndpoint(cfg.baseURL) ? await probeContext(client, cfg).catch(() => undefined) : undefined;
+    return { role, ok: true, latencyMs, model: cfg.model, ...(structuredOutput ? { structuredOutput } : {}), ...(context ? { context } : {}) };
   } catch (e) {
     const err = isLlmError(e) ? e : classifyError(e, { role, baseURL: cfg.baseURL, model: cfg.model, secrets: [cfg.apiKey] });
     // An empty answer that ran out of tokens still proves the endpoint, key and model work.

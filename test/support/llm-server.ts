@@ -72,6 +72,11 @@ export interface ServerOptions {
   thinkWrap?: boolean;
   /** Accept a json_schema response format but not keep to it (Ollama Cloud, issue #23). */
   ignoreSchema?: boolean;
+  /**
+   * A context window this many tokens long that silently drops the rest of a longer prompt, as
+   * Ollama's OpenAI endpoint does at 2 048/4 096 (issue #23): reported prompt tokens stop there.
+   */
+  contextTokens?: number;
   /** Flex capacity: every n-th flex request is refused with OpenAI's 429 "Resource Unavailable". */
   flexUnavailableEvery?: number;
   /** Port to listen on; 0 picks a free one. */
@@ -317,7 +322,8 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
           text = decoy + (stage === 'target' ? text.replace(/<\/?answer>/g, '') : text);
         }
         const promptChars = (body.messages ?? []).reduce((n, m) => n + m.content.length, 0);
-        const usage = { prompt_tokens: Math.ceil(promptChars / 4), completion_tokens: options.completionTokens ?? Math.ceil(text.length / 4), total_tokens: 0 };
+        const seen = Math.ceil(promptChars / 4);
+        const usage = { prompt_tokens: options.contextTokens ? Math.min(options.contextTokens, seen) : seen, completion_tokens: options.completionTokens ?? Math.ceil(text.length / 4), total_tokens: 0 };
         usage.total_tokens = usage.prompt_tokens + usage.completion_tokens;
         record(200);
         const base = { id: `chatcmpl-${log.length}`, created: 0, model };

@@ -7,6 +7,7 @@ import { startLlmServer, type LlmTestServer, type ServerOptions } from '../suppo
 import { openTab } from '../support/api-harness';
 import { rememberedJsonMode } from '../../src/llm/openai-client';
 import { testEndpoint } from '../support/endpoints';
+import { contextFix, isLocalEndpoint } from '../../src/worker/connection-test';
 
 const servers: LlmTestServer[] = [];
 afterAll(() => servers.forEach((s) => s.close()));
@@ -35,5 +36,24 @@ describe('structured-output probe', () => {
     // Remembered for the optimizer's calls (the worker's client steps down no further).
     const remembered = rememberedJsonMode(testEndpoint(srv.url, 'sim-optimizer'));
     expect(remembered).toBe(expected.mode === 'none' ? 'text' : expected.mode);
+  });
+});
+
+describe('context doctor (issue #23)', () => {
+  it('finds a local server that cuts long prompts off, and says the fix', async () => {
+    const { checks } = await probe({ contextTokens: 2048 });
+    expect(checks[0].context?.truncatedAt).toBe(2048);
+    expect(checks[0].context?.fix).toMatch(/cuts prompts at about 2048 tokens/);
+    expect(checks[1].context?.truncatedAt).toBe(2048);
+    const whole = await probe({});
+    expect(whole.checks.every((c) => c.context === undefined)).toBe(true);
+  });
+
+  it('names the fix per server, and probes only servers on the user’s own machine or network', () => {
+    expect(contextFix('http://localhost:11434/v1', 2048)).toMatch(/OLLAMA_CONTEXT_LENGTH=16384.*num_ctx/);
+    expect(contextFix('http://127.0.0.1:8080/v1', 4096)).toMatch(/-c 16384/);
+    expect(contextFix('http://localhost:1234/v1', 4096)).toMatch(/LM Studio/);
+    expect(isLocalEndpoint('http://192.168.1.20:11434/v1')).toBe(true);
+    expect(isLocalEndpoint('https://api.openai.com/v1')).toBe(false);
   });
 });

@@ -315,6 +315,18 @@ export function ConnectScreen() {
             {checks.map((x) => `${ROLE_NAMES[x.role]} ${x.model}: ${x.latencyMs} ms${structuredLabel(x.structuredOutput)}`).join(' · ')} — connected.
           </p>
         )}
+        {checks?.some((x) => x.context) && (
+          <Alert>
+            <strong>A long prompt does not reach the model whole.</strong>
+            <ul>
+              {checks.filter((x) => x.context).map((x) => (
+                <li key={x.role}>
+                  {ROLE_NAMES[x.role]}: {x.context!.fix}
+                </li>
+              ))}
+            </ul>
+          </Alert>
+        )}
         {failed.length > 0 && (
           <Alert>
             <strong>Connection test failed.</strong>
