@@ -22,6 +22,8 @@ export default defineConfig({
           name: 'unit',
           environment: 'node',
           setupFiles: ['test/setup.ts'],
+          // Integration tests run whole trainings over HTTP: on two busy cores 5 s is too tight.
+          testTimeout: 20_000,
           include: ['test/**/*.test.{ts,tsx}'],
           exclude: ['test/e2e/**', 'test/cli/cli.test.ts'],
         },
@@ -43,6 +45,8 @@ export default defineConfig({
         test: {
           name: 'e2e',
           environment: 'node',
+          // After the Node projects: the browser's frame-time budgets are measured on idle cores.
+          sequence: { groupOrder: 1 },
           include: ['test/e2e/**/*.test.ts'],
           globalSetup: ['test/e2e/global-setup.ts'],
           testTimeout: 60_000,

@@ -3,6 +3,9 @@ import OpenAI from 'openai';
 import { RoleClient, rememberJsonMode, rememberedJsonMode } from '../llm/openai-client';
 import { extractJsonObject } from '../core/json-extract';
 import { stripThinking } from '../core/thinking';
+import { isLocalEndpoint } from '../core/local-endpoint';
+
+export { isLocalEndpoint };
 import { withoutSdkHeaders } from '../llm/minimal-headers';
 import { diagnoseUnreachable } from './connection-doctor';
 import { classifyError } from '../llm/errors';
@@ -23,16 +26,6 @@ export interface RoleCheck {
   structuredOutput?: { mode: 'json_schema' | 'json_object' | 'none'; schemaIgnored: boolean };
   /** A local server that cuts long prompts off (issue #23): where, and how to give it more context. */
   context?: { truncatedAt: number; fix: string };
-}
-
-/** Is this a server on the user's own machine or network (where the context probe is free)? */
-export function isLocalEndpoint(baseURL: string): boolean {
-  try {
-    const h = new URL(baseURL).hostname;
-    return h === 'localhost' || h === '127.0.0.1' || h === '[::1]' || /^(10|192\.168|172\.(1[6-9]|2\d|3[01]))\./.test(h) || h.endsWith('.local');
-  } catch {
-    return false;
-  }
 }
 
 /** How to give each local server a longer context. */

@@ -210,6 +210,8 @@ describe.skipIf(Boolean(skip))('Skillwright in Chromium', () => {
 
   it('a service tier per role: flex is sent with the target’s calls only, and the estimate shows its saving (issue #22)', async () => {
     await page.getByRole('link', { name: 'Connect' }).click();
+    // Both roles on the test server at 127.0.0.1: Connect advises a strong optimizer (issue #23).
+    await page.getByRole('note').filter({ hasText: 'Both roles run on your own machine' }).waitFor();
     await page.getByText('Options: sampling, limits, prices').click();
     await page.getByLabel('Target service tier').selectOption('flex');
     await page.getByText('About half price, slower').waitFor();

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { SERVICE_TIERS, TIER_HINTS, tieredPrice } from '../../core/service-tier';
+import { isLocalEndpoint } from '../../core/local-endpoint';
 import { trainer } from '../../client/trainer-client';
 import { effectiveOptimizer, setApp, useApp, type ConnectionDraft } from '../../store/app-store';
 import { forgetAllKeys, handOverKeys, rememberKeys } from '../../client/keys';
@@ -210,6 +211,12 @@ export function ConnectScreen() {
             <KeyInput label="Judge API key" value={keys.judge ?? ''} held={Boolean(held.judge)} onChange={(v) => setApp((s) => ({ keys: { ...s.keys, judge: v } }))} />
             <ModelInput label="Judge model" value={c.judge.model} models={models} onChange={(v) => patchConnection({ judge: { ...c.judge!, model: v } })} />
           </div>
+        )}
+        {isLocalEndpoint(c.target.baseURL) && isLocalEndpoint(effectiveOptimizer(c).baseURL) && (
+          <p className="muted" role="note">
+            Both roles run on your own machine. A small local model is a fine target, but the optimizer reads the
+            failures and writes the rules: give it a strong model (untick “Same endpoint for optimizer”).
+          </p>
         )}
         <details className="options">
           <summary>Options: sampling, limits, prices</summary>
