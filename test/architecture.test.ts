@@ -70,3 +70,12 @@ describe('each layer imports only the layers below it', () => {
     }
   });
 });
+
+// Issue #21: no type circle between the engine's ports and its value types.
+describe('engine value types stand alone', () => {
+  it('engine/types.ts imports nothing of the engine', () => {
+    const text = readFileSync(join(SRC, 'engine/types.ts'), 'utf8');
+    const local = [...text.matchAll(/^\s*import\s[^'"]*?from\s+['"](\.[^'"]+)['"]/gm)].map((m) => m[1]);
+    expect(local.filter((spec) => spec.startsWith('./'))).toEqual([]);
+  });
+});

@@ -3,7 +3,7 @@
  * by src/llm (the openai SDK) and src/storage (IndexedDB, or memory in tests). The engine
  * imports neither the SDK, nor idb, nor Comlink.
  */
-export type Role = 'target' | 'optimizer' | 'judge';
+import type { ArtifactRecord, LlmUsage, OptimizerCallRecord, Role, RolloutRow, RunState, SkillVersion, StepRecord } from './types';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -18,12 +18,6 @@ export interface LlmRequest {
   /** Ask for JSON matching this schema (falls back to json_object, then text). */
   jsonSchema?: { name: string; schema: Record<string, unknown> };
   signal?: AbortSignal;
-}
-
-export interface LlmUsage {
-  promptTokens: number;
-  completionTokens: number;
-  reasoningTokens: number;
 }
 
 export interface LlmResponse {
@@ -87,7 +81,6 @@ export interface LlmPort {
   outputLimit?(role: Role): number | undefined;
 }
 
-import type { ArtifactRecord, OptimizerCallRecord, RolloutRow, RunState, SkillVersion, StepRecord } from './types';
 
 /**
  * Where a run's data lives. Every write is a checkpoint: a finished rollout, an optimizer call,
@@ -113,3 +106,6 @@ export interface RunStore {
   putSkillVersion(version: SkillVersion): Promise<void>;
   getSkillVersions(runId: string): Promise<SkillVersion[]>;
 }
+
+// The LLM's value types live with the run's (engine/types.ts), which imports nothing of the ports.
+export type { LlmUsage, Role };

@@ -6,7 +6,16 @@ import type { GateAction, GateState } from '../core/gate';
 import type { ScheduleState } from '../core/schedules';
 import type { RunConfig } from '../core/run-config';
 import type { DatasetItem, SplitName } from '../core/dataset-types';
-import type { LlmUsage, Role } from './ports';
+
+/** Who a call is for. */
+export type Role = 'target' | 'optimizer' | 'judge';
+
+/** Tokens a call used, as the provider reported them (or estimated). */
+export interface LlmUsage {
+  promptTokens: number;
+  completionTokens: number;
+  reasoningTokens: number;
+}
 
 export type RunStatus = 'idle' | 'running' | 'paused' | 'interrupted' | 'completed' | 'failed' | 'cancelled';
 
