@@ -36,6 +36,7 @@ export class Meter {
   private reservedTokens = 0;
 
   private estimated = 0;
+  private cutOff = 0;
 
   constructor(
     private readonly prices: Prices,
@@ -47,6 +48,17 @@ export class Meter {
   /** Count a call whose usage was estimated; the first time, the line the run logs about it. */
   noteEstimated(): string | null {
     return ++this.estimated === 1 ? 'The endpoint reports no token usage: tokens and costs are estimated from characters (about 4 per token).' : null;
+  }
+
+  /**
+   * Count a target answer that ended at a limit (finish_reason "length"); the first time, what the
+   * run logs about it (issue #23): a cut answer is scored as it stands, and often wrongly.
+   */
+  noteCutOff(): string | null {
+    return ++this.cutOff === 1
+      ? 'The target’s answers are being cut off (finish_reason: length): raise “Target max output tokens” on Connect, ' +
+          'or — for a local server — its context size (Test connection checks it); cut answers are scored as they stand.'
+      : null;
   }
 
   /** Record a call made outside a reservation (e.g. usage restored from storage). */

@@ -148,6 +148,8 @@ async function rolloutOne(ctx: EngineContext, o: PhaseOptions, hash: string, ite
     });
     const note = res.usageEstimated ? ctx.meter.noteEstimated() : null;
     if (note) ctx.emit({ type: 'log', level: 'warn', message: note });
+    const cut = res.finishReason === 'length' ? ctx.meter.noteCutOff() : null;
+    if (cut) ctx.emit({ type: 'log', level: 'warn', message: cut });
     const s = await score(ctx, item, res.text, cacheKey);
     row = {
       ...base,

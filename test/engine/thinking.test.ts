@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLlmServer, type LlmTestServer } from '../support/llm-server';
 import { trainOnce } from '../support/harness';
+import type { RunEvent } from '../../src/engine/events';
 
 let plain: LlmTestServer;
 let thinking: LlmTestServer;
@@ -28,5 +29,17 @@ describe('replies wrapped in thinking', () => {
     expect(rows.some((r) => r.predicted === 'DECOY-0')).toBe(false);
     const calls = await b.store.listCalls(b.runId);
     expect(calls.filter((c) => !c.ok)).toEqual([]);
+  });
+
+  it('a target whose answers end at a limit (finish_reason: length) is named once in the run log', async () => {
+    plain.set({ faults: [{ kind: 'truncated', stage: 'target', times: 3 }] });
+    const warnings: string[] = [];
+    const onEvent = (e: RunEvent) => {
+      if (e.type === 'log' && e.level === 'warn') warnings.push(e.message);
+    };
+    const r = await trainOnce({ url: plain.url, config: { epochs: 1 }, onEvent });
+    plain.set({ faults: [] });
+    expect(r.outcome.status).toBe('completed');
+    expect(warnings.filter((w) => /being cut off \(finish_reason: length\)/.test(w))).toHaveLength(1);
   });
 });
