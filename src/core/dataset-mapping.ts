@@ -5,7 +5,7 @@ import type { FieldMapping, MappingRole, RawRow } from './dataset-types';
 export const FIELD_ALIASES: Record<MappingRole, readonly string[]> = {
   id: ['id', '_id', 'key', 'uid'],
   question: ['question', 'input', 'prompt', 'query', 'instruction', 'task'],
-  expected: ['answers', 'answer', 'expected', 'output', 'target', 'ground_truth', 'label'],
+  expected: ['answers', 'answer', 'expected', 'expected_output', 'output', 'target', 'ground_truth', 'label'],
   context: ['context'],
   choices: ['choices', 'options'],
   correctChoice: ['correct_choice', 'correct', 'correct_label'],

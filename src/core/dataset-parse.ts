@@ -80,6 +80,10 @@ function parseJson(text: string): ParseOutcome {
     return { ok: false, format: 'json', problems: [jsonError(text, e)], truncated: false };
   }
   if (Array.isArray(data)) return collect('json', data.map((record, i) => ({ record, where: `row ${i + 1}` })));
+  // An Agent Skills evals/evals.json (issue #23): {skill_name, evals: [{id, prompt, expected_output, assertions}]}.
+  if (isRecord(data) && Array.isArray(data.evals)) {
+    return collect('json', data.evals.map((record, i) => ({ record: isRecord(record) ? fromEval(record) : record, where: `eval ${i + 1}` })));
+  }
   if (isRecord(data)) {
     const rows: { record: unknown; where: string; split: SplitName }[] = [];
     const unknownKeys: string[] = [];
@@ -105,6 +109,19 @@ function parseJson(text: string): ParseOutcome {
     return collect('json-splits', rows);
   }
   return { ok: false, format: 'json', problems: [{ where: '', message: 'expected a list of items or an object with train / val / test lists' }], truncated: false };
+}
+
+/**
+ * One eval as a dataset row: its prompt is the question, its expected output the answer, and its
+ * assertions (strings, or objects with a text or description) the judge's rubric, one per line.
+ * Its files stay as a field of the row.
+ */
+function fromEval(e: Record<string, unknown>): Record<string, unknown> {
+  const assertions = Array.isArray(e.assertions) ? e.assertions : [];
+  const text = (a: unknown) => (typeof a === 'string' ? a : isRecord(a) ? String(a.text ?? a.description ?? a.assertion ?? JSON.stringify(a)) : String(a));
+  const rubric = assertions.map((a) => `- ${text(a)}`).join('\n');
+  const { assertions: _a, ...rest } = e;
+  return { ...rest, ...(e.id !== undefined ? { id: String(e.id) } : {}), ...(rubric ? { rubric } : {}) };
 }
 
 function collect(format: DatasetFormat, rows: { record: unknown; where: string; split?: SplitName }[]): ParseOutcome {

@@ -231,3 +231,28 @@ describe('mapping detection', () => {
     expect(detectMapping(['input', 'output', 'task'])).toMatchObject({ question: 'input', expected: 'output' });
   });
 });
+
+describe('Agent Skills evals/evals.json (issue #23)', () => {
+  it('imports each eval as an item: prompt → question, expected_output → answer, assertions → rubric', () => {
+    const evals = {
+      skill_name: 'pdf-forms',
+      evals: [
+        { id: 1, prompt: 'Fill the form', expected_output: 'A filled form', files: ['form.pdf'], assertions: ['Every field is filled', { text: 'Dates are ISO' }] },
+        { id: 'two', prompt: 'Read the title', expected_output: 'Annual report', assertions: [] },
+        { id: 3, prompt: 'Sign it', expected_output: 'Signed' },
+      ],
+    };
+    const r = importDatasetText(JSON.stringify(evals), { ratio: [1, 1, 1] });
+    if (!r.ok) throw new Error(r.problems.map(formatProblem).join('; '));
+    const byId = new Map(r.dataset.items.map((i) => [i.id, i]));
+    expect(byId.get('1')).toMatchObject({ question: 'Fill the form', answers: ['A filled form'], rubric: '- Every field is filled\n- Dates are ISO' });
+    expect(byId.get('two')).toMatchObject({ question: 'Read the title', answers: ['Annual report'] });
+    expect(byId.get('two')?.rubric).toBeUndefined();
+    expect(r.dataset.items).toHaveLength(3);
+  });
+
+  it('names a bad eval by its position', () => {
+    const p = problems(importDatasetText(JSON.stringify({ evals: [{ id: 1, prompt: 'ok', expected_output: 'x' }, 'not an eval', { id: 3, prompt: '', expected_output: 'y' }] })));
+    expect(p[0]).toMatch(/^Eval 2: expected an object/);
+  });
+});
