@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { setMaxListeners } from 'node:events';
 import { importDatasetText } from '../core/dataset-import';
 import { formatProblem } from '../core/dataset-types';
-import { validateAgainstSplits } from '../core/run-config';
+import { validateAgainstSplits, type RunConfig } from '../core/run-config';
 import { estimateCost } from '../engine/cost-estimate';
 import { rolloutTemplateOf } from '../engine/context';
 import { buildPromptSet, type PromptSet } from '../engine/prompts';
@@ -24,7 +24,8 @@ import { runTraining, type TrainOutcome } from '../engine/trainer';
 import type { RunEvent } from '../engine/events';
 import { createLlmPort } from '../llm/openai-client';
 import { parseBundle } from '../storage/bundle';
-import type { DatasetRecord, RunRecord } from '../storage/schema';
+import type { DatasetRecord, RunEndpoints, RunRecord } from '../storage/schema';
+import type { LlmPort } from '../engine/ports';
 import { endpointConfig } from '../worker/handlers/context';
 import { ConfigError, keysFromEnv, parseCliConfig, type Env } from './config';
 import { FileRunStore } from './file-store';
@@ -165,21 +166,35 @@ function estimate(values: ReturnType<typeof parse>['values'], io: CliIo): number
 
 const storePath = (out: string) => join(out, 'run.jsonl');
 
+/** The LLM port of a run's endpoints, each with the key the environment holds for it. */
+function llmPortFor(endpoints: RunEndpoints, c: RunConfig, io: CliIo): LlmPort {
+  const keys = keysFromEnv(endpoints, io.env);
+  return createLlmPort({
+    target: endpointConfig(endpoints.target, keys.target, c.targetConcurrency, 'target'),
+    optimizer: endpointConfig(endpoints.optimizer, keys.optimizer, c.optimizerConcurrency, 'optimizer'),
+    ...(endpoints.judge && keys.judge ? { judge: endpointConfig(endpoints.judge, keys.judge, c.optimizerConcurrency, 'judge') } : {}),
+  });
+}
+
+/** An abort signal that Ctrl-C trips: the engine pauses at its next checkpoint. */
+function stopOnInterrupt(io: CliIo, say?: string): AbortController {
+  const controller = new AbortController();
+  setMaxListeners(100_000, controller.signal); // one listener per call in flight
+  void io.interrupted.then(() => {
+    if (say) io.err(say);
+    controller.abort('pause');
+  });
+  return controller;
+}
+
 /** Score one skill (--skill, else the config's, else none) on a split, without training. */
 async function evaluate(values: ReturnType<typeof parse>['values'], io: CliIo): Promise<number> {
   const split = (values.split ?? 'test') as SplitName;
   if (!['train', 'val', 'test'].includes(split)) throw new ConfigError('--split must be train, val or test.');
   const { config, dataset, skill } = loadInputs(values, io);
-  const keys = keysFromEnv(config.endpoints, io.env);
   const c = config.run;
-  const llm = createLlmPort({
-    target: endpointConfig(config.endpoints.target, keys.target, c.targetConcurrency, 'target'),
-    optimizer: endpointConfig(config.endpoints.optimizer, keys.optimizer, c.optimizerConcurrency, 'optimizer'),
-    ...(config.endpoints.judge && keys.judge ? { judge: endpointConfig(config.endpoints.judge, keys.judge, c.optimizerConcurrency, 'judge') } : {}),
-  });
-  const controller = new AbortController();
-  setMaxListeners(100_000, controller.signal);
-  void io.interrupted.then(() => controller.abort('pause'));
+  const llm = llmPortFor(config.endpoints, c, io);
+  const controller = stopOnInterrupt(io);
   const progress = new Progress(io.err, io.rawErr);
   const r = await evaluateSkill(
     { skill, split, limit: 0, config: c, data: { items: dataset.items, splits: dataset.splits }, prices: config.prices },
@@ -198,9 +213,10 @@ async function evaluate(values: ReturnType<typeof parse>['values'], io: CliIo): 
 async function train(values: ReturnType<typeof parse>['values'], io: CliIo): Promise<number> {
   const out = resolve(values.out ?? 'skillwright-out');
   // A paused run in the out folder is continued by the same command.
-  if (existsSync(storePath(out)) && FileRunStore.open(storePath(out)).run) {
+  const existing = existsSync(storePath(out)) ? FileRunStore.open(storePath(out)) : null;
+  if (existing?.run) {
     io.err(`Continuing the run in ${out}.`);
-    return resume(values, io);
+    return resume(values, io, existing);
   }
   const { config, dataset, skill } = loadInputs(values, io);
   const maxUsd = numberOption(values['max-usd'], 'max-usd');
@@ -227,7 +243,7 @@ async function train(values: ReturnType<typeof parse>['values'], io: CliIo): Pro
   return execute(store, out, values, io);
 }
 
-async function resume(values: ReturnType<typeof parse>['values'], io: CliIo): Promise<number> {
+async function resume(values: ReturnType<typeof parse>['values'], io: CliIo, opened?: FileRunStore): Promise<number> {
   const out = resolve(values.out ?? 'skillwright-out');
   if (values.bundle) {
     const parsed = parseBundle(readText(resolve(values.bundle), 'run bundle'));
@@ -244,11 +260,11 @@ async function resume(values: ReturnType<typeof parse>['values'], io: CliIo): Pr
     store.write({ t: 'run', v: { ...store.run!, endpoints: config.endpoints, prices: config.prices } });
   }
   if (!existsSync(storePath(out))) throw new ConfigError(`No run in ${out} (${storePath(out)} is missing).`);
-  const store = FileRunStore.open(storePath(out));
+  const store = opened ?? FileRunStore.open(storePath(out));
   if (!store.run || !store.dataset) throw new ConfigError(`${storePath(out)} holds no run and dataset.`);
   if (store.run.status === 'completed' || store.run.status === 'cancelled') {
     io.err(`The run in ${out} is ${store.run.status}; its outputs are there.`);
-    return report(store, out, values, io, { status: store.run.status, summary: store.run.state?.summary ?? (await store.loadState())?.summary });
+    return report(store, out, values, io, { status: store.run.status, summary: (await store.loadState())?.summary });
   }
   const maxUsd = numberOption(values['max-usd'], 'max-usd');
   if (maxUsd !== undefined) {
@@ -263,19 +279,9 @@ async function resume(values: ReturnType<typeof parse>['values'], io: CliIo): Pr
 async function execute(store: FileRunStore, out: string, values: ReturnType<typeof parse>['values'], io: CliIo): Promise<number> {
   const run = store.run!;
   const dataset = store.dataset!;
-  const keys = keysFromEnv(run.endpoints, io.env);
   const c = run.config;
-  const llm = createLlmPort({
-    target: endpointConfig(run.endpoints.target, keys.target, c.targetConcurrency, 'target'),
-    optimizer: endpointConfig(run.endpoints.optimizer, keys.optimizer, c.optimizerConcurrency, 'optimizer'),
-    ...(run.endpoints.judge && keys.judge ? { judge: endpointConfig(run.endpoints.judge, keys.judge, c.optimizerConcurrency, 'judge') } : {}),
-  });
-  const controller = new AbortController();
-  setMaxListeners(100_000, controller.signal); // one listener per call in flight
-  void io.interrupted.then(() => {
-    io.err('Pausing at the next checkpoint… (the same command resumes)');
-    controller.abort('pause');
-  });
+  const llm = llmPortFor(run.endpoints, c, io);
+  const controller = stopOnInterrupt(io, 'Pausing at the next checkpoint… (the same command resumes)');
   const progress = new Progress(io.err, io.rawErr);
   const outcome = await runTraining(
     { runId: run.id, config: c, data: { items: dataset.items, splits: dataset.splits }, initialSkill: run.initialSkill, prices: run.prices },

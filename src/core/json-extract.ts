@@ -100,22 +100,18 @@ function repairSingleObject(text: string): JsonObject | null {
   }
 }
 
-/** The first fenced block if it parses, else the greedy span from the first `open` to the last `close`. */
-function fencedOrSpan<T>(text: string, fenced: string | null, open: string, close: string, parse: (s: string) => T | null): T | null {
-  const v = fenced !== null ? parse(fenced.trim()) : null;
-  if (v) return v;
-  const first = text.indexOf(open);
-  const last = text.lastIndexOf(close);
-  return first >= 0 && last > first ? parse(text.slice(first, last + 1)) : null;
-}
-
 /** The JSON object an optimizer response holds, or null. */
 export function extractJsonObject(reply: string): JsonObject | null {
   if (typeof reply !== 'string' || !reply) return null;
   const text = stripThinking(reply); // braces in a model's thinking are not its answer
   const fenced = firstFencedBlock(text);
-  const v = fencedOrSpan(text, fenced, '{', '}', tryParseObject);
-  if (v) return v;
+  // The first fenced block if it parses, else the greedy span from the first '{' to the last '}'.
+  const inFence = fenced !== null ? tryParseObject(fenced.trim()) : null;
+  if (inFence) return inFence;
+  const first = text.indexOf('{');
+  const last = text.lastIndexOf('}');
+  const span = first >= 0 && last > first ? tryParseObject(text.slice(first, last + 1)) : null;
+  if (span) return span;
   // Repair: a fenced block is used when it holds exactly one object, else the whole text.
   if (fenced !== null && topLevelSpans(fenced).length === 1) return repairSingleObject(fenced);
   return repairSingleObject(text);

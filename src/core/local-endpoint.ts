@@ -6,6 +6,7 @@ export function isLocalEndpoint(baseURL: string): boolean {
   return (
     h === 'localhost' ||
     h === '[::1]' ||
+    h === '0.0.0.0' ||
     h.endsWith('.local') ||
     /^127\./.test(h) ||
     /^(10|192\.168|172\.(1[6-9]|2\d|3[01]))\./.test(h)

@@ -4,6 +4,7 @@
  * external resource: it opens anywhere, and every text from the run is escaped.
  */
 import { callStageLabel } from './stages';
+import type { LiftInterval } from './lift';
 
 export interface ReportStep {
   step: number;
@@ -27,13 +28,8 @@ export interface ReportGate {
 }
 
 /** A lift with its interval (issue #19), as the run summary holds it. */
-export interface ReportLift {
+export interface ReportLift extends Omit<LiftInterval, 'n'> {
   against: string;
-  measured: number;
-  estimate: number;
-  interval: [number, number];
-  level: number;
-  uncertain: boolean;
   noise: { miss: number; guess: number; flipRate: number; repeatedSamples: number };
 }
 

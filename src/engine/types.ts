@@ -6,6 +6,7 @@ import type { GateAction, GateState } from '../core/gate';
 import type { ScheduleState } from '../core/schedules';
 import type { RunConfig } from '../core/run-config';
 import type { DatasetItem, SplitName } from '../core/dataset-types';
+import type { LiftInterval } from '../core/lift';
 
 /** Who a call is for. */
 export type Role = 'target' | 'optimizer' | 'judge';
@@ -188,18 +189,9 @@ export interface TestReport {
   byTaskType: Record<string, { total: number; hard: number }>;
 }
 
-/** A lift on test as the run reports it (core/lift.ts). */
-export interface LiftReport {
+/** A lift on test as the run reports it: core/lift.ts's interval, against which skill, and the noise. */
+export interface LiftReport extends LiftInterval {
   against: 'initial' | 'none';
-  /** Difference of pass rates as sampled. */
-  measured: number;
-  /** Expected difference in items known: the target's noise taken out. */
-  estimate: number;
-  interval: [number, number];
-  level: number;
-  n: number;
-  /** The interval holds zero: the lift cannot be told from noise. */
-  uncertain: boolean;
   /** The fitted noise: miss and guess rates, and the run's own flip rate with its evidence. */
   noise: { miss: number; guess: number; flipRate: number; repeatedSamples: number };
   /** Samples per test item and skill. */

@@ -4,6 +4,7 @@
  * all (an opaque no-cors request), and does the endpoint's CORS allow this page with only the
  * basic headers — and the advice names the fix, per provider.
  */
+import { isLocalEndpoint } from '../core/local-endpoint';
 
 export type DoctorKind = 'mixed_content' | 'anthropic_header' | 'unreachable' | 'local_unreachable' | 'cors_headers' | 'cors';
 
@@ -24,7 +25,6 @@ export interface DoctorAdvice {
   message: string;
 }
 
-const LOCAL = /^https?:\/\/(localhost|127\.\d+\.\d+\.\d+|\[::1\]|0\.0\.0\.0|10\.\d+\.\d+\.\d+|192\.168\.\d+\.\d+|172\.(1[6-9]|2\d|3[01])\.\d+\.\d+)(:|\/|$)/i;
 
 function host(url: string): string {
   try {
@@ -46,10 +46,20 @@ export function corsFix(baseURL: string, pageOrigin = 'this page’s origin'): s
   return 'Make it answer preflight (OPTIONS) requests with that header (or *) and allow the Authorization and Content-Type headers.';
 }
 
+/** How to give each local server a longer context (the connection test's context probe). */
+export function contextFix(baseURL: string, truncatedAt: number): string {
+  const h = host(baseURL);
+  const need = 'a context that holds the skill, the task and the answer (16 384 tokens or more for long skills)';
+  if (/:11434$/.test(h)) return `Ollama cuts prompts at ${truncatedAt} tokens here: start it with OLLAMA_CONTEXT_LENGTH=16384 ollama serve, or set PARAMETER num_ctx 16384 in the model's Modelfile — ${need}.`;
+  if (/:8080$/.test(h)) return `llama-server cuts prompts at ${truncatedAt} tokens: start it with -c 16384 (--ctx-size) — ${need}.`;
+  if (/:1234$/.test(h)) return `LM Studio cuts prompts at ${truncatedAt} tokens: raise the model's context length when loading it — ${need}.`;
+  return `The server cuts prompts at about ${truncatedAt} tokens: raise its context size (for vLLM, --max-model-len) — ${need}.`;
+}
+
 /** The likeliest cause of a failed browser call, and its fix. */
 export function adviseConnection(f: DoctorFacts): DoctorAdvice {
   const h = host(f.baseURL);
-  const local = LOCAL.test(f.baseURL);
+  const local = isLocalEndpoint(f.baseURL);
   if (f.pageOrigin?.startsWith('https:') && f.baseURL.startsWith('http://') && !/^http:\/\/(localhost|127\.0\.0\.1|\[::1\])/.test(f.baseURL)) {
     return { kind: 'mixed_content', message: `${h} is called over http:// from this https:// page, so the browser blocks it (mixed content). Use an https:// URL for the endpoint.` };
   }

@@ -4,10 +4,8 @@ import { RoleClient, rememberJsonMode, rememberedJsonMode } from '../llm/openai-
 import { extractJsonObject } from '../core/json-extract';
 import { stripThinking } from '../core/thinking';
 import { isLocalEndpoint } from '../core/local-endpoint';
-
-export { isLocalEndpoint };
 import { withoutSdkHeaders } from '../llm/minimal-headers';
-import { diagnoseUnreachable } from './connection-doctor';
+import { contextFix, diagnoseUnreachable } from './connection-doctor';
 import { classifyError } from '../llm/errors';
 import type { EndpointConfig } from '../llm/endpoint';
 import { isLlmError, type Role } from '../engine/ports';
@@ -26,22 +24,6 @@ export interface RoleCheck {
   structuredOutput?: { mode: 'json_schema' | 'json_object' | 'none'; schemaIgnored: boolean };
   /** A local server that cuts long prompts off (issue #23): where, and how to give it more context. */
   context?: { truncatedAt: number; fix: string };
-}
-
-/** How to give each local server a longer context. */
-export function contextFix(baseURL: string, truncatedAt: number): string {
-  const port = (() => {
-    try {
-      return new URL(baseURL).port;
-    } catch {
-      return '';
-    }
-  })();
-  const need = 'a context that holds the skill, the task and the answer (16 384 tokens or more for long skills)';
-  if (port === '11434') return `Ollama cuts prompts at ${truncatedAt} tokens here: start it with OLLAMA_CONTEXT_LENGTH=16384 ollama serve, or set PARAMETER num_ctx 16384 in the model's Modelfile — ${need}.`;
-  if (port === '8080') return `llama-server cuts prompts at ${truncatedAt} tokens: start it with -c 16384 (--ctx-size) — ${need}.`;
-  if (port === '1234') return `LM Studio cuts prompts at ${truncatedAt} tokens: raise the model's context length when loading it — ${need}.`;
-  return `The server cuts prompts at about ${truncatedAt} tokens: raise its context size (for vLLM, --max-model-len) — ${need}.`;
 }
 
 /**

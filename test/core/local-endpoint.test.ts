@@ -6,6 +6,7 @@ describe('isLocalEndpoint', () => {
     ['http://localhost:11434/v1', true],
     ['http://127.0.0.1:8080/v1', true],
     ['http://[::1]:8080/v1', true],
+    ['http://0.0.0.0:8000/v1', true],
     ['http://192.168.1.20:1234/v1', true],
     ['http://172.20.0.5:8000/v1', true],
     ['http://gpu-box.local:8080/v1', true],

@@ -7,7 +7,8 @@ import { startLlmServer, type LlmTestServer, type ServerOptions } from '../suppo
 import { openTab } from '../support/api-harness';
 import { rememberedJsonMode } from '../../src/llm/openai-client';
 import { testEndpoint } from '../support/endpoints';
-import { contextFix, isLocalEndpoint } from '../../src/worker/connection-test';
+import { contextFix } from '../../src/worker/connection-doctor';
+import { isLocalEndpoint } from '../../src/core/local-endpoint';
 
 const servers: LlmTestServer[] = [];
 afterAll(() => servers.forEach((s) => s.close()));

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
+import { tierPriceFactor } from '../../core/service-tier';
 import { trainer } from '../../client/trainer-client';
 import { setApp, useApp } from '../../store/app-store';
 import { DEFAULT_RUN_CONFIG, deriveSteps, scaledDefaults, validateRunConfig, type RunConfig } from '../../core/run-config';
@@ -53,9 +54,10 @@ export function TrainScreen() {
   const prices = useMemo(() => effectivePrices(connection), [connection]);
   // The same run at list prices, when a role's service tier changes them: the estimate shows the saving.
   const listPrices = useMemo(() => {
-    const plain = effectivePrices({ ...connection, target: { ...connection.target, serviceTier: undefined }, optimizer: { ...connection.optimizer, serviceTier: undefined } });
-    return JSON.stringify(plain) === JSON.stringify(prices) ? null : plain;
-  }, [connection, prices]);
+    const tiered = [connection.target, connection.optimizer].some((e) => tierPriceFactor(e.serviceTier) !== 1);
+    const { target, optimizer } = connection;
+    return tiered ? effectivePrices({ ...connection, target: { ...target, serviceTier: undefined }, optimizer: { ...optimizer, serviceTier: undefined } }) : null;
+  }, [connection]);
   const [listCost, setListCost] = useState<number | null>(null);
 
   useEffect(() => {
