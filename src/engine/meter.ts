@@ -26,6 +26,8 @@ export interface Reservation {
   role: Role;
   costUsd: number;
   tokens: number;
+  /** Share of the list price it is billed at (a batch line: half). */
+  priceFactor: number;
 }
 
 export class Meter {
@@ -61,10 +63,16 @@ export class Meter {
       : null;
   }
 
-  /** Record a call made outside a reservation (e.g. usage restored from storage). */
-  add(stage: string, role: Role, usage: LlmUsage): void {
-    const cost = costOf(usage, this.priceOf(role));
-    for (const s of [(this.byStage[stage] ??= emptyUsage()), (this.ledger[`${stage}|${role}`] ??= { ...emptyUsage(), stage, role })]) {
+  /**
+   * Record a call made outside a reservation (e.g. usage restored from storage). `priceFactor`:
+   * the share of the list price it is billed at — a batch line's half is kept in the ledger, so
+   * a re-priced or resumed run bills it the same way.
+   */
+  add(stage: string, role: Role, usage: LlmUsage, priceFactor = 1): void {
+    const cost = costOf(usage, this.priceOf(role)) * priceFactor;
+    const key = priceFactor === 1 ? `${stage}|${role}` : `${stage}|${role}|x${priceFactor}`;
+    const entry = (this.ledger[key] ??= { ...emptyUsage(), stage, role, ...(priceFactor === 1 ? {} : { priceFactor }) });
+    for (const s of [(this.byStage[stage] ??= emptyUsage()), entry]) {
       s.calls++;
       s.promptTokens += usage.promptTokens;
       s.completionTokens += usage.completionTokens;
@@ -83,9 +91,10 @@ export class Meter {
 
   /** Count what a snapshot holds, priced at this meter's prices (a re-priced run is costed anew). */
   restore(snap: MeterSnapshot): void {
-    for (const u of Object.values(snap.usage)) {
-      const cost = costOf(u, this.priceOf(u.role));
-      for (const s of [(this.byStage[u.stage] ??= emptyUsage()), (this.ledger[`${u.stage}|${u.role}`] ??= { ...emptyUsage(), stage: u.stage, role: u.role })]) {
+    for (const [key, u] of Object.entries(snap.usage)) {
+      const cost = costOf(u, this.priceOf(u.role)) * (u.priceFactor ?? 1);
+      const mine = (this.ledger[key] ??= { ...emptyUsage(), stage: u.stage, role: u.role, ...(u.priceFactor ? { priceFactor: u.priceFactor } : {}) });
+      for (const s of [(this.byStage[u.stage] ??= emptyUsage()), mine]) {
         s.calls += u.calls;
         s.promptTokens += u.promptTokens;
         s.completionTokens += u.completionTokens;
@@ -104,7 +113,7 @@ export class Meter {
   /** A finished call: release its reservation and record what it really used. */
   settle(r: Reservation, stage: string, usage: LlmUsage): void {
     this.release(r);
-    this.add(stage, r.role, usage);
+    this.add(stage, r.role, usage, r.priceFactor);
   }
 
   /** A call that did not happen or failed without usage. */
@@ -131,7 +140,7 @@ export class Meter {
    * the longest completion seen so far, 512 before any) — or refuse it when spent + reserved +
    * this would cross the cap. With limits set, concurrent calls can never overshoot the cap.
    */
-  reserve(role: Role, promptChars: number): Reservation {
+  reserve(role: Role, promptChars: number, priceFactor = 1): Reservation {
     const seen = this.completionSeen[role];
     const limit = this.outputLimits[role];
     const estimate: LlmUsage = {
@@ -139,7 +148,7 @@ export class Meter {
       completionTokens: limit ?? (seen && seen.n ? Math.max(seen.max, 64) : 512),
       reasoningTokens: 0,
     };
-    const cost = costOf(estimate, this.priceOf(role));
+    const cost = costOf(estimate, this.priceOf(role)) * priceFactor;
     const tokens = estimate.promptTokens + estimate.completionTokens;
     if (this.budget.usd !== undefined && this.totalCostUsd + this.reservedUsd + cost > this.budget.usd) {
       throw new PauseError(
@@ -152,7 +161,7 @@ export class Meter {
     }
     this.reservedUsd += cost;
     this.reservedTokens += tokens;
-    return { role, costUsd: cost, tokens };
+    return { role, costUsd: cost, tokens, priceFactor };
   }
 }
 

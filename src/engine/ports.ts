@@ -73,8 +73,42 @@ export function isLlmError(e: unknown): e is LlmError {
   return e instanceof Error && e.name === 'LlmError' && 'kind' in e;
 }
 
+/** One target request of a batch, named by the id its answer comes back under. */
+export interface BatchLine {
+  customId: string;
+  request: LlmRequest;
+}
+
+/** Where a batch is: still running, finished (its results can be read), or refused as a whole. */
+export interface BatchProgress {
+  state: 'running' | 'finished' | 'failed';
+  total: number;
+  /** Lines answered or failed so far (providers report it; 0 when they do not). */
+  finished: number;
+  /** Why the batch failed as a whole, in the provider's words. */
+  message?: string;
+}
+
+/**
+ * The provider's batch API, for the target's one-shot phases (issue #22 item 4): baseline,
+ * final validation, test and evaluation — about half price, answered in minutes to 24 hours.
+ * The step loop never uses it: every step waits on the previous gate.
+ */
+export interface TargetBatchPort {
+  /** The protocol, for messages (e.g. "OpenAI Batch API"). */
+  readonly label: string;
+  /** How long to wait between polls. */
+  readonly pollMs: number;
+  submit(lines: BatchLine[], signal?: AbortSignal): Promise<string>;
+  progress(batchId: string, signal?: AbortSignal): Promise<BatchProgress>;
+  /** Each line's answer, or the LlmError it is; a line the batch did not run is an error too. */
+  results(batchId: string, signal?: AbortSignal): Promise<Map<string, LlmResponse | LlmError>>;
+}
+
 export interface LlmPort {
   complete(req: LlmRequest): Promise<LlmResponse>;
+  /** The target endpoint's batch API, when the run sends its one-shot phases there. */
+  targetBatch?: TargetBatchPort;
   /** Identity of the target's settings, part of the rollout cache key. */
   targetSettingsKey(): string;
   /** The most completion tokens a call of this role may use, when a limit is set (the budget cap reserves it). */

@@ -13,10 +13,12 @@ import { renderRollout } from '../core/templates';
 import type { DatasetItem } from '../core/dataset-types';
 import type { EngineContext } from './context';
 import { callOptimizer } from './optimizer-call';
-import { isLlmError, type LlmUsage } from './ports';
+import { isLlmError, type LlmResponse, type LlmUsage } from './ports';
 import { PauseError } from './pause';
 import { callStageOfPhase } from '../core/stages';
 import type { RolloutRow } from './types';
+import { answerByBatch, sendsByBatch, type BatchAnswer } from './batch-phase';
+import { BATCH_PRICE_FACTOR } from '../core/batch-api';
 
 const ZERO: LlmUsage = { promptTokens: 0, completionTokens: 0, reasoningTokens: 0 };
 
@@ -108,11 +110,26 @@ export async function storedFirstSamples(ctx: EngineContext, hash: string, itemI
   return rows.every((r) => r !== undefined) ? (rows as RolloutRow[]) : null;
 }
 
-async function rolloutOne(ctx: EngineContext, o: PhaseOptions, hash: string, itemId: string, order: number, counter: { calls: number }): Promise<RolloutRow> {
+/** A batch line's answer as a live call's: billed at the batch price, an error thrown as the call would. */
+function fromBatch(ctx: EngineContext, phase: string, answer: BatchAnswer): LlmResponse {
+  if (answer.usage) ctx.meter.add(callStageOfPhase(phase), 'target', answer.usage, BATCH_PRICE_FACTOR);
+  if (isLlmError(answer)) throw answer;
+  return answer;
+}
+
+async function rolloutOne(
+  ctx: EngineContext,
+  o: PhaseOptions,
+  hash: string,
+  itemId: string,
+  order: number,
+  counter: { calls: number },
+  batched?: BatchAnswer,
+): Promise<RolloutRow> {
   const item = ctx.items.get(itemId);
   if (!item) throw new Error(`item ${itemId} is not in the dataset`);
   const cacheKey = rolloutCacheKey(hash, itemId, ctx.targetKey, o.repeat);
-  const base = { runId: ctx.runId, phase: o.phase, order, itemId, skillHash: hash, cacheKey };
+  const base = { runId: ctx.runId, phase: o.phase, order, itemId, skillHash: hash, cacheKey, ...(batched ? { viaBatch: true as const } : {}) };
   const cached = await ctx.store.findRollout(ctx.runId, cacheKey);
   if (cached) {
     const row: RolloutRow = { ...cached, ...base, cached: true, usage: ZERO, latencyMs: 0 };
@@ -122,8 +139,9 @@ async function rolloutOne(ctx: EngineContext, o: PhaseOptions, hash: string, ite
   const started = ctx.now();
   let row: RolloutRow;
   try {
+    if (batched) counter.calls++;
     // The prompt (the skill inside it) is built only once the call holds a target slot.
-    const res = await ctx.slots.target.run(async () => {
+    const res = batched ? fromBatch(ctx, o.phase, batched) : await ctx.slots.target.run(async () => {
       const messages = renderRollout(ctx.rolloutTemplate, o.skill, item, ctx.config.rollout.contextLimit);
       const reservation = ctx.meter.reserve('target', messages.system.length + messages.user.length);
       counter.calls++;
@@ -191,13 +209,24 @@ export async function rolloutPhase(ctx: EngineContext, o: PhaseOptions): Promise
   const previous = new Map((await ctx.store.getRollouts(ctx.runId, o.phase)).map((r) => [r.order, r]));
   const counter = { calls: 0 };
   const total = o.itemIds.length;
+  const reusable = (prev: RolloutRow | undefined, itemId: string): prev is RolloutRow =>
+    !!prev && (prev.status === 'ok' || prev.error?.kind === 'item_refused') && prev.itemId === itemId && prev.skillHash === hash;
+  // A one-shot phase sends what it still has to ask as one provider batch (engine/batch-phase.ts).
+  let batched: Map<string, BatchAnswer> | null = null;
+  if (sendsByBatch(ctx, o.phase, o)) {
+    const ask: string[] = [];
+    for (const [i, id] of o.itemIds.entries()) {
+      if (reusable(previous.get(o.orders?.[i] ?? i), id)) continue;
+      if (!(await ctx.store.findRollout(ctx.runId, rolloutCacheKey(hash, id, ctx.targetKey, o.repeat)))) ask.push(id);
+    }
+    if (ask.length) batched = await answerByBatch(ctx, o.phase, o.skill, hash, [...new Set(ask)]);
+  }
   const rows: RolloutRow[] = [];
   let done = 0;
   const runItem = async (itemId: string, order: number): Promise<RolloutRow> => {
     const prev = previous.get(order);
     // A finished row is reused on resume; so is an item the endpoint refused (asking again would be refused again).
-    const reusable = prev && (prev.status === 'ok' || prev.error?.kind === 'item_refused') && prev.itemId === itemId && prev.skillHash === hash;
-    const row = reusable ? prev : await rolloutOne(ctx, o, hash, itemId, order, counter);
+    const row = reusable(prev, itemId) ? prev : await rolloutOne(ctx, o, hash, itemId, order, counter, batched?.get(itemId));
     done++;
     ctx.emit({ type: 'progress', phase: o.phase, done, total });
     return row;

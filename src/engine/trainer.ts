@@ -6,6 +6,7 @@
  * an uninterrupted run would. Results are always combined in a fixed order, never in order of
  * completion, so the outcome does not depend on concurrency or timing.
  */
+import { BATCH_PRICE_FACTOR } from '../core/batch-api';
 import { batchesForStep, planEpochBatches } from '../core/batching';
 import { skillHash } from '../core/hash';
 import { deriveSteps, type RunConfig } from '../core/run-config';
@@ -94,7 +95,9 @@ export function initialRunState(input: TrainInput, now: number): RunState {
 /** Usage so far, rebuilt from what the store holds (so a resumed run counts what it spent). */
 async function restoreMeter(meter: Meter, store: RunStore, runId: string): Promise<void> {
   // Error rows count too: a judge error follows a target answer that was billed (issue #20 item 10).
-  for (const r of await store.listRollouts(runId)) if (!r.cached) meter.add(callStageOfPhase(r.phase), 'target', r.usage);
+  for (const r of await store.listRollouts(runId)) {
+    if (!r.cached) meter.add(callStageOfPhase(r.phase), 'target', r.usage, r.viaBatch ? BATCH_PRICE_FACTOR : 1);
+  }
   for (const c of await store.listCalls(runId))
     meter.add(callStageOfPrompt(c.stage), c.stage === 'judge' ? 'judge' : 'optimizer', c.usage);
 }

@@ -43,6 +43,8 @@ export interface RolloutRow {
   latencyMs: number;
   /** Reused from an earlier identical rollout: no call was made. */
   cached: boolean;
+  /** Answered as a line of a provider batch (billed at the batch price), not by a live call. */
+  viaBatch?: true;
 }
 
 /** An optimizer call's outcome, memoised by a deterministic key (e.g. "s0003/reflect_failure/1"). */
@@ -230,7 +232,8 @@ export interface RunSummary {
  * not read every row it stored to know what it spent (issue #20 item 16).
  */
 export interface MeterSnapshot {
-  usage: Record<string, StageUsage & { stage: string; role: Role }>;
+  /** By stage and role (and price factor, when not the list price). */
+  usage: Record<string, StageUsage & { stage: string; role: Role; priceFactor?: number }>;
   completionSeen: Partial<Record<Role, { n: number; tokens: number; max: number }>>;
 }
 

@@ -1,4 +1,5 @@
 /** How to reach one model: an OpenAI-compatible endpoint and the options of its calls. */
+import type { BatchApi } from '../core/batch-api';
 import type { ServiceTier } from '../core/service-tier';
 export type ReasoningEffort = '' | 'minimal' | 'low' | 'medium' | 'high';
 
@@ -22,6 +23,10 @@ export interface EndpointConfig {
   timeoutMs: number;
   /** `service_tier` for every call (flex, priority…); not sent when unset. */
   serviceTier?: ServiceTier;
+  /** The endpoint's batch API: when set on the target, one-shot phases go there (issue #22 item 4). */
+  batchApi?: BatchApi;
+  /** Wait between batch polls (default 30 s). */
+  batchPollMs?: number;
 }
 
 export function isReasoningModel(cfg: Pick<EndpointConfig, 'model' | 'reasoningModel'>): boolean {

@@ -7,10 +7,12 @@
 import { withoutSdkHeaders } from './minimal-headers';
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
-import { LlmError, type LlmPort, type LlmRequest, type LlmResponse, type Role } from '../engine/ports';
+import { type LlmError, type LlmPort, type LlmRequest, type LlmResponse, type Role } from '../engine/ports';
 import { classifyError, isRetryable, retryAfterMs } from './errors';
 import { AdaptivePool } from './pool';
 import { isReasoningModel, type EndpointConfig } from './endpoint';
+import { TargetBatchClient } from './batch-client';
+import { readCompletion } from './read-completion';
 
 /** Rate-limited attempts a call may retry (honouring retry-after), apart from its other retries. */
 export const RATE_LIMIT_RETRIES = 12;
@@ -69,7 +71,8 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 
 export class RoleClient {
   readonly pool: AdaptivePool;
-  private readonly sdk: OpenAI;
+  /** The SDK client, for the batch API's files and batches (llm/batch-client.ts). */
+  readonly sdk: OpenAI;
 
   constructor(
     readonly role: Role,
@@ -111,6 +114,12 @@ export class RoleClient {
     return p;
   }
 
+  /** The body this role sends for a request, as one line of a batch: no service tier (a batch is its own tier). */
+  batchBody(req: LlmRequest): ChatCompletionCreateParamsNonStreaming {
+    const { service_tier: _tier, ...body } = this.params(req, 'text');
+    return body;
+  }
+
   async complete(req: LlmRequest): Promise<LlmResponse> {
     const memoryKey = `${this.cfg.baseURL}|${this.cfg.model}`;
     let mode: JsonMode = req.jsonSchema ? (jsonModeMemory.get(memoryKey) ?? 'json_schema') : 'text';
@@ -129,31 +138,16 @@ export class RoleClient {
           req.signal,
         );
         this.pool.succeeded();
-        const choice = res.choices?.[0];
-        const text = choice?.message?.content ?? '';
-        // No usage in the reply: estimate from characters (about 4 per token) rather than count it free.
-        const promptChars = req.messages.reduce((n, m) => n + m.content.length, 0);
-        const usage = res.usage
-          ? { promptTokens: res.usage.prompt_tokens ?? 0, completionTokens: res.usage.completion_tokens ?? 0, reasoningTokens: res.usage.completion_tokens_details?.reasoning_tokens ?? 0 }
-          : { promptTokens: Math.ceil(promptChars / 4), completionTokens: Math.ceil(text.length / 4), reasoningTokens: 0 };
-        const refusal = (choice?.message as { refusal?: unknown } | undefined)?.refusal;
-        if (!text && (choice?.finish_reason === 'content_filter' || (typeof refusal === 'string' && refusal))) {
-          // Not an answer: an error row for this item, never a wrong answer shown to the analysts.
-          const why = typeof refusal === 'string' && refusal ? `refused: ${refusal.slice(0, 200)}` : 'its content filter blocked the reply';
-          throw new LlmError('item_refused', `The ${this.role} model did not answer this item (${why}).`, { role: this.role, usage });
-        }
-        if (!text && choice?.finish_reason === 'length') {
-          throw new LlmError('truncated', `The ${this.role} model used its whole output budget (${this.cfg.maxOutputTokens ?? 'default'} tokens) before answering. Raise the maximum output tokens.`, { role: this.role, usage });
-        }
+        const { text, usage, usageEstimated, finishReason } = readCompletion(res, req, this.role, this.cfg);
         if (req.jsonSchema) jsonModeMemory.set(memoryKey, mode);
         const response: LlmResponse = {
           text,
           usage,
-          ...(res.usage ? {} : { usageEstimated: true }),
+          ...(usageEstimated ? { usageEstimated } : {}),
           latencyMs: Date.now() - started,
           attempts: attempt,
           jsonMode: mode,
-          finishReason: choice?.finish_reason ?? undefined,
+          finishReason,
         };
         this.opts.onCall?.({ role: this.role, stage: req.stage, response });
         return response;
@@ -212,9 +206,11 @@ export function createLlmPort(endpoints: ClientSet, opts: ClientOptions = {}): L
   const optimizer = new RoleClient('optimizer', endpoints.optimizer, opts);
   const judge = endpoints.judge ? new RoleClient('judge', endpoints.judge, opts) : optimizer;
   const clients: Record<Role, RoleClient> = { target, optimizer, judge };
+  const t = endpoints.target;
   return {
     clients,
     complete: (req) => clients[req.role].complete(req),
+    ...(t.batchApi ? { targetBatch: new TargetBatchClient(target, t.batchApi, t.batchPollMs) } : {}),
     targetSettingsKey: () => {
       const t = endpoints.target;
       return JSON.stringify([t.baseURL, t.model, t.temperature ?? null, t.maxOutputTokens ?? null, t.reasoningEffort ?? '']);

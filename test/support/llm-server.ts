@@ -11,6 +11,7 @@ import { BROAD_WORLD, HARD_WORLD, expectedAnswer, hardTargetAnswer, hardWorldExp
 import { hardOptimizerAnswer } from './hard-optimizer';
 import { hashFraction, withSkillInTrajectories } from './sim-text';
 import { simulatedOptimizerAnswer, stageOf, type ChatBody } from '../../src/core/demo-optimizer';
+import { createBatchRoutes, type BatchRecord, type BatchServerOptions, type ChatOutcome } from './batch-routes';
 
 export type FaultKind = '429' | '500' | '401' | 'timeout' | 'malformed' | 'empty' | 'drop' | 'truncated' | 'filtered' | 'refusal' | 'bad_param' | 'length_empty';
 
@@ -28,7 +29,7 @@ export interface FaultRule {
   match?: RegExp;
 }
 
-export interface ServerOptions {
+export interface ServerOptions extends BatchServerOptions {
   latencyMs: number;
   /** echo: allow whatever headers the preflight asks for; basic: only Authorization and Content-Type (a strict proxy); none: no CORS. */
   cors: 'echo' | 'basic' | 'none';
@@ -95,6 +96,8 @@ export interface RequestLogEntry {
   user?: string;
   /** The request's header names (lower case). */
   headerNames?: string[];
+  /** Answered as a line of a batch, not as a live call. */
+  viaBatch?: boolean;
 }
 
 export interface LlmTestServer {
@@ -102,6 +105,8 @@ export interface LlmTestServer {
   port: number;
   options: ServerOptions;
   log: RequestLogEntry[];
+  /** Batches created (issue #22 item 4), oldest first. */
+  batches: BatchRecord[];
   set(partial: Partial<ServerOptions>): void;
   /** Calls per stage among successful (200) responses. */
   counts(): Record<string, number>;
@@ -195,6 +200,100 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
     return undefined;
   };
 
+  /**
+   * One chat completion, as a pure outcome: the synchronous route sends it, a batch writes it
+   * as one output line. `viaBatch` marks its log entry (batch lines are not live calls).
+   */
+  const answer = (body: ChatBody, auth: string, headerNames: string[], viaBatch = false): ChatOutcome => {
+    const stage = stageOf(body);
+    const model = body.model ?? '';
+    const tier = (body as { service_tier?: string }).service_tier;
+    const record = (status: number) =>
+      log.push({
+        at: Date.now(),
+        stage,
+        model,
+        status,
+        responseFormat: body.response_format?.type,
+        ...(tier !== undefined ? { serviceTier: tier } : {}),
+        headerNames,
+        ...(viaBatch ? { viaBatch: true } : {}),
+        ...(options.keepPrompts ? { user: body.messages?.filter((m) => m.role === 'user').map((m) => m.content).join('\n') } : {}),
+      });
+    const fail = (status: number, body: unknown, headers?: Record<string, string>): ChatOutcome => {
+      record(status);
+      return { status, body, headers };
+    };
+    if (options.apiKey !== undefined && auth !== `Bearer ${options.apiKey}`) return fail(401, apiError('Incorrect API key provided.', 'invalid_request_error'));
+    if (!options.models.includes(model)) return fail(404, apiError(`The model \`${model}\` does not exist.`, 'invalid_request_error'));
+    if (options.reasoningOnly && (body.max_tokens !== undefined || (body.temperature !== undefined && body.temperature !== 1))) {
+      const param = body.max_tokens !== undefined ? 'max_tokens' : 'temperature';
+      return fail(400, apiError(`Unsupported parameter: '${param}' is not supported with this model.${param === 'max_tokens' ? " Use 'max_completion_tokens' instead." : ''}`, 'invalid_request_error'));
+    }
+    const rf = body.response_format?.type;
+    if ((rf === 'json_schema' && !options.jsonSchema) || (rf === 'json_object' && !options.jsonObject)) {
+      return fail(400, apiError(`response_format ${rf} is not supported by this model`, 'invalid_request_error'));
+    }
+    if (tier !== undefined && options.serviceTiers && !options.serviceTiers.includes(tier)) {
+      return fail(400, apiError(`Invalid value for 'service_tier': '${tier}'.`, 'invalid_request_error'));
+    }
+    if (tier === 'flex' && options.flexUnavailableEvery && ++flexRequests % options.flexUnavailableEvery === 0) {
+      const msg = 'Resource Unavailable: there is not enough capacity for flex processing right now. Please retry later.';
+      return fail(429, apiError(msg, 'resource_unavailable'), { 'retry-after': '0' });
+    }
+    const fault = takeFault(stage, (body.messages ?? []).map((m) => String(m.content ?? '')).join('\n'));
+    if (fault?.kind === '429') return fail(429, apiError('Rate limit reached.', 'rate_limit_error'), { 'retry-after': String(fault.retryAfter ?? 0) });
+    if (fault?.kind === '500') return fail(500, apiError('The server had an error.', 'server_error'));
+    if (fault?.kind === 'filtered') {
+      const message = 'The response was filtered due to the prompt triggering the content management policy.';
+      return fail(400, { error: { message, type: 'invalid_request_error', code: 'content_filter' } });
+    }
+    if (fault?.kind === 'bad_param') return fail(400, apiError('Unrecognized request argument supplied: frobnicate', 'invalid_request_error'));
+    if (fault?.kind === 'refusal') {
+      const message = { role: 'assistant', content: null, refusal: "I can't help with that." };
+      return fail(200, { id: 'chatcmpl-refusal', created: 0, model, object: 'chat.completion', choices: [{ index: 0, message, finish_reason: 'stop' }], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } });
+    }
+    if (fault?.kind === '401') return fail(401, apiError('Incorrect API key provided.', 'invalid_request_error'));
+    if (fault?.kind === 'timeout' || fault?.kind === 'drop') {
+      record(0);
+      return { status: 0, hang: fault.kind };
+    }
+    const system = body.messages?.find((m) => m.role === 'system')?.content ?? '';
+    const user = body.messages?.filter((m) => m.role === 'user').map((m) => m.content).join('\n') ?? '';
+    let text: string;
+    if (fault?.kind === 'empty' || fault?.kind === 'length_empty') text = '';
+    else if (user.startsWith('Reply with the JSON object {"ok": true}')) {
+      // The connection test's structured-output probe.
+      text = rf === 'json_schema' && options.ignoreSchema ? 'Sure! ok is true.' : rf ? '{"ok": true}' : 'Here it is: {"ok": true}';
+    } else if (stage === 'target') {
+      const prompt = `${system}\n\u0000${user}`;
+      const k = samples.get(prompt) ?? 0;
+      samples.set(prompt, k + 1);
+      text = targetAnswer(system, user, options, options.targetNoise ? hashFraction(`target noise|${options.noiseSeed ?? 0}|${k}|${prompt}`) : 1);
+    } else {
+      const answer = JSON.stringify(optimizerAnswer(stage, system, withSkillInTrajectories(user), options));
+      text = fault?.kind === 'malformed' ? 'My patch: {op: append, content: add a rule} — as discussed.' : rf ? answer : `Sure.\n\`\`\`json\n${answer}\n\`\`\``;
+      // The output limit cut the reply mid-word: what jsonrepair would turn into partial edits.
+      if (fault?.kind === 'truncated') text = text.slice(0, Math.max(1, Math.floor(text.length * 0.6)));
+    }
+    if (options.thinkWrap && text) {
+      const decoy = '<think>\nPerhaps <answer>DECOY-0</answer>, or {"edits": [], "learning_rate": 0}? Let me check the rules.\n</think>\n';
+      text = decoy + (stage === 'target' ? text.replace(/<\/?answer>/g, '') : text);
+    }
+    const promptChars = (body.messages ?? []).reduce((n, m) => n + m.content.length, 0);
+    const seen = Math.ceil(promptChars / 4);
+    const usage = { prompt_tokens: options.contextTokens ? Math.min(options.contextTokens, seen) : seen, completion_tokens: options.completionTokens ?? Math.ceil(text.length / 4), total_tokens: 0 };
+    usage.total_tokens = usage.prompt_tokens + usage.completion_tokens;
+    record(200);
+    const base = { id: `chatcmpl-${log.length}`, created: 0, model };
+    if (body.stream) return { status: 200, stream: { base, text, usage } };
+    const finish = fault?.kind === 'truncated' || fault?.kind === 'length_empty' ? 'length' : 'stop';
+    const message = { role: 'assistant', content: text };
+    return { status: 200, body: { ...base, object: 'chat.completion', choices: [{ index: 0, message, finish_reason: finish }], ...(options.omitUsage ? {} : { usage }) } };
+  };
+
+  const batches = createBatchRoutes({ options, answer, send, apiError });
+
   const server = http.createServer((req, res) => {
     if (req.method === 'OPTIONS') {
       res.writeHead(204, corsHeaders(req));
@@ -204,6 +303,10 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
     const path = (req.url ?? '').replace(/\?.*$/, '');
     if (req.method === 'GET' && path.endsWith('/models')) {
       send(req, res, 200, { object: 'list', data: options.models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'skillwright-test' })) });
+      return;
+    }
+    if (batches.handles(req.method ?? '', path)) {
+      void batches.handle(req, res, path);
       return;
     }
     if (req.method !== 'POST' || !path.endsWith('/chat/completions')) {
@@ -220,114 +323,12 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
         send(req, res, 400, apiError('request body is not JSON', 'invalid_request_error'));
         return;
       }
-      const stage = stageOf(body);
-      const model = body.model ?? '';
-      const tier = (body as { service_tier?: string }).service_tier;
-      const record = (status: number) =>
-        log.push({
-          at: Date.now(),
-          stage,
-          model,
-          status,
-          responseFormat: body.response_format?.type,
-          ...(tier !== undefined ? { serviceTier: tier } : {}),
-          headerNames: Object.keys(req.headers),
-          ...(options.keepPrompts ? { user: body.messages?.filter((m) => m.role === 'user').map((m) => m.content).join('\n') } : {}),
-        });
-
       setTimeout(() => {
-        const auth = String(req.headers.authorization ?? '');
-        if (options.apiKey !== undefined && auth !== `Bearer ${options.apiKey}`) {
-          record(401);
-          return send(req, res, 401, apiError('Incorrect API key provided.', 'invalid_request_error'));
-        }
-        if (!options.models.includes(model)) {
-          record(404);
-          return send(req, res, 404, apiError(`The model \`${model}\` does not exist.`, 'invalid_request_error'));
-        }
-        if (options.reasoningOnly && (body.max_tokens !== undefined || (body.temperature !== undefined && body.temperature !== 1))) {
-          record(400);
-          const param = body.max_tokens !== undefined ? 'max_tokens' : 'temperature';
-          return send(req, res, 400, apiError(`Unsupported parameter: '${param}' is not supported with this model.${param === 'max_tokens' ? " Use 'max_completion_tokens' instead." : ''}`, 'invalid_request_error'));
-        }
-        const rf = body.response_format?.type;
-        if ((rf === 'json_schema' && !options.jsonSchema) || (rf === 'json_object' && !options.jsonObject)) {
-          record(400);
-          return send(req, res, 400, apiError(`response_format ${rf} is not supported by this model`, 'invalid_request_error'));
-        }
-        if (tier !== undefined && options.serviceTiers && !options.serviceTiers.includes(tier)) {
-          record(400);
-          return send(req, res, 400, apiError(`Invalid value for 'service_tier': '${tier}'.`, 'invalid_request_error'));
-        }
-        if (tier === 'flex' && options.flexUnavailableEvery && ++flexRequests % options.flexUnavailableEvery === 0) {
-          record(429);
-          const msg = 'Resource Unavailable: there is not enough capacity for flex processing right now. Please retry later.';
-          return send(req, res, 429, apiError(msg, 'resource_unavailable'), { 'retry-after': '0' });
-        }
-        const fault = takeFault(stage, (body.messages ?? []).map((m) => String(m.content ?? '')).join('\n'));
-        if (fault?.kind === '429') {
-          record(429);
-          return send(req, res, 429, apiError('Rate limit reached.', 'rate_limit_error'), { 'retry-after': String(fault.retryAfter ?? 0) });
-        }
-        if (fault?.kind === '500') {
-          record(500);
-          return send(req, res, 500, apiError('The server had an error.', 'server_error'));
-        }
-        if (fault?.kind === 'filtered') {
-          record(400);
-          return send(req, res, 400, { error: { message: "The response was filtered due to the prompt triggering the content management policy.", type: 'invalid_request_error', code: 'content_filter' } });
-        }
-        if (fault?.kind === 'bad_param') {
-          record(400);
-          return send(req, res, 400, apiError("Unrecognized request argument supplied: frobnicate", 'invalid_request_error'));
-        }
-        if (fault?.kind === 'refusal') {
-          record(200);
-          return send(req, res, 200, { id: 'chatcmpl-refusal', created: 0, model, object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: null, refusal: "I can't help with that." }, finish_reason: 'stop' }], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } });
-        }
-        if (fault?.kind === '401') {
-          record(401);
-          return send(req, res, 401, apiError('Incorrect API key provided.', 'invalid_request_error'));
-        }
-        if (fault?.kind === 'timeout') {
-          record(0);
-          return; // never answer: the client's timeout fires
-        }
-        if (fault?.kind === 'drop') {
-          record(0);
-          req.socket.destroy();
-          return;
-        }
-        const system = body.messages?.find((m) => m.role === 'system')?.content ?? '';
-        const user = body.messages?.filter((m) => m.role === 'user').map((m) => m.content).join('\n') ?? '';
-        let text: string;
-        if (fault?.kind === 'empty' || fault?.kind === 'length_empty') text = '';
-        else if (user.startsWith('Reply with the JSON object {"ok": true}')) {
-          // The connection test's structured-output probe.
-          text = rf === 'json_schema' && options.ignoreSchema ? 'Sure! ok is true.' : rf ? '{"ok": true}' : 'Here it is: {"ok": true}';
-        } else if (stage === 'target') {
-          const prompt = `${system}\n\u0000${user}`;
-          const k = samples.get(prompt) ?? 0;
-          samples.set(prompt, k + 1);
-          text = targetAnswer(system, user, options, options.targetNoise ? hashFraction(`target noise|${options.noiseSeed ?? 0}|${k}|${prompt}`) : 1);
-        }
-        else {
-          const answer = JSON.stringify(optimizerAnswer(stage, system, withSkillInTrajectories(user), options));
-          text = fault?.kind === 'malformed' ? 'My patch: {op: append, content: add a rule} — as discussed.' : rf ? answer : `Sure.\n\`\`\`json\n${answer}\n\`\`\``;
-          // The output limit cut the reply mid-word: what jsonrepair would turn into partial edits.
-          if (fault?.kind === 'truncated') text = text.slice(0, Math.max(1, Math.floor(text.length * 0.6)));
-        }
-        if (options.thinkWrap && text) {
-          const decoy = '<think>\nPerhaps <answer>DECOY-0</answer>, or {"edits": [], "learning_rate": 0}? Let me check the rules.\n</think>\n';
-          text = decoy + (stage === 'target' ? text.replace(/<\/?answer>/g, '') : text);
-        }
-        const promptChars = (body.messages ?? []).reduce((n, m) => n + m.content.length, 0);
-        const seen = Math.ceil(promptChars / 4);
-        const usage = { prompt_tokens: options.contextTokens ? Math.min(options.contextTokens, seen) : seen, completion_tokens: options.completionTokens ?? Math.ceil(text.length / 4), total_tokens: 0 };
-        usage.total_tokens = usage.prompt_tokens + usage.completion_tokens;
-        record(200);
-        const base = { id: `chatcmpl-${log.length}`, created: 0, model };
-        if (body.stream) {
+        const out = answer(body, String(req.headers.authorization ?? ''), Object.keys(req.headers));
+        if (out.hang === 'drop') return req.socket.destroy();
+        if (out.hang === 'timeout') return; // never answer: the client's timeout fires
+        if (out.stream) {
+          const { base, text, usage } = out.stream;
           res.writeHead(200, { ...corsHeaders(req), 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
           const parts = text.match(/[\s\S]{1,16}/g) ?? [''];
           parts.forEach((p, i) =>
@@ -337,8 +338,7 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
           res.end('data: [DONE]\n\n');
           return;
         }
-        const finish = fault?.kind === 'truncated' || fault?.kind === 'length_empty' ? 'length' : 'stop';
-        send(req, res, 200, { ...base, object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: finish }], ...(options.omitUsage ? {} : { usage }) });
+        send(req, res, out.status, out.body, out.headers);
       }, options.latencyMs);
     });
   });
@@ -353,6 +353,7 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
     port,
     options,
     log,
+    batches: batches.records,
     set(p) {
       Object.assign(options, p);
       if (p.faults) faultUses.clear();

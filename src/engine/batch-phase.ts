@@ -1,0 +1,148 @@
+/**
+ * One-shot phases through the provider's batch API (issue #22 item 4). Before the baseline,
+ * final validation, a test phase or an evaluation asks the target item by item, the items it
+ * would ask go out as one batch at about half price. The batch id is checkpointed (artifact
+ * `batch/<phase>`), so a run stopped or reloaded while the provider works picks the same batch
+ * up again. The answers then flow through the phase as live ones would — scored the same way,
+ * written as the same rows (marked `viaBatch`), billed at the batch price; a line that failed
+ * or was not run is an error row, never a wrong answer. Phases that stop early or re-sample
+ * stay live: they are small, or their next call depends on the last answer.
+ */
+import { BATCH_PRICE_FACTOR } from '../core/batch-api';
+import { callStageOfPhase } from '../core/stages';
+import { renderRollout } from '../core/templates';
+import type { EngineContext } from './context';
+import { PauseError } from './pause';
+import { isLlmError, LlmError, type BatchLine, type LlmResponse } from './ports';
+import type { Reservation } from './meter';
+
+/** A batch's answer for one item: what its live call would have returned or thrown. */
+export type BatchAnswer = LlmResponse | LlmError;
+
+interface BatchCheckpoint {
+  batchId: string;
+  skillHash: string;
+  itemIds: string[];
+}
+
+/** Sessions whose endpoint turned out to have no batch API: their phases go live. */
+const noBatchApi = new WeakSet<EngineContext>();
+
+/** Consecutive failed polls before the run pauses (the provider keeps the batch meanwhile). */
+const POLL_FAILURES = 5;
+
+/** Whether a phase goes through the batch API: a first sample of a one-shot phase, asked in full. */
+export function sendsByBatch(ctx: EngineContext, phase: string, o: { canStillWin?: unknown; repeat?: number }): boolean {
+  if (!ctx.llm.targetBatch || noBatchApi.has(ctx) || o.canStillWin || (o.repeat ?? 0) > 0) return false;
+  const stage = callStageOfPhase(phase);
+  return stage === 'baseline' || stage === 'finalValidation' || stage === 'test' || phase.startsWith('eval/');
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const aborted = () => new LlmError('aborted', 'The call was cancelled.', { role: 'target' });
+    if (signal.aborted) return reject(aborted());
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(aborted());
+    };
+    const t = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * Send these items of a phase as one batch (or find the batch already sent), wait for it, and
+ * return each item's answer. Returns null when the endpoint has no batch API: ask live.
+ */
+export async function answerByBatch(ctx: EngineContext, phase: string, skill: string, hash: string, itemIds: readonly string[]): Promise<Map<string, BatchAnswer> | null> {
+  const port = ctx.llm.targetBatch!;
+  const key = `batch/${phase}`;
+  const saved = (await ctx.store.getArtifact(ctx.runId, key))?.value as BatchCheckpoint | undefined;
+  // A checkpoint is reused only for the same skill and items it was sent for.
+  const reuse = saved && saved.skillHash === hash && itemIds.every((id) => saved.itemIds.includes(id));
+  const lines: BatchLine[] = itemIds.map((id) => {
+    const m = renderRollout(ctx.rolloutTemplate, skill, ctx.items.get(id)!, ctx.config.rollout.contextLimit);
+    const messages = [
+      { role: 'system' as const, content: m.system },
+      { role: 'user' as const, content: m.user },
+    ];
+    return { customId: id, request: { role: 'target', stage: 'rollout', messages } };
+  });
+  // The batch's cost is set aside while it runs, at the batch price, like calls in flight.
+  const reservations: Reservation[] = [];
+  const release = () => reservations.splice(0).forEach((r) => ctx.meter.release(r));
+  try {
+    for (const l of lines) reservations.push(ctx.meter.reserve('target', l.request.messages.reduce((n, m) => n + m.content.length, 0), BATCH_PRICE_FACTOR));
+    let batchId: string;
+    if (reuse) {
+      batchId = saved.batchId;
+      ctx.emit({ type: 'log', level: 'info', message: `Waiting again for batch ${batchId} (${phase}), sent before the run stopped.` });
+    } else {
+      try {
+        batchId = await port.submit(lines, ctx.signal);
+      } catch (e) {
+        if (isLlmError(e) && e.kind === 'not_found') {
+          noBatchApi.add(ctx);
+          ctx.emit({ type: 'log', level: 'warn', message: `The target endpoint has no batch API (404): ${phase} and the phases after it are asked live, at the usual price.` });
+          return null;
+        }
+        throw pauseFor(e, `sending ${phase} as a batch`, 'Resume to try again.');
+      }
+      await ctx.store.putArtifact({ runId: ctx.runId, key, value: { batchId, skillHash: hash, itemIds: [...itemIds] } satisfies BatchCheckpoint });
+      ctx.emit({
+        type: 'log',
+        level: 'info',
+        message: `Sent ${lines.length} target calls of ${phase} as batch ${batchId} (${port.label}) at about half price; the provider answers within minutes to 24 hours. The run can be paused, closed and resumed meanwhile.`,
+      });
+    }
+    await waitFor(ctx, batchId, phase, key);
+    let answers: Map<string, BatchAnswer>;
+    try {
+      answers = await port.results(batchId, ctx.signal);
+    } catch (e) {
+      throw pauseFor(e, `reading the answers of batch ${batchId}`);
+    }
+    // Read once: the rows written next are the checkpoint; a failed line is asked again by a new batch.
+    await ctx.store.deleteArtifact(ctx.runId, key);
+    const missing = new LlmError('server', `Batch ${batchId} returned no answer for this item; a resumed run asks again.`, { role: 'target' });
+    return new Map(itemIds.map((id) => [id, answers.get(id) ?? missing]));
+  } finally {
+    release();
+  }
+}
+
+async function waitFor(ctx: EngineContext, batchId: string, phase: string, key: string): Promise<void> {
+  const port = ctx.llm.targetBatch!;
+  let failures = 0;
+  for (;;) {
+    let p;
+    try {
+      p = await port.progress(batchId, ctx.signal);
+      failures = 0;
+    } catch (e) {
+      if (!isLlmError(e) || e.kind === 'aborted' || e.fatal || ++failures > POLL_FAILURES) throw pauseFor(e, `asking for batch ${batchId}`);
+      await sleep(port.pollMs, ctx.signal);
+      continue;
+    }
+    if (p.state === 'finished') return;
+    if (p.state === 'failed') {
+      await ctx.store.deleteArtifact(ctx.runId, key);
+      throw new PauseError(
+        'llm_fatal',
+        `The provider refused batch ${batchId} for ${phase}: ${p.message}. Resume to send it again, or turn the batch API off for the target on Connect.`,
+      );
+    }
+    ctx.emit({ type: 'progress', phase, done: p.finished, total: p.total });
+    await sleep(port.pollMs, ctx.signal);
+  }
+}
+
+/** A failed batch request pauses the run (an abort stays an abort: it is the user's pause). */
+function pauseFor(e: unknown, doing: string, next = 'The batch id is kept: resume to go on waiting.'): unknown {
+  if (!isLlmError(e) || e.kind === 'aborted') return e;
+  return new PauseError(e.fatal ? 'llm_fatal' : 'error_rate', `The target endpoint failed while ${doing}: ${e.message} ${next}`);
+}
