@@ -3,6 +3,7 @@
  * keeps, validated by the same code and filled with the same defaults. Keys are never in it: they
  * come from SKILLWRIGHT_TARGET_API_KEY, SKILLWRIGHT_OPTIMIZER_API_KEY, SKILLWRIGHT_JUDGE_API_KEY.
  */
+import { BATCH_APIS, type BatchApi } from '../core/batch-api';
 import { parseRunConfig, type RunConfig } from '../core/run-config';
 import type { Prices } from '../engine/meter';
 import { presetPrice } from '../core/pricing';
@@ -31,7 +32,7 @@ export class ConfigError extends Error {
 }
 
 const KNOWN = new Set(['name', 'data', 'skill', 'target', 'optimizer', 'judge', 'prices', 'run', 'split', '$schema']);
-const ENDPOINT_KEYS = new Set(['baseURL', 'model', 'temperature', 'maxOutputTokens', 'reasoningEffort', 'reasoningModel', 'headers', 'minimalHeaders', 'timeoutMs', 'maxRetries', 'serviceTier']);
+const ENDPOINT_KEYS = new Set(['baseURL', 'model', 'temperature', 'maxOutputTokens', 'reasoningEffort', 'reasoningModel', 'headers', 'minimalHeaders', 'timeoutMs', 'maxRetries', 'serviceTier', 'batchApi', 'batchPollMs']);
 
 function endpoint(v: unknown, role: string): StoredEndpoint {
   if (!v || typeof v !== 'object' || Array.isArray(v)) throw new ConfigError(`"${role}" must be an object with "baseURL" and "model".`);
@@ -44,6 +45,13 @@ function endpoint(v: unknown, role: string): StoredEndpoint {
   if (typeof e.model !== 'string' || !e.model.trim()) throw new ConfigError(`"${role}.model" must name a model.`);
   if (e.serviceTier !== undefined && !SERVICE_TIERS.includes(e.serviceTier as ServiceTier)) {
     throw new ConfigError(`"${role}.serviceTier" must be one of ${SERVICE_TIERS.join(', ')}.`);
+  }
+  if (e.batchApi !== undefined) {
+    if (role !== 'target') throw new ConfigError(`"${role}.batchApi": only the target's one-shot phases (baseline, final validation, test) go through a batch API.`);
+    if (!BATCH_APIS.includes(e.batchApi as BatchApi)) throw new ConfigError(`"${role}.batchApi" must be one of ${BATCH_APIS.join(', ')}.`);
+  }
+  if (e.batchPollMs !== undefined && !(typeof e.batchPollMs === 'number' && e.batchPollMs >= 1)) {
+    throw new ConfigError(`"${role}.batchPollMs" must be a number of milliseconds (at least 1).`);
   }
   return e as unknown as StoredEndpoint;
 }

@@ -156,11 +156,15 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
 function estimate(values: ReturnType<typeof parse>['values'], io: CliIo): number {
   const { config, dataset, skill, sizes } = loadInputs(values, io);
   const prompts = loadPrompts(io.promptsDir, config.run.promptOverrides);
-  const e = estimateCost({ config: config.run, items: dataset.items, splits: sizes, skill, template: rolloutTemplateOf(config.run, prompts), prompts, prices: config.prices });
+  const batchOneShot = Boolean(config.endpoints.target.batchApi);
+  const template = rolloutTemplateOf(config.run, prompts);
+  const e = estimateCost({ config: config.run, items: dataset.items, splits: sizes, skill, template, prompts, prices: config.prices, batchOneShot });
   const cost = e.totalCostUsd === null ? 'unknown (set "prices" in the config)' : `$${e.totalCostUsd.toFixed(2)}`;
   io.err(`Estimate: ${e.totalCalls} calls, ${e.totalTokens.toLocaleString('en-US')} tokens, cost ${cost}.`);
   for (const [stage, s] of Object.entries(e.stages)) if (s) io.err(`  ${stage.padEnd(16)} ${String(s.calls).padStart(7)} calls`);
-  if (values.json) io.out(JSON.stringify({ calls: e.totalCalls, tokens: e.totalTokens, costUsd: e.totalCostUsd }));
+  if (batchOneShot) io.err('  baseline, final validation and test through the target’s batch API, at half price');
+  const stages = Object.fromEntries(Object.entries(e.stages).map(([k, s]) => [k, { calls: s?.calls, costUsd: s?.costUsd }]));
+  if (values.json) io.out(JSON.stringify({ calls: e.totalCalls, tokens: e.totalTokens, costUsd: e.totalCostUsd, stages }));
   return EXIT.lift;
 }
 

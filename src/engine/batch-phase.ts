@@ -118,6 +118,9 @@ export async function answerByBatch(ctx: EngineContext, phase: string, skill: st
 async function waitFor(ctx: EngineContext, batchId: string, phase: string, key: string): Promise<void> {
   const port = ctx.llm.targetBatch!;
   let failures = 0;
+  // Polls start a second apart and back off to the port's interval: small batches often finish fast.
+  let polls = 0;
+  const pause = () => Math.min(port.pollMs, 1000 * 2 ** polls++);
   for (;;) {
     let p;
     try {
@@ -125,7 +128,7 @@ async function waitFor(ctx: EngineContext, batchId: string, phase: string, key: 
       failures = 0;
     } catch (e) {
       if (!isLlmError(e) || e.kind === 'aborted' || e.fatal || ++failures > POLL_FAILURES) throw pauseFor(e, `asking for batch ${batchId}`);
-      await sleep(port.pollMs, ctx.signal);
+      await sleep(pause(), ctx.signal);
       continue;
     }
     if (p.state === 'finished') return;
@@ -137,7 +140,7 @@ async function waitFor(ctx: EngineContext, batchId: string, phase: string, key: 
       );
     }
     ctx.emit({ type: 'progress', phase, done: p.finished, total: p.total });
-    await sleep(port.pollMs, ctx.signal);
+    await sleep(pause(), ctx.signal);
   }
 }
 

@@ -9,6 +9,10 @@ import type { RunConfig } from '../core/run-config';
 import { renderRollout, type RolloutTemplate } from '../core/templates';
 import type { PromptSet } from './prompts';
 import { costOf, type Prices } from './meter';
+import { BATCH_PRICE_FACTOR } from '../core/batch-api';
+
+/** The call stages a batch API answers (engine/batch-phase.ts). */
+const BATCH_STAGES = new Set<string>(['baseline', 'finalValidation', 'test']);
 
 /** Assumed completion tokens per call, by stage. */
 /** Items whose lengths stand for the dataset's (the first ones). */
@@ -46,6 +50,8 @@ export function estimateCost(args: {
   prompts: PromptSet;
   prices?: Prices;
   trainAccuracy?: number;
+  /** The target's one-shot phases go through its batch API: billed at the batch price. */
+  batchOneShot?: boolean;
 }): CostEstimate {
   const { config: c, items, skill, prompts } = args;
   const counts: StageCounts = estimateRunCalls(c, args.splits, { trainAccuracy: args.trainAccuracy });
@@ -85,7 +91,8 @@ export function estimateCost(args: {
     // In full-rewrite mode every analyst and merge reply holds a whole skill.
     const wholeSkill = c.updateMode === 'full_rewrite' && (stage === 'reflect' || stage === 'merge') ? tokens(sk) : 0;
     const usage = { promptTokens: calls * tokens(promptChars[stage]), completionTokens: calls * (ASSUMED_COMPLETION_TOKENS[stage] + wholeSkill), reasoningTokens: 0 };
-    const cost = price ? costOf(usage, price) : null;
+    const batched = args.batchOneShot && BATCH_STAGES.has(stage);
+    const cost = price ? costOf(usage, price) * (batched ? BATCH_PRICE_FACTOR : 1) : null;
     stages[stage] = { calls, promptTokens: usage.promptTokens, completionTokens: usage.completionTokens, costUsd: cost };
     totalCalls += calls;
     totalTokens += usage.promptTokens + usage.completionTokens;
@@ -100,6 +107,7 @@ export function estimateCost(args: {
       'An upper bound on calls: no rollout-cache hits, no early-stopped gates or train checks, every analyst returns edits, every merged patch needs ranking and every candidate a repair.',
       `Failures per batch assume ${Math.round((args.trainAccuracy ?? 0.5) * 100)}% train accuracy.`,
       'On a stochastic target (temperature above 0, reasoning models) verdicts also ask again where two skills disagree: about 1.5× the check and gate calls in our noisy benchmark; a deterministic target pays only a few spot checks.',
+      ...(args.batchOneShot ? ['Baseline, final validation and test go through the target’s batch API, at half price (re-samples stay live).'] : []),
       'Completion lengths are typical values (about 150 tokens per target answer, 700–900 per analyst or merge reply); reasoning models can use many more.',
     ],
   };

@@ -3,6 +3,7 @@
  * persisted in users' browsers. Never change them without a new version and an upgrade step
  * in open-db.ts, with a test that seeds the previous version by hand.
  */
+import type { BatchApi } from '../core/batch-api';
 import type { ServiceTier } from '../core/service-tier';
 import type { SkillMeta } from '../core/skill-file';
 import type { DBSchema } from 'idb';
@@ -29,6 +30,10 @@ export interface StoredEndpoint {
   maxRetries?: number;
   /** `service_tier` sent with every call (issue #22); not sent when unset. */
   serviceTier?: ServiceTier;
+  /** The target's batch API, for its one-shot phases (issue #22 item 4); unset: every call live. */
+  batchApi?: BatchApi;
+  /** Wait between batch polls (default 30 s; the CLI's config can shorten it for a local server). */
+  batchPollMs?: number;
 }
 
 export interface RunEndpoints {

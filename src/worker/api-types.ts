@@ -145,7 +145,8 @@ export interface WorkerApi {
   evaluateSkill(input: { datasetId: string; split: 'train' | 'val' | 'test'; limit: number; skill: string; config: RunConfig; endpoints: RunEndpoints; prices?: Prices }, onEvent?: (e: RunEvent) => unknown): Promise<Result<{ hard: number; soft: number; n: number; errors: number; rows: RolloutRow[]; costUsd: number }>>;
   /** Steering: the optimizer turns feedback into a bounded patch of the skill; nothing is stored or gated. */
   improveWithFeedback(input: { skill: string; feedback: string; config: RunConfig; endpoints: RunEndpoints; prices?: Prices }): Promise<Result<{ reasoning: string; candidate: string; applied: number; proposed: number; costUsd: number }>>;
-  estimateCost(input: { datasetId: string; config: RunConfig; skill: string; prices?: Prices }): Promise<Result<{ estimate: CostEstimate }>>;
+  /** `batchOneShot`: the target's one-shot phases go through its batch API (half price). */
+  estimateCost(input: { datasetId: string; config: RunConfig; skill: string; prices?: Prices; batchOneShot?: boolean }): Promise<Result<{ estimate: CostEstimate }>>;
   createRun(input: CreateRunInput): Promise<Result<{ runId: string }>>;
   /** Start or resume a run with the keys held for its hosts (a missing or mismatched key is refused, not sent). */
   startRun(runId: string, onEvent?: (e: RunEventOf) => unknown, patch?: Partial<Pick<RunConfig, 'budget'>>): Promise<Result<StartOutcome>>;

@@ -164,6 +164,26 @@ describe('skillwright (the headless runner)', () => {
     expect(b.hard).toBeGreaterThan(a.hard);
   }, 60_000);
 
+  it('evaluates through the target’s batch API when the config names one, at half the estimated price', async () => {
+    const config = JSON.parse(readFileSync(join(dir, 'skillwright.json'), 'utf8'));
+    config.target = { ...config.target, batchApi: 'openai', batchPollMs: 10 };
+    config.prices = { target: { input: 1, output: 4 }, optimizer: { input: 1, output: 4 } };
+    writeFileSync(join(dir, 'batch.json'), JSON.stringify(config));
+    writeFileSync(join(dir, 'priced.json'), JSON.stringify({ ...config, target: { ...config.target, batchApi: undefined } }));
+    const before = srv.batches.length;
+    const r = await cliHere(['eval', '--config', 'batch.json', '--split', 'test', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(srv.batches.length).toBe(before + 1);
+    const live = await cliHere(['eval', '--config', 'skillwright.json', '--split', 'test', '--json']);
+    expect(JSON.parse(r.stdout.trim()).hard).toBe(JSON.parse(live.stdout.trim()).hard);
+    const withBatch = await cliHere(['estimate', '--config', 'batch.json', '--json']);
+    const without = await cliHere(['estimate', '--config', 'priced.json', '--json']);
+    const cost = (x: Ran) => JSON.parse(x.stdout.trim()) as { costUsd: number; stages: Record<string, { costUsd: number }> };
+    expect(cost(without).stages.test.costUsd).toBeGreaterThan(0);
+    expect(cost(withBatch).stages.test.costUsd).toBeCloseTo(cost(without).stages.test.costUsd / 2, 9);
+    expect(cost(withBatch).stages.rollout.costUsd).toBeCloseTo(cost(without).stages.rollout.costUsd, 9);
+  }, 60_000);
+
   it('exits 100 when no step is accepted, and estimates without calling anyone', async () => {
     const calls = srv.log.length;
     const est = await cliHere(['estimate', '--config', 'skillwright.json', '--json']);

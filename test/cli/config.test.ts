@@ -22,6 +22,10 @@ describe('the runner’s config file', () => {
     expect(bad({ ...base, optimizer: { ...base.optimizer, apiKey: 'sk-x' } })).toThrow(/keys are never read from the config/);
     expect(bad({ ...base, run: { epochs: 0 } })).toThrow(ConfigError);
     expect(() => parseCliConfig('{')).toThrow(/not valid JSON/);
+    // Issue #22 item 4: a batch API serves the target's one-shot phases only.
+    expect(bad({ ...base, optimizer: { ...base.optimizer, batchApi: 'openai' } })).toThrow(/only the target's one-shot phases/);
+    expect(bad({ ...base, target: { ...base.target, batchApi: 'anthropic' } })).toThrow(/"target.batchApi" must be one of openai, openrouter/);
+    expect(parseCliConfig(JSON.stringify({ ...base, target: { ...base.target, batchApi: 'openrouter' } })).config.endpoints.target.batchApi).toBe('openrouter');
   });
 
   it('takes keys from the environment, sharing the target’s only with the same host', () => {

@@ -208,19 +208,21 @@ describe.skipIf(Boolean(skip))('Skillwright in Chromium', () => {
     void resumed;
   }, 180_000);
 
-  it('a service tier per role: flex is sent with the target’s calls only, and the estimate shows its saving (issue #22)', async () => {
+  it('a service tier per role and the target’s batch API: flex on the target’s live calls only, one-shot phases as batches, the estimate shows the saving (issue #22)', async () => {
     await page.getByRole('link', { name: 'Connect' }).click();
     // Both roles on the test server at 127.0.0.1: Connect advises a strong optimizer (issue #23).
     await page.getByRole('note').filter({ hasText: 'Both roles run on your own machine' }).waitFor();
     await page.getByText('Options: sampling, limits, prices').click();
     await page.getByLabel('Target service tier').selectOption('flex');
     await page.getByText('About half price, slower').waitFor();
+    await page.getByLabel('Target batch API').selectOption('openai');
+    await page.getByText(/baseline, final validation and test go out as batches/).waitFor();
     await page.locator('details.options').screenshot({ path: 'test-results/connect-service-tier.png' });
     // At list prices (a model Connect knows), the Train estimate says what flex saves.
     await page.getByLabel('Target model').fill('gpt-4o-mini');
     await page.getByLabel('Optimizer model').fill('gpt-4o');
     await page.getByRole('link', { name: 'Train' }).click();
-    const saving = page.getByText(/Service tiers \(Connect\) save about \$\d+\.\d\d of \$\d+\.\d\d at list prices/);
+    const saving = page.getByText(/Service tiers and the batch API \(Connect\) save about \$\d+\.\d\d of \$\d+\.\d\d at list prices/);
     await saving.waitFor();
     await saving.locator('xpath=ancestor::*[contains(@class,"card")][1]').screenshot({ path: 'test-results/train-estimate-flex.png' });
     await page.getByRole('link', { name: 'Connect' }).click();
@@ -236,13 +238,17 @@ describe.skipIf(Boolean(skip))('Skillwright in Chromium', () => {
       return runs.length > before && runs.every((r) => r.status !== 'running' && r.status !== 'idle');
     };
     await expect.poll(finished, { timeout: 90_000 }).toBe(true);
-    const target = srv.log.filter((l) => l.stage === 'target');
+    const target = srv.log.filter((l) => l.stage === 'target' && !l.viaBatch);
     expect(target.length).toBeGreaterThan(0);
     expect(target.every((l) => l.serviceTier === 'flex')).toBe(true);
+    // Baseline, final validation and test went out as batches from the page (OpenAI's file upload).
+    expect(srv.batches.length).toBeGreaterThanOrEqual(3);
+    expect(srv.log.filter((l) => l.viaBatch).every((l) => l.stage === 'target' && l.serviceTier === undefined)).toBe(true);
     expect(srv.log.filter((l) => l.stage !== 'target').every((l) => l.serviceTier === undefined)).toBe(true);
     await page.getByRole('link', { name: 'Connect' }).click();
     await page.getByText('Options: sampling, limits, prices').click();
     await page.getByLabel('Target service tier').selectOption('');
+    await page.getByLabel('Target batch API').selectOption('');
     await page.getByRole('link', { name: 'Train' }).click(); // leaves Connect with its options closed
   }, 120_000);
 

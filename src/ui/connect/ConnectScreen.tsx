@@ -1,3 +1,4 @@
+import { BATCH_APIS, BATCH_API_LABELS } from '../../core/batch-api';
 import { useState } from 'react';
 import { SERVICE_TIERS, TIER_HINTS, tieredPrice } from '../../core/service-tier';
 import { isLocalEndpoint } from '../../core/local-endpoint';
@@ -271,6 +272,30 @@ export function ConnectScreen() {
                 )}
               </Field>
             ))}
+            <Field
+              label="Target batch API"
+              hint={
+                c.target.batchApi
+                  ? `${BATCH_API_LABELS[c.target.batchApi]}: baseline, final validation and test go out as batches at about half price; the provider answers in minutes to 24 hours, and the run can be closed meanwhile. Steps stay live.`
+                  : 'Off: every call is live. OpenAI and OpenRouter accept batches from this page; Anthropic’s batch endpoint refuses browser calls.'
+              }
+            >
+              {(id, hintId) => (
+                <select
+                  id={id}
+                  aria-describedby={hintId}
+                  value={c.target.batchApi ?? ''}
+                  onChange={(e) => patchEndpoint('target', { batchApi: (e.target.value || undefined) as StoredEndpoint['batchApi'] })}
+                >
+                  <option value="">off</option>
+                  {BATCH_APIS.map((api) => (
+                    <option key={api} value={api}>
+                      {BATCH_API_LABELS[api]}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
             <Field label="Reasoning effort" hint="For reasoning models (they get max_completion_tokens and no temperature).">
               {(id, hintId) => (
                 <select id={id} aria-describedby={hintId} value={c.optimizer.reasoningEffort ?? ''} onChange={(e) => { patchEndpoint('optimizer', { reasoningEffort: e.target.value as StoredEndpoint['reasoningEffort'] }); patchEndpoint('target', { reasoningEffort: e.target.value as StoredEndpoint['reasoningEffort'] }); }}>

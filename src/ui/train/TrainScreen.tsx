@@ -52,11 +52,12 @@ export function TrainScreen() {
   const [resumeBudget, setResumeBudget] = useState<number | undefined>(undefined);
   const dataset = datasets.find((d) => d.id === datasetId);
   const prices = useMemo(() => effectivePrices(connection), [connection]);
-  // The same run at list prices, when a role's service tier changes them: the estimate shows the saving.
+  const batchOneShot = Boolean(connection.target.batchApi);
+  // The same run at list prices, when a service tier or the batch API changes them: the estimate shows the saving.
   const listPrices = useMemo(() => {
     const tiered = [connection.target, connection.optimizer].some((e) => tierPriceFactor(e.serviceTier) !== 1);
     const { target, optimizer } = connection;
-    return tiered ? effectivePrices({ ...connection, target: { ...target, serviceTier: undefined }, optimizer: { ...optimizer, serviceTier: undefined } }) : null;
+    return tiered || target.batchApi ? effectivePrices({ ...connection, target: { ...target, serviceTier: undefined }, optimizer: { ...optimizer, serviceTier: undefined } }) : null;
   }, [connection]);
   const [listCost, setListCost] = useState<number | null>(null);
 
@@ -68,7 +69,13 @@ export function TrainScreen() {
     if (!datasetId) return;
     const t = setTimeout(() => {
       void trainer()
-        .estimateCost({ datasetId, config, skill, prices: { ...(prices.target ? { target: prices.target } : {}), ...(prices.optimizer ? { optimizer: prices.optimizer } : {}) } })
+        .estimateCost({
+          datasetId,
+          config,
+          skill,
+          batchOneShot,
+          prices: { ...(prices.target ? { target: prices.target } : {}), ...(prices.optimizer ? { optimizer: prices.optimizer } : {}) },
+        })
         .then((r) => setEstimate(r.ok ? r.estimate : null));
       if (listPrices)
         void trainer()
@@ -77,7 +84,7 @@ export function TrainScreen() {
       else setListCost(null);
     }, 250);
     return () => clearTimeout(t);
-  }, [datasetId, config, skill, prices, listPrices]);
+  }, [datasetId, config, skill, prices, listPrices, batchOneShot]);
 
   const problems = validateRunConfig(config);
   // Buttons follow the status the worker reported; while a start is on its way none is offered twice.
@@ -248,7 +255,7 @@ export function TrainScreen() {
             </table>
             {listCost !== null && estimate.totalCostUsd !== null && listCost > estimate.totalCostUsd && (
               <p className="muted">
-                Service tiers (Connect) save about ${(listCost - estimate.totalCostUsd).toFixed(2)} of ${listCost.toFixed(2)} at list prices.
+                Service tiers and the batch API (Connect) save about ${(listCost - estimate.totalCostUsd).toFixed(2)} of ${listCost.toFixed(2)} at list prices.
               </p>
             )}
             <ul className="muted small">

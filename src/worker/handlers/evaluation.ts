@@ -111,6 +111,7 @@ export function evaluationHandlers(c: ApiContext): Pick<WorkerApi, 'evaluateSkil
         template: rolloutTemplateOf(input.config, prompts),
         prompts,
         prices: input.prices,
+        batchOneShot: input.batchOneShot,
       });
       return { ok: true, estimate };
     },
