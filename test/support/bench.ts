@@ -5,7 +5,8 @@
  * and the engine's CPU time per 1 000 rollouts — as a table, then as JSON on the last line.
  * Then (issue #22) a 5 000-item evaluation and a training run at concurrency 8, 32 and 128: wall time
  * against calls × latency / concurrency. Options: --json (JSON only), --latency=MS (default 200),
- * --quick (no concurrency table), --items=N (evaluation size, default 5 000).
+ * --quick (no concurrency or batch table), --items=N (evaluation size, default 5 000). Last, an
+ * evaluation sent live and as one batch in each wire shape: answers, HTTP requests, wall, cost.
  */
 import '../setup'; // lifts Node's abort-listener warning, as in the tests
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -17,11 +18,12 @@ import { evaluateSkill } from '../../src/engine/evaluate';
 import { loadPrompts } from './prompts';
 import { testEndpoint } from './endpoints';
 import { INITIAL_SKILL, SMALL_CONFIG, worldDataset } from './harness';
+import { presetPrice } from '../../src/core/pricing';
 
-export async function startServerProcess(latencyMs: number, harmfulRate = 0.5): Promise<{ url: string; child: ChildProcess }> {
+export async function startServerProcess(latencyMs: number, harmfulRate = 0.5, batchDelayMs = BATCH_DELAY_MS): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, ['scripts/run-ts.mjs', 'test/support/dev-mock.ts'], {
     // Half the analysts slip in a harmful rule, so the gate has candidates to stop early on.
-    env: { ...process.env, PORT: '0', LATENCY_MS: String(latencyMs), HARMFUL_RATE: String(harmfulRate) },
+    env: { ...process.env, PORT: '0', LATENCY_MS: String(latencyMs), HARMFUL_RATE: String(harmfulRate), BATCH_DELAY_MS: String(batchDelayMs) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = await new Promise<string>((resolve, reject) => {
@@ -37,6 +39,9 @@ export async function startServerProcess(latencyMs: number, harmfulRate = 0.5): 
 }
 
 const pad = (n: number) => String(n).padStart(4, '0');
+
+/** The test server's stand-in for a provider's batch turnaround (real ones: minutes to 24 h). */
+const BATCH_DELAY_MS = 3_000;
 
 async function trainBench(url: string) {
   const config = { ...SMALL_CONFIG, epochs: 2, batchSize: 24, minibatchSize: 6, mergeBatchSize: 3, targetConcurrency: 8, optimizerConcurrency: 8, slowUpdateSamples: 12 };
@@ -211,6 +216,35 @@ async function concurrencyBench(url: string, latencyMs: number, items: number) {
   return rows;
 }
 
+/**
+ * Batch against live calls (issue #22 item 4): an evaluation sent item by item at concurrency 32,
+ * and as one batch in each wire shape. Cost at gpt-4o-mini's list price, batch lines at half;
+ * requests are every HTTP request the client made (uploads, polls and downloads included).
+ */
+async function batchBench(url: string, items: number) {
+  const prompts = loadPrompts();
+  const all = worldDataset(items);
+  const data = { items: all.items, splits: { train: [], val: [], test: all.items.map((i) => i.id) } };
+  const price = presetPrice('gpt-4o-mini')!;
+  const rows: { mode: string; answers: number; requests: number; wallMs: number; costUsd: number }[] = [];
+  for (const batchApi of [undefined, 'openai', 'openrouter'] as const) {
+    let requests = 0;
+    const counting: typeof fetch = (input, init) => {
+      requests++;
+      return fetch(input, init);
+    };
+    const target = testEndpoint(url, 'sim-target', { concurrency: 32, timeoutMs: 120_000, ...(batchApi ? { batchApi, batchPollMs: 1_000 } : {}) });
+    const llm = createLlmPort({ target, optimizer: testEndpoint(url, 'sim-optimizer') }, { backoffBaseMs: 50, fetch: counting });
+    const config = { ...SMALL_CONFIG, targetConcurrency: 32 };
+    const t0 = performance.now();
+    const ev = await evaluateSkill({ skill: INITIAL_SKILL, split: 'test', limit: 0, config, data, prices: { target: price } }, { llm, store: new MemoryRunStore(), prompts });
+    if (!ev.ok) throw new Error(ev.reason);
+    const mode = batchApi ? `one batch (${batchApi === 'openai' ? 'OpenAI file upload' : 'OpenRouter inline'})` : 'live calls, concurrency 32';
+    rows.push({ mode, answers: ev.n + ev.errors, requests, wallMs: performance.now() - t0, costUsd: ev.costUsd });
+  }
+  return rows;
+}
+
 export async function main(argv: string[]): Promise<number> {
   const jsonOnly = argv.includes('--json');
   const latencyMs = Number(argv.find((a) => a.startsWith('--latency='))?.split('=')[1] ?? 200);
@@ -218,7 +252,11 @@ export async function main(argv: string[]): Promise<number> {
   try {
     const quick = argv.includes('--quick');
     const items = Number(argv.find((a) => a.startsWith('--items='))?.split('=')[1] ?? 5_000);
-    const r = { ...(await measure(url, latencyMs)), concurrencyTable: quick ? [] : await concurrencyBench(url, latencyMs, items) };
+    const r = {
+      ...(await measure(url, latencyMs)),
+      concurrencyTable: quick ? [] : await concurrencyBench(url, latencyMs, items),
+      batchTable: quick ? [] : await batchBench(url, Math.min(items, 2_000)),
+    };
     if (!jsonOnly) {
       const log = console.log;
       log(`Skillwright benchmark — test server latency ${latencyMs} ms, concurrency ${r.concurrency}, dataset ${r.dataset.train}/${r.dataset.val}/${r.dataset.test}`);
@@ -242,6 +280,11 @@ export async function main(argv: string[]): Promise<number> {
         log('\nWide concurrency (issue #22): wall time against calls × latency / concurrency');
         log('what                                concurrency    calls    wall s   ideal s   ratio');
         for (const c of r.concurrencyTable) log(`${c.what.padEnd(36)} ${String(c.concurrency).padStart(11)} ${String(c.calls).padStart(8)} ${(c.wallMs / 1000).toFixed(1).padStart(9)} ${(c.idealMs / 1000).toFixed(1).padStart(9)}   ${c.ratio.toFixed(2)}`);
+      }
+      if (r.batchTable.length) {
+        log(`\nBatch against live (issue #22): an evaluation of ${r.batchTable[0].answers} items; the server finishes a batch after ${BATCH_DELAY_MS / 1000} s (providers: minutes to 24 h)`);
+        log('mode                                   answers  requests    wall s   cost $ (gpt-4o-mini)');
+        for (const b of r.batchTable) log(`${b.mode.padEnd(38)} ${String(b.answers).padStart(8)} ${String(b.requests).padStart(9)} ${(b.wallMs / 1000).toFixed(1).padStart(9)}   ${b.costUsd.toFixed(4)}`);
       }
     }
     console.log(JSON.stringify(r));

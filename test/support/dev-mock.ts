@@ -15,9 +15,12 @@ export async function main(argv: string[]): Promise<number | void> {
     console.log('Wrote rule-world-dataset.json (120 specimen-code tasks).');
   }
   const harmfulRate = Number(process.env.HARMFUL_RATE ?? 0.25);
-  const srv = await startLlmServer({ latencyMs, port, harmfulRate });
+  // A provider's batch turnaround (minutes to hours) is stood in for by this delay.
+  const batchDelayMs = Number(process.env.BATCH_DELAY_MS ?? 2000);
+  const srv = await startLlmServer({ latencyMs, port, harmfulRate, batchDelayMs });
   console.log(`Skillwright test LLM server: ${srv.url}`);
   console.log('  models: sim-target (target), sim-optimizer (optimizer); any API key is accepted.');
   console.log(`  latency ${latencyMs} ms per call (LATENCY_MS), port ${srv.port} (PORT). Ctrl+C to stop.`);
+  console.log(`  batches (/files, /batches: OpenAI and OpenRouter shapes) finish after ${batchDelayMs} ms (BATCH_DELAY_MS).`);
   await new Promise(() => {});
 }
