@@ -171,6 +171,8 @@ export interface WorkerApi {
   exportRun(runId: string): Promise<Result<{ file: Blob; bytes: number }>>;
   /** A self-contained HTML report of the run (chart, accepted edits, per-item gate table, test report, cost). */
   exportReport(runId: string): Promise<Result<{ file: Blob }>>;
+  /** The run's dataset as an Agent Skills evals/evals.json, its split and lift as metadata (issue #23). */
+  exportEvals(runId: string): Promise<Result<{ file: Blob }>>;
   /** Import a bundle file (a File from an input is a Blob); it is read in the worker. */
   importRun(file: Blob): Promise<Result<{ runId: string; renamed: boolean }>>;
   storageUsage(): Promise<{ usage?: number; quota?: number; runs: number; datasets: number }>;

@@ -489,7 +489,43 @@ describe.skipIf(Boolean(skip))('Skillwright in Chromium', () => {
     const agents = await save('agents_md');
     expect(agents).toEqual({ name: 'AGENTS.md', text: body });
     await page.screenshot({ path: 'test-results/train-done-export-light.png', fullPage: true });
-  }, 180_000);
+
+    // Issue #23: the run's dataset as evals/evals.json, named after the skill, with its split and lift…
+    const latest = (await readRuns(page)).sort((a, b) => b.updatedAt - a.updatedAt)[0];
+    await page.getByRole('link', { name: 'Runs' }).click();
+    await page.getByRole('button', { name: latest.name, exact: true }).first().click();
+    const evalsDownload = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export evals.json' }).click();
+    const evalsFile = await evalsDownload;
+    expect(evalsFile.suggestedFilename()).toBe('evals.json');
+    const evals = JSON.parse(readFileSync(await evalsFile.path(), 'utf8')) as {
+      skill_name: string;
+      evals: { id: string; prompt: string; expected_output: string }[];
+      metadata: { run: string; splits: Record<string, string[]>; lift?: { estimate: number }; test?: Record<string, number> };
+    };
+    expect(evals.skill_name).toBe('specimen-codes');
+    expect(evals.metadata.run).toBe(latest.name);
+    const splitIds = Object.values(evals.metadata.splits).flat();
+    expect(new Set(splitIds)).toEqual(new Set(evals.evals.map((e) => e.id)));
+    expect(evals.metadata.lift?.estimate).toBe(latest.state!.summary!.lift!.estimate);
+    expect(evals.metadata.test?.best).toBe(latest.state!.summary!.tests.find((t) => t.skill === 'best')!.hard);
+    // …which imports as a dataset of the same items and trains (then the previous dataset is chosen again).
+    const datasetId = () => page.evaluate(() => JSON.parse(localStorage.getItem('skillwright-ui')!).state.datasetId as string);
+    const previousDataset = await datasetId();
+    await uploadDataset(page, 'evals.json', JSON.stringify(evals));
+    await useDataset(page, [2, 1, 2]);
+    await page.getByText(/Training will use evals/).waitFor();
+    await page.getByRole('link', { name: 'Train' }).click();
+    const done = await completed();
+    await page.getByRole('button', { name: 'Start training' }).click();
+    await expect.poll(completed, { timeout: 120_000 }).toBe(done + 1);
+    const evalRun = (await readRuns(page)).sort((a, b) => b.updatedAt - a.updatedAt)[0];
+    expect(evalRun.state!.summary!.tests.find((t) => t.skill === 'best')!.hard).toBeGreaterThan(0);
+    await page.getByRole('link', { name: 'Data' }).click();
+    const rows = page.locator('ul.list li');
+    for (let i = 0; i < (await rows.count()) && (await datasetId()) !== previousDataset; i++) await rows.nth(i).getByRole('radio').check();
+    expect(await datasetId()).toBe(previousDataset);
+  }, 240_000);
 
   it('says why a run accepted no step, with the evidence, on Train and on Runs', async () => {
     await page.getByRole('link', { name: 'Train' }).click();

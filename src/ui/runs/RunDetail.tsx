@@ -118,6 +118,13 @@ export function RunDetail({ runId, onDeleted, go, lineage, onSelect }: { runId: 
       setMessage('The report was downloaded: one HTML file that opens in any browser.');
     } else setError(r.error.message);
   };
+  const exportEvals = async () => {
+    const r = await trainer().exportEvals(runId);
+    if (r.ok) {
+      downloadBlob('evals.json', r.file);
+      setMessage('The dataset was downloaded as evals.json (Agent Skills format; keep it in the skill’s evals/ folder).');
+    } else setError(r.error.message);
+  };
   const exportRun = async () => {
     const r = await trainer().exportRun(runId);
     if (r.ok) downloadBlob(`${safeFileName(d.run.name)}.skillwright-run.json`, r.file);
@@ -166,6 +173,9 @@ export function RunDetail({ runId, onDeleted, go, lineage, onSelect }: { runId: 
             </button>
             <button type="button" onClick={() => void exportReport()}>
               Export report
+            </button>
+            <button type="button" onClick={() => void exportEvals()} title="The run’s dataset as evals/evals.json, with its split and lift">
+              Export evals.json
             </button>
             <button type="button" onClick={() => void exportRun()}>
               Export run

@@ -2,14 +2,15 @@
 import { compareOutcomes } from '../../core/credit';
 import { renderRunReport, type ReportGate } from '../../core/run-report';
 import { readStepArtifacts } from '../../engine/step-artifacts';
-import { getDatasetIndex } from '../../storage/datasets-repo';
+import { getDataset, getDatasetIndex } from '../../storage/datasets-repo';
+import { toEvalsFile } from '../../core/evals-export';
 import { getRun } from '../../storage/runs-repo';
 import { readRunShared, readStepRecords } from '../../storage/step-records';
 import { blameSkill } from '../../storage/skill-blame';
 import type { WorkerApi } from '../api-types';
 import { fail, type ApiContext } from './context';
 
-export function reportHandlers(c: ApiContext): Pick<WorkerApi, 'exportReport'> {
+export function reportHandlers(c: ApiContext): Pick<WorkerApi, 'exportReport' | 'exportEvals'> {
   const { dbp } = c;
   return {
     async exportReport(runId) {
@@ -95,6 +96,24 @@ export function reportHandlers(c: ApiContext): Pick<WorkerApi, 'exportReport'> {
         ...(summary?.liftOverNone ? { liftOverNone: summary.liftOverNone } : {}),
       });
       return { ok: true, file: new Blob([html], { type: 'text/html' }) };
+    },
+
+    async exportEvals(runId) {
+      const db = await dbp;
+      const run = await getRun(db, runId);
+      if (!run) return fail('not_found', 'That run is not in this browser.');
+      const dataset = await getDataset(db, run.datasetId);
+      if (!dataset) return fail('not_found', 'The run’s dataset is no longer in this browser.');
+      const summary = run.state?.summary;
+      const file = toEvalsFile({
+        skillName: run.skillMeta?.name || run.name,
+        items: dataset.items,
+        splits: dataset.splits,
+        runName: run.name,
+        tests: summary?.tests,
+        lift: summary?.lift,
+      });
+      return { ok: true, file: new Blob([`${JSON.stringify(file, null, 2)}\n`], { type: 'application/json' }) };
     },
   };
 }

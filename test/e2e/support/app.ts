@@ -35,7 +35,19 @@ export async function waitForStatus(page: Page, word: RegExp | string, timeout =
 }
 
 /** The stored run records, read straight from the page's IndexedDB. */
-export function readRuns(page: Page): Promise<{ id: string; status: string; state?: { config: { updateMode?: string }; gate: { bestSkill: string; currentSkill: string; bestScore: number }; summary?: { tests: { skill: string; hard: number }[] } } }[]> {
+export function readRuns(page: Page): Promise<
+  {
+    id: string;
+    name: string;
+    status: string;
+    updatedAt: number;
+    state?: {
+      config: { updateMode?: string };
+      gate: { bestSkill: string; currentSkill: string; bestScore: number };
+      summary?: { tests: { skill: string; hard: number }[]; lift?: { estimate: number } };
+    };
+  }[]
+> {
   return page.evaluate(
     () =>
       new Promise((resolve, reject) => {
