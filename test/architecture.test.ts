@@ -79,3 +79,39 @@ describe('engine value types stand alone', () => {
     expect(local.filter((spec) => spec.startsWith('./'))).toEqual([]);
   });
 });
+
+// Issue #21: no module of src imports itself back through others — types included (the artifact
+// values once lived in the stages that write them, which import the artifacts module).
+describe('no import circles', () => {
+  const all = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? all(join(dir, d.name)) : /\.tsx?$/.test(d.name) ? [join(dir, d.name)] : []));
+  const files = new Set(all(SRC));
+  const resolve = (from: string, spec: string): string | undefined => {
+    const base = join(from, '..', spec);
+    return [`${base}.ts`, `${base}.tsx`, join(base, 'index.ts')].find((f) => files.has(f));
+  };
+  const deps = new Map(
+    [...files].map((f) => [
+      f,
+      [...readFileSync(f, 'utf8').matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+['"](\.[^'"]+)['"]/gm)].flatMap((m) => resolve(f, m[1]) ?? []),
+    ]),
+  );
+
+  it('finds none, from any file', () => {
+    const circles: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const visit = (f: string, path: string[]) => {
+      if (state.get(f) === 'done') return;
+      if (state.get(f) === 'open') {
+        circles.push([...path.slice(path.indexOf(f)), f].map((p) => p.slice(SRC.length)).join(' → '));
+        return;
+      }
+      state.set(f, 'open');
+      for (const d of deps.get(f) ?? []) visit(d, [...path, f]);
+      state.set(f, 'done');
+    };
+    for (const f of files) visit(f, []);
+    expect(files.size).toBeGreaterThan(100);
+    expect(circles).toEqual([]);
+  });
+});

@@ -10,19 +10,9 @@ import type { EngineContext } from './context';
 import { callOptimizer } from './optimizer-call';
 import { scoreOnSelection } from './selection';
 import type { TrainSession } from './session';
-import { putStepArtifact } from './step-artifacts';
+import { putStepArtifact, type AppendixFlush } from './step-artifacts';
 import type { RunState } from './types';
 
-export interface AppendixFlush {
-  added: string[];
-  notesBefore: number;
-  notesAfter: number;
-  /** The consolidation call's outcome; null when none was needed. */
-  consolidated: { from: number; to: number; used: boolean } | null;
-  /** The current skill's validation score before and after the notes (null when it did not change). */
-  scoreBefore: number;
-  scoreAfter: number | null;
-}
 
 /** Merge the step's notes into the current skill and re-score it; mutates `state.gate`. */
 export async function flushAppendix(

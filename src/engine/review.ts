@@ -6,7 +6,7 @@
  * on train again if it changed, and gated as usual. The request and the decision are stored, so
  * the pause survives reloads and the decision is part of the run's record.
  */
-import { applyPatch, type Edit } from '../core/edits';
+import { applyPatch } from '../core/edits';
 import { skillHash } from '../core/hash';
 import type { Candidate } from './candidate';
 import type { EngineContext } from './context';
@@ -14,29 +14,10 @@ import { checkArtifact, checkOnTrain } from './credit-check';
 import { PauseError } from './pause';
 import { okRows } from './rollout';
 import { describeEdit } from './select';
-import { putStepArtifact } from './step-artifacts';
+import { putStepArtifact, type ReviewDecision, type ReviewRequest } from './step-artifacts';
 import type { RolloutRow } from './types';
 import type { NoisePolicy } from '../core/noise';
 
-export interface ReviewRequest {
-  step: number;
-  /** One entry per edit (patch mode) or one for the whole rewrite. */
-  items: { label: string; detail: string }[];
-  /** Patch mode: the edits themselves, so a page can preview any subset. */
-  edits?: Edit[];
-  reasoning: string;
-  skillBefore: string;
-  candidate: string;
-  /** Identity of the proposal (skill before, candidate, edits): a decision answers this one only. */
-  proposal?: string;
-}
-
-export interface ReviewDecision {
-  /** Indices into the request's items that the person approved. */
-  approved: number[];
-  /** The proposal the decision answered (its request's `proposal`). */
-  answers?: string;
-}
 
 /** What makes a proposal the same proposal: what the person saw. */
 async function proposalOf(current: string, cand: Candidate): Promise<string> {

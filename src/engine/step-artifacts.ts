@@ -11,13 +11,44 @@ import type { LrDecision } from '../core/learning-rate';
 import type { EngineContext } from './context';
 import type { ArtifactRecord } from './types';
 import type { JsonObject } from '../core/json-extract';
-import type { AppendixFlush } from './appendix';
-import type { ReviewDecision, ReviewRequest } from './review';
 
 /** "s0007": the prefix of every phase, call and artifact key of step 7. */
 export const stepKey = (step: number): string => `s${String(step).padStart(4, '0')}`;
 /** "e02": the prefix of the keys of epoch 2's boundary (slow update, meta skill). */
 export const epochKey = (epoch: number): string => `e${String(epoch).padStart(2, '0')}`;
+
+// The values of the appendix and review artifacts live here, beside the others: the stages that
+// write them import this module, never the other way round (issue #21: no type circle).
+export interface AppendixFlush {
+  added: string[];
+  notesBefore: number;
+  notesAfter: number;
+  /** The consolidation call's outcome; null when none was needed. */
+  consolidated: { from: number; to: number; used: boolean } | null;
+  /** The current skill's validation score before and after the notes (null when it did not change). */
+  scoreBefore: number;
+  scoreAfter: number | null;
+}
+
+export interface ReviewRequest {
+  step: number;
+  /** One entry per edit (patch mode) or one for the whole rewrite. */
+  items: { label: string; detail: string }[];
+  /** Patch mode: the edits themselves, so a page can preview any subset. */
+  edits?: Edit[];
+  reasoning: string;
+  skillBefore: string;
+  candidate: string;
+  /** Identity of the proposal (skill before, candidate, edits): a decision answers this one only. */
+  proposal?: string;
+}
+
+export interface ReviewDecision {
+  /** Indices into the request's items that the person approved. */
+  approved: number[];
+  /** The proposal the decision answered (its request's `proposal`). */
+  answers?: string;
+}
 
 export interface ScreenedArtifact {
   pool: number;
