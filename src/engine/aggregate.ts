@@ -3,13 +3,13 @@
  * merged K at a time, level by level, until one remains; the failure and success trees run in
  * parallel (the reference runs them one after the other), then one final merge combines them.
  * An unusable merge reply falls back to concatenating its inputs (§2.10). The items are edits,
- * revise suggestions or whole skills, by update mode (engine/update-mode.ts).
+ * revise suggestions or whole skills, by update mode (engine/mode-prompts.ts).
  */
 import { chunk } from '../core/batching';
 import { validatePayload, type JsonObject } from '../core/json-extract';
 import type { EngineContext } from './context';
 import { callOptimizer, checkErrorRate, type OptimizerResult } from './optimizer-call';
-import { MODE_PROMPTS, type ModePrompts } from './update-mode';
+import { MODE_PROMPTS, type ModePrompts } from './mode-prompts';
 
 /** A merged list of proposals (a Patch in patch mode, whose items are edits). */
 export interface Proposals {

@@ -8,7 +8,7 @@
 import { getAppendixNotes, mergeAppendixNotes, replaceAppendixNotes } from '../core/protected-regions';
 import type { EngineContext } from './context';
 import { callOptimizer } from './optimizer-call';
-import { scoreOnSelection } from './selection';
+import { scoreOnSelection } from './validation-score';
 import type { TrainSession } from './session';
 import { putStepArtifact, type AppendixFlush } from './step-artifacts';
 import type { RunState } from './types';

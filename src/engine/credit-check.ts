@@ -16,7 +16,7 @@ import { validatePayload } from '../core/json-extract';
 import type { EngineContext } from './context';
 import { callOptimizer, checkErrorRate } from './optimizer-call';
 import { okRows, rolloutPhase } from './rollout';
-import { describeEdit, pickIndices } from './select';
+import { describeEdit, pickIndices } from './rank-edits';
 import type { RolloutRow } from './types';
 import type { BlameProbe, CheckArtifact, DeltaSummary, VerdictRecord } from './step-artifacts';
 import { applyPatch } from '../core/edits';

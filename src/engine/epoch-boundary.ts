@@ -13,7 +13,7 @@ import { getSlowUpdateContent, injectEmptySlowUpdate, replaceSlowUpdateBlock } f
 import { comparePrevCurr, renderComparison, type ComparisonPair } from './comparison';
 import { callOptimizer } from './optimizer-call';
 import { PauseError } from './pause';
-import { compareOnSelection, scoreOnSelection, versusBest, type SelectionOutcome } from './selection';
+import { compareOnSelection, scoreOnSelection, versusBest, type SelectionOutcome } from './validation-score';
 import type { EpochStats, RunState } from './types';
 
 import { countActions, type TrainSession } from './session';

@@ -7,7 +7,7 @@ import { skillHash } from '../core/hash';
 import { injectEmptySlowUpdate } from '../core/protected-regions';
 import { type EngineContext } from './context';
 import { rolloutPhase, type PhaseResult } from './rollout';
-import { compareOnSelection, gateOptions, scoreOnSelection } from './selection';
+import { compareOnSelection, gateOptions, scoreOnSelection } from './validation-score';
 import { laterSamples, policyOf, runFlipTally, withFlips } from './noise-ledger';
 import type { RolloutRow, RunState, RunSummary, TestReport } from './types';
 import { fitLatent, liftInterval, type Unit } from '../core/lift';

@@ -11,7 +11,7 @@ import { callOptimizer, checkErrorRate, type OptimizerResult } from './optimizer
 import { renderTrajectory } from './trajectory';
 import type { RolloutRow } from './types';
 import { isPass } from '../core/credit';
-import { MODE_PROMPTS } from './update-mode';
+import { MODE_PROMPTS } from './mode-prompts';
 import { STAGE_SCHEMAS, withAppendixNotes } from './schemas';
 
 /** One analyst's proposals: edits, revise suggestions or one whole skill, by update mode. */

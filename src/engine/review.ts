@@ -13,7 +13,7 @@ import type { EngineContext } from './context';
 import { checkArtifact, checkOnTrain } from './credit-check';
 import { PauseError } from './pause';
 import { okRows } from './rollout';
-import { describeEdit } from './select';
+import { describeEdit } from './rank-edits';
 import { putStepArtifact, type ReviewDecision, type ReviewRequest } from './step-artifacts';
 import type { RolloutRow } from './types';
 import type { NoisePolicy } from '../core/noise';

@@ -19,7 +19,7 @@ import type { EngineContext } from './context';
 import { checkArtifact, checkOnTrain, type TrainCheck } from './credit-check';
 import { callOptimizer, checkErrorRate } from './optimizer-call';
 import { okRows } from './rollout';
-import { rankAndSelect, type Ranking } from './select';
+import { rankAndSelect, type Ranking } from './rank-edits';
 import { putStepArtifact, type RewriteArtifact } from './step-artifacts';
 import type { RolloutRow } from './types';
 import type { NoisePolicy } from '../core/noise';

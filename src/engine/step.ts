@@ -8,7 +8,7 @@ import { StageTimer } from './context';
 import { emptyUsage } from './meter';
 import { reflect, type AnalystPatch } from './reflect';
 import { rolloutPhase, type PhaseResult } from './rollout';
-import { describeEdit } from './select';
+import { describeEdit } from './rank-edits';
 import { buildCandidate, type Candidate } from './candidate';
 import { chooseBudget } from './step-budget';
 import { gateStep } from './step-gate';

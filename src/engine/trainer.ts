@@ -18,7 +18,7 @@ import { callStageOfPhase, callStageOfPrompt } from '../core/stages';
 import { isPauseError, stopRequestOf } from './pause';
 import { isLlmError, type LlmPort, type RunStore } from './ports';
 import type { PromptSet } from './prompts';
-import { scoreOnSelection, selectionIds } from './selection';
+import { scoreOnSelection, selectionIds } from './validation-score';
 import { rolloutPhase } from './rollout';
 import { noiseReading, withFlips } from './noise-ledger';
 import { isPass } from '../core/credit';

@@ -13,7 +13,7 @@ import { createContext } from '../../src/engine/context';
 import { Meter } from '../../src/engine/meter';
 import { initialRunState } from '../../src/engine/trainer';
 import { gateCandidate } from '../../src/engine/candidate';
-import { scoreOnSelection } from '../../src/engine/selection';
+import { scoreOnSelection } from '../../src/engine/validation-score';
 import { applyPatch } from '../../src/core/edits';
 import { noisePolicy, NO_FLIPS } from '../../src/core/noise';
 

@@ -9,7 +9,7 @@ import { MemoryRunStore } from '../../src/storage/memory-store';
 import { createContext } from '../../src/engine/context';
 import { Meter } from '../../src/engine/meter';
 import { initialRunState } from '../../src/engine/trainer';
-import { scoreOnSelection } from '../../src/engine/selection';
+import { scoreOnSelection } from '../../src/engine/validation-score';
 import { skillHash } from '../../src/core/hash';
 
 const server = sharedLlmServer();
