@@ -12,6 +12,7 @@ import { scoreOnSelection } from './validation-score';
 import type { TrainSession } from './session';
 import { putStepArtifact, type AppendixFlush } from './step-artifacts';
 import type { RunState } from './types';
+import { originKey } from '../core/version-origin';
 
 
 /** Merge the step's notes into the current skill and re-score it; mutates `state.gate`. */
@@ -44,7 +45,7 @@ export async function flushAppendix(
   if (next !== current) {
     const g = await scoreOnSelection(ctx, state, data, `${a.key}/appendix`, next);
     flush.scoreAfter = g.gate;
-    const origin = `appendix_${a.key.slice(1)}`;
+    const origin = originKey({ kind: 'appendix', step: a.step });
     const gate = { ...state.gate, currentSkill: next, currentScore: g.gate, currentOrigin: origin };
     // Measured in full and higher than the best: the notes earned it (the gate's own comparison).
     if (g.score.complete && g.gate > state.gate.bestScore)

@@ -17,6 +17,7 @@ import { compareOnSelection, scoreOnSelection, versusBest, type SelectionOutcome
 import type { EpochStats, RunState } from './types';
 
 import { countActions, type TrainSession } from './session';
+import { originKey } from '../core/version-origin';
 
 /** The epoch boundary (§2.8): slow update, then meta skill; then a fresh step buffer. */
 export async function epochBoundary(
@@ -72,7 +73,7 @@ export async function epochBoundary(
   }
 
   if (c.useSlowUpdate) {
-    const origin = epoch === 1 ? 'slow_update_placeholder_epoch_01' : `slow_update_epoch_${epochKey(epoch).slice(1)}`;
+    const origin = originKey({ kind: 'slow_update', epoch, placeholder: epoch === 1 });
     if (epoch === 1) {
       const placed = injectEmptySlowUpdate(currBefore);
       if (placed !== currBefore) {

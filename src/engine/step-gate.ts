@@ -10,11 +10,12 @@ import { gateCandidate, type Candidate } from './candidate';
 import { verdictRecord } from './credit-check';
 import type { StageTimer } from './context';
 import type { TrainSession } from './session';
-import { putStepArtifact, stepKey } from './step-artifacts';
+import { putStepArtifact } from './step-artifacts';
 import { boundBuffer, makeBufferEntry } from './step-buffer';
 import type { RolloutRow, RunState, StepRecord } from './types';
 import type { NoisePolicy } from '../core/noise';
 import { withFlips } from './noise-ledger';
+import { originKey } from '../core/version-origin';
 
 export interface GateStepInput {
   key: string;
@@ -42,7 +43,7 @@ export async function gateStep(session: TrainSession, state: RunState, a: GateSt
   await putStepArtifact(ctx, key, 'apply_report', applied.report);
 
   session.stage('gate', a.step, a.epoch);
-  const origin = `step_${stepKey(a.step).slice(1)}`;
+  const origin = originKey({ kind: 'step', step: a.step });
   const gated = await timer.time('gate', () => gateCandidate(ctx, state, data, { key, cand, origin, step: a.step, policy: a.policy }));
   const decision = gated.decision;
   state.flips = withFlips(state.flips, { ...cand.units, ...gated.units });

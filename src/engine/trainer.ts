@@ -29,6 +29,7 @@ import { runStep } from './step';
 import { epochBoundary } from './epoch-boundary';
 import { finish } from './finish';
 import type { TrainSession } from './session';
+import { INITIAL_ORIGIN } from '../core/version-origin';
 
 export interface TrainInput {
   runId: string;
@@ -68,11 +69,11 @@ export function initialRunState(input: TrainInput, now: number): RunState {
     gate: {
       currentSkill: input.initialSkill,
       currentScore: 0,
-      currentOrigin: 'initial_skill',
+      currentOrigin: INITIAL_ORIGIN,
       bestSkill: input.initialSkill,
       bestScore: 0,
       bestStep: 0,
-      bestOrigin: 'initial_skill',
+      bestOrigin: INITIAL_ORIGIN,
     },
     initialSkill: input.initialSkill,
     epochStartSkill: input.initialSkill,
@@ -194,7 +195,7 @@ export async function runTraining(input: TrainInput, deps: TrainDeps): Promise<T
       state.baselineDone = true;
       state.baselineScore = sel.gate;
       emit({ type: 'baseline', score: sel.gate, n: sel.score.n });
-      await saveVersion(state.initialSkill, 'initial_skill', 0);
+      await saveVersion(state.initialSkill, INITIAL_ORIGIN, 0);
       await save(state);
       emit({
         type: 'log',

@@ -12,6 +12,7 @@ import { readStepArtifacts } from '../engine/step-artifacts';
 import type { SkillVersion } from '../engine/types';
 import type { SkillwrightDb } from './open-db';
 import { readStepRecords } from './step-records';
+import { INITIAL_ORIGIN, parseOrigin } from '../core/version-origin';
 
 export type BlameKind = 'initial' | 'step' | 'slow_update' | 'appendix' | 'edited';
 
@@ -44,17 +45,11 @@ export interface SkillBlame {
 }
 
 const stepOf = (origin: string): number | null => {
-  const m = /(?:step_|appendix_)(\d+)$/.exec(origin);
-  return m ? Number(m[1]) : null;
+  const o = parseOrigin(origin);
+  return o?.kind === 'step' || o?.kind === 'appendix' ? o.step : null;
 };
 
-function kindOf(origin: string): BlameKind {
-  if (origin === 'initial_skill') return 'initial';
-  if (origin.startsWith('step_')) return 'step';
-  if (origin.startsWith('slow_update')) return 'slow_update';
-  if (origin.startsWith('appendix_')) return 'appendix';
-  return 'edited';
-}
+const kindOf = (origin: string): BlameKind => parseOrigin(origin)?.kind ?? 'edited';
 
 /** The lineage of `text` among the run's versions (oldest first), ending with "edited" when no version equals it. */
 export function lineageOf(
@@ -63,8 +58,8 @@ export function lineageOf(
   versions: readonly SkillVersion[],
 ): { key: string; text: string }[] {
   const chain = [
-    { key: 'initial_skill', text: initialSkill },
-    ...versions.filter((v) => v.origin !== 'initial_skill').map((v) => ({ key: v.origin, text: v.text })),
+    { key: INITIAL_ORIGIN, text: initialSkill },
+    ...versions.filter((v) => v.origin !== INITIAL_ORIGIN).map((v) => ({ key: v.origin, text: v.text })),
   ];
   let last = -1;
   chain.forEach((v, i) => v.text === text && (last = i));

@@ -8,6 +8,7 @@ import { skillHash } from '../core/hash';
 import type { ArtifactRecord, OptimizerCallRecord, RolloutRow, SkillVersion, StepRecord } from '../engine/types';
 import type { RunRecord } from './schema';
 import type { SkillwrightDb } from './open-db';
+import { parseOrigin } from '../core/version-origin';
 
 export interface StepRecords {
   step: StepRecord;
@@ -60,7 +61,8 @@ export async function readStepRecords(
     // The skill this step started from: the latest version made at or before the previous step.
     const made = versions.filter((v) => v.step <= prev.step).sort((a, b) => a.step - b.step || a.createdAt - b.createdAt);
     before = made.length ? made[made.length - 1].text : (run?.initialSkill ?? null);
-    const placeholder = made.length > 0 && made[made.length - 1].origin.startsWith('slow_update_placeholder');
+    const last = made.length > 0 ? parseOrigin(made[made.length - 1].origin) : null;
+    const placeholder = last?.kind === 'slow_update' && last.placeholder;
     scoredAs = placeholder ? (made.length > 1 ? made[made.length - 2].text : (run?.initialSkill ?? null)) : before;
   }
   const currentRollouts: RolloutRow[] = [];

@@ -15,6 +15,7 @@ import { SkillDiff } from '../skill/LazyEditors';
 import { VersionBlame } from './VersionBlame';
 import { StepInspector } from './StepInspector';
 import { cancelRun, resumeRun } from '../../client/run-controller';
+import { originLabel } from '../../core/version-origin';
 
 /** The hosts a run calls, as a user recognises them. */
 function hostsOf(e: RunEndpoints): string[] {
@@ -48,7 +49,7 @@ function VersionSelect({ label, versions, value, onChange }: { label: string; ve
       <option value="">choose…</option>
       {versions.map((v) => (
         <option key={v.origin} value={v.origin}>
-          {v.origin.replace(/_/g, ' ')}
+          {originLabel(v.origin)}
         </option>
       ))}
     </select>
@@ -137,7 +138,7 @@ export function RunDetail({ runId, onDeleted, go, lineage, onSelect }: { runId: 
     else setError(r.error.message);
   };
   const fromVersion = (v: SkillVersion) => {
-    setApp({ skill: v.text, skillSource: `${d.run.name}, ${v.origin}`, skillParent: { runId, hash: v.hash, label: v.origin.replace(/_/g, ' ') } });
+    setApp({ skill: v.text, skillSource: `${d.run.name}, ${v.origin}`, skillParent: { runId, hash: v.hash, label: originLabel(v.origin) } });
     go('skill');
   };
   const bind = async () => {
@@ -371,7 +372,7 @@ export function RunDetail({ runId, onDeleted, go, lineage, onSelect }: { runId: 
             {versions.map((v, i) => (
               <tr key={v.origin}>
                 <td>
-                  {v.origin.replace(/_/g, ' ')} {v.text === best && <span className="badge accept">best</span>}
+                  {originLabel(v.origin)} {v.text === best && <span className="badge accept">best</span>}
                 </td>
                 <td>{v.step}</td>
                 <td className="num">{v.text.length}</td>
