@@ -215,6 +215,14 @@ describe.skipIf(Boolean(skip))('Skillwright in Chromium', () => {
     await page.getByText('Options: sampling, limits, prices').click();
     await page.getByLabel('Target service tier').selectOption('flex');
     await page.getByText('About half price, slower').waitFor();
+    // One reasoning effort per role (issue #21): choosing the optimizer's leaves the target's.
+    await page.getByLabel('Optimizer reasoning effort').selectOption('high');
+    const efforts = () => page.evaluate(() => {
+      const c = JSON.parse(localStorage.getItem('skillwright-ui')!).state.connection;
+      return [c.target.reasoningEffort ?? '', c.optimizer.reasoningEffort ?? ''];
+    });
+    await expect.poll(efforts).toEqual(['', 'high']);
+    await page.getByLabel('Optimizer reasoning effort').selectOption('');
     await page.getByLabel('Target batch API').selectOption('openai');
     await page.getByText(/baseline, final validation and test go out as batches/).waitFor();
     await page.locator('details.options').screenshot({ path: 'test-results/connect-service-tier.png' });

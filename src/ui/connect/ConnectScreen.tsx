@@ -296,17 +296,29 @@ export function ConnectScreen() {
                 </select>
               )}
             </Field>
-            <Field label="Reasoning effort" hint="For reasoning models (they get max_completion_tokens and no temperature).">
-              {(id, hintId) => (
-                <select id={id} aria-describedby={hintId} value={c.optimizer.reasoningEffort ?? ''} onChange={(e) => { patchEndpoint('optimizer', { reasoningEffort: e.target.value as StoredEndpoint['reasoningEffort'] }); patchEndpoint('target', { reasoningEffort: e.target.value as StoredEndpoint['reasoningEffort'] }); }}>
-                  <option value="">default</option>
-                  <option value="minimal">minimal</option>
-                  <option value="low">low</option>
-                  <option value="medium">medium</option>
-                  <option value="high">high</option>
-                </select>
-              )}
-            </Field>
+            {(['target', 'optimizer'] as const).map((role) => (
+              <Field
+                key={`effort-${role}`}
+                label={`${role === 'target' ? 'Target' : 'Optimizer'} reasoning effort`}
+                hint="For reasoning models only (they get max_completion_tokens and no temperature); each role has its own."
+              >
+                {(id, hintId) => (
+                  <select
+                    id={id}
+                    aria-describedby={hintId}
+                    value={c[role].reasoningEffort ?? ''}
+                    onChange={(e) => patchEndpoint(role, { reasoningEffort: e.target.value as StoredEndpoint['reasoningEffort'] })}
+                  >
+                    <option value="">default</option>
+                    {(['minimal', 'low', 'medium', 'high'] as const).map((effort) => (
+                      <option key={effort} value={effort}>
+                        {effort}
+                      </option>
+                    ))}
+                  </select>
+                )}
+              </Field>
+            ))}
           </div>
           <label className="check">
             <input
