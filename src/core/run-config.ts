@@ -2,12 +2,13 @@
  * One typed run configuration with the reference defaults (algorithm doc §4.3), validated with
  * messages a user can act on, serialisable as plain JSON, and the derived quantities of §2.1.
  */
-import { GATE_METRICS, type GateMetric } from './gate';
-import { GATE_RULES, type GateRule } from './gate-rules';
-import { SCHEDULE_KINDS, type ScheduleKind } from './schedules';
+import type { GateMetric } from './gate';
+import type { GateRule } from './gate-rules';
+import type { ScheduleKind } from './schedules';
 import { SCORER_KINDS, type ScorerSpec } from './scoring';
 import type { RolloutPresetId, RolloutTemplate } from './templates';
-import { UPDATE_MODES, type UpdateMode } from './update-modes';
+import type { UpdateMode } from './update-modes';
+import { KNOBS, type Knob, type KnobKey } from './knobs';
 
 export const PAIR_POLICIES = ['mixed', 'changed', 'unchanged'] as const;
 export type PairPolicy = (typeof PAIR_POLICIES)[number];
@@ -171,56 +172,45 @@ export interface ConfigProblem {
   message: string;
 }
 
-type IntRule = [keyof RunConfig, string, number, number];
-const INT_RULES: IntRule[] = [
-  ['epochs', 'epochs', 1, 100],
-  ['batchSize', 'batch size', 1, 10_000],
-  ['accumulation', 'accumulation', 1, 64],
-  ['minibatchSize', 'minibatch size', 1, 1000],
-  ['mergeBatchSize', 'merge batch size', 2, 1000],
-  ['editBudget', 'edit budget', 1, 999],
-  ['minEditBudget', 'minimum edit budget', 0, 999],
-  ['slowUpdateSamples', 'slow-update samples', 1, 10_000],
-  ['appendixConsolidateThreshold', 'appendix consolidation threshold', 0, 10_000],
-  ['maxSamples', 'samples per item', 1, 16],
-  ['repairRounds', 'repair rounds', 1, 5],
-  ['testRepeats', 'test repeats', 1, 10],
-  ['noiseProbe', 'noise probe items', 0, 1000],
-  ['selectionLimit', 'validation limit', 0, 1_000_000],
-  ['testLimit', 'test limit', 0, 1_000_000],
-  ['targetConcurrency', 'target concurrency', 1, 256],
-  ['optimizerConcurrency', 'optimizer concurrency', 1, 256],
-  ['seed', 'seed', -(2 ** 31), 2 ** 31 - 1],
-];
+// Every knob's facts (label, range, control) come from core/knobs.ts; a knob must name a setting.
+type NotASetting = Exclude<KnobKey, keyof RunConfig>;
+const knobsNameSettings: [NotASetting] extends [never] ? true : never = true;
+void knobsNameSettings;
+
+/** A knob's own problem (range, whole number, one of its choices), in words a user can act on. */
+function knobProblem(k: Knob, v: unknown): string | null {
+  const ctl = k.control;
+  switch (ctl.kind) {
+    case 'int':
+      if (typeof v !== 'number' || !Number.isInteger(v)) return `${k.noun} must be a whole number`;
+      if (v < ctl.min) return `${k.noun} must be at least ${ctl.min}`;
+      return v > ctl.max ? `${k.noun} must be at most ${ctl.max}` : null;
+    case 'number':
+      return typeof v === 'number' && v >= ctl.min && v <= ctl.max ? null : `${k.noun} must be between ${ctl.min} and ${ctl.max}`;
+    case 'choice':
+      return ctl.options.some((o) => o.value === v) ? null : `${k.noun} must be one of ${ctl.options.map((o) => o.value).join(', ')}`;
+    case 'toggle':
+      // Settings added later are absent from older stored configs: absent means the default.
+      return v === undefined || typeof v === 'boolean' ? null : `${k.noun} must be on or off`;
+    case 'usd':
+      return null; // checked with the token budget below
+  }
+}
 
 /** Every problem with a config, in field order; empty when valid. */
 export function validateRunConfig(c: RunConfig): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
-  for (const [field, label, min, max] of INT_RULES) {
-    const v = c[field];
-    if (typeof v !== 'number' || !Number.isInteger(v)) problems.push({ field, message: `${label} must be a whole number` });
-    else if (v < min) problems.push({ field, message: `${label} must be at least ${min}` });
-    else if (v > max) problems.push({ field, message: `${label} must be at most ${max}` });
+  const values = c as unknown as Record<string, unknown>;
+  for (const k of KNOBS as readonly Knob[]) {
+    const message = knobProblem(k, values[k.key]);
+    if (message) problems.push({ field: k.key, message });
   }
   if (Number.isInteger(c.minEditBudget) && Number.isInteger(c.editBudget) && c.minEditBudget > c.editBudget) {
     problems.push({ field: 'minEditBudget', message: 'minimum edit budget must not exceed the edit budget' });
   }
-  if (!SCHEDULE_KINDS.includes(c.editBudgetSchedule)) {
-    problems.push({ field: 'editBudgetSchedule', message: `edit budget schedule must be one of ${SCHEDULE_KINDS.join(', ')}` });
-  }
-  if (!UPDATE_MODES.includes(c.updateMode)) problems.push({ field: 'updateMode', message: `update mode must be one of ${UPDATE_MODES.join(', ')}` });
-  if (c.appendixSource !== 'failure_only' && c.appendixSource !== 'both') problems.push({ field: 'appendixSource', message: 'appendix source must be failure_only or both' });
   if (c.skillAwareReflection && c.updateMode !== 'patch') {
     problems.push({ field: 'skillAwareReflection', message: 'skill-aware reflection works with the patch update mode only (whole-skill rewrites have no separate reminders)' });
   }
-  if (c.lrControlMode !== 'fixed' && c.lrControlMode !== 'autonomous') problems.push({ field: 'lrControlMode', message: 'edit budget control must be fixed or autonomous' });
-  if (!GATE_METRICS.includes(c.gateMetric)) problems.push({ field: 'gateMetric', message: `gate metric must be one of ${GATE_METRICS.join(', ')}` });
-  if (!(c.gateMixedWeight >= 0 && c.gateMixedWeight <= 1)) problems.push({ field: 'gateMixedWeight', message: 'mixed gate weight must be between 0 and 1' });
-  if (!GATE_RULES.includes(c.gateRule)) problems.push({ field: 'gateRule', message: `gate rule must be one of ${GATE_RULES.join(', ')}` });
-  if (!(c.gateSignificanceK >= 0 && c.gateSignificanceK <= 10)) problems.push({ field: 'gateSignificanceK', message: 'significance k must be between 0 and 10' });
-  if (!(c.densityWeight >= 0 && c.densityWeight <= 1)) problems.push({ field: 'densityWeight', message: 'density weight must be between 0 and 1' });
-  if (!PAIR_POLICIES.includes(c.pairPolicy)) problems.push({ field: 'pairPolicy', message: `pair policy must be one of ${PAIR_POLICIES.join(', ')}` });
-  if (!(c.maxErrorRate >= 0 && c.maxErrorRate <= 1)) problems.push({ field: 'maxErrorRate', message: 'maximum error rate must be between 0 and 1' });
   if (!c.scorer || !SCORER_KINDS.includes(c.scorer.kind)) problems.push({ field: 'scorer', message: `scorer must be one of ${SCORER_KINDS.join(', ')}` });
   else if (c.scorer.kind === 'numeric' && ((c.scorer.relTol ?? 0) < 0 || (c.scorer.absTol ?? 0) < 0)) {
     problems.push({ field: 'scorer', message: 'numeric tolerances must not be negative' });

@@ -3,6 +3,8 @@
  * per-item changes, the test report and lift, the cost, and the best skill. No script and no
  * external resource: it opens anywhere, and every text from the run is escaped.
  */
+import { settingsSummary } from './knobs';
+import { DEFAULT_RUN_CONFIG } from './run-config';
 import { callStageLabel } from './stages';
 import type { LiftInterval } from './lift';
 
@@ -41,7 +43,8 @@ export interface ReportData {
   datasetName: string;
   targetModel: string;
   optimizerModel: string;
-  config: { epochs: number; batchSize: number; editBudget: number; gateMetric: string; gateRule?: string; updateMode?: string };
+  /** The run's settings (a stored config; a crafted bundle's may hold anything). */
+  config: object;
   baseline: number | null;
   steps: ReportStep[];
   gates: ReportGate[];
@@ -139,7 +142,7 @@ pre{white-space:pre-wrap;background:#f6f8fa;border:1px solid #dde2e8;padding:.75
 </style></head><body>
 <h1>${escapeHtml(d.name)}</h1>
 <p class="meta">${escapeHtml(d.status)} · dataset ${escapeHtml(d.datasetName)} · target ${escapeHtml(d.targetModel)} · optimizer ${escapeHtml(d.optimizerModel)} · ${escapeHtml(d.createdAt)}</p>
-<p class="meta">${int(d.config.epochs)} epochs · batch ${int(d.config.batchSize)} · edit budget ${int(d.config.editBudget)}${d.config.updateMode && d.config.updateMode !== 'patch' ? ` · update mode ${escapeHtml(d.config.updateMode)}` : ''} · gate ${escapeHtml(d.config.gateMetric)}${d.config.gateRule && d.config.gateRule !== 'mean' ? `, rule ${escapeHtml(d.config.gateRule)}` : ''} · baseline ${pct(d.baseline)} · best ${pct(d.steps.length ? Math.max(...d.steps.map((s) => s.best)) : d.baseline)}${isNum(d.totalCostUsd) ? ` · cost $${d.totalCostUsd.toFixed(4)}` : ''}</p>
+<p class="meta">${escapeHtml(settingsSummary(d.config as Record<string, unknown>, DEFAULT_RUN_CONFIG as unknown as Record<string, unknown>).join(' · '))} · baseline ${pct(d.baseline)} · best ${pct(d.steps.length ? Math.max(...d.steps.map((s) => s.best)) : d.baseline)}${isNum(d.totalCostUsd) ? ` · cost $${d.totalCostUsd.toFixed(4)}` : ''}</p>
 ${d.diagnosis ? `<p><strong>${escapeHtml(d.diagnosis.headline)}</strong></p>` : ''}
 <h2>Validation score</h2>
 ${chart(d.steps, d.baseline)}

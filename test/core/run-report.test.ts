@@ -73,7 +73,8 @@ describe('HTML run report', () => {
     expect(html).toContain('<td>2</td><td>reject</td><td>0.400</td><td>0.500</td><td>—</td><td>v7</td>');
     expect(html).toContain('Best vs starting skill: <strong>50.0 points</strong>; vs no skill: <strong>60.0 points</strong> on 40 held-out test items.');
     expect(html).toContain('<td>Select (ranking)</td><td>2</td><td>550</td><td>$0.0200</td>');
-    expect(html).toContain('gate hard, rule no_regression');
+    // The settings line comes from the knob table (issue #21): labels as on the Train screen.
+    expect(html).toContain('Epochs 2 · Batch size 20 · Edit budget 4 · Gate metric hard · Gate rule Higher mean, no item regresses');
   });
 
   it('edit blame: says where each run of lines of the best skill came from, escaped', () => {
