@@ -32,7 +32,7 @@ export class ConfigError extends Error {
 }
 
 const KNOWN = new Set(['name', 'data', 'skill', 'target', 'optimizer', 'judge', 'prices', 'run', 'split', '$schema']);
-const ENDPOINT_KEYS = new Set(['baseURL', 'model', 'temperature', 'maxOutputTokens', 'reasoningEffort', 'reasoningModel', 'headers', 'minimalHeaders', 'timeoutMs', 'maxRetries', 'serviceTier', 'batchApi', 'batchPollMs']);
+export const ENDPOINT_KEYS: ReadonlySet<string> = new Set(['baseURL', 'model', 'temperature', 'maxOutputTokens', 'reasoningEffort', 'reasoningModel', 'headers', 'minimalHeaders', 'timeoutMs', 'maxRetries', 'serviceTier', 'batchApi', 'batchPollMs']);
 
 function endpoint(v: unknown, role: string): StoredEndpoint {
   if (!v || typeof v !== 'object' || Array.isArray(v)) throw new ConfigError(`"${role}" must be an object with "baseURL" and "model".`);

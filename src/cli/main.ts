@@ -18,6 +18,7 @@ import { importDatasetText } from '../core/dataset-import';
 import { formatProblem } from '../core/dataset-types';
 import { validateAgainstSplits, type RunConfig } from '../core/run-config';
 import { estimateCost } from '../engine/cost-estimate';
+import { cliConfigSchema } from './config-schema';
 import { rolloutTemplateOf } from '../engine/context';
 import { buildPromptSet, type PromptSet } from '../engine/prompts';
 import { runTraining, type TrainOutcome } from '../engine/trainer';
@@ -55,6 +56,7 @@ const USAGE = `usage: skillwright train --config F [--data F] [--skill F] [--out
        skillwright resume --out DIR [--bundle F --config F] [--json] [--max-usd N] [--min-lift N]
        skillwright estimate --config F [--data F] [--skill F]
        skillwright eval --config F [--skill F] [--data F] [--split test|val|train] [--json]
+       skillwright schema   (the config's JSON Schema, for "$schema" in an editor)
 Keys come from SKILLWRIGHT_TARGET_API_KEY, SKILLWRIGHT_OPTIMIZER_API_KEY, SKILLWRIGHT_JUDGE_API_KEY.`;
 
 export interface CliIo {
@@ -138,6 +140,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return command ? EXIT.lift : EXIT.config;
   }
   try {
+    if (command === 'schema') {
+      io.out(JSON.stringify(cliConfigSchema(), null, 2));
+      return EXIT.lift;
+    }
     if (command === 'estimate') return estimate(args.values, io);
     if (command === 'train') return await train(args.values, io);
     if (command === 'resume') return await resume(args.values, io);

@@ -1,6 +1,9 @@
-// The runner's config (issue #22): validated like the page's, keys refused, tiers priced.
+// The runner's config (issue #22): validated like the page's, keys refused, tiers priced; its
+// JSON Schema comes from the knob table (issue #21).
 import { describe, expect, it } from 'vitest';
-import { ConfigError, keysFromEnv, parseCliConfig } from '../../src/cli/config';
+import { readFileSync } from 'node:fs';
+import { ConfigError, ENDPOINT_KEYS, keysFromEnv, parseCliConfig } from '../../src/cli/config';
+import { cliConfigSchema } from '../../src/cli/config-schema';
 import { DEFAULT_RUN_CONFIG } from '../../src/core/run-config';
 import { presetPrice } from '../../src/core/pricing';
 
@@ -33,5 +36,22 @@ describe('the runner’s config file', () => {
     expect(keysFromEnv(config.endpoints, { SKILLWRIGHT_TARGET_API_KEY: 't' })).toEqual({ target: 't', optimizer: 't' });
     const other = parseCliConfig(JSON.stringify({ ...base, optimizer: { baseURL: 'https://openrouter.ai/api/v1', model: 'x' } })).config;
     expect(() => keysFromEnv(other.endpoints, { SKILLWRIGHT_TARGET_API_KEY: 't' })).toThrow(/SKILLWRIGHT_OPTIMIZER_API_KEY/);
+  });
+});
+
+describe('the config’s JSON Schema (generated from the knob table)', () => {
+  const schema = cliConfigSchema() as { properties: Record<string, { properties: Record<string, unknown> }> };
+  it('is what docs/skillwright.schema.json holds (regenerate: npx skillwright schema > docs/skillwright.schema.json)', () => {
+    expect(JSON.parse(readFileSync(new URL('../../docs/skillwright.schema.json', import.meta.url), 'utf8'))).toEqual(schema);
+  });
+  it('names every run setting and every endpoint setting the runner accepts', () => {
+    expect(Object.keys(schema.properties.run.properties).sort()).toEqual(Object.keys(DEFAULT_RUN_CONFIG).sort());
+    expect(Object.keys(schema.properties.target.properties).sort()).toEqual([...ENDPOINT_KEYS].sort());
+    expect(schema.properties.run.properties.editBudget).toMatchObject({ type: 'integer', minimum: 1, maximum: 999, default: 4 });
+  });
+  it('is referenced by the example config, which the runner accepts', () => {
+    const text = readFileSync(new URL('../../docs/skillwright.mock.json', import.meta.url), 'utf8');
+    expect(JSON.parse(text).$schema).toBe('./skillwright.schema.json');
+    expect(parseCliConfig(text).warnings).toEqual([]);
   });
 });

@@ -1,0 +1,93 @@
+/**
+ * A JSON Schema of `skillwright.json` (issue #21: one table per knob), generated from the knob
+ * table, so an editor that reads `"$schema"` offers each run setting with its range, choices and
+ * help. `skillwright schema` prints it; docs/skillwright.schema.json is this output (a test keeps
+ * them equal). Validation itself stays with the code that runs (cli/config.ts, core/run-config.ts).
+ */
+import { BATCH_APIS } from '../core/batch-api';
+import { KNOBS, type Knob } from '../core/knobs';
+import { DEFAULT_RUN_CONFIG } from '../core/run-config';
+import { SERVICE_TIERS } from '../core/service-tier';
+
+type Schema = Record<string, unknown>;
+
+function knobSchema(k: Knob, fallback: unknown): Schema {
+  const c = k.control;
+  const base = { title: k.label, description: k.help, default: fallback };
+  switch (c.kind) {
+    case 'int':
+      return { ...base, type: 'integer', minimum: c.min, maximum: c.max };
+    case 'number':
+      return { ...base, type: 'number', minimum: c.min, maximum: c.max };
+    case 'toggle':
+      return { ...base, type: 'boolean' };
+    case 'choice':
+      return { ...base, enum: c.options.map((o) => o.value) };
+    case 'usd':
+      return { title: 'Budget cap', description: k.help, type: 'object', properties: { usd: { type: 'number', exclusiveMinimum: 0 }, tokens: { type: 'integer', exclusiveMinimum: 0 } }, additionalProperties: false };
+  }
+}
+
+const price = { type: 'object', properties: { input: { type: 'number', minimum: 0 }, output: { type: 'number', minimum: 0 } }, required: ['input', 'output'], description: 'USD per million tokens.' };
+
+function endpoint(role: 'target' | 'optimizer' | 'judge'): Schema {
+  return {
+    type: 'object',
+    description: `The ${role} model's OpenAI-compatible endpoint. Its key comes from SKILLWRIGHT_${role.toUpperCase()}_API_KEY, never from this file.`,
+    required: ['baseURL', 'model'],
+    additionalProperties: false,
+    properties: {
+      baseURL: { type: 'string', pattern: '^https?://' },
+      model: { type: 'string', minLength: 1 },
+      temperature: { type: 'number', minimum: 0, maximum: 2 },
+      maxOutputTokens: { type: 'integer', minimum: 1 },
+      reasoningEffort: { enum: ['', 'minimal', 'low', 'medium', 'high'] },
+      reasoningModel: { type: 'boolean' },
+      headers: { type: 'object', additionalProperties: { type: 'string' } },
+      minimalHeaders: { type: 'boolean' },
+      timeoutMs: { type: 'integer', minimum: 1 },
+      maxRetries: { type: 'integer', minimum: 0 },
+      serviceTier: { enum: [...SERVICE_TIERS], description: 'service_tier sent with every call (flex: about half price, slower).' },
+      ...(role === 'target'
+        ? {
+            batchApi: { enum: [...BATCH_APIS], description: 'Send baseline, final validation and test as provider batches (about half price).' },
+            batchPollMs: { type: 'integer', minimum: 1, description: 'Wait between batch polls (default 30 000).' },
+          }
+        : {}),
+    },
+  };
+}
+
+export function cliConfigSchema(): Schema {
+  const defaults = DEFAULT_RUN_CONFIG as unknown as Record<string, unknown>;
+  const run = Object.fromEntries((KNOBS as readonly Knob[]).map((k) => [k.key, knobSchema(k, defaults[k.key])]));
+  return {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    title: 'skillwright.json',
+    description: 'The headless runner’s config: endpoints, prices and run settings, as the page keeps them.',
+    type: 'object',
+    required: ['target', 'optimizer'],
+    properties: {
+      $schema: { type: 'string' },
+      name: { type: 'string' },
+      data: { type: 'string', description: 'Dataset file (JSON, JSONL, CSV or evals.json), relative to this file.' },
+      skill: { type: 'string', description: 'Starting skill (.md or SKILL.md), relative to this file.' },
+      split: {
+        type: 'object',
+        description: 'How a dataset without a split column is split (train : val : test), and with which seed.',
+        properties: { ratio: { type: 'array', items: { type: 'number', minimum: 0 }, minItems: 3, maxItems: 3 }, seed: { type: 'integer' } },
+        additionalProperties: false,
+      },
+      target: endpoint('target'),
+      optimizer: endpoint('optimizer'),
+      judge: endpoint('judge'),
+      prices: { type: 'object', properties: { target: price, optimizer: price, judge: price }, additionalProperties: false },
+      run: {
+        type: 'object',
+        description: 'Run settings; absent ones take the page’s defaults.',
+        properties: { ...run, scorer: { type: 'object' }, rollout: { type: 'object' }, promptOverrides: { type: 'object', additionalProperties: { type: 'string' } } },
+        additionalProperties: false,
+      },
+    },
+  };
+}
