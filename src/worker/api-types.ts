@@ -121,11 +121,67 @@ export interface StartOutcome {
   reasonKind?: string;
 }
 
-export interface WorkerApi {
+/** Named inputs and outputs of the longer calls (the contract below reads as a table of contents). */
+export interface EvaluateSkillInput {
+  datasetId: string;
+  split: 'train' | 'val' | 'test';
+  limit: number;
+  skill: string;
+  config: RunConfig;
+  endpoints: RunEndpoints;
+  prices?: Prices;
+}
+export interface EvaluateSkillOutput {
+  hard: number;
+  soft: number;
+  n: number;
+  errors: number;
+  rows: RolloutRow[];
+  costUsd: number;
+}
+export interface FeedbackInput {
+  skill: string;
+  feedback: string;
+  config: RunConfig;
+  endpoints: RunEndpoints;
+  prices?: Prices;
+}
+export interface FeedbackOutput {
+  reasoning: string;
+  candidate: string;
+  applied: number;
+  proposed: number;
+  costUsd: number;
+}
+export interface EstimateInput {
+  datasetId: string;
+  config: RunConfig;
+  skill: string;
+  prices?: Prices;
+  /** The target's one-shot phases go through its batch API (half price). */
+  batchOneShot?: boolean;
+}
+export interface ConnectionInput {
+  target: StoredEndpoint;
+  optimizer: StoredEndpoint;
+  judge?: StoredEndpoint;
+}
+export interface ModelListEndpoint {
+  baseURL: string;
+  headers?: Record<string, string>;
+  minimalHeaders?: boolean;
+}
+
+/** Connect (handlers/connection.ts). */
+export interface ConnectionApi {
   /** One tiny call per role with the keys the worker holds (`setKeys`); the page never sends a key again. */
-  testConnection(input: { target: StoredEndpoint; optimizer: StoredEndpoint; judge?: StoredEndpoint }): Promise<RoleCheck[]>;
+  testConnection(input: ConnectionInput): Promise<RoleCheck[]>;
   /** The endpoint's model list, asked with the target key held for its host (if any). */
-  listModels(endpoint: { baseURL: string; headers?: Record<string, string>; minimalHeaders?: boolean }): Promise<Result<{ models: string[] }>>;
+  listModels(endpoint: ModelListEndpoint): Promise<Result<{ models: string[] }>>;
+}
+
+/** Data (handlers/datasets.ts). */
+export interface DatasetsApi {
   /**
    * Hand a dataset file over once (a File is a Blob: it crosses without copying its bytes). The
    * worker reads and parses it and keeps it as a draft; the answer is its first inspection.
@@ -141,12 +197,19 @@ export interface WorkerApi {
   listDatasets(): Promise<DatasetListItem[]>;
   getDatasetItems(id: string, split: 'train' | 'val' | 'test' | 'all', offset: number, limit: number): Promise<Result<{ items: DatasetItem[]; total: number }>>;
   deleteDataset(id: string): Promise<void>;
+}
+
+/** Skill and Train work outside a run (handlers/evaluation.ts). */
+export interface EvaluationApi {
   /** Roll one skill out on a split of a stored dataset, without a run (nothing is stored). */
-  evaluateSkill(input: { datasetId: string; split: 'train' | 'val' | 'test'; limit: number; skill: string; config: RunConfig; endpoints: RunEndpoints; prices?: Prices }, onEvent?: (e: RunEvent) => unknown): Promise<Result<{ hard: number; soft: number; n: number; errors: number; rows: RolloutRow[]; costUsd: number }>>;
+  evaluateSkill(input: EvaluateSkillInput, onEvent?: (e: RunEvent) => unknown): Promise<Result<EvaluateSkillOutput>>;
   /** Steering: the optimizer turns feedback into a bounded patch of the skill; nothing is stored or gated. */
-  improveWithFeedback(input: { skill: string; feedback: string; config: RunConfig; endpoints: RunEndpoints; prices?: Prices }): Promise<Result<{ reasoning: string; candidate: string; applied: number; proposed: number; costUsd: number }>>;
-  /** `batchOneShot`: the target's one-shot phases go through its batch API (half price). */
-  estimateCost(input: { datasetId: string; config: RunConfig; skill: string; prices?: Prices; batchOneShot?: boolean }): Promise<Result<{ estimate: CostEstimate }>>;
+  improveWithFeedback(input: FeedbackInput): Promise<Result<FeedbackOutput>>;
+  estimateCost(input: EstimateInput): Promise<Result<{ estimate: CostEstimate }>>;
+}
+
+/** Runs: create, run, list, rename, delete (handlers/runs.ts). */
+export interface RunsApi {
   createRun(input: CreateRunInput): Promise<Result<{ runId: string }>>;
   /** Start or resume a run with the keys held for its hosts (a missing or mismatched key is refused, not sent). */
   startRun(runId: string, onEvent?: (e: RunEventOf) => unknown, patch?: Partial<Pick<RunConfig, 'budget'>>): Promise<Result<StartOutcome>>;
@@ -154,28 +217,49 @@ export interface WorkerApi {
   cancelRun(runId: string): Promise<boolean>;
   listRuns(): Promise<RunListItem[]>;
   getRun(runId: string): Promise<Result<{ detail: RunDetail }>>;
+  renameRun(runId: string, name: string): Promise<boolean>;
+  deleteRun(runId: string): Promise<Result<object>>;
+  recoverInterrupted(): Promise<string[]>;
+}
+
+/** Reading a run's steps, rows, versions and blame (handlers/inspection.ts). */
+export interface InspectionApi {
   getSteps(runId: string, offset: number, limit: number): Promise<{ steps: StepRecord[]; total: number }>;
   getStepDetail(runId: string, step: number): Promise<Result<{ detail: StepDetail }>>;
   getRollouts(runId: string, phase: string): Promise<RolloutRow[]>;
   /** The run's versions, oldest first, from `offset` on (a live page asks only for new ones). */
   getSkillVersions(runId: string, offset?: number): Promise<SkillVersion[]>;
-  /** Steering: what the step a run is paused at for review proposes. */
-  getReview(runId: string): Promise<Result<{ step: number; request: ReviewRequest }>>;
-  /** Steering: approve these items (indices) of the step's proposal; resume the run to gate what was approved. */
-  submitReview(runId: string, step: number, approved: number[]): Promise<Result<{ approved: number; of: number }>>;
   /** Edit blame: which version of the run introduced each line of `text`, with the step's edit, reasoning and items. */
   blameSkill(runId: string, text: string): Promise<Result<{ blame: SkillBlame }>>;
-  renameRun(runId: string, name: string): Promise<boolean>;
-  deleteRun(runId: string): Promise<Result<object>>;
+}
+
+/** Steering: a run paused for review (handlers/review.ts). */
+export interface ReviewApi {
+  /** What the step a run is paused at for review proposes. */
+  getReview(runId: string): Promise<Result<{ step: number; request: ReviewRequest }>>;
+  /** Approve these items (indices) of the step's proposal; resume the run to gate what was approved. */
+  submitReview(runId: string, step: number, approved: number[]): Promise<Result<{ approved: number; of: number }>>;
+}
+
+/** Run files in and out (handlers/bundles.ts). */
+export interface BundlesApi {
   /** The run bundle as a file (written piece by piece, never one giant string). */
   exportRun(runId: string): Promise<Result<{ file: Blob; bytes: number }>>;
+  /** Import a bundle file (a File from an input is a Blob); it is read in the worker. */
+  importRun(file: Blob): Promise<Result<{ runId: string; renamed: boolean }>>;
+  storageUsage(): Promise<{ usage?: number; quota?: number; runs: number; datasets: number }>;
+}
+
+/** Documents made from a run (handlers/report.ts). */
+export interface ReportApi {
   /** A self-contained HTML report of the run (chart, accepted edits, per-item gate table, test report, cost). */
   exportReport(runId: string): Promise<Result<{ file: Blob }>>;
   /** The run's dataset as an Agent Skills evals/evals.json, its split and lift as metadata (issue #23). */
   exportEvals(runId: string): Promise<Result<{ file: Blob }>>;
-  /** Import a bundle file (a File from an input is a Blob); it is read in the worker. */
-  importRun(file: Blob): Promise<Result<{ runId: string; renamed: boolean }>>;
-  storageUsage(): Promise<{ usage?: number; quota?: number; runs: number; datasets: number }>;
+}
+
+/** Keys: the worker is their only holder (handlers/keys.ts). */
+export interface KeysApi {
   /**
    * Hand keys to the worker, the only key holder, each bound to the host it was typed for; the
    * page then forgets them. With `remember`, the keys held are also stored on this device.
@@ -186,5 +270,7 @@ export interface WorkerApi {
   keyStatus(): Promise<{ target: boolean; optimizer: boolean; judge: boolean; remembered: boolean }>;
   /** Delete remembered keys from this device; also from memory unless `keepSession` (unticking "Remember"). */
   forgetKeys(opts?: { keepSession?: boolean }): Promise<void>;
-  recoverInterrupted(): Promise<string[]>;
 }
+
+/** The worker's whole contract with the page: one part per handler file. */
+export type WorkerApi = ConnectionApi & DatasetsApi & EvaluationApi & RunsApi & InspectionApi & ReviewApi & BundlesApi & ReportApi & KeysApi;

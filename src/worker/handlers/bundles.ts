@@ -1,9 +1,9 @@
 /** Run files out and in, and how much of the browser storage is used. */
 import { exportRunFile, importBundle, MAX_BUNDLE_CHARS, parseBundle } from '../../storage/bundle';
-import type { WorkerApi } from '../api-types';
+import type { BundlesApi } from '../api-types';
 import { fail, type ApiContext } from './context';
 
-export function bundlesHandlers(c: ApiContext): Pick<WorkerApi, 'exportRun' | 'importRun' | 'storageUsage'> {
+export function bundlesHandlers(c: ApiContext): BundlesApi {
   const { dbp, deps, newId } = c;
   return {
     async exportRun(runId) {

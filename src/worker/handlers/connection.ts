@@ -1,5 +1,5 @@
 /** Checking endpoints: a test call per role and the model list, with the keys the worker holds. */
-import type { WorkerApi } from '../api-types';
+import type { ConnectionApi } from '../api-types';
 import { checkEndpoint, listModels } from '../connection-test';
 import { keyFor } from '../key-binding';
 import type { StoredEndpoint } from '../../storage/schema';
@@ -7,7 +7,7 @@ import { endpointConfig, type ApiContext } from './context';
 
 type Role = 'target' | 'optimizer' | 'judge';
 
-export function connectionHandlers(c: ApiContext): Pick<WorkerApi, 'testConnection' | 'listModels'> {
+export function connectionHandlers(c: ApiContext): ConnectionApi {
   const { vault } = c;
   return {
     async testConnection(input) {

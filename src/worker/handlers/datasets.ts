@@ -12,22 +12,12 @@ import {
 } from '../../core/dataset-import';
 import { MAX_DATASET_BYTES } from '../../core/dataset-parse';
 import { deleteDataset, getDataset, listDatasets, putDataset, toDatasetItem } from '../../storage/datasets-repo';
-import type { DatasetCheck, Result, WorkerApi } from '../api-types';
+import type { DatasetCheck, Result, DatasetsApi } from '../api-types';
 import type { DatasetListItem } from '../../storage/datasets-repo';
 import { fail, type ApiContext } from './context';
 
 /** Drafts kept at once: the page shows one file; an abandoned one is dropped when another comes. */
 const MAX_DRAFTS = 2;
-
-type Handlers =
-  | 'stageDataset'
-  | 'inspectStaged'
-  | 'commitStaged'
-  | 'discardStaged'
-  | 'importDataset'
-  | 'listDatasets'
-  | 'getDatasetItems'
-  | 'deleteDataset';
 
 const plural = (n: number, truncated: boolean) => `${n}${truncated ? '+' : ''} problem${n === 1 ? '' : 's'}`;
 
@@ -58,7 +48,7 @@ function check(r: ImportResult): DatasetCheck {
   };
 }
 
-export function datasetsHandlers(c: ApiContext): Pick<WorkerApi, Handlers> {
+export function datasetsHandlers(c: ApiContext): DatasetsApi {
   const { dbp, now, newId } = c;
   const drafts = new Map<string, StagedDataset>();
 

@@ -9,12 +9,12 @@ import { MemoryRunStore } from '../../storage/memory-store';
 import { createLlmPort } from '../../llm/openai-client';
 import { getDataset, getDatasetIndex, noteTestLook } from '../../storage/datasets-repo';
 import type { DatasetItem } from '../../core/dataset-types';
-import type { WorkerApi } from '../api-types';
+import type { EvaluationApi } from '../api-types';
 import { keyFor } from '../key-binding';
 import { EventCoalescer } from '../event-coalescer';
 import { fail, endpointConfig, type ApiContext } from './context';
 
-export function evaluationHandlers(c: ApiContext): Pick<WorkerApi, 'evaluateSkill' | 'estimateCost' | 'improveWithFeedback'> {
+export function evaluationHandlers(c: ApiContext): EvaluationApi {
   const { dbp, deps, now, vault } = c;
   // The estimate reads the first items only: kept per dataset (stored datasets never change), so
   // a settings change does not read a dataset of up to 100 MB again (issue #20 item 15).

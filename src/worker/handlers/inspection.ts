@@ -3,12 +3,12 @@ import { readStepArtifacts, rebuildCandidate } from '../../engine/step-artifacts
 import { IdbRunStore } from '../../storage/idb-run-store';
 import { readStepRecords } from '../../storage/step-records';
 import { blameSkill } from '../../storage/skill-blame';
-import type { WorkerApi } from '../api-types';
+import type { InspectionApi } from '../api-types';
 import { fail, type ApiContext } from './context';
 
 export function inspectionHandlers(
   c: ApiContext,
-): Pick<WorkerApi, 'getSteps' | 'getStepDetail' | 'getRollouts' | 'getSkillVersions' | 'blameSkill'> {
+): InspectionApi {
   const { dbp } = c;
   return {
     async getSteps(runId, offset, limit) {

@@ -1,11 +1,11 @@
 /** Keys: held by the worker only, remembered on request, bound to the hosts they were typed for. */
 import { getRun, putRun } from '../../storage/runs-repo';
 import { getRememberedKeys } from '../../storage/settings-repo';
-import type { WorkerApi } from '../api-types';
+import type { KeysApi } from '../api-types';
 import { originOf } from '../key-binding';
 import { fail, type ApiContext } from './context';
 
-export function keysHandlers(c: ApiContext): Pick<WorkerApi, 'setKeys' | 'bindRun' | 'keyStatus' | 'forgetKeys'> {
+export function keysHandlers(c: ApiContext): KeysApi {
   const { dbp, now, active, vault } = c;
   return {
     async setKeys(newKeys, remember) {

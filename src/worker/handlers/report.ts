@@ -7,10 +7,10 @@ import { toEvalsFile } from '../../core/evals-export';
 import { getRun } from '../../storage/runs-repo';
 import { readRunShared, readStepRecords } from '../../storage/step-records';
 import { blameSkill } from '../../storage/skill-blame';
-import type { WorkerApi } from '../api-types';
+import type { ReportApi } from '../api-types';
 import { fail, type ApiContext } from './context';
 
-export function reportHandlers(c: ApiContext): Pick<WorkerApi, 'exportReport' | 'exportEvals'> {
+export function reportHandlers(c: ApiContext): ReportApi {
   const { dbp } = c;
   return {
     async exportReport(runId) {

@@ -3,10 +3,10 @@ import { stepKey } from '../../engine/step-artifacts';
 import type { ReviewRequest } from '../../engine/step-artifacts';
 import { IdbRunStore } from '../../storage/idb-run-store';
 import { getRun } from '../../storage/runs-repo';
-import type { WorkerApi } from '../api-types';
+import type { ReviewApi } from '../api-types';
 import { fail, type ApiContext } from './context';
 
-export function reviewHandlers(c: ApiContext): Pick<WorkerApi, 'getReview' | 'submitReview'> {
+export function reviewHandlers(c: ApiContext): ReviewApi {
   const { dbp, active } = c;
   /** The request of the step a run is paused at for review, or why there is none. */
   async function pending(runId: string, forWriting: boolean) {

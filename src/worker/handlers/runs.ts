@@ -21,7 +21,7 @@ import {
   toListItem,
 } from '../../storage/runs-repo';
 import type { RunRecord } from '../../storage/schema';
-import type { CreateRunInput, WorkerApi } from '../api-types';
+import type { CreateRunInput, RunsApi } from '../api-types';
 import { keyFor, type KeyFor } from '../key-binding';
 import { EventCoalescer } from '../event-coalescer';
 import { runLockName } from '../locks';
@@ -29,18 +29,7 @@ import { fail, endpointConfig, type ApiContext } from './context';
 
 export function runsHandlers(
   c: ApiContext,
-): Pick<
-  WorkerApi,
-  | 'createRun'
-  | 'startRun'
-  | 'pauseRun'
-  | 'cancelRun'
-  | 'listRuns'
-  | 'getRun'
-  | 'renameRun'
-  | 'deleteRun'
-  | 'recoverInterrupted'
-> {
+): RunsApi {
   const { dbp, deps, now, newId, active, locks, lockedElsewhere, vault } = c;
   return {
     async createRun(input: CreateRunInput) {
