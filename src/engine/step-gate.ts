@@ -6,7 +6,8 @@
 import { isAccept } from '../core/gate';
 import { nextPending } from '../core/credit';
 import { skillHash } from '../core/hash';
-import { gateCandidate, type Candidate } from './candidate';
+import type { Candidate } from './candidate';
+import { gateCandidate } from './validation-gate';
 import { verdictRecord } from './credit-check';
 import type { StageTimer } from './context';
 import type { TrainSession } from './session';

@@ -12,7 +12,7 @@ import { MemoryRunStore } from '../../src/storage/memory-store';
 import { createContext } from '../../src/engine/context';
 import { Meter } from '../../src/engine/meter';
 import { initialRunState } from '../../src/engine/trainer';
-import { gateCandidate } from '../../src/engine/candidate';
+import { gateCandidate } from '../../src/engine/validation-gate';
 import { scoreOnSelection } from '../../src/engine/validation-score';
 import { applyPatch } from '../../src/core/edits';
 import { noisePolicy, NO_FLIPS } from '../../src/core/noise';
