@@ -33,24 +33,40 @@ export interface CandidateInput {
   policy: NoisePolicy;
 }
 
-export interface Candidate {
-  ranked: Patch;
-  /** The bundle applied to the current skill (the ranked edits, repaired). */
-  edits: Edit[];
-  applied: PatchResult;
+/**
+ * A step's proposal, as the update mode made it (issue #21): a patch of ranked, applied edits, or
+ * a whole-skill rewrite with its change summary. Both carry the candidate skill and its train
+ * check; everything after (review, gate, the step record) tells them apart by `kind`.
+ */
+export type Candidate = PatchCandidate | RewriteCandidate;
+
+interface CandidateBase {
   skill: string;
   check: TrainCheck | null;
-  repair: RepairOutcome | null;
-  /** Carried edits that were in the pool. */
-  carried: number;
-  /** What a whole-skill rewrite changed, one line per change (rewrite modes). */
-  changeSummary?: string[];
   /** Repeated samples the checks drew, for the run's flip tally. */
   units?: FlipUnits;
 }
 
+export interface PatchCandidate extends CandidateBase {
+  kind: 'patch';
+  ranked: Patch;
+  /** The bundle applied to the current skill (the ranked edits, repaired). */
+  edits: Edit[];
+  applied: PatchResult;
+  repair: RepairOutcome | null;
+  /** Carried edits that were in the pool. */
+  carried: number;
+}
+
+export interface RewriteCandidate extends CandidateBase {
+  kind: 'rewrite';
+  reasoning: string;
+  /** What the rewrite changed, one line per change. */
+  changeSummary: string[];
+}
+
 /** Pool, screen, rank, apply; then the train check and the repair. */
-export async function buildCandidate(ctx: EngineContext, a: CandidateInput): Promise<Candidate> {
+export async function buildCandidate(ctx: EngineContext, a: CandidateInput): Promise<PatchCandidate> {
   const c = ctx.config;
   const pool = c.carryEdits ? poolWithCarried(a.merged.edits, a.pending) : [...a.merged.edits];
   let kept = pool;
@@ -89,7 +105,7 @@ export async function buildCandidate(ctx: EngineContext, a: CandidateInput): Pro
     await putStepArtifact(ctx, a.key, 'check', checkArtifact(check));
   }
   await putStepArtifact(ctx, a.key, 'candidate_edits', edits);
-  return { ranked: sel.ranked, edits, applied, skill: applied.skill, check, repair, carried: pool.filter((e) => e.carried).length, units };
+  return { kind: 'patch', ranked: sel.ranked, edits, applied, skill: applied.skill, check, repair, carried: pool.filter((e) => e.carried).length, units };
 }
 
 /** One bundle the credit assignment checked on the step's train items. */

@@ -21,7 +21,9 @@ import type { NoisePolicy } from '../core/noise';
 
 /** What makes a proposal the same proposal: what the person saw. */
 async function proposalOf(current: string, cand: Candidate): Promise<string> {
-  return skillHash(JSON.stringify([current, cand.skill, cand.changeSummary ? [] : cand.edits, cand.changeSummary ?? null]));
+  // The same identity as before the proposal became a union, so a stored decision still answers it.
+  const [edits, summary] = cand.kind === 'rewrite' ? [[], cand.changeSummary] : [cand.edits, null];
+  return skillHash(JSON.stringify([current, cand.skill, edits, summary]));
 }
 
 /**
@@ -47,7 +49,8 @@ export async function reviewCandidate(
   // step can rebuild a different proposal (an analyst call that failed before succeeds now).
   const decision = stored && stored.answers === proposal ? stored : undefined;
   if (!decision) {
-    const items = cand.changeSummary
+    const items =
+      cand.kind === 'rewrite'
       ? [
           {
             label: 'Rewrite of the whole skill',
@@ -61,10 +64,10 @@ export async function reviewCandidate(
     const request: ReviewRequest = {
       step: a.step,
       items,
-      reasoning: cand.ranked.reasoning,
+      reasoning: cand.kind === 'rewrite' ? cand.reasoning : cand.ranked.reasoning,
       skillBefore: a.current,
       candidate: cand.skill,
-      ...(cand.changeSummary ? {} : { edits: cand.edits }),
+      ...(cand.kind === 'patch' ? { edits: cand.edits } : {}),
       proposal,
     };
     await putStepArtifact(ctx, a.key, 'review_request', request);
@@ -75,11 +78,11 @@ export async function reviewCandidate(
     );
   }
   const approved = new Set(decision.approved);
-  if (cand.changeSummary) {
+  if (cand.kind === 'rewrite') {
     if (approved.has(0)) return cand;
     // The rewrite was vetoed: the candidate is the current skill, which cannot win the gate.
     await dropUnreviewedArtifacts(ctx, a.key, null);
-    return { ...cand, skill: a.current, applied: { ...cand.applied, skill: a.current }, check: null };
+    return { ...cand, skill: a.current, check: null };
   }
   if (cand.edits.every((_, i) => approved.has(i))) return cand;
   const edits = cand.edits.filter((_, i) => approved.has(i));

@@ -62,17 +62,7 @@ export async function buildRewriteCandidate(ctx: EngineContext, a: RewriteInput)
     check = await checkOnTrain(ctx, `${a.key}/check`, base, a.current, skill, { policy: a.policy });
     await putStepArtifact(ctx, a.key, 'check', checkArtifact(check));
   }
-  return {
-    ranked: { reasoning: written.reasoning, edits: [] },
-    edits: [],
-    applied: { skill, report: [], summary: { total: 0, applied: 0, skipped: 0, errors: 0 } },
-    skill,
-    check,
-    repair: null,
-    carried: 0,
-    changeSummary: written.changeSummary,
-    units: check?.units ?? {},
-  };
+  return { kind: 'rewrite', reasoning: written.reasoning, changeSummary: written.changeSummary, skill, check, units: check?.units ?? {} };
 }
 
 interface Written {

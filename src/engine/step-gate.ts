@@ -40,8 +40,9 @@ export async function gateStep(session: TrainSession, state: RunState, a: GateSt
   const { key, current, cand, rows, summaries, timer } = a;
   session.stage('update', a.step, a.epoch);
   const candidate = cand.skill;
-  const applied = cand.applied;
-  await putStepArtifact(ctx, key, 'apply_report', applied.report);
+  // A patch was applied edit by edit; a rewrite replaced the whole skill (no apply report).
+  const patch = cand.kind === 'patch' ? cand : null;
+  if (patch) await putStepArtifact(ctx, key, 'apply_report', patch.applied.report);
 
   session.stage('gate', a.step, a.epoch);
   const origin = originKey({ kind: 'step', step: a.step });
@@ -64,7 +65,7 @@ export async function gateStep(session: TrainSession, state: RunState, a: GateSt
     verdict: gated.verdict ? verdictRecord(gated.verdict) : null,
     flipUpper: a.policy.flipUpper,
     recheck: gated.recheck ? { confirmed: gated.recheck.confirmed, fresh: gated.recheck.fresh, n: gated.recheck.n, best: gated.recheck.best, candidate: gated.recheck.candidate, gain: gated.recheck.gain, calls: gated.recheck.calls } : null,
-    carried: cand.carried,
+    carried: patch?.carried ?? 0,
     rule: gated.rule,
     tieBreak: gated.tieBreak
       ? {
@@ -83,8 +84,8 @@ export async function gateStep(session: TrainSession, state: RunState, a: GateSt
       analystSummaries: summaries,
       scoreBefore: state.gate.currentScore,
       scoreAfter: gateScoreValue ?? state.gate.currentScore,
-      edits: cand.edits,
-      rewrite: cand.changeSummary,
+      edits: patch?.edits ?? [],
+      ...(cand.kind === 'rewrite' ? { rewrite: cand.changeSummary } : {}),
     }),
   ]);
   if (c.carryEdits) {
@@ -96,17 +97,17 @@ export async function gateStep(session: TrainSession, state: RunState, a: GateSt
     state.pendingEdits = nextPending({
       accepted: isAccept(decision.action),
       promising,
-      edits: cand.edits,
+      edits: patch?.edits ?? [],
       cap: c.editBudget,
     });
   }
   state.gate = decision.state;
   if (isAccept(decision.action)) await session.saveVersion(candidate, origin, a.step);
   return {
-    nEditsRanked: cand.changeSummary ? cand.changeSummary.length : cand.edits.length,
+    nEditsRanked: cand.kind === 'rewrite' ? cand.changeSummary.length : cand.edits.length,
     candidateHash: g?.hash ?? null,
     candidateSkillLen: candidate.length,
-    editApplySummary: applied.summary,
+    editApplySummary: patch?.applied.summary ?? null,
     selectionHard: g?.score.hard ?? null,
     selectionSoft: g?.score.soft ?? null,
     selectionN: g?.score.n ?? null,
@@ -114,6 +115,6 @@ export async function gateStep(session: TrainSession, state: RunState, a: GateSt
     selectionCacheHit: g?.cacheHit ?? false,
     candidateGateScore: gateScoreValue,
     action: decision.action,
-    ...(cand.changeSummary ? { rewriteChangeSummary: cand.changeSummary } : {}),
+    ...(cand.kind === 'rewrite' ? { rewriteChangeSummary: cand.changeSummary } : {}),
   };
 }

@@ -45,7 +45,7 @@ async function setup() {
   // The candidate adds a line that changes nothing: it fails exactly what the current skill fails.
   const edits = [{ op: 'append' as const, content: '- Give only the code, with no extra words.' }];
   const applied = applyPatch(current, edits);
-  const cand = { ranked: { reasoning: '', edits }, edits, applied, skill: applied.skill, check: null, repair: null, carried: 0 };
+  const cand = { kind: 'patch' as const, ranked: { reasoning: '', edits }, edits, applied, skill: applied.skill, check: null, repair: null, carried: 0 };
   return { ctx, state, data, cand };
 }
 
