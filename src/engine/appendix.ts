@@ -12,18 +12,22 @@ import { scoreOnSelection } from './validation-score';
 import type { TrainSession } from './session';
 import { putStepArtifact, type AppendixFlush } from './step-artifacts';
 import type { RunState } from './types';
+import type { GateState } from '../core/gate';
 import { originKey } from '../core/version-origin';
 
 
-/** Merge the step's notes into the current skill and re-score it; mutates `state.gate`. */
+/**
+ * Merge the step's notes into the current skill and re-score it. Returns the gate state with the
+ * changed current skill (null when the notes changed nothing); the step writes it.
+ */
 export async function flushAppendix(
   session: TrainSession,
   state: RunState,
   a: { key: string; step: number; notes: readonly string[] },
-): Promise<void> {
+): Promise<GateState | null> {
   const { ctx, data } = session;
   const c = ctx.config;
-  if (!c.skillAwareReflection || a.notes.length === 0) return;
+  if (!c.skillAwareReflection || a.notes.length === 0) return null;
   const current = state.gate.currentSkill;
   const notesBefore = getAppendixNotes(current).length;
   let next = mergeAppendixNotes(current, a.notes);
@@ -42,15 +46,15 @@ export async function flushAppendix(
     scoreBefore: state.gate.currentScore,
     scoreAfter: null,
   };
+  let gate: GateState | null = null;
   if (next !== current) {
     const g = await scoreOnSelection(ctx, state, data, `${a.key}/appendix`, next);
     flush.scoreAfter = g.gate;
     const origin = originKey({ kind: 'appendix', step: a.step });
-    const gate = { ...state.gate, currentSkill: next, currentScore: g.gate, currentOrigin: origin };
+    const changed = { ...state.gate, currentSkill: next, currentScore: g.gate, currentOrigin: origin };
     // Measured in full and higher than the best: the notes earned it (the gate's own comparison).
-    if (g.score.complete && g.gate > state.gate.bestScore)
-      Object.assign(gate, { bestSkill: next, bestScore: g.gate, bestStep: a.step, bestOrigin: origin });
-    state.gate = gate;
+    const earnedBest = g.score.complete && g.gate > state.gate.bestScore;
+    gate = earnedBest ? { ...changed, bestSkill: next, bestScore: g.gate, bestStep: a.step, bestOrigin: origin } : changed;
     await session.saveVersion(next, origin, a.step);
     ctx.emit({
       type: 'log',
@@ -59,6 +63,7 @@ export async function flushAppendix(
     });
   }
   await putStepArtifact(ctx, a.key, 'appendix', flush);
+  return gate;
 }
 
 /** One call compacts the notes; null unless the answer is a non-empty, shorter list. */

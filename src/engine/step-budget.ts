@@ -4,11 +4,10 @@
  * mode has no budget: its merged skill is the candidate.
  */
 import { decideLearningRate } from '../core/learning-rate';
-import { stepSchedule } from '../core/schedules';
+import { stepSchedule, type ScheduleState } from '../core/schedules';
 import type { EngineContext } from './context';
 import { callOptimizer, checkErrorRate } from './optimizer-call';
 import { putStepArtifact } from './step-artifacts';
-import type { RunState } from './types';
 
 export interface BudgetInput {
   key: string;
@@ -23,14 +22,19 @@ export interface BudgetInput {
   soft: number;
 }
 
-/** The step's budget (null in full-rewrite mode); steps `state.schedule` in fixed mode. */
-export async function chooseBudget(ctx: EngineContext, state: RunState, a: BudgetInput): Promise<number | null> {
+/** The step's budget and, in fixed mode, the stepped schedule (the step writes it). */
+export interface BudgetOutcome {
+  /** Null in full-rewrite mode: the merged skill is the candidate. */
+  budget: number | null;
+  schedule?: ScheduleState;
+}
+
+export async function chooseBudget(ctx: EngineContext, schedule: ScheduleState, a: BudgetInput): Promise<BudgetOutcome> {
   const c = ctx.config;
-  if (c.updateMode === 'full_rewrite') return null;
+  if (c.updateMode === 'full_rewrite') return { budget: null };
   if (c.lrControlMode !== 'autonomous') {
-    const next = stepSchedule(state.schedule);
-    state.schedule = next.state;
-    return next.budget;
+    const next = stepSchedule(schedule);
+    return { budget: next.budget, schedule: next.state };
   }
   const r = await callOptimizer(ctx, `${a.key}/lr_decision`, 'lr_decision', {
     meta: a.metaText,
@@ -50,5 +54,5 @@ export async function chooseBudget(ctx: EngineContext, state: RunState, a: Budge
     confidence: r.json?.confidence ?? '',
     risk_notes: r.json?.risk_notes ?? [],
   });
-  return d.learningRate;
+  return { budget: d.learningRate };
 }

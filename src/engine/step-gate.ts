@@ -3,7 +3,8 @@
  * record the gate's verdict, add the step to the rejected-edit buffer, carry promising edits,
  * move current and best, and save an accepted version. Returns the step record's gate fields.
  */
-import { isAccept } from '../core/gate';
+import { isAccept, type GateState } from '../core/gate';
+import type { Edit } from '../core/edits';
 import { nextPending } from '../core/credit';
 import { skillHash } from '../core/hash';
 import type { Candidate } from './candidate';
@@ -12,10 +13,10 @@ import { verdictRecord } from './credit-check';
 import type { StageTimer } from './context';
 import type { TrainSession } from './session';
 import { putStepArtifact } from './step-artifacts';
-import { boundBuffer, makeBufferEntry } from './step-buffer';
-import type { RolloutRow, RunState, StepRecord } from './types';
+import { makeBufferEntry } from './step-buffer';
+import type { BufferEntry, RolloutRow, RunState, StepRecord } from './types';
 import type { NoisePolicy } from '../core/noise';
-import { withFlips } from './noise-ledger';
+import type { FlipUnits } from './verdict';
 import { originKey } from '../core/version-origin';
 
 export interface GateStepInput {
@@ -33,8 +34,21 @@ export interface GateStepInput {
   policy: NoisePolicy;
 }
 
-/** Gate the candidate and update `state` (buffer, pending edits, gate); the record's gate fields. */
-export async function gateStep(session: TrainSession, state: RunState, a: GateStepInput): Promise<Partial<StepRecord>> {
+/** What gating a step's candidate decided; the step (engine/step.ts) writes it into the run state. */
+export interface GateStepOutcome {
+  /** The step record's gate fields. */
+  record: Partial<StepRecord>;
+  gate: GateState;
+  /** The step's entry for the optimizer's step buffer. */
+  bufferEntry: BufferEntry;
+  /** Edits left for the next step (carried edits on), else undefined: unchanged. */
+  pendingEdits?: Edit[];
+  /** Repeated samples the checks and the verdict drew. */
+  units: FlipUnits;
+}
+
+/** Gate the candidate: the decision, the buffer entry, the edits to carry and the record's fields. */
+export async function gateStep(session: TrainSession, state: Readonly<RunState>, a: GateStepInput): Promise<GateStepOutcome> {
   const { ctx, data } = session;
   const c = ctx.config;
   const { key, current, cand, rows, summaries, timer } = a;
@@ -48,7 +62,6 @@ export async function gateStep(session: TrainSession, state: RunState, a: GateSt
   const origin = originKey({ kind: 'step', step: a.step });
   const gated = await timer.time('gate', () => gateCandidate(ctx, state, data, { key, cand, origin, step: a.step, policy: a.policy }));
   const decision = gated.decision;
-  state.flips = withFlips(state.flips, { ...cand.units, ...gated.units });
   const g = gated.selection;
   const gateScoreValue = g?.gate ?? null;
   await putStepArtifact(ctx, key, 'gate', {
@@ -75,35 +88,32 @@ export async function gateStep(session: TrainSession, state: RunState, a: GateSt
         }
       : null,
   });
-  state.stepBuffer = boundBuffer([
-    ...state.stepBuffer,
-    makeBufferEntry({
-      step: a.step,
-      action: decision.action,
-      rows,
-      analystSummaries: summaries,
-      scoreBefore: state.gate.currentScore,
-      scoreAfter: gateScoreValue ?? state.gate.currentScore,
-      edits: patch?.edits ?? [],
-      ...(cand.kind === 'rewrite' ? { rewrite: cand.changeSummary } : {}),
-    }),
-  ]);
+  const bufferEntry = makeBufferEntry({
+    step: a.step,
+    action: decision.action,
+    rows,
+    analystSummaries: summaries,
+    scoreBefore: state.gate.currentScore,
+    scoreAfter: gateScoreValue ?? state.gate.currentScore,
+    edits: patch?.edits ?? [],
+    ...(cand.kind === 'rewrite' ? { rewrite: cand.changeSummary } : {}),
+  });
+  let pendingEdits: Edit[] | undefined;
   if (c.carryEdits) {
     const promising = cand.check
       ? cand.check.improved
       : g !== null &&
         g.score.complete &&
         g.score.soft > (state.selectionCache[await skillHash(current)]?.soft ?? Infinity);
-    state.pendingEdits = nextPending({
+    pendingEdits = nextPending({
       accepted: isAccept(decision.action),
       promising,
       edits: patch?.edits ?? [],
       cap: c.editBudget,
     });
   }
-  state.gate = decision.state;
   if (isAccept(decision.action)) await session.saveVersion(candidate, origin, a.step);
-  return {
+  const record: Partial<StepRecord> = {
     nEditsRanked: cand.kind === 'rewrite' ? cand.changeSummary.length : cand.edits.length,
     candidateHash: g?.hash ?? null,
     candidateSkillLen: candidate.length,
@@ -117,4 +127,5 @@ export async function gateStep(session: TrainSession, state: RunState, a: GateSt
     action: decision.action,
     ...(cand.kind === 'rewrite' ? { rewriteChangeSummary: cand.changeSummary } : {}),
   };
+  return { record, gate: decision.state, bufferEntry, pendingEdits, units: { ...cand.units, ...gated.units } };
 }

@@ -11,7 +11,7 @@ import { rolloutPhase, type PhaseResult } from './rollout';
 import { describeEdit } from './rank-edits';
 import { buildCandidate, type Candidate } from './candidate';
 import { chooseBudget } from './step-budget';
-import { gateStep } from './step-gate';
+import { gateStep, type GateStepOutcome } from './step-gate';
 import { buildRewriteCandidate } from './rewrite-candidate';
 import { flushAppendix } from './appendix';
 import { policyOf, spotCheckRollout, withFlips } from './noise-ledger';
@@ -19,7 +19,7 @@ import type { FlipUnits } from './verdict';
 import { reviewCandidate } from './review';
 import { describeSuggestion, normaliseSuggestion } from '../core/update-modes';
 import type { Edit } from '../core/edits';
-import { renderBuffer, renderMetaBlock } from './step-buffer';
+import { boundBuffer, renderBuffer, renderMetaBlock } from './step-buffer';
 import type { RolloutRow, RunState, StageUsage, StepRecord } from './types';
 
 import type { TrainSession } from './session';
@@ -116,6 +116,79 @@ export async function runStep(session: TrainSession, prev: RunState, a: StepArgs
   const trainHard = ok.length ? ok.reduce((s, r) => s + r.hard, 0) / ok.length : 0;
   const trainSoft = ok.length ? ok.reduce((s, r) => s + r.soft, 0) / ok.length : 0;
 
+  // What the step decides, gathered here; this function is the only writer of the run state and
+  // of the step record (every stage below returns its outcome).
+  let decided: Partial<StepRecord> = { action: 'skip_no_patches', nEditsMerged: 0, nEditsRanked: 0, editBudget: null };
+  let gated: GateStepOutcome | null = null;
+  if (failure.length + success.length > 0) {
+    session.stage('aggregate', a.step, a.epoch);
+    const agg = await timer.time('aggregate', () => aggregate(ctx, key, failure, success, current, metaText));
+    const mode = c.updateMode;
+    // Patch mode's items are edits; the rewrite modes keep theirs in the rewrite artifact.
+    const merged = { reasoning: agg.merged.reasoning, edits: agg.merged.items as unknown as Edit[] };
+    if (mode === 'patch') await putStepArtifact(ctx, key, 'merged', merged);
+
+    session.stage('select', a.step, a.epoch);
+    const lines =
+      mode === 'patch'
+        ? merged.edits.map(describeEdit)
+        : agg.merged.items
+            .map(normaliseSuggestion)
+            .filter((x) => x !== null)
+            .map(describeSuggestion);
+    const sized = await timer.time('select', () =>
+      chooseBudget(ctx, state.schedule, {
+        key,
+        current,
+        lines,
+        metaText,
+        bufferText,
+        n: ok.length,
+        hard: trainHard,
+        soft: trainSoft,
+      }),
+    );
+    if (sized.schedule) state.schedule = sized.schedule;
+    const budget = sized.budget;
+    const built: Candidate | null = await timer.time('select', () =>
+      mode === 'patch'
+        ? buildCandidate(ctx, {
+            key,
+            current,
+            merged,
+            pending: state.pendingEdits ?? [],
+            budget: budget ?? 0,
+            metaText,
+            rows,
+            policy,
+          })
+        : buildRewriteCandidate(ctx, {
+            key,
+            current,
+            merged: agg.merged,
+            budget: budget ?? 0,
+            metaText,
+            bufferText,
+            rows,
+            policy,
+          }),
+    );
+    decided = { nEditsMerged: agg.merged.items.length, nEditsRanked: 0, editBudget: budget, action: 'skip_no_rewrite' };
+    if (built) {
+      // Steering: with review on, the person's approval decides which edits meet the gate.
+      const cand = await reviewCandidate(ctx, { key, step: a.step, current, cand: built, rows, policy });
+      gated = await gateStep(session, state, { key, step: a.step, epoch: a.epoch, current, cand, rows, summaries, timer, policy });
+      state.flips = withFlips(state.flips, gated.units);
+      state.stepBuffer = boundBuffer([...state.stepBuffer, gated.bufferEntry]);
+      if (gated.pendingEdits !== undefined) state.pendingEdits = gated.pendingEdits;
+      state.gate = gated.gate;
+    }
+  }
+  // Reminders join the appendix after the gate, on skip paths too (§3.8).
+  const withNotes = await flushAppendix(session, state, { key, step: a.step, notes: appendixNotes });
+  if (withNotes) state.gate = withNotes;
+  state.flips = withFlips(state.flips, spotUnits);
+  state.nextStep = a.step + 1;
   const record: StepRecord = {
     runId: ctx.runId,
     step: a.step,
@@ -142,94 +215,21 @@ export async function runStep(session: TrainSession, prev: RunState, a: StepArgs
     selectionCacheHit: false,
     gateMetric: c.gateMetric,
     candidateGateScore: null,
-    action: 'skip_no_patches',
-    currentScore: state.gate.currentScore,
-    bestScore: state.gate.bestScore,
-    bestStep: state.gate.bestStep,
-    currentOrigin: state.gate.currentOrigin,
-    bestOrigin: state.gate.bestOrigin,
-    skillLen: current.length,
-    timing: timer.timing,
-    usage: {},
-    wallTimeMs: 0,
-  };
-
-  if (failure.length + success.length > 0) {
-    session.stage('aggregate', a.step, a.epoch);
-    const agg = await timer.time('aggregate', () => aggregate(ctx, key, failure, success, current, metaText));
-    const mode = c.updateMode;
-    // Patch mode's items are edits; the rewrite modes keep theirs in the rewrite artifact.
-    const merged = { reasoning: agg.merged.reasoning, edits: agg.merged.items as unknown as Edit[] };
-    if (mode === 'patch') await putStepArtifact(ctx, key, 'merged', merged);
-
-    session.stage('select', a.step, a.epoch);
-    const lines =
-      mode === 'patch'
-        ? merged.edits.map(describeEdit)
-        : agg.merged.items
-            .map(normaliseSuggestion)
-            .filter((x) => x !== null)
-            .map(describeSuggestion);
-    const budget = await timer.time('select', () =>
-      chooseBudget(ctx, state, {
-        key,
-        current,
-        lines,
-        metaText,
-        bufferText,
-        n: ok.length,
-        hard: trainHard,
-        soft: trainSoft,
-      }),
-    );
-    const built: Candidate | null = await timer.time('select', () =>
-      mode === 'patch'
-        ? buildCandidate(ctx, {
-            key,
-            current,
-            merged,
-            pending: state.pendingEdits ?? [],
-            budget: budget ?? 0,
-            metaText,
-            rows,
-            policy,
-          })
-        : buildRewriteCandidate(ctx, {
-            key,
-            current,
-            merged: agg.merged,
-            budget: budget ?? 0,
-            metaText,
-            bufferText,
-            rows,
-            policy,
-          }),
-    );
-    Object.assign(record, { nEditsMerged: agg.merged.items.length, editBudget: budget, action: 'skip_no_rewrite' });
-    if (built) {
-      // Steering: with review on, the person's approval decides which edits meet the gate.
-      const cand = await reviewCandidate(ctx, { key, step: a.step, current, cand: built, rows, policy });
-      Object.assign(
-        record,
-        await gateStep(session, state, { key, step: a.step, epoch: a.epoch, current, cand, rows, summaries, timer, policy }),
-        { nEditsMerged: agg.merged.items.length, editBudget: budget },
-      );
-    }
-  }
-  // Reminders join the appendix after the gate, on skip paths too (§3.8).
-  await flushAppendix(session, state, { key, step: a.step, notes: appendixNotes });
-  state.flips = withFlips(state.flips, spotUnits);
-  state.nextStep = a.step + 1;
-  Object.assign(record, {
+    ...decided,
+    ...gated?.record,
+    // The gate's fields, then the step's own counts (a review may have changed what was ranked).
+    ...(gated ? { nEditsMerged: decided.nEditsMerged, editBudget: decided.editBudget } : {}),
+    action: gated?.record.action ?? decided.action ?? 'skip_no_patches',
     currentScore: state.gate.currentScore,
     bestScore: state.gate.bestScore,
     bestStep: state.gate.bestStep,
     currentOrigin: state.gate.currentOrigin,
     bestOrigin: state.gate.bestOrigin,
     skillLen: state.gate.currentSkill.length,
+    timing: timer.timing,
     usage: diffUsage(ctx.meter.byStage, usageBefore),
     wallTimeMs: ctx.now() - started,
-  });
+  };
   await ctx.store.putStep(record);
   ctx.emit({
     type: 'step',
