@@ -21,7 +21,7 @@ import { estimateCost } from '../engine/cost-estimate';
 import { cliConfigSchema } from './config-schema';
 import { rolloutTemplateOf } from '../engine/context';
 import { buildPromptSet, type PromptSet } from '../engine/prompts';
-import { runTraining, type TrainOutcome } from '../engine/trainer';
+import { runTraining, type TrainOutcome } from '../engine/run/trainer';
 import type { RunEvent } from '../engine/events';
 import { createLlmPort } from '../llm/openai-client';
 import { parseBundle } from '../storage/bundle';

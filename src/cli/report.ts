@@ -7,7 +7,7 @@ import { compareOutcomes } from '../core/credit';
 import { blameLines } from '../core/edit-blame';
 import { skillHash } from '../core/hash';
 import { renderRunReport, type ReportData, type ReportGate } from '../core/run-report';
-import { stepKey, type StepArtifacts } from '../engine/step-artifacts';
+import { stepKey, type StepArtifacts } from '../engine/step/artifacts';
 import { lineageOf } from '../storage/skill-blame';
 import type { FileRunStore } from './file-store';
 

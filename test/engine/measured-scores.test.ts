@@ -8,7 +8,7 @@ import { createLlmPort } from '../../src/llm/openai-client';
 import { MemoryRunStore } from '../../src/storage/memory-store';
 import { createContext } from '../../src/engine/context';
 import { Meter } from '../../src/engine/meter';
-import { initialRunState } from '../../src/engine/trainer';
+import { initialRunState } from '../../src/engine/run/trainer';
 import { scoreOnSelection } from '../../src/engine/validation-score';
 import { skillHash } from '../../src/core/hash';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { epochKey, readStepArtifacts, rebuildCandidate, stepKey } from '../../src/engine/step-artifacts';
+import { epochKey, readStepArtifacts, rebuildCandidate, stepKey } from '../../src/engine/step/artifacts';
 import type { ArtifactRecord } from '../../src/engine/types';
 
 const rec = (key: string, value: unknown): ArtifactRecord => ({ runId: 'r', key, value });

@@ -1,6 +1,6 @@
 // Issue #9 item 21 (part): the step buffer the analysts see stays bounded on a large dataset.
 import { describe, expect, it } from 'vitest';
-import { BUFFER_LIMIT, boundBuffer, makeBufferEntry, renderBuffer } from '../../src/engine/step-buffer';
+import { BUFFER_LIMIT, boundBuffer, makeBufferEntry, renderBuffer } from '../../src/engine/step/step-buffer';
 import { loadPrompts } from '../support/prompts';
 import type { RolloutRow } from '../../src/engine/types';
 

@@ -27,7 +27,7 @@ import { renderRollout } from '../../src/core/templates';
 import { scoreResponse } from '../../src/core/scoring';
 import { createLlmPort } from '../../src/llm/openai-client';
 import { MemoryRunStore } from '../../src/storage/memory-store';
-import { runTraining } from '../../src/engine/trainer';
+import { runTraining } from '../../src/engine/run/trainer';
 import type { RunDataset, RunSummary } from '../../src/engine/types';
 import { loadPrompts } from './prompts';
 import { testEndpoint } from './endpoints';

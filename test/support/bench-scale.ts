@@ -11,7 +11,7 @@ import 'fake-indexeddb/auto';
 import '../setup';
 import { setMaxListeners } from 'node:events';
 import { createLlmPort } from '../../src/llm/openai-client';
-import { runTraining } from '../../src/engine/trainer';
+import { runTraining } from '../../src/engine/run/trainer';
 import { IdbRunStore } from '../../src/storage/idb-run-store';
 import { openSkillwrightDb } from '../../src/storage/open-db';
 import { putRun } from '../../src/storage/runs-repo';

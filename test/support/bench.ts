@@ -13,7 +13,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mergeTreeCalls, reflectCalls, rankCalls } from '../../src/core/call-count';
 import { createLlmPort } from '../../src/llm/openai-client';
 import { MemoryRunStore } from '../../src/storage/memory-store';
-import { runTraining } from '../../src/engine/trainer';
+import { runTraining } from '../../src/engine/run/trainer';
 import { evaluateSkill } from '../../src/engine/evaluate';
 import { loadPrompts } from './prompts';
 import { testEndpoint } from './endpoints';

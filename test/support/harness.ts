@@ -5,7 +5,7 @@ import { createLlmPort } from '../../src/llm/openai-client';
 import { setMaxListeners } from 'node:events';
 import type { EndpointConfig } from '../../src/llm/endpoint';
 import { MemoryRunStore } from '../../src/storage/memory-store';
-import { runTraining, type TrainOutcome } from '../../src/engine/trainer';
+import { runTraining, type TrainOutcome } from '../../src/engine/run/trainer';
 import type { RunEvent } from '../../src/engine/events';
 import type { RunDataset } from '../../src/engine/types';
 import type { LlmPort, RunStore } from '../../src/engine/ports';

@@ -12,7 +12,7 @@ import { openSkillwrightDb, type SkillwrightDb } from '../../src/storage/open-db
 import { IdbRunStore } from '../../src/storage/idb-run-store';
 import { markInterrupted, putRun } from '../../src/storage/runs-repo';
 import { createLlmPort } from '../../src/llm/openai-client';
-import { runTraining, type TrainOutcome } from '../../src/engine/trainer';
+import { runTraining, type TrainOutcome } from '../../src/engine/run/trainer';
 import type { RunStore } from '../../src/engine/ports';
 import { DEFAULT_RUN_CONFIG, type RunConfig } from '../../src/core/run-config';
 import type { RunDataset } from '../../src/engine/types';

@@ -1,7 +1,7 @@
 /** A run's HTML report: gathered from storage, rendered by core/run-report.ts. */
 import { compareOutcomes } from '../../core/credit';
 import { renderRunReport, type ReportGate } from '../../core/run-report';
-import { readStepArtifacts } from '../../engine/step-artifacts';
+import { readStepArtifacts } from '../../engine/step/artifacts';
 import { getDataset, getDatasetIndex } from '../../storage/datasets-repo';
 import { toEvalsFile } from '../../core/evals-export';
 import { getRun } from '../../storage/runs-repo';

@@ -5,7 +5,7 @@
 import { deriveSteps, validateAgainstSplits, validateRunConfig } from '../../core/run-config';
 import type { RunEvent } from '../../engine/events';
 import { buildPromptSet } from '../../engine/prompts';
-import { runTraining } from '../../engine/trainer';
+import { runTraining } from '../../engine/run/trainer';
 import { createLlmPort } from '../../llm/openai-client';
 import { stripSecretHeaders } from '../../storage/bundle';
 import { getDataset, getDatasetIndex } from '../../storage/datasets-repo';

@@ -4,13 +4,13 @@
  * `putStepArtifact`, the worker reads them back with `readStepArtifacts` for the inspector,
  * so the key format and the shapes live here and nowhere else.
  */
-import type { GateRuleVerdict } from '../core/gate-rules';
-import { applyPatch, type Edit, type EditReportRow, type Patch } from '../core/edits';
-import type { DropReason } from '../core/edit-screen';
-import type { LrDecision } from '../core/learning-rate';
-import type { EngineContext } from './context';
-import type { ArtifactRecord } from './types';
-import type { JsonObject } from '../core/json-extract';
+import type { GateRuleVerdict } from '../../core/gate-rules';
+import { applyPatch, type Edit, type EditReportRow, type Patch } from '../../core/edits';
+import type { DropReason } from '../../core/edit-screen';
+import type { LrDecision } from '../../core/learning-rate';
+import type { EngineContext } from '../context';
+import type { ArtifactRecord } from '../types';
+import type { JsonObject } from '../../core/json-extract';
 
 /** "s0007": the prefix of every phase, call and artifact key of step 7. */
 export const stepKey = (step: number): string => `s${String(step).padStart(4, '0')}`;

@@ -4,11 +4,11 @@
  * repeat themselves. Analyst summaries and fail-reason groups are kept side by side rather
  * than paired by position (the reference's pairing is arbitrary).
  */
-import { renderTemplate } from '../core/templates';
-import type { Edit } from '../core/edits';
-import type { BufferEntry, RolloutRow } from './types';
-import type { PromptSet } from './prompts';
-import { isPass } from '../core/credit';
+import { renderTemplate } from '../../core/templates';
+import type { Edit } from '../../core/edits';
+import type { BufferEntry, RolloutRow } from '../types';
+import type { PromptSet } from '../prompts';
+import { isPass } from '../../core/credit';
 
 /** Group failures by the text of their fail reason before the first colon. */
 export function failurePatterns(rows: readonly RolloutRow[]): BufferEntry['failure_patterns'] {

@@ -3,12 +3,12 @@
  * epoch started from and the one it ended with, rolled out on the same sampled train items,
  * paired by item and sorted into improved / regressed / persistent failures / stable successes.
  */
-import { longitudinalOrder } from '../core/batching';
-import type { EngineContext } from './context';
-import { rolloutPhase } from './rollout';
-import { evaluationBlock } from './trajectory';
-import type { RolloutRow, RunDataset } from './types';
-import { isPass } from '../core/credit';
+import { longitudinalOrder } from '../../core/batching';
+import type { EngineContext } from '../context';
+import { rolloutPhase } from '../rollout';
+import { evaluationBlock } from '../trajectory';
+import type { RolloutRow, RunDataset } from '../types';
+import { isPass } from '../../core/credit';
 
 export type PairCategory = 'improved' | 'regressed' | 'persistent_fail' | 'stable_success';
 

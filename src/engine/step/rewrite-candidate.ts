@@ -5,24 +5,24 @@
  * protected blocks back, and the candidate then meets the same train check and gate as a patch.
  * Nothing usable written ⇒ null: the step is `skip_no_rewrite`, no gate is run.
  */
-import type { JsonObject } from '../core/json-extract';
+import type { JsonObject } from '../../core/json-extract';
 import {
   describeSuggestion,
   finishRewrittenSkill,
   normaliseSkillCandidate,
   normaliseSuggestion,
   type ReviseSuggestion,
-} from '../core/update-modes';
+} from '../../core/update-modes';
 import type { Proposals } from './aggregate';
 import type { Candidate } from './candidate';
-import type { EngineContext } from './context';
+import type { EngineContext } from '../context';
 import { checkArtifact, checkOnTrain, type TrainCheck } from './credit-check';
-import { callOptimizer, checkErrorRate } from './optimizer-call';
-import { okRows } from './rollout';
+import { callOptimizer, checkErrorRate } from '../optimizer-call';
+import { okRows } from '../rollout';
 import { rankAndSelect, type Ranking } from './rank-edits';
-import { putStepArtifact, type RewriteArtifact } from './step-artifacts';
-import type { RolloutRow } from './types';
-import type { NoisePolicy } from '../core/noise';
+import { putStepArtifact, type RewriteArtifact } from './artifacts';
+import type { RolloutRow } from '../types';
+import type { NoisePolicy } from '../../core/noise';
 
 const SUGGESTION_RANKING: Ranking<ReviseSuggestion> = { prompt: 'rank_suggestions', describe: describeSuggestion };
 

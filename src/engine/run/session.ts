@@ -2,10 +2,10 @@
  * What the stages of one session of a run share (issue #10): the engine context, the run's
  * data, the stage announcer and the version writer. The trainer builds it once per session.
  */
-import type { EngineContext } from './context';
-import type { EngineStage } from './events';
-import type { RunDataset, StepRecord } from './types';
-import { isAccept } from '../core/gate';
+import type { EngineContext } from '../context';
+import type { EngineStage } from '../events';
+import type { RunDataset, StepRecord } from '../types';
+import { isAccept } from '../../core/gate';
 
 export interface TrainSession {
   ctx: EngineContext;

@@ -2,19 +2,19 @@
  * The validation gate for one candidate (stage 6), after the train check's verdict: the candidate
  * against the current skill, item by item (noise-aware, engine/verdict.ts); against the best when
  * they differ; the tie-break for ties; then the gate rule, and — on noisy targets — a re-check of
- * a would-be new best. Returns the decision; the step (engine/step-gate.ts) writes it.
+ * a would-be new best. Returns the decision; gate-step.ts records it.
  */
-import { tieBreakAccepts, type ItemDelta } from '../core/credit';
-import { acceptTie, decidePaired, evaluateGate, isAccept, type GateDecision, type GateState } from '../core/gate';
-import type { GateRuleVerdict } from '../core/gate-rules';
-import { resamples, type NoisePolicy } from '../core/noise';
-import type { PairedVerdict } from '../core/paired-verdict';
+import { tieBreakAccepts, type ItemDelta } from '../../core/credit';
+import { acceptTie, decidePaired, evaluateGate, isAccept, type GateDecision, type GateState } from '../../core/gate';
+import type { GateRuleVerdict } from '../../core/gate-rules';
+import { resamples, type NoisePolicy } from '../../core/noise';
+import type { PairedVerdict } from '../../core/paired-verdict';
 import type { Candidate } from './candidate';
-import type { EngineContext } from './context';
+import type { EngineContext } from '../context';
 import { applyGateRule } from './gate-rule';
-import type { RunDataset, RunState } from './types';
-import { compareOnSelection, recheckAsBest, scoreOnSelection, versusBest, type BestRecheck, type SelectionOutcome } from './validation-score';
-import type { FlipUnits } from './verdict';
+import type { RunDataset, RunState } from '../types';
+import { compareOnSelection, recheckAsBest, scoreOnSelection, versusBest, type BestRecheck, type SelectionOutcome } from '../validation-score';
+import type { FlipUnits } from '../verdict';
 
 export interface GatedCandidate {
   decision: GateDecision;

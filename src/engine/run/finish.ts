@@ -2,23 +2,23 @@
  * End of training (algorithm doc §2.9): final validation and promotion, test evaluation of
  * each distinct skill, and the run summary.
  */
-import { gateScore } from '../core/gate';
-import { skillHash } from '../core/hash';
-import { injectEmptySlowUpdate } from '../core/protected-regions';
-import { type EngineContext } from './context';
-import { rolloutPhase, type PhaseResult } from './rollout';
-import { compareOnSelection, gateOptions, scoreOnSelection } from './validation-score';
-import { laterSamples, policyOf, runFlipTally, withFlips } from './noise-ledger';
-import type { RolloutRow, RunState, RunSummary, TestReport } from './types';
-import { fitLatent, liftInterval, type Unit } from '../core/lift';
-import { flipRate, resamples, type NoisePolicy } from '../core/noise';
-import { isSettled } from '../core/paired-verdict';
-import { isPass } from '../core/credit';
+import { gateScore } from '../../core/gate';
+import { skillHash } from '../../core/hash';
+import { injectEmptySlowUpdate } from '../../core/protected-regions';
+import { type EngineContext } from '../context';
+import { rolloutPhase, type PhaseResult } from '../rollout';
+import { compareOnSelection, gateOptions, scoreOnSelection } from '../validation-score';
+import { laterSamples, policyOf, runFlipTally, withFlips } from '../noise-ledger';
+import type { RolloutRow, RunState, RunSummary, TestReport } from '../types';
+import { fitLatent, liftInterval, type Unit } from '../../core/lift';
+import { flipRate, resamples, type NoisePolicy } from '../../core/noise';
+import { isSettled } from '../../core/paired-verdict';
+import { isPass } from '../../core/credit';
 
 import { countActions, type TrainSession } from './session';
-import { diagnoseNoProgress, type StepFacts } from '../core/diagnostics';
-import { stepKey } from './step-artifacts';
-import type { StepRecord } from './types';
+import { diagnoseNoProgress, type StepFacts } from '../../core/diagnostics';
+import { stepKey } from '../step/artifacts';
+import type { StepRecord } from '../types';
 
 /** What the diagnosis needs of a step: its record and its gate artifact's verdicts. */
 async function stepFacts(ctx: EngineContext, s: StepRecord): Promise<StepFacts> {

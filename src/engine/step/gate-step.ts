@@ -1,23 +1,23 @@
 /**
  * Stage 6 of a step and its bookkeeping (algorithm doc §2.4, §2.6–2.7): gate the candidate,
- * record the gate's verdict, add the step to the rejected-edit buffer, carry promising edits,
- * move current and best, and save an accepted version. Returns the step record's gate fields.
+ * record the gate's verdict (artifact), make the step's buffer entry, choose the edits to carry
+ * and save an accepted version. Returns all of it as an outcome; run-step.ts writes the state.
  */
-import { isAccept, type GateState } from '../core/gate';
-import type { Edit } from '../core/edits';
-import { nextPending } from '../core/credit';
-import { skillHash } from '../core/hash';
+import { isAccept, type GateState } from '../../core/gate';
+import type { Edit } from '../../core/edits';
+import { nextPending } from '../../core/credit';
+import { skillHash } from '../../core/hash';
 import type { Candidate } from './candidate';
 import { gateCandidate } from './validation-gate';
 import { verdictRecord } from './credit-check';
-import type { StageTimer } from './context';
-import type { TrainSession } from './session';
-import { putStepArtifact } from './step-artifacts';
+import type { StageTimer } from '../context';
+import type { TrainSession } from '../run/session';
+import { putStepArtifact } from './artifacts';
 import { makeBufferEntry } from './step-buffer';
-import type { BufferEntry, RolloutRow, RunState, StepRecord } from './types';
-import type { NoisePolicy } from '../core/noise';
-import type { FlipUnits } from './verdict';
-import { originKey } from '../core/version-origin';
+import type { BufferEntry, RolloutRow, RunState, StepRecord } from '../types';
+import type { NoisePolicy } from '../../core/noise';
+import type { FlipUnits } from '../verdict';
+import { originKey } from '../../core/version-origin';
 
 export interface GateStepInput {
   key: string;
@@ -34,7 +34,7 @@ export interface GateStepInput {
   policy: NoisePolicy;
 }
 
-/** What gating a step's candidate decided; the step (engine/step.ts) writes it into the run state. */
+/** What gating a step's candidate decided; the step (run-step.ts) writes it into the run state. */
 export interface GateStepOutcome {
   /** The step record's gate fields. */
   record: Partial<StepRecord>;

@@ -6,17 +6,17 @@
  * on train again if it changed, and gated as usual. The request and the decision are stored, so
  * the pause survives reloads and the decision is part of the run's record.
  */
-import { applyPatch } from '../core/edits';
-import { skillHash } from '../core/hash';
+import { applyPatch } from '../../core/edits';
+import { skillHash } from '../../core/hash';
 import type { Candidate } from './candidate';
-import type { EngineContext } from './context';
+import type { EngineContext } from '../context';
 import { checkArtifact, checkOnTrain } from './credit-check';
-import { PauseError } from './pause';
-import { okRows } from './rollout';
+import { PauseError } from '../pause';
+import { okRows } from '../rollout';
 import { describeEdit } from './rank-edits';
-import { putStepArtifact, type ReviewDecision, type ReviewRequest } from './step-artifacts';
-import type { RolloutRow } from './types';
-import type { NoisePolicy } from '../core/noise';
+import { putStepArtifact, type ReviewDecision, type ReviewRequest } from './artifacts';
+import type { RolloutRow } from '../types';
+import type { NoisePolicy } from '../../core/noise';
 
 
 /** What makes a proposal the same proposal: what the person saw. */

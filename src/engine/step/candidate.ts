@@ -6,18 +6,18 @@
  * one that does not improve on train is rejected without spending validation calls (GEPA's
  * minibatch check). Each mechanism is a knob. The validation gate itself: engine/validation-gate.ts.
  */
-import { poolWithCarried } from '../core/credit';
-import { screenEdits } from '../core/edit-screen';
-import { applyPatch, type Edit, type Patch, type PatchResult } from '../core/edits';
-import type { NoisePolicy } from '../core/noise';
-import type { FlipUnits } from './verdict';
-import { putStepArtifact } from './step-artifacts';
-import type { EngineContext } from './context';
+import { poolWithCarried } from '../../core/credit';
+import { screenEdits } from '../../core/edit-screen';
+import { applyPatch, type Edit, type Patch, type PatchResult } from '../../core/edits';
+import type { NoisePolicy } from '../../core/noise';
+import type { FlipUnits } from '../verdict';
+import { putStepArtifact } from './artifacts';
+import type { EngineContext } from '../context';
 import { blameByLeavingOut, checkArtifact, checkOnTrain, repairBundle, summariseDelta, type RepairOutcome, type TrainCheck } from './credit-check';
-import type { RepairStep } from './step-artifacts';
-import { okRows } from './rollout';
+import type { RepairStep } from './artifacts';
+import { okRows } from '../rollout';
 import { rankAndSelect } from './rank-edits';
-import type { RolloutRow } from './types';
+import type { RolloutRow } from '../types';
 
 export interface CandidateInput {
   key: string;

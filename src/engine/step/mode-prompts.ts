@@ -2,8 +2,8 @@
  * The prompts of each update mode (core/update-modes.ts): which analyst and merge prompts a step
  * calls, and under which key their items come back.
  */
-import { PAYLOAD_KEYS, type UpdateMode } from '../core/update-modes';
-import type { PromptName } from './prompts';
+import { PAYLOAD_KEYS, type UpdateMode } from '../../core/update-modes';
+import type { PromptName } from '../prompts';
 
 export interface ModePrompts {
   /** The key of the items in analyst patches and merge replies. */

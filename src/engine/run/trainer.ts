@@ -6,30 +6,30 @@
  * an uninterrupted run would. Results are always combined in a fixed order, never in order of
  * completion, so the outcome does not depend on concurrency or timing.
  */
-import { BATCH_PRICE_FACTOR } from '../core/batch-api';
-import { batchesForStep, planEpochBatches } from '../core/batching';
-import { skillHash } from '../core/hash';
-import { deriveSteps, type RunConfig } from '../core/run-config';
-import { createSchedule } from '../core/schedules';
-import { createContext } from './context';
-import type { EngineStage, EventSink } from './events';
-import { Meter, outputLimits, type Prices } from './meter';
-import { callStageOfPhase, callStageOfPrompt } from '../core/stages';
-import { isPauseError, stopRequestOf } from './pause';
-import { isLlmError, type LlmPort, type RunStore } from './ports';
-import type { PromptSet } from './prompts';
-import { scoreOnSelection, selectionIds } from './validation-score';
-import { rolloutPhase } from './rollout';
-import { noiseReading, withFlips } from './noise-ledger';
-import { isPass } from '../core/credit';
-import type { FlipUnits } from './verdict';
-import type { EngineContext } from './context';
-import type { RunDataset, RunState, RunStatus, RunSummary } from './types';
-import { runStep } from './step';
-import { epochBoundary } from './epoch-boundary';
+import { BATCH_PRICE_FACTOR } from '../../core/batch-api';
+import { batchesForStep, planEpochBatches } from '../../core/batching';
+import { skillHash } from '../../core/hash';
+import { deriveSteps, type RunConfig } from '../../core/run-config';
+import { createSchedule } from '../../core/schedules';
+import { createContext } from '../context';
+import type { EngineStage, EventSink } from '../events';
+import { Meter, outputLimits, type Prices } from '../meter';
+import { callStageOfPhase, callStageOfPrompt } from '../../core/stages';
+import { isPauseError, stopRequestOf } from '../pause';
+import { isLlmError, type LlmPort, type RunStore } from '../ports';
+import type { PromptSet } from '../prompts';
+import { scoreOnSelection, selectionIds } from '../validation-score';
+import { rolloutPhase } from '../rollout';
+import { noiseReading, withFlips } from '../noise-ledger';
+import { isPass } from '../../core/credit';
+import type { FlipUnits } from '../verdict';
+import type { EngineContext } from '../context';
+import type { RunDataset, RunState, RunStatus, RunSummary } from '../types';
+import { runStep } from '../step/run-step';
+import { epochBoundary } from '../epoch/boundary';
 import { finish } from './finish';
 import type { TrainSession } from './session';
-import { INITIAL_ORIGIN } from '../core/version-origin';
+import { INITIAL_ORIGIN } from '../../core/version-origin';
 
 export interface TrainInput {
   runId: string;

@@ -3,21 +3,21 @@
  * slow-update guidance (gated, or forced in and measured) and the meta skill, then start the
  * next epoch with a fresh step buffer.
  */
-import { applyGateRule } from './gate-rule';
-import { epochKey } from './step-artifacts';
-import { decidePaired, evaluateGate, isAccept, type GateDecision } from '../core/gate';
-import type { GateRuleVerdict } from '../core/gate-rules';
-import { policyOf, withFlips } from './noise-ledger';
-import { skillHash } from '../core/hash';
-import { getSlowUpdateContent, injectEmptySlowUpdate, replaceSlowUpdateBlock } from '../core/protected-regions';
+import { applyGateRule } from '../step/gate-rule';
+import { epochKey } from '../step/artifacts';
+import { decidePaired, evaluateGate, isAccept, type GateDecision } from '../../core/gate';
+import type { GateRuleVerdict } from '../../core/gate-rules';
+import { policyOf, withFlips } from '../noise-ledger';
+import { skillHash } from '../../core/hash';
+import { getSlowUpdateContent, injectEmptySlowUpdate, replaceSlowUpdateBlock } from '../../core/protected-regions';
 import { comparePrevCurr, renderComparison, type ComparisonPair } from './comparison';
-import { callOptimizer } from './optimizer-call';
-import { PauseError } from './pause';
-import { compareOnSelection, scoreOnSelection, versusBest, type SelectionOutcome } from './validation-score';
-import type { EpochStats, RunState } from './types';
+import { callOptimizer } from '../optimizer-call';
+import { PauseError } from '../pause';
+import { compareOnSelection, scoreOnSelection, versusBest, type SelectionOutcome } from '../validation-score';
+import type { EpochStats, RunState } from '../types';
 
-import { countActions, type TrainSession } from './session';
-import { originKey } from '../core/version-origin';
+import { countActions, type TrainSession } from '../run/session';
+import { originKey } from '../../core/version-origin';
 
 /** The epoch boundary (§2.8): slow update, then meta skill; then a fresh step buffer. */
 export async function epochBoundary(

@@ -5,15 +5,15 @@
  * and shorter). Unlike the reference, a changed current skill is scored again on validation
  * (§10): the next candidate must beat what the target now sees, not a score it did not earn.
  */
-import { getAppendixNotes, mergeAppendixNotes, replaceAppendixNotes } from '../core/protected-regions';
-import type { EngineContext } from './context';
-import { callOptimizer } from './optimizer-call';
-import { scoreOnSelection } from './validation-score';
-import type { TrainSession } from './session';
-import { putStepArtifact, type AppendixFlush } from './step-artifacts';
-import type { RunState } from './types';
-import type { GateState } from '../core/gate';
-import { originKey } from '../core/version-origin';
+import { getAppendixNotes, mergeAppendixNotes, replaceAppendixNotes } from '../../core/protected-regions';
+import type { EngineContext } from '../context';
+import { callOptimizer } from '../optimizer-call';
+import { scoreOnSelection } from '../validation-score';
+import type { TrainSession } from '../run/session';
+import { putStepArtifact, type AppendixFlush } from './artifacts';
+import type { RunState } from '../types';
+import type { GateState } from '../../core/gate';
+import { originKey } from '../../core/version-origin';
 
 
 /**

@@ -6,20 +6,20 @@
  * removed rule was carrying. The check's rows and the repair call are checkpoints like any
  * rollout or optimizer call, so a resumed step replays them.
  */
-import { isPass, type ItemDelta } from '../core/credit';
-import type { NoisePolicy } from '../core/noise';
-import type { PairedVerdict } from '../core/paired-verdict';
-import { compareSkills, type FlipUnits } from './verdict';
-import { screenEdits } from '../core/edit-screen';
-import type { Edit } from '../core/edits';
-import { validatePayload } from '../core/json-extract';
-import type { EngineContext } from './context';
-import { callOptimizer, checkErrorRate } from './optimizer-call';
-import { okRows, rolloutPhase } from './rollout';
+import { isPass, type ItemDelta } from '../../core/credit';
+import type { NoisePolicy } from '../../core/noise';
+import type { PairedVerdict } from '../../core/paired-verdict';
+import { compareSkills, type FlipUnits } from '../verdict';
+import { screenEdits } from '../../core/edit-screen';
+import type { Edit } from '../../core/edits';
+import { validatePayload } from '../../core/json-extract';
+import type { EngineContext } from '../context';
+import { callOptimizer, checkErrorRate } from '../optimizer-call';
+import { okRows, rolloutPhase } from '../rollout';
 import { describeEdit, pickIndices } from './rank-edits';
-import type { RolloutRow } from './types';
-import type { BlameProbe, CheckArtifact, DeltaSummary, VerdictRecord } from './step-artifacts';
-import { applyPatch } from '../core/edits';
+import type { RolloutRow } from '../types';
+import type { BlameProbe, CheckArtifact, DeltaSummary, VerdictRecord } from './artifacts';
+import { applyPatch } from '../../core/edits';
 
 export interface TrainCheck {
   delta: ItemDelta;

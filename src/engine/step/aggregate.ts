@@ -5,10 +5,10 @@
  * An unusable merge reply falls back to concatenating its inputs (§2.10). The items are edits,
  * revise suggestions or whole skills, by update mode (engine/mode-prompts.ts).
  */
-import { chunk } from '../core/batching';
-import { validatePayload, type JsonObject } from '../core/json-extract';
-import type { EngineContext } from './context';
-import { callOptimizer, checkErrorRate, type OptimizerResult } from './optimizer-call';
+import { chunk } from '../../core/batching';
+import { validatePayload, type JsonObject } from '../../core/json-extract';
+import type { EngineContext } from '../context';
+import { callOptimizer, checkErrorRate, type OptimizerResult } from '../optimizer-call';
 import { MODE_PROMPTS, type ModePrompts } from './mode-prompts';
 
 /** A merged list of proposals (a Patch in patch mode, whose items are edits). */

@@ -3,10 +3,10 @@
  * edits than this step's budget, the optimizer ranks them and the top L are kept. Budget 0
  * keeps nothing (the reference keeps one). An unusable ranking keeps the first L (§2.10).
  */
-import type { Edit, Patch } from '../core/edits';
-import type { EngineContext } from './context';
-import { callOptimizer, checkErrorRate } from './optimizer-call';
-import type { PromptName } from './prompts';
+import type { Edit, Patch } from '../../core/edits';
+import type { EngineContext } from '../context';
+import { callOptimizer, checkErrorRate } from '../optimizer-call';
+import type { PromptName } from '../prompts';
 
 /** How a kind of item is ranked: the prompt, and one line per item. */
 export interface Ranking<T> {

@@ -3,10 +3,10 @@
  * the rule holds on both skills' settled validation values, item by item. The values come from
  * the gate's own comparison, so the rule costs no calls.
  */
-import { isAccept, type GateDecision, type GateState } from '../core/gate';
-import { judgeByRule, type GateRuleVerdict } from '../core/gate-rules';
-import { hardValue, type ItemPair } from '../core/paired-verdict';
-import type { RunConfig } from '../core/run-config';
+import { isAccept, type GateDecision, type GateState } from '../../core/gate';
+import { judgeByRule, type GateRuleVerdict } from '../../core/gate-rules';
+import { hardValue, type ItemPair } from '../../core/paired-verdict';
+import type { RunConfig } from '../../core/run-config';
 
 const meanSoft = (xs: readonly { soft: number }[]) => (xs.length ? xs.reduce((a, x) => a + x.soft, 0) / xs.length : 0);
 

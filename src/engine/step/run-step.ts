@@ -2,27 +2,27 @@
  * One optimisation step (algorithm doc §2.4): roll the current skill out on the step's batches,
  * reflect, aggregate, choose the step size, build and gate the candidate, and record the step.
  */
-import { putStepArtifact, stepKey } from './step-artifacts';
+import { putStepArtifact, stepKey } from './artifacts';
 import { aggregate } from './aggregate';
-import { StageTimer } from './context';
-import { emptyUsage } from './meter';
+import { StageTimer } from '../context';
+import { emptyUsage } from '../meter';
 import { reflect, type AnalystPatch } from './reflect';
-import { rolloutPhase, type PhaseResult } from './rollout';
+import { rolloutPhase, type PhaseResult } from '../rollout';
 import { describeEdit } from './rank-edits';
 import { buildCandidate, type Candidate } from './candidate';
-import { chooseBudget } from './step-budget';
-import { gateStep, type GateStepOutcome } from './step-gate';
+import { chooseBudget } from './choose-budget';
+import { gateStep, type GateStepOutcome } from './gate-step';
 import { buildRewriteCandidate } from './rewrite-candidate';
 import { flushAppendix } from './appendix';
-import { policyOf, spotCheckRollout, withFlips } from './noise-ledger';
-import type { FlipUnits } from './verdict';
+import { policyOf, spotCheckRollout, withFlips } from '../noise-ledger';
+import type { FlipUnits } from '../verdict';
 import { reviewCandidate } from './review';
-import { describeSuggestion, normaliseSuggestion } from '../core/update-modes';
-import type { Edit } from '../core/edits';
+import { describeSuggestion, normaliseSuggestion } from '../../core/update-modes';
+import type { Edit } from '../../core/edits';
 import { boundBuffer, renderBuffer, renderMetaBlock } from './step-buffer';
-import type { RolloutRow, RunState, StageUsage, StepRecord } from './types';
+import type { RolloutRow, RunState, StageUsage, StepRecord } from '../types';
 
-import type { TrainSession } from './session';
+import type { TrainSession } from '../run/session';
 
 function diffUsage(after: Record<string, StageUsage>, before: Record<string, StageUsage>): Record<string, StageUsage> {
   const out: Record<string, StageUsage> = {};
