@@ -1,4 +1,5 @@
 import { BATCH_APIS, BATCH_API_LABELS } from '../../core/batch-api';
+import { SelectField } from '../common/SelectField';
 import { useState } from 'react';
 import { SERVICE_TIERS, TIER_HINTS, tieredPrice } from '../../core/service-tier';
 import { isLocalEndpoint } from '../../core/local-endpoint';
@@ -10,6 +11,10 @@ import type { RoleCheck, StoredEndpoint } from '../../worker/api-types';
 import { presetPrice } from '../../core/pricing';
 import { Alert, Card, Field, NumberField } from '../common/Field';
 import { PRESETS, presetById } from './presets';
+
+const ROLE_LABEL = { target: 'Target', optimizer: 'Optimizer' } as const;
+/** Options whose label is their value. */
+const choices = (values: readonly string[]) => values.map((value) => ({ value, label: value }));
 
 const ROLE_NAMES: Record<string, string> = { target: 'Target', optimizer: 'Optimizer', judge: 'Judge' };
 
@@ -234,90 +239,45 @@ export function ConnectScreen() {
             <NumberField label="Target max output tokens" value={c.target.maxOutputTokens} min={16} onChange={(v) => patchEndpoint('target', { maxOutputTokens: v })} />
             <NumberField label="Optimizer max output tokens" value={c.optimizer.maxOutputTokens} min={256} onChange={(v) => patchEndpoint('optimizer', { maxOutputTokens: v })} />
             {(['target', 'optimizer'] as const).map((role) => (
-              <Field key={role} label={`${role === 'target' ? 'Target' : 'Optimizer'} is a reasoning model`} hint="Reasoning models get max_completion_tokens and no temperature. Auto decides from the name, and switches by itself if the provider refuses the parameters.">
-                {(id, hintId) => (
-                  <select
-                    id={id}
-                    aria-describedby={hintId}
-                    value={c[role].reasoningModel === undefined ? 'auto' : c[role].reasoningModel ? 'yes' : 'no'}
-                    onChange={(e) => patchEndpoint(role, { reasoningModel: e.target.value === 'auto' ? undefined : e.target.value === 'yes' })}
-                  >
-                    <option value="auto">auto</option>
-                    <option value="yes">yes</option>
-                    <option value="no">no</option>
-                  </select>
-                )}
-              </Field>
+              <SelectField
+                key={`reasoning-${role}`}
+                label={`${ROLE_LABEL[role]} is a reasoning model`}
+                hint="Reasoning models get max_completion_tokens and no temperature. Auto decides from the name, and switches by itself if the provider refuses the parameters."
+                value={c[role].reasoningModel === undefined ? 'auto' : c[role].reasoningModel ? 'yes' : 'no'}
+                options={choices(['auto', 'yes', 'no'])}
+                onChange={(v) => patchEndpoint(role, { reasoningModel: v === 'auto' ? undefined : v === 'yes' })}
+              />
             ))}
             {(['target', 'optimizer'] as const).map((role) => (
-              <Field
+              <SelectField
                 key={`tier-${role}`}
-                label={`${role === 'target' ? 'Target' : 'Optimizer'} service tier`}
+                label={`${ROLE_LABEL[role]} service tier`}
                 hint={c[role].serviceTier ? TIER_HINTS[c[role].serviceTier] : 'Not sent: the provider’s default. Flex (OpenAI, Gemini, Groq) is about half price and slower.'}
-              >
-                {(id, hintId) => (
-                  <select
-                    id={id}
-                    aria-describedby={hintId}
-                    value={c[role].serviceTier ?? ''}
-                    onChange={(e) => patchEndpoint(role, { serviceTier: (e.target.value || undefined) as StoredEndpoint['serviceTier'] })}
-                  >
-                    <option value="">not sent</option>
-                    {SERVICE_TIERS.map((t) => (
-                      <option key={t} value={t}>
-                        {t}
-                      </option>
-                    ))}
-                  </select>
-                )}
-              </Field>
+                value={c[role].serviceTier ?? ''}
+                options={[{ value: '', label: 'not sent' }, ...choices(SERVICE_TIERS)]}
+                onChange={(v) => patchEndpoint(role, { serviceTier: (v || undefined) as StoredEndpoint['serviceTier'] })}
+              />
             ))}
-            <Field
+            <SelectField
               label="Target batch API"
               hint={
                 c.target.batchApi
                   ? `${BATCH_API_LABELS[c.target.batchApi]}: baseline, final validation and test go out as batches at about half price; the provider answers in minutes to 24 hours, and the run can be closed meanwhile. Steps stay live.`
                   : 'Off: every call is live. OpenAI and OpenRouter accept batches from this page; Anthropic’s batch endpoint refuses browser calls.'
               }
-            >
-              {(id, hintId) => (
-                <select
-                  id={id}
-                  aria-describedby={hintId}
-                  value={c.target.batchApi ?? ''}
-                  onChange={(e) => patchEndpoint('target', { batchApi: (e.target.value || undefined) as StoredEndpoint['batchApi'] })}
-                >
-                  <option value="">off</option>
-                  {BATCH_APIS.map((api) => (
-                    <option key={api} value={api}>
-                      {BATCH_API_LABELS[api]}
-                    </option>
-                  ))}
-                </select>
-              )}
-            </Field>
+              value={c.target.batchApi ?? ''}
+              options={[{ value: '', label: 'off' }, ...BATCH_APIS.map((api) => ({ value: api, label: BATCH_API_LABELS[api] }))]}
+              onChange={(v) => patchEndpoint('target', { batchApi: (v || undefined) as StoredEndpoint['batchApi'] })}
+            />
             {(['target', 'optimizer'] as const).map((role) => (
-              <Field
+              <SelectField
                 key={`effort-${role}`}
-                label={`${role === 'target' ? 'Target' : 'Optimizer'} reasoning effort`}
+                label={`${ROLE_LABEL[role]} reasoning effort`}
                 hint="For reasoning models only (they get max_completion_tokens and no temperature); each role has its own."
-              >
-                {(id, hintId) => (
-                  <select
-                    id={id}
-                    aria-describedby={hintId}
-                    value={c[role].reasoningEffort ?? ''}
-                    onChange={(e) => patchEndpoint(role, { reasoningEffort: e.target.value as StoredEndpoint['reasoningEffort'] })}
-                  >
-                    <option value="">default</option>
-                    {(['minimal', 'low', 'medium', 'high'] as const).map((effort) => (
-                      <option key={effort} value={effort}>
-                        {effort}
-                      </option>
-                    ))}
-                  </select>
-                )}
-              </Field>
+                value={c[role].reasoningEffort ?? ''}
+                options={[{ value: '', label: 'default' }, ...choices(['minimal', 'low', 'medium', 'high'])]}
+                onChange={(v) => patchEndpoint(role, { reasoningEffort: v as StoredEndpoint['reasoningEffort'] })}
+              />
             ))}
           </div>
           <label className="check">

@@ -7,7 +7,8 @@
 import type { ReactNode } from 'react';
 import { KNOB_SECTIONS, KNOBS, knobShown, type Knob, type KnobKey, type KnobSection } from '../../core/knobs';
 import { DEFAULT_RUN_CONFIG, type RunConfig } from '../../core/run-config';
-import { Field, NumberField } from '../common/Field';
+import { NumberField } from '../common/Field';
+import { SelectField } from '../common/SelectField';
 
 function Toggle({ label, hint, checked, onChange }: { label: string; hint: string; checked: boolean; onChange: (v: boolean) => void }) {
   return (
@@ -57,19 +58,7 @@ export function KnobFields({
       case 'toggle':
         return <Toggle key={k.key} label={k.label} hint={hint} checked={Boolean(value)} onChange={(v) => set(k.key, v)} />;
       case 'choice':
-        return (
-          <Field key={k.key} label={k.label} hint={hint}>
-            {(id, hintId) => (
-              <select id={id} aria-describedby={hintId} value={String(value)} onChange={(e) => set(k.key, e.target.value)}>
-                {c.options.map((o) => (
-                  <option key={o.value} value={o.value}>
-                    {o.label}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
-        );
+        return <SelectField key={k.key} label={k.label} hint={hint} value={String(value)} options={c.options} onChange={(v) => set(k.key, v)} />;
       case 'usd':
         return (
           <NumberField
