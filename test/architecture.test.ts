@@ -115,3 +115,23 @@ describe('no import circles', () => {
     expect(circles).toEqual([]);
   });
 });
+
+// Issue #21: one writer of the run state per spine — a step (step/run-step.ts), an epoch's end
+// (epoch/boundary.ts) and the run around them (run/trainer.ts, run/finish.ts). Every stage
+// returns its outcome instead; the validation scorer only fills its memo of scores by skill.
+describe('who writes the run state', () => {
+  const ENGINE = join(SRC, 'engine');
+  const WRITERS = new Set(['step/run-step.ts', 'epoch/boundary.ts', 'run/trainer.ts', 'run/finish.ts']);
+  const MEMO_ONLY = new Map([['validation-score.ts', /^state\.selectionCache\[/]]);
+  const files = sourceFiles(ENGINE).map((f) => f.slice(ENGINE.length + 1));
+  it.each(files)('engine/%s', (file) => {
+    const code = readFileSync(join(ENGINE, file), 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
+    const writes = [...code.matchAll(/\bstate\.[a-zA-Z]+(?:\[[^\]]*\])?\s*(?:=(?!=)|\+\+|\+=)|Object\.assign\(state\b/g)].map((m) => m[0]);
+    if (WRITERS.has(file)) return;
+    const memo = MEMO_ONLY.get(file);
+    expect(writes.filter((w) => !memo?.test(w)), `${file} writes the run state`).toEqual([]);
+  });
+  it('has writers that write', () => {
+    for (const w of WRITERS) expect(readFileSync(join(ENGINE, w), 'utf8')).toMatch(/\bstate\.gate\s*=/);
+  });
+});

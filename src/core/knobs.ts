@@ -225,3 +225,26 @@ export function settingsSummary(settings: Readonly<Record<string, unknown>>, def
     .filter((k) => (SUMMARY_BASICS.includes(k.key) && settings[k.key] !== undefined) || (changed(k) && knobShown(k, settings)))
     .map((k) => `${k.label} ${formatKnob(k, settings[k.key], settings)}`);
 }
+
+/** The knob table as markdown, for docs/guide.md (scripts/write-docs.ts writes it; a test keeps it equal). */
+export function knobsMarkdown(defaults: Readonly<Record<string, unknown>>): string {
+  const range = (k: Knob): string => {
+    const c = k.control;
+    if (c.kind === 'int' || c.kind === 'number') return `${c.min} – ${c.max}`;
+    if (c.kind === 'choice') return c.options.map((o) => `\`${o.value}\``).join(', ');
+    if (c.kind === 'toggle') return 'on / off';
+    return 'USD, empty for none';
+  };
+  const shown = (v: unknown) => (v === undefined ? '—' : typeof v === 'boolean' ? (v ? 'on' : 'off') : typeof v === 'object' ? 'none' : `\`${String(v)}\``);
+  const cell = (t: string) => t.replace(/\|/g, '\\|');
+  const out: string[] = [];
+  for (const [section, title] of Object.entries(KNOB_SECTIONS)) {
+    out.push(`### ${title}`, '', '| setting | key | default | range | what it does |', '| --- | --- | --- | --- | --- |');
+    for (const k of (KNOBS as readonly Knob[]).filter((x) => x.section === section)) {
+      const when = k.shownWhen ? ` Only when \`${k.shownWhen.key}\` is \`${String(k.shownWhen.is)}\`.` : '';
+      out.push(`| ${k.label} | \`${k.key}\` | ${shown(defaults[k.key])} | ${cell(range(k))} | ${cell(k.help)}${when} |`);
+    }
+    out.push('');
+  }
+  return out.join('\n').trimEnd();
+}
