@@ -24,11 +24,22 @@ function knobSchema(k: Knob, fallback: unknown): Schema {
     case 'choice':
       return { ...base, enum: c.options.map((o) => o.value) };
     case 'usd':
-      return { title: 'Budget cap', description: k.help, type: 'object', properties: { usd: { type: 'number', exclusiveMinimum: 0 }, tokens: { type: 'integer', exclusiveMinimum: 0 } }, additionalProperties: false };
+      return {
+        title: 'Budget cap',
+        description: k.help,
+        type: 'object',
+        properties: { usd: { type: 'number', exclusiveMinimum: 0 }, tokens: { type: 'integer', exclusiveMinimum: 0 } },
+        additionalProperties: false,
+      };
   }
 }
 
-const price = { type: 'object', properties: { input: { type: 'number', minimum: 0 }, output: { type: 'number', minimum: 0 } }, required: ['input', 'output'], description: 'USD per million tokens.' };
+const price = {
+  type: 'object',
+  properties: { input: { type: 'number', minimum: 0 }, output: { type: 'number', minimum: 0 } },
+  required: ['input', 'output'],
+  description: 'USD per million tokens.',
+};
 
 function endpoint(role: 'target' | 'optimizer' | 'judge'): Schema {
   return {
@@ -47,10 +58,16 @@ function endpoint(role: 'target' | 'optimizer' | 'judge'): Schema {
       minimalHeaders: { type: 'boolean' },
       timeoutMs: { type: 'integer', minimum: 1 },
       maxRetries: { type: 'integer', minimum: 0 },
-      serviceTier: { enum: [...SERVICE_TIERS], description: 'service_tier sent with every call (flex: about half price, slower).' },
+      serviceTier: {
+        enum: [...SERVICE_TIERS],
+        description: 'service_tier sent with every call (flex: about half price, slower).',
+      },
       ...(role === 'target'
         ? {
-            batchApi: { enum: [...BATCH_APIS], description: 'Send baseline, final validation and test as provider batches (about half price).' },
+            batchApi: {
+              enum: [...BATCH_APIS],
+              description: 'Send baseline, final validation and test as provider batches (about half price).',
+            },
             batchPollMs: { type: 'integer', minimum: 1, description: 'Wait between batch polls (default 30 000).' },
           }
         : {}),
@@ -75,17 +92,29 @@ export function cliConfigSchema(): Schema {
       split: {
         type: 'object',
         description: 'How a dataset without a split column is split (train : val : test), and with which seed.',
-        properties: { ratio: { type: 'array', items: { type: 'number', minimum: 0 }, minItems: 3, maxItems: 3 }, seed: { type: 'integer' } },
+        properties: {
+          ratio: { type: 'array', items: { type: 'number', minimum: 0 }, minItems: 3, maxItems: 3 },
+          seed: { type: 'integer' },
+        },
         additionalProperties: false,
       },
       target: endpoint('target'),
       optimizer: endpoint('optimizer'),
       judge: endpoint('judge'),
-      prices: { type: 'object', properties: { target: price, optimizer: price, judge: price }, additionalProperties: false },
+      prices: {
+        type: 'object',
+        properties: { target: price, optimizer: price, judge: price },
+        additionalProperties: false,
+      },
       run: {
         type: 'object',
         description: 'Run settings; absent ones take the page’s defaults.',
-        properties: { ...run, scorer: { type: 'object' }, rollout: { type: 'object' }, promptOverrides: { type: 'object', additionalProperties: { type: 'string' } } },
+        properties: {
+          ...run,
+          scorer: { type: 'object' },
+          rollout: { type: 'object' },
+          promptOverrides: { type: 'object', additionalProperties: { type: 'string' } },
+        },
         additionalProperties: false,
       },
     },

@@ -32,23 +32,47 @@ export class ConfigError extends Error {
 }
 
 const KNOWN = new Set(['name', 'data', 'skill', 'target', 'optimizer', 'judge', 'prices', 'run', 'split', '$schema']);
-export const ENDPOINT_KEYS: ReadonlySet<string> = new Set(['baseURL', 'model', 'temperature', 'maxOutputTokens', 'reasoningEffort', 'reasoningModel', 'headers', 'minimalHeaders', 'timeoutMs', 'maxRetries', 'serviceTier', 'batchApi', 'batchPollMs']);
+export const ENDPOINT_KEYS: ReadonlySet<string> = new Set([
+  'baseURL',
+  'model',
+  'temperature',
+  'maxOutputTokens',
+  'reasoningEffort',
+  'reasoningModel',
+  'headers',
+  'minimalHeaders',
+  'timeoutMs',
+  'maxRetries',
+  'serviceTier',
+  'batchApi',
+  'batchPollMs',
+]);
 
 function endpoint(v: unknown, role: string): StoredEndpoint {
-  if (!v || typeof v !== 'object' || Array.isArray(v)) throw new ConfigError(`"${role}" must be an object with "baseURL" and "model".`);
+  if (!v || typeof v !== 'object' || Array.isArray(v))
+    throw new ConfigError(`"${role}" must be an object with "baseURL" and "model".`);
   const e = v as Record<string, unknown>;
   for (const k of Object.keys(e)) {
-    if (k === 'apiKey' || k === 'key') throw new ConfigError(`"${role}.${k}": keys are never read from the config; set SKILLWRIGHT_${role.toUpperCase()}_API_KEY.`);
-    if (!ENDPOINT_KEYS.has(k)) throw new ConfigError(`"${role}.${k}" is not an endpoint setting (${[...ENDPOINT_KEYS].join(', ')}).`);
+    if (k === 'apiKey' || k === 'key')
+      throw new ConfigError(
+        `"${role}.${k}": keys are never read from the config; set SKILLWRIGHT_${role.toUpperCase()}_API_KEY.`,
+      );
+    if (!ENDPOINT_KEYS.has(k))
+      throw new ConfigError(`"${role}.${k}" is not an endpoint setting (${[...ENDPOINT_KEYS].join(', ')}).`);
   }
-  if (typeof e.baseURL !== 'string' || !/^https?:\/\//.test(e.baseURL)) throw new ConfigError(`"${role}.baseURL" must be an http(s) URL.`);
+  if (typeof e.baseURL !== 'string' || !/^https?:\/\//.test(e.baseURL))
+    throw new ConfigError(`"${role}.baseURL" must be an http(s) URL.`);
   if (typeof e.model !== 'string' || !e.model.trim()) throw new ConfigError(`"${role}.model" must name a model.`);
   if (e.serviceTier !== undefined && !SERVICE_TIERS.includes(e.serviceTier as ServiceTier)) {
     throw new ConfigError(`"${role}.serviceTier" must be one of ${SERVICE_TIERS.join(', ')}.`);
   }
   if (e.batchApi !== undefined) {
-    if (role !== 'target') throw new ConfigError(`"${role}.batchApi": only the target's one-shot phases (baseline, final validation, test) go through a batch API.`);
-    if (!BATCH_APIS.includes(e.batchApi as BatchApi)) throw new ConfigError(`"${role}.batchApi" must be one of ${BATCH_APIS.join(', ')}.`);
+    if (role !== 'target')
+      throw new ConfigError(
+        `"${role}.batchApi": only the target's one-shot phases (baseline, final validation, test) go through a batch API.`,
+      );
+    if (!BATCH_APIS.includes(e.batchApi as BatchApi))
+      throw new ConfigError(`"${role}.batchApi" must be one of ${BATCH_APIS.join(', ')}.`);
   }
   if (e.batchPollMs !== undefined && !(typeof e.batchPollMs === 'number' && e.batchPollMs >= 1)) {
     throw new ConfigError(`"${role}.batchPollMs" must be a number of milliseconds (at least 1).`);
@@ -76,9 +100,12 @@ export function parseCliConfig(text: string, file = 'the config'): { config: Cli
   }
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new ConfigError(`${file} must hold a JSON object.`);
   const c = raw as Record<string, unknown>;
-  const warnings = Object.keys(c).filter((k) => !KNOWN.has(k)).map((k) => `unknown setting "${k}" was ignored`);
+  const warnings = Object.keys(c)
+    .filter((k) => !KNOWN.has(k))
+    .map((k) => `unknown setting "${k}" was ignored`);
   const run = parseRunConfig(c.run ?? {});
-  if (run.problems.length) throw new ConfigError(`${file}: ${run.problems.map((p) => `run.${p.field}: ${p.message}`).join('; ')}.`);
+  if (run.problems.length)
+    throw new ConfigError(`${file}: ${run.problems.map((p) => `run.${p.field}: ${p.message}`).join('; ')}.`);
   warnings.push(...run.warnings.map((w) => `run: ${w}`));
   const endpoints: RunEndpoints = {
     target: endpoint(c.target, 'target'),
@@ -114,9 +141,17 @@ export function keysFromEnv(endpoints: RunEndpoints, env: Env): { target: string
   const target = env.SKILLWRIGHT_TARGET_API_KEY;
   const sameHost = (e: StoredEndpoint) => origin(e.baseURL) === origin(endpoints.target.baseURL);
   const optimizer = env.SKILLWRIGHT_OPTIMIZER_API_KEY ?? (sameHost(endpoints.optimizer) ? target : undefined);
-  if (!target) throw new ConfigError('Set SKILLWRIGHT_TARGET_API_KEY to the target endpoint’s key (keys are never read from files).');
-  if (!optimizer) throw new ConfigError('Set SKILLWRIGHT_OPTIMIZER_API_KEY: the optimizer is on another host than the target.');
-  const judge = endpoints.judge ? (env.SKILLWRIGHT_JUDGE_API_KEY ?? (origin(endpoints.judge.baseURL) === origin(endpoints.optimizer.baseURL) ? optimizer : undefined)) : undefined;
-  if (endpoints.judge && !judge) throw new ConfigError('Set SKILLWRIGHT_JUDGE_API_KEY: the judge is on another host than the optimizer.');
+  if (!target)
+    throw new ConfigError(
+      'Set SKILLWRIGHT_TARGET_API_KEY to the target endpoint’s key (keys are never read from files).',
+    );
+  if (!optimizer)
+    throw new ConfigError('Set SKILLWRIGHT_OPTIMIZER_API_KEY: the optimizer is on another host than the target.');
+  const judge = endpoints.judge
+    ? (env.SKILLWRIGHT_JUDGE_API_KEY ??
+      (origin(endpoints.judge.baseURL) === origin(endpoints.optimizer.baseURL) ? optimizer : undefined))
+    : undefined;
+  if (endpoints.judge && !judge)
+    throw new ConfigError('Set SKILLWRIGHT_JUDGE_API_KEY: the judge is on another host than the optimizer.');
   return { target, optimizer, ...(judge ? { judge } : {}) };
 }

@@ -10,7 +10,14 @@
  */
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { RunStore } from '../engine/ports';
-import type { ArtifactRecord, OptimizerCallRecord, RolloutRow, RunState, SkillVersion, StepRecord } from '../engine/types';
+import type {
+  ArtifactRecord,
+  OptimizerCallRecord,
+  RolloutRow,
+  RunState,
+  SkillVersion,
+  StepRecord,
+} from '../engine/types';
 import type { DatasetRecord, RunRecord } from '../storage/schema';
 import type { RunBundle } from '../storage/bundle';
 import { BUNDLE_FORMAT, BUNDLE_VERSION, stripSecretHeaders } from '../storage/bundle';
@@ -55,7 +62,9 @@ export class FileRunStore implements RunStore {
       } catch (e) {
         // Only the last line can be torn by a crash; anything else is a damaged file.
         if (i >= lines.length - 2) return;
-        throw new Error(`${path}, line ${i + 1}: not a record (${e instanceof Error ? e.message : String(e)})`, { cause: e });
+        throw new Error(`${path}, line ${i + 1}: not a record (${e instanceof Error ? e.message : String(e)})`, {
+          cause: e,
+        });
       }
       store.apply(line);
     });
@@ -67,7 +76,10 @@ export class FileRunStore implements RunStore {
     writeFileSync(path, '');
     const store = FileRunStore.open(path);
     const { state, ...run } = b.run;
-    store.write({ t: 'run', v: { ...run, status: run.status === 'running' ? 'interrupted' : run.status, needsBinding: false } });
+    store.write({
+      t: 'run',
+      v: { ...run, status: run.status === 'running' ? 'interrupted' : run.status, needsBinding: false },
+    });
     if (b.dataset) store.write({ t: 'dataset', v: b.dataset });
     if (state) store.write({ t: 'state', v: state });
     for (const v of b.skills) store.write({ t: 'skill', v });
@@ -128,7 +140,10 @@ export class FileRunStore implements RunStore {
     this.write({ t: 'rollout', v: row });
   }
   async getRollouts(_runId: string, phase: string) {
-    return [...this.rollouts.values()].filter((r) => r.phase === phase).sort((a, b) => a.order - b.order).map(copy);
+    return [...this.rollouts.values()]
+      .filter((r) => r.phase === phase)
+      .sort((a, b) => a.order - b.order)
+      .map(copy);
   }
   async listRollouts() {
     return [...this.rollouts.values()].map(copy);
@@ -180,7 +195,11 @@ export class FileRunStore implements RunStore {
       exportedAt,
       run: {
         ...this.run,
-        endpoints: { target: stripSecretHeaders(e.target), optimizer: stripSecretHeaders(e.optimizer), ...(e.judge ? { judge: stripSecretHeaders(e.judge) } : {}) },
+        endpoints: {
+          target: stripSecretHeaders(e.target),
+          optimizer: stripSecretHeaders(e.optimizer),
+          ...(e.judge ? { judge: stripSecretHeaders(e.judge) } : {}),
+        },
         ...(this.state ? { state: this.state } : {}),
       },
       dataset: this.dataset,

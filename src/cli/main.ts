@@ -89,7 +89,11 @@ function numberOption(v: string | undefined, name: string): number | undefined {
 }
 
 function loadPrompts(dir: string, overrides: Record<string, string> | undefined): PromptSet {
-  const files = Object.fromEntries(readdirSync(dir).filter((f) => f.endsWith('.md')).map((f) => [f.replace(/\.md$/, ''), readFileSync(join(dir, f), 'utf8')]));
+  const files = Object.fromEntries(
+    readdirSync(dir)
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => [f.replace(/\.md$/, ''), readFileSync(join(dir, f), 'utf8')]),
+  );
   return buildPromptSet(files, overrides);
 }
 
@@ -109,7 +113,9 @@ function loadInputs(args: ReturnType<typeof parse>['values'], io: CliIo) {
   });
   if (!imported.ok) {
     const shown = imported.problems.slice(0, 20).map((p) => `  ${formatProblem(p)}`);
-    throw new ConfigError(`${dataPath} has ${imported.problems.length}${imported.truncated ? '+' : ''} problem(s):\n${shown.join('\n')}`);
+    throw new ConfigError(
+      `${dataPath} has ${imported.problems.length}${imported.truncated ? '+' : ''} problem(s):\n${shown.join('\n')}`,
+    );
   }
   const d = imported.dataset;
   const sizes = { train: d.splits.train.length, val: d.splits.val.length, test: d.splits.test.length };
@@ -117,7 +123,13 @@ function loadInputs(args: ReturnType<typeof parse>['values'], io: CliIo) {
   if (problems.length) throw new ConfigError(problems.map((p) => `run.${p.field}: ${p.message}`).join('; '));
   const skillPath = args.skill ? resolve(args.skill) : config.skill ? resolve(base, config.skill) : null;
   const skill = skillPath ? readText(skillPath, 'skill') : '';
-  const dataset: DatasetRecord = { ...d, id: `ds-${d.items.length}-${sizes.train}`, name: dataPath.split('/').pop() ?? 'dataset', createdAt: io.now(), fieldNames: imported.fieldNames };
+  const dataset: DatasetRecord = {
+    ...d,
+    id: `ds-${d.items.length}-${sizes.train}`,
+    name: dataPath.split('/').pop() ?? 'dataset',
+    createdAt: io.now(),
+    fieldNames: imported.fieldNames,
+  };
   return { config, dataset, skill, sizes };
 }
 
@@ -164,13 +176,26 @@ function estimate(values: ReturnType<typeof parse>['values'], io: CliIo): number
   const prompts = loadPrompts(io.promptsDir, config.run.promptOverrides);
   const batchOneShot = Boolean(config.endpoints.target.batchApi);
   const template = rolloutTemplateOf(config.run, prompts);
-  const e = estimateCost({ config: config.run, items: dataset.items, splits: sizes, skill, template, prompts, prices: config.prices, batchOneShot });
+  const e = estimateCost({
+    config: config.run,
+    items: dataset.items,
+    splits: sizes,
+    skill,
+    template,
+    prompts,
+    prices: config.prices,
+    batchOneShot,
+  });
   const cost = e.totalCostUsd === null ? 'unknown (set "prices" in the config)' : `$${e.totalCostUsd.toFixed(2)}`;
   io.err(`Estimate: ${e.totalCalls} calls, ${e.totalTokens.toLocaleString('en-US')} tokens, cost ${cost}.`);
-  for (const [stage, s] of Object.entries(e.stages)) if (s) io.err(`  ${stage.padEnd(16)} ${String(s.calls).padStart(7)} calls`);
+  for (const [stage, s] of Object.entries(e.stages))
+    if (s) io.err(`  ${stage.padEnd(16)} ${String(s.calls).padStart(7)} calls`);
   if (batchOneShot) io.err('  baseline, final validation and test through the target’s batch API, at half price');
-  const stages = Object.fromEntries(Object.entries(e.stages).map(([k, s]) => [k, { calls: s?.calls, costUsd: s?.costUsd }]));
-  if (values.json) io.out(JSON.stringify({ calls: e.totalCalls, tokens: e.totalTokens, costUsd: e.totalCostUsd, stages }));
+  const stages = Object.fromEntries(
+    Object.entries(e.stages).map(([k, s]) => [k, { calls: s?.calls, costUsd: s?.costUsd }]),
+  );
+  if (values.json)
+    io.out(JSON.stringify({ calls: e.totalCalls, tokens: e.totalTokens, costUsd: e.totalCostUsd, stages }));
   return EXIT.lift;
 }
 
@@ -182,7 +207,9 @@ function llmPortFor(endpoints: RunEndpoints, c: RunConfig, io: CliIo): LlmPort {
   return createLlmPort({
     target: endpointConfig(endpoints.target, keys.target, c.targetConcurrency, 'target'),
     optimizer: endpointConfig(endpoints.optimizer, keys.optimizer, c.optimizerConcurrency, 'optimizer'),
-    ...(endpoints.judge && keys.judge ? { judge: endpointConfig(endpoints.judge, keys.judge, c.optimizerConcurrency, 'judge') } : {}),
+    ...(endpoints.judge && keys.judge
+      ? { judge: endpointConfig(endpoints.judge, keys.judge, c.optimizerConcurrency, 'judge') }
+      : {}),
   });
 }
 
@@ -207,16 +234,33 @@ async function evaluate(values: ReturnType<typeof parse>['values'], io: CliIo): 
   const controller = stopOnInterrupt(io);
   const progress = new Progress(io.err, io.rawErr);
   const r = await evaluateSkill(
-    { skill, split, limit: 0, config: c, data: { items: dataset.items, splits: dataset.splits }, prices: config.prices },
-    { llm, store: new MemoryRunStore(), prompts: loadPrompts(io.promptsDir, c.promptOverrides), signal: controller.signal, onEvent: (e) => progress.event(e), now: io.now },
+    {
+      skill,
+      split,
+      limit: 0,
+      config: c,
+      data: { items: dataset.items, splits: dataset.splits },
+      prices: config.prices,
+    },
+    {
+      llm,
+      store: new MemoryRunStore(),
+      prompts: loadPrompts(io.promptsDir, c.promptOverrides),
+      signal: controller.signal,
+      onEvent: (e) => progress.event(e),
+      now: io.now,
+    },
   );
   progress.done();
   if (!r.ok) {
     io.err(`Stopped: ${r.reason}`);
     return EXIT.paused;
   }
-  io.err(`${split}: ${(r.hard * 100).toFixed(1)}% correct, partial credit ${(r.soft * 100).toFixed(1)}%, on ${r.n} items${r.errors ? ` (${r.errors} errored, not scored)` : ''}; cost $${r.costUsd.toFixed(4)}.`);
-  if (values.json) io.out(JSON.stringify({ split, hard: r.hard, soft: r.soft, n: r.n, errors: r.errors, costUsd: r.costUsd }));
+  io.err(
+    `${split}: ${(r.hard * 100).toFixed(1)}% correct, partial credit ${(r.soft * 100).toFixed(1)}%, on ${r.n} items${r.errors ? ` (${r.errors} errored, not scored)` : ''}; cost $${r.costUsd.toFixed(4)}.`,
+  );
+  if (values.json)
+    io.out(JSON.stringify({ split, hard: r.hard, soft: r.soft, n: r.n, errors: r.errors, costUsd: r.costUsd }));
   return EXIT.lift;
 }
 
@@ -230,7 +274,8 @@ async function train(values: ReturnType<typeof parse>['values'], io: CliIo): Pro
   }
   const { config, dataset, skill } = loadInputs(values, io);
   const maxUsd = numberOption(values['max-usd'], 'max-usd');
-  const runConfig = maxUsd !== undefined ? { ...config.run, budget: { ...config.run.budget, usd: maxUsd } } : config.run;
+  const runConfig =
+    maxUsd !== undefined ? { ...config.run, budget: { ...config.run.budget, usd: maxUsd } } : config.run;
   if (values['dry-run']) return estimate(values, io);
   keysFromEnv(config.endpoints, io.env); // before anything is written
   mkdirSync(out, { recursive: true });
@@ -258,11 +303,13 @@ async function resume(values: ReturnType<typeof parse>['values'], io: CliIo, ope
   if (values.bundle) {
     const parsed = parseBundle(readText(resolve(values.bundle), 'run bundle'));
     if (!parsed.ok) throw new ConfigError(parsed.error);
-    if (!parsed.bundle.dataset) throw new ConfigError('The bundle holds no dataset: export the run again with its dataset.');
+    if (!parsed.bundle.dataset)
+      throw new ConfigError('The bundle holds no dataset: export the run again with its dataset.');
     if (existsSync(storePath(out))) throw new ConfigError(`${out} already holds a run; choose another --out.`);
     // A bundle's endpoints are whoever exported it: the run is bound to this config's endpoints
     // and prices, so a key goes only to hosts the user's own config names (as on the page).
-    if (!values.config) throw new ConfigError('--bundle needs --config: the run continues on the endpoints your config names.');
+    if (!values.config)
+      throw new ConfigError('--bundle needs --config: the run continues on the endpoints your config names.');
     const { config } = parseCliConfig(readText(resolve(values.config), 'config file'), values.config);
     keysFromEnv(config.endpoints, io.env);
     mkdirSync(out, { recursive: true });
@@ -286,7 +333,12 @@ async function resume(values: ReturnType<typeof parse>['values'], io: CliIo, ope
   return execute(store, out, values, io);
 }
 
-async function execute(store: FileRunStore, out: string, values: ReturnType<typeof parse>['values'], io: CliIo): Promise<number> {
+async function execute(
+  store: FileRunStore,
+  out: string,
+  values: ReturnType<typeof parse>['values'],
+  io: CliIo,
+): Promise<number> {
   const run = store.run!;
   const dataset = store.dataset!;
   const c = run.config;
@@ -294,15 +346,34 @@ async function execute(store: FileRunStore, out: string, values: ReturnType<type
   const controller = stopOnInterrupt(io, 'Pausing at the next checkpoint… (the same command resumes)');
   const progress = new Progress(io.err, io.rawErr);
   const outcome = await runTraining(
-    { runId: run.id, config: c, data: { items: dataset.items, splits: dataset.splits }, initialSkill: run.initialSkill, prices: run.prices },
-    { llm, store, prompts: loadPrompts(io.promptsDir, c.promptOverrides), signal: controller.signal, onEvent: (e: RunEvent) => progress.event(e), now: io.now },
+    {
+      runId: run.id,
+      config: c,
+      data: { items: dataset.items, splits: dataset.splits },
+      initialSkill: run.initialSkill,
+      prices: run.prices,
+    },
+    {
+      llm,
+      store,
+      prompts: loadPrompts(io.promptsDir, c.promptOverrides),
+      signal: controller.signal,
+      onEvent: (e: RunEvent) => progress.event(e),
+      now: io.now,
+    },
   );
   progress.done();
   return report(store, out, values, io, outcome);
 }
 
 /** Write the outputs, say what happened, and choose the exit code. */
-async function report(store: FileRunStore, out: string, values: ReturnType<typeof parse>['values'], io: CliIo, outcome: TrainOutcome): Promise<number> {
+async function report(
+  store: FileRunStore,
+  out: string,
+  values: ReturnType<typeof parse>['values'],
+  io: CliIo,
+  outcome: TrainOutcome,
+): Promise<number> {
   const state = await store.loadState();
   const best = state?.gate.bestSkill ?? store.run!.initialSkill;
   writeFileSync(join(out, 'best-skill.md'), best);
@@ -311,7 +382,11 @@ async function report(store: FileRunStore, out: string, values: ReturnType<typeo
   writeFileSync(join(out, 'report.html'), await reportHtml(store));
   const s = outcome.summary;
   const test = (k: string) => s?.tests.find((t) => t.skill === k)?.hard;
-  const lift = s?.lift ? s.lift.estimate : test('best') !== undefined && test('initial') !== undefined ? test('best')! - test('initial')! : null;
+  const lift = s?.lift
+    ? s.lift.estimate
+    : test('best') !== undefined && test('initial') !== undefined
+      ? test('best')! - test('initial')!
+      : null;
   const minLift = numberOption(values['min-lift'], 'min-lift') ?? 0;
   // Without a test split there is no lift to check: an accepted step is the gain.
   const lifted = outcome.status === 'completed' && (s?.accepts ?? 0) > 0 && (lift === null || lift > minLift);
@@ -329,8 +404,12 @@ async function report(store: FileRunStore, out: string, values: ReturnType<typeo
     out,
   };
   if (outcome.status === 'completed') {
-    io.err(`Done: ${summary.accepted} step(s) accepted; validation ${fmt(summary.baseline)} → ${fmt(summary.best)}${lift !== null ? `; test lift ${(lift * 100).toFixed(1)} points` : ''}.`);
-    io.err(`Best skill: ${join(out, 'best-skill.md')} · report: ${join(out, 'report.html')} · run bundle (import it on the Runs screen): ${join(out, 'run-bundle.json')}`);
+    io.err(
+      `Done: ${summary.accepted} step(s) accepted; validation ${fmt(summary.baseline)} → ${fmt(summary.best)}${lift !== null ? `; test lift ${(lift * 100).toFixed(1)} points` : ''}.`,
+    );
+    io.err(
+      `Best skill: ${join(out, 'best-skill.md')} · report: ${join(out, 'report.html')} · run bundle (import it on the Runs screen): ${join(out, 'run-bundle.json')}`,
+    );
   } else io.err(`${outcome.status}: ${outcome.reason ?? ''}`);
   if (values.json) io.out(JSON.stringify(summary));
   if (outcome.status === 'paused' || outcome.status === 'interrupted') return EXIT.paused;

@@ -30,7 +30,9 @@ export class Progress {
         if (!this.tty) break;
         if (e.done <= 1) this.phaseStart = Date.now();
         const eta = e.done > 0 ? ((Date.now() - this.phaseStart) / e.done) * (e.total - e.done) : 0;
-        this.redraw(`${this.step} ${e.phase} ${bar(e.done, e.total)} ${e.done}/${e.total} · $${this.usd.toFixed(2)}${e.done < e.total && eta > 1000 ? ` · ${Math.round(eta / 1000)} s left` : ''}`);
+        this.redraw(
+          `${this.step} ${e.phase} ${bar(e.done, e.total)} ${e.done}/${e.total} · $${this.usd.toFixed(2)}${e.done < e.total && eta > 1000 ? ` · ${Math.round(eta / 1000)} s left` : ''}`,
+        );
         break;
       }
       case 'usage':
@@ -40,7 +42,9 @@ export class Progress {
         this.say(`Baseline: ${e.score.toFixed(3)} on ${e.n} validation items.`);
         break;
       case 'step':
-        this.say(`Step ${e.step}: ${e.action.replace(/_/g, ' ')}${e.candidateScore !== null ? ` (${e.candidateScore.toFixed(3)} vs ${e.scoreBefore.toFixed(3)})` : ''}, best ${e.bestScore.toFixed(3)} · $${this.usd.toFixed(2)}`);
+        this.say(
+          `Step ${e.step}: ${e.action.replace(/_/g, ' ')}${e.candidateScore !== null ? ` (${e.candidateScore.toFixed(3)} vs ${e.scoreBefore.toFixed(3)})` : ''}, best ${e.bestScore.toFixed(3)} · $${this.usd.toFixed(2)}`,
+        );
         break;
       case 'log':
         if (e.level !== 'info') this.say(`${e.level}: ${e.message}`);

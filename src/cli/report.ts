@@ -14,7 +14,11 @@ import type { FileRunStore } from './file-store';
 export async function reportHtml(store: FileRunStore): Promise<string> {
   const run = store.run!;
   const state = await store.loadState();
-  const [steps, versions, rollouts] = await Promise.all([store.getSteps(), store.getSkillVersions(), store.listRollouts()]);
+  const [steps, versions, rollouts] = await Promise.all([
+    store.getSteps(),
+    store.getSkillVersions(),
+    store.listRollouts(),
+  ]);
   const okRowsOf = new Map<string, Map<string, (typeof rollouts)[number]>>();
   for (const r of rollouts) {
     if (r.status !== 'ok') continue;
@@ -31,7 +35,10 @@ export async function reportHtml(store: FileRunStore): Promise<string> {
     const made = versions.filter((v) => v.step < s.step);
     const before = made.length ? made[made.length - 1].text : run.initialSkill;
     const beforeRows = okRowsOf.get(await skillHash(before)) ?? new Map();
-    const delta = compareOutcomes(gateRows.flatMap((g) => beforeRows.get(g.itemId) ?? []), gateRows);
+    const delta = compareOutcomes(
+      gateRows.flatMap((g) => beforeRows.get(g.itemId) ?? []),
+      gateRows,
+    );
     const gate = await artifact(s.step, 'gate');
     const v = gate?.verdict;
     const edits = (await artifact(s.step, 'candidate_edits')) ?? (await artifact(s.step, 'ranked'))?.edits ?? [];
@@ -64,7 +71,14 @@ export async function reportHtml(store: FileRunStore): Promise<string> {
     optimizerModel: run.endpoints.optimizer.model,
     config: run.config,
     baseline: state?.baselineScore ?? null,
-    steps: steps.map((s) => ({ step: s.step, epoch: s.epoch, action: s.action, candidate: s.candidateGateScore, current: s.currentScore, best: s.bestScore })),
+    steps: steps.map((s) => ({
+      step: s.step,
+      epoch: s.epoch,
+      action: s.action,
+      candidate: s.candidateGateScore,
+      current: s.currentScore,
+      best: s.bestScore,
+    })),
     gates,
     tests: summary?.tests ?? [],
     usage: summary?.usage ?? {},

@@ -27,7 +27,10 @@ async function demoDataset(): Promise<{ id: string; name: string } | string> {
   const existing = (await trainer().listDatasets()).find((d) => d.name === DEMO_DATASET_NAME);
   if (existing) return { id: existing.id, name: existing.name };
   const ratio: [number, number, number] = [2, 1, 2];
-  const staged = await trainer().stageDataset(new Blob([JSON.stringify(makeWorldItems(100))], { type: 'application/json' }), { fileName: 'demo-specimens.json', ratio, splitSeed: 7 });
+  const staged = await trainer().stageDataset(
+    new Blob([JSON.stringify(makeWorldItems(100))], { type: 'application/json' }),
+    { fileName: 'demo-specimens.json', ratio, splitSeed: 7 },
+  );
   if (!staged.ok || !staged.draftId) return 'The demo dataset could not be prepared.';
   const stored = await trainer().commitStaged(staged.draftId, { name: DEMO_DATASET_NAME, ratio, splitSeed: 7 });
   return stored.ok ? { id: stored.dataset.id, name: stored.dataset.name } : stored.error.message;
@@ -55,7 +58,17 @@ export async function startDemo(): Promise<string | null> {
     skillSource: 'the demo (simulated)',
     skillMeta: null,
     skillParent: null,
-    config: { ...DEFAULT_RUN_CONFIG, epochs: 2, batchSize: 20, minibatchSize: 5, mergeBatchSize: 3, slowUpdateSamples: 10, targetConcurrency: 4, optimizerConcurrency: 4, scorer: { kind: 'exact' } },
+    config: {
+      ...DEFAULT_RUN_CONFIG,
+      epochs: 2,
+      batchSize: 20,
+      minibatchSize: 5,
+      mergeBatchSize: 3,
+      slowUpdateSamples: 10,
+      targetConcurrency: 4,
+      optimizerConcurrency: 4,
+      scorer: { kind: 'exact' },
+    },
     problem: null,
   });
   return null;

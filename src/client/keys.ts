@@ -35,7 +35,11 @@ export async function handOverKeys(): Promise<void> {
   };
   if (!send.target && !send.optimizer && !('judge' in send)) return;
   // The optimizer shares the target's field when "same endpoint" is on.
-  const keep = { target: send.target ? '' : s.keys.target, optimizer: send.optimizer || s.connection.sameEndpoint ? '' : s.keys.optimizer, ...(s.keys.judge && !('judge' in send) ? { judge: s.keys.judge } : {}) };
+  const keep = {
+    target: send.target ? '' : s.keys.target,
+    optimizer: send.optimizer || s.connection.sameEndpoint ? '' : s.keys.optimizer,
+    ...(s.keys.judge && !('judge' in send) ? { judge: s.keys.judge } : {}),
+  };
   setApp({ keys: keep });
   await trainer().setKeys({ ...send, hosts: keys.hosts }, s.connection.remember);
   await refreshHeldKeys();

@@ -23,7 +23,8 @@ function settle(r: Result<StartOutcome>, before: { status: RunStatus; reason?: s
   if (live)
     setApp({ live: { ...live, status: r.status, reason: r.reason, reasonKind: r.reasonKind, starting: undefined } });
   // A pause for the user's own action (pausing, a review they asked for) is no problem.
-  if (r.status === 'paused' && r.reasonKind !== 'user' && r.reasonKind !== 'review') setApp({ problem: r.reason ?? 'The run paused.' });
+  if (r.status === 'paused' && r.reasonKind !== 'user' && r.reasonKind !== 'review')
+    setApp({ problem: r.reason ?? 'The run paused.' });
 }
 
 /** Chart points of a run so far, from its stored steps. */

@@ -24,7 +24,9 @@ export function browserEnv(): KeepaliveEnv {
   const N = (globalThis as { Notification?: typeof Notification }).Notification;
   return {
     wakeLock: nav?.wakeLock,
-    notify: N ? (title, body) => N.permission === 'granted' && void new N(title, { body, tag: 'skillwright-run' }) : undefined,
+    notify: N
+      ? (title, body) => N.permission === 'granted' && void new N(title, { body, tag: 'skillwright-run' })
+      : undefined,
     isHidden: () => globalThis.document?.visibilityState === 'hidden',
     onVisible: (fn) => {
       const handler = () => globalThis.document?.visibilityState === 'visible' && fn();
@@ -41,8 +43,12 @@ export function endMessage(live: NonNullable<AppState['live']>): string | null {
   const end = ENDINGS[live.status];
   if (!end) return null;
   if (live.status === 'paused' && live.reasonKind === 'user') return null; // the user paused it: they know
-  const best = live.points.length ? ` Best validation ${(live.points[live.points.length - 1].best * 100).toFixed(1)}%.` : '';
-  return live.status === 'completed' ? `The run completed.${best}` : `The run ${end}: ${live.reason ?? 'see the Train screen.'}`;
+  const best = live.points.length
+    ? ` Best validation ${(live.points[live.points.length - 1].best * 100).toFixed(1)}%.`
+    : '';
+  return live.status === 'completed'
+    ? `The run completed.${best}`
+    : `The run ${end}: ${live.reason ?? 'see the Train screen.'}`;
 }
 
 /** Follow the live run's status; returns the function that stops following. */

@@ -38,7 +38,11 @@ export function planEpochBatches<T>(train: readonly T[], o: EpochPlanOptions): P
 }
 
 /** The batches a step (0-based within its epoch) uses. */
-export function batchesForStep<T>(plan: readonly PlannedBatch<T>[], stepInEpoch: number, accumulation: number): PlannedBatch<T>[] {
+export function batchesForStep<T>(
+  plan: readonly PlannedBatch<T>[],
+  stepInEpoch: number,
+  accumulation: number,
+): PlannedBatch<T>[] {
   return plan.slice(stepInEpoch * accumulation, stepInEpoch * accumulation + accumulation);
 }
 

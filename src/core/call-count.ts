@@ -47,8 +47,24 @@ export type StageCounts = Record<Stage, number>;
 
 export function emptyCounts(): StageCounts {
   return {
-    baseline: 0, rollout: 0, judge: 0, reflect: 0, merge: 0, lrDecision: 0, rank: 0, rewrite: 0, appendix: 0, trainCheck: 0, repair: 0, gate: 0,
-    slowUpdateRollout: 0, slowUpdate: 0, metaSkill: 0, slowUpdateGate: 0, finalValidation: 0, test: 0,
+    baseline: 0,
+    rollout: 0,
+    judge: 0,
+    reflect: 0,
+    merge: 0,
+    lrDecision: 0,
+    rank: 0,
+    rewrite: 0,
+    appendix: 0,
+    trainCheck: 0,
+    repair: 0,
+    gate: 0,
+    slowUpdateRollout: 0,
+    slowUpdate: 0,
+    metaSkill: 0,
+    slowUpdateGate: 0,
+    finalValidation: 0,
+    test: 0,
   };
 }
 
@@ -65,7 +81,12 @@ export interface StepObservation {
   gateRollouts: number;
 }
 
-export function stepCalls(o: StepObservation, c: Pick<RunConfig, 'minibatchSize' | 'mergeBatchSize' | 'failureOnly' | 'scorer' | 'lrControlMode'> & { updateMode?: RunConfig['updateMode'] }): Partial<StageCounts> {
+export function stepCalls(
+  o: StepObservation,
+  c: Pick<RunConfig, 'minibatchSize' | 'mergeBatchSize' | 'failureOnly' | 'scorer' | 'lrControlMode'> & {
+    updateMode?: RunConfig['updateMode'];
+  },
+): Partial<StageCounts> {
   const mode = c.updateMode ?? 'patch';
   const judged = c.scorer.kind === 'judge';
   const skipped = o.failurePatches + o.successPatches === 0;
@@ -157,11 +178,21 @@ export function estimateRunCalls(
   }
   if (judged) {
     counts.judge =
-      counts.baseline + counts.rollout + counts.trainCheck + counts.gate + counts.slowUpdateRollout + counts.slowUpdateGate + counts.finalValidation + counts.test;
+      counts.baseline +
+      counts.rollout +
+      counts.trainCheck +
+      counts.gate +
+      counts.slowUpdateRollout +
+      counts.slowUpdateGate +
+      counts.finalValidation +
+      counts.test;
   }
   return counts;
 }
 
-export function totalCalls(counts: Partial<StageCounts>, stages: readonly Stage[] = [...TARGET_STAGES, ...OPTIMIZER_STAGES]): number {
+export function totalCalls(
+  counts: Partial<StageCounts>,
+  stages: readonly Stage[] = [...TARGET_STAGES, ...OPTIMIZER_STAGES],
+): number {
   return stages.reduce((sum, s) => sum + (counts[s] ?? 0), 0);
 }

@@ -52,7 +52,10 @@ const EPS = 1e-12;
 
 /** Strictly better on hard, or equal on hard and strictly better on soft. */
 export function improvedOn(d: ItemDelta): boolean {
-  return d.after.hard > d.before.hard + EPS || (Math.abs(d.after.hard - d.before.hard) <= EPS && d.after.soft > d.before.soft + EPS);
+  return (
+    d.after.hard > d.before.hard + EPS ||
+    (Math.abs(d.after.hard - d.before.hard) <= EPS && d.after.soft > d.before.soft + EPS)
+  );
 }
 
 /**
@@ -60,7 +63,12 @@ export function improvedOn(d: ItemDelta): boolean {
  * validation is accepted only when it is strictly better on the train batch (hard) and no
  * validation item that passed fails with it (SkillOpt-Sleep's per-task no-regression rule).
  */
-export function tieBreakAccepts(a: { candidateScore: number; currentScore: number; trainStrictlyBetter: boolean; val: ItemDelta }): boolean {
+export function tieBreakAccepts(a: {
+  candidateScore: number;
+  currentScore: number;
+  trainStrictlyBetter: boolean;
+  val: ItemDelta;
+}): boolean {
   if (Math.abs(a.candidateScore - a.currentScore) > EPS) return false;
   if (!a.trainStrictlyBetter) return false;
   return a.val.regressed.length === 0;

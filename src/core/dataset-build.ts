@@ -7,7 +7,15 @@ import { contentId } from './hash';
 import { normaliseLabel, type Choice } from './scoring';
 import { MAX_PROBLEMS, SPLIT_ALIASES, describe } from './dataset-parse';
 import { splitByRatio } from './dataset-split';
-import type { Dataset, DatasetFormat, DatasetItem, DatasetProblem, FieldMapping, RawRow, SplitName } from './dataset-types';
+import type {
+  Dataset,
+  DatasetFormat,
+  DatasetItem,
+  DatasetProblem,
+  FieldMapping,
+  RawRow,
+  SplitName,
+} from './dataset-types';
 
 export const SMALL_VAL_WARNING_BELOW = 20;
 export const DEFAULT_SPLIT_RATIO: [number, number, number] = [2, 1, 7];
@@ -20,7 +28,8 @@ export interface BuildOptions {
   splitSeed?: number;
 }
 
-export type BuildOutcome = { ok: true; dataset: Dataset } | { ok: false; problems: DatasetProblem[]; truncated: boolean };
+export type BuildOutcome =
+  { ok: true; dataset: Dataset } | { ok: false; problems: DatasetProblem[]; truncated: boolean };
 
 class ProblemList {
   readonly items: DatasetProblem[] = [];
@@ -110,7 +119,7 @@ function readCorrectChoice(raw: unknown, choices: Choice[] | undefined): { label
   const v = maybeJsonList(raw);
   const given =
     v && typeof v === 'object' && !Array.isArray(v)
-      ? asText((v as Record<string, unknown>).label) ?? asText((v as Record<string, unknown>).text)
+      ? (asText((v as Record<string, unknown>).label) ?? asText((v as Record<string, unknown>).text))
       : asText(v);
   if (given === null || given.trim() === '') return { error: 'is missing or empty' };
   if (!choices) return { label: normaliseLabel(given) };
@@ -118,7 +127,9 @@ function readCorrectChoice(raw: unknown, choices: Choice[] | undefined): { label
   if (choices.some((c) => c.label === asLabel)) return { label: asLabel };
   const byText = choices.find((c) => c.text.trim().toLowerCase() === given.trim().toLowerCase());
   if (byText) return { label: byText.label };
-  return { error: `"${given}" is neither a choice label (${choices.map((c) => c.label).join(', ')}) nor a choice text` };
+  return {
+    error: `"${given}" is neither a choice label (${choices.map((c) => c.label).join(', ')}) nor a choice text`,
+  };
 }
 
 /** Normalise one record with the mapping; problems go to the list. */
@@ -129,7 +140,8 @@ function buildItem(row: RawRow, m: FieldMapping, problems: ProblemList): Dataset
 
   const qRaw = m.question ? r[m.question] : undefined;
   const question = asText(qRaw);
-  if (qRaw === undefined || qRaw === null || (typeof qRaw === 'string' && !qRaw.trim())) add(m.question, 'the question is missing or empty');
+  if (qRaw === undefined || qRaw === null || (typeof qRaw === 'string' && !qRaw.trim()))
+    add(m.question, 'the question is missing or empty');
   else if (question === null) add(m.question, `the question must be text, got ${describe(qRaw)}`);
 
   let choices: Choice[] | undefined;
@@ -214,9 +226,18 @@ function buildItem(row: RawRow, m: FieldMapping, problems: ProblemList): Dataset
 export function buildDataset(rows: readonly RawRow[], opts: BuildOptions): BuildOutcome {
   const m = opts.mapping;
   const problems = new ProblemList();
-  if (!m.question) problems.add('', undefined, 'no field is mapped to the question (expected one of question, input, prompt, query, instruction, task)');
+  if (!m.question)
+    problems.add(
+      '',
+      undefined,
+      'no field is mapped to the question (expected one of question, input, prompt, query, instruction, task)',
+    );
   if (!m.expected && !m.correctChoice) {
-    problems.add('', undefined, 'no field is mapped to the expected answer (expected one of answers, answer, expected, output, target, ground_truth, label, correct_choice)');
+    problems.add(
+      '',
+      undefined,
+      'no field is mapped to the expected answer (expected one of answers, answer, expected, output, target, ground_truth, label, correct_choice)',
+    );
   }
   if (problems.items.length) return { ok: false, problems: problems.items, truncated: false };
 
@@ -231,7 +252,11 @@ export function buildDataset(rows: readonly RawRow[], opts: BuildOptions): Build
     if (!item) return;
     const prev = firstRow.get(item.id);
     if (prev !== undefined) {
-      problems.add(rows[i].where, m.id, `duplicate id "${item.id}" (also used by ${prev})${m.id ? '' : ' — these rows have the same content'}`);
+      problems.add(
+        rows[i].where,
+        m.id,
+        `duplicate id "${item.id}" (also used by ${prev})${m.id ? '' : ' — these rows have the same content'}`,
+      );
     } else firstRow.set(item.id, rows[i].where);
   });
 
@@ -243,7 +268,8 @@ export function buildDataset(rows: readonly RawRow[], opts: BuildOptions): Build
       if (item && !item.split) problems.add(rows[i].where, m.split, 'the split is missing (other rows have one)');
     });
   }
-  if (problems.items.length || problems.truncated) return { ok: false, problems: problems.items, truncated: problems.truncated };
+  if (problems.items.length || problems.truncated)
+    return { ok: false, problems: problems.items, truncated: problems.truncated };
 
   const ratio = opts.ratio ?? DEFAULT_SPLIT_RATIO;
   const splitSeed = opts.splitSeed ?? DEFAULT_SPLIT_SEED;
@@ -268,5 +294,8 @@ export function buildDataset(rows: readonly RawRow[], opts: BuildOptions): Build
       `The validation split has only ${splits.val.length} items: a strict gate on a small validation set rarely moves. Use more items, or the soft or mixed gate metric.`,
     );
   }
-  return { ok: true, dataset: { items: ordered, splits, mapping: m, format: opts.format, splitSource, ratio, splitSeed, warnings } };
+  return {
+    ok: true,
+    dataset: { items: ordered, splits, mapping: m, format: opts.format, splitSource, ratio, splitSeed, warnings },
+  };
 }

@@ -42,7 +42,10 @@ function lineCol(text: string, pos: number): string {
 function jsonError(text: string, e: unknown): DatasetProblem {
   const msg = (e instanceof Error ? e.message : String(e)).replace(/\s*\(line \d+ column \d+\)/, '');
   const pos = jsonErrorOffset(text);
-  return { where: pos >= 0 ? lineCol(text, pos) : '', message: `not valid JSON (${msg.length > 120 ? `${msg.slice(0, 120)}…` : msg})` };
+  return {
+    where: pos >= 0 ? lineCol(text, pos) : '',
+    message: `not valid JSON (${msg.length > 120 ? `${msg.slice(0, 120)}…` : msg})`,
+  };
 }
 
 export function guessFormat(text: string, fileName?: string): 'json' | 'jsonl' | 'csv' {
@@ -60,9 +63,16 @@ export function guessFormat(text: string, fileName?: string): 'json' | 'jsonl' |
   return 'csv';
 }
 
-export function parseDatasetText(text: string, opts: { fileName?: string; format?: 'json' | 'jsonl' | 'csv' } = {}): ParseOutcome {
+export function parseDatasetText(
+  text: string,
+  opts: { fileName?: string; format?: 'json' | 'jsonl' | 'csv' } = {},
+): ParseOutcome {
   if (text.length > MAX_DATASET_BYTES) {
-    return { ok: false, problems: [{ where: '', message: `the file is larger than ${MAX_DATASET_BYTES / 1024 / 1024} MB` }], truncated: false };
+    return {
+      ok: false,
+      problems: [{ where: '', message: `the file is larger than ${MAX_DATASET_BYTES / 1024 / 1024} MB` }],
+      truncated: false,
+    };
   }
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text; // drop a byte-order mark
   if (!body.trim()) return { ok: false, problems: [{ where: '', message: 'the file is empty' }], truncated: false };
@@ -79,10 +89,17 @@ function parseJson(text: string): ParseOutcome {
   } catch (e) {
     return { ok: false, format: 'json', problems: [jsonError(text, e)], truncated: false };
   }
-  if (Array.isArray(data)) return collect('json', data.map((record, i) => ({ record, where: `row ${i + 1}` })));
+  if (Array.isArray(data))
+    return collect(
+      'json',
+      data.map((record, i) => ({ record, where: `row ${i + 1}` })),
+    );
   // An Agent Skills evals/evals.json (issue #23): {skill_name, evals: [{id, prompt, expected_output, assertions}]}.
   if (isRecord(data) && Array.isArray(data.evals)) {
-    return collect('json', data.evals.map((record, i) => ({ record: isRecord(record) ? fromEval(record) : record, where: `eval ${i + 1}` })));
+    return collect(
+      'json',
+      data.evals.map((record, i) => ({ record: isRecord(record) ? fromEval(record) : record, where: `eval ${i + 1}` })),
+    );
   }
   if (isRecord(data)) {
     const rows: { record: unknown; where: string; split: SplitName }[] = [];
@@ -94,7 +111,12 @@ function parseJson(text: string): ParseOutcome {
         continue;
       }
       if (!Array.isArray(value)) {
-        return { ok: false, format: 'json-splits', problems: [{ where: '', field: key, message: 'must be a list of items' }], truncated: false };
+        return {
+          ok: false,
+          format: 'json-splits',
+          problems: [{ where: '', field: key, message: 'must be a list of items' }],
+          truncated: false,
+        };
       }
       value.forEach((record, i) => rows.push({ record, where: `${split} row ${i + 1}`, split }));
     }
@@ -102,13 +124,23 @@ function parseJson(text: string): ParseOutcome {
       return {
         ok: false,
         format: 'json',
-        problems: [{ where: '', message: `expected a list of items or an object with train / val / test lists, found keys ${unknownKeys.slice(0, 10).join(', ')}` }],
+        problems: [
+          {
+            where: '',
+            message: `expected a list of items or an object with train / val / test lists, found keys ${unknownKeys.slice(0, 10).join(', ')}`,
+          },
+        ],
         truncated: false,
       };
     }
     return collect('json-splits', rows);
   }
-  return { ok: false, format: 'json', problems: [{ where: '', message: 'expected a list of items or an object with train / val / test lists' }], truncated: false };
+  return {
+    ok: false,
+    format: 'json',
+    problems: [{ where: '', message: 'expected a list of items or an object with train / val / test lists' }],
+    truncated: false,
+  };
 }
 
 /**
@@ -118,7 +150,12 @@ function parseJson(text: string): ParseOutcome {
  */
 function fromEval(e: Record<string, unknown>): Record<string, unknown> {
   const assertions = Array.isArray(e.assertions) ? e.assertions : [];
-  const text = (a: unknown) => (typeof a === 'string' ? a : isRecord(a) ? String(a.text ?? a.description ?? a.assertion ?? JSON.stringify(a)) : String(a));
+  const text = (a: unknown) =>
+    typeof a === 'string'
+      ? a
+      : isRecord(a)
+        ? String(a.text ?? a.description ?? a.assertion ?? JSON.stringify(a))
+        : String(a);
   const rubric = assertions.map((a) => `- ${text(a)}`).join('\n');
   const { assertions: _a, ...rest } = e;
   return { ...rest, ...(e.id !== undefined ? { id: String(e.id) } : {}), ...(rubric ? { rubric } : {}) };
@@ -129,11 +166,13 @@ function collect(format: DatasetFormat, rows: { record: unknown; where: string; 
   const good: RawRow[] = [];
   for (const r of rows) {
     if (isRecord(r.record)) good.push(r as RawRow);
-    else if (problems.length < MAX_PROBLEMS) problems.push({ where: r.where, message: `expected an object, got ${describe(r.record)}` });
+    else if (problems.length < MAX_PROBLEMS)
+      problems.push({ where: r.where, message: `expected an object, got ${describe(r.record)}` });
     else return { ok: false, format, problems, truncated: true };
   }
   if (problems.length) return { ok: false, format, problems, truncated: false };
-  if (good.length === 0) return { ok: false, format, problems: [{ where: '', message: 'the file holds no items' }], truncated: false };
+  if (good.length === 0)
+    return { ok: false, format, problems: [{ where: '', message: 'the file holds no items' }], truncated: false };
   return { ok: true, format, rows: good };
 }
 
@@ -163,10 +202,17 @@ function parseJsonl(text: string): ParseOutcome {
     } catch (e) {
       problems.push({ where: `line ${lineNo}`, message: jsonError(line, e).message });
     }
-    if (problems.length >= MAX_PROBLEMS) return { ok: false, format: 'jsonl', problems, truncated: start < text.length };
+    if (problems.length >= MAX_PROBLEMS)
+      return { ok: false, format: 'jsonl', problems, truncated: start < text.length };
   }
   if (problems.length) return { ok: false, format: 'jsonl', problems, truncated: false };
-  if (!rows.length) return { ok: false, format: 'jsonl', problems: [{ where: '', message: 'the file holds no items' }], truncated: false };
+  if (!rows.length)
+    return {
+      ok: false,
+      format: 'jsonl',
+      problems: [{ where: '', message: 'the file holds no items' }],
+      truncated: false,
+    };
   return { ok: true, format: 'jsonl', rows };
 }
 
@@ -207,12 +253,20 @@ function parseCsv(text: string): ParseOutcome {
     return {
       ok: false,
       format: 'csv',
-      problems: [{ where: 'line 1', message: 'a CSV file needs a header row with at least a question and an answer column' }],
+      problems: [
+        { where: 'line 1', message: 'a CSV file needs a header row with at least a question and an answer column' },
+      ],
       truncated: false,
     };
   }
   if (problems.length) return { ok: false, format: 'csv', problems: problems.slice(0, MAX_PROBLEMS), truncated };
   const rows = data.map((record, i) => ({ record: record as Record<string, unknown>, where: `row ${i + 2}` }));
-  if (!rows.length) return { ok: false, format: 'csv', problems: [{ where: '', message: 'the file holds no items' }], truncated: false };
+  if (!rows.length)
+    return {
+      ok: false,
+      format: 'csv',
+      problems: [{ where: '', message: 'the file holds no items' }],
+      truncated: false,
+    };
   return { ok: true, format: 'csv', rows };
 }

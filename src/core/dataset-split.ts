@@ -23,8 +23,13 @@ export function largestRemainder(n: number, weights: readonly number[]): number[
 }
 
 /** Parse "2:1:7" (or "0.2,0.1,0.7") into three non-negative weights. */
-export function parseRatio(text: string): { ok: true; ratio: [number, number, number] } | { ok: false; message: string } {
-  const parts = text.split(/[:,/\s]+/).filter(Boolean).map(Number);
+export function parseRatio(
+  text: string,
+): { ok: true; ratio: [number, number, number] } | { ok: false; message: string } {
+  const parts = text
+    .split(/[:,/\s]+/)
+    .filter(Boolean)
+    .map(Number);
   if (parts.length !== 3 || parts.some((p) => !Number.isFinite(p) || p < 0)) {
     return { ok: false, message: `split ratio must be three non-negative numbers like 2:1:7, got "${text}"` };
   }
@@ -33,7 +38,11 @@ export function parseRatio(text: string): { ok: true; ratio: [number, number, nu
 }
 
 /** Shuffle with the split seed, then cut into train, val and test by the ratio. */
-export function splitByRatio<T>(items: readonly T[], ratio: readonly [number, number, number], seed: number): [T[], T[], T[]] {
+export function splitByRatio<T>(
+  items: readonly T[],
+  ratio: readonly [number, number, number],
+  seed: number,
+): [T[], T[], T[]] {
   const [nTrain, nVal] = largestRemainder(items.length, ratio);
   const order = shuffled(items, seed);
   return [order.slice(0, nTrain), order.slice(nTrain, nTrain + nVal), order.slice(nTrain + nVal)];

@@ -5,8 +5,22 @@
  * deterministic. A simulation, never a real model: the demo says so wherever it shows.
  */
 export const TOPICS = [
-  'amber', 'basalt', 'cobalt', 'dune', 'ember', 'fjord', 'garnet', 'harbor',
-  'indigo', 'jasper', 'kelp', 'lumen', 'marble', 'nectar', 'onyx', 'prism',
+  'amber',
+  'basalt',
+  'cobalt',
+  'dune',
+  'ember',
+  'fjord',
+  'garnet',
+  'harbor',
+  'indigo',
+  'jasper',
+  'kelp',
+  'lumen',
+  'marble',
+  'nectar',
+  'onyx',
+  'prism',
 ] as const;
 export type Topic = (typeof TOPICS)[number];
 
@@ -64,7 +78,9 @@ export function makeWorldItems(n: number, topicCount = 8): WorldItem[] {
     const pair = i % 5 === 4 && a !== b;
     const t = pair ? [a, b] : [a];
     const specimen = 100 + i;
-    const question = pair ? `What is the combined ${a}/${b} code for specimen ${specimen}?` : `What is the ${a} code for specimen ${specimen}?`;
+    const question = pair
+      ? `What is the combined ${a}/${b} code for specimen ${specimen}?`
+      : `What is the ${a} code for specimen ${specimen}?`;
     return { id: `w${String(i).padStart(3, '0')}`, question, answers: [expectedAnswer(t, specimen)] };
   });
 }

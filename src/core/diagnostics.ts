@@ -23,7 +23,19 @@ export interface StepFacts {
   vetoed?: boolean;
 }
 
-export const NO_PROGRESS_CAUSES = ['already_perfect', 'errors', 'no_failures', 'no_patches', 'no_rewrite', 'no_edits_applied', 'train_check', 'vetoed', 'gate_rule', 'ties', 'worse'] as const;
+export const NO_PROGRESS_CAUSES = [
+  'already_perfect',
+  'errors',
+  'no_failures',
+  'no_patches',
+  'no_rewrite',
+  'no_edits_applied',
+  'train_check',
+  'vetoed',
+  'gate_rule',
+  'ties',
+  'worse',
+] as const;
 export type NoProgressCause = (typeof NO_PROGRESS_CAUSES)[number];
 
 export interface CauseReport {
@@ -46,13 +58,18 @@ const EPS = 1e-9;
 const ADVICE: Record<NoProgressCause, string> = {
   already_perfect: 'Nothing can beat a perfect score strictly: use a harder validation split, or a different metric.',
   errors: 'Check the endpoint (Connect → Test connection) and the step inspector’s errored rollouts.',
-  no_failures: 'There was nothing to learn from failures; turn off “Failures only” to learn from successes, or use harder training items.',
+  no_failures:
+    'There was nothing to learn from failures; turn off “Failures only” to learn from successes, or use harder training items.',
   no_patches: 'Check the optimizer model and its raw answers in the step inspector (Analysts).',
-  no_rewrite: 'Read the rewrite replies in the step inspector; a reply cut off by the output limit is dropped (raise “Optimizer max output tokens” on Connect), or use patch mode.',
-  no_edits_applied: 'See “Dropped before ranking” and the apply report in the step inspector: edits that cannot apply are dropped.',
-  train_check: 'Candidates were no better on their own train batch; a larger batch or edit budget gives them more room.',
+  no_rewrite:
+    'Read the rewrite replies in the step inspector; a reply cut off by the output limit is dropped (raise “Optimizer max output tokens” on Connect), or use patch mode.',
+  no_edits_applied:
+    'See “Dropped before ranking” and the apply report in the step inspector: edits that cannot apply are dropped.',
+  train_check:
+    'Candidates were no better on their own train batch; a larger batch or edit budget gives them more room.',
   vetoed: 'You approved none of the proposed changes; approve the ones you agree with, or turn off “Review each step”.',
-  gate_rule: 'The gate rule refused them (see its verdicts); the mean rule, or a smaller k, lets real but small gains in.',
+  gate_rule:
+    'The gate rule refused them (see its verdicts); the mean rule, or a smaller k, lets real but small gains in.',
   ties: 'A larger validation split, the soft or mixed gate metric, or the validation tie-break can tell such candidates apart.',
   worse: 'The edits hurt on validation; a smaller edit budget or more specific training items may help.',
 };
@@ -67,7 +84,8 @@ export function stepCause(s: StepFacts): NoProgressCause {
   if (s.merged === 0 || s.applied === 0) return 'no_edits_applied';
   if (s.skippedByCheck) return 'train_check';
   if (s.refusedByRule) return 'gate_rule';
-  if (s.complete !== false && s.candidateScore !== null && Math.abs(s.candidateScore - s.currentScore) <= EPS) return 'ties';
+  if (s.complete !== false && s.candidateScore !== null && Math.abs(s.candidateScore - s.currentScore) <= EPS)
+    return 'ties';
   return 'worse';
 }
 
@@ -106,7 +124,10 @@ function evidence(cause: NoProgressCause, steps: StepFacts[], baseline: number):
 }
 
 /** Why no step was accepted; null when some step was. */
-export function diagnoseNoProgress(steps: readonly StepFacts[], o: { accepts: number; baseline: number }): Diagnosis | null {
+export function diagnoseNoProgress(
+  steps: readonly StepFacts[],
+  o: { accepts: number; baseline: number },
+): Diagnosis | null {
   if (o.accepts > 0) return null;
   const byCause = new Map<NoProgressCause, StepFacts[]>();
   for (const s of steps) {
@@ -115,8 +136,19 @@ export function diagnoseNoProgress(steps: readonly StepFacts[], o: { accepts: nu
   }
   const causes: CauseReport[] = [...byCause.entries()]
     .sort((a, b) => b[1].length - a[1].length || NO_PROGRESS_CAUSES.indexOf(a[0]) - NO_PROGRESS_CAUSES.indexOf(b[0]))
-    .map(([cause, ss]) => ({ cause, steps: ss.map((s) => s.step), evidence: evidence(cause, ss, o.baseline), advice: ADVICE[cause] }));
-  if (o.baseline >= 1 - EPS) causes.unshift({ cause: 'already_perfect', steps: [], evidence: evidence('already_perfect', [], o.baseline), advice: ADVICE.already_perfect });
+    .map(([cause, ss]) => ({
+      cause,
+      steps: ss.map((s) => s.step),
+      evidence: evidence(cause, ss, o.baseline),
+      advice: ADVICE[cause],
+    }));
+  if (o.baseline >= 1 - EPS)
+    causes.unshift({
+      cause: 'already_perfect',
+      steps: [],
+      evidence: evidence('already_perfect', [], o.baseline),
+      advice: ADVICE.already_perfect,
+    });
   const main = causes[0];
   const headline = main
     ? `No step was accepted. ${main.evidence}`

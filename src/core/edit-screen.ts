@@ -10,7 +10,16 @@
 import { EDIT_OPS, type Edit } from './edits';
 import { findProtectedRegions, removeMarkers } from './protected-regions';
 
-export const DROP_REASONS = ['unknown_op', 'empty_content', 'placeholder_content', 'target_absent', 'target_protected', 'already_stated', 'duplicate', 'combined'] as const;
+export const DROP_REASONS = [
+  'unknown_op',
+  'empty_content',
+  'placeholder_content',
+  'target_absent',
+  'target_protected',
+  'already_stated',
+  'duplicate',
+  'combined',
+] as const;
 export type DropReason = (typeof DROP_REASONS)[number];
 
 /** Words for each reason, as the step inspector shows them. */
@@ -40,14 +49,22 @@ export interface ScreenResult {
 }
 
 // Template stand-ins a model copies instead of writing text: "...", "<rule>", "[text]", "{content}", "TODO".
-const PLACEHOLDER = /^(?:\.{2,}|…+|<[^<>\n]{0,40}>|\[[^[\]\n]{0,40}\]|\{\{?[^{}\n]{0,40}\}?\}|todo|tbd|n\/a|placeholder|(?:new |the |your )?(?:content|text|rule|instruction)(?: here)?)$/i;
+const PLACEHOLDER =
+  /^(?:\.{2,}|…+|<[^<>\n]{0,40}>|\[[^[\]\n]{0,40}\]|\{\{?[^{}\n]{0,40}\}?\}|todo|tbd|n\/a|placeholder|(?:new |the |your )?(?:content|text|rule|instruction)(?: here)?)$/i;
 
 export function isPlaceholder(text: string): boolean {
-  const t = text.trim().replace(/^["'`]+|["'`]+$/g, '').trim();
+  const t = text
+    .trim()
+    .replace(/^["'`]+|["'`]+$/g, '')
+    .trim();
   return t.length > 0 && PLACEHOLDER.test(t);
 }
 
-const lines = (text: string) => text.split('\n').map((l) => l.trim()).filter(Boolean);
+const lines = (text: string) =>
+  text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
 
 /** Every non-empty line of `content` is already a line of the skill. */
 export function alreadyStated(skill: string, content: string): boolean {
@@ -79,7 +96,9 @@ function reasonFor(skill: string, e: Edit): DropReason | null {
 function identity(e: Edit): string {
   const content = String(e.content ?? '').trim();
   const target = String(e.target ?? '').trim();
-  return e.op === 'delete' ? `delete\u0000${target}` : `${String(e.op)}\u0000${e.op === 'append' ? '' : target}\u0000${content}`;
+  return e.op === 'delete'
+    ? `delete\u0000${target}`
+    : `${String(e.op)}\u0000${e.op === 'append' ? '' : target}\u0000${content}`;
 }
 
 /** Screen a pool of edits against the skill they will be applied to. Pure; order kept. */
@@ -101,8 +120,17 @@ export function screenEdits(skill: string, edits: readonly Edit[]): ScreenResult
     if (first !== undefined) {
       const into = kept[first];
       const content = String(edit.content ?? '').trim();
-      if (!String(into.content ?? '').split('\n').map((l) => l.trim()).includes(content)) {
-        kept[first] = { ...into, content: `${String(into.content ?? '').trimEnd()}\n${content}`, support_count: (into.support_count ?? 1) + (edit.support_count ?? 1) };
+      if (
+        !String(into.content ?? '')
+          .split('\n')
+          .map((l) => l.trim())
+          .includes(content)
+      ) {
+        kept[first] = {
+          ...into,
+          content: `${String(into.content ?? '').trimEnd()}\n${content}`,
+          support_count: (into.support_count ?? 1) + (edit.support_count ?? 1),
+        };
       }
       dropped.push({ index, edit, reason: 'combined' });
       return;

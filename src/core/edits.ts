@@ -113,7 +113,10 @@ export function applyEdit(skill: string, edit: Edit): EditResult {
     switch (edit.op) {
       case 'append': {
         const r = placeAppend(skill, content);
-        return { skill: r.skill, status: r.beforeProtected ? 'applied_append_before_protected_region' : 'applied_append' };
+        return {
+          skill: r.skill,
+          status: r.beforeProtected ? 'applied_append_before_protected_region' : 'applied_append',
+        };
       }
       case 'insert_after': {
         if (at < 0) {
@@ -133,7 +136,9 @@ export function applyEdit(skill: string, edit: Edit): EditResult {
       case 'replace': {
         if (!target) return { skill, status: 'skipped_replace_missing_target' };
         if (at < 0) return { skill, status: 'skipped_replace_target_not_found' };
-        const replaced = content ? skill.slice(0, at) + content + skill.slice(at + target.length) : removeSpan(skill, at, target.length);
+        const replaced = content
+          ? skill.slice(0, at) + content + skill.slice(at + target.length)
+          : removeSpan(skill, at, target.length);
         return { skill: replaced, status: 'applied_replace' };
       }
       case 'delete': {
@@ -161,7 +166,9 @@ export function applyPatch(skill: string, edits: readonly Edit[]): PatchResult {
       op: String(edit.op ?? ''), // a missing op reads as the reference's empty default
       target: String(edit.target ?? '').slice(0, 200),
       // What the edit put in the skill: trimmed, with any marker stripped (as applyEdit does).
-      content_preview: removeMarkers(String(edit.content ?? '')).trim().slice(0, 200),
+      content_preview: removeMarkers(String(edit.content ?? ''))
+        .trim()
+        .slice(0, 200),
       status: r.status,
       ...(r.error ? { error: r.error } : {}),
     });

@@ -78,7 +78,9 @@ export function toEvalsFile(a: {
       ...(a.runName ? { run: a.runName } : {}),
       splits,
       ...(a.tests?.length ? { test: Object.fromEntries(a.tests.map((t) => [t.skill, t.hard])) } : {}),
-      ...(l ? { lift: { estimate: l.estimate, interval: l.interval, level: l.level, n: l.n, uncertain: l.uncertain } } : {}),
+      ...(l
+        ? { lift: { estimate: l.estimate, interval: l.interval, level: l.level, n: l.n, uncertain: l.uncertain } }
+        : {}),
     },
   };
 }

@@ -47,7 +47,12 @@ function itemValue(r: ItemOutcome, metric: GateMetric, mixedWeight = 0.5): numbe
 }
 
 /** Candidate minus current, per item both were scored on. */
-export function pairedDifferences(current: readonly ItemOutcome[], candidate: readonly ItemOutcome[], metric: GateMetric, mixedWeight?: number): number[] {
+export function pairedDifferences(
+  current: readonly ItemOutcome[],
+  candidate: readonly ItemOutcome[],
+  metric: GateMetric,
+  mixedWeight?: number,
+): number[] {
   const before = new Map(current.map((r) => [r.itemId, r]));
   const out: number[] = [];
   for (const a of candidate) {
@@ -71,20 +76,36 @@ const EPS = 1e-12;
 const fmt = (x: number) => x.toFixed(4);
 
 /** Whether the rule lets a candidate that beat the current mean in. */
-export function judgeByRule(current: readonly ItemOutcome[], candidate: readonly ItemOutcome[], o: GateRuleOptions): GateRuleVerdict {
+export function judgeByRule(
+  current: readonly ItemOutcome[],
+  candidate: readonly ItemOutcome[],
+  o: GateRuleOptions,
+): GateRuleVerdict {
   const delta = compareOutcomes(current, candidate);
   const { mean: gain, se } = meanAndStandardError(pairedDifferences(current, candidate, o.metric, o.mixedWeight));
   const base = { rule: o.rule, n: delta.n, regressed: delta.regressed, gain, se };
   if (o.rule === 'no_regression' && delta.regressed.length > 0) {
     const list = delta.regressed.slice(0, 5).join(', ') + (delta.regressed.length > 5 ? ', …' : '');
-    return { ...base, allowed: false, reason: `${delta.regressed.length} item${delta.regressed.length === 1 ? '' : 's'} that passed would fail (${list}).` };
+    return {
+      ...base,
+      allowed: false,
+      reason: `${delta.regressed.length} item${delta.regressed.length === 1 ? '' : 's'} that passed would fail (${list}).`,
+    };
   }
   if (o.rule === 'significance') {
     const k = o.k ?? 1;
     if (!(gain > k * se + EPS)) {
-      return { ...base, allowed: false, reason: `The gain ${fmt(gain)} is not above ${k} × its standard error ${fmt(se)} over ${delta.n} items.` };
+      return {
+        ...base,
+        allowed: false,
+        reason: `The gain ${fmt(gain)} is not above ${k} × its standard error ${fmt(se)} over ${delta.n} items.`,
+      };
     }
-    return { ...base, allowed: true, reason: `The gain ${fmt(gain)} is above ${k} × its standard error ${fmt(se)} over ${delta.n} items.` };
+    return {
+      ...base,
+      allowed: true,
+      reason: `The gain ${fmt(gain)} is above ${k} × its standard error ${fmt(se)} over ${delta.n} items.`,
+    };
   }
   if (o.rule === 'no_regression') return { ...base, allowed: true, reason: `No item regresses over ${delta.n} items.` };
   return { ...base, allowed: true, reason: 'A strictly higher mean is enough.' };

@@ -8,7 +8,17 @@ export const GATE_METRICS = ['hard', 'soft', 'mixed'] as const;
 export type GateMetric = (typeof GATE_METRICS)[number];
 
 export const DEFAULT_LEADING_WORDS = [
-  'MUST', 'ALWAYS', 'NEVER', 'ONLY', 'CRITICAL', 'IMPORTANT', 'RESOLVE', 'PREFER', 'ENSURE', 'STRICT', 'VERIFY',
+  'MUST',
+  'ALWAYS',
+  'NEVER',
+  'ONLY',
+  'CRITICAL',
+  'IMPORTANT',
+  'RESOLVE',
+  'PREFER',
+  'ENSURE',
+  'STRICT',
+  'VERIFY',
 ] as const;
 
 export interface GateScoreOptions {
@@ -22,7 +32,10 @@ export interface GateScoreOptions {
 
 /** Share of the body's tokens that are leading words (protected regions excluded). */
 export function semanticDensity(skill: string, leadingWords: readonly string[] = DEFAULT_LEADING_WORDS): number {
-  const tokens = stripProtectedRegions(skill).toLowerCase().match(/[a-z0-9]+/g) ?? [];
+  const tokens =
+    stripProtectedRegions(skill)
+      .toLowerCase()
+      .match(/[a-z0-9]+/g) ?? [];
   if (tokens.length === 0) return 0;
   const lead = new Set(leadingWords.map((w) => w.toLowerCase()));
   return tokens.filter((t) => lead.has(t)).length / tokens.length;
@@ -92,7 +105,9 @@ export function decidePaired(
 ): GateDecision {
   if (!(o.gain > 1e-12)) return { action: 'reject', state };
   const asCurrent = { currentSkill: candidate.skill, currentScore: candidate.score, currentOrigin: candidate.origin };
-  const best = o.beatsBest ? { bestSkill: candidate.skill, bestScore: candidate.score, bestStep: candidate.step, bestOrigin: candidate.origin } : {};
+  const best = o.beatsBest
+    ? { bestSkill: candidate.skill, bestScore: candidate.score, bestStep: candidate.step, bestOrigin: candidate.origin }
+    : {};
   return { action: o.beatsBest ? 'accept_new_best' : 'accept', state: { ...state, ...asCurrent, ...best } };
 }
 
@@ -100,11 +115,30 @@ export function decidePaired(
  * Accept a candidate that ties on validation (the tie-break of credit.ts decided it may): it
  * becomes current, and best too when it ties best — same validation score, better on train.
  */
-export function acceptTie(state: GateState, candidate: { skill: string; score: number; origin: string; step: number }, tiesBest?: boolean): GateDecision {
-  const best = (tiesBest ?? candidate.score >= state.bestScore)
-    ? { bestSkill: candidate.skill, bestScore: candidate.score, bestStep: candidate.step, bestOrigin: candidate.origin }
-    : {};
-  return { action: 'accept_tie', state: { ...state, currentSkill: candidate.skill, currentScore: candidate.score, currentOrigin: candidate.origin, ...best } };
+export function acceptTie(
+  state: GateState,
+  candidate: { skill: string; score: number; origin: string; step: number },
+  tiesBest?: boolean,
+): GateDecision {
+  const best =
+    (tiesBest ?? candidate.score >= state.bestScore)
+      ? {
+          bestSkill: candidate.skill,
+          bestScore: candidate.score,
+          bestStep: candidate.step,
+          bestOrigin: candidate.origin,
+        }
+      : {};
+  return {
+    action: 'accept_tie',
+    state: {
+      ...state,
+      currentSkill: candidate.skill,
+      currentScore: candidate.score,
+      currentOrigin: candidate.origin,
+      ...best,
+    },
+  };
 }
 
 /** Whether an action put the candidate in place (for counting accepts). */

@@ -30,7 +30,10 @@ export function firstFencedBlock(text: string): string | null {
     if (open < 0) return null;
     const lineEnd = text.indexOf('\n', open + 3);
     if (lineEnd < 0) return null;
-    const lang = text.slice(open + 3, lineEnd).trim().toLowerCase();
+    const lang = text
+      .slice(open + 3, lineEnd)
+      .trim()
+      .toLowerCase();
     if (lang === '' || lang === 'json' || lang === 'jsonc' || lang === 'json5') {
       const close = text.indexOf('```', lineEnd + 1);
       return close < 0 ? text.slice(lineEnd + 1) : text.slice(lineEnd + 1, close);

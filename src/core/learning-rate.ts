@@ -26,5 +26,11 @@ export function decideLearningRate(raw: unknown, availableItems: number): LrDeci
   const v = coerceLearningRate(raw);
   const fallback = v === null;
   const wanted = v ?? 0;
-  return { learningRate: Math.min(wanted, availableItems), rawLearningRate: raw, availableItems, clamped: wanted > availableItems, fallback };
+  return {
+    learningRate: Math.min(wanted, availableItems),
+    rawLearningRate: raw,
+    availableItems,
+    clamped: wanted > availableItems,
+    fallback,
+  };
 }

@@ -66,7 +66,12 @@ export function fitLatent(units: readonly Unit[], prior: FlipPrior, priorWeight 
   const known: Record<string, number> = {};
   for (const grp of groups) {
     const us = units.filter((u) => u.group === grp);
-    const rate = us.reduce((s, u) => s + u.passes, 0) / Math.max(1, us.reduce((s, u) => s + u.n, 0));
+    const rate =
+      us.reduce((s, u) => s + u.passes, 0) /
+      Math.max(
+        1,
+        us.reduce((s, u) => s + u.n, 0),
+      );
     known[grp] = clamp((rate - guess) / Math.max(0.05, 1 - miss - guess), 0.01, 0.99);
   }
   for (let iter = 0; iter < 200; iter++) {

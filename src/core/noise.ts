@@ -23,7 +23,11 @@ export const NO_FLIPS: FlipTally = { units: 0, samples: 0, minority: 0 };
 export function addUnit(t: FlipTally, passes: readonly boolean[]): FlipTally {
   if (passes.length < 2) return t;
   const p = passes.filter(Boolean).length;
-  return { units: t.units + 1, samples: t.samples + passes.length, minority: t.minority + Math.min(p, passes.length - p) };
+  return {
+    units: t.units + 1,
+    samples: t.samples + passes.length,
+    minority: t.minority + Math.min(p, passes.length - p),
+  };
 }
 
 export function addTallies(a: FlipTally, b: FlipTally): FlipTally {
@@ -80,7 +84,12 @@ export interface NoisePolicy {
 
 export function noisePolicy(t: FlipTally, maxSamples: number): NoisePolicy {
   const flipUpper = flipRateUpper(t);
-  return { flipUpper, margin: settleMargin(flipUpper), maxSamples: Math.max(1, maxSamples), spotCheck: t.minority === 0 && t.samples < SPOT_CHECK_UNTIL };
+  return {
+    flipUpper,
+    margin: settleMargin(flipUpper),
+    maxSamples: Math.max(1, maxSamples),
+    spotCheck: t.minority === 0 && t.samples < SPOT_CHECK_UNTIL,
+  };
 }
 
 /**

@@ -174,7 +174,11 @@ export function getAppendixNotes(skill: string): string[] {
 
 /** The dedup key of an appendix note: whitespace collapsed, trailing " .;:,_-" stripped, case-folded. */
 export function appendixNoteKey(note: string): string {
-  return note.replace(/\s+/g, ' ').trim().replace(/[ .;:,_-]+$/, '').toLowerCase();
+  return note
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[ .;:,_-]+$/, '')
+    .toLowerCase();
 }
 
 /** The appendix holding exactly these notes (deduplicated, in order); creates the block if needed. */

@@ -186,9 +186,13 @@ function knobProblem(k: Knob, v: unknown): string | null {
       if (v < ctl.min) return `${k.noun} must be at least ${ctl.min}`;
       return v > ctl.max ? `${k.noun} must be at most ${ctl.max}` : null;
     case 'number':
-      return typeof v === 'number' && v >= ctl.min && v <= ctl.max ? null : `${k.noun} must be between ${ctl.min} and ${ctl.max}`;
+      return typeof v === 'number' && v >= ctl.min && v <= ctl.max
+        ? null
+        : `${k.noun} must be between ${ctl.min} and ${ctl.max}`;
     case 'choice':
-      return ctl.options.some((o) => o.value === v) ? null : `${k.noun} must be one of ${ctl.options.map((o) => o.value).join(', ')}`;
+      return ctl.options.some((o) => o.value === v)
+        ? null
+        : `${k.noun} must be one of ${ctl.options.map((o) => o.value).join(', ')}`;
     case 'toggle':
       // Settings added later are absent from older stored configs: absent means the default.
       return v === undefined || typeof v === 'boolean' ? null : `${k.noun} must be on or off`;
@@ -209,33 +213,48 @@ export function validateRunConfig(c: RunConfig): ConfigProblem[] {
     problems.push({ field: 'minEditBudget', message: 'minimum edit budget must not exceed the edit budget' });
   }
   if (c.skillAwareReflection && c.updateMode !== 'patch') {
-    problems.push({ field: 'skillAwareReflection', message: 'skill-aware reflection works with the patch update mode only (whole-skill rewrites have no separate reminders)' });
+    problems.push({
+      field: 'skillAwareReflection',
+      message:
+        'skill-aware reflection works with the patch update mode only (whole-skill rewrites have no separate reminders)',
+    });
   }
-  if (!c.scorer || !SCORER_KINDS.includes(c.scorer.kind)) problems.push({ field: 'scorer', message: `scorer must be one of ${SCORER_KINDS.join(', ')}` });
+  if (!c.scorer || !SCORER_KINDS.includes(c.scorer.kind))
+    problems.push({ field: 'scorer', message: `scorer must be one of ${SCORER_KINDS.join(', ')}` });
   else if (c.scorer.kind === 'numeric' && ((c.scorer.relTol ?? 0) < 0 || (c.scorer.absTol ?? 0) < 0)) {
     problems.push({ field: 'scorer', message: 'numeric tolerances must not be negative' });
   } else if (c.scorer.kind === 'regex' && c.scorer.flags && !/^[imsu]*$/.test(c.scorer.flags)) {
     problems.push({ field: 'scorer', message: 'regex flags may only be i, m, s and u' });
   }
-  if (!['qa', 'mcq', 'raw', 'custom'].includes(c.rollout?.preset)) problems.push({ field: 'rollout', message: 'rollout template must be qa, mcq, raw or custom' });
-  else if (c.rollout.preset === 'custom' && (!c.rollout.custom?.system?.trim() && !c.rollout.custom?.user?.trim())) {
+  if (!['qa', 'mcq', 'raw', 'custom'].includes(c.rollout?.preset))
+    problems.push({ field: 'rollout', message: 'rollout template must be qa, mcq, raw or custom' });
+  else if (c.rollout.preset === 'custom' && !c.rollout.custom?.system?.trim() && !c.rollout.custom?.user?.trim()) {
     problems.push({ field: 'rollout', message: 'a custom rollout template needs a system or a user message' });
   }
   if (c.rollout && !(Number.isInteger(c.rollout.contextLimit) && c.rollout.contextLimit >= 100)) {
     problems.push({ field: 'rollout', message: 'context limit must be a whole number of at least 100 characters' });
   }
-  for (const [k, label] of [['usd', 'budget cap (USD)'], ['tokens', 'token budget']] as const) {
+  for (const [k, label] of [
+    ['usd', 'budget cap (USD)'],
+    ['tokens', 'token budget'],
+  ] as const) {
     const v = c.budget?.[k];
-    if (v !== undefined && !(typeof v === 'number' && v > 0 && Number.isFinite(v))) problems.push({ field: 'budget', message: `${label} must be a positive number` });
+    if (v !== undefined && !(typeof v === 'number' && v > 0 && Number.isFinite(v)))
+      problems.push({ field: 'budget', message: `${label} must be a positive number` });
   }
   return problems;
 }
 
 /** Problems of a config against a dataset's split sizes. */
-export function validateAgainstSplits(c: RunConfig, sizes: { train: number; val: number; test: number }): ConfigProblem[] {
+export function validateAgainstSplits(
+  c: RunConfig,
+  sizes: { train: number; val: number; test: number },
+): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
-  if (sizes.train === 0) problems.push({ field: 'dataset', message: 'the train split is empty: training needs train items' });
-  if (sizes.val === 0 && (c.useGate || c.earlyStopGate)) problems.push({ field: 'dataset', message: 'the validation split is empty: the gate needs validation items' });
+  if (sizes.train === 0)
+    problems.push({ field: 'dataset', message: 'the train split is empty: training needs train items' });
+  if (sizes.val === 0 && (c.useGate || c.earlyStopGate))
+    problems.push({ field: 'dataset', message: 'the validation split is empty: the gate needs validation items' });
   return problems;
 }
 

@@ -71,7 +71,12 @@ const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFin
 const int = (v: unknown) => (isNum(v) ? String(v) : '—');
 const num = (x: unknown, digits: number) => (isNum(x) ? x.toFixed(digits) : '—');
 const pct = (v: unknown) => (isNum(v) ? `${(v * 100).toFixed(1)}%` : '—');
-const TEST_LABELS: Record<string, string> = { none: 'No skill', initial: 'Starting skill', best: 'Best skill (exported)', final: 'Final skill' };
+const TEST_LABELS: Record<string, string> = {
+  none: 'No skill',
+  initial: 'Starting skill',
+  best: 'Best skill (exported)',
+  final: 'Final skill',
+};
 
 function chart(steps: readonly ReportStep[], baseline: number | null): string {
   const W = 640;
@@ -81,11 +86,17 @@ function chart(steps: readonly ReportStep[], baseline: number | null): string {
   const x = (s: number) => pad.l + (s / n) * (W - pad.l - pad.r);
   const y = (v: number) => pad.t + (1 - Math.min(1, Math.max(0, v))) * (H - pad.t - pad.b);
   const line = (get: (s: ReportStep) => number) => {
-    const pts: [number, number][] = [...(baseline !== null ? [[0, baseline] as [number, number]] : []), ...steps.map((s) => [s.step, get(s)] as [number, number])];
+    const pts: [number, number][] = [
+      ...(baseline !== null ? [[0, baseline] as [number, number]] : []),
+      ...steps.map((s) => [s.step, get(s)] as [number, number]),
+    ];
     return pts.map(([s, v], i) => `${i ? 'L' : 'M'}${x(s).toFixed(1)},${y(v).toFixed(1)}`).join(' ');
   };
   const grid = [0, 0.25, 0.5, 0.75, 1]
-    .map((v) => `<line x1="${pad.l}" x2="${W - pad.r}" y1="${y(v)}" y2="${y(v)}" class="grid"/><text x="${pad.l - 6}" y="${y(v) + 4}" text-anchor="end">${v.toFixed(2)}</text>`)
+    .map(
+      (v) =>
+        `<line x1="${pad.l}" x2="${W - pad.r}" y1="${y(v)}" y2="${y(v)}" class="grid"/><text x="${pad.l - 6}" y="${y(v) + 4}" text-anchor="end">${v.toFixed(2)}</text>`,
+    )
     .join('');
   const marks = steps
     .filter((s) => s.candidate !== null)
@@ -113,7 +124,8 @@ function liftLine(l: ReportLift, over: string): string {
   }${noisy ? ` (measured ${points(l.measured)}; the target missed about ${num(l.noise.miss * 100, 0)}% of answers it knew and guessed about ${num(l.noise.guess * 100, 0)}% of the others, from ${int(l.noise.repeatedSamples)} repeated answers)` : ''}.</li>`;
 }
 
-const ids = (xs: readonly string[]) => (xs.length ? escapeHtml(xs.slice(0, 12).join(', ') + (xs.length > 12 ? ` … (${xs.length})` : '')) : '—');
+const ids = (xs: readonly string[]) =>
+  xs.length ? escapeHtml(xs.slice(0, 12).join(', ') + (xs.length > 12 ? ` … (${xs.length})` : '')) : '—';
 
 export function renderRunReport(d: ReportData): string {
   const bestLines = d.bestSkill.replace(/\n$/, '').split('\n');
@@ -121,12 +133,21 @@ export function renderRunReport(d: ReportData): string {
   const usageRows = Object.entries(d.usage).map(([stage, u]) => [
     escapeHtml(callStageLabel(stage)),
     int(u.calls),
-    isNum(u.promptTokens) && isNum(u.completionTokens) ? (u.promptTokens + u.completionTokens).toLocaleString('en-US') : '—',
+    isNum(u.promptTokens) && isNum(u.completionTokens)
+      ? (u.promptTokens + u.completionTokens).toLocaleString('en-US')
+      : '—',
     isNum(u.costUsd) ? `$${u.costUsd.toFixed(4)}` : '—',
   ]);
   const testOf = (s: string) => d.tests.find((t) => t.skill === s);
-  const intervals = d.lift || d.liftOverNone ? `<ul>${d.lift ? liftLine(d.lift, 'the starting skill') : ''}${d.liftOverNone ? liftLine(d.liftOverNone, 'no skill') : ''}</ul><p class="meta">Intervals cover which test items were drawn and how the target's answers vary.</p>` : '';
-  const lift = intervals || (testOf('best') && testOf('initial')) ? intervals || `<p>Best vs starting skill: <strong>${num((testOf('best')!.hard - testOf('initial')!.hard) * 100, 1)} points</strong>${testOf('none') ? `; vs no skill: <strong>${num((testOf('best')!.hard - testOf('none')!.hard) * 100, 1)} points</strong>` : ''} on ${int(testOf('best')!.n)} held-out test items.</p>` : '';
+  const intervals =
+    d.lift || d.liftOverNone
+      ? `<ul>${d.lift ? liftLine(d.lift, 'the starting skill') : ''}${d.liftOverNone ? liftLine(d.liftOverNone, 'no skill') : ''}</ul><p class="meta">Intervals cover which test items were drawn and how the target's answers vary.</p>`
+      : '';
+  const lift =
+    intervals || (testOf('best') && testOf('initial'))
+      ? intervals ||
+        `<p>Best vs starting skill: <strong>${num((testOf('best')!.hard - testOf('initial')!.hard) * 100, 1)} points</strong>${testOf('none') ? `; vs no skill: <strong>${num((testOf('best')!.hard - testOf('none')!.hard) * 100, 1)} points</strong>` : ''} on ${int(testOf('best')!.n)} held-out test items.</p>`
+      : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; form-action 'none'; base-uri 'none'">
@@ -147,16 +168,63 @@ ${d.diagnosis ? `<p><strong>${escapeHtml(d.diagnosis.headline)}</strong></p>` : 
 <h2>Validation score</h2>
 ${chart(d.steps, d.baseline)}
 <h2>Accepted edits</h2>
-${accepted.length ? accepted.map((g) => `<h3>Step ${int(g.step)} (${escapeHtml(String(g.action).replace(/_/g, ' '))}, ${num(g.candidate, 3)} vs ${num(g.current, 3)})</h3>${table(['Op', 'Target', 'Content'], g.edits.map((e) => [escapeHtml(e.op), e.target ? `<code>${escapeHtml(e.target)}</code>` : '', escapeHtml(e.content ?? '')]))}`).join('') : '<p>No step was accepted.</p>'}
+${
+  accepted.length
+    ? accepted
+        .map(
+          (g) =>
+            `<h3>Step ${int(g.step)} (${escapeHtml(String(g.action).replace(/_/g, ' '))}, ${num(g.candidate, 3)} vs ${num(g.current, 3)})</h3>${table(
+              ['Op', 'Target', 'Content'],
+              g.edits.map((e) => [
+                escapeHtml(e.op),
+                e.target ? `<code>${escapeHtml(e.target)}</code>` : '',
+                escapeHtml(e.content ?? ''),
+              ]),
+            )}`,
+        )
+        .join('')
+    : '<p>No step was accepted.</p>'
+}
 <h2>Gate: per-item changes</h2>
-${table(['Step', 'Decision', 'Candidate', 'Current', 'Fixed items', 'Broken items', 'Sign test', 'Asked again'], d.gates.map((g) => [int(g.step), escapeHtml(String(g.action).replace(/_/g, ' ')), num(g.candidate, 3), num(g.current, 3), ids(g.fixed), ids(g.broken), g.verdict ? `p = ${num(g.verdict.pValue, 3)}` : '—', g.verdict ? `${num(g.verdict.resampled, 0)} item(s), ${num(g.verdict.margin, 0)}-vote margin` : '—']))}
+${table(
+  ['Step', 'Decision', 'Candidate', 'Current', 'Fixed items', 'Broken items', 'Sign test', 'Asked again'],
+  d.gates.map((g) => [
+    int(g.step),
+    escapeHtml(String(g.action).replace(/_/g, ' ')),
+    num(g.candidate, 3),
+    num(g.current, 3),
+    ids(g.fixed),
+    ids(g.broken),
+    g.verdict ? `p = ${num(g.verdict.pValue, 3)}` : '—',
+    g.verdict ? `${num(g.verdict.resampled, 0)} item(s), ${num(g.verdict.margin, 0)}-vote margin` : '—',
+  ]),
+)}
 <h2>Test report</h2>
-${d.tests.length ? table(['Skill', 'Test accuracy', 'Partial credit', 'Items'], d.tests.map((t) => [escapeHtml(TEST_LABELS[t.skill] ?? t.skill), pct(t.hard), pct(t.soft), int(t.n)])) + lift : '<p>The test split was not scored.</p>'}
+${
+  d.tests.length
+    ? table(
+        ['Skill', 'Test accuracy', 'Partial credit', 'Items'],
+        d.tests.map((t) => [escapeHtml(TEST_LABELS[t.skill] ?? t.skill), pct(t.hard), pct(t.soft), int(t.n)]),
+      ) + lift
+    : '<p>The test split was not scored.</p>'
+}
 <h2>Cost by stage</h2>
 ${usageRows.length ? table(['Stage', 'Calls', 'Tokens', 'Cost'], usageRows) : '<p>No usage recorded.</p>'}
 <h2>Best skill</h2>
 <pre>${escapeHtml(d.bestSkill)}</pre>
-${d.blame?.length ? `<h2>Where each line of the best skill came from</h2>\n${table(['Lines', 'Source', 'Text', 'Why'], d.blame.map((b) => [b.start === b.end ? int(b.start) : `${int(b.start)}–${int(b.end)}`, escapeHtml(b.source), `<code>${escapeHtml(bestLines.slice(b.start - 1, b.end).join('\n'))}</code>`, escapeHtml(b.detail)]))}` : ''}
+${
+  d.blame?.length
+    ? `<h2>Where each line of the best skill came from</h2>\n${table(
+        ['Lines', 'Source', 'Text', 'Why'],
+        d.blame.map((b) => [
+          b.start === b.end ? int(b.start) : `${int(b.start)}–${int(b.end)}`,
+          escapeHtml(b.source),
+          `<code>${escapeHtml(bestLines.slice(b.start - 1, b.end).join('\n'))}</code>`,
+          escapeHtml(b.detail),
+        ]),
+      )}`
+    : ''
+}
 <p class="meta">Made with Skillwright.</p>
 </body></html>
 `;

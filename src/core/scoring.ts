@@ -88,7 +88,11 @@ export function scoreExact(response: string, answers: readonly string[]): ScoreR
 
 /** Upper-case, trim, drop a trailing '.', ')' or ':'. */
 export function normaliseLabel(x: string): string {
-  return x.trim().toUpperCase().replace(/[.):]+$/, '').trim();
+  return x
+    .trim()
+    .toUpperCase()
+    .replace(/[.):]+$/, '')
+    .trim();
 }
 
 /** The label a response chose among the choices (algorithm doc §5.2, MCQ). */
@@ -131,7 +135,12 @@ export function scoreContains(response: string, answers: readonly string[]): Sco
     ? 1
     : 0;
   const predicted = extractAnswer(response);
-  return { hard: ok, soft: ok, predicted, ...(ok ? {} : { failReason: fail('CONTAINS=0', predicted, pyList(answers)) }) };
+  return {
+    hard: ok,
+    soft: ok,
+    predicted,
+    ...(ok ? {} : { failReason: fail('CONTAINS=0', predicted, pyList(answers)) }),
+  };
 }
 
 /** The first number in a text, tolerant of thousands separators, currency and percent signs. */
@@ -142,7 +151,12 @@ export function parseNumber(text: string): number | null {
   return Number.isFinite(n) ? n : null;
 }
 
-export function scoreNumeric(response: string, answers: readonly string[], relTol: number, absTol: number): ScoreResult {
+export function scoreNumeric(
+  response: string,
+  answers: readonly string[],
+  relTol: number,
+  absTol: number,
+): ScoreResult {
   const predicted = extractAnswer(response);
   const p = parseNumber(predicted);
   const golds = answers.map(parseNumber).filter((g): g is number => g !== null);

@@ -84,7 +84,12 @@ export function skillName(text: string): string {
 export function describeBody(body: string): string {
   const line = body
     .split('\n')
-    .map((l) => l.replace(/^#+\s*/, '').replace(/^[-*]\s+/, '').trim())
+    .map((l) =>
+      l
+        .replace(/^#+\s*/, '')
+        .replace(/^[-*]\s+/, '')
+        .trim(),
+    )
     .find((l) => l.length > 0 && !l.startsWith('<!--'));
   return (line ?? 'Instructions trained with Skillwright.').slice(0, MAX_DESCRIPTION);
 }

@@ -48,7 +48,18 @@ const TARGET = [
   'finalValidation',
   'test',
 ] as const;
-const OPTIMIZER = ['judge', 'reflect', 'merge', 'lrDecision', 'rank', 'rewrite', 'repair', 'appendix', 'slowUpdate', 'metaSkill'] as const;
+const OPTIMIZER = [
+  'judge',
+  'reflect',
+  'merge',
+  'lrDecision',
+  'rank',
+  'rewrite',
+  'repair',
+  'appendix',
+  'slowUpdate',
+  'metaSkill',
+] as const;
 export type CallStage = (typeof TARGET)[number] | (typeof OPTIMIZER)[number];
 /** Call stages answered by the target model, and by the optimizer (or the judge). */
 export const TARGET_STAGES: readonly CallStage[] = TARGET;

@@ -15,10 +15,30 @@ export interface RolloutTemplate {
 export type RolloutPresetId = 'qa' | 'mcq' | 'raw';
 
 /** The bundled presets; their text lives in prompts/rollout-<id>.md. */
-export const ROLLOUT_PRESETS: readonly { id: RolloutPresetId; name: string; description: string; scorer: 'exact' | 'mcq' }[] = [
-  { id: 'qa', name: 'QA with answer tags', description: 'Skill inside a wrapper system prompt; the final answer goes in <answer> tags (SkillOpt plain QA).', scorer: 'exact' },
-  { id: 'mcq', name: 'Multiple choice', description: 'Question and lettered choices; the answer tag holds only the label.', scorer: 'mcq' },
-  { id: 'raw', name: 'Skill is the system prompt', description: 'The skill is the whole system prompt; the user message holds the context and question.', scorer: 'exact' },
+export const ROLLOUT_PRESETS: readonly {
+  id: RolloutPresetId;
+  name: string;
+  description: string;
+  scorer: 'exact' | 'mcq';
+}[] = [
+  {
+    id: 'qa',
+    name: 'QA with answer tags',
+    description: 'Skill inside a wrapper system prompt; the final answer goes in <answer> tags (SkillOpt plain QA).',
+    scorer: 'exact',
+  },
+  {
+    id: 'mcq',
+    name: 'Multiple choice',
+    description: 'Question and lettered choices; the answer tag holds only the label.',
+    scorer: 'mcq',
+  },
+  {
+    id: 'raw',
+    name: 'Skill is the system prompt',
+    description: 'The skill is the whole system prompt; the user message holds the context and question.',
+    scorer: 'exact',
+  },
 ];
 
 /** Context longer than this is cut, keeping whole [DOC] passages (algorithm doc §5.1). */
@@ -32,7 +52,8 @@ const USER_MARK = '<!-- user -->';
 export function parseRolloutTemplate(text: string): RolloutTemplate {
   const s = text.indexOf(SYSTEM_MARK);
   const u = text.indexOf(USER_MARK);
-  if (s < 0 || u < 0 || u < s) throw new Error('a rollout template needs a "<!-- system -->" part followed by a "<!-- user -->" part');
+  if (s < 0 || u < 0 || u < s)
+    throw new Error('a rollout template needs a "<!-- system -->" part followed by a "<!-- user -->" part');
   return { system: text.slice(s + SYSTEM_MARK.length, u).trim(), user: text.slice(u + USER_MARK.length).trim() };
 }
 
@@ -138,7 +159,12 @@ export interface RenderedMessages {
   user: string;
 }
 
-export function renderRollout(template: RolloutTemplate, skill: string, item: DatasetItem, contextLimit = CONTEXT_LIMIT): RenderedMessages {
+export function renderRollout(
+  template: RolloutTemplate,
+  skill: string,
+  item: DatasetItem,
+  contextLimit = CONTEXT_LIMIT,
+): RenderedMessages {
   const values = templateValues(skill, item, contextLimit);
   return { system: renderTemplate(template.system, values).trim(), user: renderTemplate(template.user, values).trim() };
 }

@@ -32,7 +32,11 @@ const noBatchApi = new WeakSet<EngineContext>();
 const POLL_FAILURES = 5;
 
 /** Whether a phase goes through the batch API: a first sample of a one-shot phase, asked in full. */
-export function sendsByBatch(ctx: EngineContext, phase: string, o: { canStillWin?: unknown; repeat?: number }): boolean {
+export function sendsByBatch(
+  ctx: EngineContext,
+  phase: string,
+  o: { canStillWin?: unknown; repeat?: number },
+): boolean {
   if (!ctx.llm.targetBatch || noBatchApi.has(ctx) || o.canStillWin || (o.repeat ?? 0) > 0) return false;
   const stage = callStageOfPhase(phase);
   return stage === 'baseline' || stage === 'finalValidation' || stage === 'test' || phase.startsWith('eval/');
@@ -58,7 +62,13 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
  * Send these items of a phase as one batch (or find the batch already sent), wait for it, and
  * return each item's answer. Returns null when the endpoint has no batch API: ask live.
  */
-export async function answerByBatch(ctx: EngineContext, phase: string, skill: string, hash: string, itemIds: readonly string[]): Promise<Map<string, BatchAnswer> | null> {
+export async function answerByBatch(
+  ctx: EngineContext,
+  phase: string,
+  skill: string,
+  hash: string,
+  itemIds: readonly string[],
+): Promise<Map<string, BatchAnswer> | null> {
   const port = ctx.llm.targetBatch!;
   const key = `batch/${phase}`;
   const saved = (await ctx.store.getArtifact(ctx.runId, key))?.value as BatchCheckpoint | undefined;
@@ -76,23 +86,42 @@ export async function answerByBatch(ctx: EngineContext, phase: string, skill: st
   const reservations: Reservation[] = [];
   const release = () => reservations.splice(0).forEach((r) => ctx.meter.release(r));
   try {
-    for (const l of lines) reservations.push(ctx.meter.reserve('target', l.request.messages.reduce((n, m) => n + m.content.length, 0), BATCH_PRICE_FACTOR));
+    for (const l of lines)
+      reservations.push(
+        ctx.meter.reserve(
+          'target',
+          l.request.messages.reduce((n, m) => n + m.content.length, 0),
+          BATCH_PRICE_FACTOR,
+        ),
+      );
     let batchId: string;
     if (reuse) {
       batchId = saved.batchId;
-      ctx.emit({ type: 'log', level: 'info', message: `Waiting again for batch ${batchId} (${phase}), sent before the run stopped.` });
+      ctx.emit({
+        type: 'log',
+        level: 'info',
+        message: `Waiting again for batch ${batchId} (${phase}), sent before the run stopped.`,
+      });
     } else {
       try {
         batchId = await port.submit(lines, ctx.signal);
       } catch (e) {
         if (isLlmError(e) && e.kind === 'not_found') {
           noBatchApi.add(ctx);
-          ctx.emit({ type: 'log', level: 'warn', message: `The target endpoint has no batch API (404): ${phase} and the phases after it are asked live, at the usual price.` });
+          ctx.emit({
+            type: 'log',
+            level: 'warn',
+            message: `The target endpoint has no batch API (404): ${phase} and the phases after it are asked live, at the usual price.`,
+          });
           return null;
         }
         throw pauseFor(e, `sending ${phase} as a batch`, 'Resume to try again.');
       }
-      await ctx.store.putArtifact({ runId: ctx.runId, key, value: { batchId, skillHash: hash, itemIds: [...itemIds] } satisfies BatchCheckpoint });
+      await ctx.store.putArtifact({
+        runId: ctx.runId,
+        key,
+        value: { batchId, skillHash: hash, itemIds: [...itemIds] } satisfies BatchCheckpoint,
+      });
       ctx.emit({
         type: 'log',
         level: 'info',
@@ -108,7 +137,11 @@ export async function answerByBatch(ctx: EngineContext, phase: string, skill: st
     }
     // Read once: the rows written next are the checkpoint; a failed line is asked again by a new batch.
     await ctx.store.deleteArtifact(ctx.runId, key);
-    const missing = new LlmError('server', `Batch ${batchId} returned no answer for this item; a resumed run asks again.`, { role: 'target' });
+    const missing = new LlmError(
+      'server',
+      `Batch ${batchId} returned no answer for this item; a resumed run asks again.`,
+      { role: 'target' },
+    );
     return new Map(itemIds.map((id) => [id, answers.get(id) ?? missing]));
   } finally {
     release();
@@ -127,7 +160,8 @@ async function waitFor(ctx: EngineContext, batchId: string, phase: string, key: 
       p = await port.progress(batchId, ctx.signal);
       failures = 0;
     } catch (e) {
-      if (!isLlmError(e) || e.kind === 'aborted' || e.fatal || ++failures > POLL_FAILURES) throw pauseFor(e, `asking for batch ${batchId}`);
+      if (!isLlmError(e) || e.kind === 'aborted' || e.fatal || ++failures > POLL_FAILURES)
+        throw pauseFor(e, `asking for batch ${batchId}`);
       await sleep(pause(), ctx.signal);
       continue;
     }
@@ -147,5 +181,8 @@ async function waitFor(ctx: EngineContext, batchId: string, phase: string, key: 
 /** A failed batch request pauses the run (an abort stays an abort: it is the user's pause). */
 function pauseFor(e: unknown, doing: string, next = 'The batch id is kept: resume to go on waiting.'): unknown {
   if (!isLlmError(e) || e.kind === 'aborted') return e;
-  return new PauseError(e.fatal ? 'llm_fatal' : 'error_rate', `The target endpoint failed while ${doing}: ${e.message} ${next}`);
+  return new PauseError(
+    e.fatal ? 'llm_fatal' : 'error_rate',
+    `The target endpoint failed while ${doing}: ${e.message} ${next}`,
+  );
 }

@@ -19,8 +19,24 @@ const BATCH_STAGES = new Set<string>(['baseline', 'finalValidation', 'test']);
 export const ESTIMATE_SAMPLE = 200;
 
 export const ASSUMED_COMPLETION_TOKENS: Record<Stage, number> = {
-  baseline: 150, rollout: 150, trainCheck: 150, gate: 150, slowUpdateRollout: 150, slowUpdateGate: 150, finalValidation: 150, test: 150,
-  judge: 60, reflect: 700, merge: 900, lrDecision: 150, rank: 120, rewrite: 1200, appendix: 400, repair: 600, slowUpdate: 700, metaSkill: 400,
+  baseline: 150,
+  rollout: 150,
+  trainCheck: 150,
+  gate: 150,
+  slowUpdateRollout: 150,
+  slowUpdateGate: 150,
+  finalValidation: 150,
+  test: 150,
+  judge: 60,
+  reflect: 700,
+  merge: 900,
+  lrDecision: 150,
+  rank: 120,
+  rewrite: 1200,
+  appendix: 400,
+  repair: 600,
+  slowUpdate: 700,
+  metaSkill: 400,
 };
 
 export interface StageEstimate {
@@ -68,7 +84,14 @@ export function estimateCost(args: {
   // The skill grows during training; estimate with one and a half times its starting length.
   const sk = Math.max(400, skill.length * 1.5);
   const promptChars: Record<Stage, number> = {
-    baseline: avgTarget, rollout: avgTarget, trainCheck: avgTarget, gate: avgTarget, slowUpdateRollout: avgTarget, slowUpdateGate: avgTarget, finalValidation: avgTarget, test: avgTarget,
+    baseline: avgTarget,
+    rollout: avgTarget,
+    trainCheck: avgTarget,
+    gate: avgTarget,
+    slowUpdateRollout: avgTarget,
+    slowUpdateGate: avgTarget,
+    finalValidation: avgTarget,
+    test: avgTarget,
     judge: promptLen('judge') + 600,
     reflect: promptLen('reflect_failure') + sk + c.minibatchSize * trajectory,
     merge: promptLen('merge_failure') + sk + c.mergeBatchSize * 4 * 300,
@@ -90,10 +113,19 @@ export function estimateCost(args: {
     const price = args.prices?.[role] ?? (role === 'judge' ? args.prices?.optimizer : undefined);
     // In full-rewrite mode every analyst and merge reply holds a whole skill.
     const wholeSkill = c.updateMode === 'full_rewrite' && (stage === 'reflect' || stage === 'merge') ? tokens(sk) : 0;
-    const usage = { promptTokens: calls * tokens(promptChars[stage]), completionTokens: calls * (ASSUMED_COMPLETION_TOKENS[stage] + wholeSkill), reasoningTokens: 0 };
+    const usage = {
+      promptTokens: calls * tokens(promptChars[stage]),
+      completionTokens: calls * (ASSUMED_COMPLETION_TOKENS[stage] + wholeSkill),
+      reasoningTokens: 0,
+    };
     const batched = args.batchOneShot && BATCH_STAGES.has(stage);
     const cost = price ? costOf(usage, price) * (batched ? BATCH_PRICE_FACTOR : 1) : null;
-    stages[stage] = { calls, promptTokens: usage.promptTokens, completionTokens: usage.completionTokens, costUsd: cost };
+    stages[stage] = {
+      calls,
+      promptTokens: usage.promptTokens,
+      completionTokens: usage.completionTokens,
+      costUsd: cost,
+    };
     totalCalls += calls;
     totalTokens += usage.promptTokens + usage.completionTokens;
     totalCost = cost === null || totalCost === null ? null : totalCost + cost;
@@ -107,7 +139,11 @@ export function estimateCost(args: {
       'An upper bound on calls: no rollout-cache hits, no early-stopped gates or train checks, every analyst returns edits, every merged patch needs ranking and every candidate a repair.',
       `Failures per batch assume ${Math.round((args.trainAccuracy ?? 0.5) * 100)}% train accuracy.`,
       'On a stochastic target (temperature above 0, reasoning models) verdicts also ask again where two skills disagree: about 1.5× the check and gate calls in our noisy benchmark; a deterministic target pays only a few spot checks.',
-      ...(args.batchOneShot ? ['Baseline, final validation and test go through the target’s batch API, at half price (re-samples stay live).'] : []),
+      ...(args.batchOneShot
+        ? [
+            'Baseline, final validation and test go through the target’s batch API, at half price (re-samples stay live).',
+          ]
+        : []),
       'Completion lengths are typical values (about 150 tokens per target answer, 700–900 per analyst or merge reply); reasoning models can use many more.',
     ],
   };

@@ -25,19 +25,55 @@ export interface EvaluateInput {
 }
 
 export type EvaluateOutcome =
-  | { ok: true; hard: number; soft: number; n: number; errors: number; rows: RolloutRow[]; usage: Record<string, StageUsage>; costUsd: number }
+  | {
+      ok: true;
+      hard: number;
+      soft: number;
+      n: number;
+      errors: number;
+      rows: RolloutRow[];
+      usage: Record<string, StageUsage>;
+      costUsd: number;
+    }
   | { ok: false; reason: string; kind: string };
 
 export async function evaluateSkill(
   input: EvaluateInput,
-  deps: { llm: LlmPort; store: RunStore; prompts: PromptSet; signal?: AbortSignal; onEvent?: EventSink; now?: () => number },
+  deps: {
+    llm: LlmPort;
+    store: RunStore;
+    prompts: PromptSet;
+    signal?: AbortSignal;
+    onEvent?: EventSink;
+    now?: () => number;
+  },
 ): Promise<EvaluateOutcome> {
-  const ctx = await createStandaloneContext({ runId: 'evaluation', config: input.config, ...deps, emit: deps.onEvent, items: input.data.items, prices: input.prices });
+  const ctx = await createStandaloneContext({
+    runId: 'evaluation',
+    config: input.config,
+    ...deps,
+    emit: deps.onEvent,
+    items: input.data.items,
+    prices: input.prices,
+  });
   const meter = ctx.meter;
   const ids = input.data.splits[input.split];
   try {
-    const r = await rolloutPhase(ctx, { phase: `eval/${input.split}`, skill: input.skill, itemIds: input.limit > 0 ? ids.slice(0, input.limit) : ids });
-    return { ok: true, hard: r.hard, soft: r.soft, n: r.n, errors: r.errors, rows: r.rows, usage: meter.byStage, costUsd: meter.totalCostUsd };
+    const r = await rolloutPhase(ctx, {
+      phase: `eval/${input.split}`,
+      skill: input.skill,
+      itemIds: input.limit > 0 ? ids.slice(0, input.limit) : ids,
+    });
+    return {
+      ok: true,
+      hard: r.hard,
+      soft: r.soft,
+      n: r.n,
+      errors: r.errors,
+      rows: r.rows,
+      usage: meter.byStage,
+      costUsd: meter.totalCostUsd,
+    };
   } catch (e) {
     if (isPauseError(e)) return { ok: false, reason: e.message, kind: e.kind };
     if (e instanceof Error && e.name === 'LlmError') return { ok: false, reason: e.message, kind: 'aborted' };

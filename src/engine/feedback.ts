@@ -23,10 +23,21 @@ export async function improveWithFeedback(
 ): Promise<FeedbackOutcome> {
   const ctx = await createStandaloneContext({ runId: 'feedback', config: input.config, ...deps, prices: input.prices });
   const budget = Math.max(1, input.config.editBudget);
-  const r = await callOptimizer(ctx, 'feedback', 'feedback_edits', { skill: input.skill, feedback: input.feedback.trim(), budget: String(budget) });
+  const r = await callOptimizer(ctx, 'feedback', 'feedback_edits', {
+    skill: input.skill,
+    feedback: input.feedback.trim(),
+    budget: String(budget),
+  });
   if (r.error) return { ok: false, kind: r.error.kind, reason: r.error.message };
   const check = validatePayload(r.json, 'edits');
   const edits = check.ok ? (check.items.slice(0, budget) as unknown as Edit[]) : [];
   const applied = applyPatch(input.skill, edits);
-  return { ok: true, reasoning: String(r.json?.reasoning ?? ''), edits, report: applied.report, candidate: applied.skill, costUsd: ctx.meter.totalCostUsd };
+  return {
+    ok: true,
+    reasoning: String(r.json?.reasoning ?? ''),
+    edits,
+    report: applied.report,
+    candidate: applied.skill,
+    costUsd: ctx.meter.totalCostUsd,
+  };
 }

@@ -49,7 +49,9 @@ export class Meter {
 
   /** Count a call whose usage was estimated; the first time, the line the run logs about it. */
   noteEstimated(): string | null {
-    return ++this.estimated === 1 ? 'The endpoint reports no token usage: tokens and costs are estimated from characters (about 4 per token).' : null;
+    return ++this.estimated === 1
+      ? 'The endpoint reports no token usage: tokens and costs are estimated from characters (about 4 per token).'
+      : null;
   }
 
   /**
@@ -71,7 +73,12 @@ export class Meter {
   add(stage: string, role: Role, usage: LlmUsage, priceFactor = 1): void {
     const cost = costOf(usage, this.priceOf(role)) * priceFactor;
     const key = priceFactor === 1 ? `${stage}|${role}` : `${stage}|${role}|x${priceFactor}`;
-    const entry = (this.ledger[key] ??= { ...emptyUsage(), stage, role, ...(priceFactor === 1 ? {} : { priceFactor }) });
+    const entry = (this.ledger[key] ??= {
+      ...emptyUsage(),
+      stage,
+      role,
+      ...(priceFactor === 1 ? {} : { priceFactor }),
+    });
     for (const s of [(this.byStage[stage] ??= emptyUsage()), entry]) {
       s.calls++;
       s.promptTokens += usage.promptTokens;
@@ -93,7 +100,12 @@ export class Meter {
   restore(snap: MeterSnapshot): void {
     for (const [key, u] of Object.entries(snap.usage)) {
       const cost = costOf(u, this.priceOf(u.role)) * (u.priceFactor ?? 1);
-      const mine = (this.ledger[key] ??= { ...emptyUsage(), stage: u.stage, role: u.role, ...(u.priceFactor ? { priceFactor: u.priceFactor } : {}) });
+      const mine = (this.ledger[key] ??= {
+        ...emptyUsage(),
+        stage: u.stage,
+        role: u.role,
+        ...(u.priceFactor ? { priceFactor: u.priceFactor } : {}),
+      });
       for (const s of [(this.byStage[u.stage] ??= emptyUsage()), mine]) {
         s.calls += u.calls;
         s.promptTokens += u.promptTokens;
@@ -102,7 +114,10 @@ export class Meter {
         s.costUsd += cost;
       }
     }
-    for (const [role, c] of Object.entries(snap.completionSeen) as [Role, { n: number; tokens: number; max: number }][]) {
+    for (const [role, c] of Object.entries(snap.completionSeen) as [
+      Role,
+      { n: number; tokens: number; max: number },
+    ][]) {
       const mine = (this.completionSeen[role] ??= { n: 0, tokens: 0, max: 0 });
       mine.n += c.n;
       mine.tokens += c.tokens;
@@ -157,7 +172,10 @@ export class Meter {
       );
     }
     if (this.budget.tokens !== undefined && this.totalTokens + this.reservedTokens + tokens > this.budget.tokens) {
-      throw new PauseError('budget', `Paused before exceeding the token budget of ${this.budget.tokens}: ${this.totalTokens} tokens used so far. Raise the budget to continue.`);
+      throw new PauseError(
+        'budget',
+        `Paused before exceeding the token budget of ${this.budget.tokens}: ${this.totalTokens} tokens used so far. Raise the budget to continue.`,
+      );
     }
     this.reservedUsd += cost;
     this.reservedTokens += tokens;

@@ -17,7 +17,8 @@ import type { Unit } from '../core/lift';
 
 export function runFlipTally(state: Pick<RunState, 'flips'>): FlipTally {
   let t = NO_FLIPS;
-  for (const [samples, minority] of Object.values(state.flips ?? {})) t = { units: t.units + 1, samples: t.samples + samples, minority: t.minority + minority };
+  for (const [samples, minority] of Object.values(state.flips ?? {}))
+    t = { units: t.units + 1, samples: t.samples + samples, minority: t.minority + minority };
   return t;
 }
 
@@ -31,7 +32,8 @@ export function withFlips(flips: RunState['flips'], units: FlipUnits): NonNullab
   const out = { ...(flips ?? {}) };
   for (const [key, passes] of Object.entries(units)) {
     const t = addUnit(NO_FLIPS, passes);
-    if (t.units && (out[key]?.[0] ?? 0) <= t.samples) out[key] = [t.samples, t.minority, passes.filter(Boolean).length, passes[0] ? 1 : 0];
+    if (t.units && (out[key]?.[0] ?? 0) <= t.samples)
+      out[key] = [t.samples, t.minority, passes.filter(Boolean).length, passes[0] ? 1 : 0];
   }
   return out;
 }
@@ -58,11 +60,23 @@ export const SPOT_ITEMS = 4;
  * thin, the first few items of a step's rollout are asked once more. Unchosen items: their flips
  * are an unbiased measure of the noise a lucky probe may have hidden.
  */
-export async function spotCheckRollout(ctx: EngineContext, policy: NoisePolicy, phase: string, skill: string, rows: readonly RolloutRow[]): Promise<FlipUnits> {
+export async function spotCheckRollout(
+  ctx: EngineContext,
+  policy: NoisePolicy,
+  phase: string,
+  skill: string,
+  rows: readonly RolloutRow[],
+): Promise<FlipUnits> {
   if (!policy.spotCheck || policy.margin > 1 || policy.maxSamples < 2) return {};
   const first = rows.filter((r) => r.status === 'ok').slice(0, SPOT_ITEMS);
   if (!first.length) return {};
-  const again = await rolloutPhase(ctx, { phase: `${phase}/r1`, skill, itemIds: first.map((r) => r.itemId), orders: first.map((r) => r.order), repeat: 1 });
+  const again = await rolloutPhase(ctx, {
+    phase: `${phase}/r1`,
+    skill,
+    itemIds: first.map((r) => r.itemId),
+    orders: first.map((r) => r.order),
+    repeat: 1,
+  });
   const hash = await skillHash(skill);
   const units: FlipUnits = {};
   again.rows.forEach((r, i) => {

@@ -39,7 +39,9 @@ export async function callOptimizer(
   /** The response schema, when it differs from the prompt's own (an analyst asked for reminders too). */
   schema: Record<string, unknown> | undefined = STAGE_SCHEMAS[prompt],
 ): Promise<OptimizerResult> {
-  return ctx.slots[role].run(() => send(ctx, key, prompt, typeof values === 'function' ? values() : values, role, memoise, schema));
+  return ctx.slots[role].run(() =>
+    send(ctx, key, prompt, typeof values === 'function' ? values() : values, role, memoise, schema),
+  );
 }
 
 /** Build the prompt, replay its memo or ask, and record the reply (the caller holds a slot). */
@@ -60,7 +62,8 @@ async function send(
   // differ (another merge order, an edited prompt) asks again instead of reusing a stale answer.
   const inputHash = await skillHash(`${prompt}\u0000${system}\u0000${user}`);
   const memo = await ctx.store.getCall(ctx.runId, key);
-  if (memo && (memo.inputHash === undefined || memo.inputHash === inputHash)) return { json: memo.parsed as JsonObject | null, replayed: true };
+  if (memo && (memo.inputHash === undefined || memo.inputHash === inputHash))
+    return { json: memo.parsed as JsonObject | null, replayed: true };
   const reservation = ctx.meter.reserve(role, system.length + user.length);
   const started = ctx.now();
   let settled = false;
@@ -93,11 +96,23 @@ async function send(
       ok: json !== null,
       usage: res.usage,
       latencyMs: ctx.now() - started,
-      ...(truncated ? { error: { kind: 'truncated', message: 'The reply was cut off by the output token limit and was dropped.' } } : {}),
+      ...(truncated
+        ? { error: { kind: 'truncated', message: 'The reply was cut off by the output token limit and was dropped.' } }
+        : {}),
     };
     if (memoise(json)) await ctx.store.putCall(record);
-    if (truncated) ctx.emit({ type: 'log', level: 'warn', message: `${key}: the optimizer's reply was cut off by its output token limit and was dropped (raise "Optimizer max output tokens" on Connect); falling back.` });
-    else if (!json) ctx.emit({ type: 'log', level: 'warn', message: `${key}: the optimizer's reply held no usable JSON; falling back.` });
+    if (truncated)
+      ctx.emit({
+        type: 'log',
+        level: 'warn',
+        message: `${key}: the optimizer's reply was cut off by its output token limit and was dropped (raise "Optimizer max output tokens" on Connect); falling back.`,
+      });
+    else if (!json)
+      ctx.emit({
+        type: 'log',
+        level: 'warn',
+        message: `${key}: the optimizer's reply held no usable JSON; falling back.`,
+      });
     return { json, replayed: false };
   } catch (e) {
     // A failed call that still used tokens (a reply cut off empty) is billed: count it.

@@ -3,7 +3,16 @@
  * by src/llm (the openai SDK) and src/storage (IndexedDB, or memory in tests). The engine
  * imports neither the SDK, nor idb, nor Comlink.
  */
-import type { ArtifactRecord, LlmUsage, OptimizerCallRecord, Role, RolloutRow, RunState, SkillVersion, StepRecord } from './types';
+import type {
+  ArtifactRecord,
+  LlmUsage,
+  OptimizerCallRecord,
+  Role,
+  RolloutRow,
+  RunState,
+  SkillVersion,
+  StepRecord,
+} from './types';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -114,7 +123,6 @@ export interface LlmPort {
   /** The most completion tokens a call of this role may use, when a limit is set (the budget cap reserves it). */
   outputLimit?(role: Role): number | undefined;
 }
-
 
 /**
  * Where a run's data lives. Every write is a checkpoint: a finished rollout, an optimizer call,

@@ -6,9 +6,30 @@
 import { parseRolloutTemplate, type RolloutTemplate } from '../core/templates';
 
 export const PROMPT_NAMES = [
-  'reflect_failure', 'reflect_success', 'merge_failure', 'merge_success', 'merge_final', 'rank_edits', 'repair_edits',
-  'reflect_suggestions', 'merge_suggestions', 'rank_suggestions', 'rewrite_skill', 'reflect_full_rewrite', 'merge_full_rewrite',
-  'appendix_consolidate', 'lr_decision', 'slow_update', 'meta_skill', 'judge', 'feedback_edits', 'meta_block', 'step_buffer', 'rollout-qa', 'rollout-mcq', 'rollout-raw',
+  'reflect_failure',
+  'reflect_success',
+  'merge_failure',
+  'merge_success',
+  'merge_final',
+  'rank_edits',
+  'repair_edits',
+  'reflect_suggestions',
+  'merge_suggestions',
+  'rank_suggestions',
+  'rewrite_skill',
+  'reflect_full_rewrite',
+  'merge_full_rewrite',
+  'appendix_consolidate',
+  'lr_decision',
+  'slow_update',
+  'meta_skill',
+  'judge',
+  'feedback_edits',
+  'meta_block',
+  'step_buffer',
+  'rollout-qa',
+  'rollout-mcq',
+  'rollout-raw',
 ] as const;
 export type PromptName = (typeof PROMPT_NAMES)[number];
 export type PromptSet = Record<PromptName, RolloutTemplate>;

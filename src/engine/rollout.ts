@@ -31,7 +31,13 @@ export interface PhaseOptions {
    * item passing) and the worst (every remaining item failing). Return false to stop: the
    * outcome is decided (the skill can no longer win, or, for a check, its verdict is certain).
    */
-  canStillWin?: (upperHard: number, upperSoft: number, lowerHard: number, lowerSoft: number, rows: readonly RolloutRow[]) => boolean | Promise<boolean>;
+  canStillWin?: (
+    upperHard: number,
+    upperSoft: number,
+    lowerHard: number,
+    lowerSoft: number,
+    rows: readonly RolloutRow[],
+  ) => boolean | Promise<boolean>;
   /** Items per early-stop wave (default: the target concurrency). Fix it where the stop point must not depend on concurrency. */
   wave?: number;
   /**
@@ -63,31 +69,53 @@ export const okRows = (rows: readonly RolloutRow[]): RolloutRow[] => rows.filter
 export function meanScores(rows: readonly RolloutRow[]): { hard: number; soft: number; n: number } {
   const ok = okRows(rows);
   if (!ok.length) return { hard: 0, soft: 0, n: 0 };
-  return { hard: ok.reduce((a, r) => a + r.hard, 0) / ok.length, soft: ok.reduce((a, r) => a + r.soft, 0) / ok.length, n: ok.length };
+  return {
+    hard: ok.reduce((a, r) => a + r.hard, 0) / ok.length,
+    soft: ok.reduce((a, r) => a + r.soft, 0) / ok.length,
+    n: ok.length,
+  };
 }
 
 function expectedText(item: DatasetItem): string {
   return item.correctChoice ? item.correctChoice : item.answers.join(' | ');
 }
 
-const isVerdict = (j: unknown): boolean => typeof j === 'object' && j !== null && typeof (j as { pass?: unknown }).pass === 'boolean';
+const isVerdict = (j: unknown): boolean =>
+  typeof j === 'object' && j !== null && typeof (j as { pass?: unknown }).pass === 'boolean';
 
 /** Score with the configured scorer; the judge scorer asks the LLM. */
-async function score(ctx: EngineContext, item: DatasetItem, response: string, cacheKey: string): Promise<ScoreResult & { judge?: RolloutRow['judge']; judgeError?: string }> {
+async function score(
+  ctx: EngineContext,
+  item: DatasetItem,
+  response: string,
+  cacheKey: string,
+): Promise<ScoreResult & { judge?: RolloutRow['judge']; judgeError?: string }> {
   const spec = ctx.config.scorer;
   if (spec.kind !== 'judge') return scoreResponse(spec, response, item);
   // The judge grades the answer, not the thinking before it.
-  const values = { question: item.question, expected: expectedText(item), rubric: item.rubric ?? spec.rubric ?? '', response: stripThinking(response) };
+  const values = {
+    question: item.question,
+    expected: expectedText(item),
+    rubric: item.rubric ?? spec.rubric ?? '',
+    response: stripThinking(response),
+  };
   // A reply without a verdict is asked once more, then the row is an error — never memoised, so
   // a resumed run asks again instead of replaying the same useless reply for ever.
   let r = await callOptimizer(ctx, `judge/${cacheKey}`, 'judge', values, 'judge', isVerdict);
-  if (!isVerdict(r.json) && !r.error) r = await callOptimizer(ctx, `judge/${cacheKey}`, 'judge', values, 'judge', isVerdict);
+  if (!isVerdict(r.json) && !r.error)
+    r = await callOptimizer(ctx, `judge/${cacheKey}`, 'judge', values, 'judge', isVerdict);
   const predicted = scoreResponse({ kind: 'exact' }, response, item).predicted;
   const j = r.json;
   if (!j || typeof j.pass !== 'boolean') {
-    return { hard: 0, soft: 0, predicted, judgeError: r.error ? r.error.message : 'the judge did not return {pass, score, reason}' };
+    return {
+      hard: 0,
+      soft: 0,
+      predicted,
+      judgeError: r.error ? r.error.message : 'the judge did not return {pass, score, reason}',
+    };
   }
-  const soft = typeof j.score === 'number' && Number.isFinite(j.score) ? Math.min(1, Math.max(0, j.score)) : j.pass ? 1 : 0;
+  const soft =
+    typeof j.score === 'number' && Number.isFinite(j.score) ? Math.min(1, Math.max(0, j.score)) : j.pass ? 1 : 0;
   const reason = typeof j.reason === 'string' ? j.reason : '';
   const hard = j.pass ? 1 : 0;
   return {
@@ -95,7 +123,11 @@ async function score(ctx: EngineContext, item: DatasetItem, response: string, ca
     soft,
     predicted,
     judge: { pass: j.pass, score: soft, reason },
-    ...(hard ? {} : { failReason: `JUDGE=0: predicted '${predicted}' but expected ${JSON.stringify(expectedText(item))} — ${reason}` }),
+    ...(hard
+      ? {}
+      : {
+          failReason: `JUDGE=0: predicted '${predicted}' but expected ${JSON.stringify(expectedText(item))} — ${reason}`,
+        }),
   };
 }
 
@@ -105,8 +137,14 @@ export function rolloutCacheKey(hash: string, itemId: string, targetKey: string,
 }
 
 /** The first samples stored for a skill (by hash) on these items, when every one of them is there. */
-export async function storedFirstSamples(ctx: EngineContext, hash: string, itemIds: readonly string[]): Promise<RolloutRow[] | null> {
-  const rows = await Promise.all(itemIds.map((id) => ctx.store.findRollout(ctx.runId, rolloutCacheKey(hash, id, ctx.targetKey))));
+export async function storedFirstSamples(
+  ctx: EngineContext,
+  hash: string,
+  itemIds: readonly string[],
+): Promise<RolloutRow[] | null> {
+  const rows = await Promise.all(
+    itemIds.map((id) => ctx.store.findRollout(ctx.runId, rolloutCacheKey(hash, id, ctx.targetKey))),
+  );
   return rows.every((r) => r !== undefined) ? (rows as RolloutRow[]) : null;
 }
 
@@ -129,7 +167,15 @@ async function rolloutOne(
   const item = ctx.items.get(itemId);
   if (!item) throw new Error(`item ${itemId} is not in the dataset`);
   const cacheKey = rolloutCacheKey(hash, itemId, ctx.targetKey, o.repeat);
-  const base = { runId: ctx.runId, phase: o.phase, order, itemId, skillHash: hash, cacheKey, ...(batched ? { viaBatch: true as const } : {}) };
+  const base = {
+    runId: ctx.runId,
+    phase: o.phase,
+    order,
+    itemId,
+    skillHash: hash,
+    cacheKey,
+    ...(batched ? { viaBatch: true as const } : {}),
+  };
   const cached = await ctx.store.findRollout(ctx.runId, cacheKey);
   if (cached) {
     const row: RolloutRow = { ...cached, ...base, cached: true, usage: ZERO, latencyMs: 0 };
@@ -141,29 +187,31 @@ async function rolloutOne(
   try {
     if (batched) counter.calls++;
     // The prompt (the skill inside it) is built only once the call holds a target slot.
-    const res = batched ? fromBatch(ctx, o.phase, batched) : await ctx.slots.target.run(async () => {
-      const messages = renderRollout(ctx.rolloutTemplate, o.skill, item, ctx.config.rollout.contextLimit);
-      const reservation = ctx.meter.reserve('target', messages.system.length + messages.user.length);
-      counter.calls++;
-      try {
-        const r = await ctx.llm.complete({
-          role: 'target',
-          stage: 'rollout',
-          messages: [
-            { role: 'system', content: messages.system },
-            { role: 'user', content: messages.user },
-          ],
-          signal: ctx.signal,
+    const res = batched
+      ? fromBatch(ctx, o.phase, batched)
+      : await ctx.slots.target.run(async () => {
+          const messages = renderRollout(ctx.rolloutTemplate, o.skill, item, ctx.config.rollout.contextLimit);
+          const reservation = ctx.meter.reserve('target', messages.system.length + messages.user.length);
+          counter.calls++;
+          try {
+            const r = await ctx.llm.complete({
+              role: 'target',
+              stage: 'rollout',
+              messages: [
+                { role: 'system', content: messages.system },
+                { role: 'user', content: messages.user },
+              ],
+              signal: ctx.signal,
+            });
+            ctx.meter.settle(reservation, callStageOfPhase(o.phase), r.usage);
+            return r;
+          } catch (e) {
+            // A failed call that still used tokens (a reply cut off empty) is billed: count it.
+            if (isLlmError(e) && e.usage) ctx.meter.settle(reservation, callStageOfPhase(o.phase), e.usage);
+            else ctx.meter.release(reservation);
+            throw e;
+          }
         });
-        ctx.meter.settle(reservation, callStageOfPhase(o.phase), r.usage);
-        return r;
-      } catch (e) {
-        // A failed call that still used tokens (a reply cut off empty) is billed: count it.
-        if (isLlmError(e) && e.usage) ctx.meter.settle(reservation, callStageOfPhase(o.phase), e.usage);
-        else ctx.meter.release(reservation);
-        throw e;
-      }
-    });
     const note = res.usageEstimated ? ctx.meter.noteEstimated() : null;
     if (note) ctx.emit({ type: 'log', level: 'warn', message: note });
     const cut = res.finishReason === 'length' ? ctx.meter.noteCutOff() : null;
@@ -210,7 +258,10 @@ export async function rolloutPhase(ctx: EngineContext, o: PhaseOptions): Promise
   const counter = { calls: 0 };
   const total = o.itemIds.length;
   const reusable = (prev: RolloutRow | undefined, itemId: string): prev is RolloutRow =>
-    !!prev && (prev.status === 'ok' || prev.error?.kind === 'item_refused') && prev.itemId === itemId && prev.skillHash === hash;
+    !!prev &&
+    (prev.status === 'ok' || prev.error?.kind === 'item_refused') &&
+    prev.itemId === itemId &&
+    prev.skillHash === hash;
   // A one-shot phase sends what it still has to ask as one provider batch (engine/batch-phase.ts).
   let batched: Map<string, BatchAnswer> | null = null;
   if (sendsByBatch(ctx, o.phase, o)) {
@@ -226,7 +277,9 @@ export async function rolloutPhase(ctx: EngineContext, o: PhaseOptions): Promise
   const runItem = async (itemId: string, order: number): Promise<RolloutRow> => {
     const prev = previous.get(order);
     // A finished row is reused on resume; so is an item the endpoint refused (asking again would be refused again).
-    const row = reusable(prev, itemId) ? prev : await rolloutOne(ctx, o, hash, itemId, order, counter, batched?.get(itemId));
+    const row = reusable(prev, itemId)
+      ? prev
+      : await rolloutOne(ctx, o, hash, itemId, order, counter, batched?.get(itemId));
     done++;
     ctx.emit({ type: 'progress', phase: o.phase, done, total });
     return row;

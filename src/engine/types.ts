@@ -116,7 +116,15 @@ export interface StepRecord {
   rolloutSoft: number;
   rolloutN: number;
   rolloutErrors: number;
-  batches: { batchIndex: number; batchSeed: number; nItems: number; hard: number; soft: number; failurePatches: number; successPatches: number }[];
+  batches: {
+    batchIndex: number;
+    batchSeed: number;
+    nItems: number;
+    hard: number;
+    soft: number;
+    failurePatches: number;
+    successPatches: number;
+  }[];
   nFailurePatches: number;
   nSuccessPatches: number;
   nEditsMerged: number;
@@ -289,4 +297,3 @@ export interface RunDataset {
   items: DatasetItem[];
   splits: Record<SplitName, string[]>;
 }
-

@@ -54,16 +54,19 @@ export async function scoreOnSelection(
   const hash = await skillHash(skill);
   const opts = gateOptions(ctx.config);
   const cached = state.selectionCache[hash];
-  if (cached?.complete && !(o.measured && cached.carried)) return { hash, score: cached, gate: gateScore(cached.hard, cached.soft, opts, skill), cacheHit: true, calls: 0 };
+  if (cached?.complete && !(o.measured && cached.carried))
+    return { hash, score: cached, gate: gateScore(cached.hard, cached.soft, opts, skill), cacheHit: true, calls: 0 };
   const canStillWin =
-    ctx.config.earlyStopGate && mustBeat !== undefined ? (uh: number, us: number) => {
+    ctx.config.earlyStopGate && mustBeat !== undefined
+      ? (uh: number, us: number) => {
           const best = gateScore(uh, us, opts, skill);
           return allowTie ? best >= mustBeat - 1e-12 : best > mustBeat;
         }
       : undefined;
   const r = await rolloutPhase(ctx, { phase, skill, itemIds: selectionIds(ctx.config, data), canStillWin });
   let score: SelectionScore;
-  if (r.complete) score = { hard: r.hard, soft: r.soft, n: r.n, complete: true, ...(r.errors ? { errors: r.errors } : {}) };
+  if (r.complete)
+    score = { hard: r.hard, soft: r.soft, n: r.n, complete: true, ...(r.errors ? { errors: r.errors } : {}) };
   else {
     // Upper bound: what the skill would score if every remaining item passed.
     const total = selectionIds(ctx.config, data).length;
@@ -109,7 +112,8 @@ export async function compareOnSelection(
   const hash = await skillHash(candidate);
   const ids = selectionIds(c, data);
   const opts = gateOptions(c);
-  const density = (skill: string) => (opts.densityWeight && opts.densityWeight > 0 ? opts.densityWeight * semanticDensity(skill, opts.leadingWords) : 0);
+  const density = (skill: string) =>
+    opts.densityWeight && opts.densityWeight > 0 ? opts.densityWeight * semanticDensity(skill, opts.leadingWords) : 0;
   const densityGain = density(candidate) - density(reference);
   const cached = state.selectionCache[hash];
   const cacheHit = !!cached?.complete && !cached.carried;
@@ -122,7 +126,8 @@ export async function compareOnSelection(
     : undefined;
   // A reference whose score was carried over (the epoch placeholder: same body) reuses the rows it came from.
   const carried = state.selectionCache[await skillHash(reference)];
-  const refRows = carried?.carried && carried.carriedFrom ? await storedFirstSamples(ctx, carried.carriedFrom, ids) : null;
+  const refRows =
+    carried?.carried && carried.carriedFrom ? await storedFirstSamples(ctx, carried.carriedFrom, ids) : null;
   const cmp = await compareSkills(ctx, {
     phase,
     ref: reference,
@@ -138,11 +143,22 @@ export async function compareOnSelection(
   let score: SelectionScore;
   if (cmp.complete) {
     const errors = cmp.candRows.length - ok.length;
-    score = { hard: mean(ok, 'hard'), soft: mean(ok, 'soft'), n: ok.length, complete: true, ...(errors ? { errors } : {}) };
+    score = {
+      hard: mean(ok, 'hard'),
+      soft: mean(ok, 'soft'),
+      n: ok.length,
+      complete: true,
+      ...(errors ? { errors } : {}),
+    };
   } else {
     const remaining = ids.length - cmp.candRows.length;
     const sum = (f: 'hard' | 'soft') => ok.reduce((a, x) => a + x[f], 0);
-    score = { hard: (sum('hard') + remaining) / (ok.length + remaining), soft: (sum('soft') + remaining) / (ok.length + remaining), n: ok.length, complete: false };
+    score = {
+      hard: (sum('hard') + remaining) / (ok.length + remaining),
+      soft: (sum('soft') + remaining) / (ok.length + remaining),
+      n: ok.length,
+      complete: false,
+    };
   }
   if (!cached || score.complete) state.selectionCache[hash] = score;
   const v = cmp.verdict;
@@ -178,7 +194,10 @@ export async function versusBest(
   policy: NoisePolicy,
 ): Promise<{ beats: boolean; ties: boolean; units: FlipUnits }> {
   if (sameSkill(state.gate.currentSkill, state.gate.bestSkill)) return { beats: true, ties: true, units: {} };
-  const cmp = await compareOnSelection(ctx, state, data, `${phase}-best`, state.gate.bestSkill, candidate, { policy, earlyStop: false });
+  const cmp = await compareOnSelection(ctx, state, data, `${phase}-best`, state.gate.bestSkill, candidate, {
+    policy,
+    earlyStop: false,
+  });
   return { beats: cmp.gain > 1e-12, ties: Math.abs(cmp.gain) <= 1e-12, units: cmp.cmp.units };
 }
 
@@ -213,8 +232,17 @@ export async function recheckAsBest(
 ): Promise<BestRecheck> {
   const ids = selectionIds(ctx.config, data);
   // A sample number settling never draws (it stops below maxSamples): fresh for every item.
-  const fresh = await rolloutPhase(ctx, { phase: `${phase}/recheck`, skill: candidate, itemIds: ids, repeat: policy.maxSamples });
-  const cmp = await compareOnSelection(ctx, state, data, `${phase}-best`, state.gate.bestSkill, candidate, { policy, earlyStop: false, gather: true });
+  const fresh = await rolloutPhase(ctx, {
+    phase: `${phase}/recheck`,
+    skill: candidate,
+    itemIds: ids,
+    repeat: policy.maxSamples,
+  });
+  const cmp = await compareOnSelection(ctx, state, data, `${phase}-best`, state.gate.bestSkill, candidate, {
+    policy,
+    earlyStop: false,
+    gather: true,
+  });
   return {
     confirmed: cmp.gain > 1e-12,
     fresh: gateScore(fresh.hard, fresh.soft, gateOptions(ctx.config), candidate),

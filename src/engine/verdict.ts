@@ -10,7 +10,16 @@
 import { skillHash } from '../core/hash';
 import { isPass } from '../core/credit';
 import { resamples, type NoisePolicy } from '../core/noise';
-import { disagree, isSettled, itemValue, pairedVerdict, type ItemPair, type PairedVerdict, type Sample, type ValueOptions } from '../core/paired-verdict';
+import {
+  disagree,
+  isSettled,
+  itemValue,
+  pairedVerdict,
+  type ItemPair,
+  type PairedVerdict,
+  type Sample,
+  type ValueOptions,
+} from '../core/paired-verdict';
 import type { EngineContext } from './context';
 import { rolloutCacheKey, rolloutPhase } from './rollout';
 import type { RolloutRow } from './types';
@@ -70,7 +79,11 @@ export async function compareSkills(ctx: EngineContext, o: CompareOptions): Prom
   for (const r of refFirst) if (r.status === 'ok') ref.set(r.itemId, [r]);
   const cand = new Map<string, RolloutRow[]>();
   const vopts: ValueOptions = { ...o.values, margin: o.policy.margin };
-  const pairOf = (id: string): ItemPair => ({ itemId: id, ref: (ref.get(id) ?? []).map(asSample), cand: (cand.get(id) ?? []).map(asSample) });
+  const pairOf = (id: string): ItemPair => ({
+    itemId: id,
+    ref: (ref.get(id) ?? []).map(asSample),
+    cand: (cand.get(id) ?? []).map(asSample),
+  });
   const refValue = (id: string) => itemValue((ref.get(id) ?? []).map(asSample), vopts);
 
   let resampleCalls = 0;
@@ -79,7 +92,18 @@ export async function compareSkills(ctx: EngineContext, o: CompareOptions): Prom
     const fresh = ids.filter((id) => !settled.has(id));
     fresh.forEach((id) => settled.add(id));
     if (fresh.length && resamples(o.policy)) {
-      resampleCalls += await settleItems(ctx, { phase: o.phase, refPhase, policy: o.policy, refSkill: o.ref, candSkill: o.cand, ref, cand, ids: fresh, position, vopts });
+      resampleCalls += await settleItems(ctx, {
+        phase: o.phase,
+        refPhase,
+        policy: o.policy,
+        refSkill: o.ref,
+        candSkill: o.cand,
+        ref,
+        cand,
+        ids: fresh,
+        position,
+        vopts,
+      });
     }
   };
   const gainOf = (id: string) => itemValue(pairOf(id).cand, vopts) - itemValue(pairOf(id).ref, vopts);
@@ -102,11 +126,20 @@ export async function compareSkills(ctx: EngineContext, o: CompareOptions): Prom
         return o.continueWhile!(sofar, sofar.gain * sofar.n, left, -rest.reduce((a, id) => a + refValue(id), 0));
       }
     : undefined;
-  const r = await rolloutPhase(ctx, { phase: o.phase, skill: o.cand, itemIds: o.itemIds, canStillWin: stop, wave: o.wave });
+  const r = await rolloutPhase(ctx, {
+    phase: o.phase,
+    skill: o.cand,
+    itemIds: o.itemIds,
+    canStillWin: stop,
+    wave: o.wave,
+  });
   take(r.rows);
   if (o.gather) {
     // Every repeat already drawn for either skill on these items (the k-th sample of a skill is one cache key).
-    for (const [hash, side] of [[refHash, ref], [candHash, cand]] as const) {
+    for (const [hash, side] of [
+      [refHash, ref],
+      [candHash, cand],
+    ] as const) {
       for (const [id, rows] of side) {
         for (let k = 1; k <= o.gather.upTo; k++) {
           const row = await ctx.store.findRollout(ctx.runId, rolloutCacheKey(hash, id, ctx.targetKey, k));
@@ -118,9 +151,22 @@ export async function compareSkills(ctx: EngineContext, o: CompareOptions): Prom
   await settleLosses(scored);
   // Where both skills failed, a gain may hide behind one unlucky answer: ask the candidate once more.
   if (resamples(o.policy) && o.values.metric !== 'soft') {
-    const shared = scored.filter((id) => both(id) && !settled.has(id) && cand.get(id)!.length === 1 && !isPass(ref.get(id)![0].hard) && !isPass(cand.get(id)![0].hard));
+    const shared = scored.filter(
+      (id) =>
+        both(id) &&
+        !settled.has(id) &&
+        cand.get(id)!.length === 1 &&
+        !isPass(ref.get(id)![0].hard) &&
+        !isPass(cand.get(id)![0].hard),
+    );
     if (shared.length) {
-      const again = await rolloutPhase(ctx, { phase: `${o.phase}/r1`, skill: o.cand, itemIds: shared, orders: shared.map((id) => position.get(id) ?? 0), repeat: 1 });
+      const again = await rolloutPhase(ctx, {
+        phase: `${o.phase}/r1`,
+        skill: o.cand,
+        itemIds: shared,
+        orders: shared.map((id) => position.get(id) ?? 0),
+        repeat: 1,
+      });
       resampleCalls += again.calls;
       for (const row of again.rows) if (row.status === 'ok') cand.get(row.itemId)!.push(row);
       // Those that now pass disagree with the reference: settle them like any other.
@@ -141,7 +187,10 @@ export async function compareSkills(ctx: EngineContext, o: CompareOptions): Prom
   }
   const pairs = scored.map(pairOf);
   const units: FlipUnits = {};
-  for (const [hash, side] of [[refHash, ref], [candHash, cand]] as const) {
+  for (const [hash, side] of [
+    [refHash, ref],
+    [candHash, cand],
+  ] as const) {
     for (const [id, rows] of side) if (rows.length > 1) units[`${hash}|${id}`] = rows.map((x) => isPass(x.hard));
   }
   return {

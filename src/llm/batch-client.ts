@@ -82,12 +82,32 @@ export class TargetBatchClient implements TargetBatchPort {
       const created = await this.call(() => sdk.post<InlineBatch>('/batches', { body, ...this.options(signal) }));
       return created.id;
     }
-    const jsonl = lines.map((l) => JSON.stringify({ custom_id: l.customId, method: 'POST', url: ENDPOINT, body: this.client.batchBody(l.request) })).join('\n');
+    const jsonl = lines
+      .map((l) =>
+        JSON.stringify({
+          custom_id: l.customId,
+          method: 'POST',
+          url: ENDPOINT,
+          body: this.client.batchBody(l.request),
+        }),
+      )
+      .join('\n');
     const file = await this.call(async () =>
-      sdk.files.create({ file: await toFile(new TextEncoder().encode(`${jsonl}\n`), 'skillwright-batch.jsonl', { type: 'application/jsonl' }), purpose: 'batch' }, this.options(signal)),
+      sdk.files.create(
+        {
+          file: await toFile(new TextEncoder().encode(`${jsonl}\n`), 'skillwright-batch.jsonl', {
+            type: 'application/jsonl',
+          }),
+          purpose: 'batch',
+        },
+        this.options(signal),
+      ),
     );
     const batch = await this.call(() =>
-      sdk.batches.create({ input_file_id: file.id, endpoint: ENDPOINT, completion_window: '24h', metadata: { source: 'skillwright' } }, this.options(signal)),
+      sdk.batches.create(
+        { input_file_id: file.id, endpoint: ENDPOINT, completion_window: '24h', metadata: { source: 'skillwright' } },
+        this.options(signal),
+      ),
     );
     return batch.id;
   }
@@ -97,7 +117,13 @@ export class TargetBatchClient implements TargetBatchPort {
     const counts = b.request_counts ?? {};
     const finished = (counts.completed ?? 0) + (counts.failed ?? 0);
     if (RUNNING.has(b.status)) return { state: 'running', total: counts.total ?? 0, finished };
-    if (b.status === 'failed') return { state: 'failed', total: counts.total ?? 0, finished, message: b.message ?? 'the provider gave no reason' };
+    if (b.status === 'failed')
+      return {
+        state: 'failed',
+        total: counts.total ?? 0,
+        finished,
+        message: b.message ?? 'the provider gave no reason',
+      };
     // completed, expired (what ran is in the files; the rest errs) or cancelled.
     return { state: 'finished', total: counts.total ?? 0, finished };
   }
@@ -105,12 +131,22 @@ export class TargetBatchClient implements TargetBatchPort {
   private async retrieve(batchId: string, signal?: AbortSignal) {
     const sdk = this.client.sdk;
     if (this.api === 'openrouter') {
-      const b = await this.call(() => sdk.get<InlineBatch>(`/batches/${encodeURIComponent(batchId)}`, this.options(signal)));
+      const b = await this.call(() =>
+        sdk.get<InlineBatch>(`/batches/${encodeURIComponent(batchId)}`, this.options(signal)),
+      );
       return { ...b, message: b.error?.message, files: [] as string[] };
     }
     const b = await this.call(() => sdk.batches.retrieve(batchId, this.options(signal)));
-    const message = b.errors?.data?.map((d) => d.message).filter(Boolean).join('; ');
-    return { ...b, message, results: null, files: [b.output_file_id, b.error_file_id].filter((id): id is string => !!id) };
+    const message = b.errors?.data
+      ?.map((d) => d.message)
+      .filter(Boolean)
+      .join('; ');
+    return {
+      ...b,
+      message,
+      results: null,
+      files: [b.output_file_id, b.error_file_id].filter((id): id is string => !!id),
+    };
   }
 
   async results(batchId: string, signal?: AbortSignal): Promise<Map<string, LlmResponse | LlmError>> {
@@ -118,7 +154,12 @@ export class TargetBatchClient implements TargetBatchPort {
     let lines: ResultLine[] = b.results ?? [];
     for (const id of b.files) {
       const text = await this.call(async () => (await this.client.sdk.files.content(id, this.options(signal))).text());
-      lines = lines.concat(text.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as ResultLine));
+      lines = lines.concat(
+        text
+          .split('\n')
+          .filter((l) => l.trim())
+          .map((l) => JSON.parse(l) as ResultLine),
+      );
     }
     const out = new Map<string, LlmResponse | LlmError>();
     for (const line of lines) if (line.custom_id) out.set(line.custom_id, this.readLine(line));
@@ -138,10 +179,18 @@ export class TargetBatchClient implements TargetBatchPort {
         return classifyError(e, this.ctx);
       }
     }
-    if (status !== undefined) return classifyError(OpenAI.APIError.generate(status, line.response?.body as object, undefined, new Headers()), this.ctx);
+    if (status !== undefined)
+      return classifyError(
+        OpenAI.APIError.generate(status, line.response?.body as object, undefined, new Headers()),
+        this.ctx,
+      );
     const err = line.error ?? {};
     if (err.code === 'batch_expired' || /expired|cancel/i.test(err.message ?? '')) {
-      return new LlmError('server', `The batch closed before this item was answered (${err.code ?? 'expired'}); a resumed run asks again.`, { role: this.client.role });
+      return new LlmError(
+        'server',
+        `The batch closed before this item was answered (${err.code ?? 'expired'}); a resumed run asks again.`,
+        { role: this.client.role },
+      );
     }
     // An inline error without an HTTP status: a request error (400) when the provider says so.
     const guess = err.type === 'invalid_request_error' ? 400 : 500;

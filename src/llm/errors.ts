@@ -15,7 +15,8 @@ export function redact(text: string, secrets: readonly string[]): string {
 export function isRetryable(e: unknown): boolean {
   if (e instanceof APIUserAbortError) return false;
   if (e instanceof APIConnectionError) return true; // includes timeouts
-  if (e instanceof APIError) return e.status === 408 || e.status === 409 || e.status === 429 || e.status === 498 || (e.status ?? 0) >= 500;
+  if (e instanceof APIError)
+    return e.status === 408 || e.status === 409 || e.status === 429 || e.status === 498 || (e.status ?? 0) >= 500;
   return false;
 }
 
@@ -46,8 +47,14 @@ function serverMessage(e: APIError): string {
 
 // A 400 about this request's content (a filter, a refusal, a prompt too long) concerns one
 // item: the run goes on without it. Any other 400 (a bad parameter) would fail every call.
-const ITEM_CODES = new Set(['content_filter', 'context_length_exceeded', 'content_policy_violation', 'string_above_max_length']);
-const ITEM_WORDS = /content (management )?polic|content[ _]filter|safety|flagged|maximum context length|context length|context window|too many tokens|prompt is too long|input is too long/i;
+const ITEM_CODES = new Set([
+  'content_filter',
+  'context_length_exceeded',
+  'content_policy_violation',
+  'string_above_max_length',
+]);
+const ITEM_WORDS =
+  /content (management )?polic|content[ _]filter|safety|flagged|maximum context length|context length|context window|too many tokens|prompt is too long|input is too long/i;
 
 function refusesThisItem(e: APIError, detail: string): boolean {
   const code = (e as { code?: unknown }).code;
@@ -60,12 +67,20 @@ export function classifyError(e: unknown, ctx: ClassifyContext): LlmError {
   const make = (kind: LlmErrorKind, message: string, status?: number) =>
     new LlmError(kind, redact(message, ctx.secrets), { status, role: ctx.role });
   if (e instanceof LlmError) return e;
-  if (e instanceof APIUserAbortError || (e instanceof Error && e.name === 'AbortError')) return make('aborted', 'The call was cancelled.');
+  if (e instanceof APIUserAbortError || (e instanceof Error && e.name === 'AbortError'))
+    return make('aborted', 'The call was cancelled.');
   if (e instanceof APIConnectionTimeoutError) return make('timeout', `The ${who} did not answer in time.`);
   if (e instanceof APIConnectionError) {
     const pageIsHttps = typeof location !== 'undefined' && location.protocol === 'https:';
-    if (pageIsHttps && ctx.baseURL.startsWith('http://') && !/^http:\/\/(localhost|127\.0\.0\.1|\[::1\])/.test(ctx.baseURL)) {
-      return make('unreachable', `The ${who} uses http:// but this page is https://, so the browser blocks it (mixed content). Use an https:// URL for the endpoint.`);
+    if (
+      pageIsHttps &&
+      ctx.baseURL.startsWith('http://') &&
+      !/^http:\/\/(localhost|127\.0\.0\.1|\[::1\])/.test(ctx.baseURL)
+    ) {
+      return make(
+        'unreachable',
+        `The ${who} uses http:// but this page is https://, so the browser blocks it (mixed content). Use an https:// URL for the endpoint.`,
+      );
     }
     const inBrowser = typeof window !== 'undefined' || typeof importScripts === 'function';
     return make(
@@ -78,16 +93,42 @@ export function classifyError(e: unknown, ctx: ClassifyContext): LlmError {
   if (e instanceof APIError) {
     const s = e.status ?? 0;
     const detail = serverMessage(e);
-    if (s === 401) return make('auth', `The ${ctx.role} API key was rejected (401) by ${ctx.baseURL}. Check the key. Server said: ${detail}`, s);
-    if (s === 403) return make('auth', `The ${ctx.role} API key is not allowed to do this (403) at ${ctx.baseURL}. Server said: ${detail}`, s);
-    if (s === 404) return make('not_found', `The ${who} does not know the model "${ctx.model}" or the path (404). Check the model name and base URL. Server said: ${detail}`, s);
+    if (s === 401)
+      return make(
+        'auth',
+        `The ${ctx.role} API key was rejected (401) by ${ctx.baseURL}. Check the key. Server said: ${detail}`,
+        s,
+      );
+    if (s === 403)
+      return make(
+        'auth',
+        `The ${ctx.role} API key is not allowed to do this (403) at ${ctx.baseURL}. Server said: ${detail}`,
+        s,
+      );
+    if (s === 404)
+      return make(
+        'not_found',
+        `The ${who} does not know the model "${ctx.model}" or the path (404). Check the model name and base URL. Server said: ${detail}`,
+        s,
+      );
     if ((s === 400 || s === 422) && refusesThisItem(e, detail)) {
       return make('item_refused', `The ${who} refused this item (${s}): ${detail}`, s);
     }
-    if (s === 400 || s === 422) return make('bad_request', `The ${who} refused the request (${s}). Server said: ${detail}`, s);
-    if (s === 429) return make('rate_limited', `The ${who} kept rate-limiting requests (429) after several retries. Lower the concurrency or wait. Server said: ${detail}`, s);
+    if (s === 400 || s === 422)
+      return make('bad_request', `The ${who} refused the request (${s}). Server said: ${detail}`, s);
+    if (s === 429)
+      return make(
+        'rate_limited',
+        `The ${who} kept rate-limiting requests (429) after several retries. Lower the concurrency or wait. Server said: ${detail}`,
+        s,
+      );
     if (s === 408) return make('timeout', `The ${who} timed out (408).`, s);
-    if (s >= 500) return make('server', `The ${who} failed with a server error (${s}) after several retries. Server said: ${detail}`, s);
+    if (s >= 500)
+      return make(
+        'server',
+        `The ${who} failed with a server error (${s}) after several retries. Server said: ${detail}`,
+        s,
+      );
     return make('server', `The ${who} answered ${s}. Server said: ${detail}`, s);
   }
   return make('server', `Unexpected failure calling the ${who}: ${e instanceof Error ? e.message : String(e)}`);

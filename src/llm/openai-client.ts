@@ -46,7 +46,10 @@ const reasoningMemory = new Map<string, boolean>();
 /** A 400 refusing max_tokens / max_completion_tokens / temperature: the other parameter style is wanted. */
 function looksLikeTokenParamRefused(e: unknown): boolean {
   if (!(e instanceof OpenAI.APIError) || (e.status !== 400 && e.status !== 422)) return false;
-  return /max_completion_tokens|max_tokens|temperature/i.test(e.message) && /unsupported|not supported|does not support|use '?max_completion_tokens|only the default/i.test(e.message);
+  return (
+    /max_completion_tokens|max_tokens|temperature/i.test(e.message) &&
+    /unsupported|not supported|does not support|use '?max_completion_tokens|only the default/i.test(e.message)
+  );
 }
 
 function looksLikeFormatUnsupported(e: unknown): boolean {
@@ -105,9 +108,13 @@ export class RoleClient {
       if (reasoning) p.max_completion_tokens = this.cfg.maxOutputTokens;
       else p.max_tokens = this.cfg.maxOutputTokens;
     }
-    if (reasoning && this.cfg.reasoningEffort) p.reasoning_effort = this.cfg.reasoningEffort as 'low' | 'medium' | 'high';
+    if (reasoning && this.cfg.reasoningEffort)
+      p.reasoning_effort = this.cfg.reasoningEffort as 'low' | 'medium' | 'high';
     if (req.jsonSchema && mode === 'json_schema') {
-      p.response_format = { type: 'json_schema', json_schema: { name: req.jsonSchema.name, schema: req.jsonSchema.schema, strict: true } };
+      p.response_format = {
+        type: 'json_schema',
+        json_schema: { name: req.jsonSchema.name, schema: req.jsonSchema.schema, strict: true },
+      };
     } else if (req.jsonSchema && mode === 'json_object') {
       p.response_format = { type: 'json_object' };
     }
@@ -134,7 +141,11 @@ export class RoleClient {
       const started = Date.now();
       try {
         const res = await this.pool.run(
-          () => this.sdk.chat.completions.create(this.params(req, mode), { signal: req.signal, timeout: this.cfg.timeoutMs }),
+          () =>
+            this.sdk.chat.completions.create(this.params(req, mode), {
+              signal: req.signal,
+              timeout: this.cfg.timeoutMs,
+            }),
           req.signal,
         );
         this.pool.succeeded();
@@ -174,7 +185,9 @@ export class RoleClient {
         if (rateLimited) rateLimits++;
         // A rate limit says "wait", not "broken": it has its own, more patient allowance, so a
         // storm slows the run down instead of failing the few calls that happen to be in flight.
-        const withinRetries = rateLimited ? rateLimits <= Math.max(this.cfg.maxRetries, RATE_LIMIT_RETRIES) : attempt - rateLimits <= this.cfg.maxRetries;
+        const withinRetries = rateLimited
+          ? rateLimits <= Math.max(this.cfg.maxRetries, RATE_LIMIT_RETRIES)
+          : attempt - rateLimits <= this.cfg.maxRetries;
         if (isRetryable(e) && withinRetries && !req.signal?.aborted) {
           const wait = retryAfterMs(e);
           if (rateLimited) this.pool.rateLimited(wait ?? base);
@@ -201,7 +214,10 @@ export interface ClientSet {
 }
 
 /** The engine's LlmPort: routes each request to the client of its role. */
-export function createLlmPort(endpoints: ClientSet, opts: ClientOptions = {}): LlmPort & { clients: Record<Role, RoleClient> } {
+export function createLlmPort(
+  endpoints: ClientSet,
+  opts: ClientOptions = {},
+): LlmPort & { clients: Record<Role, RoleClient> } {
   const target = new RoleClient('target', endpoints.target, opts);
   const optimizer = new RoleClient('optimizer', endpoints.optimizer, opts);
   const judge = endpoints.judge ? new RoleClient('judge', endpoints.judge, opts) : optimizer;
@@ -213,8 +229,15 @@ export function createLlmPort(endpoints: ClientSet, opts: ClientOptions = {}): L
     ...(t.batchApi ? { targetBatch: new TargetBatchClient(target, t.batchApi, t.batchPollMs) } : {}),
     targetSettingsKey: () => {
       const t = endpoints.target;
-      return JSON.stringify([t.baseURL, t.model, t.temperature ?? null, t.maxOutputTokens ?? null, t.reasoningEffort ?? '']);
+      return JSON.stringify([
+        t.baseURL,
+        t.model,
+        t.temperature ?? null,
+        t.maxOutputTokens ?? null,
+        t.reasoningEffort ?? '',
+      ]);
     },
-    outputLimit: (role) => (role === 'judge' ? (endpoints.judge ?? endpoints.optimizer) : endpoints[role]).maxOutputTokens,
+    outputLimit: (role) =>
+      (role === 'judge' ? (endpoints.judge ?? endpoints.optimizer) : endpoints[role]).maxOutputTokens,
   };
 }

@@ -18,17 +18,32 @@ export function readCompletion(
   // No usage in the reply: estimate from characters (about 4 per token) rather than count it free.
   const promptChars = req.messages.reduce((n, m) => n + m.content.length, 0);
   const usage = res.usage
-    ? { promptTokens: res.usage.prompt_tokens ?? 0, completionTokens: res.usage.completion_tokens ?? 0, reasoningTokens: res.usage.completion_tokens_details?.reasoning_tokens ?? 0 }
+    ? {
+        promptTokens: res.usage.prompt_tokens ?? 0,
+        completionTokens: res.usage.completion_tokens ?? 0,
+        reasoningTokens: res.usage.completion_tokens_details?.reasoning_tokens ?? 0,
+      }
     : { promptTokens: Math.ceil(promptChars / 4), completionTokens: Math.ceil(text.length / 4), reasoningTokens: 0 };
   const refusal = (choice?.message as { refusal?: unknown } | undefined)?.refusal;
   if (!text && (choice?.finish_reason === 'content_filter' || (typeof refusal === 'string' && refusal))) {
     // Not an answer: an error row for this item, never a wrong answer shown to the analysts.
-    const why = typeof refusal === 'string' && refusal ? `refused: ${refusal.slice(0, 200)}` : 'its content filter blocked the reply';
+    const why =
+      typeof refusal === 'string' && refusal
+        ? `refused: ${refusal.slice(0, 200)}`
+        : 'its content filter blocked the reply';
     throw new LlmError('item_refused', `The ${role} model did not answer this item (${why}).`, { role, usage });
   }
   if (!text && choice?.finish_reason === 'length') {
-    throw new LlmError('truncated', `The ${role} model used its whole output budget (${cfg.maxOutputTokens ?? 'default'} tokens) before answering. Raise the maximum output tokens.`, { role, usage });
+    throw new LlmError(
+      'truncated',
+      `The ${role} model used its whole output budget (${cfg.maxOutputTokens ?? 'default'} tokens) before answering. Raise the maximum output tokens.`,
+      { role, usage },
+    );
   }
-  return { text, usage, ...(res.usage ? {} : { usageEstimated: true as const }), finishReason: choice?.finish_reason ?? undefined };
+  return {
+    text,
+    usage,
+    ...(res.usage ? {} : { usageEstimated: true as const }),
+    finishReason: choice?.finish_reason ?? undefined,
+  };
 }
-

@@ -57,7 +57,13 @@ export async function exportRunFile(db: SkillwrightDb, runId: string): Promise<B
     optimizer: stripSecretHeaders(run.endpoints.optimizer),
     ...(run.endpoints.judge ? { judge: stripSecretHeaders(run.endpoints.judge) } : {}),
   };
-  const head = { format: BUNDLE_FORMAT, version: BUNDLE_VERSION, exportedAt: new Date().toISOString(), run: { ...run, endpoints }, dataset: dataset ?? null };
+  const head = {
+    format: BUNDLE_FORMAT,
+    version: BUNDLE_VERSION,
+    exportedAt: new Date().toISOString(),
+    run: { ...run, endpoints },
+    dataset: dataset ?? null,
+  };
   let file = new Blob([], { type: 'application/json' });
   let pending: string[] = [];
   let pendingChars = 0;
@@ -88,7 +94,11 @@ export async function exportRunFile(db: SkillwrightDb, runId: string): Promise<B
       if (page.length < PAGE_ROWS) break;
       // The next page starts after the last row's primary key (the store's own key path).
       const last = page[page.length - 1] as unknown as Record<string, IDBValidKey>;
-      range = IDBKeyRange.bound(keyPath.map((k) => last[k]), upper, true);
+      range = IDBKeyRange.bound(
+        keyPath.map((k) => last[k]),
+        upper,
+        true,
+      );
     }
     write(']');
   }
@@ -109,7 +119,13 @@ const runSchema = z.looseObject({
   initialSkill: z.string(),
   endpoints: z.looseObject({ target: endpointSchema, optimizer: endpointSchema, judge: endpointSchema.optional() }),
   prices: z.record(z.string(), z.unknown()),
-  state: z.looseObject({ runId: z.string(), status: z.string(), gate: z.looseObject({ currentSkill: z.string(), bestSkill: z.string() }) }).optional(),
+  state: z
+    .looseObject({
+      runId: z.string(),
+      status: z.string(),
+      gate: z.looseObject({ currentSkill: z.string(), bestSkill: z.string() }),
+    })
+    .optional(),
 });
 const datasetSchema = z.looseObject({
   id: z.string(),
@@ -126,7 +142,17 @@ const bundleSchema = z.object({
   dataset: datasetSchema.nullable(),
   skills: z.array(withRun({ hash: z.string(), text: z.string(), origin: z.string(), step: z.number() })),
   steps: z.array(withRun({ step: z.number().int(), epoch: z.number().int(), action: z.string() })),
-  rollouts: z.array(withRun({ phase: z.string(), order: z.number().int(), itemId: z.string(), cacheKey: z.string(), status: z.enum(['ok', 'error']), hard: z.number(), soft: z.number() })),
+  rollouts: z.array(
+    withRun({
+      phase: z.string(),
+      order: z.number().int(),
+      itemId: z.string(),
+      cacheKey: z.string(),
+      status: z.enum(['ok', 'error']),
+      hard: z.number(),
+      soft: z.number(),
+    }),
+  ),
   calls: z.array(withRun({ key: z.string(), stage: z.string(), raw: z.string() })),
   artifacts: z.array(withRun({ key: z.string() })),
 });
@@ -141,12 +167,16 @@ function firstIssue(error: z.ZodError): string {
 
 /** Validate a bundle's text; nothing is written unless all of it is valid. */
 export function parseBundle(text: string): { ok: true; bundle: RunBundle } | { ok: false; error: string } {
-  if (text.length > MAX_BUNDLE_CHARS) return { ok: false, error: `The file is larger than ${MAX_BUNDLE_CHARS / 1024 / 1024} MB.` };
+  if (text.length > MAX_BUNDLE_CHARS)
+    return { ok: false, error: `The file is larger than ${MAX_BUNDLE_CHARS / 1024 / 1024} MB.` };
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (e) {
-    return { ok: false, error: `The file is not valid JSON (${e instanceof Error ? e.message.slice(0, 120) : String(e)}).` };
+    return {
+      ok: false,
+      error: `The file is not valid JSON (${e instanceof Error ? e.message.slice(0, 120) : String(e)}).`,
+    };
   }
   if (!data || typeof data !== 'object' || (data as { format?: unknown }).format !== BUNDLE_FORMAT) {
     return { ok: false, error: 'This is not a Skillwright run bundle (its "format" is not "skillwright-run").' };
@@ -157,14 +187,26 @@ export function parseBundle(text: string): { ok: true; bundle: RunBundle } | { o
   // The whole config is checked, not just its shape: its numbers reach the report and the engine.
   const config = parseRunConfig(b.run.config);
   if (config.problems.length) {
-    return { ok: false, error: `The bundle's run settings are invalid: ${config.problems.map((p) => p.message).join('; ')}.` };
+    return {
+      ok: false,
+      error: `The bundle's run settings are invalid: ${config.problems.map((p) => p.message).join('; ')}.`,
+    };
   }
-  b.run = { ...b.run, config: config.config, ...(b.run.state ? { state: { ...b.run.state, config: config.config } } : {}) };
+  b.run = {
+    ...b.run,
+    config: config.config,
+    ...(b.run.state ? { state: { ...b.run.state, config: config.config } } : {}),
+  };
   const rows = b.skills.length + b.steps.length + b.rollouts.length + b.calls.length + b.artifacts.length;
-  if (rows > MAX_BUNDLE_ROWS) return { ok: false, error: `The bundle holds ${rows} rows; the limit is ${MAX_BUNDLE_ROWS}.` };
-  const foreign = [...b.skills, ...b.steps, ...b.rollouts, ...b.calls, ...b.artifacts].find((r) => r.runId !== b.run.id);
-  if (foreign) return { ok: false, error: `The bundle mixes runs: a row belongs to "${foreign.runId}", not "${b.run.id}".` };
-  if (b.dataset && b.dataset.id !== b.run.datasetId) return { ok: false, error: 'The bundled dataset is not the one the run uses.' };
+  if (rows > MAX_BUNDLE_ROWS)
+    return { ok: false, error: `The bundle holds ${rows} rows; the limit is ${MAX_BUNDLE_ROWS}.` };
+  const foreign = [...b.skills, ...b.steps, ...b.rollouts, ...b.calls, ...b.artifacts].find(
+    (r) => r.runId !== b.run.id,
+  );
+  if (foreign)
+    return { ok: false, error: `The bundle mixes runs: a row belongs to "${foreign.runId}", not "${b.run.id}".` };
+  if (b.dataset && b.dataset.id !== b.run.datasetId)
+    return { ok: false, error: 'The bundled dataset is not the one the run uses.' };
   return { ok: true, bundle: b };
 }
 
@@ -173,22 +215,26 @@ export async function importBundle(db: SkillwrightDb, bundle: RunBundle, newId: 
   const taken = Boolean(await db.get('runs', bundle.run.id));
   const id = taken ? newId() : bundle.run.id;
   const hasDataset = Boolean(await db.get('datasets', bundle.run.datasetId));
-  if (!hasDataset && !bundle.dataset) return { ok: false, error: 'The run’s dataset is neither in the bundle nor in this browser.' };
+  if (!hasDataset && !bundle.dataset)
+    return { ok: false, error: 'The run’s dataset is neither in the bundle nor in this browser.' };
   const re = <T extends { runId: string }>(rows: T[]) => rows.map((r) => ({ ...r, runId: id }));
   const status = bundle.run.status === 'running' ? 'interrupted' : bundle.run.status;
-  const run: RunRecord = withStatus({
-    ...bundle.run,
-    id,
-    name: taken ? `${bundle.run.name} (imported)` : bundle.run.name,
-    endpoints: {
-      target: stripSecretHeaders(bundle.run.endpoints.target),
-      optimizer: stripSecretHeaders(bundle.run.endpoints.optimizer),
-      ...(bundle.run.endpoints.judge ? { judge: stripSecretHeaders(bundle.run.endpoints.judge) } : {}),
+  const run: RunRecord = withStatus(
+    {
+      ...bundle.run,
+      id,
+      name: taken ? `${bundle.run.name} (imported)` : bundle.run.name,
+      endpoints: {
+        target: stripSecretHeaders(bundle.run.endpoints.target),
+        optimizer: stripSecretHeaders(bundle.run.endpoints.optimizer),
+        ...(bundle.run.endpoints.judge ? { judge: stripSecretHeaders(bundle.run.endpoints.judge) } : {}),
+      },
+      state: bundle.run.state && { ...bundle.run.state, runId: id },
+      // The bundle's hosts are the exporter's: never call them with this user's keys.
+      needsBinding: true,
     },
-    state: bundle.run.state && { ...bundle.run.state, runId: id },
-    // The bundle's hosts are the exporter's: never call them with this user's keys.
-    needsBinding: true,
-  }, status);
+    status,
+  );
   await guardQuota(async () => {
     const tx = db.transaction(['runs', 'datasets', 'datasetIndex', ...RUN_DATA_STORES], 'readwrite');
     const puts: Promise<unknown>[] = [tx.objectStore('runs').put(run)];

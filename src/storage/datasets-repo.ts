@@ -29,7 +29,11 @@ export async function noteTestLook(db: SkillwrightDb, id: string, what: string, 
 export async function putDataset(db: SkillwrightDb, d: DatasetRecord): Promise<void> {
   await guardQuota(async () => {
     const tx = db.transaction(['datasets', 'datasetIndex'], 'readwrite');
-    await Promise.all([tx.objectStore('datasets').put(d), tx.objectStore('datasetIndex').put(datasetIndexOf(d)), tx.done]);
+    await Promise.all([
+      tx.objectStore('datasets').put(d),
+      tx.objectStore('datasetIndex').put(datasetIndexOf(d)),
+      tx.done,
+    ]);
   });
 }
 

@@ -3,7 +3,14 @@
  * IndexedDB store must match. Values are deep-copied on the way in and out, as a database would.
  */
 import type { RunStore } from '../engine/ports';
-import type { ArtifactRecord, OptimizerCallRecord, RolloutRow, RunState, SkillVersion, StepRecord } from '../engine/types';
+import type {
+  ArtifactRecord,
+  OptimizerCallRecord,
+  RolloutRow,
+  RunState,
+  SkillVersion,
+  StepRecord,
+} from '../engine/types';
 
 const copy = <T>(v: T): T => structuredClone(v);
 
@@ -32,7 +39,10 @@ export class MemoryRunStore implements RunStore {
     if (row.status === 'ok') this.byCacheKey.set(`${row.runId}|${row.cacheKey}`, copy(row));
   }
   async getRollouts(runId: string, phase: string) {
-    return [...this.rollouts.values()].filter((r) => r.runId === runId && r.phase === phase).sort((a, b) => a.order - b.order).map(copy);
+    return [...this.rollouts.values()]
+      .filter((r) => r.runId === runId && r.phase === phase)
+      .sort((a, b) => a.order - b.order)
+      .map(copy);
   }
   async listRollouts(runId: string) {
     return [...this.rollouts.values()].filter((r) => r.runId === runId).map(copy);
@@ -69,13 +79,19 @@ export class MemoryRunStore implements RunStore {
     this.steps.set(`${record.runId}|${record.step}`, copy(record));
   }
   async getSteps(runId: string) {
-    return [...this.steps.values()].filter((s) => s.runId === runId).sort((a, b) => a.step - b.step).map(copy);
+    return [...this.steps.values()]
+      .filter((s) => s.runId === runId)
+      .sort((a, b) => a.step - b.step)
+      .map(copy);
   }
   async putSkillVersion(v: SkillVersion) {
     this.writes++;
     if (!this.versions.has(`${v.runId}|${v.origin}`)) this.versions.set(`${v.runId}|${v.origin}`, copy(v));
   }
   async getSkillVersions(runId: string) {
-    return [...this.versions.values()].filter((v) => v.runId === runId).sort((a, b) => a.createdAt - b.createdAt || a.step - b.step).map(copy);
+    return [...this.versions.values()]
+      .filter((v) => v.runId === runId)
+      .sort((a, b) => a.createdAt - b.createdAt || a.step - b.step)
+      .map(copy);
   }
 }

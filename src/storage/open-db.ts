@@ -34,7 +34,8 @@ export function openSkillwrightDb(name = DB_NAME): Promise<SkillwrightDb> {
         void runs.openCursor().then(async function name(cursor): Promise<void> {
           if (!cursor) return;
           const r = cursor.value;
-          if (!r.name) await cursor.update({ ...r, name: `Run of ${new Date(r.createdAt).toISOString().slice(0, 10)}` });
+          if (!r.name)
+            await cursor.update({ ...r, name: `Run of ${new Date(r.createdAt).toISOString().slice(0, 10)}` });
           return name(await cursor.continue());
         });
       }
@@ -43,24 +44,31 @@ export function openSkillwrightDb(name = DB_NAME): Promise<SkillwrightDb> {
         const index = db.createObjectStore('datasetIndex', { keyPath: 'id' });
         index.createIndex('by-created', 'createdAt');
         if (oldVersion >= 1) {
-          void tx.objectStore('datasets').openCursor().then(async function copy(cursor): Promise<void> {
-            if (!cursor) return;
-            await tx.objectStore('datasetIndex').put(datasetIndexOf(cursor.value));
-            return copy(await cursor.continue());
-          });
+          void tx
+            .objectStore('datasets')
+            .openCursor()
+            .then(async function copy(cursor): Promise<void> {
+              if (!cursor) return;
+              await tx.objectStore('datasetIndex').put(datasetIndexOf(cursor.value));
+              return copy(await cursor.continue());
+            });
         }
       }
       if (oldVersion < 4) {
         // Version 4: skill versions keyed by origin, not by hash: a text that recurs (a step that
         // undoes another) is a version of its own, or the chain of versions breaks (issue #20 item 8).
-        const create = () => db.createObjectStore('skills', { keyPath: ['runId', 'origin'] }).createIndex('by-run', 'runId');
+        const create = () =>
+          db.createObjectStore('skills', { keyPath: ['runId', 'origin'] }).createIndex('by-run', 'runId');
         if (oldVersion < 1) create();
         else {
-          void tx.objectStore('skills').getAll().then((old) => {
-            db.deleteObjectStore('skills');
-            create();
-            for (const v of old) void tx.objectStore('skills').put(v);
-          });
+          void tx
+            .objectStore('skills')
+            .getAll()
+            .then((old) => {
+              db.deleteObjectStore('skills');
+              create();
+              for (const v of old) void tx.objectStore('skills').put(v);
+            });
         }
       }
     },

@@ -15,7 +15,8 @@ export async function quotaPause(estimate?: () => Promise<{ usage?: number; quot
     const fallback = (): Promise<{ usage?: number; quota?: number }> =>
       typeof navigator !== 'undefined' && navigator.storage ? navigator.storage.estimate() : Promise.resolve({});
     const e = await (estimate ?? fallback)();
-    if (e.usage !== undefined) used = ` Skillwright uses ${mb(e.usage)}${e.quota ? ` of the ${mb(e.quota)} this browser allows` : ''}.`;
+    if (e.usage !== undefined)
+      used = ` Skillwright uses ${mb(e.usage)}${e.quota ? ` of the ${mb(e.quota)} this browser allows` : ''}.`;
   } catch {
     // No estimate available; the message still says how to free space.
   }
@@ -26,7 +27,10 @@ export async function quotaPause(estimate?: () => Promise<{ usage?: number; quot
 }
 
 /** Run a write; a quota failure becomes a PauseError. */
-export async function guardQuota<T>(write: () => Promise<T>, estimate?: () => Promise<{ usage?: number; quota?: number }>): Promise<T> {
+export async function guardQuota<T>(
+  write: () => Promise<T>,
+  estimate?: () => Promise<{ usage?: number; quota?: number }>,
+): Promise<T> {
   try {
     return await write();
   } catch (e) {

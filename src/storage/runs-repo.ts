@@ -50,13 +50,27 @@ export function toListItem(r: RunRecord): RunListItem {
  * of a status — the engine's checkpoints, a cancel, start-up recovery, an import — goes
  * through here.
  */
-export function withStatus(run: RunRecord, status: RunRecord['status'], why?: { reason?: string; reasonKind?: string }): RunRecord {
-  const state = run.state && { ...run.state, status, ...(why ? { reason: why.reason, reasonKind: why.reasonKind } : {}) };
+export function withStatus(
+  run: RunRecord,
+  status: RunRecord['status'],
+  why?: { reason?: string; reasonKind?: string },
+): RunRecord {
+  const state = run.state && {
+    ...run.state,
+    status,
+    ...(why ? { reason: why.reason, reasonKind: why.reasonKind } : {}),
+  };
   return { ...run, status, state };
 }
 
 /** Change a stored run's status (see `withStatus`); undefined when there is no such run. */
-export async function setRunStatus(db: SkillwrightDb, runId: string, status: RunRecord['status'], why: { reason: string; reasonKind: string }, at: number): Promise<RunRecord | undefined> {
+export async function setRunStatus(
+  db: SkillwrightDb,
+  runId: string,
+  status: RunRecord['status'],
+  why: { reason: string; reasonKind: string },
+  at: number,
+): Promise<RunRecord | undefined> {
   const run = await db.get('runs', runId);
   if (!run) return undefined;
   const next = { ...withStatus(run, status, why), updatedAt: at };
@@ -94,7 +108,8 @@ export async function deleteRun(db: SkillwrightDb, id: string): Promise<void> {
     const index = tx.objectStore(name).index('by-run');
     deletions.push(
       (async () => {
-        for (let c = await index.openKeyCursor(IDBKeyRange.only(id)); c; c = await c.continue()) await tx.objectStore(name).delete(c.primaryKey);
+        for (let c = await index.openKeyCursor(IDBKeyRange.only(id)); c; c = await c.continue())
+          await tx.objectStore(name).delete(c.primaryKey);
       })(),
     );
   }
@@ -102,12 +117,16 @@ export async function deleteRun(db: SkillwrightDb, id: string): Promise<void> {
 }
 
 /** At start-up: a run still marked running was cut off (tab closed, crash). */
-export async function markInterrupted(db: SkillwrightDb, isOwnedElsewhere: (id: string) => Promise<boolean> = async () => false): Promise<string[]> {
+export async function markInterrupted(
+  db: SkillwrightDb,
+  isOwnedElsewhere: (id: string) => Promise<boolean> = async () => false,
+): Promise<string[]> {
   const running = await db.getAllFromIndex('runs', 'by-status', 'running');
   const marked: string[] = [];
   for (const r of running) {
     if (await isOwnedElsewhere(r.id)) continue;
-    const reason = 'The run was interrupted (the page was closed or reloaded). Resume to continue from its last checkpoint.';
+    const reason =
+      'The run was interrupted (the page was closed or reloaded). Resume to continue from its last checkpoint.';
     await db.put('runs', withStatus(r, 'interrupted', { reason, reasonKind: 'interrupted' }));
     marked.push(r.id);
   }

@@ -10,7 +10,15 @@ import type { DBSchema } from 'idb';
 import type { Dataset } from '../core/dataset-types';
 import type { RunConfig } from '../core/run-config';
 import type { Prices } from '../engine/meter';
-import type { ArtifactRecord, OptimizerCallRecord, RolloutRow, RunState, RunStatus, SkillVersion, StepRecord } from '../engine/types';
+import type {
+  ArtifactRecord,
+  OptimizerCallRecord,
+  RolloutRow,
+  RunState,
+  RunStatus,
+  SkillVersion,
+  StepRecord,
+} from '../engine/types';
 
 export const DB_NAME = 'skillwright';
 export const DB_VERSION = 4;
@@ -122,7 +130,12 @@ export interface SkillwrightDB extends DBSchema {
   rollouts: {
     key: [string, string, number];
     value: RolloutRow;
-    indexes: { 'by-run': string; 'by-run-phase': [string, string]; 'by-cache': [string, string]; 'by-skill-item': [string, string, string] };
+    indexes: {
+      'by-run': string;
+      'by-run-phase': [string, string];
+      'by-cache': [string, string];
+      'by-skill-item': [string, string, string];
+    };
   };
   calls: { key: [string, string]; value: OptimizerCallRecord; indexes: { 'by-run': string } };
   artifacts: { key: [string, string]; value: ArtifactRecord; indexes: { 'by-run': string } };

@@ -59,7 +59,9 @@ export async function readStepRecords(
   let scoredAs = before;
   if (prev) {
     // The skill this step started from: the latest version made at or before the previous step.
-    const made = versions.filter((v) => v.step <= prev.step).sort((a, b) => a.step - b.step || a.createdAt - b.createdAt);
+    const made = versions
+      .filter((v) => v.step <= prev.step)
+      .sort((a, b) => a.step - b.step || a.createdAt - b.createdAt);
     before = made.length ? made[made.length - 1].text : (run?.initialSkill ?? null);
     const last = made.length > 0 ? parseOrigin(made[made.length - 1].origin) : null;
     const placeholder = last?.kind === 'slow_update' && last.placeholder;
@@ -69,7 +71,11 @@ export async function readStepRecords(
   if (scoredAs !== null) {
     const h = await skillHash(scoredAs);
     // One range read of the skill's rows, not one read per gate item (issue #20 item 17).
-    const rows = await db.getAllFromIndex('rollouts', 'by-skill-item', IDBKeyRange.bound([runId, h, ''], [runId, h, '\uffff']));
+    const rows = await db.getAllFromIndex(
+      'rollouts',
+      'by-skill-item',
+      IDBKeyRange.bound([runId, h, ''], [runId, h, '\uffff']),
+    );
     const okByItem = new Map<string, RolloutRow>();
     for (const r of rows) if (r.status === 'ok' && !okByItem.has(r.itemId)) okByItem.set(r.itemId, r);
     for (const g of gateRollouts) {
@@ -77,5 +83,14 @@ export async function readStepRecords(
       if (okRow) currentRollouts.push(okRow);
     }
   }
-  return { step: record, rollouts, gateRollouts, currentRollouts, calls, artifacts, skillBefore: before, versions: new Map(versions.map((v) => [v.hash, v.text])) };
+  return {
+    step: record,
+    rollouts,
+    gateRollouts,
+    currentRollouts,
+    calls,
+    artifacts,
+    skillBefore: before,
+    versions: new Map(versions.map((v) => [v.hash, v.text])),
+  };
 }

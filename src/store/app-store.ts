@@ -85,7 +85,10 @@ export interface AppState {
 }
 
 /** What the demo sets aside rather than overwrites. */
-export type ParkedDrafts = Pick<AppState, 'connection' | 'datasetId' | 'datasetName' | 'skill' | 'skillSource' | 'skillMeta' | 'skillParent' | 'config'>;
+export type ParkedDrafts = Pick<
+  AppState,
+  'connection' | 'datasetId' | 'datasetName' | 'skill' | 'skillSource' | 'skillMeta' | 'skillParent' | 'config'
+>;
 
 export const DEFAULT_CONNECTION: ConnectionDraft = {
   presetId: 'openai',
@@ -128,7 +131,19 @@ export const useApp = create<AppState>()(
       version: 1,
       storage: draftsStorage(),
       // Never keys, never run data: only what the user is drafting.
-      partialize: (s) => ({ connection: s.connection, datasetId: s.datasetId, datasetName: s.datasetName, skill: s.skill, skillSource: s.skillSource, skillMeta: s.skillMeta, skillParent: s.skillParent, keepAwake: s.keepAwake, notifyOnEnd: s.notifyOnEnd, config: s.config, parked: s.parked }),
+      partialize: (s) => ({
+        connection: s.connection,
+        datasetId: s.datasetId,
+        datasetName: s.datasetName,
+        skill: s.skill,
+        skillSource: s.skillSource,
+        skillMeta: s.skillMeta,
+        skillParent: s.skillParent,
+        keepAwake: s.keepAwake,
+        notifyOnEnd: s.notifyOnEnd,
+        config: s.config,
+        parked: s.parked,
+      }),
       merge: withSavedSettings,
     },
   ),
@@ -142,17 +157,30 @@ export function effectiveOptimizer(c: ConnectionDraft): StoredEndpoint {
 }
 
 /** The keys typed this session, each with the base URL it was typed for (the worker sends a key only there). */
-export function effectiveKeys(s: Pick<AppState, 'connection' | 'keys'>): { target: string; optimizer: string; judge?: string; hosts: { target: string; optimizer: string; judge?: string } } {
+export function effectiveKeys(s: Pick<AppState, 'connection' | 'keys'>): {
+  target: string;
+  optimizer: string;
+  judge?: string;
+  hosts: { target: string; optimizer: string; judge?: string };
+} {
   const judge = s.connection.judge && s.keys.judge ? { judge: s.keys.judge } : {};
   return {
     target: s.keys.target,
     optimizer: s.connection.sameEndpoint ? s.keys.target : s.keys.optimizer,
     ...judge,
-    hosts: { target: s.connection.target.baseURL, optimizer: effectiveOptimizer(s.connection).baseURL, ...(s.connection.judge ? { judge: s.connection.judge.baseURL } : {}) },
+    hosts: {
+      target: s.connection.target.baseURL,
+      optimizer: effectiveOptimizer(s.connection).baseURL,
+      ...(s.connection.judge ? { judge: s.connection.judge.baseURL } : {}),
+    },
   };
 }
 
 /** The endpoints a run or an evaluation uses, from the Connect screen. */
-export function runEndpoints(c: ConnectionDraft): { target: StoredEndpoint; optimizer: StoredEndpoint; judge?: StoredEndpoint } {
+export function runEndpoints(c: ConnectionDraft): {
+  target: StoredEndpoint;
+  optimizer: StoredEndpoint;
+  judge?: StoredEndpoint;
+} {
   return { target: c.target, optimizer: effectiveOptimizer(c), ...(c.judge ? { judge: c.judge } : {}) };
 }

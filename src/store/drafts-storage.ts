@@ -10,10 +10,14 @@ function sameFields(a: object | undefined, b: object): boolean {
   if (!a) return false;
   const ka = Object.keys(a);
   const kb = Object.keys(b);
-  return ka.length === kb.length && kb.every((k) => (a as Record<string, unknown>)[k] === (b as Record<string, unknown>)[k]);
+  return (
+    ka.length === kb.length && kb.every((k) => (a as Record<string, unknown>)[k] === (b as Record<string, unknown>)[k])
+  );
 }
 
-export function draftsStorage<S extends object>(store: () => Storage | undefined = () => globalThis.localStorage): PersistStorage<S> {
+export function draftsStorage<S extends object>(
+  store: () => Storage | undefined = () => globalThis.localStorage,
+): PersistStorage<S> {
   let last: S | undefined;
   return {
     getItem(name) {

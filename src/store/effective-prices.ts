@@ -7,7 +7,10 @@ import { presetPrice, type Price } from '../core/pricing';
 import { tieredPrice } from '../core/service-tier';
 import type { ConnectionDraft } from './app-store';
 
-export function effectivePrices(c: Pick<ConnectionDraft, 'prices' | 'target' | 'optimizer'>): { target?: Price; optimizer?: Price } {
+export function effectivePrices(c: Pick<ConnectionDraft, 'prices' | 'target' | 'optimizer'>): {
+  target?: Price;
+  optimizer?: Price;
+} {
   // Typed prices are the user's own; list prices follow the role's service tier (flex: half).
   const target = c.prices.target ?? tieredPrice(presetPrice(c.target.model), c.target.serviceTier);
   const optimizer = c.prices.optimizer ?? tieredPrice(presetPrice(c.optimizer.model), c.optimizer.serviceTier);

@@ -12,10 +12,33 @@ export function startLive(
   runId: string,
   status: RunStatus,
   totalSteps: number,
-  opts: { points?: LiveRun['points']; baseline?: number; reason?: string; reasonKind?: string; starting?: boolean } = {},
+  opts: {
+    points?: LiveRun['points'];
+    baseline?: number;
+    reason?: string;
+    reasonKind?: string;
+    starting?: boolean;
+  } = {},
 ): void {
   const { points = [], baseline, reason, reasonKind, starting } = opts;
-  setApp({ live: { runId, status, reason, reasonKind, step: 0, epoch: 0, totalSteps, points, baseline, usage: {}, costUsd: 0, log: [], startedAt: Date.now(), ...(starting ? { starting } : {}) } });
+  setApp({
+    live: {
+      runId,
+      status,
+      reason,
+      reasonKind,
+      step: 0,
+      epoch: 0,
+      totalSteps,
+      points,
+      baseline,
+      usage: {},
+      costUsd: 0,
+      log: [],
+      startedAt: Date.now(),
+      ...(starting ? { starting } : {}),
+    },
+  });
 }
 
 export function applyRunEvent(e: RunEventOf): void {
@@ -43,7 +66,20 @@ export function applyRunEvent(e: RunEventOf): void {
       next.progress = { phase: e.phase, done: e.done, total: e.total };
       break;
     case 'step':
-      next.points = [...live.points.filter((p) => p.step !== e.step), { step: e.step, epoch: e.epoch, action: e.action, candidate: e.candidateScore, faced: e.scoreBefore, current: e.currentScore, best: e.bestScore, trainHard: e.trainHard, editBudget: e.editBudget }];
+      next.points = [
+        ...live.points.filter((p) => p.step !== e.step),
+        {
+          step: e.step,
+          epoch: e.epoch,
+          action: e.action,
+          candidate: e.candidateScore,
+          faced: e.scoreBefore,
+          current: e.currentScore,
+          best: e.bestScore,
+          trainHard: e.trainHard,
+          editBudget: e.editBudget,
+        },
+      ];
       next.firstPointAt ??= Date.now();
       break;
     case 'usage':
@@ -57,7 +93,14 @@ export function applyRunEvent(e: RunEventOf): void {
       next.noise = e.noise;
       break;
     case 'epoch':
-      next.log = [...live.log, { at: Date.now(), level: 'info', message: `Epoch ${e.epoch} done: slow update ${e.slowUpdate ?? 'off'}, meta skill ${e.metaSkill ?? 'off'}.` }].slice(-MAX_LOG);
+      next.log = [
+        ...live.log,
+        {
+          at: Date.now(),
+          level: 'info',
+          message: `Epoch ${e.epoch} done: slow update ${e.slowUpdate ?? 'off'}, meta skill ${e.metaSkill ?? 'off'}.`,
+        },
+      ].slice(-MAX_LOG);
       break;
   }
   setApp({ live: next });

@@ -36,7 +36,9 @@ export function App() {
     window.addEventListener('hashchange', onHash);
     void recoverOnStartup()
       .then(refreshHeldKeys)
-      .catch((e: unknown) => setApp({ problem: `Could not open this browser's storage: ${e instanceof Error ? e.message : String(e)}` }));
+      .catch((e: unknown) =>
+        setApp({ problem: `Could not open this browser's storage: ${e instanceof Error ? e.message : String(e)}` }),
+      );
     const stopKeepalive = startKeepalive();
     // Ask the browser not to evict runs under storage pressure.
     void navigator.storage?.persist?.().catch(() => undefined);
@@ -60,7 +62,11 @@ export function App() {
         <ol>
           {SECTIONS.map((s, i) => (
             <li key={s.id}>
-              <a href={`#/${s.id}`} aria-current={s.id === active ? 'page' : undefined} className={s.id === active ? 'active' : undefined}>
+              <a
+                href={`#/${s.id}`}
+                aria-current={s.id === active ? 'page' : undefined}
+                className={s.id === active ? 'active' : undefined}
+              >
                 <span className="step-no" aria-hidden="true">
                   {i + 1}
                 </span>
@@ -84,7 +90,8 @@ export function App() {
         )}
         {demo && (
           <p className="demo-banner" role="note">
-            <strong>Simulation.</strong> A simulated model inside this page is answering — not a real LLM. Connect an endpoint to train for real.{' '}
+            <strong>Simulation.</strong> A simulated model inside this page is answering — not a real LLM. Connect an
+            endpoint to train for real.{' '}
             <button type="button" className="link" onClick={leaveDemo}>
               {parked ? 'Leave the demo and restore my settings' : 'Leave the demo'}
             </button>

@@ -8,7 +8,18 @@
 import type { CostEstimate } from '../engine/cost-estimate';
 import type { Price, Prices } from '../engine/meter';
 import type { EngineStage, NoiseReading, RunEvent } from '../engine/events';
-import type { OptimizerCallRecord, RolloutRow, RunStatus, SkillVersion, StageUsage, StepRecord, RunSummary, EpochStats, TestReport, LiftReport } from '../engine/types';
+import type {
+  OptimizerCallRecord,
+  RolloutRow,
+  RunStatus,
+  SkillVersion,
+  StageUsage,
+  StepRecord,
+  RunSummary,
+  EpochStats,
+  TestReport,
+  LiftReport,
+} from '../engine/types';
 import type { DatasetItem, DatasetProblem, FieldMapping, DatasetFormat } from '../core/dataset-types';
 import type { RunConfig } from '../core/run-config';
 import type { SkillMeta } from '../core/skill-file';
@@ -20,15 +31,47 @@ import type { ReviewRequest } from '../engine/step/artifacts';
 import type { RunEndpoints, StoredEndpoint } from '../storage/schema';
 
 import type { RoleCheck } from './connection-test';
-import type { CheckArtifact, GateArtifact, RepairArtifact, RewriteArtifact, ScreenedArtifact, StepArtifacts, TieBreakRecord } from '../engine/step/artifacts';
+import type {
+  CheckArtifact,
+  GateArtifact,
+  RepairArtifact,
+  RewriteArtifact,
+  ScreenedArtifact,
+  StepArtifacts,
+  TieBreakRecord,
+} from '../engine/step/artifacts';
 
 // What the page needs by name from below; nothing else is re-exported.
 export type { AppendixFlush } from '../engine/step/artifacts';
 export type { BlameLine, BlameSource, SkillBlame, ReviewRequest };
-export type { CheckArtifact, GateArtifact, RepairArtifact, RewriteArtifact, ScreenedArtifact, StepArtifacts, TieBreakRecord };
+export type {
+  CheckArtifact,
+  GateArtifact,
+  RepairArtifact,
+  RewriteArtifact,
+  ScreenedArtifact,
+  StepArtifacts,
+  TieBreakRecord,
+};
 export type { TestReport, LiftReport };
 export type { NoiseReading };
-export type { CostEstimate, DatasetListItem, EngineStage, Price, Prices, RoleCheck, RolloutRow, RunEndpoints, RunEvent, RunListItem, RunStatus, SkillVersion, StageUsage, StepRecord, StoredEndpoint };
+export type {
+  CostEstimate,
+  DatasetListItem,
+  EngineStage,
+  Price,
+  Prices,
+  RoleCheck,
+  RolloutRow,
+  RunEndpoints,
+  RunEvent,
+  RunListItem,
+  RunStatus,
+  SkillVersion,
+  StageUsage,
+  StepRecord,
+  StoredEndpoint,
+};
 
 export interface ApiError {
   kind: string;
@@ -190,12 +233,20 @@ export interface DatasetsApi {
   /** The staged file under other choices (mapping, split shares, seed); nothing is read or parsed again. */
   inspectStaged(draftId: string, choices: BuildChoices): Promise<DatasetCheck>;
   /** Store the staged file under these choices; the draft is dropped. */
-  commitStaged(draftId: string, choices: BuildChoices & { name: string }): Promise<Result<{ dataset: DatasetListItem }>>;
+  commitStaged(
+    draftId: string,
+    choices: BuildChoices & { name: string },
+  ): Promise<Result<{ dataset: DatasetListItem }>>;
   discardStaged(draftId: string): Promise<void>;
   /** Parse and store a dataset in one call (scripts and tests; the page stages instead). */
   importDataset(text: string, options: ImportOptions & { name: string }): Promise<Result<{ dataset: DatasetListItem }>>;
   listDatasets(): Promise<DatasetListItem[]>;
-  getDatasetItems(id: string, split: 'train' | 'val' | 'test' | 'all', offset: number, limit: number): Promise<Result<{ items: DatasetItem[]; total: number }>>;
+  getDatasetItems(
+    id: string,
+    split: 'train' | 'val' | 'test' | 'all',
+    offset: number,
+    limit: number,
+  ): Promise<Result<{ items: DatasetItem[]; total: number }>>;
   deleteDataset(id: string): Promise<void>;
 }
 
@@ -212,7 +263,11 @@ export interface EvaluationApi {
 export interface RunsApi {
   createRun(input: CreateRunInput): Promise<Result<{ runId: string }>>;
   /** Start or resume a run with the keys held for its hosts (a missing or mismatched key is refused, not sent). */
-  startRun(runId: string, onEvent?: (e: RunEventOf) => unknown, patch?: Partial<Pick<RunConfig, 'budget'>>): Promise<Result<StartOutcome>>;
+  startRun(
+    runId: string,
+    onEvent?: (e: RunEventOf) => unknown,
+    patch?: Partial<Pick<RunConfig, 'budget'>>,
+  ): Promise<Result<StartOutcome>>;
   pauseRun(runId: string): Promise<boolean>;
   cancelRun(runId: string): Promise<boolean>;
   listRuns(): Promise<RunListItem[]>;
@@ -273,4 +328,12 @@ export interface KeysApi {
 }
 
 /** The worker's whole contract with the page: one part per handler file. */
-export type WorkerApi = ConnectionApi & DatasetsApi & EvaluationApi & RunsApi & InspectionApi & ReviewApi & BundlesApi & ReportApi & KeysApi;
+export type WorkerApi = ConnectionApi &
+  DatasetsApi &
+  EvaluationApi &
+  RunsApi &
+  InspectionApi &
+  ReviewApi &
+  BundlesApi &
+  ReportApi &
+  KeysApi;

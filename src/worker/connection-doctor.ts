@@ -6,7 +6,8 @@
  */
 import { isLocalEndpoint } from '../core/local-endpoint';
 
-export type DoctorKind = 'mixed_content' | 'anthropic_header' | 'unreachable' | 'local_unreachable' | 'cors_headers' | 'cors';
+export type DoctorKind =
+  'mixed_content' | 'anthropic_header' | 'unreachable' | 'local_unreachable' | 'cors_headers' | 'cors';
 
 export interface DoctorFacts {
   baseURL: string;
@@ -25,7 +26,6 @@ export interface DoctorAdvice {
   message: string;
 }
 
-
 function host(url: string): string {
   try {
     return new URL(url).host;
@@ -39,10 +39,13 @@ export function corsFix(baseURL: string, pageOrigin = 'this page’s origin'): s
   const h = host(baseURL);
   if (/:11434$/.test(h)) return `For Ollama: start it with OLLAMA_ORIGINS="${pageOrigin}" (or "*") ollama serve.`;
   if (/:1234$/.test(h)) return 'For LM Studio: turn on “Enable CORS” in the server settings.';
-  if (/:8080$/.test(h)) return `For llama.cpp: start llama-server with --cors-origins "${pageOrigin}" (its default, *, also works).`;
+  if (/:8080$/.test(h))
+    return `For llama.cpp: start llama-server with --cors-origins "${pageOrigin}" (its default, *, also works).`;
   if (/:8000$/.test(h)) return `For vLLM: start the server with --allowed-origins '["${pageOrigin}"]'.`;
-  if (/openai\.azure\.com$/.test(h)) return 'For Azure OpenAI: put the resource behind Azure API Management with a CORS policy that allows this page.';
-  if (/\.(together\.xyz|deepseek\.com|mistral\.ai)$/.test(h)) return 'This provider does not answer browser pages: call it through a proxy you control that adds CORS headers.';
+  if (/openai\.azure\.com$/.test(h))
+    return 'For Azure OpenAI: put the resource behind Azure API Management with a CORS policy that allows this page.';
+  if (/\.(together\.xyz|deepseek\.com|mistral\.ai)$/.test(h))
+    return 'This provider does not answer browser pages: call it through a proxy you control that adds CORS headers.';
   return 'Make it answer preflight (OPTIONS) requests with that header (or *) and allow the Authorization and Content-Type headers.';
 }
 
@@ -50,9 +53,12 @@ export function corsFix(baseURL: string, pageOrigin = 'this page’s origin'): s
 export function contextFix(baseURL: string, truncatedAt: number): string {
   const h = host(baseURL);
   const need = 'a context that holds the skill, the task and the answer (16 384 tokens or more for long skills)';
-  if (/:11434$/.test(h)) return `Ollama cuts prompts at ${truncatedAt} tokens here: start it with OLLAMA_CONTEXT_LENGTH=16384 ollama serve, or set PARAMETER num_ctx 16384 in the model's Modelfile — ${need}.`;
-  if (/:8080$/.test(h)) return `llama-server cuts prompts at ${truncatedAt} tokens: start it with -c 16384 (--ctx-size) — ${need}.`;
-  if (/:1234$/.test(h)) return `LM Studio cuts prompts at ${truncatedAt} tokens: raise the model's context length when loading it — ${need}.`;
+  if (/:11434$/.test(h))
+    return `Ollama cuts prompts at ${truncatedAt} tokens here: start it with OLLAMA_CONTEXT_LENGTH=16384 ollama serve, or set PARAMETER num_ctx 16384 in the model's Modelfile — ${need}.`;
+  if (/:8080$/.test(h))
+    return `llama-server cuts prompts at ${truncatedAt} tokens: start it with -c 16384 (--ctx-size) — ${need}.`;
+  if (/:1234$/.test(h))
+    return `LM Studio cuts prompts at ${truncatedAt} tokens: raise the model's context length when loading it — ${need}.`;
   return `The server cuts prompts at about ${truncatedAt} tokens: raise its context size (for vLLM, --max-model-len) — ${need}.`;
 }
 
@@ -60,16 +66,36 @@ export function contextFix(baseURL: string, truncatedAt: number): string {
 export function adviseConnection(f: DoctorFacts): DoctorAdvice {
   const h = host(f.baseURL);
   const local = isLocalEndpoint(f.baseURL);
-  if (f.pageOrigin?.startsWith('https:') && f.baseURL.startsWith('http://') && !/^http:\/\/(localhost|127\.0\.0\.1|\[::1\])/.test(f.baseURL)) {
-    return { kind: 'mixed_content', message: `${h} is called over http:// from this https:// page, so the browser blocks it (mixed content). Use an https:// URL for the endpoint.` };
+  if (
+    f.pageOrigin?.startsWith('https:') &&
+    f.baseURL.startsWith('http://') &&
+    !/^http:\/\/(localhost|127\.0\.0\.1|\[::1\])/.test(f.baseURL)
+  ) {
+    return {
+      kind: 'mixed_content',
+      message: `${h} is called over http:// from this https:// page, so the browser blocks it (mixed content). Use an https:// URL for the endpoint.`,
+    };
   }
-  if (/(^|\.)anthropic\.com$/.test(h) && !Object.keys(f.headers ?? {}).some((k) => k.toLowerCase() === 'anthropic-dangerous-direct-browser-access')) {
-    return { kind: 'anthropic_header', message: 'Anthropic answers browser pages only with the header anthropic-dangerous-direct-browser-access: true. Choose the Anthropic preset, which sends it.' };
+  if (
+    /(^|\.)anthropic\.com$/.test(h) &&
+    !Object.keys(f.headers ?? {}).some((k) => k.toLowerCase() === 'anthropic-dangerous-direct-browser-access')
+  ) {
+    return {
+      kind: 'anthropic_header',
+      message:
+        'Anthropic answers browser pages only with the header anthropic-dangerous-direct-browser-access: true. Choose the Anthropic preset, which sends it.',
+    };
   }
   if (f.reachable === false) {
     return local
-      ? { kind: 'local_unreachable', message: `Nothing answers at ${h}. Is the local server running on that port? If the browser asks whether this site may access devices on your local network, allow it.` }
-      : { kind: 'unreachable', message: `Nothing answers at ${h}: check the base URL, your connection, or a firewall.` };
+      ? {
+          kind: 'local_unreachable',
+          message: `Nothing answers at ${h}. Is the local server running on that port? If the browser asks whether this site may access devices on your local network, allow it.`,
+        }
+      : {
+          kind: 'unreachable',
+          message: `Nothing answers at ${h}: check the base URL, your connection, or a firewall.`,
+        };
   }
   if (f.basicCorsOk === true && !f.minimalHeaders) {
     return {
@@ -78,7 +104,10 @@ export function adviseConnection(f: DoctorFacts): DoctorAdvice {
     };
   }
   const page = f.pageOrigin ?? 'this page';
-  return { kind: 'cors', message: `${h} answers, but does not allow requests from this page (CORS): its answers lack Access-Control-Allow-Origin for ${page}. ${corsFix(f.baseURL, f.pageOrigin)}` };
+  return {
+    kind: 'cors',
+    message: `${h} answers, but does not allow requests from this page (CORS): its answers lack Access-Control-Allow-Origin for ${page}. ${corsFix(f.baseURL, f.pageOrigin)}`,
+  };
 }
 
 /** Probe the endpoint from here (a browser context) and advise. */
@@ -97,6 +126,15 @@ export async function diagnoseUnreachable(
     }
   };
   const reachable = await probe({ mode: 'no-cors', credentials: 'omit' });
-  const basicCorsOk = reachable ? await probe({ headers: { Authorization: `Bearer ${cfg.apiKey || 'no-key'}`, ...cfg.headers } }) : null;
-  return adviseConnection({ baseURL: cfg.baseURL, headers: cfg.headers, minimalHeaders: cfg.minimalHeaders, pageOrigin, reachable, basicCorsOk });
+  const basicCorsOk = reachable
+    ? await probe({ headers: { Authorization: `Bearer ${cfg.apiKey || 'no-key'}`, ...cfg.headers } })
+    : null;
+  return adviseConnection({
+    baseURL: cfg.baseURL,
+    headers: cfg.headers,
+    minimalHeaders: cfg.minimalHeaders,
+    pageOrigin,
+    reachable,
+    basicCorsOk,
+  });
 }

@@ -33,18 +33,27 @@ export interface RoleCheck {
 async function probeContext(client: RoleClient, cfg: EndpointConfig): Promise<RoleCheck['context']> {
   const ask = async (tokens: number) => {
     const filler = 'Filler line to measure the context window. '.repeat(Math.ceil((tokens * 4) / 44));
-    const r = await client.complete({ role: client.role, stage: 'connection_test', messages: [{ role: 'user', content: `${filler}\nReply with the word OK.` }] });
+    const r = await client.complete({
+      role: client.role,
+      stage: 'connection_test',
+      messages: [{ role: 'user', content: `${filler}\nReply with the word OK.` }],
+    });
     return { chars: filler.length, tokens: r.usageEstimated ? null : r.usage.promptTokens };
   };
   const short = await ask(1_000);
   const long = await ask(6_000);
   if (short.tokens === null || long.tokens === null || short.tokens === 0) return undefined;
   const expected = (short.tokens * long.chars) / short.chars;
-  return long.tokens < 0.8 * expected ? { truncatedAt: long.tokens, fix: contextFix(cfg.baseURL, long.tokens) } : undefined;
+  return long.tokens < 0.8 * expected
+    ? { truncatedAt: long.tokens, fix: contextFix(cfg.baseURL, long.tokens) }
+    : undefined;
 }
 
 export const PROBE_PROMPT = 'Reply with the JSON object {"ok": true} and nothing else.';
-const PROBE_SCHEMA = { name: 'probe', schema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'], additionalProperties: false } };
+const PROBE_SCHEMA = {
+  name: 'probe',
+  schema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'], additionalProperties: false },
+};
 
 /**
  * Which structured output the endpoint honours: the client asks with a JSON schema and steps down
@@ -52,7 +61,12 @@ const PROBE_SCHEMA = { name: 'probe', schema: { type: 'object', properties: { ok
  * schema means the schema is not enforced (Ollama Cloud), so replies are parsed from text.
  */
 async function probeStructuredOutput(client: RoleClient, cfg: EndpointConfig): Promise<RoleCheck['structuredOutput']> {
-  const r = await client.complete({ role: client.role, stage: 'connection_test', messages: [{ role: 'user', content: PROBE_PROMPT }], jsonSchema: PROBE_SCHEMA });
+  const r = await client.complete({
+    role: client.role,
+    stage: 'connection_test',
+    messages: [{ role: 'user', content: PROBE_PROMPT }],
+    jsonSchema: PROBE_SCHEMA,
+  });
   const used = rememberedJsonMode(cfg) ?? 'json_schema';
   const kept = extractJsonObject(r.text)?.ok === true && /^\s*\{/.test(stripThinking(r.text));
   if (used !== 'text' && !kept) {
@@ -63,18 +77,42 @@ async function probeStructuredOutput(client: RoleClient, cfg: EndpointConfig): P
 }
 
 export async function checkEndpoint(role: Role, cfg: EndpointConfig, fetchImpl?: typeof fetch): Promise<RoleCheck> {
-  const client = new RoleClient(role, { ...cfg, maxRetries: 0, concurrency: 1, timeoutMs: Math.min(cfg.timeoutMs, 30_000), maxOutputTokens: cfg.maxOutputTokens ?? 16 }, fetchImpl ? { fetch: fetchImpl } : {});
+  const client = new RoleClient(
+    role,
+    {
+      ...cfg,
+      maxRetries: 0,
+      concurrency: 1,
+      timeoutMs: Math.min(cfg.timeoutMs, 30_000),
+      maxOutputTokens: cfg.maxOutputTokens ?? 16,
+    },
+    fetchImpl ? { fetch: fetchImpl } : {},
+  );
   const started = Date.now();
   try {
-    await client.complete({ role, stage: 'connection_test', messages: [{ role: 'user', content: 'Reply with the word OK.' }] });
+    await client.complete({
+      role,
+      stage: 'connection_test',
+      messages: [{ role: 'user', content: 'Reply with the word OK.' }],
+    });
     const latencyMs = Date.now() - started;
     // The roles that answer in JSON: which structured output their endpoint keeps to.
-    const structuredOutput = role === 'target' ? undefined : await probeStructuredOutput(client, cfg).catch(() => undefined);
+    const structuredOutput =
+      role === 'target' ? undefined : await probeStructuredOutput(client, cfg).catch(() => undefined);
     // Local servers are free to probe: does a long prompt reach the model whole?
     const context = isLocalEndpoint(cfg.baseURL) ? await probeContext(client, cfg).catch(() => undefined) : undefined;
-    return { role, ok: true, latencyMs, model: cfg.model, ...(structuredOutput ? { structuredOutput } : {}), ...(context ? { context } : {}) };
+    return {
+      role,
+      ok: true,
+      latencyMs,
+      model: cfg.model,
+      ...(structuredOutput ? { structuredOutput } : {}),
+      ...(context ? { context } : {}),
+    };
   } catch (e) {
-    const err = isLlmError(e) ? e : classifyError(e, { role, baseURL: cfg.baseURL, model: cfg.model, secrets: [cfg.apiKey] });
+    const err = isLlmError(e)
+      ? e
+      : classifyError(e, { role, baseURL: cfg.baseURL, model: cfg.model, secrets: [cfg.apiKey] });
     // An empty answer that ran out of tokens still proves the endpoint, key and model work.
     if (err.kind === 'truncated') return { role, ok: true, latencyMs: Date.now() - started, model: cfg.model };
     // In a browser, "unreachable" hides several causes: the doctor probes and names the fix.
@@ -87,14 +125,30 @@ export async function checkEndpoint(role: Role, cfg: EndpointConfig, fetchImpl?:
 }
 
 /** Model ids from GET /models, or an error; many endpoints offer it, some do not. */
-export async function listModels(cfg: Pick<EndpointConfig, 'baseURL' | 'apiKey' | 'headers' | 'minimalHeaders'>, fetchImpl?: typeof fetch): Promise<{ ok: true; models: string[] } | { ok: false; error: { kind: string; message: string } }> {
-  const sdk = new OpenAI({ apiKey: cfg.apiKey || 'no-key', baseURL: cfg.baseURL, dangerouslyAllowBrowser: true, maxRetries: 0, timeout: 15_000, defaultHeaders: cfg.headers, ...(cfg.minimalHeaders ? { fetch: withoutSdkHeaders(fetchImpl) } : fetchImpl ? { fetch: fetchImpl } : {}) });
+export async function listModels(
+  cfg: Pick<EndpointConfig, 'baseURL' | 'apiKey' | 'headers' | 'minimalHeaders'>,
+  fetchImpl?: typeof fetch,
+): Promise<{ ok: true; models: string[] } | { ok: false; error: { kind: string; message: string } }> {
+  const sdk = new OpenAI({
+    apiKey: cfg.apiKey || 'no-key',
+    baseURL: cfg.baseURL,
+    dangerouslyAllowBrowser: true,
+    maxRetries: 0,
+    timeout: 15_000,
+    defaultHeaders: cfg.headers,
+    ...(cfg.minimalHeaders ? { fetch: withoutSdkHeaders(fetchImpl) } : fetchImpl ? { fetch: fetchImpl } : {}),
+  });
   try {
     const ids: string[] = [];
     for await (const m of sdk.models.list()) ids.push(m.id);
     return { ok: true, models: ids.sort() };
   } catch (e) {
-    const err = classifyError(e, { role: 'target', baseURL: cfg.baseURL, model: '(model list)', secrets: [cfg.apiKey] });
+    const err = classifyError(e, {
+      role: 'target',
+      baseURL: cfg.baseURL,
+      model: '(model list)',
+      secrets: [cfg.apiKey],
+    });
     return { ok: false, error: { kind: err.kind, message: err.message } };
   }
 }

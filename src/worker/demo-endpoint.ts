@@ -19,13 +19,17 @@ export function fnvFraction(text: string): number {
   return h / 0x100000000;
 }
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const tokens = (text: string) => Math.max(1, Math.ceil(text.length / 4));
 
 function complete(body: ChatBody): Response {
   const messages = body.messages ?? [];
   const system = messages.find((m) => m.role === 'system')?.content ?? '';
-  const user = messages.filter((m) => m.role === 'user').map((m) => m.content).join('\n');
+  const user = messages
+    .filter((m) => m.role === 'user')
+    .map((m) => m.content)
+    .join('\n');
   const stage = stageOf(body);
   const content =
     stage === 'target'
@@ -53,7 +57,11 @@ export function withDemoEndpoint(base?: typeof fetch, latencyMs = 40): typeof fe
     await new Promise((r) => setTimeout(r, latencyMs));
     init?.signal?.throwIfAborted();
     const path = url.slice(DEMO_BASE_URL.length).split('?')[0];
-    if (path === '/models') return json(200, { object: 'list', data: Object.values(DEMO_MODELS).map((id) => ({ id, object: 'model', owned_by: 'skillwright-demo' })) });
+    if (path === '/models')
+      return json(200, {
+        object: 'list',
+        data: Object.values(DEMO_MODELS).map((id) => ({ id, object: 'model', owned_by: 'skillwright-demo' })),
+      });
     if (path === '/chat/completions' && (init?.method ?? 'GET').toUpperCase() === 'POST') {
       const text = typeof init?.body === 'string' ? init.body : await new Response(init?.body as BodyInit).text();
       return complete(JSON.parse(text) as ChatBody);

@@ -27,10 +27,11 @@ export function originOf(url: string): string | null {
 export function withKeys(held: Secrets, given: Secrets | null | undefined): Secrets {
   const out: Secrets = { ...held, hosts: { ...held.hosts } };
   // Keys held from before binding existed, or bound to nothing: dropped.
-  for (const role of ROLES) if (out[role] && !originOf(out.hosts?.[role] ?? '')) {
-    delete out[role];
-    delete out.hosts![role];
-  }
+  for (const role of ROLES)
+    if (out[role] && !originOf(out.hosts?.[role] ?? '')) {
+      delete out[role];
+      delete out.hosts![role];
+    }
   if (!given) return out;
   for (const role of ROLES) {
     const key = given[role];
@@ -57,9 +58,19 @@ export function keyFor(k: Secrets, role: KeyRole, baseURL: string, borrow?: KeyR
   if (target === DEMO_ORIGIN) return { ok: true, key: DEMO_KEY };
   const from: KeyRole = k[role] ? role : (borrow ?? role);
   const key = k[from];
-  if (!key) return { ok: false, kind: 'missing_key', message: 'Enter the API keys again (Connect): they are kept only in memory unless you chose to remember them.' };
+  if (!key)
+    return {
+      ok: false,
+      kind: 'missing_key',
+      message: 'Enter the API keys again (Connect): they are kept only in memory unless you chose to remember them.',
+    };
   const bound = k.hosts?.[from];
-  if (!target) return { ok: false, kind: 'host_mismatch', message: `The ${role} base URL "${baseURL}" is not an http(s) address: no key is sent to it.` };
+  if (!target)
+    return {
+      ok: false,
+      kind: 'host_mismatch',
+      message: `The ${role} base URL "${baseURL}" is not an http(s) address: no key is sent to it.`,
+    };
   // A key bound to nothing matches nothing.
   if (!bound || bound !== target) {
     return {

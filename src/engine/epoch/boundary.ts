@@ -80,7 +80,12 @@ export async function epochBoundary(
         // The body is unchanged: carry the score over (marked), so an identical candidate is a cache hit.
         const fromHash = await skillHash(currBefore);
         const from = state.selectionCache[fromHash];
-        if (from) state.selectionCache[await skillHash(placed)] = { ...from, carried: true, carriedFrom: from.carriedFrom ?? fromHash };
+        if (from)
+          state.selectionCache[await skillHash(placed)] = {
+            ...from,
+            carried: true,
+            carriedFrom: from.carriedFrom ?? fromHash,
+          };
         state.gate = { ...state.gate, currentSkill: placed, currentOrigin: origin };
         await session.saveVersion(placed, origin, lastStep);
       }
@@ -109,7 +114,9 @@ export async function epochBoundary(
           if (c.useGate) {
             // The same item-by-item verdict as a step's gate, against the current skill.
             const policy = policyOf(c, state);
-            const cmp = await compareOnSelection(ctx, state, data, `${tag}/gate`, state.gate.currentSkill, candidate, { policy });
+            const cmp = await compareOnSelection(ctx, state, data, `${tag}/gate`, state.gate.currentSkill, candidate, {
+              policy,
+            });
             g = { ...cmp.outcome, gate: cmp.candScore };
             const proposal = { skill: candidate, score: cmp.candScore, origin, step: lastStep };
             let units = cmp.cmp.units;
@@ -120,7 +127,12 @@ export async function epochBoundary(
               paired = decidePaired(state.gate, proposal, { gain: cmp.gain, beatsBest: best.beats });
             }
             state.flips = withFlips(state.flips, units);
-            ({ decision, rule } = applyGateRule(c, { pairs: cmp.cmp.pairs, margin: policy.margin, decision: paired, before: state.gate }));
+            ({ decision, rule } = applyGateRule(c, {
+              pairs: cmp.cmp.pairs,
+              margin: policy.margin,
+              decision: paired,
+              before: state.gate,
+            }));
           } else {
             g = await scoreOnSelection(ctx, state, data, `${tag}/gate`, candidate);
             decision = evaluateGate(state.gate, { skill: candidate, score: g.gate, origin, step: lastStep }, false);

@@ -27,7 +27,13 @@ function categorise(prev: RolloutRow, curr: RolloutRow): PairCategory {
 }
 
 /** Roll both skills out on the sample (in parallel) and pair the rows by item. */
-export async function comparePrevCurr(ctx: EngineContext, data: RunDataset, epoch: number, prevSkill: string, currSkill: string): Promise<ComparisonPair[]> {
+export async function comparePrevCurr(
+  ctx: EngineContext,
+  data: RunDataset,
+  epoch: number,
+  prevSkill: string,
+  currSkill: string,
+): Promise<ComparisonPair[]> {
   const tag = `e${String(epoch).padStart(2, '0')}`;
   const order = longitudinalOrder(data.splits.train, ctx.config.seed, epoch);
   const n = Math.min(ctx.config.slowUpdateSamples, order.length);
@@ -42,16 +48,27 @@ export async function comparePrevCurr(ctx: EngineContext, data: RunDataset, epoc
       .filter((p) => p.status === 'ok' && currById.get(p.itemId)?.status === 'ok')
       .map((p) => {
         const c = currById.get(p.itemId)!;
-        return { id: p.itemId, task: ctx.items.get(p.itemId)?.question ?? p.itemId, category: categorise(p, c), prev: p, curr: c };
+        return {
+          id: p.itemId,
+          task: ctx.items.get(p.itemId)?.question ?? p.itemId,
+          category: categorise(p, c),
+          prev: p,
+          curr: c,
+        };
       });
   };
   let pairs = await roll(order.slice(0, n), '');
-  if (policy === 'unchanged') return pairs.filter((p) => p.category === 'persistent_fail' || p.category === 'stable_success');
+  if (policy === 'unchanged')
+    return pairs.filter((p) => p.category === 'persistent_fail' || p.category === 'stable_success');
   if (policy === 'changed') {
     pairs = pairs.filter((p) => p.category === 'improved' || p.category === 'regressed');
     // Top up one item at a time from further down the same order, as the reference does.
     for (let i = n; i < order.length && pairs.length < n; i++) {
-      pairs.push(...(await roll([order[i]], `/topup${i}`)).filter((p) => p.category === 'improved' || p.category === 'regressed'));
+      pairs.push(
+        ...(await roll([order[i]], `/topup${i}`)).filter(
+          (p) => p.category === 'improved' || p.category === 'regressed',
+        ),
+      );
     }
   }
   return pairs;
@@ -69,7 +86,8 @@ export function renderComparison(pairs: readonly ComparisonPair[], ctx: EngineCo
   const lines = [
     `${pairs.length} tasks: ${count('regressed')} regressed, ${count('persistent_fail')} persistent failures, ${count('improved')} improved, ${count('stable_success')} stable successes.`,
   ];
-  const status = (r: RolloutRow) => `${isPass(r.hard) ? 'PASS' : 'FAIL'} (soft ${r.soft.toFixed(2)}), answer: ${r.predicted || 'N/A'}`;
+  const status = (r: RolloutRow) =>
+    `${isPass(r.hard) ? 'PASS' : 'FAIL'} (soft ${r.soft.toFixed(2)}), answer: ${r.predicted || 'N/A'}`;
   for (const [cat, heading] of SECTIONS) {
     lines.push('', heading);
     const list = pairs.filter((p) => p.category === cat);
@@ -80,8 +98,20 @@ export function renderComparison(pairs: readonly ComparisonPair[], ctx: EngineCo
       if (p.curr.failReason) lines.push(`Current fail reason: ${p.curr.failReason}`);
       if (!isPass(p.prev.hard) && p.prev.failReason) lines.push(`Previous fail reason: ${p.prev.failReason}`);
       if (cat !== 'stable_success') {
-        lines.push('Before:', '```', `[agent] ${p.prev.response}`, `[verification] ${evaluationBlock(p.prev, item)}`, '```');
-        lines.push('After:', '```', `[agent] ${p.curr.response}`, `[verification] ${evaluationBlock(p.curr, item)}`, '```');
+        lines.push(
+          'Before:',
+          '```',
+          `[agent] ${p.prev.response}`,
+          `[verification] ${evaluationBlock(p.prev, item)}`,
+          '```',
+        );
+        lines.push(
+          'After:',
+          '```',
+          `[agent] ${p.curr.response}`,
+          `[verification] ${evaluationBlock(p.curr, item)}`,
+          '```',
+        );
       }
     }
   }

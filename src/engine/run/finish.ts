@@ -23,8 +23,10 @@ import type { StepRecord } from '../types';
 /** What the diagnosis needs of a step: its record and its gate artifact's verdicts. */
 async function stepFacts(ctx: EngineContext, s: StepRecord): Promise<StepFacts> {
   const prefix = `${stepKey(s.step)}/`;
-  const gate = (await ctx.store.getArtifact(ctx.runId, `${prefix}gate`))?.value as { skippedByCheck?: boolean; rule?: { allowed: boolean } | null } | undefined;
-  const review = (await ctx.store.getArtifact(ctx.runId, `${prefix}review`))?.value as { approved?: number[] } | undefined;
+  const gate = (await ctx.store.getArtifact(ctx.runId, `${prefix}gate`))?.value as
+    { skippedByCheck?: boolean; rule?: { allowed: boolean } | null } | undefined;
+  const review = (await ctx.store.getArtifact(ctx.runId, `${prefix}review`))?.value as
+    { approved?: number[] } | undefined;
   return {
     step: s.step,
     action: s.action,
@@ -78,7 +80,9 @@ function honestLifts(
     }
     return m;
   };
-  const units: Unit[] = distinct.flatMap(([role, skill]) => [...samples(skill).values()].map((x) => ({ group: role, ...x })));
+  const units: Unit[] = distinct.flatMap(([role, skill]) =>
+    [...samples(skill).values()].map((x) => ({ group: role, ...x })),
+  );
   const tally = runFlipTally(state);
   // The run's repeated validation samples tell misses from guesses; a skill's test samples its share known.
   const fit = fitLatent([...units, ...laterSamples(state)], tally);
@@ -92,9 +96,21 @@ function honestLifts(
     // The same skill on both sides: no lift, and no noise between a skill and itself.
     const l =
       best === base
-        ? { measured: 0, estimate: 0, interval: [0, 0] as [number, number], level: 0.95, n: items.length, uncertain: true }
+        ? {
+            measured: 0,
+            estimate: 0,
+            interval: [0, 0] as [number, number],
+            level: 0.95,
+            n: items.length,
+            uncertain: true,
+          }
         : liftInterval(items, fit, { best: groupOf(best), base: groupOf(base) }, { seed: state.config.seed });
-    return { against, ...l, noise: { miss: fit.miss, guess: fit.guess, flipRate: flipRate(tally), repeatedSamples: tally.samples }, repeats };
+    return {
+      against,
+      ...l,
+      noise: { miss: fit.miss, guess: fit.guess, flipRate: flipRate(tally), repeatedSamples: tally.samples },
+      repeats,
+    };
   };
   return { lift: liftOver('initial'), liftOverNone: liftOver('none') };
 }
@@ -129,13 +145,21 @@ async function settleAnswers(
   for (;;) {
     const asks = open.filter((id) => {
       const xs = samples.get(id)!;
-      return !done.has(id) && (spot ? xs.length < 2 : !isSettled(xs, policy.margin + 1) && xs.length < policy.maxSamples);
+      return (
+        !done.has(id) && (spot ? xs.length < 2 : !isSettled(xs, policy.margin + 1) && xs.length < policy.maxSamples)
+      );
     });
     if (!asks.length) return added;
     const byK = new Map<number, string[]>();
     for (const id of asks) byK.set(samples.get(id)!.length, [...(byK.get(samples.get(id)!.length) ?? []), id]);
     for (const [k, group] of byK) {
-      const r = await rolloutPhase(ctx, { phase: `${phase}/r${k}`, skill, itemIds: group, orders: group.map((id) => position.get(id) ?? 0), repeat: k });
+      const r = await rolloutPhase(ctx, {
+        phase: `${phase}/r${k}`,
+        skill,
+        itemIds: group,
+        orders: group.map((id) => position.get(id) ?? 0),
+        repeat: k,
+      });
       r.rows.forEach((row, i) => {
         if (row.status === 'ok') {
           samples.get(group[i])!.push(row);
@@ -163,7 +187,15 @@ export async function finish(session: TrainSession, prev: RunState): Promise<Run
     // carried over from another skill is never taken as this one's. The final skill meets the best
     // item by item (issue #19): a stored best score may be a lucky draw no later skill can beat.
     const g = await scoreOnSelection(ctx, state, data, 'final', state.gate.currentSkill, { measured: true });
-    const cmp = await compareOnSelection(ctx, state, data, 'final-best', state.gate.bestSkill, state.gate.currentSkill, { policy: policyOf(c, state), earlyStop: false });
+    const cmp = await compareOnSelection(
+      ctx,
+      state,
+      data,
+      'final-best',
+      state.gate.bestSkill,
+      state.gate.currentSkill,
+      { policy: policyOf(c, state), earlyStop: false },
+    );
     state.flips = withFlips(state.flips, cmp.cmp.units);
     finalSelection = cmp.candScore;
     if (g.score.complete && cmp.gain > 1e-12) {
@@ -208,11 +240,15 @@ export async function finish(session: TrainSession, prev: RunState): Promise<Run
     const again = await Promise.all(
       distinct.map(async ([role, skill]) => {
         const rows = [...results[distinct.findIndex(([, other]) => other === skill)].rows];
-        for (let k = 1; k < repeats; k++) rows.push(...(await rolloutPhase(ctx, { phase: `test/${role}/r${k}`, skill, itemIds: testIds, repeat: k })).rows);
+        for (let k = 1; k < repeats; k++)
+          rows.push(
+            ...(await rolloutPhase(ctx, { phase: `test/${role}/r${k}`, skill, itemIds: testIds, repeat: k })).rows,
+          );
         // On a noisy target, the answers a lift hinges on are asked again until settled: the best
         // skill's failures (a miss, or not known?) and a starting point's passes (known, or a guess?).
         const want = skill === state.gate.bestSkill ? 'fails' : role === 'initial' || role === 'none' ? 'passes' : null;
-        if (want && policy.maxSamples > 1) rows.push(...(await settleAnswers(ctx, `test/${role}`, skill, rows, testIds, policy, want)));
+        if (want && policy.maxSamples > 1)
+          rows.push(...(await settleAnswers(ctx, `test/${role}`, skill, rows, testIds, policy, want)));
         return rows;
       }),
     );

@@ -24,7 +24,11 @@ export interface AggregateResult {
 }
 
 function patchJson(patches: readonly Proposals[], field: string): string {
-  return JSON.stringify(patches.map((p) => ({ reasoning: p.reasoning, [field]: p.items })), null, 2);
+  return JSON.stringify(
+    patches.map((p) => ({ reasoning: p.reasoning, [field]: p.items })),
+    null,
+    2,
+  );
 }
 
 async function mergeTree(
@@ -61,7 +65,10 @@ async function mergeTree(
         const check = validatePayload(r.json, mode.field);
         if (!check.ok || (mode.field !== 'edits' && check.items.length === 0)) {
           stats.fallbacks++;
-          return { reasoning: `fallback: concatenated ${group.length} patches`, items: group.flatMap((p) => p.items.map((e) => ({ ...e, merge_level: level }))) };
+          return {
+            reasoning: `fallback: concatenated ${group.length} patches`,
+            items: group.flatMap((p) => p.items.map((e) => ({ ...e, merge_level: level }))),
+          };
         }
         const items = check.items.map((e) => ({ ...e, source_type: e.source_type ?? kind, merge_level: level }));
         return { reasoning: String(r.json?.reasoning ?? ''), items };
@@ -106,7 +113,8 @@ export async function aggregate(
     });
     stats.results.push(r);
     const check = validatePayload(r.json, mode.field);
-    if (check.ok && (mode.field === 'edits' || check.items.length > 0)) merged = { reasoning: String(r.json?.reasoning ?? ''), items: check.items };
+    if (check.ok && (mode.field === 'edits' || check.items.length > 0))
+      merged = { reasoning: String(r.json?.reasoning ?? ''), items: check.items };
     else {
       stats.fallbacks++;
       merged = { reasoning: 'fallback: failure edits, then success edits', items: [...mf.items, ...ms.items] };

@@ -15,7 +15,6 @@ import type { RunState } from '../types';
 import type { GateState } from '../../core/gate';
 import { originKey } from '../../core/version-origin';
 
-
 /**
  * Merge the step's notes into the current skill and re-score it. Returns the gate state with the
  * changed current skill (null when the notes changed nothing); the step writes it.
@@ -54,7 +53,9 @@ export async function flushAppendix(
     const changed = { ...state.gate, currentSkill: next, currentScore: g.gate, currentOrigin: origin };
     // Measured in full and higher than the best: the notes earned it (the gate's own comparison).
     const earnedBest = g.score.complete && g.gate > state.gate.bestScore;
-    gate = earnedBest ? { ...changed, bestSkill: next, bestScore: g.gate, bestStep: a.step, bestOrigin: origin } : changed;
+    gate = earnedBest
+      ? { ...changed, bestSkill: next, bestScore: g.gate, bestStep: a.step, bestOrigin: origin }
+      : changed;
     await session.saveVersion(next, origin, a.step);
     ctx.emit({
       type: 'log',

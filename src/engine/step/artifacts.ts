@@ -103,7 +103,15 @@ export interface BlameProbe {
 }
 
 export type RepairStep =
-  | { kind: 'repair'; round: number; changed: boolean; dropped: Edit[]; added: Edit[]; reasoning: string; after: DeltaSummary | null }
+  | {
+      kind: 'repair';
+      round: number;
+      changed: boolean;
+      dropped: Edit[];
+      added: Edit[];
+      reasoning: string;
+      after: DeltaSummary | null;
+    }
   | { kind: 'blame'; round: number; probes: BlameProbe[]; dropped: Edit[]; after: DeltaSummary | null };
 
 /** A paired verdict as artifacts store it (core/paired-verdict.ts). */
@@ -146,7 +154,15 @@ export interface GateArtifact {
   /** The cautious flip rate the step's verdicts settled items with. */
   flipUpper?: number;
   /** The re-check of a would-be new best on fresh samples (issue #19). */
-  recheck?: { confirmed: boolean; fresh: number; n: number; best: number; candidate: number; gain: number; calls: number } | null;
+  recheck?: {
+    confirmed: boolean;
+    fresh: number;
+    n: number;
+    best: number;
+    candidate: number;
+    gain: number;
+    calls: number;
+  } | null;
   carried: number;
   tieBreak: TieBreakRecord | null;
   /** The gate rule's verdict on an accept (absent under the mean rule and in older runs). */
@@ -192,9 +208,28 @@ export interface StepArtifacts {
 
 export type StepArtifactName = keyof StepArtifacts;
 
-const NAMES: readonly StepArtifactName[] = ['merged', 'lr_decision', 'screened', 'ranked', 'check', 'repair', 'candidate_edits', 'apply_report', 'gate', 'rewrite', 'appendix', 'review_request', 'review'];
+const NAMES: readonly StepArtifactName[] = [
+  'merged',
+  'lr_decision',
+  'screened',
+  'ranked',
+  'check',
+  'repair',
+  'candidate_edits',
+  'apply_report',
+  'gate',
+  'rewrite',
+  'appendix',
+  'review_request',
+  'review',
+];
 
-export function putStepArtifact<N extends StepArtifactName>(ctx: EngineContext, key: string, name: N, value: StepArtifacts[N]): Promise<void> {
+export function putStepArtifact<N extends StepArtifactName>(
+  ctx: EngineContext,
+  key: string,
+  name: N,
+  value: StepArtifacts[N],
+): Promise<void> {
   return ctx.store.putArtifact({ runId: ctx.runId, key: `${key}/${name}`, value });
 }
 
@@ -215,7 +250,8 @@ export function readStepArtifacts(step: number, records: readonly ArtifactRecord
  */
 export function rebuildCandidate(before: string, artifacts: Partial<StepArtifacts>): string | null {
   // A rewrite the person vetoed gated the skill the step started from.
-  if (artifacts.rewrite) return artifacts.review && !artifacts.review.approved.includes(0) ? before : artifacts.rewrite.skill;
+  if (artifacts.rewrite)
+    return artifacts.review && !artifacts.review.approved.includes(0) ? before : artifacts.rewrite.skill;
   if (!artifacts.apply_report) return null;
   const edits = artifacts.candidate_edits ?? artifacts.ranked?.edits;
   return edits ? applyPatch(before, edits).skill : null;

@@ -13,7 +13,15 @@ import type { NoisePolicy } from '../../core/noise';
 import type { FlipUnits } from '../verdict';
 import { putStepArtifact } from './artifacts';
 import type { EngineContext } from '../context';
-import { blameByLeavingOut, checkArtifact, checkOnTrain, repairBundle, summariseDelta, type RepairOutcome, type TrainCheck } from './credit-check';
+import {
+  blameByLeavingOut,
+  checkArtifact,
+  checkOnTrain,
+  repairBundle,
+  summariseDelta,
+  type RepairOutcome,
+  type TrainCheck,
+} from './credit-check';
 import type { RepairStep } from './artifacts';
 import { okRows } from '../rollout';
 import { rankAndSelect } from './rank-edits';
@@ -77,7 +85,13 @@ export async function buildCandidate(ctx: EngineContext, a: CandidateInput): Pro
       pool: pool.length,
       kept: s.kept.length,
       carried: pool.filter((e) => e.carried).length,
-      dropped: s.dropped.map((d) => ({ index: d.index, op: String(d.edit.op), target: d.edit.target ?? '', content: d.edit.content ?? '', reason: d.reason })),
+      dropped: s.dropped.map((d) => ({
+        index: d.index,
+        op: String(d.edit.op),
+        target: d.edit.target ?? '',
+        content: d.edit.content ?? '',
+        reason: d.reason,
+      })),
     });
   }
   const sel = await rankAndSelect(ctx, a.key, { ...a.merged, edits: kept }, a.budget, a.current, a.metaText);
@@ -90,7 +104,10 @@ export async function buildCandidate(ctx: EngineContext, a: CandidateInput): Pro
   const base = okRows(a.rows);
   if (c.trainCheck && applied.skill !== a.current && base.length) {
     const checkBundle = async (phase: string, bundle: readonly Edit[]): Promise<TrainCheck> => {
-      const r = await checkOnTrain(ctx, phase, base, a.current, applyPatch(a.current, bundle).skill, { policy: a.policy, findRegressions: c.repairEdits });
+      const r = await checkOnTrain(ctx, phase, base, a.current, applyPatch(a.current, bundle).skill, {
+        policy: a.policy,
+        findRegressions: c.repairEdits,
+      });
       units = { ...units, ...r.units };
       return r;
     };
@@ -105,7 +122,17 @@ export async function buildCandidate(ctx: EngineContext, a: CandidateInput): Pro
     await putStepArtifact(ctx, a.key, 'check', checkArtifact(check));
   }
   await putStepArtifact(ctx, a.key, 'candidate_edits', edits);
-  return { kind: 'patch', ranked: sel.ranked, edits, applied, skill: applied.skill, check, repair, carried: pool.filter((e) => e.carried).length, units };
+  return {
+    kind: 'patch',
+    ranked: sel.ranked,
+    edits,
+    applied,
+    skill: applied.skill,
+    check,
+    repair,
+    carried: pool.filter((e) => e.carried).length,
+    units,
+  };
 }
 
 /** One bundle the credit assignment checked on the step's train items. */
@@ -117,7 +144,11 @@ interface Checked {
 
 /** Better on train: improved first, then the larger summed gain, then fewer regressions, then the later bundle. */
 function better(x: Checked, y: Checked): boolean {
-  const score = (b: Checked) => [b.check.improved ? 1 : 0, b.check.verdict ? b.check.verdict.gain * b.check.verdict.n : b.check.delta.after.hard - b.check.delta.before.hard, -b.check.delta.regressed.length];
+  const score = (b: Checked) => [
+    b.check.improved ? 1 : 0,
+    b.check.verdict ? b.check.verdict.gain * b.check.verdict.n : b.check.delta.after.hard - b.check.delta.before.hard,
+    -b.check.delta.regressed.length,
+  ];
   const [a, b] = [score(x), score(y)];
   for (let i = 0; i < a.length; i++) if (Math.abs(a[i] - b[i]) > 1e-9) return a[i] > b[i];
   return true;
@@ -134,7 +165,12 @@ function better(x: Checked, y: Checked): boolean {
  */
 async function assignCredit(
   ctx: EngineContext,
-  a: CandidateInput & { edits: Edit[]; check: TrainCheck; base: RolloutRow[]; checkBundle: (phase: string, bundle: readonly Edit[]) => Promise<TrainCheck> },
+  a: CandidateInput & {
+    edits: Edit[];
+    check: TrainCheck;
+    base: RolloutRow[];
+    checkBundle: (phase: string, bundle: readonly Edit[]) => Promise<TrainCheck>;
+  },
 ): Promise<{ edits: Edit[]; check: TrainCheck; repair: RepairOutcome }> {
   const c = ctx.config;
   const rounds = Math.max(1, c.repairRounds ?? 1);
@@ -156,20 +192,57 @@ async function assignCredit(
     });
     first ??= repair;
     if (!repair.repaired || applyPatch(a.current, repair.edits).skill === a.current) {
-      steps.push({ kind: 'repair', round, changed: false, dropped: [], added: [], reasoning: repair.reasoning, after: null });
+      steps.push({
+        kind: 'repair',
+        round,
+        changed: false,
+        dropped: [],
+        added: [],
+        reasoning: repair.reasoning,
+        after: null,
+      });
       break;
     }
-    const repaired: Checked = { edits: repair.edits, check: await a.checkBundle(`${a.key}/check-repaired${round > 1 ? round : ''}`, repair.edits), how: 'repaired' };
+    const repaired: Checked = {
+      edits: repair.edits,
+      check: await a.checkBundle(`${a.key}/check-repaired${round > 1 ? round : ''}`, repair.edits),
+      how: 'repaired',
+    };
     seen.push(repaired);
-    steps.push({ kind: 'repair', round, changed: true, dropped: repair.dropped, added: repair.added, reasoning: repair.reasoning, after: summariseDelta(repaired.check.delta) });
+    steps.push({
+      kind: 'repair',
+      round,
+      changed: true,
+      dropped: repair.dropped,
+      added: repair.added,
+      reasoning: repair.reasoning,
+      after: summariseDelta(repaired.check.delta),
+    });
     latest = repaired;
     if (c.blameEdits && latest.check.delta.regressed.length && latest.edits.length > 1) {
-      const blame = await blameByLeavingOut(ctx, { key: a.key, round, current: a.current, edits: latest.edits, check: latest.check, policy: a.policy });
+      const blame = await blameByLeavingOut(ctx, {
+        key: a.key,
+        round,
+        current: a.current,
+        edits: latest.edits,
+        check: latest.check,
+        policy: a.policy,
+      });
       if (blame.blamed.length) {
         const pruned = latest.edits.filter((_, i) => !blame.blamed.includes(i));
-        const checked: Checked = { edits: pruned, check: await a.checkBundle(`${a.key}/check-pruned${round > 1 ? round : ''}`, pruned), how: 'pruned' };
+        const checked: Checked = {
+          edits: pruned,
+          check: await a.checkBundle(`${a.key}/check-pruned${round > 1 ? round : ''}`, pruned),
+          how: 'pruned',
+        };
         seen.push(checked);
-        steps.push({ kind: 'blame', round, probes: blame.probes, dropped: blame.blamed.map((i) => latest.edits[i]), after: summariseDelta(checked.check.delta) });
+        steps.push({
+          kind: 'blame',
+          round,
+          probes: blame.probes,
+          dropped: blame.blamed.map((i) => latest.edits[i]),
+          after: summariseDelta(checked.check.delta),
+        });
         latest = checked;
       } else steps.push({ kind: 'blame', round, probes: blame.probes, dropped: [], after: null });
     }

@@ -29,7 +29,11 @@ export interface BudgetOutcome {
   schedule?: ScheduleState;
 }
 
-export async function chooseBudget(ctx: EngineContext, schedule: ScheduleState, a: BudgetInput): Promise<BudgetOutcome> {
+export async function chooseBudget(
+  ctx: EngineContext,
+  schedule: ScheduleState,
+  a: BudgetInput,
+): Promise<BudgetOutcome> {
   const c = ctx.config;
   if (c.updateMode === 'full_rewrite') return { budget: null };
   if (c.lrControlMode !== 'autonomous') {

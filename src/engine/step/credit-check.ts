@@ -75,13 +75,27 @@ export async function checkOnTrain(
     refRows: before,
     policy: o.policy,
     values,
-    continueWhile: (v, gainSum, left, lost) => (v.n === 0 && left <= EPS ? false : canImprove(gainSum, left) && (o.findRegressions || !sure(gainSum, lost))),
+    continueWhile: (v, gainSum, left, lost) =>
+      v.n === 0 && left <= EPS ? false : canImprove(gainSum, left) && (o.findRegressions || !sure(gainSum, lost)),
     wave: o.findRegressions ? Math.max(1, ordered.length) : CHECK_WAVE,
   });
   const v = cmp.verdict;
   const softGain = meanSoft(cmp.pairs.flatMap((p) => p.cand)) - meanSoft(cmp.pairs.flatMap((p) => p.ref));
-  const delta: ItemDelta = { n: v.n, regressed: v.regressed, improved: v.improved, before: { hard: v.refScore, soft: meanSoft(cmp.pairs.flatMap((p) => p.ref)) }, after: { hard: v.candScore, soft: meanSoft(cmp.pairs.flatMap((p) => p.cand)) } };
-  const base = { delta, rows: cmp.candRows, calls: cmp.calls, verdict: v, resampleCalls: cmp.resampleCalls, units: cmp.units };
+  const delta: ItemDelta = {
+    n: v.n,
+    regressed: v.regressed,
+    improved: v.improved,
+    before: { hard: v.refScore, soft: meanSoft(cmp.pairs.flatMap((p) => p.ref)) },
+    after: { hard: v.candScore, soft: meanSoft(cmp.pairs.flatMap((p) => p.cand)) },
+  };
+  const base = {
+    delta,
+    rows: cmp.candRows,
+    calls: cmp.calls,
+    verdict: v,
+    resampleCalls: cmp.resampleCalls,
+    units: cmp.units,
+  };
   if (cmp.complete) {
     const strict = v.gain > EPS;
     return { ...base, complete: true, improved: strict || (Math.abs(v.gain) <= EPS && softGain > EPS), strict };
@@ -117,7 +131,12 @@ export interface RepairInput {
   metaText: string;
 }
 
-function describeItem(ctx: EngineContext, id: string, before: RolloutRow | undefined, after: RolloutRow | undefined): string {
+function describeItem(
+  ctx: EngineContext,
+  id: string,
+  before: RolloutRow | undefined,
+  after: RolloutRow | undefined,
+): string {
   const item = ctx.items.get(id);
   const expected = item?.correctChoice ?? item?.answers.join(' | ') ?? '';
   return [
@@ -133,7 +152,8 @@ function describeItem(ctx: EngineContext, id: string, before: RolloutRow | undef
 export async function repairBundle(ctx: EngineContext, a: RepairInput): Promise<RepairOutcome> {
   const before = new Map(a.currentRows.map((r) => [r.itemId, r]));
   const after = new Map(a.check.rows.map((r) => [r.itemId, r]));
-  const render = (ids: readonly string[]) => ids.map((id) => describeItem(ctx, id, before.get(id), after.get(id))).join('\n\n');
+  const render = (ids: readonly string[]) =>
+    ids.map((id) => describeItem(ctx, id, before.get(id), after.get(id))).join('\n\n');
   const round = a.round ?? 1;
   const r = await callOptimizer(ctx, `${a.key}/repair_edits${round > 1 ? `-${round}` : ''}`, 'repair_edits', {
     meta: a.metaText,
@@ -153,7 +173,10 @@ export async function repairBundle(ctx: EngineContext, a: RepairInput): Promise<
   const proposed = validatePayload(r.json, 'add_edits');
   const raw = (proposed.ok ? proposed.items : []) as unknown as Edit[];
   // Added edits are screened against the candidate they extend, like any other edit.
-  const added = screenEdits(a.candidate, raw.map((e) => ({ ...e, source_type: 'failure' as const }))).kept.slice(0, Math.max(0, a.maxAdded));
+  const added = screenEdits(
+    a.candidate,
+    raw.map((e) => ({ ...e, source_type: 'failure' as const })),
+  ).kept.slice(0, Math.max(0, a.maxAdded));
   const repaired = drop.size > 0 || added.length > 0;
   return {
     edits: repaired ? [...kept, ...added] : [...a.edits],
@@ -185,10 +208,21 @@ export async function blameByLeavingOut(
   if (a.edits.length < 2 || !regressed.length) return { blamed: [], probes: [] };
   const probes = await Promise.all(
     a.edits.map(async (_, index) => {
-      const without = applyPatch(a.current, a.edits.filter((__, i) => i !== index)).skill;
-      const r = await rolloutPhase(ctx, { phase: `${a.key}/check-blame${a.round > 1 ? `${a.round}-` : ''}${index}`, skill: without, itemIds: ids });
+      const without = applyPatch(
+        a.current,
+        a.edits.filter((__, i) => i !== index),
+      ).skill;
+      const r = await rolloutPhase(ctx, {
+        phase: `${a.key}/check-blame${a.round > 1 ? `${a.round}-` : ''}${index}`,
+        skill: without,
+        itemIds: ids,
+      });
       const pass = new Map(r.rows.filter((x) => x.status === 'ok').map((x) => [x.itemId, isPass(x.hard)]));
-      return { index, restored: regressed.filter((id) => pass.get(id) === true), lost: improved.filter((id) => pass.get(id) === false) };
+      return {
+        index,
+        restored: regressed.filter((id) => pass.get(id) === true),
+        lost: improved.filter((id) => pass.get(id) === false),
+      };
     }),
   );
   const need = Math.max(1, Math.ceil(regressed.length / 2));
@@ -215,5 +249,13 @@ export function checkArtifact(check: TrainCheck): CheckArtifact {
 
 /** A paired verdict as artifacts store it. */
 export function verdictRecord(v: PairedVerdict): VerdictRecord {
-  return { n: v.n, improved: v.improved, regressed: v.regressed, pValue: v.pValue, resampled: v.resampled, unsettled: v.unsettled, margin: v.margin };
+  return {
+    n: v.n,
+    improved: v.improved,
+    regressed: v.regressed,
+    pValue: v.pValue,
+    resampled: v.resampled,
+    unsettled: v.unsettled,
+    margin: v.margin,
+  };
 }

@@ -15,9 +15,16 @@ export function applyGateRule(
   a: { pairs: readonly ItemPair[]; margin: number; decision: GateDecision; before: GateState },
 ): { decision: GateDecision; rule: GateRuleVerdict | null } {
   const rule = c.gateRule ?? 'mean'; // runs made before the option have none
-  if (rule === 'mean' || !isAccept(a.decision.action) || a.decision.action === 'force_accept') return { decision: a.decision, rule: null };
+  if (rule === 'mean' || !isAccept(a.decision.action) || a.decision.action === 'force_accept')
+    return { decision: a.decision, rule: null };
   const both = a.pairs.filter((p) => p.ref.length && p.cand.length);
-  const side = (f: 'ref' | 'cand') => both.map((p) => ({ itemId: p.itemId, hard: hardValue(p[f], a.margin), soft: meanSoft(p[f]) }));
-  const verdict = judgeByRule(side('ref'), side('cand'), { rule, metric: c.gateMetric, mixedWeight: c.gateMixedWeight, k: c.gateSignificanceK });
+  const side = (f: 'ref' | 'cand') =>
+    both.map((p) => ({ itemId: p.itemId, hard: hardValue(p[f], a.margin), soft: meanSoft(p[f]) }));
+  const verdict = judgeByRule(side('ref'), side('cand'), {
+    rule,
+    metric: c.gateMetric,
+    mixedWeight: c.gateMixedWeight,
+    k: c.gateSignificanceK,
+  });
   return { decision: verdict.allowed ? a.decision : { action: 'reject', state: a.before }, rule: verdict };
 }

@@ -48,7 +48,11 @@ export interface GateStepOutcome {
 }
 
 /** Gate the candidate: the decision, the buffer entry, the edits to carry and the record's fields. */
-export async function gateStep(session: TrainSession, state: Readonly<RunState>, a: GateStepInput): Promise<GateStepOutcome> {
+export async function gateStep(
+  session: TrainSession,
+  state: Readonly<RunState>,
+  a: GateStepInput,
+): Promise<GateStepOutcome> {
   const { ctx, data } = session;
   const c = ctx.config;
   const { key, current, cand, rows, summaries, timer } = a;
@@ -60,7 +64,9 @@ export async function gateStep(session: TrainSession, state: Readonly<RunState>,
 
   session.stage('gate', a.step, a.epoch);
   const origin = originKey({ kind: 'step', step: a.step });
-  const gated = await timer.time('gate', () => gateCandidate(ctx, state, data, { key, cand, origin, step: a.step, policy: a.policy }));
+  const gated = await timer.time('gate', () =>
+    gateCandidate(ctx, state, data, { key, cand, origin, step: a.step, policy: a.policy }),
+  );
   const decision = gated.decision;
   const g = gated.selection;
   const gateScoreValue = g?.gate ?? null;
@@ -77,7 +83,17 @@ export async function gateStep(session: TrainSession, state: Readonly<RunState>,
     compared: gated.compared,
     verdict: gated.verdict ? verdictRecord(gated.verdict) : null,
     flipUpper: a.policy.flipUpper,
-    recheck: gated.recheck ? { confirmed: gated.recheck.confirmed, fresh: gated.recheck.fresh, n: gated.recheck.n, best: gated.recheck.best, candidate: gated.recheck.candidate, gain: gated.recheck.gain, calls: gated.recheck.calls } : null,
+    recheck: gated.recheck
+      ? {
+          confirmed: gated.recheck.confirmed,
+          fresh: gated.recheck.fresh,
+          n: gated.recheck.n,
+          best: gated.recheck.best,
+          candidate: gated.recheck.candidate,
+          gain: gated.recheck.gain,
+          calls: gated.recheck.calls,
+        }
+      : null,
     carried: patch?.carried ?? 0,
     rule: gated.rule,
     tieBreak: gated.tieBreak

@@ -49,18 +49,31 @@ export async function rankAndSelect<T = Edit>(
   metaText: string,
   how: Ranking<T> = EDIT_RANKING as unknown as Ranking<T>,
 ): Promise<SelectResult<T>> {
-  if (budget <= 0) return { ranked: { reasoning: `${merged.reasoning} [budget 0: no edits]`, edits: [] }, called: false, fallback: false };
+  if (budget <= 0)
+    return {
+      ranked: { reasoning: `${merged.reasoning} [budget 0: no edits]`, edits: [] },
+      called: false,
+      fallback: false,
+    };
   if (merged.edits.length <= budget) return { ranked: merged, called: false, fallback: false };
-  const r = await callOptimizer(
-    ctx,
-    `${keyPrefix}/${how.prompt}`,
-    how.prompt,
-    { meta: metaText, skill, count: String(merged.edits.length), budget: String(budget), pool: merged.edits.map(how.describe).join('\n') },
-  );
+  const r = await callOptimizer(ctx, `${keyPrefix}/${how.prompt}`, how.prompt, {
+    meta: metaText,
+    skill,
+    count: String(merged.edits.length),
+    budget: String(budget),
+    pool: merged.edits.map(how.describe).join('\n'),
+  });
   checkErrorRate(ctx, 'ranking', [r]);
   const indices = pickIndices(r.json?.selected_indices, merged.edits.length, budget);
   if (!indices.length) {
-    return { ranked: { reasoning: `${merged.reasoning} [fallback: first ${budget} edits]`, edits: merged.edits.slice(0, budget) }, called: true, fallback: true };
+    return {
+      ranked: {
+        reasoning: `${merged.reasoning} [fallback: first ${budget} edits]`,
+        edits: merged.edits.slice(0, budget),
+      },
+      called: true,
+      fallback: true,
+    };
   }
   return {
     ranked: {

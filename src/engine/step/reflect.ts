@@ -56,7 +56,10 @@ export function normaliseAnalyst(
     field === 'revise_suggestions'
       ? check.items.map(normaliseSuggestion).filter((x) => x !== null)
       : field === 'skill_candidates'
-        ? check.items.map(normaliseSkillCandidate).filter((x) => x !== null).slice(0, 1)
+        ? check.items
+            .map(normaliseSkillCandidate)
+            .filter((x) => x !== null)
+            .slice(0, 1)
         : check.items;
   if (valid.length === 0) return null;
   const support = Math.max(Number(raw.batch_size) || 0, 1);
@@ -81,7 +84,9 @@ export async function reflect(ctx: EngineContext, input: ReflectInput): Promise<
   const mode = MODE_PROMPTS[ctx.config.updateMode];
   // Skill-aware reflection asks failure analysts (and success analysts unless failure_only) for reminders.
   const aware = (kind: 'failure' | 'success') =>
-    ctx.config.skillAwareReflection && ctx.config.updateMode === 'patch' && (kind === 'failure' || ctx.config.appendixSource === 'both');
+    ctx.config.skillAwareReflection &&
+    ctx.config.updateMode === 'patch' &&
+    (kind === 'failure' || ctx.config.appendixSource === 'both');
   const call = (kind: 'failure' | 'success', rows: RolloutRow[], i: number): Promise<OptimizerResult> =>
     callOptimizer(
       ctx,
@@ -97,7 +102,16 @@ export async function reflect(ctx: EngineContext, input: ReflectInput): Promise<
         meta: input.metaText,
         count: String(rows.length),
         trajectories: rows
-          .map((r, j) => renderTrajectory(j + 1, r, ctx.items.get(r.itemId)!, input.skill, ctx.rolloutTemplate, ctx.config.rollout.contextLimit))
+          .map((r, j) =>
+            renderTrajectory(
+              j + 1,
+              r,
+              ctx.items.get(r.itemId)!,
+              input.skill,
+              ctx.rolloutTemplate,
+              ctx.config.rollout.contextLimit,
+            ),
+          )
           .join('\n\n---\n\n'),
       }),
       'optimizer',
@@ -122,17 +136,25 @@ export async function reflect(ctx: EngineContext, input: ReflectInput): Promise<
     }
   }
   const appendixNotes: string[] = [];
-  for (const [list, kind] of [[fail, 'failure'], [succ, 'success']] as const) {
+  for (const [list, kind] of [
+    [fail, 'failure'],
+    [succ, 'success'],
+  ] as const) {
     if (!aware(kind)) continue;
     for (const r of list) {
       const notes = r.json?.appendix_notes;
-      if (Array.isArray(notes)) for (const n of notes) if (typeof n === 'string' && n.trim()) appendixNotes.push(n.trim());
+      if (Array.isArray(notes))
+        for (const n of notes) if (typeof n === 'string' && n.trim()) appendixNotes.push(n.trim());
     }
   }
   return {
     appendixNotes,
-    failure: fail.map((r) => normaliseAnalyst(r.json, 'failure', budget, mode.field)).filter((p): p is AnalystPatch => p !== null),
-    success: succ.map((r) => normaliseAnalyst(r.json, 'success', budget, mode.field)).filter((p): p is AnalystPatch => p !== null),
+    failure: fail
+      .map((r) => normaliseAnalyst(r.json, 'failure', budget, mode.field))
+      .filter((p): p is AnalystPatch => p !== null),
+    success: succ
+      .map((r) => normaliseAnalyst(r.json, 'success', budget, mode.field))
+      .filter((p): p is AnalystPatch => p !== null),
     summaries,
     calls: fail.length + succ.length,
   };

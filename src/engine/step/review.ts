@@ -18,7 +18,6 @@ import { putStepArtifact, type ReviewDecision, type ReviewRequest } from './arti
 import type { RolloutRow } from '../types';
 import type { NoisePolicy } from '../../core/noise';
 
-
 /** What makes a proposal the same proposal: what the person saw. */
 async function proposalOf(current: string, cand: Candidate): Promise<string> {
   // The same identity as before the proposal became a union, so a stored decision still answers it.
@@ -51,16 +50,16 @@ export async function reviewCandidate(
   if (!decision) {
     const items =
       cand.kind === 'rewrite'
-      ? [
-          {
-            label: 'Rewrite of the whole skill',
-            detail: cand.changeSummary.join('\n') || 'The optimizer rewrote the skill.',
-          },
-        ]
-      : cand.edits.map((e, i) => ({
-          label: `${e.op}${e.target ? ` after/at "${String(e.target).slice(0, 60)}"` : ''}`,
-          detail: describeEdit(e, i),
-        }));
+        ? [
+            {
+              label: 'Rewrite of the whole skill',
+              detail: cand.changeSummary.join('\n') || 'The optimizer rewrote the skill.',
+            },
+          ]
+        : cand.edits.map((e, i) => ({
+            label: `${e.op}${e.target ? ` after/at "${String(e.target).slice(0, 60)}"` : ''}`,
+            detail: describeEdit(e, i),
+          }));
     const request: ReviewRequest = {
       step: a.step,
       items,
@@ -71,7 +70,9 @@ export async function reviewCandidate(
       proposal,
     };
     await putStepArtifact(ctx, a.key, 'review_request', request);
-    const changed = stored ? ' The proposal changed since your decision (a call that had failed was made again), so it is asked again.' : '';
+    const changed = stored
+      ? ' The proposal changed since your decision (a call that had failed was made again), so it is asked again.'
+      : '';
     throw new PauseError(
       'review',
       `Review step ${a.step}: ${items.length} proposed change${items.length === 1 ? '' : 's'} wait for your approval on the Train screen.${changed}`,
@@ -91,7 +92,10 @@ export async function reviewCandidate(
   const base = okRows(a.rows);
   const check =
     ctx.config.trainCheck && applied.skill !== a.current && base.length
-      ? await checkOnTrain(ctx, `${a.key}/check-reviewed`, base, a.current, applied.skill, { policy: a.policy, findRegressions: ctx.config.repairEdits })
+      ? await checkOnTrain(ctx, `${a.key}/check-reviewed`, base, a.current, applied.skill, {
+          policy: a.policy,
+          findRegressions: ctx.config.repairEdits,
+        })
       : null;
   // The inspector shows the check of what was gated: the approved edits'.
   await dropUnreviewedArtifacts(ctx, a.key, check);
@@ -101,5 +105,13 @@ export async function reviewCandidate(
     level: 'info',
     message: `Step ${a.step}: ${edits.length} of ${cand.edits.length} edits approved by you.`,
   });
-  return { ...cand, edits, applied, skill: applied.skill, check, repair: null, units: { ...cand.units, ...check?.units } };
+  return {
+    ...cand,
+    edits,
+    applied,
+    skill: applied.skill,
+    check,
+    repair: null,
+    units: { ...cand.units, ...check?.units },
+  };
 }

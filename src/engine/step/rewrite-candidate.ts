@@ -62,7 +62,14 @@ export async function buildRewriteCandidate(ctx: EngineContext, a: RewriteInput)
     check = await checkOnTrain(ctx, `${a.key}/check`, base, a.current, skill, { policy: a.policy });
     await putStepArtifact(ctx, a.key, 'check', checkArtifact(check));
   }
-  return { kind: 'rewrite', reasoning: written.reasoning, changeSummary: written.changeSummary, skill, check, units: check?.units ?? {} };
+  return {
+    kind: 'rewrite',
+    reasoning: written.reasoning,
+    changeSummary: written.changeSummary,
+    skill,
+    check,
+    units: check?.units ?? {},
+  };
 }
 
 interface Written {

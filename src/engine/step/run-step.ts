@@ -177,7 +177,17 @@ export async function runStep(session: TrainSession, prev: RunState, a: StepArgs
     if (built) {
       // Steering: with review on, the person's approval decides which edits meet the gate.
       const cand = await reviewCandidate(ctx, { key, step: a.step, current, cand: built, rows, policy });
-      gated = await gateStep(session, state, { key, step: a.step, epoch: a.epoch, current, cand, rows, summaries, timer, policy });
+      gated = await gateStep(session, state, {
+        key,
+        step: a.step,
+        epoch: a.epoch,
+        current,
+        cand,
+        rows,
+        summaries,
+        timer,
+        policy,
+      });
       state.flips = withFlips(state.flips, gated.units);
       state.stepBuffer = boundBuffer([...state.stepBuffer, gated.bufferEntry]);
       if (gated.pendingEdits !== undefined) state.pendingEdits = gated.pendingEdits;

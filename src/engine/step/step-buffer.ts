@@ -72,18 +72,31 @@ export function renderBuffer(all: readonly BufferEntry[], prompts: PromptSet): s
   const entries = boundBuffer(all);
   const blocks = entries.map((e) => {
     const lines = [`Step ${e.step} — ${e.action.toUpperCase()} (${e.n_fail}/${e.n_total} failed)`];
-    for (const p of e.failure_patterns) lines.push(`- ${p.pattern} ×${p.count} (tasks: ${p.task_ids.slice(0, 10).join(', ')}${p.task_ids.length > 10 ? ', …' : ''})`);
+    for (const p of e.failure_patterns)
+      lines.push(
+        `- ${p.pattern} ×${p.count} (tasks: ${p.task_ids.slice(0, 10).join(', ')}${p.task_ids.length > 10 ? ', …' : ''})`,
+      );
     for (const s of e.analyst_summaries) lines.push(`- analyst: ${clip(s)}`);
     if (e.rejected_edits) {
-      lines.push(`Score before → after: ${e.score_before?.toFixed(4)} → ${e.score_after === undefined ? 'n/a' : e.score_after.toFixed(4)}. Rejected edits:`);
-      e.rejected_edits.forEach((r, i) => lines.push(r.target ? `${i + 1}. [${r.op}] target="${clip(r.target, 120)}" → "${clip(r.content)}"` : `${i + 1}. [${r.op}] "${clip(r.content)}"`));
+      lines.push(
+        `Score before → after: ${e.score_before?.toFixed(4)} → ${e.score_after === undefined ? 'n/a' : e.score_after.toFixed(4)}. Rejected edits:`,
+      );
+      e.rejected_edits.forEach((r, i) =>
+        lines.push(
+          r.target
+            ? `${i + 1}. [${r.op}] target="${clip(r.target, 120)}" → "${clip(r.content)}"`
+            : `${i + 1}. [${r.op}] "${clip(r.content)}"`,
+        ),
+      );
     }
     return lines.join('\n');
   });
   // Oldest first out until the text fits the budget (the latest step is always kept).
   while (blocks.length > 1 && blocks.reduce((n, b) => n + b.length + 2, 0) > BUFFER_LIMIT.chars) blocks.shift();
   const omitted = all.length - blocks.length;
-  const text = (omitted > 0 ? [`(${omitted} earlier step${omitted === 1 ? '' : 's'} of this epoch not shown)`, ...blocks] : blocks).join('\n\n');
+  const text = (
+    omitted > 0 ? [`(${omitted} earlier step${omitted === 1 ? '' : 's'} of this epoch not shown)`, ...blocks] : blocks
+  ).join('\n\n');
   return renderTemplate(prompts.step_buffer.user, { entries: text }).trim();
 }
 

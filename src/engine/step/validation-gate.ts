@@ -13,7 +13,14 @@ import type { Candidate } from './candidate';
 import type { EngineContext } from '../context';
 import { applyGateRule } from './gate-rule';
 import type { RunDataset, RunState } from '../types';
-import { compareOnSelection, recheckAsBest, scoreOnSelection, versusBest, type BestRecheck, type SelectionOutcome } from '../validation-score';
+import {
+  compareOnSelection,
+  recheckAsBest,
+  scoreOnSelection,
+  versusBest,
+  type BestRecheck,
+  type SelectionOutcome,
+} from '../validation-score';
 import type { FlipUnits } from '../verdict';
 
 export interface GatedCandidate {
@@ -35,7 +42,13 @@ export interface GatedCandidate {
 
 /** A paired verdict as the older item-delta shape (the tie-break and the step inspector read it). */
 function deltaOf(v: PairedVerdict): ItemDelta {
-  return { n: v.n, regressed: v.regressed, improved: v.improved, before: { hard: v.refScore, soft: v.refScore }, after: { hard: v.candScore, soft: v.candScore } };
+  return {
+    n: v.n,
+    regressed: v.regressed,
+    improved: v.improved,
+    before: { hard: v.refScore, soft: v.refScore },
+    after: { hard: v.candScore, soft: v.candScore },
+  };
 }
 
 /**
@@ -59,14 +72,27 @@ export async function gateCandidate(
   if (!c.useGate) {
     // Force-accept: measured, never compared.
     const g = await scoreOnSelection(ctx, state, data, phase, cand.skill);
-    return { decision: evaluateGate(state.gate, { skill: cand.skill, score: g.gate, origin: a.origin, step: a.step }, false), selection: g, ...none };
+    return {
+      decision: evaluateGate(state.gate, { skill: cand.skill, score: g.gate, origin: a.origin, step: a.step }, false),
+      selection: g,
+      ...none,
+    };
   }
   const current = state.gate.currentSkill;
-  const cmp = await compareOnSelection(ctx, state, data, phase, current, cand.skill, { policy: a.policy, allowTie: mayTie });
+  const cmp = await compareOnSelection(ctx, state, data, phase, current, cand.skill, {
+    policy: a.policy,
+    allowTie: mayTie,
+  });
   const g = cmp.outcome;
   const verdict = cmp.cmp.verdict;
   const units: FlipUnits = { ...cmp.cmp.units };
-  const compared = { current: cmp.refScore, candidate: cmp.candScore, gain: cmp.gain, calls: cmp.cmp.calls, resampleCalls: cmp.cmp.resampleCalls };
+  const compared = {
+    current: cmp.refScore,
+    candidate: cmp.candScore,
+    gain: cmp.gain,
+    calls: cmp.cmp.calls,
+    resampleCalls: cmp.cmp.resampleCalls,
+  };
   const base = { selection: g, verdict, compared, units };
   if (!cmp.cmp.complete) return { decision: reject, ...base, tieBreak: null, rule: null };
   const proposal = { skill: cand.skill, score: cmp.candScore, origin: a.origin, step: a.step };
@@ -76,12 +102,18 @@ export async function gateCandidate(
     Object.assign(units, b.units);
     return b;
   };
-  let decision = cmp.gain > 1e-12 ? decidePaired(state.gate, proposal, { gain: cmp.gain, beatsBest: (await best()).beats }) : reject;
+  let decision =
+    cmp.gain > 1e-12 ? decidePaired(state.gate, proposal, { gain: cmp.gain, beatsBest: (await best()).beats }) : reject;
   let tieBreak: GatedCandidate['tieBreak'] = null;
   if (decision.action === 'reject' && mayTie && cand.skill !== current && Math.abs(cmp.gain) <= 1e-12) {
     // A tie: the tie-break reads the settled item-by-item changes.
     const val = deltaOf(verdict);
-    const accepted = tieBreakAccepts({ candidateScore: cmp.gain, currentScore: 0, trainStrictlyBetter: trainStrict, val });
+    const accepted = tieBreakAccepts({
+      candidateScore: cmp.gain,
+      currentScore: 0,
+      trainStrictlyBetter: trainStrict,
+      val,
+    });
     if (accepted) {
       const b = await best();
       decision = acceptTie(state.gate, proposal, b.beats || b.ties);
@@ -96,7 +128,10 @@ export async function gateCandidate(
     Object.assign(units, recheck.units);
     if (!recheck.confirmed) {
       const { bestSkill, bestScore, bestStep, bestOrigin } = state.gate;
-      ruled.decision = { action: 'accept', state: { ...ruled.decision.state, bestSkill, bestScore, bestStep, bestOrigin } };
+      ruled.decision = {
+        action: 'accept',
+        state: { ...ruled.decision.state, bestSkill, bestScore, bestStep, bestOrigin },
+      };
     } else {
       const score = recheck.candidate;
       ruled.decision = { ...ruled.decision, state: { ...ruled.decision.state, currentScore: score, bestScore: score } };

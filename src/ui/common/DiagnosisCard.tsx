@@ -25,7 +25,8 @@ export function DiagnosisCard({ diagnosis }: { diagnosis: Diagnosis }) {
         {diagnosis.causes.map((c) => (
           <li key={c.cause}>
             <strong>{CAUSE_TITLES[c.cause] ?? c.cause}</strong>
-            {c.steps.length > 0 && ` (step${c.steps.length === 1 ? '' : 's'} ${c.steps.join(', ')})`}: {c.evidence} <span className="muted">{c.advice}</span>
+            {c.steps.length > 0 && ` (step${c.steps.length === 1 ? '' : 's'} ${c.steps.join(', ')})`}: {c.evidence}{' '}
+            <span className="muted">{c.advice}</span>
           </li>
         ))}
       </ul>

@@ -1,7 +1,17 @@
 import { useId, type ReactNode } from 'react';
 
 /** A labelled control with an optional one-line hint; the label is the control's accessible name. */
-export function Field({ label, hint, children, wide }: { label: string; hint?: ReactNode; children: (id: string, hintId?: string) => ReactNode; wide?: boolean }) {
+export function Field({
+  label,
+  hint,
+  children,
+  wide,
+}: {
+  label: string;
+  hint?: ReactNode;
+  children: (id: string, hintId?: string) => ReactNode;
+  wide?: boolean;
+}) {
   const id = useId();
   const hintId = hint ? `${id}-hint` : undefined;
   return (
@@ -17,7 +27,16 @@ export function Field({ label, hint, children, wide }: { label: string; hint?: R
   );
 }
 
-export function NumberField(props: { label: string; hint?: ReactNode; value: number | undefined; onChange: (v: number | undefined) => void; min?: number; max?: number; step?: number; placeholder?: string }) {
+export function NumberField(props: {
+  label: string;
+  hint?: ReactNode;
+  value: number | undefined;
+  onChange: (v: number | undefined) => void;
+  min?: number;
+  max?: number;
+  step?: number;
+  placeholder?: string;
+}) {
   return (
     <Field label={props.label} hint={props.hint}>
       {(id, hintId) => (

@@ -4,7 +4,14 @@ import { useState, type ReactNode } from 'react';
  * A table that renders only the rows in view: fixed row height, a scrolling body, spacer rows
  * above and below. Enough for previews of tens of thousands of rows.
  */
-export function VirtualTable<T>({ rows, columns, rowHeight = 34, height = 360, label, rowKey }: {
+export function VirtualTable<T>({
+  rows,
+  columns,
+  rowHeight = 34,
+  height = 360,
+  label,
+  rowKey,
+}: {
   rows: readonly T[];
   columns: { title: string; width?: string; cell: (row: T) => ReactNode }[];
   rowHeight?: number;
@@ -18,7 +25,14 @@ export function VirtualTable<T>({ rows, columns, rowHeight = 34, height = 360, l
   const visible = rows.slice(first, first + count);
   const after = Math.max(0, rows.length - first - visible.length);
   return (
-    <div className="vtable" style={{ maxHeight: height }} onScroll={(e) => setTop(e.currentTarget.scrollTop)} tabIndex={0} aria-label={label} role="region">
+    <div
+      className="vtable"
+      style={{ maxHeight: height }}
+      onScroll={(e) => setTop(e.currentTarget.scrollTop)}
+      tabIndex={0}
+      aria-label={label}
+      role="region"
+    >
       <table>
         <thead>
           <tr>

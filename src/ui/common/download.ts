@@ -17,5 +17,10 @@ export function downloadText(fileName: string, text: string, type = 'text/plain'
 }
 
 export function safeFileName(name: string): string {
-  return name.replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 80) || 'skill';
+  return (
+    name
+      .replace(/[^\w.-]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 80) || 'skill'
+  );
 }

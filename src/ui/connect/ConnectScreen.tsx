@@ -29,14 +29,37 @@ function patchEndpoint(role: 'target' | 'optimizer', p: Partial<StoredEndpoint>)
  * A key field. When the field is left, the key goes to the worker and the field empties: the
  * page keeps no copy, and says the key is held instead.
  */
-function KeyInput({ label, value, held, onChange }: { label: string; value: string; held: boolean; onChange: (v: string) => void }) {
+function KeyInput({
+  label,
+  value,
+  held,
+  onChange,
+}: {
+  label: string;
+  value: string;
+  held: boolean;
+  onChange: (v: string) => void;
+}) {
   const [shown, setShown] = useState(false);
-  const hint = held && !value ? 'Held for this tab by the app’s worker, which sends it only to this endpoint. Type to replace it.' : 'Kept in this tab’s memory; sent only to this endpoint.';
+  const hint =
+    held && !value
+      ? 'Held for this tab by the app’s worker, which sends it only to this endpoint. Type to replace it.'
+      : 'Kept in this tab’s memory; sent only to this endpoint.';
   return (
     <Field label={label} hint={hint}>
       {(id, hintId) => (
         <div className="input-row">
-          <input id={id} aria-describedby={hintId} type={shown ? 'text' : 'password'} autoComplete="off" spellCheck={false} value={value} onChange={(e) => onChange(e.target.value)} onBlur={() => void handOverKeys()} placeholder={held ? 'Key held — type to replace' : 'sk-…'} />
+          <input
+            id={id}
+            aria-describedby={hintId}
+            type={shown ? 'text' : 'password'}
+            autoComplete="off"
+            spellCheck={false}
+            value={value}
+            onChange={(e) => onChange(e.target.value)}
+            onBlur={() => void handOverKeys()}
+            placeholder={held ? 'Key held — type to replace' : 'sk-…'}
+          />
           <button type="button" className="ghost" aria-pressed={shown} onClick={() => setShown(!shown)}>
             {shown ? 'Hide' : 'Show'}
           </button>
@@ -46,14 +69,42 @@ function KeyInput({ label, value, held, onChange }: { label: string; value: stri
   );
 }
 
-function ModelInput({ label, value, models, onChange }: { label: string; value: string; models: string[]; onChange: (v: string) => void }) {
+function ModelInput({
+  label,
+  value,
+  models,
+  onChange,
+}: {
+  label: string;
+  value: string;
+  models: string[];
+  onChange: (v: string) => void;
+}) {
   const listId = `${label.replace(/\W+/g, '-')}-models`;
   return (
-    <Field label={label} hint={models.length ? `${models.length} models offered by the endpoint.` : 'Type the model name, or use “List models”.'}>
+    <Field
+      label={label}
+      hint={
+        models.length
+          ? `${models.length} models offered by the endpoint.`
+          : 'Type the model name, or use “List models”.'
+      }
+    >
       {(id, hintId) => (
         <>
-          <input id={id} aria-describedby={hintId} list={listId} value={value} spellCheck={false} onChange={(e) => onChange(e.target.value)} />
-          <datalist id={listId}>{models.map((m) => <option key={m} value={m} />)}</datalist>
+          <input
+            id={id}
+            aria-describedby={hintId}
+            list={listId}
+            value={value}
+            spellCheck={false}
+            onChange={(e) => onChange(e.target.value)}
+          />
+          <datalist id={listId}>
+            {models.map((m) => (
+              <option key={m} value={m} />
+            ))}
+          </datalist>
         </>
       )}
     </Field>
@@ -66,11 +117,25 @@ function PriceInputs({ role }: { role: 'target' | 'optimizer' }) {
   // Untyped, the list price at the role's service tier: what the run will be charged.
   const price = c.prices[role] ?? tieredPrice(presetPrice(model), c[role].serviceTier);
   const set = (p: Partial<{ input: number; output: number }>) =>
-    patchConnection({ prices: { ...c.prices, [role]: { input: price?.input ?? 0, output: price?.output ?? 0, ...p } } });
+    patchConnection({
+      prices: { ...c.prices, [role]: { input: price?.input ?? 0, output: price?.output ?? 0, ...p } },
+    });
   return (
     <div className="grid-2">
-      <NumberField label={`${role === 'target' ? 'Target' : 'Optimizer'} input price (USD / 1M tokens)`} value={price?.input} step={0.01} min={0} onChange={(v) => set({ input: v ?? 0 })} />
-      <NumberField label={`${role === 'target' ? 'Target' : 'Optimizer'} output price (USD / 1M tokens)`} value={price?.output} step={0.01} min={0} onChange={(v) => set({ output: v ?? 0 })} />
+      <NumberField
+        label={`${role === 'target' ? 'Target' : 'Optimizer'} input price (USD / 1M tokens)`}
+        value={price?.input}
+        step={0.01}
+        min={0}
+        onChange={(v) => set({ input: v ?? 0 })}
+      />
+      <NumberField
+        label={`${role === 'target' ? 'Target' : 'Optimizer'} output price (USD / 1M tokens)`}
+        value={price?.output}
+        step={0.01}
+        min={0}
+        onChange={(v) => set({ output: v ?? 0 })}
+      />
     </div>
   );
 }
@@ -79,7 +144,9 @@ function PriceInputs({ role }: { role: 'target' | 'optimizer' }) {
 function structuredLabel(s: RoleCheck['structuredOutput']): string {
   if (!s) return '';
   if (s.schemaIgnored) return ' (accepts a JSON schema but does not keep to it: replies are read from text)';
-  return s.mode === 'none' ? ' (no structured output: replies are read from text)' : ` (structured output: ${s.mode.replace('_', ' ')})`;
+  return s.mode === 'none'
+    ? ' (no structured output: replies are read from text)'
+    : ` (structured output: ${s.mode.replace('_', ' ')})`;
 }
 
 export function ConnectScreen() {
@@ -110,8 +177,18 @@ export function ConnectScreen() {
     const p = presetById(id);
     patchConnection({
       presetId: id,
-      target: { ...c.target, baseURL: p.baseURL || c.target.baseURL, model: p.targetModel || c.target.model, headers: p.headers },
-      optimizer: { ...c.optimizer, baseURL: p.baseURL || c.optimizer.baseURL, model: p.optimizerModel || c.optimizer.model, headers: p.headers },
+      target: {
+        ...c.target,
+        baseURL: p.baseURL || c.target.baseURL,
+        model: p.targetModel || c.target.model,
+        headers: p.headers,
+      },
+      optimizer: {
+        ...c.optimizer,
+        baseURL: p.baseURL || c.optimizer.baseURL,
+        model: p.optimizerModel || c.optimizer.model,
+        headers: p.headers,
+      },
     });
     setModels([]);
   };
@@ -121,7 +198,11 @@ export function ConnectScreen() {
     setChecks(null);
     try {
       await handOverKeys();
-      const result = await trainer().testConnection({ target: c.target, optimizer: effectiveOptimizer(c), ...(c.judge ? { judge: c.judge } : {}) });
+      const result = await trainer().testConnection({
+        target: c.target,
+        optimizer: effectiveOptimizer(c),
+        ...(c.judge ? { judge: c.judge } : {}),
+      });
       setChecks(result);
     } finally {
       setBusy(false);
@@ -143,7 +224,11 @@ export function ConnectScreen() {
   const list = async () => {
     setModelError(null);
     await handOverKeys();
-    const r = await trainer().listModels({ baseURL: c.target.baseURL, headers: c.target.headers, minimalHeaders: c.target.minimalHeaders });
+    const r = await trainer().listModels({
+      baseURL: c.target.baseURL,
+      headers: c.target.headers,
+      minimalHeaders: c.target.minimalHeaders,
+    });
     if (r.ok) setModels(r.models);
     else setModelError(r.error.message);
   };
@@ -153,20 +238,29 @@ export function ConnectScreen() {
     <div className="screen">
       <h1>Connect your endpoint</h1>
       <p className="lead">
-        The <strong>target</strong> model runs the skill on your tasks; the <strong>optimizer</strong> model reads the results and edits the skill. Any OpenAI-compatible endpoint works.
+        The <strong>target</strong> model runs the skill on your tasks; the <strong>optimizer</strong> model reads the
+        results and edits the skill. Any OpenAI-compatible endpoint works.
       </p>
       <div className="row demo-row">
         <button type="button" onClick={() => void tryDemo()} disabled={demoBusy}>
           {demoBusy ? 'Preparing the demo…' : 'Try without a key'}
         </button>
-        <span className="muted">Watch a full training on a bundled example, against a simulated model inside this page: no key, no network, no cost — and not a real LLM.</span>
+        <span className="muted">
+          Watch a full training on a bundled example, against a simulated model inside this page: no key, no network, no
+          cost — and not a real LLM.
+        </span>
       </div>
       {demoProblem && <Alert>{demoProblem}</Alert>}
       <Card title="Endpoint">
         <div className="grid-2">
           <Field label="Provider" hint={preset.cors}>
             {(id, hintId) => (
-              <select id={id} aria-describedby={hintId} value={c.presetId} onChange={(e) => choosePreset(e.target.value)}>
+              <select
+                id={id}
+                aria-describedby={hintId}
+                value={c.presetId}
+                onChange={(e) => choosePreset(e.target.value)}
+              >
                 {PRESETS.map((p) => (
                   <option key={p.id} value={p.id}>
                     {p.name}
@@ -176,14 +270,35 @@ export function ConnectScreen() {
             )}
           </Field>
           <Field label="Target base URL">
-            {(id) => <input id={id} value={c.target.baseURL} spellCheck={false} onChange={(e) => patchEndpoint('target', { baseURL: e.target.value.trim() })} />}
+            {(id) => (
+              <input
+                id={id}
+                value={c.target.baseURL}
+                spellCheck={false}
+                onChange={(e) => patchEndpoint('target', { baseURL: e.target.value.trim() })}
+              />
+            )}
           </Field>
-          <KeyInput label="Target API key" value={keys.target} held={held.target} onChange={(v) => setApp((s) => ({ keys: { ...s.keys, target: v } }))} />
-          <ModelInput label="Target model" value={c.target.model} models={models} onChange={(v) => patchEndpoint('target', { model: v })} />
+          <KeyInput
+            label="Target API key"
+            value={keys.target}
+            held={held.target}
+            onChange={(v) => setApp((s) => ({ keys: { ...s.keys, target: v } }))}
+          />
+          <ModelInput
+            label="Target model"
+            value={c.target.model}
+            models={models}
+            onChange={(v) => patchEndpoint('target', { model: v })}
+          />
         </div>
         <div className="row">
           <label className="check">
-            <input type="checkbox" checked={c.sameEndpoint} onChange={(e) => patchConnection({ sameEndpoint: e.target.checked })} />
+            <input
+              type="checkbox"
+              checked={c.sameEndpoint}
+              onChange={(e) => patchConnection({ sameEndpoint: e.target.checked })}
+            />
             Same endpoint for optimizer
           </label>
           <button type="button" className="ghost" onClick={list}>
@@ -195,27 +310,73 @@ export function ConnectScreen() {
           {!c.sameEndpoint && (
             <>
               <Field label="Optimizer base URL">
-                {(id) => <input id={id} value={c.optimizer.baseURL} spellCheck={false} onChange={(e) => patchEndpoint('optimizer', { baseURL: e.target.value.trim() })} />}
+                {(id) => (
+                  <input
+                    id={id}
+                    value={c.optimizer.baseURL}
+                    spellCheck={false}
+                    onChange={(e) => patchEndpoint('optimizer', { baseURL: e.target.value.trim() })}
+                  />
+                )}
               </Field>
-              <KeyInput label="Optimizer API key" value={keys.optimizer} held={held.optimizer} onChange={(v) => setApp((s) => ({ keys: { ...s.keys, optimizer: v } }))} />
+              <KeyInput
+                label="Optimizer API key"
+                value={keys.optimizer}
+                held={held.optimizer}
+                onChange={(v) => setApp((s) => ({ keys: { ...s.keys, optimizer: v } }))}
+              />
             </>
           )}
-          <ModelInput label="Optimizer model" value={c.optimizer.model} models={models} onChange={(v) => patchEndpoint('optimizer', { model: v })} />
+          <ModelInput
+            label="Optimizer model"
+            value={c.optimizer.model}
+            models={models}
+            onChange={(v) => patchEndpoint('optimizer', { model: v })}
+          />
         </div>
         <div className="row">
           <label className="check">
-            <input type="checkbox" checked={Boolean(c.judge)} onChange={(e) => patchConnection({ judge: e.target.checked ? { baseURL: c.target.baseURL, model: '', temperature: 0, maxOutputTokens: 512 } : undefined })} />
+            <input
+              type="checkbox"
+              checked={Boolean(c.judge)}
+              onChange={(e) =>
+                patchConnection({
+                  judge: e.target.checked
+                    ? { baseURL: c.target.baseURL, model: '', temperature: 0, maxOutputTokens: 512 }
+                    : undefined,
+                })
+              }
+            />
             Separate judge endpoint
           </label>
-          <span className="muted">Used only by the judge scorer (Data → Scorer); without it the optimizer model judges.</span>
+          <span className="muted">
+            Used only by the judge scorer (Data → Scorer); without it the optimizer model judges.
+          </span>
         </div>
         {c.judge && (
           <div className="grid-2">
             <Field label="Judge base URL">
-              {(id) => <input id={id} value={c.judge?.baseURL ?? ''} spellCheck={false} onChange={(e) => patchConnection({ judge: { ...c.judge!, baseURL: e.target.value.trim() } })} />}
+              {(id) => (
+                <input
+                  id={id}
+                  value={c.judge?.baseURL ?? ''}
+                  spellCheck={false}
+                  onChange={(e) => patchConnection({ judge: { ...c.judge!, baseURL: e.target.value.trim() } })}
+                />
+              )}
             </Field>
-            <KeyInput label="Judge API key" value={keys.judge ?? ''} held={Boolean(held.judge)} onChange={(v) => setApp((s) => ({ keys: { ...s.keys, judge: v } }))} />
-            <ModelInput label="Judge model" value={c.judge.model} models={models} onChange={(v) => patchConnection({ judge: { ...c.judge!, model: v } })} />
+            <KeyInput
+              label="Judge API key"
+              value={keys.judge ?? ''}
+              held={Boolean(held.judge)}
+              onChange={(v) => setApp((s) => ({ keys: { ...s.keys, judge: v } }))}
+            />
+            <ModelInput
+              label="Judge model"
+              value={c.judge.model}
+              models={models}
+              onChange={(v) => patchConnection({ judge: { ...c.judge!, model: v } })}
+            />
           </div>
         )}
         {isLocalEndpoint(c.target.baseURL) && isLocalEndpoint(effectiveOptimizer(c).baseURL) && (
@@ -236,8 +397,18 @@ export function ConnectScreen() {
               max={2}
               onChange={(v) => patchEndpoint('target', { temperature: v })}
             />
-            <NumberField label="Target max output tokens" value={c.target.maxOutputTokens} min={16} onChange={(v) => patchEndpoint('target', { maxOutputTokens: v })} />
-            <NumberField label="Optimizer max output tokens" value={c.optimizer.maxOutputTokens} min={256} onChange={(v) => patchEndpoint('optimizer', { maxOutputTokens: v })} />
+            <NumberField
+              label="Target max output tokens"
+              value={c.target.maxOutputTokens}
+              min={16}
+              onChange={(v) => patchEndpoint('target', { maxOutputTokens: v })}
+            />
+            <NumberField
+              label="Optimizer max output tokens"
+              value={c.optimizer.maxOutputTokens}
+              min={256}
+              onChange={(v) => patchEndpoint('optimizer', { maxOutputTokens: v })}
+            />
             {(['target', 'optimizer'] as const).map((role) => (
               <SelectField
                 key={`reasoning-${role}`}
@@ -252,10 +423,16 @@ export function ConnectScreen() {
               <SelectField
                 key={`tier-${role}`}
                 label={`${ROLE_LABEL[role]} service tier`}
-                hint={c[role].serviceTier ? TIER_HINTS[c[role].serviceTier] : 'Not sent: the provider’s default. Flex (OpenAI, Gemini, Groq) is about half price and slower.'}
+                hint={
+                  c[role].serviceTier
+                    ? TIER_HINTS[c[role].serviceTier]
+                    : 'Not sent: the provider’s default. Flex (OpenAI, Gemini, Groq) is about half price and slower.'
+                }
                 value={c[role].serviceTier ?? ''}
                 options={[{ value: '', label: 'not sent' }, ...choices(SERVICE_TIERS)]}
-                onChange={(v) => patchEndpoint(role, { serviceTier: (v || undefined) as StoredEndpoint['serviceTier'] })}
+                onChange={(v) =>
+                  patchEndpoint(role, { serviceTier: (v || undefined) as StoredEndpoint['serviceTier'] })
+                }
               />
             ))}
             <SelectField
@@ -266,7 +443,10 @@ export function ConnectScreen() {
                   : 'Off: every call is live. OpenAI and OpenRouter accept batches from this page; Anthropic’s batch endpoint refuses browser calls.'
               }
               value={c.target.batchApi ?? ''}
-              options={[{ value: '', label: 'off' }, ...BATCH_APIS.map((api) => ({ value: api, label: BATCH_API_LABELS[api] }))]}
+              options={[
+                { value: '', label: 'off' },
+                ...BATCH_APIS.map((api) => ({ value: api, label: BATCH_API_LABELS[api] })),
+              ]}
               onChange={(v) => patchEndpoint('target', { batchApi: (v || undefined) as StoredEndpoint['batchApi'] })}
             />
             {(['target', 'optimizer'] as const).map((role) => (
@@ -291,17 +471,25 @@ export function ConnectScreen() {
             />
             Minimal headers
           </label>
-          <p className="muted">Leave out the OpenAI SDK’s x-stainless-* headers. Tick it when Test connection says the endpoint (or a proxy in front of it) refuses them.</p>
+          <p className="muted">
+            Leave out the OpenAI SDK’s x-stainless-* headers. Tick it when Test connection says the endpoint (or a proxy
+            in front of it) refuses them.
+          </p>
           <PriceInputs role="target" />
           <PriceInputs role="optimizer" />
-          <p className="muted">Prices start from list prices for common models; check your provider’s. They turn token counts into dollars for the estimate, the cost so far, and the budget cap.</p>
+          <p className="muted">
+            Prices start from list prices for common models; check your provider’s. They turn token counts into dollars
+            for the estimate, the cost so far, and the budget cap.
+          </p>
         </details>
         <div className="row">
           <label className="check">
             <input type="checkbox" checked={c.remember} onChange={(e) => void setRemember(e.target.checked)} />
             Remember on this device
           </label>
-          <span className="muted">Off: keys are forgotten when you close the tab. On: they are stored in this browser only, never exported.</span>
+          <span className="muted">
+            Off: keys are forgotten when you close the tab. On: they are stored in this browser only, never exported.
+          </span>
         </div>
         <div className="row">
           <button type="button" className="ghost danger" onClick={() => void forget()}>
@@ -316,18 +504,23 @@ export function ConnectScreen() {
         </div>
         {checks && failed.length === 0 && (
           <p className="ok-line">
-            {checks.map((x) => `${ROLE_NAMES[x.role]} ${x.model}: ${x.latencyMs} ms${structuredLabel(x.structuredOutput)}`).join(' · ')} — connected.
+            {checks
+              .map((x) => `${ROLE_NAMES[x.role]} ${x.model}: ${x.latencyMs} ms${structuredLabel(x.structuredOutput)}`)
+              .join(' · ')}{' '}
+            — connected.
           </p>
         )}
         {checks?.some((x) => x.context) && (
           <Alert>
             <strong>A long prompt does not reach the model whole.</strong>
             <ul>
-              {checks.filter((x) => x.context).map((x) => (
-                <li key={x.role}>
-                  {ROLE_NAMES[x.role]}: {x.context!.fix}
-                </li>
-              ))}
+              {checks
+                .filter((x) => x.context)
+                .map((x) => (
+                  <li key={x.role}>
+                    {ROLE_NAMES[x.role]}: {x.context!.fix}
+                  </li>
+                ))}
             </ul>
           </Alert>
         )}
@@ -338,7 +531,9 @@ export function ConnectScreen() {
               {failed.map((x) => (
                 <li key={x.role}>
                   {ROLE_NAMES[x.role]}: {x.error?.message}
-                  {x.error?.kind === 'unreachable' && <> {preset.id !== 'custom' ? `For ${preset.name}: ${preset.cors}` : ''}</>}
+                  {x.error?.kind === 'unreachable' && (
+                    <> {preset.id !== 'custom' ? `For ${preset.name}: ${preset.cors}` : ''}</>
+                  )}
                 </li>
               ))}
             </ul>

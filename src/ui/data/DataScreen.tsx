@@ -34,7 +34,17 @@ const SCORER_HELP: Record<string, string> = {
 
 /** Select a dataset; the batch-size knobs follow its size (the paper's defaults assume hundreds of items). */
 function chooseDataset(d: DatasetListItem) {
-  setApp((s) => ({ datasetId: d.id, datasetName: d.name, config: { ...s.config, batchSize: DEFAULT_RUN_CONFIG.batchSize, minibatchSize: DEFAULT_RUN_CONFIG.minibatchSize, slowUpdateSamples: DEFAULT_RUN_CONFIG.slowUpdateSamples, ...scaledDefaults(d.counts.train) } }));
+  setApp((s) => ({
+    datasetId: d.id,
+    datasetName: d.name,
+    config: {
+      ...s.config,
+      batchSize: DEFAULT_RUN_CONFIG.batchSize,
+      minibatchSize: DEFAULT_RUN_CONFIG.minibatchSize,
+      slowUpdateSamples: DEFAULT_RUN_CONFIG.slowUpdateSamples,
+      ...scaledDefaults(d.counts.train),
+    },
+  }));
 }
 
 interface Loaded {
@@ -52,7 +62,13 @@ const RECHECK_DELAY_MS = 200;
 function loadedFrom(name: string, draftId: string | null, res: DatasetCheck): Loaded {
   if (res.ok) return { name, draftId, inspection: res, problems: [], truncated: false };
   const problems = 'problems' in res && res.problems ? res.problems : (res.error.problems ?? []);
-  return { name, draftId, inspection: 'fieldNames' in res ? (res as DatasetInspection) : null, problems: problems.map(formatProblem), truncated: Boolean(res.error.truncated) };
+  return {
+    name,
+    draftId,
+    inspection: 'fieldNames' in res ? (res as DatasetInspection) : null,
+    problems: problems.map(formatProblem),
+    truncated: Boolean(res.error.truncated),
+  };
 }
 
 export function DataScreen() {
@@ -112,7 +128,12 @@ export function DataScreen() {
     const { data, skill } = await loadExample(e);
     const r = e.ratio ?? ratio;
     setRatio(r);
-    setApp((s) => ({ skill, skillSource: `${e.name} (starter skill)`, skillParent: null, config: { ...s.config, scorer: { kind: e.scorer }, rollout: { ...s.config.rollout, preset: e.preset } } }));
+    setApp((s) => ({
+      skill,
+      skillSource: `${e.name} (starter skill)`,
+      skillParent: null,
+      config: { ...s.config, scorer: { kind: e.scorer }, rollout: { ...s.config.rollout, preset: e.preset } },
+    }));
     await stage(e.file, new Blob([data]), r);
   };
 
@@ -128,7 +149,12 @@ export function DataScreen() {
         chooseDataset(r.dataset);
         setSaved(await trainer().listDatasets());
         setLoaded(null);
-      } else setLoaded({ ...loaded, problems: r.error.problems?.map(formatProblem) ?? [r.error.message], truncated: Boolean(r.error.truncated) });
+      } else
+        setLoaded({
+          ...loaded,
+          problems: r.error.problems?.map(formatProblem) ?? [r.error.message],
+          truncated: Boolean(r.error.truncated),
+        });
     } finally {
       setBusy(false);
     }
@@ -144,12 +170,16 @@ export function DataScreen() {
   const ins = loaded?.inspection;
   const fields = ins?.fieldNames ?? [];
   const current = saved.find((d) => d.id === datasetId);
-  const setScorer = (kind: ScorerSpec['kind']) => setApp((s) => ({ config: { ...s.config, scorer: { kind } as ScorerSpec } }));
+  const setScorer = (kind: ScorerSpec['kind']) =>
+    setApp((s) => ({ config: { ...s.config, scorer: { kind } as ScorerSpec } }));
 
   return (
     <div className="screen">
       <h1>Load a dataset</h1>
-      <p className="lead">Tasks with expected answers: JSON (a list, or {'{train, val, test}'}), JSONL or CSV. The train split teaches, the validation split gates every edit, the test split reports at the end.</p>
+      <p className="lead">
+        Tasks with expected answers: JSON (a list, or {'{train, val, test}'}), JSONL or CSV. The train split teaches,
+        the validation split gates every edit, the test split reports at the end.
+      </p>
       <Card title="Source">
         <div
           className={drag ? 'dropzone drag' : 'dropzone'}
@@ -162,7 +192,12 @@ export function DataScreen() {
         >
           <label className="file-label">
             <span>Upload dataset</span>
-            <input type="file" aria-label="Upload dataset" accept=".json,.jsonl,.ndjson,.csv,application/json,text/csv" onChange={(e) => e.target.files?.[0] && void openFile(e.target.files[0])} />
+            <input
+              type="file"
+              aria-label="Upload dataset"
+              accept=".json,.jsonl,.ndjson,.csv,application/json,text/csv"
+              onChange={(e) => e.target.files?.[0] && void openFile(e.target.files[0])}
+            />
           </label>
           <span className="muted">or drop a file here</span>
         </div>
@@ -201,7 +236,16 @@ export function DataScreen() {
       )}
 
       {loaded && (fields.length > 0 || ins?.counts) && (
-        <Card title={`Preview — ${loaded.name}`} actions={ins?.counts && <button className="primary" onClick={save} disabled={busy}>Use this dataset</button>}>
+        <Card
+          title={`Preview — ${loaded.name}`}
+          actions={
+            ins?.counts && (
+              <button className="primary" onClick={save} disabled={busy}>
+                Use this dataset
+              </button>
+            )
+          }
+        >
           {fields.length > 0 && (
             <div className="grid-4">
               {ROLES.map(({ role, label }) => (
@@ -231,13 +275,48 @@ export function DataScreen() {
           {ins?.counts && (
             <>
               <div className="grid-4">
-                <NumberField label="Train share" value={ratio[0]} min={0} onChange={(v) => { const r: [number, number, number] = [v ?? 0, ratio[1], ratio[2]]; setRatio(r); recheck({ ratio: r }); }} />
-                <NumberField label="Validation share" value={ratio[1]} min={0} onChange={(v) => { const r: [number, number, number] = [ratio[0], v ?? 0, ratio[2]]; setRatio(r); recheck({ ratio: r }); }} />
-                <NumberField label="Test share" value={ratio[2]} min={0} onChange={(v) => { const r: [number, number, number] = [ratio[0], ratio[1], v ?? 0]; setRatio(r); recheck({ ratio: r }); }} />
-                <NumberField label="Split seed" value={seed} onChange={(v) => { setSeed(v ?? 42); recheck({ splitSeed: v ?? 42 }); }} />
+                <NumberField
+                  label="Train share"
+                  value={ratio[0]}
+                  min={0}
+                  onChange={(v) => {
+                    const r: [number, number, number] = [v ?? 0, ratio[1], ratio[2]];
+                    setRatio(r);
+                    recheck({ ratio: r });
+                  }}
+                />
+                <NumberField
+                  label="Validation share"
+                  value={ratio[1]}
+                  min={0}
+                  onChange={(v) => {
+                    const r: [number, number, number] = [ratio[0], v ?? 0, ratio[2]];
+                    setRatio(r);
+                    recheck({ ratio: r });
+                  }}
+                />
+                <NumberField
+                  label="Test share"
+                  value={ratio[2]}
+                  min={0}
+                  onChange={(v) => {
+                    const r: [number, number, number] = [ratio[0], ratio[1], v ?? 0];
+                    setRatio(r);
+                    recheck({ ratio: r });
+                  }}
+                />
+                <NumberField
+                  label="Split seed"
+                  value={seed}
+                  onChange={(v) => {
+                    setSeed(v ?? 42);
+                    recheck({ splitSeed: v ?? 42 });
+                  }}
+                />
               </div>
               <p className="counts">
-                <strong>{ins.counts.train}</strong> train · <strong>{ins.counts.val}</strong> validation · <strong>{ins.counts.test}</strong> test {ins.format && <span className="muted">({ins.format})</span>}
+                <strong>{ins.counts.train}</strong> train · <strong>{ins.counts.val}</strong> validation ·{' '}
+                <strong>{ins.counts.test}</strong> test {ins.format && <span className="muted">({ins.format})</span>}
               </p>
               {ins.warnings?.map((w) => (
                 <p key={w} className="warn">
@@ -264,7 +343,12 @@ export function DataScreen() {
         <div className="grid-2">
           <Field label="Scorer" hint={SCORER_HELP[config.scorer.kind]}>
             {(id, hintId) => (
-              <select id={id} aria-describedby={hintId} value={config.scorer.kind} onChange={(e) => setScorer(e.target.value as ScorerSpec['kind'])}>
+              <select
+                id={id}
+                aria-describedby={hintId}
+                value={config.scorer.kind}
+                onChange={(e) => setScorer(e.target.value as ScorerSpec['kind'])}
+              >
                 {SCORER_KINDS.map((k) => (
                   <option key={k} value={k}>
                     {k}
@@ -273,9 +357,21 @@ export function DataScreen() {
               </select>
             )}
           </Field>
-          <Field label="Rollout template" hint={ROLLOUT_PRESETS.find((p) => p.id === config.rollout.preset)?.description}>
+          <Field
+            label="Rollout template"
+            hint={ROLLOUT_PRESETS.find((p) => p.id === config.rollout.preset)?.description}
+          >
             {(id, hintId) => (
-              <select id={id} aria-describedby={hintId} value={config.rollout.preset} onChange={(e) => setApp((s) => ({ config: { ...s.config, rollout: { ...s.config.rollout, preset: e.target.value as 'qa' } } }))}>
+              <select
+                id={id}
+                aria-describedby={hintId}
+                value={config.rollout.preset}
+                onChange={(e) =>
+                  setApp((s) => ({
+                    config: { ...s.config, rollout: { ...s.config.rollout, preset: e.target.value as 'qa' } },
+                  }))
+                }
+              >
                 {ROLLOUT_PRESETS.map((p) => (
                   <option key={p.id} value={p.id}>
                     {p.name}
@@ -298,7 +394,12 @@ export function DataScreen() {
                   <input type="radio" name="dataset" checked={d.id === datasetId} onChange={() => chooseDataset(d)} />
                   <span>
                     <strong>{d.name}</strong> — {d.counts.train} train, {d.counts.val} validation, {d.counts.test} test
-                    {d.testLooks > 0 && <span className="warn"> · test split looked at {d.testLooks} time{d.testLooks === 1 ? '' : 's'} before training ended</span>}
+                    {d.testLooks > 0 && (
+                      <span className="warn">
+                        {' '}
+                        · test split looked at {d.testLooks} time{d.testLooks === 1 ? '' : 's'} before training ended
+                      </span>
+                    )}
                   </span>
                 </label>
               </li>

@@ -17,6 +17,9 @@ export async function listExamples(): Promise<ExampleInfo[]> {
 }
 
 export async function loadExample(e: ExampleInfo): Promise<{ data: string; skill: string }> {
-  const [data, skill] = await Promise.all([fetch(`./examples/${e.file}`).then((r) => r.text()), fetch(`./examples/${e.skill}`).then((r) => r.text())]);
+  const [data, skill] = await Promise.all([
+    fetch(`./examples/${e.file}`).then((r) => r.text()),
+    fetch(`./examples/${e.skill}`).then((r) => r.text()),
+  ]);
   return { data, skill };
 }

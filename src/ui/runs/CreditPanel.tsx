@@ -11,9 +11,14 @@ import { Card } from '../common/Field';
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
 /** Which checked bundle went on to the gate. */
-const CHOSEN: Record<NonNullable<RepairArtifact['chosen']>, string> = { proposed: 'the proposed bundle', repaired: 'the repaired bundle', pruned: 'the pruned bundle' };
+const CHOSEN: Record<NonNullable<RepairArtifact['chosen']>, string> = {
+  proposed: 'the proposed bundle',
+  repaired: 'the repaired bundle',
+  pruned: 'the pruned bundle',
+};
 
-const afterText = (d: { fixed: string[]; regressed: string[] }) => `${d.fixed.length} fixed, ${d.regressed.length} broken on the train items`;
+const afterText = (d: { fixed: string[]; regressed: string[] }) =>
+  `${d.fixed.length} fixed, ${d.regressed.length} broken on the train items`;
 const text = (e: { op: string; target?: string; content?: string }) => String(e.content || e.target || '(empty)');
 
 function EditLine({ e }: { e: Edit }) {
@@ -31,7 +36,9 @@ export function DroppedEdits({ screened }: { screened?: ScreenedArtifact }) {
     <Card title={`Dropped before ranking (${screened.dropped.length} of ${screened.pool})`}>
       <p className="muted small">
         Edits that could never help are removed before they take a slot of the step's budget.
-        {screened.carried ? ` ${screened.carried} edit${screened.carried === 1 ? ' was' : 's were'} carried from the previous step's rejected candidate.` : ''}
+        {screened.carried
+          ? ` ${screened.carried} edit${screened.carried === 1 ? ' was' : 's were'} carried from the previous step's rejected candidate.`
+          : ''}
       </p>
       {screened.dropped.length === 0 ? (
         <p className="muted">Nothing dropped: every edit could apply.</p>
@@ -55,7 +62,11 @@ export function DroppedEdits({ screened }: { screened?: ScreenedArtifact }) {
                 <td>
                   <span className="badge fail">{DROP_REASON_TEXT[d.reason] ?? d.reason}</span>
                 </td>
-                <td className="small mono">{d.reason === 'target_absent' || d.reason === 'target_protected' ? `target: ${d.target || '(empty)'}` : text(d)}</td>
+                <td className="small mono">
+                  {d.reason === 'target_absent' || d.reason === 'target_protected'
+                    ? `target: ${d.target || '(empty)'}`
+                    : text(d)}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -66,7 +77,12 @@ export function DroppedEdits({ screened }: { screened?: ScreenedArtifact }) {
 }
 
 /** The train-batch check, the bundle repair and the tie-break, after ranking. */
-export function CheckAndRepair(a: { check?: CheckArtifact; repair?: RepairArtifact; tieBreak?: TieBreakRecord | null; skippedByCheck?: boolean }) {
+export function CheckAndRepair(a: {
+  check?: CheckArtifact;
+  repair?: RepairArtifact;
+  tieBreak?: TieBreakRecord | null;
+  skippedByCheck?: boolean;
+}) {
   const { check, repair, tieBreak } = a;
   if (!check && !repair && !tieBreak) return null;
   return (
@@ -74,24 +90,36 @@ export function CheckAndRepair(a: { check?: CheckArtifact; repair?: RepairArtifa
       {check && (
         <Card title="Train-batch check">
           <p>
-            Candidate on this step's train items: {pct(check.after.hard)} vs current {pct(check.before.hard)} on the {check.n} items scored
-            {check.complete ? '' : ' (stopped once the verdict was certain)'} — <span className="badge pass">{check.fixed.length} fixed</span>{' '}
-            <span className="badge fail">{check.regressed.length} broken</span> → <strong>{check.improved ? 'better: on to the validation gate' : 'not better'}</strong>
+            Candidate on this step's train items: {pct(check.after.hard)} vs current {pct(check.before.hard)} on the{' '}
+            {check.n} items scored
+            {check.complete ? '' : ' (stopped once the verdict was certain)'} —{' '}
+            <span className="badge pass">{check.fixed.length} fixed</span>{' '}
+            <span className="badge fail">{check.regressed.length} broken</span> →{' '}
+            <strong>{check.improved ? 'better: on to the validation gate' : 'not better'}</strong>
             {a.skippedByCheck ? ', rejected without spending validation calls.' : '.'}
           </p>
           {check.verdict && check.verdict.resampled > 0 && (
             <p className="muted small">
-              {check.verdict.resampled} item{check.verdict.resampled === 1 ? '' : 's'} asked again (both skills) until one answer led by {check.verdict.margin} votes
-              {check.verdict.unsettled ? `, ${check.verdict.unsettled} still split` : ''} — {check.resampleCalls ?? 0} calls; sign test p = {check.verdict.pValue.toFixed(3)}.
+              {check.verdict.resampled} item{check.verdict.resampled === 1 ? '' : 's'} asked again (both skills) until
+              one answer led by {check.verdict.margin} votes
+              {check.verdict.unsettled ? `, ${check.verdict.unsettled} still split` : ''} — {check.resampleCalls ?? 0}{' '}
+              calls; sign test p = {check.verdict.pValue.toFixed(3)}.
             </p>
           )}
         </Card>
       )}
       {repair && (
-        <Card title={repair.repaired ? `Bundle repaired${repair.chosen ? ` (${CHOSEN[repair.chosen]} went on)` : ''}` : 'Bundle repair: no change'}>
+        <Card
+          title={
+            repair.repaired
+              ? `Bundle repaired${repair.chosen ? ` (${CHOSEN[repair.chosen]} went on)` : ''}`
+              : 'Bundle repair: no change'
+          }
+        >
           <p>
-            The candidate broke {repair.regressed.length} train item{repair.regressed.length === 1 ? '' : 's'} the current skill passed (
-            <span className="mono small">{repair.regressed.join(', ')}</span>); the optimizer was asked which edits to blame.
+            The candidate broke {repair.regressed.length} train item{repair.regressed.length === 1 ? '' : 's'} the
+            current skill passed (<span className="mono small">{repair.regressed.join(', ')}</span>); the optimizer was
+            asked which edits to blame.
           </p>
           {repair.reasoning && <p className="muted small">{repair.reasoning}</p>}
           {repair.steps && repair.steps.length > 0 ? (
@@ -100,16 +128,30 @@ export function CheckAndRepair(a: { check?: CheckArtifact; repair?: RepairArtifa
                 <li key={i}>
                   {st.kind === 'repair' ? (
                     <>
-                      <strong>Repair round {st.round}</strong>: {st.changed ? `dropped ${st.dropped.length}, added ${st.added.length}` : 'no change'}
+                      <strong>Repair round {st.round}</strong>:{' '}
+                      {st.changed ? `dropped ${st.dropped.length}, added ${st.added.length}` : 'no change'}
                       {st.after && <> → {afterText(st.after)}</>}
-                      {st.added.length > 0 && <ul className="edits">{st.added.map((e, j) => <EditLine key={j} e={e} />)}</ul>}
+                      {st.added.length > 0 && (
+                        <ul className="edits">
+                          {st.added.map((e, j) => (
+                            <EditLine key={j} e={e} />
+                          ))}
+                        </ul>
+                      )}
                     </>
                   ) : (
                     <>
-                      <strong>Leave-one-out blame</strong>: each of the {st.probes.length} edits left out in turn on a few broken and fixed items —{' '}
+                      <strong>Leave-one-out blame</strong>: each of the {st.probes.length} edits left out in turn on a
+                      few broken and fixed items —{' '}
                       {st.dropped.length ? `${st.dropped.length} to blame, dropped` : 'no single edit to blame'}
                       {st.after && <> → {afterText(st.after)}</>}
-                      {st.dropped.length > 0 && <ul className="edits">{st.dropped.map((e, j) => <EditLine key={j} e={e} />)}</ul>}
+                      {st.dropped.length > 0 && (
+                        <ul className="edits">
+                          {st.dropped.map((e, j) => (
+                            <EditLine key={j} e={e} />
+                          ))}
+                        </ul>
+                      )}
                     </>
                   )}
                 </li>
@@ -120,13 +162,21 @@ export function CheckAndRepair(a: { check?: CheckArtifact; repair?: RepairArtifa
               {repair.dropped.length > 0 && (
                 <>
                   <h4>Removed from the bundle</h4>
-                  <ul className="edits">{repair.dropped.map((e, i) => <EditLine key={i} e={e} />)}</ul>
+                  <ul className="edits">
+                    {repair.dropped.map((e, i) => (
+                      <EditLine key={i} e={e} />
+                    ))}
+                  </ul>
                 </>
               )}
               {repair.added.length > 0 && (
                 <>
                   <h4>Added to keep what a removed rule carried</h4>
-                  <ul className="edits">{repair.added.map((e, i) => <EditLine key={i} e={e} />)}</ul>
+                  <ul className="edits">
+                    {repair.added.map((e, i) => (
+                      <EditLine key={i} e={e} />
+                    ))}
+                  </ul>
                 </>
               )}
             </>
@@ -137,8 +187,10 @@ export function CheckAndRepair(a: { check?: CheckArtifact; repair?: RepairArtifa
         <Card title="Validation tie-break">
           <p>
             The candidate tied the current skill on validation. It was strictly better on the train batch, and{' '}
-            {tieBreak.regressed.length === 0 ? 'no validation item it passed before fails now' : `${tieBreak.regressed.length} validation item(s) regressed (${tieBreak.regressed.join(', ')})`} →{' '}
-            <strong>{tieBreak.accepted ? 'accepted as the new current skill' : 'rejected'}</strong>.
+            {tieBreak.regressed.length === 0
+              ? 'no validation item it passed before fails now'
+              : `${tieBreak.regressed.length} validation item(s) regressed (${tieBreak.regressed.join(', ')})`}{' '}
+            → <strong>{tieBreak.accepted ? 'accepted as the new current skill' : 'rejected'}</strong>.
           </p>
         </Card>
       )}

@@ -9,7 +9,8 @@ export function EpochsCard({ epochs }: { epochs: RunDetail['epochStats'] }) {
       {epochs.map((e) => (
         <details key={e.epoch}>
           <summary>
-            Epoch {e.epoch}: {e.accepts} accepted, {e.rejects} rejected, {e.skips} skipped · slow update {e.slowUpdate?.action.replace(/_/g, ' ') ?? 'off'} · meta skill{' '}
+            Epoch {e.epoch}: {e.accepts} accepted, {e.rejects} rejected, {e.skips} skipped · slow update{' '}
+            {e.slowUpdate?.action.replace(/_/g, ' ') ?? 'off'} · meta skill{' '}
             {e.metaSkill?.action.replace(/_/g, ' ') ?? 'off'}
           </summary>
           {e.slowUpdate?.content && (

@@ -19,15 +19,16 @@ export function GateVerdict({ gate }: { gate: GateArtifact }) {
       {gate.score && gate.gateScore !== null && (
         <p>
           Gate: candidate {fmt(c?.candidate ?? gate.gateScore)}
-          {gate.score.complete ? '' : ' (upper bound: stopped early)'} on {v?.n ?? gate.score.n} validation items vs current{' '}
-          {fmt(c?.current ?? gate.mustBeat ?? 0)}
+          {gate.score.complete ? '' : ' (upper bound: stopped early)'} on {v?.n ?? gate.score.n} validation items vs
+          current {fmt(c?.current ?? gate.mustBeat ?? 0)}
           {gate.cacheHit ? ' (cached answers)' : ''} → <strong>{gate.action.replace(/_/g, ' ')}</strong>.
         </p>
       )}
       {v && (
         <p className="small" aria-label="Gate verdict">
-          Item by item: <span className="badge pass">{v.improved.length} won</span> <span className="badge fail">{v.regressed.length} lost</span>{' '}
-          (sign test, {pValue(v.pValue)} of winning this often by chance).{' '}
+          Item by item: <span className="badge pass">{v.improved.length} won</span>{' '}
+          <span className="badge fail">{v.regressed.length} lost</span> (sign test, {pValue(v.pValue)} of winning this
+          often by chance).{' '}
           {v.resampled > 0
             ? `${plural(v.resampled, 'item')} asked again (where the two disagreed, until one answer led by ${v.margin} vote${v.margin === 1 ? '' : 's'}; where both failed, once)${v.unsettled ? `; ${v.unsettled} still split when their samples ran out (counted as their mean)` : ''}.`
             : v.margin > 1
@@ -39,18 +40,24 @@ export function GateVerdict({ gate }: { gate: GateArtifact }) {
       )}
       {gate.recheck && (
         <p className={gate.recheck.confirmed ? 'small' : 'small warn'} aria-label="Best re-check">
-          Re-check on fresh samples: {fmt(gate.recheck.fresh)} on {gate.recheck.n} items; with every sample counted {fmt(gate.recheck.candidate)} vs best {fmt(gate.recheck.best)} →{' '}
-          <strong>{gate.recheck.confirmed ? 'confirmed as the new best' : 'not confirmed: current, but not best'}</strong>.
+          Re-check on fresh samples: {fmt(gate.recheck.fresh)} on {gate.recheck.n} items; with every sample counted{' '}
+          {fmt(gate.recheck.candidate)} vs best {fmt(gate.recheck.best)} →{' '}
+          <strong>
+            {gate.recheck.confirmed ? 'confirmed as the new best' : 'not confirmed: current, but not best'}
+          </strong>
+          .
         </p>
       )}
       {gate.rule && (
         <p className={gate.rule.allowed ? undefined : 'warn'}>
-          Gate rule “{GATE_RULE_LABELS[gate.rule.rule]}”: {gate.rule.allowed ? 'held' : 'refused the candidate'} — {gate.rule.reason}
+          Gate rule “{GATE_RULE_LABELS[gate.rule.rule]}”: {gate.rule.allowed ? 'held' : 'refused the candidate'} —{' '}
+          {gate.rule.reason}
         </p>
       )}
       {gate.skippedByCheck && (
         <p>
-          Gate: not run — the candidate was no better on the train batch → <strong>{gate.action.replace(/_/g, ' ')}</strong>.
+          Gate: not run — the candidate was no better on the train batch →{' '}
+          <strong>{gate.action.replace(/_/g, ' ')}</strong>.
         </p>
       )}
     </>

@@ -1,7 +1,12 @@
 import type { LiftReport, TestReport } from '../../worker/api-types';
 import { Card } from '../common/Field';
 
-const LABELS: Record<TestReport['skill'], string> = { none: 'No skill', initial: 'Starting skill', best: 'Best skill (exported)', final: 'Final skill' };
+const LABELS: Record<TestReport['skill'], string> = {
+  none: 'No skill',
+  initial: 'Starting skill',
+  best: 'Best skill (exported)',
+  final: 'Final skill',
+};
 
 const points = (d: number) => `${d >= 0 ? '+' : '−'}${Math.abs(d * 100).toFixed(1)} points`;
 const range = (l: LiftReport) => `${points(l.interval[0])} to ${points(l.interval[1])}`;
@@ -11,7 +16,8 @@ function LiftLine({ lift, over }: { lift: LiftReport; over: string }) {
   const noisy = lift.noise.miss + lift.noise.guess > 0.02;
   return (
     <li>
-      Over {over}: <strong>{points(noisy ? lift.estimate : lift.measured)}</strong>, {Math.round(lift.level * 100)}% interval {range(lift)}
+      Over {over}: <strong>{points(noisy ? lift.estimate : lift.measured)}</strong>, {Math.round(lift.level * 100)}%
+      interval {range(lift)}
       {lift.uncertain ? (
         <span className="badge fail">cannot be told from noise</span>
       ) : (
@@ -28,7 +34,15 @@ function LiftLine({ lift, over }: { lift: LiftReport; over: string }) {
  * (issue #19): an interval over which test items were drawn and how the target's answers vary,
  * with the target's misses and guesses taken out of the figure.
  */
-export function LiftCard({ tests, lift, liftOverNone }: { tests: readonly TestReport[]; lift?: LiftReport; liftOverNone?: LiftReport }) {
+export function LiftCard({
+  tests,
+  lift,
+  liftOverNone,
+}: {
+  tests: readonly TestReport[];
+  lift?: LiftReport;
+  liftOverNone?: LiftReport;
+}) {
   const of = (s: TestReport['skill']) => tests.find((t) => t.skill === s);
   const rows = (['none', 'initial', 'best'] as const).map(of).filter((t): t is TestReport => Boolean(t));
   const none = of('none');

@@ -32,7 +32,19 @@ async function fetchRun(runId: string, have = { steps: 0, versions: 0 }) {
   return { run, steps: steps.steps, versions, have };
 }
 
-export function RunDetail({ runId, onDeleted, go, lineage, onSelect }: { runId: string; onDeleted: () => void; go: (section: string) => void; lineage?: Lineage; onSelect?: (id: string) => void }) {
+export function RunDetail({
+  runId,
+  onDeleted,
+  go,
+  lineage,
+  onSelect,
+}: {
+  runId: string;
+  onDeleted: () => void;
+  go: (section: string) => void;
+  lineage?: Lineage;
+  onSelect?: (id: string) => void;
+}) {
   const [detail, setDetail] = useState<Detail | null>(null);
   const [steps, setSteps] = useState<StepRecord[]>([]);
   const [versions, setVersions] = useState<SkillVersion[]>([]);
@@ -67,12 +79,23 @@ export function RunDetail({ runId, onDeleted, go, lineage, onSelect }: { runId: 
   const d = detail;
   // A branch from a step's skill continues with this run's dataset and settings.
   const branch = (text: string, label: string, hash: string) => {
-    setApp({ skill: text, skillSource: `${d.run.name}, ${label}`, skillMeta: d.skillMeta ?? null, config: d.config, datasetId: d.run.datasetId, skillParent: { runId, hash, label } });
+    setApp({
+      skill: text,
+      skillSource: `${d.run.name}, ${label}`,
+      skillMeta: d.skillMeta ?? null,
+      config: d.config,
+      datasetId: d.run.datasetId,
+      skillParent: { runId, hash, label },
+    });
     go('skill');
   };
   // A new run from a version takes its text; the dataset and settings on Train stay the user's.
   const fromVersion = (v: SkillVersion) => {
-    setApp({ skill: v.text, skillSource: `${d.run.name}, ${v.origin}`, skillParent: { runId, hash: v.hash, label: originLabel(v.origin) } });
+    setApp({
+      skill: v.text,
+      skillSource: `${d.run.name}, ${v.origin}`,
+      skillParent: { runId, hash: v.hash, label: originLabel(v.origin) },
+    });
     go('skill');
   };
 
@@ -96,7 +119,11 @@ export function RunDetail({ runId, onDeleted, go, lineage, onSelect }: { runId: 
       <EpochsCard epochs={d.epochStats} />
       <StepsCard steps={steps} selected={step} onInspect={setStep} />
       {step !== null && (
-        <StepInspector runId={runId} step={step} onBranch={(text, label) => void skillHash(text).then((hash) => branch(text, label, hash))} />
+        <StepInspector
+          runId={runId}
+          step={step}
+          onBranch={(text, label) => void skillHash(text).then((hash) => branch(text, label, hash))}
+        />
       )}
       <VersionsCard runId={runId} versions={versions} best={d.bestSkill} onNewRun={fromVersion} />
     </div>

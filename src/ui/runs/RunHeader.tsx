@@ -58,7 +58,11 @@ export function RunHeader({
     }
   };
   // Each export is one file the browser downloads.
-  const download = async (make: () => Promise<{ ok: true; file: Blob } | { ok: false; error: { message: string } }>, fileName: string, said?: string) => {
+  const download = async (
+    make: () => Promise<{ ok: true; file: Blob } | { ok: false; error: { message: string } }>,
+    fileName: string,
+    said?: string,
+  ) => {
     const r = await make();
     if (!r.ok) return onError(r.error.message);
     downloadBlob(fileName, r.file);
@@ -85,7 +89,15 @@ export function RunHeader({
       actions={
         <>
           {stopped && !d.lockedElsewhere && !d.run.needsBinding && (
-            <button type="button" className="primary" title={`Resuming calls ${hosts.join(' and ')}`} onClick={() => { go('train'); void resumeRun(runId); }}>
+            <button
+              type="button"
+              className="primary"
+              title={`Resuming calls ${hosts.join(' and ')}`}
+              onClick={() => {
+                go('train');
+                void resumeRun(runId);
+              }}
+            >
               Resume ({hosts.join(', ')})
             </button>
           )}
@@ -94,24 +106,46 @@ export function RunHeader({
               Cancel
             </button>
           )}
-          <ExportSkill skill={best} runName={d.run.name} meta={d.skillMeta} onSaved={(f) => onMessage(`The best skill was downloaded as ${f}.`)} />
+          <ExportSkill
+            skill={best}
+            runName={d.run.name}
+            meta={d.skillMeta}
+            onSaved={(f) => onMessage(`The best skill was downloaded as ${f}.`)}
+          />
           <button type="button" className="ghost" onClick={() => void copyBest()}>
             Copy
           </button>
           <button
             type="button"
-            onClick={() => void download(() => trainer().exportReport(runId), `${safeFileName(d.run.name)}-report.html`, 'The report was downloaded: one HTML file that opens in any browser.')}
+            onClick={() =>
+              void download(
+                () => trainer().exportReport(runId),
+                `${safeFileName(d.run.name)}-report.html`,
+                'The report was downloaded: one HTML file that opens in any browser.',
+              )
+            }
           >
             Export report
           </button>
           <button
             type="button"
             title="The run’s dataset as evals/evals.json, with its split and lift"
-            onClick={() => void download(() => trainer().exportEvals(runId), 'evals.json', 'The dataset was downloaded as evals.json (Agent Skills format; keep it in the skill’s evals/ folder).')}
+            onClick={() =>
+              void download(
+                () => trainer().exportEvals(runId),
+                'evals.json',
+                'The dataset was downloaded as evals.json (Agent Skills format; keep it in the skill’s evals/ folder).',
+              )
+            }
           >
             Export evals.json
           </button>
-          <button type="button" onClick={() => void download(() => trainer().exportRun(runId), `${safeFileName(d.run.name)}.skillwright-run.json`)}>
+          <button
+            type="button"
+            onClick={() =>
+              void download(() => trainer().exportRun(runId), `${safeFileName(d.run.name)}.skillwright-run.json`)
+            }
+          >
             Export run
           </button>
           <button type="button" className="ghost danger" onClick={() => void remove()} disabled={d.lockedElsewhere}>
@@ -124,8 +158,12 @@ export function RunHeader({
       {d.run.needsBinding && (
         <div className="warn" role="note">
           <p>
-            Imported from a file: read-only. It was made against <strong>{hosts.join(', ')}</strong>, endpoints that came with the file — your keys are never sent to them. To
-            resume it, bind it to your own connection (<strong>{hostsOf({ target: connection.target, optimizer: effectiveOptimizer(connection) }).join(', ')}</strong>, from Connect).
+            Imported from a file: read-only. It was made against <strong>{hosts.join(', ')}</strong>, endpoints that
+            came with the file — your keys are never sent to them. To resume it, bind it to your own connection (
+            <strong>
+              {hostsOf({ target: connection.target, optimizer: effectiveOptimizer(connection) }).join(', ')}
+            </strong>
+            , from Connect).
           </p>
           <button type="button" onClick={() => void bind()}>
             Use my connection for this run
@@ -135,12 +173,18 @@ export function RunHeader({
       {d.reason && status !== 'completed' && <p className="muted">{d.reason}</p>}
       <div className="row">
         <label className="inline">
-          Name <input value={name} onChange={(e) => setName(e.target.value)} onBlur={() => void trainer().renameRun(runId, name).then(onChanged)} aria-label="Run name" />
+          Name{' '}
+          <input
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            onBlur={() => void trainer().renameRun(runId, name).then(onChanged)}
+            aria-label="Run name"
+          />
         </label>
       </div>
       <p>
-        Status <strong>{status}</strong> · target {d.endpoints.target.model} · optimizer {d.endpoints.optimizer.model} · step {d.nextStep - 1} of {d.totalSteps} · best validation{' '}
-        {pct(d.bestScore)} (step {d.bestStep})
+        Status <strong>{status}</strong> · target {d.endpoints.target.model} · optimizer {d.endpoints.optimizer.model} ·
+        step {d.nextStep - 1} of {d.totalSteps} · best validation {pct(d.bestScore)} (step {d.bestStep})
         {d.summary && ` · $${d.summary.totalCostUsd.toFixed(4)}`}
       </p>
       {(d.run.parent || (lineage?.branches.length ?? 0) > 0) && (

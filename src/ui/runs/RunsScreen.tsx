@@ -50,7 +50,14 @@ export function RunsScreen({ go }: { go: (section: string) => void }) {
             <button type="button" onClick={() => fileRef.current?.click()}>
               Import run
             </button>
-            <input ref={fileRef} type="file" hidden aria-label="Import run file" accept=".json,application/json" onChange={(e) => e.target.files?.[0] && void importRun(e.target.files[0])} />
+            <input
+              ref={fileRef}
+              type="file"
+              hidden
+              aria-label="Import run file"
+              accept=".json,application/json"
+              onChange={(e) => e.target.files?.[0] && void importRun(e.target.files[0])}
+            />
           </>
         }
       >

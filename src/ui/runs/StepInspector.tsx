@@ -26,7 +26,10 @@ function EditList({ edits, chosen }: { edits: Edit[]; chosen?: Set<number> }) {
           <code>{String(e.op)}</code> {chosen?.has(i) && <span className="badge accept">chosen</span>}
           {e.target ? <div className="mono small">target: {String(e.target)}</div> : null}
           {e.content ? <div className="mono">{String(e.content)}</div> : null}
-          <span className="muted small"> support {e.support_count ?? 1} · {e.source_type ?? 'failure'}</span>
+          <span className="muted small">
+            {' '}
+            support {e.support_count ?? 1} · {e.source_type ?? 'failure'}
+          </span>
         </li>
       ))}
     </ol>
@@ -37,7 +40,15 @@ function EditList({ edits, chosen }: { edits: Edit[]; chosen?: Set<number> }) {
  * One step in full. `onBranch` starts a new run from a skill of this step: the skill it ended
  * with, or — steering — the candidate the gate refused, to try it further.
  */
-export function StepInspector({ runId, step, onBranch }: { runId: string; step: number; onBranch?: (skill: string, label: string) => void }) {
+export function StepInspector({
+  runId,
+  step,
+  onBranch,
+}: {
+  runId: string;
+  step: number;
+  onBranch?: (skill: string, label: string) => void;
+}) {
   const [detail, setDetail] = useState<StepDetail | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [filter, setFilter] = useState<Filter>('all');
@@ -50,8 +61,13 @@ export function StepInspector({ runId, step, onBranch }: { runId: string; step: 
   if (!detail) return <p className="muted">Loading step {step}…</p>;
   const s = detail.step;
   const { merged, ranked, apply_report: report, gate } = detail.artifacts;
-  const chosen = new Set(ranked && merged ? ranked.edits.map((e) => merged.edits.indexOf(e)).filter((i) => i >= 0) : []);
-  if (ranked && merged && chosen.size === 0) ranked.edits.forEach((e) => chosen.add(merged.edits.findIndex((m) => m.content === e.content && m.target === e.target && m.op === e.op)));
+  const chosen = new Set(
+    ranked && merged ? ranked.edits.map((e) => merged.edits.indexOf(e)).filter((i) => i >= 0) : [],
+  );
+  if (ranked && merged && chosen.size === 0)
+    ranked.edits.forEach((e) =>
+      chosen.add(merged.edits.findIndex((m) => m.content === e.content && m.target === e.target && m.op === e.op)),
+    );
   const rows = detail.rollouts.filter((r) => filter === 'all' || outcome(r) === filter);
   const count = (f: Filter) => detail.rollouts.filter((r) => outcome(r) === f).length;
   const analysts = detail.calls.filter((c) => c.stage.startsWith('reflect_'));
@@ -65,10 +81,20 @@ export function StepInspector({ runId, step, onBranch }: { runId: string; step: 
               {(() => {
                 // The skill the run had after this step: the candidate if it was let in, else the one before.
                 const after = s.action.includes('accept') ? detail.candidateSkill : detail.currentSkillBefore;
-                return after !== null && <button type="button" className="ghost" onClick={() => onBranch(after, `after step ${s.step}`)}>New run from this step</button>;
+                return (
+                  after !== null && (
+                    <button type="button" className="ghost" onClick={() => onBranch(after, `after step ${s.step}`)}>
+                      New run from this step
+                    </button>
+                  )
+                );
               })()}
               {!s.action.includes('accept') && detail.candidateSkill !== null && (
-                <button type="button" className="ghost" onClick={() => onBranch(detail.candidateSkill!, `step ${s.step} candidate (refused by the gate)`)}>
+                <button
+                  type="button"
+                  className="ghost"
+                  onClick={() => onBranch(detail.candidateSkill!, `step ${s.step} candidate (refused by the gate)`)}
+                >
                   New run from the refused candidate
                 </button>
               )}
@@ -77,7 +103,10 @@ export function StepInspector({ runId, step, onBranch }: { runId: string; step: 
         }
       >
         <p>
-          Train batch: {(s.rolloutHard * 100).toFixed(1)}% on {s.rolloutN} items{s.rolloutErrors ? `, ${s.rolloutErrors} errored (not scored)` : ''}. {s.nFailurePatches} failure and {s.nSuccessPatches} success patches → {s.nEditsMerged} merged edits → {s.nEditsRanked} applied (budget {s.editBudget ?? '—'}).
+          Train batch: {(s.rolloutHard * 100).toFixed(1)}% on {s.rolloutN} items
+          {s.rolloutErrors ? `, ${s.rolloutErrors} errored (not scored)` : ''}. {s.nFailurePatches} failure and{' '}
+          {s.nSuccessPatches} success patches → {s.nEditsMerged} merged edits → {s.nEditsRanked} applied (budget{' '}
+          {s.editBudget ?? '—'}).
         </p>
         {gate && <GateVerdict gate={gate} />}
       </Card>
@@ -96,9 +125,20 @@ export function StepInspector({ runId, step, onBranch }: { runId: string; step: 
           rowKey={(r) => `${r.phase}-${r.order}`}
           columns={[
             { title: 'Item', width: '6rem', cell: (r) => <code>{r.itemId}</code> },
-            { title: 'Result', width: '5rem', cell: (r) => <span className={`badge ${outcome(r)}`}>{outcome(r)}</span> },
+            {
+              title: 'Result',
+              width: '5rem',
+              cell: (r) => <span className={`badge ${outcome(r)}`}>{outcome(r)}</span>,
+            },
             { title: 'Answer', width: '10rem', cell: (r) => <span className="mono">{r.predicted}</span> },
-            { title: 'Why', cell: (r) => <span className="small">{r.error ? r.error.message : (r.failReason ?? `hard ${r.hard}, soft ${r.soft.toFixed(2)}`)}</span> },
+            {
+              title: 'Why',
+              cell: (r) => (
+                <span className="small">
+                  {r.error ? r.error.message : (r.failReason ?? `hard ${r.hard}, soft ${r.soft.toFixed(2)}`)}
+                </span>
+              ),
+            },
           ]}
         />
       </Card>
@@ -144,7 +184,9 @@ export function StepInspector({ runId, step, onBranch }: { runId: string; step: 
                   <td>{r.index}</td>
                   <td>{r.op}</td>
                   <td>
-                    <span className={`badge ${r.status.startsWith('applied') ? 'pass' : 'fail'}`}>{r.status.replace(/_/g, ' ')}</span>
+                    <span className={`badge ${r.status.startsWith('applied') ? 'pass' : 'fail'}`}>
+                      {r.status.replace(/_/g, ' ')}
+                    </span>
                   </td>
                   <td className="small">{r.content_preview}</td>
                 </tr>
@@ -161,7 +203,11 @@ export function StepInspector({ runId, step, onBranch }: { runId: string; step: 
       {detail.artifacts.appendix && <AppendixCard flush={detail.artifacts.appendix} />}
       {detail.gateRollouts.length > 0 && (
         <Card title="Gate: per-item changes on validation">
-          <GateChanges gate={detail.gateRollouts} before={detail.currentRollouts} settled={gate?.verdict ?? undefined} />
+          <GateChanges
+            gate={detail.gateRollouts}
+            before={detail.currentRollouts}
+            settled={gate?.verdict ?? undefined}
+          />
         </Card>
       )}
     </div>
@@ -169,19 +215,36 @@ export function StepInspector({ runId, step, onBranch }: { runId: string; step: 
 }
 
 /** Each validation item's change; with a settled verdict (noisy targets), its lists decide — not the first answers. */
-function GateChanges({ gate, before, settled }: { gate: RolloutRow[]; before: RolloutRow[]; settled?: { improved: string[]; regressed: string[] } }) {
+function GateChanges({
+  gate,
+  before,
+  settled,
+}: {
+  gate: RolloutRow[];
+  before: RolloutRow[];
+  settled?: { improved: string[]; regressed: string[] };
+}) {
   const prev = new Map(before.map((r) => [r.itemId, r]));
   const rows = gate.map((g) => {
     const p = prev.get(g.itemId);
     const first = !p ? 'unknown' : g.hard > p.hard ? 'improved' : g.hard < p.hard ? 'regressed' : 'unchanged';
-    const change = !settled || !p ? first : settled.improved.includes(g.itemId) ? 'improved' : settled.regressed.includes(g.itemId) ? 'regressed' : 'unchanged';
+    const change =
+      !settled || !p
+        ? first
+        : settled.improved.includes(g.itemId)
+          ? 'improved'
+          : settled.regressed.includes(g.itemId)
+            ? 'regressed'
+            : 'unchanged';
     return { g, p, change };
   });
   const n = (c: string) => rows.filter((r) => r.change === c).length;
   return (
     <>
       <p>
-        <span className="badge pass">{n('improved')} improved</span> <span className="badge fail">{n('regressed')} regressed</span> <span className="badge">{n('unchanged')} unchanged</span>
+        <span className="badge pass">{n('improved')} improved</span>{' '}
+        <span className="badge fail">{n('regressed')} regressed</span>{' '}
+        <span className="badge">{n('unchanged')} unchanged</span>
         {n('unknown') ? <span className="badge"> {n('unknown')} not compared</span> : null}
       </p>
       <VirtualTable
@@ -190,7 +253,15 @@ function GateChanges({ gate, before, settled }: { gate: RolloutRow[]; before: Ro
         rowKey={(r) => r.g.itemId}
         columns={[
           { title: 'Item', width: '7rem', cell: (r) => <code>{r.g.itemId}</code> },
-          { title: 'Change', width: '7rem', cell: (r) => <span className={`badge ${r.change === 'improved' ? 'pass' : r.change === 'regressed' ? 'fail' : ''}`}>{r.change}</span> },
+          {
+            title: 'Change',
+            width: '7rem',
+            cell: (r) => (
+              <span className={`badge ${r.change === 'improved' ? 'pass' : r.change === 'regressed' ? 'fail' : ''}`}>
+                {r.change}
+              </span>
+            ),
+          },
           { title: 'Before', cell: (r) => <span className="mono">{r.p?.predicted ?? '—'}</span> },
           { title: 'After', cell: (r) => <span className="mono">{r.g.predicted}</span> },
         ]}

@@ -4,7 +4,15 @@ import { DataTable } from '../common/DataTable';
 import { pct } from './run-format';
 
 /** The run's steps, one row each; a step's number opens it in the inspector. */
-export function StepsCard({ steps, selected, onInspect }: { steps: readonly StepRecord[]; selected: number | null; onInspect: (step: number) => void }) {
+export function StepsCard({
+  steps,
+  selected,
+  onInspect,
+}: {
+  steps: readonly StepRecord[];
+  selected: number | null;
+  onInspect: (step: number) => void;
+}) {
   return (
     <Card title="Steps">
       {steps.length === 0 ? (
@@ -19,7 +27,12 @@ export function StepsCard({ steps, selected, onInspect }: { steps: readonly Step
             {
               header: 'Step',
               cell: (s) => (
-                <button type="button" className="link" onClick={() => onInspect(s.step)} aria-label={`Inspect step ${s.step}`}>
+                <button
+                  type="button"
+                  className="link"
+                  onClick={() => onInspect(s.step)}
+                  aria-label={`Inspect step ${s.step}`}
+                >
                   {s.step}
                 </button>
               ),
@@ -27,10 +40,18 @@ export function StepsCard({ steps, selected, onInspect }: { steps: readonly Step
             { header: 'Epoch', cell: (s) => s.epoch },
             {
               header: 'Action',
-              cell: (s) => <span className={`badge ${s.action.includes('accept') ? 'pass' : s.action === 'reject' ? 'fail' : ''}`}>{s.action.replace(/_/g, ' ')}</span>,
+              cell: (s) => (
+                <span className={`badge ${s.action.includes('accept') ? 'pass' : s.action === 'reject' ? 'fail' : ''}`}>
+                  {s.action.replace(/_/g, ' ')}
+                </span>
+              ),
             },
             { header: 'Train', num: true, cell: (s) => pct(s.rolloutHard) },
-            { header: 'Candidate', num: true, cell: (s) => (s.candidateGateScore === null ? '—' : s.candidateGateScore.toFixed(3)) },
+            {
+              header: 'Candidate',
+              num: true,
+              cell: (s) => (s.candidateGateScore === null ? '—' : s.candidateGateScore.toFixed(3)),
+            },
             { header: 'Current', num: true, cell: (s) => s.currentScore.toFixed(3) },
             { header: 'Edits', num: true, cell: (s) => s.nEditsRanked },
           ]}

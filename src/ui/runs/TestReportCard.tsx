@@ -5,10 +5,21 @@ import { pct } from './run-format';
 
 type TestRow = NonNullable<RunDetail['summary']>['tests'][number];
 
-const SKILL_NAMES: Record<string, string> = { none: 'No skill', initial: 'Initial', best: 'Best (exported)', final: 'Final' };
+const SKILL_NAMES: Record<string, string> = {
+  none: 'No skill',
+  initial: 'Initial',
+  best: 'Best (exported)',
+  final: 'Final',
+};
 
 /** Each skill's score on the held-out test split, and the best skill's gain over the initial one. */
-export function TestReportCard({ tests, testDelta }: { tests: readonly TestRow[]; testDelta: number | null | undefined }) {
+export function TestReportCard({
+  tests,
+  testDelta,
+}: {
+  tests: readonly TestRow[];
+  testDelta: number | null | undefined;
+}) {
   if (!tests.length) return null;
   return (
     <Card title="Test report">
@@ -24,7 +35,12 @@ export function TestReportCard({ tests, testDelta }: { tests: readonly TestRow[]
       />
       {testDelta !== null && testDelta !== undefined && (
         <p>
-          Best vs initial: <strong>{testDelta >= 0 ? '+' : ''}{(testDelta * 100).toFixed(1)} points</strong> on held-out test items.
+          Best vs initial:{' '}
+          <strong>
+            {testDelta >= 0 ? '+' : ''}
+            {(testDelta * 100).toFixed(1)} points
+          </strong>{' '}
+          on held-out test items.
         </p>
       )}
     </Card>

@@ -1,7 +1,8 @@
 import type { RunEndpoints } from '../../worker/api-types';
 
 /** A share as a percentage with one decimal; a dash when there is none. */
-export const pct = (v: number | null | undefined): string => (v === null || v === undefined ? '—' : `${(v * 100).toFixed(1)}%`);
+export const pct = (v: number | null | undefined): string =>
+  v === null || v === undefined ? '—' : `${(v * 100).toFixed(1)}%`;
 
 /** The hosts a run calls, as a user recognises them. */
 export function hostsOf(e: RunEndpoints): string[] {

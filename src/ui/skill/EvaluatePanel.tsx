@@ -14,7 +14,13 @@ export function EvaluatePanel() {
   const [split, setSplit] = useState<'train' | 'val' | 'test'>('val');
   const [limit, setLimit] = useState<number | undefined>(20);
   const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<{ hard: number; soft: number; n: number; errors: number; rows: RolloutRow[] } | null>(null);
+  const [result, setResult] = useState<{
+    hard: number;
+    soft: number;
+    n: number;
+    errors: number;
+    rows: RolloutRow[];
+  } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [testLooks, setTestLooks] = useState<number | null>(null);
   // Read only when the test split is chosen: listing datasets reads their stored records whole.
@@ -33,9 +39,15 @@ export function EvaluatePanel() {
     setResult(null);
     try {
       await handOverKeys();
-      const r = await trainer().evaluateSkill(
-        { datasetId, split, limit: limit ?? 0, skill: s.skill, config: s.config, endpoints: runEndpoints(s.connection), prices: effectivePrices(s.connection) },
-      );
+      const r = await trainer().evaluateSkill({
+        datasetId,
+        split,
+        limit: limit ?? 0,
+        skill: s.skill,
+        config: s.config,
+        endpoints: runEndpoints(s.connection),
+        prices: effectivePrices(s.connection),
+      });
       if (r.ok) setResult(r);
       else setError(r.error.message);
     } finally {
@@ -61,15 +73,20 @@ export function EvaluatePanel() {
       </div>
       {split === 'test' && (
         <p className="warn" role="note">
-          The test split is for the end of training. Scores you look at now — to choose a skill, a setting or a prompt — make it a second validation split, and its final figure is no longer an honest estimate. Prefer the validation split.
-          {testLooks ? ` This dataset’s test split has been looked at ${testLooks} time${testLooks === 1 ? '' : 's'} already.` : ''}
+          The test split is for the end of training. Scores you look at now — to choose a skill, a setting or a prompt —
+          make it a second validation split, and its final figure is no longer an honest estimate. Prefer the validation
+          split.
+          {testLooks
+            ? ` This dataset’s test split has been looked at ${testLooks} time${testLooks === 1 ? '' : 's'} already.`
+            : ''}
         </p>
       )}
       {error && <Alert>{error}</Alert>}
       {result && (
         <>
           <p>
-            <strong>{(result.hard * 100).toFixed(1)}%</strong> correct ({(result.soft * 100).toFixed(1)}% partial credit) on {result.n} items
+            <strong>{(result.hard * 100).toFixed(1)}%</strong> correct ({(result.soft * 100).toFixed(1)}% partial
+            credit) on {result.n} items
             {result.errors ? `; ${result.errors} errored and were not scored` : ''}.
           </p>
           {failures.length > 0 && (

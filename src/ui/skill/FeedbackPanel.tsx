@@ -30,8 +30,21 @@ export function FeedbackPanel() {
     setProposal(null);
     try {
       await handOverKeys();
-      const r = await trainer().improveWithFeedback({ skill: s.skill, feedback, config: s.config, endpoints: runEndpoints(s.connection), prices: effectivePrices(s.connection) });
-      if (r.ok) setProposal({ original: s.skill, candidate: r.candidate, reasoning: r.reasoning, applied: r.applied, proposed: r.proposed });
+      const r = await trainer().improveWithFeedback({
+        skill: s.skill,
+        feedback,
+        config: s.config,
+        endpoints: runEndpoints(s.connection),
+        prices: effectivePrices(s.connection),
+      });
+      if (r.ok)
+        setProposal({
+          original: s.skill,
+          candidate: r.candidate,
+          reasoning: r.reasoning,
+          applied: r.applied,
+          proposed: r.proposed,
+        });
       else setError(r.error.message);
     } finally {
       setBusy(false);
@@ -39,14 +52,28 @@ export function FeedbackPanel() {
   };
   const use = () => {
     if (!proposal) return;
-    setApp((s) => ({ skill: proposal.candidate, skillSource: `${s.skillSource ?? 'the skill'}, improved with your feedback` }));
+    setApp((s) => ({
+      skill: proposal.candidate,
+      skillSource: `${s.skillSource ?? 'the skill'}, improved with your feedback`,
+    }));
     setProposal(null);
     setFeedback('');
   };
   return (
     <Card title="Improve with my feedback">
-      <Field label="Your feedback" hint="What the skill gets wrong or should do, in your words. The optimizer turns it into a few edits (at most the edit budget) and shows them before anything changes.">
-        {(id, hintId) => <textarea id={id} aria-describedby={hintId} rows={3} value={feedback} onChange={(e) => setFeedback(e.target.value)} />}
+      <Field
+        label="Your feedback"
+        hint="What the skill gets wrong or should do, in your words. The optimizer turns it into a few edits (at most the edit budget) and shows them before anything changes."
+      >
+        {(id, hintId) => (
+          <textarea
+            id={id}
+            aria-describedby={hintId}
+            rows={3}
+            value={feedback}
+            onChange={(e) => setFeedback(e.target.value)}
+          />
+        )}
       </Field>
       <div className="row">
         <button type="button" onClick={() => void ask()} disabled={busy || !feedback.trim()}>
@@ -57,10 +84,13 @@ export function FeedbackPanel() {
       {proposal && (
         <>
           <p>
-            {proposal.applied} of {proposal.proposed} proposed edit{proposal.proposed === 1 ? '' : 's'} applied. {proposal.reasoning}
+            {proposal.applied} of {proposal.proposed} proposed edit{proposal.proposed === 1 ? '' : 's'} applied.{' '}
+            {proposal.reasoning}
           </p>
           {proposal.candidate === proposal.original ? (
-            <p className="muted">Nothing to change: the skill already does what the feedback asks, as the optimizer read it.</p>
+            <p className="muted">
+              Nothing to change: the skill already does what the feedback asks, as the optimizer read it.
+            </p>
           ) : (
             <>
               <SkillDiff original={proposal.original} modified={proposal.candidate} height={240} />

@@ -5,10 +5,25 @@ const SkillEditorChunk = lazy(() => import('./SkillEditor'));
 const SkillDiffChunk = lazy(() => import('./SkillDiff'));
 
 /** Monaco loads on first use; until then a plain textarea does the job. */
-export function SkillEditor(props: { value: string; onChange?: (v: string) => void; readOnly?: boolean; label: string; marks?: readonly LineMark[] }) {
+export function SkillEditor(props: {
+  value: string;
+  onChange?: (v: string) => void;
+  readOnly?: boolean;
+  label: string;
+  marks?: readonly LineMark[];
+}) {
   return (
     <Suspense
-      fallback={<textarea className="plain-editor" aria-label={props.label} value={props.value} readOnly={props.readOnly} onChange={(e) => props.onChange?.(e.target.value)} spellCheck={false} />}
+      fallback={
+        <textarea
+          className="plain-editor"
+          aria-label={props.label}
+          value={props.value}
+          readOnly={props.readOnly}
+          onChange={(e) => props.onChange?.(e.target.value)}
+          spellCheck={false}
+        />
+      }
     >
       <SkillEditorChunk {...props} />
     </Suspense>

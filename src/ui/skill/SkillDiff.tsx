@@ -2,13 +2,30 @@
 import { useEffect, useRef } from 'react';
 import { currentTheme, monaco } from './monaco-setup';
 
-export default function SkillDiff({ original, modified, height = 420 }: { original: string; modified: string; height?: number }) {
+export default function SkillDiff({
+  original,
+  modified,
+  height = 420,
+}: {
+  original: string;
+  modified: string;
+  height?: number;
+}) {
   const host = useRef<HTMLDivElement>(null);
   const editor = useRef<monaco.editor.IStandaloneDiffEditor | null>(null);
   // One editor for the component's life: re-creating it on every change (say, stepping through
   // the inspector quickly) lets Monaco's pending work hit a disposed editor and log errors.
   useEffect(() => {
-    const diff = monaco.editor.createDiffEditor(host.current!, { readOnly: true, automaticLayout: true, renderSideBySide: true, wordWrap: 'on', minimap: { enabled: false }, theme: currentTheme(), originalEditable: false, fontSize: 13 });
+    const diff = monaco.editor.createDiffEditor(host.current!, {
+      readOnly: true,
+      automaticLayout: true,
+      renderSideBySide: true,
+      wordWrap: 'on',
+      minimap: { enabled: false },
+      theme: currentTheme(),
+      originalEditable: false,
+      fontSize: 13,
+    });
     editor.current = diff;
     return () => {
       const models = diff.getModel();
@@ -23,7 +40,10 @@ export default function SkillDiff({ original, modified, height = 420 }: { origin
     const diff = editor.current;
     if (!diff) return;
     const previous = diff.getModel();
-    diff.setModel({ original: monaco.editor.createModel(original, 'markdown'), modified: monaco.editor.createModel(modified, 'markdown') });
+    diff.setModel({
+      original: monaco.editor.createModel(original, 'markdown'),
+      modified: monaco.editor.createModel(modified, 'markdown'),
+    });
     if (!previous) return;
     // The diff worker may still be reading the previous models: retire them once the new diff is in.
     const retire = () => {

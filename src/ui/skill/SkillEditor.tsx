@@ -5,7 +5,19 @@ import { currentTheme, monaco } from './monaco-setup';
 import { protectedLineRanges } from './protected-lines';
 import type { LineMark } from './blame-marks';
 
-export default function SkillEditor({ value, onChange, readOnly, label, marks }: { value: string; onChange?: (v: string) => void; readOnly?: boolean; label: string; marks?: readonly LineMark[] }) {
+export default function SkillEditor({
+  value,
+  onChange,
+  readOnly,
+  label,
+  marks,
+}: {
+  value: string;
+  onChange?: (v: string) => void;
+  readOnly?: boolean;
+  label: string;
+  marks?: readonly LineMark[];
+}) {
   const host = useRef<HTMLDivElement>(null);
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
   const decorations = useRef<monaco.editor.IEditorDecorationsCollection | null>(null);
@@ -36,7 +48,11 @@ export default function SkillEditor({ value, onChange, readOnly, label, marks }:
       decorations.current?.set(
         protectedLineRanges(model.getValue()).map((r) => ({
           range: new monaco.Range(r.start, 1, r.end, 1),
-          options: { isWholeLine: true, className: 'protected-line', hoverMessage: { value: `${r.kind}: written by the optimizer; edits never touch it.` } },
+          options: {
+            isWholeLine: true,
+            className: 'protected-line',
+            hoverMessage: { value: `${r.kind}: written by the optimizer; edits never touch it.` },
+          },
         })),
       );
     };

@@ -23,7 +23,10 @@ async function openSkillFile(f: File): Promise<void> {
     skill: parsed.body,
     skillSource: `${f.name} (frontmatter set aside)`,
     skillParent: null,
-    skillMeta: { name: parsed.meta.name ?? skillName(f.name.replace(/\.[^.]*$/, '')), description: parsed.meta.description ?? '' },
+    skillMeta: {
+      name: parsed.meta.name ?? skillName(f.name.replace(/\.[^.]*$/, '')),
+      description: parsed.meta.description ?? '',
+    },
   });
 }
 
@@ -34,35 +37,82 @@ export function SkillScreen() {
   const parent = useApp((s) => s.skillParent);
   const [marks, setMarks] = useState<LineMark[] | undefined>(undefined);
   const regions = protectedLineRanges(skill);
-  const setMeta = (p: Partial<{ name: string; description: string }>) => setApp((s) => ({ skillMeta: { name: '', description: '', ...s.skillMeta, ...p } }));
+  const setMeta = (p: Partial<{ name: string; description: string }>) =>
+    setApp((s) => ({ skillMeta: { name: '', description: '', ...s.skillMeta, ...p } }));
   return (
     <div className="screen">
       <h1>Write the starting skill</h1>
-      <p className="lead">The markdown document the target model runs with. Training changes it a few bounded edits at a time and keeps a change only if validation improves.</p>
+      <p className="lead">
+        The markdown document the target model runs with. Training changes it a few bounded edits at a time and keeps a
+        change only if validation improves.
+      </p>
       <Card
         title="Skill"
         actions={
           <label className="file-label small">
             <span>Open skill file</span>
-            <input type="file" aria-label="Open skill file" accept=".md,.markdown,.txt,text/markdown,text/plain" onChange={(e) => e.target.files?.[0] && void openSkillFile(e.target.files[0])} />
+            <input
+              type="file"
+              aria-label="Open skill file"
+              accept=".md,.markdown,.txt,text/markdown,text/plain"
+              onChange={(e) => e.target.files?.[0] && void openSkillFile(e.target.files[0])}
+            />
           </label>
         }
       >
-        <SkillEditor label="Skill text" value={skill} marks={parent ? marks : undefined} onChange={(v) => setApp({ skill: v, skillSource: source })} />
+        <SkillEditor
+          label="Skill text"
+          value={skill}
+          marks={parent ? marks : undefined}
+          onChange={(v) => setApp({ skill: v, skillSource: source })}
+        />
         <p className="counts">
-          {skill.length.toLocaleString()} characters · about {Math.ceil(skill.length / 4).toLocaleString()} tokens{source ? ` · from ${source}` : ''}
-          {regions.length > 0 && ` · ${regions.length} protected region${regions.length > 1 ? 's' : ''} (highlighted; edits never touch them)`}
+          {skill.length.toLocaleString()} characters · about {Math.ceil(skill.length / 4).toLocaleString()} tokens
+          {source ? ` · from ${source}` : ''}
+          {regions.length > 0 &&
+            ` · ${regions.length} protected region${regions.length > 1 ? 's' : ''} (highlighted; edits never touch them)`}
         </p>
-        {parent && <BlamePanel key={parent.runId} runId={parent.runId} runLabel={parent.label} skill={skill} onMarks={setMarks} />}
+        {parent && (
+          <BlamePanel
+            key={parent.runId}
+            runId={parent.runId}
+            runLabel={parent.label}
+            skill={skill}
+            onMarks={setMarks}
+          />
+        )}
       </Card>
       <Card title="Skill package">
-        <p className="muted">For exporting the trained skill as an Agent Skills SKILL.md. Never shown to the model and never edited by training; opening a SKILL.md fills them from its frontmatter.</p>
+        <p className="muted">
+          For exporting the trained skill as an Agent Skills SKILL.md. Never shown to the model and never edited by
+          training; opening a SKILL.md fills them from its frontmatter.
+        </p>
         <div className="grid-2">
           <Field label="Skill name" hint="Lowercase letters, digits and hyphens (it is made so on export).">
-            {(id, hintId) => <input id={id} aria-describedby={hintId} value={meta?.name ?? ''} spellCheck={false} placeholder="my-skill" onChange={(e) => setMeta({ name: e.target.value })} />}
+            {(id, hintId) => (
+              <input
+                id={id}
+                aria-describedby={hintId}
+                value={meta?.name ?? ''}
+                spellCheck={false}
+                placeholder="my-skill"
+                onChange={(e) => setMeta({ name: e.target.value })}
+              />
+            )}
           </Field>
-          <Field label="Skill description" hint="What the skill does and when to use it (up to 1024 characters). Empty: the skill’s first line.">
-            {(id, hintId) => <input id={id} aria-describedby={hintId} value={meta?.description ?? ''} maxLength={1024} onChange={(e) => setMeta({ description: e.target.value })} />}
+          <Field
+            label="Skill description"
+            hint="What the skill does and when to use it (up to 1024 characters). Empty: the skill’s first line."
+          >
+            {(id, hintId) => (
+              <input
+                id={id}
+                aria-describedby={hintId}
+                value={meta?.description ?? ''}
+                maxLength={1024}
+                onChange={(e) => setMeta({ description: e.target.value })}
+              />
+            )}
           </Field>
         </div>
       </Card>

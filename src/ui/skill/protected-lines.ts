@@ -1,6 +1,9 @@
 import { findProtectedRegions, type RegionKind } from '../../core/protected-regions';
 
-const LABEL: Record<RegionKind, string> = { slow_update: 'Epoch guidance (slow update)', appendix: 'Execution notes appendix' };
+const LABEL: Record<RegionKind, string> = {
+  slow_update: 'Epoch guidance (slow update)',
+  appendix: 'Execution notes appendix',
+};
 
 /** The 1-based line of a character offset. */
 const lineOf = (text: string, pos: number) => text.slice(0, pos).split('\n').length;

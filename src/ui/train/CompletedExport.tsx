@@ -7,13 +7,26 @@ import type { Diagnosis } from '../../core/diagnostics';
 
 /** When the live run completes, its best skill can be saved from the Train screen too. */
 export function CompletedExport({ runId }: { runId: string }) {
-  const [best, setBest] = useState<{ skill: string; name: string; meta?: SkillMeta; score: number; diagnosis?: Diagnosis } | null>(null);
+  const [best, setBest] = useState<{
+    skill: string;
+    name: string;
+    meta?: SkillMeta;
+    score: number;
+    diagnosis?: Diagnosis;
+  } | null>(null);
   useEffect(() => {
     let live = true;
     void trainer()
       .getRun(runId)
       .then((r) => {
-        if (live && r.ok) setBest({ skill: r.detail.bestSkill, name: r.detail.run.name, meta: r.detail.skillMeta, score: r.detail.bestScore, diagnosis: r.detail.summary?.diagnosis });
+        if (live && r.ok)
+          setBest({
+            skill: r.detail.bestSkill,
+            name: r.detail.run.name,
+            meta: r.detail.skillMeta,
+            score: r.detail.bestScore,
+            diagnosis: r.detail.summary?.diagnosis,
+          });
       });
     return () => {
       live = false;

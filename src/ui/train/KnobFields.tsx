@@ -10,7 +10,17 @@ import { DEFAULT_RUN_CONFIG, type RunConfig } from '../../core/run-config';
 import { NumberField } from '../common/Field';
 import { SelectField } from '../common/SelectField';
 
-function Toggle({ label, hint, checked, onChange }: { label: string; hint: string; checked: boolean; onChange: (v: boolean) => void }) {
+function Toggle({
+  label,
+  hint,
+  checked,
+  onChange,
+}: {
+  label: string;
+  hint: string;
+  checked: boolean;
+  onChange: (v: boolean) => void;
+}) {
   return (
     <div className="field">
       <label className="check">
@@ -56,9 +66,20 @@ export function KnobFields({
           />
         );
       case 'toggle':
-        return <Toggle key={k.key} label={k.label} hint={hint} checked={Boolean(value)} onChange={(v) => set(k.key, v)} />;
+        return (
+          <Toggle key={k.key} label={k.label} hint={hint} checked={Boolean(value)} onChange={(v) => set(k.key, v)} />
+        );
       case 'choice':
-        return <SelectField key={k.key} label={k.label} hint={hint} value={String(value)} options={c.options} onChange={(v) => set(k.key, v)} />;
+        return (
+          <SelectField
+            key={k.key}
+            label={k.label}
+            hint={hint}
+            value={String(value)}
+            options={c.options}
+            onChange={(v) => set(k.key, v)}
+          />
+        );
       case 'usd':
         return (
           <NumberField
@@ -79,7 +100,9 @@ export function KnobFields({
       {(Object.keys(KNOB_SECTIONS) as KnobSection[]).map((section) => (
         <fieldset key={section} className="knob-section">
           <legend>{KNOB_SECTIONS[section]}</legend>
-          <div className="grid-3">{(KNOBS as readonly Knob[]).filter((k) => k.section === section && knobShown(k, values)).map(field)}</div>
+          <div className="grid-3">
+            {(KNOBS as readonly Knob[]).filter((k) => k.section === section && knobShown(k, values)).map(field)}
+          </div>
         </fieldset>
       ))}
     </>

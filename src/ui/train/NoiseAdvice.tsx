@@ -15,17 +15,34 @@ const pts = (x: number) => `${(x * 100).toFixed(1)} points`;
  * a budget cap buys in steps and gate comparisons. Sampled and reasoning models are stochastic:
  * the same question can get different answers, which small validation splits cannot average out.
  */
-export function NoiseAdvice({ validation, estimate, budgetUsd, steps }: { validation: number; estimate: CostEstimate | null; budgetUsd?: number; steps: number }) {
+export function NoiseAdvice({
+  validation,
+  estimate,
+  budgetUsd,
+  steps,
+}: {
+  validation: number;
+  estimate: CostEstimate | null;
+  budgetUsd?: number;
+  steps: number;
+}) {
   const target = useApp((s) => s.connection.target);
   if (validation <= 0) return null;
   const stochastic = (target.temperature ?? 0) > 0 || target.reasoningModel === true || Boolean(target.reasoningEffort);
   const k = detectableGainItems(validation, ASSUMED_FLIP);
   const perStep =
     estimate && estimate.totalCostUsd !== null && steps > 0
-      ? Object.entries(estimate.stages).reduce((a, [stage, e]) => a + (ONCE.includes(stage) ? 0 : (e?.costUsd ?? 0)), 0) / steps
+      ? Object.entries(estimate.stages).reduce(
+          (a, [stage, e]) => a + (ONCE.includes(stage) ? 0 : (e?.costUsd ?? 0)),
+          0,
+        ) / steps
       : null;
-  const once = estimate && estimate.totalCostUsd !== null && perStep !== null ? estimate.totalCostUsd - perStep * steps : null;
-  const affordable = budgetUsd && perStep && once !== null ? Math.max(0, Math.min(steps, Math.floor((budgetUsd - once) / perStep))) : null;
+  const once =
+    estimate && estimate.totalCostUsd !== null && perStep !== null ? estimate.totalCostUsd - perStep * steps : null;
+  const affordable =
+    budgetUsd && perStep && once !== null
+      ? Math.max(0, Math.min(steps, Math.floor((budgetUsd - once) / perStep)))
+      : null;
   return (
     <Card title="What validation can tell apart">
       <p>
@@ -33,8 +50,9 @@ export function NoiseAdvice({ validation, estimate, budgetUsd, steps }: { valida
         {stochastic
           ? `Your target samples its answers (${(target.temperature ?? 0) > 0 ? `temperature ${target.temperature}` : 'a reasoning model'}), so the same question can get different answers.`
           : 'At temperature 0 a target may still vary (reasoning models, some providers); the run measures it.'}{' '}
-        If it changes about {Math.round(ASSUMED_FLIP * 100)}% of its answers when asked again, one answer per item cannot tell a gain below {k} item{k === 1 ? '' : 's'} (
-        {pts(k / validation)}) from noise — the gate settles such verdicts by asking again where the two skills disagree (Settle noisy verdicts).
+        If it changes about {Math.round(ASSUMED_FLIP * 100)}% of its answers when asked again, one answer per item
+        cannot tell a gain below {k} item{k === 1 ? '' : 's'} ({pts(k / validation)}) from noise — the gate settles such
+        verdicts by asking again where the two skills disagree (Settle noisy verdicts).
         {validation < 30 && ' More validation items make every verdict sharper and cheaper to settle.'}
       </p>
       <p className="muted small">

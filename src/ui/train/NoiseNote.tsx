@@ -12,7 +12,8 @@ export function NoiseNote({ noise }: { noise?: NoiseReading }) {
   const deterministic = noise.margin <= 1;
   return (
     <p className="muted small" aria-label="Target noise">
-      <strong>Target noise:</strong> {pct(noise.flipRate)} of {noise.samples} repeated answers changed (at most {pct(noise.flipUpper)} at 90% confidence).{' '}
+      <strong>Target noise:</strong> {pct(noise.flipRate)} of {noise.samples} repeated answers changed (at most{' '}
+      {pct(noise.flipUpper)} at 90% confidence).{' '}
       {deterministic
         ? 'The target looks deterministic: one answer settles an item (items are still spot-checked).'
         : `Verdicts ask again where the two skills disagree, until one answer leads by ${noise.margin} votes.`}

@@ -4,7 +4,8 @@ import { NoiseNote } from './NoiseNote';
 import { PIPELINE_LABELS, STEP_STAGES, type PipelineStage } from '../../core/stages';
 
 /** Stages outside the six of a step are named in a line under the strip. */
-const outsideStep = (stage: PipelineStage | undefined) => (stage && !STEP_STAGES.includes(stage) ? PIPELINE_LABELS[stage] : null);
+const outsideStep = (stage: PipelineStage | undefined) =>
+  stage && !STEP_STAGES.includes(stage) ? PIPELINE_LABELS[stage] : null;
 
 function eta(live: LiveRun): string {
   const done = live.points.length;
@@ -26,14 +27,25 @@ export function RunDashboard() {
     <section className="card dashboard" aria-label="Training progress">
       <ol className="pipeline" aria-label="Stages">
         {STEP_STAGES.map((id, i) => (
-          <li key={id} className={live.stage === id && live.status === 'running' ? 'active' : undefined} aria-current={live.stage === id ? 'step' : undefined}>
+          <li
+            key={id}
+            className={live.stage === id && live.status === 'running' ? 'active' : undefined}
+            aria-current={live.stage === id ? 'step' : undefined}
+          >
             <span className="num">{i + 1}</span> {PIPELINE_LABELS[id]}
           </li>
         ))}
       </ol>
       {outsideStep(live.stage) && live.status === 'running' && <p className="muted">{outsideStep(live.stage)}</p>}
       <div className="progress-row">
-        <div className="progress" role="progressbar" aria-label="Steps done" aria-valuemin={0} aria-valuemax={live.totalSteps} aria-valuenow={stepsDone}>
+        <div
+          className="progress"
+          role="progressbar"
+          aria-label="Steps done"
+          aria-valuemin={0}
+          aria-valuemax={live.totalSteps}
+          aria-valuenow={stepsDone}
+        >
           <div style={{ width: `${pct}%` }} />
         </div>
         <span>
@@ -68,15 +80,25 @@ export function RunDashboard() {
         <summary>Steps and log</summary>
         <ol className="steps">
           {live.points.map((p, i) => (
-            <li key={p.step} className={p.action.includes('accept') ? 'accepted' : p.action === 'reject' ? 'rejected' : 'skipped'}>
+            <li
+              key={p.step}
+              className={p.action.includes('accept') ? 'accepted' : p.action === 'reject' ? 'rejected' : 'skipped'}
+            >
               Step {p.step} (epoch {p.epoch}): {p.action.replace(/_/g, ' ')}
               {/* The score the candidate faced (stored with the step; older runs: the previous point's, or the baseline). */}
-              {p.candidate !== null && ` — candidate ${p.candidate.toFixed(3)} vs ${(p.faced ?? (i ? live.points[i - 1].current : (live.baseline ?? p.current))).toFixed(3)}`}
+              {p.candidate !== null &&
+                ` — candidate ${p.candidate.toFixed(3)} vs ${(p.faced ?? (i ? live.points[i - 1].current : (live.baseline ?? p.current))).toFixed(3)}`}
             </li>
           ))}
         </ol>
         <pre className="log" aria-label="Log">
-          {live.log.slice(-60).map((l) => `${new Date(l.at).toLocaleTimeString()} ${l.level === 'info' ? '' : `${l.level.toUpperCase()} `}${l.message}`).join('\n')}
+          {live.log
+            .slice(-60)
+            .map(
+              (l) =>
+                `${new Date(l.at).toLocaleTimeString()} ${l.level === 'info' ? '' : `${l.level.toUpperCase()} `}${l.message}`,
+            )
+            .join('\n')}
         </pre>
       </details>
     </section>

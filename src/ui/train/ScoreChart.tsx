@@ -5,12 +5,23 @@ import type { ChartPoint } from '../../store/app-store';
  * score with an accept (●) or reject (×) marker, train-batch accuracy, and the edit budget as
  * bars along the bottom.
  */
-export function ScoreChart({ points, baseline, totalSteps }: { points: ChartPoint[]; baseline?: number; totalSteps: number }) {
+export function ScoreChart({
+  points,
+  baseline,
+  totalSteps,
+}: {
+  points: ChartPoint[];
+  baseline?: number;
+  totalSteps: number;
+}) {
   const W = 640;
   const H = 240;
   const pad = { l: 36, r: 12, t: 12, b: 28 };
   const n = Math.max(totalSteps, points.length, 1);
-  const x = (step: number) => pad.l + ((step - (baseline !== undefined ? 0 : 1)) / Math.max(1, n - (baseline !== undefined ? 0 : 1))) * (W - pad.l - pad.r);
+  const x = (step: number) =>
+    pad.l +
+    ((step - (baseline !== undefined ? 0 : 1)) / Math.max(1, n - (baseline !== undefined ? 0 : 1))) *
+      (W - pad.l - pad.r);
   const y = (v: number) => pad.t + (1 - Math.min(1, Math.max(0, v))) * (H - pad.t - pad.b);
   const series = (get: (p: ChartPoint) => number | null, withBaseline: boolean) => {
     const pts = points.map((p) => [p.step, get(p)] as const).filter(([, v]) => v !== null) as [number, number][];
@@ -34,7 +45,16 @@ export function ScoreChart({ points, baseline, totalSteps }: { points: ChartPoin
           </g>
         ))}
         {points.map((p) =>
-          p.editBudget ? <rect key={`b${p.step}`} x={x(p.step) - 3} y={H - pad.b - (p.editBudget / maxBudget) * 18} width={6} height={(p.editBudget / maxBudget) * 18} className="budget" /> : null,
+          p.editBudget ? (
+            <rect
+              key={`b${p.step}`}
+              x={x(p.step) - 3}
+              y={H - pad.b - (p.editBudget / maxBudget) * 18}
+              width={6}
+              height={(p.editBudget / maxBudget) * 18}
+              className="budget"
+            />
+          ) : null,
         )}
         <path d={series((p) => p.trainHard, false)} className="line-train" />
         <path d={series((p) => p.best, true)} className="line-best" />

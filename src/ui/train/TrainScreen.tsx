@@ -2,7 +2,13 @@ import { useEffect, useMemo, useState } from 'react';
 import { tierPriceFactor } from '../../core/service-tier';
 import { trainer } from '../../client/trainer-client';
 import { setApp, useApp } from '../../store/app-store';
-import { DEFAULT_RUN_CONFIG, deriveSteps, scaledDefaults, validateRunConfig, type RunConfig } from '../../core/run-config';
+import {
+  DEFAULT_RUN_CONFIG,
+  deriveSteps,
+  scaledDefaults,
+  validateRunConfig,
+  type RunConfig,
+} from '../../core/run-config';
 import { scheduleSequence } from '../../core/schedules';
 import { KnobFields } from './KnobFields';
 import type { CostEstimate, DatasetListItem } from '../../worker/api-types';
@@ -42,7 +48,13 @@ export function TrainScreen() {
   const listPrices = useMemo(() => {
     const tiered = [connection.target, connection.optimizer].some((e) => tierPriceFactor(e.serviceTier) !== 1);
     const { target, optimizer } = connection;
-    return tiered || target.batchApi ? effectivePrices({ ...connection, target: { ...target, serviceTier: undefined }, optimizer: { ...optimizer, serviceTier: undefined } }) : null;
+    return tiered || target.batchApi
+      ? effectivePrices({
+          ...connection,
+          target: { ...target, serviceTier: undefined },
+          optimizer: { ...optimizer, serviceTier: undefined },
+        })
+      : null;
   }, [connection]);
   const [listCost, setListCost] = useState<number | null>(null);
 
@@ -59,7 +71,10 @@ export function TrainScreen() {
           config,
           skill,
           batchOneShot,
-          prices: { ...(prices.target ? { target: prices.target } : {}), ...(prices.optimizer ? { optimizer: prices.optimizer } : {}) },
+          prices: {
+            ...(prices.target ? { target: prices.target } : {}),
+            ...(prices.optimizer ? { optimizer: prices.optimizer } : {}),
+          },
         })
         .then((r) => setEstimate(r.ok ? r.estimate : null));
       if (listPrices)
@@ -76,20 +91,48 @@ export function TrainScreen() {
   const running = liveStatus === 'running';
   const resumable = Boolean(liveRunId) && !starting && (liveStatus === 'paused' || liveStatus === 'interrupted');
   const steps = dataset ? deriveSteps(config, dataset.counts.train) : null;
-  const schedule = steps ? scheduleSequence(config.editBudgetSchedule, config.editBudget, config.minEditBudget, Math.min(steps.totalSteps, 40)) : [];
-  const scaleForData = () => dataset && patch({ ...DEFAULT_RUN_CONFIG, scorer: config.scorer, rollout: config.rollout, budget: config.budget, ...scaledDefaults(dataset.counts.train) });
+  const schedule = steps
+    ? scheduleSequence(
+        config.editBudgetSchedule,
+        config.editBudget,
+        config.minEditBudget,
+        Math.min(steps.totalSteps, 40),
+      )
+    : [];
+  const scaleForData = () =>
+    dataset &&
+    patch({
+      ...DEFAULT_RUN_CONFIG,
+      scorer: config.scorer,
+      rollout: config.rollout,
+      budget: config.budget,
+      ...scaledDefaults(dataset.counts.train),
+    });
 
   // Run events re-render this screen (status, reason); the settings form and the estimate table
   // only change with their own inputs, so they are kept as they are in between (a long task otherwise).
   const settingsCard = useMemo(
     () => (
-        <Card title="Settings" actions={dataset && <button type="button" className="ghost" onClick={scaleForData}>Defaults for this dataset</button>}>
-          <KnobFields
-            config={config}
-            patch={patch}
-            extraHints={{ editBudgetSchedule: schedule.length ? ` Budgets: ${schedule.join(', ')}${steps && steps.totalSteps > 40 ? ', …' : ''}.` : '' }}
-          />
-        </Card>
+      <Card
+        title="Settings"
+        actions={
+          dataset && (
+            <button type="button" className="ghost" onClick={scaleForData}>
+              Defaults for this dataset
+            </button>
+          )
+        }
+      >
+        <KnobFields
+          config={config}
+          patch={patch}
+          extraHints={{
+            editBudgetSchedule: schedule.length
+              ? ` Budgets: ${schedule.join(', ')}${steps && steps.totalSteps > 40 ? ', …' : ''}.`
+              : '',
+          }}
+        />
+      </Card>
     ),
     // eslint-disable-next-line react-hooks/exhaustive-deps -- derived values (steps, schedule) follow config and dataset
     [config, dataset],
@@ -127,13 +170,16 @@ export function TrainScreen() {
                   <td className="num" colSpan={2}>
                     {estimate.totalTokens.toLocaleString()} tokens
                   </td>
-                  <td className="num">{estimate.totalCostUsd === null ? 'set prices on Connect' : `$${estimate.totalCostUsd.toFixed(2)}`}</td>
+                  <td className="num">
+                    {estimate.totalCostUsd === null ? 'set prices on Connect' : `$${estimate.totalCostUsd.toFixed(2)}`}
+                  </td>
                 </tr>
               </tfoot>
             </table>
             {listCost !== null && estimate.totalCostUsd !== null && listCost > estimate.totalCostUsd && (
               <p className="muted">
-                Service tiers and the batch API (Connect) save about ${(listCost - estimate.totalCostUsd).toFixed(2)} of ${listCost.toFixed(2)} at list prices.
+                Service tiers and the batch API (Connect) save about ${(listCost - estimate.totalCostUsd).toFixed(2)} of
+                ${listCost.toFixed(2)} at list prices.
               </p>
             )}
             <ul className="muted small">
@@ -154,19 +200,33 @@ export function TrainScreen() {
       {!dataset && <p className="lead">Choose a dataset first (Data), then come back to set up training.</p>}
       {dataset && (
         <p className="lead">
-          {dataset.name}: {dataset.counts.train} train, {dataset.counts.val} validation, {dataset.counts.test} test items.
-          {steps && ` ${steps.stepsPerEpoch} step${steps.stepsPerEpoch === 1 ? '' : 's'} per epoch, ${steps.totalSteps} in all.`}
+          {dataset.name}: {dataset.counts.train} train, {dataset.counts.val} validation, {dataset.counts.test} test
+          items.
+          {steps &&
+            ` ${steps.stepsPerEpoch} step${steps.stepsPerEpoch === 1 ? '' : 's'} per epoch, ${steps.totalSteps} in all.`}
         </p>
       )}
 
       <RunDashboard />
       {liveStatus === 'completed' && liveRunId && <CompletedExport key={liveRunId} runId={liveRunId} />}
-      {liveReason && liveStatus !== 'running' && liveStatus !== 'completed' && liveReasonKind !== 'user' && liveReasonKind !== 'review' && !problemShown && <Alert>{liveReason}</Alert>}
-      {liveStatus === 'paused' && liveReasonKind === 'review' && liveRunId && !starting && <ReviewPanel key={`${liveRunId}-${liveReason}`} runId={liveRunId} />}
+      {liveReason &&
+        liveStatus !== 'running' &&
+        liveStatus !== 'completed' &&
+        liveReasonKind !== 'user' &&
+        liveReasonKind !== 'review' &&
+        !problemShown && <Alert>{liveReason}</Alert>}
+      {liveStatus === 'paused' && liveReasonKind === 'review' && liveRunId && !starting && (
+        <ReviewPanel key={`${liveRunId}-${liveReason}`} runId={liveRunId} />
+      )}
 
       <div className="actions-bar">
         {!running && (
-          <button type="button" className="primary" onClick={() => void startTraining()} disabled={!dataset || problems.length > 0 || starting}>
+          <button
+            type="button"
+            className="primary"
+            onClick={() => void startTraining()}
+            disabled={!dataset || problems.length > 0 || starting}
+          >
             {starting ? 'Starting…' : 'Start training'}
           </button>
         )}
@@ -178,10 +238,24 @@ export function TrainScreen() {
         {/* A run waiting for a review continues from the review panel, with a decision. */}
         {resumable && liveReasonKind !== 'review' && (
           <>
-            <button type="button" className="primary" onClick={() => void resumeRun(liveRunId!, resumeBudget !== undefined ? { budgetUsd: resumeBudget } : undefined)}>
+            <button
+              type="button"
+              className="primary"
+              onClick={() =>
+                void resumeRun(liveRunId!, resumeBudget !== undefined ? { budgetUsd: resumeBudget } : undefined)
+              }
+            >
               Resume
             </button>
-            {liveReasonKind === 'budget' && <NumberField label="New budget cap (USD)" value={resumeBudget} min={0} step={0.5} onChange={setResumeBudget} />}
+            {liveReasonKind === 'budget' && (
+              <NumberField
+                label="New budget cap (USD)"
+                value={resumeBudget}
+                min={0}
+                step={0.5}
+                onChange={setResumeBudget}
+              />
+            )}
           </>
         )}
         {(running || resumable) && (
@@ -205,7 +279,16 @@ export function TrainScreen() {
 
       {settingsCard}
 
-      {dataset && <NoiseAdvice validation={config.selectionLimit > 0 ? Math.min(config.selectionLimit, dataset.counts.val) : dataset.counts.val} estimate={estimate} budgetUsd={config.budget.usd} steps={steps?.totalSteps ?? 0} />}
+      {dataset && (
+        <NoiseAdvice
+          validation={
+            config.selectionLimit > 0 ? Math.min(config.selectionLimit, dataset.counts.val) : dataset.counts.val
+          }
+          estimate={estimate}
+          budgetUsd={config.budget.usd}
+          steps={steps?.totalSteps ?? 0}
+        />
+      )}
 
       {estimateCard}
     </div>

@@ -53,7 +53,9 @@ export function evaluationHandlers(c: ApiContext): EvaluationApi {
             input.config.optimizerConcurrency,
             'optimizer',
           ),
-          ...(ownJudge && j?.ok ? { judge: endpointConfig(ownJudge, j.key, input.config.optimizerConcurrency, 'judge') } : {}),
+          ...(ownJudge && j?.ok
+            ? { judge: endpointConfig(ownJudge, j.key, input.config.optimizerConcurrency, 'judge') }
+            : {}),
         },
         { ...deps.clientOptions, fetch: c.fetch },
       );
@@ -78,7 +80,8 @@ export function evaluationHandlers(c: ApiContext): EvaluationApi {
       await events.close();
       if (!r.ok) return fail(r.kind, r.reason);
       // Scores on the test split were seen before training ended: counted, so the page can warn.
-      if (input.split === 'test') await noteTestLook(await dbp, input.datasetId, 'a skill was evaluated on the test split', now());
+      if (input.split === 'test')
+        await noteTestLook(await dbp, input.datasetId, 'a skill was evaluated on the test split', now());
       return { ok: true, hard: r.hard, soft: r.soft, n: r.n, errors: r.errors, rows: r.rows, costUsd: r.costUsd };
     },
 
@@ -91,11 +94,23 @@ export function evaluationHandlers(c: ApiContext): EvaluationApi {
       const llm = createLlmPort({ target: endpoint, optimizer: endpoint }, { ...deps.clientOptions, fetch: c.fetch });
       const r = await improveWithFeedback(
         { skill: input.skill, feedback: input.feedback, config: input.config, prices: input.prices },
-        { llm, store: new MemoryRunStore(), prompts: buildPromptSet(deps.promptFiles, input.config.promptOverrides), now },
+        {
+          llm,
+          store: new MemoryRunStore(),
+          prompts: buildPromptSet(deps.promptFiles, input.config.promptOverrides),
+          now,
+        },
       );
       if (!r.ok) return fail(r.kind, r.reason);
       const applied = r.report.filter((x) => x.status.startsWith('applied')).length;
-      return { ok: true, reasoning: r.reasoning, candidate: r.candidate, applied, proposed: r.edits.length, costUsd: r.costUsd };
+      return {
+        ok: true,
+        reasoning: r.reasoning,
+        candidate: r.candidate,
+        applied,
+        proposed: r.edits.length,
+        costUsd: r.costUsd,
+      };
     },
 
     async estimateCost(input) {

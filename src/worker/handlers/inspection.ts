@@ -6,9 +6,7 @@ import { blameSkill } from '../../storage/skill-blame';
 import type { InspectionApi } from '../api-types';
 import { fail, type ApiContext } from './context';
 
-export function inspectionHandlers(
-  c: ApiContext,
-): InspectionApi {
+export function inspectionHandlers(c: ApiContext): InspectionApi {
   const { dbp } = c;
   return {
     async getSteps(runId, offset, limit) {

@@ -35,7 +35,12 @@ export function reportHandlers(c: ApiContext): ReportApi {
           step: s.step,
           action: s.action,
           candidate: a.gate?.compared?.candidate ?? s.candidateGateScore,
-          current: a.gate?.compared?.current ?? s.scoreBefore ?? previous?.currentScore ?? run.state?.baselineScore ?? s.currentScore,
+          current:
+            a.gate?.compared?.current ??
+            s.scoreBefore ??
+            previous?.currentScore ??
+            run.state?.baselineScore ??
+            s.currentScore,
           fixed: v ? v.improved : delta.improved,
           broken: v ? v.regressed : delta.regressed,
           ...(v ? { verdict: { pValue: v.pValue, resampled: v.resampled, margin: v.margin } } : {}),

@@ -27,9 +27,7 @@ import { EventCoalescer } from '../event-coalescer';
 import { runLockName } from '../locks';
 import { fail, endpointConfig, type ApiContext } from './context';
 
-export function runsHandlers(
-  c: ApiContext,
-): RunsApi {
+export function runsHandlers(c: ApiContext): RunsApi {
   const { dbp, deps, now, newId, active, locks, lockedElsewhere, vault } = c;
   return {
     async createRun(input: CreateRunInput) {
