@@ -439,7 +439,7 @@ export function ConnectScreen() {
               label="Target batch API"
               hint={
                 c.target.batchApi
-                  ? `${BATCH_API_LABELS[c.target.batchApi]}: baseline, final validation and test go out as batches at about half price; the provider answers in minutes to 24 hours, and the run can be closed meanwhile. Steps stay live.`
+                  ? `${BATCH_API_LABELS[c.target.batchApi]}: baseline, final validation and test go out as batches at about half price, and so does Evaluate skill; the provider answers in minutes to 24 hours, and a run can be closed meanwhile. Steps stay live.`
                   : 'Off: every call is live. OpenAI and OpenRouter accept batches from this page; Anthropic’s batch endpoint refuses browser calls.'
               }
               value={c.target.batchApi ?? ''}
