@@ -152,3 +152,21 @@ export function liftInterval(
   const interval: [number, number] = [at((1 - level) / 2), at(1 - (1 - level) / 2)];
   return { measured, estimate, interval, level, n, uncertain: interval[0] <= 0 && interval[1] >= 0 };
 }
+
+/** Fitted miss and guess rates under this total are a deterministic target's: its lift is as measured. */
+const NOISE_SHOWN = 0.02;
+
+/** Whether a lift's target is noisy enough that its estimate, not its measurement, is the figure shown. */
+export function liftIsNoisy(noise: { miss: number; guess: number }): boolean {
+  return noise.miss + noise.guess > NOISE_SHOWN;
+}
+
+/**
+ * The lift a person is shown (the lift card, the HTML report, the benchmark's "reported" lift):
+ * the estimate with the target's noise taken out when the target is noisy, else as measured.
+ */
+export function shownLift(
+  l: Pick<LiftInterval, 'estimate' | 'measured'> & { noise: { miss: number; guess: number } },
+): number {
+  return liftIsNoisy(l.noise) ? l.estimate : l.measured;
+}

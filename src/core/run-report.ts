@@ -3,6 +3,7 @@
  * per-item changes, the test report and lift, the cost, and the best skill. No script and no
  * external resource: it opens anywhere, and every text from the run is escaped.
  */
+import { liftIsNoisy, shownLift } from './lift';
 import { settingsSummary } from './knobs';
 import { DEFAULT_RUN_CONFIG } from './run-config';
 import { callStageLabel } from './stages';
@@ -118,8 +119,8 @@ const points = (x: unknown) => (isNum(x) ? `${x >= 0 ? '+' : '−'}${Math.abs(x 
 
 /** A lift in a sentence: the figure with the target's noise taken out, its interval, and whether it can be told from noise. */
 function liftLine(l: ReportLift, over: string): string {
-  const noisy = l.noise.miss + l.noise.guess > 0.02;
-  return `<li>Over ${escapeHtml(over)}: <strong>${points(noisy ? l.estimate : l.measured)}</strong>, ${Math.round(l.level * 100)}% interval ${points(l.interval[0])} to ${points(l.interval[1])} — ${
+  const noisy = liftIsNoisy(l.noise);
+  return `<li>Over ${escapeHtml(over)}: <strong>${points(shownLift(l))}</strong>, ${Math.round(l.level * 100)}% interval ${points(l.interval[0])} to ${points(l.interval[1])} — ${
     l.uncertain ? '<strong>cannot be told from noise</strong>' : l.interval[0] > 0 ? 'a real gain' : 'a real loss'
   }${noisy ? ` (measured ${points(l.measured)}; the target missed about ${num(l.noise.miss * 100, 0)}% of answers it knew and guessed about ${num(l.noise.guess * 100, 0)}% of the others, from ${int(l.noise.repeatedSamples)} repeated answers)` : ''}.</li>`;
 }

@@ -20,6 +20,7 @@
  * slips, default 1), --seeds=N (default 8), --world=a,b (default all), --table (a per-seed table
  * before the JSON), --gate-rule=no_regression|significance [--k=N], --update-mode=rewrite|full_rewrite.
  */
+import { shownLift } from '../../src/core/lift';
 import '../setup';
 import { importDatasetText } from '../../src/core/dataset-import';
 import { type RunConfig } from '../../src/core/run-config';
@@ -49,8 +50,13 @@ export interface SeedResult {
   heldOut: number;
   /** The starting skill's, likewise: heldOut − initialHeldOut is the true lift. */
   initialHeldOut: number;
-  /** The lift the run reported (best − initial on its own test rollouts), and its interval when it has one. */
+  /**
+   * The lift the run reports to a person: the lift card's figure (noise taken out on a noisy
+   * target, else best − initial on its own test rollouts), and its interval when it has one.
+   */
   reportedLift: number | null;
+  /** Best − initial as measured on the run's test rollouts, the target's noise in it. */
+  measuredLift: number | null;
   liftInterval: [number, number] | null;
   trainingTargetCalls: number;
   optimizerCalls: number;
@@ -112,7 +118,9 @@ export async function trainSeed(world: World, seed: number, knobs: Partial<RunCo
       seed,
       heldOut: noiseFreeAccuracy(state.gate.bestSkill, data, setup.spec),
       initialHeldOut: noiseFreeAccuracy(initialSkill, data, setup.spec),
-      reportedLift: summary.testDelta,
+      // What the lift card shows: the estimate when the target is noisy (core/lift.ts shownLift).
+      reportedLift: summary.lift ? shownLift(summary.lift) : summary.testDelta,
+      measuredLift: summary.testDelta,
       liftInterval: liftIntervalOf(summary),
       trainingTargetCalls: rows.filter((r) => !r.cached && !r.phase.startsWith('test/')).length,
       optimizerCalls: calls.length,
@@ -172,6 +180,7 @@ function aggregate(results: SeedResult[]) {
     lift: {
       meanTrue: round(sum((r) => r.heldOut - r.initialHeldOut) / results.length),
       meanReported: round(sum((r) => r.reportedLift ?? 0) / results.length),
+      meanMeasured: round(sum((r) => r.measuredLift ?? 0) / results.length),
       ...(withInterval.length
         ? {
             coverage: round(withInterval.filter(covers).length / withInterval.length),

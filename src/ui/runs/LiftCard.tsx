@@ -1,3 +1,4 @@
+import { liftIsNoisy, shownLift } from '../../core/lift';
 import type { LiftReport, TestReport } from '../../worker/api-types';
 import { Card } from '../common/Field';
 
@@ -13,11 +14,10 @@ const range = (l: LiftReport) => `${points(l.interval[0])} to ${points(l.interva
 
 /** One lift in words: the figure, its interval, and whether it can be told from noise. */
 function LiftLine({ lift, over }: { lift: LiftReport; over: string }) {
-  const noisy = lift.noise.miss + lift.noise.guess > 0.02;
+  const noisy = liftIsNoisy(lift.noise);
   return (
     <li>
-      Over {over}: <strong>{points(noisy ? lift.estimate : lift.measured)}</strong>, {Math.round(lift.level * 100)}%
-      interval {range(lift)}
+      Over {over}: <strong>{points(shownLift(lift))}</strong>, {Math.round(lift.level * 100)}% interval {range(lift)}
       {lift.uncertain ? (
         <span className="badge fail">cannot be told from noise</span>
       ) : (
@@ -86,7 +86,7 @@ export function LiftCard({
       {noise && (
         <p className="muted small">
           On {best.n} held-out test items. The interval covers which items were drawn and how the target's answers vary
-          {noise.miss + noise.guess > 0.02
+          {liftIsNoisy(noise)
             ? ` — this target missed about ${(noise.miss * 100).toFixed(0)}% of answers it knew and guessed about ${(noise.guess * 100).toFixed(0)}% of the others (fitted on ${noise.repeatedSamples} repeated answers), which the lift above is corrected for.`
             : ' — the target gave the same answer whenever it was asked again.'}
           {lift && lift.repeats > 1 ? ` ${lift.repeats} samples per test item.` : ''}
