@@ -7,6 +7,8 @@ import { compareOutcomes } from '../core/credit';
 import { blameLines } from '../core/edit-blame';
 import { skillHash } from '../core/hash';
 import { renderRunReport, type ReportData, type ReportGate } from '../core/run-report';
+import { reportData, reportGate } from '../storage/report-data';
+import { originLabel } from '../core/version-origin';
 import { stepKey, type StepArtifacts } from '../engine/step/artifacts';
 import { lineageOf } from '../storage/skill-blame';
 import type { FileRunStore } from './file-store';
@@ -39,21 +41,14 @@ export async function reportHtml(store: FileRunStore): Promise<string> {
       gateRows.flatMap((g) => beforeRows.get(g.itemId) ?? []),
       gateRows,
     );
-    const gate = await artifact(s.step, 'gate');
-    const v = gate?.verdict;
-    const edits = (await artifact(s.step, 'candidate_edits')) ?? (await artifact(s.step, 'ranked'))?.edits ?? [];
-    gates.push({
-      step: s.step,
-      action: s.action,
-      candidate: gate?.compared?.candidate ?? s.candidateGateScore,
-      current: gate?.compared?.current ?? s.scoreBefore ?? s.currentScore,
-      fixed: v ? v.improved : delta.improved,
-      broken: v ? v.regressed : delta.regressed,
-      ...(v ? { verdict: { pValue: v.pValue, resampled: v.resampled, margin: v.margin } } : {}),
-      edits: edits.map((e) => ({ op: String(e.op), target: e.target, content: e.content })),
-    });
+    const previous = steps.find((x) => x.step === s.step - 1);
+    const a = {
+      gate: await artifact(s.step, 'gate'),
+      candidate_edits: await artifact(s.step, 'candidate_edits'),
+      ranked: await artifact(s.step, 'ranked'),
+    };
+    gates.push(reportGate(s, a, delta, { previous, baseline: state?.baselineScore }));
   }
-  const summary = state?.summary;
   const bestSkill = state?.gate.bestSkill ?? run.initialSkill;
   const keys = blameLines(lineageOf(bestSkill, run.initialSkill, versions));
   const blame: NonNullable<ReportData['blame']> = [];
@@ -62,31 +57,14 @@ export async function reportHtml(store: FileRunStore): Promise<string> {
     if (last && last.source === key && last.end === i) last.end = i + 1;
     else blame.push({ start: i + 1, end: i + 1, source: key, detail: '' });
   });
-  return renderRunReport({
-    name: run.name,
-    status: run.status,
-    createdAt: `${new Date(run.createdAt).toISOString().slice(0, 16).replace('T', ' ')} UTC`,
-    datasetName: store.dataset?.name ?? run.datasetId,
-    targetModel: run.endpoints.target.model,
-    optimizerModel: run.endpoints.optimizer.model,
-    config: run.config,
-    baseline: state?.baselineScore ?? null,
-    steps: steps.map((s) => ({
-      step: s.step,
-      epoch: s.epoch,
-      action: s.action,
-      candidate: s.candidateGateScore,
-      current: s.currentScore,
-      best: s.bestScore,
-    })),
-    gates,
-    tests: summary?.tests ?? [],
-    usage: summary?.usage ?? {},
-    totalCostUsd: summary?.totalCostUsd ?? null,
-    bestSkill,
-    blame: blame.map((b) => ({ ...b, source: b.source.replace(/_/g, ' ') })),
-    ...(summary?.diagnosis ? { diagnosis: summary.diagnosis } : {}),
-    ...(summary?.lift ? { lift: summary.lift } : {}),
-    ...(summary?.liftOverNone ? { liftOverNone: summary.liftOverNone } : {}),
-  });
+  return renderRunReport(
+    reportData({
+      run,
+      state,
+      steps,
+      gates,
+      datasetName: store.dataset?.name ?? run.datasetId,
+      blame: blame.map((b) => ({ ...b, source: originLabel(b.source) })),
+    }),
+  );
 }

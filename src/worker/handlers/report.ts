@@ -1,6 +1,7 @@
 /** A run's HTML report: gathered from storage, rendered by core/run-report.ts. */
 import { compareOutcomes } from '../../core/credit';
 import { renderRunReport, type ReportGate } from '../../core/run-report';
+import { reportData, reportGate } from '../../storage/report-data';
 import { readStepArtifacts } from '../../engine/step/artifacts';
 import { getDataset, getDatasetIndex } from '../../storage/datasets-repo';
 import { toEvalsFile } from '../../core/evals-export';
@@ -28,78 +29,44 @@ export function reportHandlers(c: ApiContext): ReportApi {
           r.currentRollouts.filter((x) => x.status === 'ok'),
           r.gateRollouts.filter((x) => x.status === 'ok'),
         );
-        const previous = steps.find((x) => x.step === s.step - 1);
-        // The settled verdict's items when there is one (issue #19): not the first answers.
-        const v = a.gate?.verdict;
-        gates.push({
-          step: s.step,
-          action: s.action,
-          candidate: a.gate?.compared?.candidate ?? s.candidateGateScore,
-          current:
-            a.gate?.compared?.current ??
-            s.scoreBefore ??
-            previous?.currentScore ??
-            run.state?.baselineScore ??
-            s.currentScore,
-          fixed: v ? v.improved : delta.improved,
-          broken: v ? v.regressed : delta.regressed,
-          ...(v ? { verdict: { pValue: v.pValue, resampled: v.resampled, margin: v.margin } } : {}),
-          edits: (a.candidate_edits ?? a.ranked?.edits ?? []).map((e) => ({
-            op: String(e.op),
-            target: e.target,
-            content: e.content,
-          })),
-        });
+        gates.push(
+          reportGate(s, a, delta, {
+            previous: steps.find((x) => x.step === s.step - 1),
+            baseline: run.state?.baselineScore,
+          }),
+        );
       }
-      const summary = run.state?.summary;
       const bestSkill = run.state?.gate.bestSkill ?? run.initialSkill;
       const blame = await blameSkill(db, runId, bestSkill);
-      const html = renderRunReport({
-        name: run.name,
-        status: run.status,
-        createdAt: `${new Date(run.createdAt).toISOString().slice(0, 16).replace('T', ' ')} UTC`,
-        datasetName: (await getDatasetIndex(db, run.datasetId))?.name ?? run.datasetId,
-        targetModel: run.endpoints.target.model,
-        optimizerModel: run.endpoints.optimizer.model,
-        config: run.config,
-        baseline: run.state?.baselineScore ?? null,
-        steps: steps.map((s) => ({
-          step: s.step,
-          epoch: s.epoch,
-          action: s.action,
-          candidate: s.candidateGateScore,
-          current: s.currentScore,
-          best: s.bestScore,
-        })),
-        gates,
-        tests: summary?.tests ?? [],
-        usage: summary?.usage ?? {},
-        totalCostUsd: summary?.totalCostUsd ?? null,
-        bestSkill,
-        blame: blame?.ranges
-          .filter((r) =>
-            bestSkill
-              .split('\n')
-              .slice(r.start - 1, r.end)
-              .some((l) => l.trim()),
-          )
-          .map((r) => {
-            const src = blame.sources[r.key];
-            const lines = blame.lines.slice(r.start - 1, r.end);
-            const edits = [...new Set(lines.flatMap((l) => (l.edit ? [`${l.edit.op} edit`] : [])))];
-            const analysts = [...new Set(lines.flatMap((l) => l.analysts ?? []))];
-            const why = [...edits, ...analysts, ...(src.changeSummary ?? [])].join(' — ');
-            return {
-              start: r.start,
-              end: r.end,
-              source: src.action ? `${src.label} (${src.action.replace(/_/g, ' ')})` : src.label,
-              detail: why,
-            };
-          }),
-        ...(summary?.diagnosis ? { diagnosis: summary.diagnosis } : {}),
-        ...(summary?.lift ? { lift: summary.lift } : {}),
-        ...(summary?.liftOverNone ? { liftOverNone: summary.liftOverNone } : {}),
-      });
+      const html = renderRunReport(
+        reportData({
+          run,
+          state: run.state,
+          steps,
+          gates,
+          datasetName: (await getDatasetIndex(db, run.datasetId))?.name ?? run.datasetId,
+          blame: blame?.ranges
+            .filter((r) =>
+              bestSkill
+                .split('\n')
+                .slice(r.start - 1, r.end)
+                .some((l) => l.trim()),
+            )
+            .map((r) => {
+              const src = blame.sources[r.key];
+              const lines = blame.lines.slice(r.start - 1, r.end);
+              const edits = [...new Set(lines.flatMap((l) => (l.edit ? [`${l.edit.op} edit`] : [])))];
+              const analysts = [...new Set(lines.flatMap((l) => l.analysts ?? []))];
+              const why = [...edits, ...analysts, ...(src.changeSummary ?? [])].join(' — ');
+              return {
+                start: r.start,
+                end: r.end,
+                source: src.action ? `${src.label} (${src.action.replace(/_/g, ' ')})` : src.label,
+                detail: why,
+              };
+            }),
+        }),
+      );
       return { ok: true, file: new Blob([html], { type: 'text/html' }) };
     },
 
