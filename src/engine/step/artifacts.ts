@@ -10,6 +10,7 @@ import type { DropReason } from '../../core/edit-screen';
 import type { LrDecision } from '../../core/learning-rate';
 import type { EngineContext } from '../context';
 import type { ArtifactRecord } from '../types';
+import type { BestRecheck } from '../validation-score';
 import type { JsonObject } from '../../core/json-extract';
 
 /** "s0007": the prefix of every phase, call and artifact key of step 7. */
@@ -154,15 +155,7 @@ export interface GateArtifact {
   /** The cautious flip rate the step's verdicts settled items with. */
   flipUpper?: number;
   /** The re-check of a would-be new best on fresh samples (issue #19). */
-  recheck?: {
-    confirmed: boolean;
-    fresh: number;
-    n: number;
-    best: number;
-    candidate: number;
-    gain: number;
-    calls: number;
-  } | null;
+  recheck?: Omit<BestRecheck, 'units'> | null;
   carried: number;
   tieBreak: TieBreakRecord | null;
   /** The gate rule's verdict on an accept (absent under the mean rule and in older runs). */

@@ -83,17 +83,8 @@ export async function gateStep(
     compared: gated.compared,
     verdict: gated.verdict ? verdictRecord(gated.verdict) : null,
     flipUpper: a.policy.flipUpper,
-    recheck: gated.recheck
-      ? {
-          confirmed: gated.recheck.confirmed,
-          fresh: gated.recheck.fresh,
-          n: gated.recheck.n,
-          best: gated.recheck.best,
-          candidate: gated.recheck.candidate,
-          gain: gated.recheck.gain,
-          calls: gated.recheck.calls,
-        }
-      : null,
+    // The re-check as stored: its repeated samples go to the run's flip tally, not the artifact.
+    recheck: gated.recheck ? (({ units: _units, ...stored }) => stored)(gated.recheck) : null,
     carried: patch?.carried ?? 0,
     rule: gated.rule,
     tieBreak: gated.tieBreak
