@@ -19,3 +19,6 @@ export const BATCH_PRICE_FACTOR = 0.5;
 
 /** Providers answer within minutes to hours: a poll every 30 s is plenty and cheap. */
 export const DEFAULT_BATCH_POLL_MS = 30_000;
+
+/** The call stages a batch API answers (with evaluations outside a run): the one-shot phases. */
+export const BATCH_CALL_STAGES: ReadonlySet<string> = new Set(['baseline', 'finalValidation', 'test']);

@@ -8,7 +8,7 @@
  * or was not run is an error row, never a wrong answer. Phases that stop early or re-sample
  * stay live: they are small, or their next call depends on the last answer.
  */
-import { BATCH_PRICE_FACTOR } from '../core/batch-api';
+import { BATCH_CALL_STAGES, BATCH_PRICE_FACTOR } from '../core/batch-api';
 import { callStageOfPhase } from '../core/stages';
 import { renderRollout } from '../core/templates';
 import type { EngineContext } from './context';
@@ -38,8 +38,7 @@ export function sendsByBatch(
   o: { canStillWin?: unknown; repeat?: number },
 ): boolean {
   if (!ctx.llm.targetBatch || noBatchApi.has(ctx) || o.canStillWin || (o.repeat ?? 0) > 0) return false;
-  const stage = callStageOfPhase(phase);
-  return stage === 'baseline' || stage === 'finalValidation' || stage === 'test' || phase.startsWith('eval/');
+  return BATCH_CALL_STAGES.has(callStageOfPhase(phase)) || phase.startsWith('eval/');
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

@@ -9,10 +9,7 @@ import type { RunConfig } from '../core/run-config';
 import { renderRollout, type RolloutTemplate } from '../core/templates';
 import type { PromptSet } from './prompts';
 import { costOf, type Prices } from './meter';
-import { BATCH_PRICE_FACTOR } from '../core/batch-api';
-
-/** The call stages a batch API answers (engine/batch-phase.ts). */
-const BATCH_STAGES = new Set<string>(['baseline', 'finalValidation', 'test']);
+import { BATCH_CALL_STAGES, BATCH_PRICE_FACTOR } from '../core/batch-api';
 
 /** Assumed completion tokens per call, by stage. */
 /** Items whose lengths stand for the dataset's (the first ones). */
@@ -118,7 +115,7 @@ export function estimateCost(args: {
       completionTokens: calls * (ASSUMED_COMPLETION_TOKENS[stage] + wholeSkill),
       reasoningTokens: 0,
     };
-    const batched = args.batchOneShot && BATCH_STAGES.has(stage);
+    const batched = args.batchOneShot && BATCH_CALL_STAGES.has(stage);
     const cost = price ? costOf(usage, price) * (batched ? BATCH_PRICE_FACTOR : 1) : null;
     stages[stage] = {
       calls,
