@@ -7,12 +7,13 @@ import { trainer, proxyCallback } from './trainer-client';
 import { runEndpoints, setApp, useApp, type ChartPoint } from '../store/app-store';
 import { isDemoEndpoint } from './demo';
 import { handOverKeys } from './keys';
-import { applyRunEvent, startLive } from '../store/run-events';
+import { flushRunEvents, queueRunEvent, startLive } from '../store/run-events';
 import type { RunEventOf, RunStatus, StartOutcome, Result } from '../worker/api-types';
 import { effectivePrices } from '../store/effective-prices';
 
 /** Show how a start or resume ended; a refused one (missing key, locked…) gets back the status it had. */
 function settle(r: Result<StartOutcome>, before: { status: RunStatus; reason?: string }): void {
+  flushRunEvents();
   if (!r.ok) {
     const live = useApp.getState().live;
     if (live) setApp({ live: { ...live, status: before.status, reason: before.reason, starting: undefined } });
@@ -89,7 +90,7 @@ export async function startTraining(): Promise<void> {
   const r = await runHere(created.runId, () =>
     trainer().startRun(
       created.runId,
-      proxyCallback((e: RunEventOf) => applyRunEvent(e)),
+      proxyCallback((e: RunEventOf) => queueRunEvent(e)),
     ),
   );
   settle(r, { status: 'idle' });
@@ -114,7 +115,7 @@ export async function resumeRun(runId: string, patch?: { budgetUsd?: number }): 
   const r = await runHere(runId, () =>
     trainer().startRun(
       runId,
-      proxyCallback((e: RunEventOf) => applyRunEvent(e)),
+      proxyCallback((e: RunEventOf) => queueRunEvent(e)),
       budget,
     ),
   );

@@ -1,8 +1,32 @@
-/** Folding the worker's run events into the live view of the page (a module-level action). */
+/**
+ * Folding the worker's run events into the live view of the page (module-level actions).
+ * Events arrive in bursts (a progress event per item, a log line per call): each store update
+ * re-renders the dashboard synchronously, so a burst is folded into one update per frame.
+ */
 import type { RunEventOf, RunStatus } from '../worker/api-types';
 import { setApp, useApp, type LiveRun } from './app-store';
 
 const MAX_LOG = 400;
+/** How long events wait to be folded together: ten screen updates a second is as live as a person reads. */
+export const EVENT_FLUSH_MS = 100;
+
+let queued: RunEventOf[] = [];
+let flushTimer: ReturnType<typeof setTimeout> | null = null;
+
+/** Take an event from the worker; it reaches the page with the others of its burst. */
+export function queueRunEvent(e: RunEventOf): void {
+  queued.push(e);
+  flushTimer ??= setTimeout(flushRunEvents, EVENT_FLUSH_MS);
+}
+
+/** Fold every queued event now (before the page acts on a run's answer, so events keep their order). */
+export function flushRunEvents(): void {
+  if (flushTimer !== null) clearTimeout(flushTimer);
+  flushTimer = null;
+  const events = queued;
+  queued = [];
+  applyRunEvents(events);
+}
 
 /**
  * Show a run live, with the status it has now; only the worker's events (or its answer to a
@@ -21,6 +45,7 @@ export function startLive(
   } = {},
 ): void {
   const { points = [], baseline, reason, reasonKind, starting } = opts;
+  flushRunEvents();
   setApp({
     live: {
       runId,
@@ -41,10 +66,21 @@ export function startLive(
   });
 }
 
+/** Fold events into the live view with one store update. */
+export function applyRunEvents(events: readonly RunEventOf[]): void {
+  const before = useApp.getState().live;
+  const after = events.reduce<LiveRun | null>((live, e) => (live ? foldRunEvent(live, e) : live), before);
+  if (after !== before) setApp({ live: after });
+}
+
 export function applyRunEvent(e: RunEventOf): void {
-  const live = useApp.getState().live;
+  applyRunEvents([e]);
+}
+
+/** The live view after one event (the same object when the event is another run's). */
+function foldRunEvent(live: LiveRun, e: RunEventOf): LiveRun {
   // Another run's events never land on this dashboard.
-  if (!live || e.runId !== live.runId) return;
+  if (e.runId !== live.runId) return live;
   const next: LiveRun = { ...live };
   switch (e.type) {
     case 'status':
@@ -103,5 +139,5 @@ export function applyRunEvent(e: RunEventOf): void {
       ].slice(-MAX_LOG);
       break;
   }
-  setApp({ live: next });
+  return next;
 }

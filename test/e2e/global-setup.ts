@@ -28,7 +28,15 @@ export default async function setup(project: TestProject) {
     return;
   }
   const outDir = mkdtempSync(join(tmpdir(), 'skillwright-dist-'));
-  await build({ logLevel: 'warn', build: { outDir, emptyOutDir: true } });
+  // Vitest sets NODE_ENV=test, and Vite then builds React's development runtime: the page under
+  // test must be the production build users get (its speed and size are what the tests measure).
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    await build({ logLevel: 'warn', mode: 'production', build: { outDir, emptyOutDir: true } });
+  } finally {
+    process.env.NODE_ENV = nodeEnv;
+  }
   const server = await preview({ logLevel: 'warn', build: { outDir }, preview: { host: '127.0.0.1', port: 0, strictPort: false } });
   const { port } = server.httpServer.address() as AddressInfo;
   project.provide('appUrl', `http://127.0.0.1:${port}/`);

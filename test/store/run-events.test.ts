@@ -1,5 +1,11 @@
-import { beforeEach, describe, expect, it } from 'vitest';
-import { applyRunEvent as applyEvent, startLive } from '../../src/store/run-events';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  applyRunEvent as applyEvent,
+  EVENT_FLUSH_MS,
+  flushRunEvents,
+  queueRunEvent,
+  startLive,
+} from '../../src/store/run-events';
 import type { RunEvent } from '../../src/worker/api-types';
 import { setApp, useApp } from '../../src/store/app-store';
 
@@ -52,5 +58,29 @@ describe('run events fold into the live view', () => {
     expect(live()).toMatchObject({ runId: 'r', status: 'running', points: [] });
     applyRunEvent({ type: 'status', status: 'paused' });
     expect(live().status).toBe('paused');
+  });
+
+  it('folds a burst of events into one store update, in order, so the dashboard renders once per burst', () => {
+    vi.useFakeTimers();
+    try {
+      startLive('r', 'running', 10);
+      let updates = 0;
+      const stop = useApp.subscribe(() => updates++);
+      for (let i = 1; i <= 30; i++) queueRunEvent({ runId: 'r', type: 'progress', phase: 'rollout', done: i, total: 30 });
+      queueRunEvent({ runId: 'r', type: 'status', status: 'paused' });
+      expect(updates).toBe(0);
+      vi.advanceTimersByTime(EVENT_FLUSH_MS);
+      expect(updates).toBe(1);
+      expect(live()).toMatchObject({ status: 'paused', progress: { done: 30, total: 30 } });
+      // A flush asked for early (a run's answer arrived) folds what is queued and cancels the timer.
+      queueRunEvent({ runId: 'r', type: 'status', status: 'running' });
+      flushRunEvents();
+      expect(live().status).toBe('running');
+      vi.advanceTimersByTime(EVENT_FLUSH_MS);
+      expect(updates).toBe(2);
+      stop();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -34,6 +34,19 @@ export async function waitForStatus(page: Page, word: RegExp | string, timeout =
   await page.getByRole('status').filter({ hasText: word }).waitFor({ timeout });
 }
 
+/**
+ * Wait for a status text while the page's frame times are measured. A role locator computes ARIA
+ * roles and visibility over the whole page on every DOM change (forced style and layout on the
+ * page's own thread, 50–150 ms under load); this reads the status elements' text twice a second.
+ */
+export async function waitForStatusQuietly(page: Page, word: string, timeout = 120_000): Promise<void> {
+  await page.waitForFunction(
+    (w) => [...document.querySelectorAll('[role="status"]')].some((e) => e.textContent?.includes(w)),
+    word,
+    { polling: 500, timeout },
+  );
+}
+
 /** The stored run records, read straight from the page's IndexedDB. */
 export function readRuns(page: Page): Promise<
   {
