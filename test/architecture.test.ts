@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const CORE = new URL('../src/core/', import.meta.url).pathname;
-const ALLOWED_PACKAGES = new Set(['jsonrepair', 'papaparse', '@noble/hashes/sha2.js', 'diff']);
+const ALLOWED_PACKAGES = new Set(['jsonrepair', 'papaparse', '@noble/hashes/sha2.js', 'diff', 'fflate']);
 const FORBIDDEN = [/\bMath\.random\b/, /\bDate\.now\b/, /\bnew Date\(/, /\bperformance\./, /\bfetch\(/, /\bsetTimeout\b/, /\bsetInterval\b/, /\bindexedDB\b/, /\blocalStorage\b/, /\bdocument\./, /\bwindow\./, /\bconsole\./, /\bprocess\./];
 
 const files = readdirSync(CORE).filter((f) => f.endsWith('.ts'));

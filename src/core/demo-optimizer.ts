@@ -5,6 +5,7 @@
  */
 import { HARMFUL_KEY, HARMFUL_RULE, questionsIn, ruleKey, ruleText } from './demo-world';
 import { stripProtectedRegions } from './protected-regions';
+import { splitBundle } from './skill-package';
 
 /** The stages our prompts announce, matched when no json_schema name is sent. */
 const STAGE_MARKERS: [string, string][] = [
@@ -84,13 +85,14 @@ export type SimEdit = {
   support_count?: number;
   source_type?: string;
   merge_level?: number;
+  file?: string;
 };
 
 /** Merge equal edits (same op, target and content), summing their support, first one's place kept. */
 export function dedupeEdits(edits: readonly SimEdit[]): SimEdit[] {
   const byKey = new Map<string, SimEdit>();
   for (const e of edits) {
-    const key = `${e.op}\u0000${e.target ?? ''}\u0000${e.content}`;
+    const key = `${e.file ?? ''}\u0000${e.op}\u0000${e.target ?? ''}\u0000${e.content}`;
     const prev = byKey.get(key);
     if (prev) prev.support_count = (prev.support_count ?? 1) + (e.support_count ?? 1);
     else byKey.set(key, { ...e, support_count: e.support_count ?? 1 });
@@ -98,8 +100,21 @@ export function dedupeEdits(edits: readonly SimEdit[]): SimEdit[] {
   return [...byKey.values()];
 }
 
-/** One change the failure analyst wants: add a rule, or remove one. */
-type Change = { remove: boolean; rule: string };
+/**
+ * One change the failure analyst wants: add a rule, or remove one. In a skill package whose
+ * reference file states the topic's rule with a wrong code, the change fixes that line there.
+ */
+type Change = { remove: boolean; rule: string; fix?: { file: string; target: string } };
+
+/** A reference file's line that gives a topic's rule with the wrong code, if any. */
+function wrongRuleInFiles(skill: string, topic: string): { file: string; target: string } | undefined {
+  const line = new RegExp(`^.*For ${topic} specimens, use the prefix [A-Z]{3}\\d.*$`, 'm');
+  for (const f of splitBundle(skill).files) {
+    const m = line.exec(f.text);
+    if (m && !m[0].includes(ruleKey(topic))) return { file: f.path, target: m[0] };
+  }
+  return undefined;
+}
 
 /** What the failure analyst would do, at most `budget` changes in priority order. */
 function failureAnalysis(
@@ -112,7 +127,9 @@ function failureAnalysis(
   const missing: string[] = [];
   for (const q of questionsIn(failed))
     for (const t of q.topics) if (!skill.includes(ruleKey(t)) && !missing.includes(t)) missing.push(t);
-  const changes: Change[] = missing.slice(0, budget).map((t) => ({ remove: false, rule: ruleText(t) }));
+  const changes: Change[] = missing
+    .slice(0, budget)
+    .map((t) => ({ remove: false, rule: ruleText(t), fix: wrongRuleInFiles(skill, t) }));
   // Answers of "none" trace back to the harmful rule: an analyst would remove it.
   if (skill.includes(HARMFUL_RULE) && /<answer>none<\/answer>/.test(failed))
     changes.unshift({ remove: true, rule: HARMFUL_RULE });
@@ -172,7 +189,9 @@ export function simulatedOptimizerAnswer(stage: string, user: string, opts: Simu
       const edits: SimEdit[] = a.changes.map((c) =>
         c.remove
           ? { op: 'delete', target: c.rule, content: '', support_count: 1, source_type: 'failure' }
-          : { op: 'append', content: c.rule, support_count: 1, source_type: 'failure' },
+          : c.fix
+            ? { op: 'replace', ...c.fix, content: c.rule, support_count: 1, source_type: 'failure' }
+            : { op: 'append', content: c.rule, support_count: 1, source_type: 'failure' },
       );
       const topics = [...new Set(questionsIn(a.failed).flatMap((q) => q.topics))];
       return {

@@ -7,11 +7,13 @@
  * the first could apply: the second would find its target gone). Every drop keeps its reason,
  * for the step inspector.
  */
-import { EDIT_OPS, type Edit } from './edits';
+import { EDIT_OPS, editFile, type Edit } from './edits';
 import { findProtectedRegions, removeMarkers } from './protected-regions';
+import { bundleFile, hasFileSections, SKILL_ENTRY } from './skill-package';
 
 export const DROP_REASONS = [
   'unknown_op',
+  'file_absent',
   'empty_content',
   'placeholder_content',
   'target_absent',
@@ -25,6 +27,7 @@ export type DropReason = (typeof DROP_REASONS)[number];
 /** Words for each reason, as the step inspector shows them. */
 export const DROP_REASON_TEXT: Readonly<Record<DropReason, string>> = {
   unknown_op: 'unknown op',
+  file_absent: 'names a file the package does not have',
   empty_content: 'no content to add',
   placeholder_content: 'placeholder content',
   target_absent: 'target not in the skill',
@@ -73,8 +76,15 @@ export function alreadyStated(skill: string, content: string): boolean {
   return want.length > 0 && want.every((l) => have.has(l));
 }
 
-function reasonFor(skill: string, e: Edit): DropReason | null {
+/** The text an edit acts on: in a skill package, the file it names (SKILL.md when none); null if absent. */
+function scopeOf(skill: string, e: Edit): string | null {
+  return hasFileSections(skill) || editFile(e) ? bundleFile(skill, editFile(e) || SKILL_ENTRY) : skill;
+}
+
+function reasonFor(bundle: string, e: Edit): DropReason | null {
   if (!(EDIT_OPS as readonly string[]).includes(String(e.op))) return 'unknown_op';
+  const skill = scopeOf(bundle, e);
+  if (skill === null) return 'file_absent';
   const content = removeMarkers(String(e.content ?? '')).trim();
   const target = typeof e.target === 'string' ? e.target : '';
   const adds = e.op === 'append' || e.op === 'insert_after';
@@ -92,14 +102,19 @@ function reasonFor(skill: string, e: Edit): DropReason | null {
   return null;
 }
 
-/** What makes two edits the same edit: a delete is its target; others, op, target and content. */
+/** What makes two edits the same edit: its file, and a delete's target; others', op, target and content. */
 function identity(e: Edit): string {
   const content = String(e.content ?? '').trim();
   const target = String(e.target ?? '').trim();
-  return e.op === 'delete'
-    ? `delete\u0000${target}`
-    : `${String(e.op)}\u0000${e.op === 'append' ? '' : target}\u0000${content}`;
+  return `${editFile(e)}\u0000${
+    e.op === 'delete'
+      ? `delete\u0000${target}`
+      : `${String(e.op)}\u0000${e.op === 'append' ? '' : target}\u0000${content}`
+  }`;
 }
+
+/** Replaces of the same text in the same file are one replace. */
+const replaceKey = (e: Edit) => `${editFile(e)}\u0000${String(e.target)}`;
 
 /** Screen a pool of edits against the skill they will be applied to. Pure; order kept. */
 export function screenEdits(skill: string, edits: readonly Edit[]): ScreenResult {
@@ -116,7 +131,7 @@ export function screenEdits(skill: string, edits: readonly Edit[]): ScreenResult
       return;
     }
     seen.add(identity(edit));
-    const first = edit.op === 'replace' ? replaces.get(String(edit.target)) : undefined;
+    const first = edit.op === 'replace' ? replaces.get(replaceKey(edit)) : undefined;
     if (first !== undefined) {
       const into = kept[first];
       const content = String(edit.content ?? '').trim();
@@ -135,7 +150,7 @@ export function screenEdits(skill: string, edits: readonly Edit[]): ScreenResult
       dropped.push({ index, edit, reason: 'combined' });
       return;
     }
-    if (edit.op === 'replace') replaces.set(String(edit.target), kept.length);
+    if (edit.op === 'replace') replaces.set(replaceKey(edit), kept.length);
     kept.push(edit);
     keptIndices.push(index);
   });

@@ -4,6 +4,7 @@
  * String.prototype.replace, so `$&`, `$1` or `$$` in model-written content survive verbatim.
  */
 import { findProtectedRegions, firstProtectedStart, removeMarkers } from './protected-regions';
+import { fileSections, normalisePackagePath, SKILL_ENTRY, stripFileMarkers, type FileSection } from './skill-package';
 
 export const EDIT_OPS = ['append', 'insert_after', 'replace', 'delete'] as const;
 export type EditOp = (typeof EDIT_OPS)[number];
@@ -18,6 +19,8 @@ export interface Edit {
   reflection_type?: string;
   /** Carried from a rejected candidate that improved (credit.ts); shown to the ranker. */
   carried?: boolean;
+  /** A skill package's file the edit changes (`references/api.md`); none or `SKILL.md`: the instructions. */
+  file?: string;
 }
 
 export interface Patch {
@@ -40,6 +43,7 @@ export type EditStatus =
   | 'skipped_delete_missing_target'
   | 'skipped_delete_target_not_found'
   | 'skipped_unknown_op'
+  | 'skipped_file_not_found'
   | 'error';
 
 export interface EditResult {
@@ -52,6 +56,8 @@ export interface EditResult {
 export interface EditReportRow {
   index: number;
   op: string;
+  /** The package file the edit named, when it named one other than SKILL.md. */
+  file?: string;
   target: string;
   content_preview: string;
   status: EditStatus;
@@ -71,9 +77,14 @@ export interface PatchResult {
   summary: EditApplySummary;
 }
 
-/** Append `content` at the end, or just before the earliest protected region. */
-function placeAppend(skill: string, content: string): { skill: string; beforeProtected: boolean } {
-  const p = firstProtectedStart(skill);
+/** Append `content` at the end, or just before the earliest protected region or file section. */
+function placeAppend(
+  skill: string,
+  content: string,
+  sections: readonly FileSection[],
+): { skill: string; beforeProtected: boolean } {
+  const starts = [firstProtectedStart(skill), sections[0]?.start ?? -1].filter((i) => i >= 0);
+  const p = starts.length ? Math.min(...starts) : -1;
   if (p >= 0) {
     return { skill: `${skill.slice(0, p).trimEnd()}\n\n${content}\n\n${skill.slice(p)}`, beforeProtected: true };
   }
@@ -96,13 +107,47 @@ export function removeSpan(skill: string, at: number, len: number): string {
   return before.slice(0, before.length - lead) + '\n'.repeat(Math.max(lead, trail)) + after.slice(trail);
 }
 
-/** Apply one edit with the reference semantics; never throws. */
+/** The package file an edit names, normalised; '' for SKILL.md (the instructions). */
+export function editFile(edit: Edit): string {
+  const file = typeof edit.file === 'string' ? normalisePackagePath(edit.file) : '';
+  return file.toLowerCase() === SKILL_ENTRY.toLowerCase() ? '' : file;
+}
+
+/**
+ * Apply one edit with the reference semantics; never throws. In a skill package (skill-package.ts)
+ * an edit naming a file acts on that file's text alone; any other acts on SKILL.md's text and
+ * cannot reach into a file section.
+ */
 export function applyEdit(skill: string, edit: Edit): EditResult {
+  const sections = fileSections(skill);
+  const file = editFile(edit);
+  if (!file) return applyInText(skill, edit, sections);
+  const section = sections.find((s) => s.path === file);
+  if (!section) return { skill, status: 'skipped_file_not_found' };
+  const inner = skill.slice(section.innerStart, section.innerEnd);
+  const r = applyInText(inner, edit, fileSections(inner));
+  if (r.skill === inner) return { ...r, skill };
+  const text = r.skill.trim() ? r.skill.replace(/\n*$/, '\n') : '';
+  return { ...r, skill: skill.slice(0, section.innerStart) + text + skill.slice(section.innerEnd) };
+}
+
+/** The first occurrence of `target` that lies outside every file section; -1 if none. */
+function findOutside(skill: string, target: string, sections: readonly FileSection[]): number {
+  let from = 0;
+  for (;;) {
+    const at = skill.indexOf(target, from);
+    const inside = sections.find((s) => at < s.end && at + target.length > s.start);
+    if (at < 0 || !inside) return at;
+    from = Math.max(at + 1, inside.end);
+  }
+}
+
+function applyInText(skill: string, edit: Edit, sections: readonly FileSection[]): EditResult {
   try {
-    const content = removeMarkers(String(edit.content ?? '').trim());
+    const content = removeMarkers(stripFileMarkers(String(edit.content ?? '')).trim());
     const target = typeof edit.target === 'string' ? edit.target : '';
-    const at = target ? skill.indexOf(target) : -1;
-    const regions = at >= 0 ? findProtectedRegions(skill) : [];
+    const at = target ? findOutside(skill, target, sections) : -1;
+    const regions = at >= 0 ? [...findProtectedRegions(skill), ...sections] : [];
     // The reference refuses, for every op, a target that starts inside a region; we also refuse one
     // that runs into a region, so no edit can change protected text — except for an append, whose
     // target is unused (issue #20 item 25).
@@ -112,7 +157,7 @@ export function applyEdit(skill: string, edit: Edit): EditResult {
     }
     switch (edit.op) {
       case 'append': {
-        const r = placeAppend(skill, content);
+        const r = placeAppend(skill, content, sections);
         return {
           skill: r.skill,
           status: r.beforeProtected ? 'applied_append_before_protected_region' : 'applied_append',
@@ -120,7 +165,7 @@ export function applyEdit(skill: string, edit: Edit): EditResult {
       }
       case 'insert_after': {
         if (at < 0) {
-          const r = placeAppend(skill, content);
+          const r = placeAppend(skill, content, sections);
           return {
             skill: r.skill,
             status: r.beforeProtected
@@ -164,9 +209,10 @@ export function applyPatch(skill: string, edits: readonly Edit[]): PatchResult {
     report.push({
       index: i + 1,
       op: String(edit.op ?? ''), // a missing op reads as the reference's empty default
+      ...(editFile(edit) ? { file: editFile(edit) } : {}),
       target: String(edit.target ?? '').slice(0, 200),
       // What the edit put in the skill: trimmed, with any marker stripped (as applyEdit does).
-      content_preview: removeMarkers(String(edit.content ?? ''))
+      content_preview: removeMarkers(stripFileMarkers(String(edit.content ?? '')))
         .trim()
         .slice(0, 200),
       status: r.status,

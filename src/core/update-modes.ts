@@ -9,6 +9,7 @@
  * blocks; here the rewritten body always gets the current skill's blocks back, verbatim.
  */
 import { findProtectedRegions, removeMarkers, stripProtectedRegions } from './protected-regions';
+import { keepDroppedFiles } from './skill-package';
 
 export const UPDATE_MODES = ['patch', 'rewrite', 'full_rewrite'] as const;
 export type UpdateMode = (typeof UPDATE_MODES)[number];
@@ -105,8 +106,10 @@ export function describeSuggestion(s: ReviseSuggestion, i: number): string {
  * appendix. Null when the body is empty.
  */
 export function finishRewrittenSkill(current: string, written: string): string | null {
-  const body = removeMarkers(stripProtectedRegions(written)).trimEnd();
-  if (!body.trim()) return null;
+  const own = removeMarkers(stripProtectedRegions(written));
+  if (!own.trim()) return null;
+  // In a skill package, a file the rewrite left out stays as it was (skill-package.ts).
+  const body = keepDroppedFiles(current, own).trimEnd();
   const blocks = findProtectedRegions(current)
     .sort((a, b) => a.start - b.start)
     .map((r) => current.slice(r.start, r.end));

@@ -4,6 +4,7 @@
  * finished call too (its stage falls back, §2.10). Transport failures are not memoised: they
  * are retried on resume, and fatal ones (bad key, unknown model) stop the run.
  */
+import { bundlePaths, hasFileSections } from '../core/skill-package';
 import { extractJsonObject, type JsonObject } from '../core/json-extract';
 import { skillHash } from '../core/hash';
 import { renderTemplate } from '../core/templates';
@@ -56,8 +57,9 @@ async function send(
 ): Promise<OptimizerResult> {
   const usageStage = callStageOfPrompt(prompt);
   const tpl = ctx.prompts[prompt];
-  const system = renderTemplate(tpl.system, values).trim();
-  const user = renderTemplate(tpl.user, values).trim();
+  const filled = withPackageValues(values);
+  const system = renderTemplate(tpl.system, filled).trim();
+  const user = renderTemplate(tpl.user, filled).trim();
   // A memoised reply is replayed only for the very same request: a resumed run whose inputs
   // differ (another merge order, an edited prompt) asks again instead of reusing a stale answer.
   const inputHash = await skillHash(`${prompt}\u0000${system}\u0000${user}`);
@@ -138,4 +140,14 @@ export function checkErrorRate(ctx: EngineContext, stage: string, results: reado
       `${errors.length} of ${results.length} ${stage} calls failed after retries (last: ${errors[errors.length - 1].error!.message}). The run is paused; resume when the endpoint is healthy.`,
     );
   }
+}
+
+/**
+ * A skill package (core/skill-package.ts) tells the prompts so: `{{#package}}` sections explain
+ * the file markers and the edits' "file" key, and `{{package_files}}` lists the files. A single
+ * `.md` skill leaves both empty, so its prompts are the reference's, byte for byte.
+ */
+function withPackageValues(values: Record<string, string>): Record<string, string> {
+  if (values.package !== undefined || !values.skill || !hasFileSections(values.skill)) return values;
+  return { ...values, package: 'yes', package_files: bundlePaths(values.skill).join(', ') };
 }

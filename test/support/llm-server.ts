@@ -92,8 +92,9 @@ export interface RequestLogEntry {
   responseFormat?: string;
   /** The request's `service_tier`, when it sent one. */
   serviceTier?: string;
-  /** The user message, kept only with `keepPrompts`. */
+  /** The user and system messages, kept only with `keepPrompts`. */
   user?: string;
+  system?: string;
   /** The request's header names (lower case). */
   headerNames?: string[];
   /** Answered as a line of a batch, not as a live call. */
@@ -218,7 +219,12 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
         ...(tier !== undefined ? { serviceTier: tier } : {}),
         headerNames,
         ...(viaBatch ? { viaBatch: true } : {}),
-        ...(options.keepPrompts ? { user: body.messages?.filter((m) => m.role === 'user').map((m) => m.content).join('\n') } : {}),
+        ...(options.keepPrompts
+          ? {
+              user: body.messages?.filter((m) => m.role === 'user').map((m) => m.content).join('\n'),
+              system: body.messages?.filter((m) => m.role === 'system').map((m) => m.content).join('\n'),
+            }
+          : {}),
       });
     const fail = (status: number, body: unknown, headers?: Record<string, string>): ChatOutcome => {
       record(status);

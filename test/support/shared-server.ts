@@ -12,7 +12,7 @@ export function sharedLlmServer(): () => LlmTestServer {
   });
   afterAll(() => srv?.close());
   beforeEach(() => {
-    srv!.set({ faults: [], latencyMs: 0, harmfulRate: DEFAULTS.harmfulRate, apiKey: undefined });
+    srv!.set({ faults: [], latencyMs: 0, harmfulRate: DEFAULTS.harmfulRate, apiKey: undefined, keepPrompts: false });
     srv!.log.length = 0;
   });
   return () => srv!;

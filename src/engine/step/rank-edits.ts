@@ -3,7 +3,7 @@
  * edits than this step's budget, the optimizer ranks them and the top L are kept. Budget 0
  * keeps nothing (the reference keeps one). An unusable ranking keeps the first L (§2.10).
  */
-import type { Edit, Patch } from '../../core/edits';
+import { editFile, type Edit, type Patch } from '../../core/edits';
 import type { EngineContext } from '../context';
 import { callOptimizer, checkErrorRate } from '../optimizer-call';
 import type { PromptName } from '../prompts';
@@ -24,7 +24,8 @@ export interface SelectResult<T = Edit> {
 export function describeEdit(e: Edit, i: number): string {
   const q = (s: unknown) => JSON.stringify(String(s ?? ''));
   // "carried": kept from a rejected candidate that improved on train; its partners may be in the pool.
-  return `[${i}] op=${e.op}  target=${q(e.target)}  content=${q(e.content)}  support=${e.support_count ?? 1}${e.carried ? '  carried' : ''}`;
+  const file = editFile(e) ? `  file=${editFile(e)}` : '';
+  return `[${i}] op=${e.op}${file}  target=${q(e.target)}  content=${q(e.content)}  support=${e.support_count ?? 1}${e.carried ? '  carried' : ''}`;
 }
 
 /** Keep integer indices in range, without duplicates, at most `budget` of them. */

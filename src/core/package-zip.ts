@@ -1,0 +1,102 @@
+/**
+ * Skill packages in and out of `.zip` files and folders (issue #23 item 1). A package is
+ * `SKILL.md` (its frontmatter kept verbatim), the trained `references/*.md`, and every other
+ * file kept as bytes, read-only. Zip work is fflate's (small, pure JS, no dependencies).
+ */
+import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
+import { isTrainedPath, normalisePackagePath, SKILL_ENTRY, type PackageFile } from './skill-package';
+
+/** A file the package carries but training never changes (scripts/, assets/, evals/…). */
+export interface PackageAsset {
+  path: string;
+  bytes: Uint8Array;
+}
+
+export interface SkillPackage {
+  /** The package's folder name (the zip's top folder or file name), for the exported file. */
+  name: string;
+  /** SKILL.md exactly as read. */
+  skillMd: string;
+  references: PackageFile[];
+  assets: PackageAsset[];
+}
+
+/** A package larger than this once unpacked is refused: a skill is text, not a data set. */
+export const MAX_PACKAGE_BYTES = 20 * 1024 * 1024;
+const SKIPPED = /(?:^|\/)(?:__MACOSX|\.git)(?:\/|$)|(?:^|\/)\.DS_Store$/;
+
+export class PackageError extends Error {}
+
+/** The files of a folder or zip as a package: SKILL.md at the shallowest level, paths below it. */
+export function packageFromFiles(name: string, files: readonly { path: string; bytes: Uint8Array }[]): SkillPackage {
+  const kept = files
+    .map((f) => ({ path: normalisePackagePath(f.path), bytes: f.bytes }))
+    .filter((f) => f.path && !SKIPPED.test(f.path));
+  const entries = kept.filter((f) => /(?:^|\/)SKILL\.md$/i.test(f.path));
+  if (!entries.length)
+    throw new PackageError('This package has no SKILL.md: a skill package is a folder with SKILL.md at its top.');
+  const depth = (p: string) => p.split('/').length;
+  const entry = entries.sort((a, b) => depth(a.path) - depth(b.path))[0];
+  const root = entry.path.slice(0, entry.path.length - SKILL_ENTRY.length);
+  const inside = kept.filter((f) => f.path.startsWith(root)).map((f) => ({ ...f, path: f.path.slice(root.length) }));
+  const references: PackageFile[] = [];
+  const assets: PackageAsset[] = [];
+  for (const f of inside) {
+    if (f === undefined || f.path === entry.path.slice(root.length)) continue;
+    if (isTrainedPath(f.path)) references.push({ path: f.path, text: readText(f.path, f.bytes) });
+    else assets.push(f);
+  }
+  references.sort((a, b) => a.path.localeCompare(b.path));
+  assets.sort((a, b) => a.path.localeCompare(b.path));
+  const folder = root.replace(/\/$/, '').split('/').pop() || name.replace(/\.zip$/i, '');
+  return { name: folder, skillMd: readText(SKILL_ENTRY, entry.bytes), references, assets };
+}
+
+function readText(path: string, bytes: Uint8Array): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true })
+      .decode(bytes)
+      .replace(/^\uFEFF/, '')
+      .replace(/\r\n/g, '\n');
+  } catch {
+    throw new PackageError(`${path} is not UTF-8 text: a skill's markdown files must be UTF-8.`);
+  }
+}
+
+/** A package from a `.zip`'s bytes; a damaged or oversized zip gets a clear error. */
+export function readPackageZip(name: string, zip: Uint8Array): SkillPackage {
+  let total = 0;
+  let files: Record<string, Uint8Array>;
+  try {
+    files = unzipSync(zip, {
+      filter: (f) => {
+        total += f.originalSize;
+        if (total > MAX_PACKAGE_BYTES) throw new PackageError('This package is larger than 20 MB once unpacked.');
+        return !f.name.endsWith('/');
+      },
+    });
+  } catch (e) {
+    if (e instanceof PackageError) throw e;
+    throw new PackageError(`This file is not a readable .zip (${e instanceof Error ? e.message : String(e)}).`);
+  }
+  return packageFromFiles(
+    name,
+    Object.entries(files).map(([path, bytes]) => ({ path, bytes })),
+  );
+}
+
+/** The package as a `.zip` under one top folder, the layout it was read with. */
+export function writePackageZip(pkg: SkillPackage): Uint8Array {
+  const top = pkg.name || 'skill';
+  const tree: Record<string, Uint8Array> = { [`${top}/${SKILL_ENTRY}`]: strToU8(pkg.skillMd) };
+  for (const f of pkg.references) tree[`${top}/${f.path}`] = strToU8(f.text);
+  for (const a of pkg.assets) tree[`${top}/${a.path}`] ??= a.bytes;
+  // A fixed time: the same package always zips to the same bytes.
+  return zipSync(tree, { level: 6, mtime: 946_684_800_000 }); // 2000-01-01T00:00:00Z
+}
+
+/** A text file of a zip (for tests and the page's previews). */
+export function zipText(zip: Uint8Array, path: string): string | undefined {
+  const f = unzipSync(zip, { filter: (x) => x.name === path })[path];
+  return f && strFromU8(f);
+}

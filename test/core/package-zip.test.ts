@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { strToU8, zipSync } from 'fflate';
+import { packageFromFiles, readPackageZip, writePackageZip, zipText, PackageError } from '../../src/core/package-zip';
+
+const SKILL_MD = '---\nname: specimens\ndescription: Codes for specimens.\nlicense: MIT\n---\n\n# Specimens\n\nAnswer with the code.\n';
+const zipOf = (tree: Record<string, string | Uint8Array>) =>
+  zipSync(Object.fromEntries(Object.entries(tree).map(([k, v]) => [k, typeof v === 'string' ? strToU8(v) : v])));
+
+describe('skill packages in zip files (issue #23 item 1)', () => {
+  it('reads SKILL.md under a top folder, trains references/*.md and keeps every other file as bytes', () => {
+    const script = new Uint8Array([0, 1, 2, 255]);
+    const pkg = readPackageZip(
+      'upload.zip',
+      zipOf({
+        'specimens/SKILL.md': SKILL_MD,
+        'specimens/references/codes.md': '# Codes\r\n\r\n- AMB9\r\n',
+        'specimens/references/b.md': 'B',
+        'specimens/scripts/run.bin': script,
+        '__MACOSX/specimens/._SKILL.md': 'junk',
+        'specimens/.DS_Store': 'junk',
+      }),
+    );
+    expect(pkg.name).toBe('specimens');
+    expect(pkg.skillMd).toBe(SKILL_MD);
+    expect(pkg.references).toEqual([
+      { path: 'references/b.md', text: 'B' },
+      { path: 'references/codes.md', text: '# Codes\n\n- AMB9\n' },
+    ]);
+    expect(pkg.assets).toEqual([{ path: 'scripts/run.bin', bytes: script }]);
+  });
+
+  it('round-trips: the written zip has the same layout and bytes, frontmatter untouched', () => {
+    const pkg = packageFromFiles('specimens', [
+      { path: 'SKILL.md', bytes: strToU8(SKILL_MD) },
+      { path: 'references/codes.md', bytes: strToU8('# Codes\n') },
+      { path: 'assets/logo.png', bytes: new Uint8Array([137, 80, 78, 71]) },
+    ]);
+    const zip = writePackageZip(pkg);
+    expect(zipText(zip, 'specimens/SKILL.md')).toBe(SKILL_MD);
+    expect(readPackageZip('x.zip', zip)).toEqual(pkg);
+    // The same package zips to the same bytes (a fixed time in every entry).
+    expect(writePackageZip(pkg)).toEqual(zip);
+  });
+
+  it('says what is wrong with a zip that is not a package', () => {
+    expect(() => readPackageZip('a.zip', zipOf({ 'README.md': 'x' }))).toThrow(/no SKILL\.md/);
+    expect(() => readPackageZip('a.zip', new Uint8Array([1, 2, 3]))).toThrow(/not a readable \.zip/);
+    expect(() => readPackageZip('a.zip', zipOf({ 'SKILL.md': 'x', 'references/bad.md': new Uint8Array([0xff, 0xfe, 0xfd]) }))).toThrow(
+      /references\/bad\.md is not UTF-8/,
+    );
+    expect(() => readPackageZip('a.zip', new Uint8Array([1]))).toThrow(PackageError);
+  });
+
+  it('refuses a package larger than 20 MB unpacked, before unpacking it', () => {
+    const big = zipSync({ 'SKILL.md': strToU8('x'), 'assets/big.bin': new Uint8Array(21 * 1024 * 1024) });
+    expect(() => readPackageZip('big.zip', big)).toThrow(/larger than 20 MB/);
+  });
+});

@@ -1,0 +1,137 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import {
+  bundlePackage,
+  bundlePaths,
+  fileSections,
+  isTrainedPath,
+  keepDroppedFiles,
+  normalisePackagePath,
+  splitBundle,
+  stripFileMarkers,
+} from '../../src/core/skill-package';
+import { applyEdit, applyPatch } from '../../src/core/edits';
+import { injectEmptySlowUpdate, replaceSlowUpdateBlock } from '../../src/core/protected-regions';
+
+const BODY = '# Specimens\n\nAnswer with the specimen code only.\n';
+const REFS = [
+  { path: 'references/codes.md', text: '# Codes\n\n- For amber specimens, use the prefix AMB1.\n' },
+  { path: 'references/style.md', text: '# Style\n\nKeep answers short.\n' },
+];
+const bundle = bundlePackage(BODY, REFS);
+
+describe('skill package bundles (issue #23 item 1)', () => {
+  it('bundles SKILL.md first, then each reference between its markers, and splits back', () => {
+    expect(bundle).toContain('<!-- FILE: references/codes.md -->\n# Codes');
+    expect(bundlePaths(bundle)).toEqual(['SKILL.md', 'references/codes.md', 'references/style.md']);
+    expect(splitBundle(bundle)).toEqual({ main: BODY, files: REFS });
+    // A single file is a bundle without sections.
+    expect(bundlePackage(BODY, [])).toBe(BODY);
+    expect(splitBundle(BODY)).toEqual({ main: BODY, files: [] });
+  });
+
+  it('counts the blocks the machinery appends after the sections as SKILL.md text', () => {
+    const trained = replaceSlowUpdateBlock(injectEmptySlowUpdate(bundle), '- Check the prefix.');
+    const { main, files } = splitBundle(trained);
+    expect(files).toEqual(REFS);
+    expect(main).toMatch(/^# Specimens[\s\S]*<!-- SLOW_UPDATE_START -->\n- Check the prefix\.\n<!-- SLOW_UPDATE_END -->\n$/);
+  });
+
+  it('treats an open marker without its close marker as no section', () => {
+    const broken = `${BODY}\n<!-- FILE: references/x.md -->\ntext\n`;
+    expect(fileSections(broken)).toEqual([]);
+    expect(splitBundle(broken).main).toBe(broken);
+  });
+
+  it('normalises paths and knows which files are trained', () => {
+    expect(normalisePackagePath(' ./references\\api.md ')).toBe('references/api.md');
+    expect(normalisePackagePath('/references/../api.md')).toBe('references/api.md');
+    expect(isTrainedPath('references/api.md')).toBe(true);
+    expect(isTrainedPath('references/deep/more.MD')).toBe(true);
+    expect(isTrainedPath('scripts/run.py')).toBe(false);
+    expect(isTrainedPath('SKILL.md')).toBe(false);
+  });
+
+  it('strips file markers, even nested ones, from model-written text', () => {
+    expect(stripFileMarkers('a <!-- FILE: x.md --> b <!--END FILE: x.md--> c')).toBe('a  b  c');
+    expect(stripFileMarkers('<!-- FI<!-- FILE: y -->LE: x -->')).toBe('');
+  });
+
+  it('brings back a file a full rewrite dropped, unchanged', () => {
+    const rewritten = bundlePackage('# New body\n', [REFS[1]]);
+    const kept = keepDroppedFiles(bundle, rewritten);
+    expect(splitBundle(kept).files.map((f) => f.path).sort()).toEqual(['references/codes.md', 'references/style.md']);
+    expect(splitBundle(kept).files.find((f) => f.path === 'references/codes.md')).toEqual(REFS[0]);
+    expect(keepDroppedFiles(bundle, bundle)).toBe(bundle);
+  });
+});
+
+describe('edits that name a package file', () => {
+  it('changes only the file it names', () => {
+    const r = applyEdit(bundle, {
+      op: 'replace',
+      file: 'references/codes.md',
+      target: '- For amber specimens, use the prefix AMB1.',
+      content: '- For amber specimens, use the prefix AMB9.',
+    });
+    expect(r.status).toBe('applied_replace');
+    const { main, files } = splitBundle(r.skill);
+    expect(main).toBe(BODY);
+    expect(files[0].text).toContain('prefix AMB9');
+    expect(files[1]).toEqual(REFS[1]);
+  });
+
+  it('appends to the end of the named file; without a file, to the end of SKILL.md before the sections', () => {
+    const inRef = applyEdit(bundle, { op: 'append', file: './references/style.md', content: 'Never guess.' });
+    expect(splitBundle(inRef.skill).files[1].text).toBe('# Style\n\nKeep answers short.\n\nNever guess.\n');
+    const inMain = applyEdit(bundle, { op: 'append', content: '- A new rule.' });
+    expect(inMain.status).toBe('applied_append_before_protected_region');
+    expect(splitBundle(inMain.skill)).toEqual({ main: `${BODY}\n- A new rule.\n`, files: REFS });
+    // "SKILL.md" names the instructions.
+    expect(applyEdit(bundle, { op: 'append', file: 'SKILL.md', content: '- A new rule.' }).skill).toBe(inMain.skill);
+  });
+
+  it('finds a SKILL.md target outside the files, and refuses one only a file holds', () => {
+    const both = bundlePackage('Keep answers short.\n', REFS);
+    const r = applyEdit(both, { op: 'replace', target: 'Keep answers short.', content: 'Be brief.' });
+    expect(splitBundle(r.skill)).toEqual({ main: 'Be brief.\n', files: REFS });
+    const onlyRef = applyEdit(bundle, { op: 'delete', target: '- For amber specimens, use the prefix AMB1.' });
+    expect(onlyRef).toMatchObject({ skill: bundle, status: 'skipped_delete_target_not_found' });
+  });
+
+  it('skips an edit naming a file the package does not have, and reports the file it named', () => {
+    const r = applyPatch(bundle, [
+      { op: 'append', file: 'references/missing.md', content: 'x' },
+      { op: 'append', file: 'references/codes.md', content: 'y' },
+    ]);
+    expect(r.report.map((x) => [x.status, x.file])).toEqual([
+      ['skipped_file_not_found', 'references/missing.md'],
+      ['applied_append', 'references/codes.md'],
+    ]);
+  });
+
+  it('property: no edit, whatever it targets or writes, changes a file it does not name or breaks a marker', () => {
+    const pieces = ['Keep answers short.', '- For amber', 'AMB1', '<!-- FILE: references/codes.md -->', '<!-- END FILE: references/style.md -->', '\n', '# Codes', 'x'];
+    const edit = fc.record({
+      op: fc.constantFrom('append', 'insert_after', 'replace', 'delete'),
+      target: fc.oneof(fc.constantFrom(...pieces), fc.string({ maxLength: 12 })),
+      content: fc.oneof(fc.constantFrom(...pieces), fc.string({ maxLength: 12 })),
+      file: fc.option(fc.constantFrom('SKILL.md', 'references/codes.md', 'references/style.md', 'nope.md'), { nil: undefined }),
+    });
+    fc.assert(
+      fc.property(fc.array(edit, { maxLength: 6 }), (edits) => {
+        let skill = bundle;
+        for (const e of edits) {
+          const before = splitBundle(skill);
+          skill = applyEdit(skill, e).skill;
+          const after = splitBundle(skill);
+          expect(after.files.map((f) => f.path)).toEqual(REFS.map((f) => f.path));
+          const named = e.file && e.file !== 'SKILL.md' ? e.file : 'SKILL.md';
+          if (named !== 'SKILL.md') expect(after.main).toBe(before.main);
+          for (const f of before.files) if (f.path !== named) expect(after.files.find((g) => g.path === f.path)).toEqual(f);
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
