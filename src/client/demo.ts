@@ -18,8 +18,8 @@ export function isDemoEndpoint(baseURL: string): boolean {
 }
 
 function draftsOf(s: ParkedDrafts): ParkedDrafts {
-  const { connection, datasetId, datasetName, skill, skillSource, skillMeta, skillParent, config } = s;
-  return { connection, datasetId, datasetName, skill, skillSource, skillMeta, skillParent, config };
+  const { connection, datasetId, datasetName, skill, skillSource, skillMeta, skillPackage, skillParent, config } = s;
+  return { connection, datasetId, datasetName, skill, skillSource, skillMeta, skillPackage, skillParent, config };
 }
 
 /** The stored demo dataset's id, storing it the first time. */
@@ -57,6 +57,7 @@ export async function startDemo(): Promise<string | null> {
     skill: DEMO_INITIAL_SKILL,
     skillSource: 'the demo (simulated)',
     skillMeta: null,
+    skillPackage: null,
     skillParent: null,
     config: {
       ...DEFAULT_RUN_CONFIG,

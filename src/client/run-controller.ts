@@ -82,6 +82,7 @@ export async function startTraining(): Promise<void> {
     endpoints,
     prices: effectivePrices(s.connection),
     ...(s.skillMeta ? { skillMeta: s.skillMeta } : {}),
+    ...(s.skillPackage ? { skillPackage: s.skillPackage } : {}),
     ...(s.skillParent ? { parent: s.skillParent } : {}),
   });
   if (!created.ok) return void setApp({ problem: created.error.message });

@@ -4,7 +4,15 @@
  * file kept as bytes, read-only. Zip work is fflate's (small, pure JS, no dependencies).
  */
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
-import { isTrainedPath, normalisePackagePath, SKILL_ENTRY, type PackageFile } from './skill-package';
+import {
+  bundlePackage,
+  isTrainedPath,
+  normalisePackagePath,
+  SKILL_ENTRY,
+  splitBundle,
+  type PackageFile,
+} from './skill-package';
+import { formatSkillFile, parseSkillFile, skillName, type SkillMeta } from './skill-file';
 
 /** A file the package carries but training never changes (scripts/, assets/, evals/…). */
 export interface PackageAsset {
@@ -99,4 +107,53 @@ export function writePackageZip(pkg: SkillPackage): Uint8Array {
 export function zipText(zip: Uint8Array, path: string): string | undefined {
   const f = unzipSync(zip, { filter: (x) => x.name === path })[path];
   return f && strFromU8(f);
+}
+
+/**
+ * What a package holds around its trained text: SKILL.md's frontmatter, verbatim, and the files
+ * training never changes. Plain strings (assets as binary strings), so a shell is stored and
+ * cloned like any draft or record.
+ */
+export interface PackageShell {
+  name: string;
+  /** SKILL.md's frontmatter block as read (`---\n…\n---\n`), or '' when it had none. */
+  frontmatter: string;
+  assets: { path: string; data: string }[];
+  /** Files the page could not keep across a reload (too large for its drafts); absent when none. */
+  assetsLeftOut?: number;
+}
+
+const FRONTMATTER = /^---\n[\s\S]*?\n---[ \t]*(?:\n|$)/;
+
+/** Open a package for training: its bundle text, its metadata for the Skill screen, and its shell. */
+export function openPackage(pkg: SkillPackage): { bundle: string; meta: Partial<SkillMeta>; shell: PackageShell } {
+  const parsed = parseSkillFile(pkg.skillMd);
+  const raw = FRONTMATTER.exec(pkg.skillMd.replace(/^\uFEFF/, ''))?.[0] ?? '';
+  return {
+    bundle: bundlePackage(parsed.body, pkg.references),
+    meta: { ...(parsed.meta.name ? { name: parsed.meta.name } : {}), description: parsed.meta.description ?? '' },
+    shell: {
+      name: pkg.name,
+      frontmatter: raw && !raw.endsWith('\n') ? `${raw}\n` : raw,
+      assets: pkg.assets.map((a) => ({ path: a.path, data: strFromU8(a.bytes, true) })),
+    },
+  };
+}
+
+/** The package a bundle makes inside its shell: SKILL.md is the frontmatter as read, then the trained body. */
+export function packageOf(shell: PackageShell, bundle: string): SkillPackage {
+  const { main, files } = splitBundle(bundle);
+  const body = `${main.trimEnd()}\n`;
+  return {
+    name: shell.name,
+    skillMd: shell.frontmatter ? `${shell.frontmatter}\n${body}` : body,
+    references: files,
+    assets: shell.assets.map((a) => ({ path: a.path, bytes: strToU8(a.data, true) })),
+  };
+}
+
+/** The shell of a package made from a skill that was not opened as one: frontmatter from its metadata. */
+export function newShell(meta: Partial<SkillMeta>, fallbackName: string, bundle: string): PackageShell {
+  const file = formatSkillFile(splitBundle(bundle).main, 'skill_md', meta);
+  return { name: skillName(meta.name || fallbackName), frontmatter: FRONTMATTER.exec(file)?.[0] ?? '', assets: [] };
 }

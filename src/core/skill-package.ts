@@ -138,3 +138,14 @@ export function keepDroppedFiles(before: string, after: string): string {
   const sections = dropped.map((f) => `${openMarker(f.path)}\n${f.text.trim()}\n${closeMarker(f.path)}`);
   return `${[after.trimEnd(), ...sections].join('\n\n')}\n`;
 }
+
+/** The files two bundles differ in (SKILL.md first), or null when neither is a package. */
+export function changedFiles(before: string, after: string): string[] | null {
+  if (!hasFileSections(before) && !hasFileSections(after)) return null;
+  const a = splitBundle(before);
+  const b = splitBundle(after);
+  const text = (x: typeof a, path: string) =>
+    path === SKILL_ENTRY ? x.main : x.files.find((f) => f.path === path)?.text;
+  const paths = [...new Set([SKILL_ENTRY, ...a.files.map((f) => f.path), ...b.files.map((f) => f.path)])];
+  return paths.filter((p) => text(a, p) !== text(b, p));
+}

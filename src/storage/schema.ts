@@ -6,6 +6,7 @@
 import type { BatchApi } from '../core/batch-api';
 import type { ServiceTier } from '../core/service-tier';
 import type { SkillMeta } from '../core/skill-file';
+import type { PackageShell } from '../core/package-zip';
 import type { DBSchema } from 'idb';
 import type { Dataset } from '../core/dataset-types';
 import type { RunConfig } from '../core/run-config';
@@ -112,6 +113,8 @@ export interface RunRecord {
   needsBinding?: boolean;
   /** Agent Skills name and description for the SKILL.md export (never trained). */
   skillMeta?: SkillMeta;
+  /** A skill package's frontmatter and untrained files, for its .zip export (issue #23). */
+  skillPackage?: PackageShell;
 }
 
 export interface SettingRecord {

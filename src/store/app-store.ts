@@ -5,6 +5,7 @@
  * here in memory only.
  */
 import type { SkillMeta } from '../core/skill-file';
+import type { PackageShell } from '../core/package-zip';
 import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
 import { draftsStorage } from './drafts-storage';
@@ -70,6 +71,8 @@ export interface AppState {
   skillSource: string | null;
   /** The skill's Agent Skills name and description (from an imported SKILL.md, or typed); never trained. */
   skillMeta: SkillMeta | null;
+  /** The skill package the skill was opened from (issue #23): its frontmatter and untrained files. */
+  skillPackage: PackageShell | null;
   /** The run version or step the skill was branched from; a new run records it as its parent. */
   skillParent: { runId: string; hash: string; label: string } | null;
   /** Hold a screen wake lock while a run is running (client/run-keepalive.ts). */
@@ -87,7 +90,15 @@ export interface AppState {
 /** What the demo sets aside rather than overwrites. */
 export type ParkedDrafts = Pick<
   AppState,
-  'connection' | 'datasetId' | 'datasetName' | 'skill' | 'skillSource' | 'skillMeta' | 'skillParent' | 'config'
+  | 'connection'
+  | 'datasetId'
+  | 'datasetName'
+  | 'skill'
+  | 'skillSource'
+  | 'skillMeta'
+  | 'skillPackage'
+  | 'skillParent'
+  | 'config'
 >;
 
 export const DEFAULT_CONNECTION: ConnectionDraft = {
@@ -100,6 +111,19 @@ export const DEFAULT_CONNECTION: ConnectionDraft = {
 };
 
 export const DEFAULT_SKILL = '# Skill\n\nWrite the rules the model should follow here.\n';
+
+/** Untrained package files beyond this size stay in the tab only: localStorage holds a few MB in all. */
+export const MAX_DRAFT_ASSET_CHARS = 1_000_000;
+
+/** A package shell as the drafts keep it: its files only while they fit, else how many were left out. */
+export function draftOfPackage(shell: PackageShell | null): PackageShell | null {
+  if (!shell || shell.assets.reduce((n, a) => n + a.data.length, 0) <= MAX_DRAFT_ASSET_CHARS) return shell;
+  // The same object for the same shell: the drafts are written only when a field's identity changes.
+  let draft = trimmedDrafts.get(shell);
+  if (!draft) trimmedDrafts.set(shell, (draft = { ...shell, assets: [], assetsLeftOut: shell.assets.length }));
+  return draft;
+}
+const trimmedDrafts = new WeakMap<PackageShell, PackageShell>();
 
 /** Settings saved by an older version lack newer knobs: those take their defaults. */
 export function withSavedSettings(saved: unknown, current: AppState): AppState {
@@ -118,6 +142,7 @@ export const useApp = create<AppState>()(
       skill: DEFAULT_SKILL,
       skillSource: null,
       skillMeta: null,
+      skillPackage: null,
       skillParent: null,
       keepAwake: true,
       notifyOnEnd: false,
@@ -138,6 +163,7 @@ export const useApp = create<AppState>()(
         skill: s.skill,
         skillSource: s.skillSource,
         skillMeta: s.skillMeta,
+        skillPackage: draftOfPackage(s.skillPackage),
         skillParent: s.skillParent,
         keepAwake: s.keepAwake,
         notifyOnEnd: s.notifyOnEnd,

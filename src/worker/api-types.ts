@@ -23,6 +23,7 @@ import type {
 import type { DatasetItem, DatasetProblem, FieldMapping, DatasetFormat } from '../core/dataset-types';
 import type { RunConfig } from '../core/run-config';
 import type { SkillMeta } from '../core/skill-file';
+import type { PackageShell } from '../core/package-zip';
 import type { BuildChoices, ImportOptions } from '../core/dataset-import';
 import type { DatasetListItem } from '../storage/datasets-repo';
 import type { RunListItem } from '../storage/runs-repo';
@@ -116,6 +117,8 @@ export interface CreateRunInput {
   parent?: { runId: string; hash: string; label?: string };
   /** Agent Skills name and description, kept with the run for its SKILL.md export. */
   skillMeta?: SkillMeta;
+  /** A skill package's frontmatter and untrained files, kept with the run for its .zip export. */
+  skillPackage?: PackageShell;
 }
 
 /** A run event as the page receives it: with the id of the run it belongs to (issue #20 item 3). */
@@ -272,6 +275,8 @@ export interface RunsApi {
   cancelRun(runId: string): Promise<boolean>;
   listRuns(): Promise<RunListItem[]>;
   getRun(runId: string): Promise<Result<{ detail: RunDetail }>>;
+  /** The package shell a run was started with (issue #23), asked for only when a package is exported. */
+  getRunPackage(runId: string): Promise<PackageShell | null>;
   renameRun(runId: string, name: string): Promise<boolean>;
   deleteRun(runId: string): Promise<Result<object>>;
   recoverInterrupted(): Promise<string[]>;

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { strToU8, zipSync } from 'fflate';
-import { packageFromFiles, readPackageZip, writePackageZip, zipText, PackageError } from '../../src/core/package-zip';
+import {
+  openPackage,
+  packageFromFiles,
+  packageOf,
+  readPackageZip,
+  writePackageZip,
+  zipText,
+  PackageError,
+} from '../../src/core/package-zip';
+import { applyEdit } from '../../src/core/edits';
 
 const SKILL_MD = '---\nname: specimens\ndescription: Codes for specimens.\nlicense: MIT\n---\n\n# Specimens\n\nAnswer with the code.\n';
 const zipOf = (tree: Record<string, string | Uint8Array>) =>
@@ -54,5 +63,23 @@ describe('skill packages in zip files (issue #23 item 1)', () => {
   it('refuses a package larger than 20 MB unpacked, before unpacking it', () => {
     const big = zipSync({ 'SKILL.md': strToU8('x'), 'assets/big.bin': new Uint8Array(21 * 1024 * 1024) });
     expect(() => readPackageZip('big.zip', big)).toThrow(/larger than 20 MB/);
+  });
+
+  it('opens a package for training and puts the trained bundle back in its shell: frontmatter and other files untouched', () => {
+    const pkg = packageFromFiles('specimens', [
+      { path: 'SKILL.md', bytes: strToU8(SKILL_MD) },
+      { path: 'references/codes.md', bytes: strToU8('# Codes\n\n- AMB1\n') },
+      { path: 'scripts/run.bin', bytes: new Uint8Array([0, 200, 255]) },
+    ]);
+    const { bundle, meta, shell } = openPackage(pkg);
+    expect(meta).toEqual({ name: 'specimens', description: 'Codes for specimens.' });
+    expect(bundle.startsWith('# Specimens')).toBe(true);
+    expect(JSON.parse(JSON.stringify(shell))).toEqual(shell); // stored like any draft
+    expect(packageOf(shell, bundle)).toEqual(pkg);
+    const trained = applyEdit(bundle, { op: 'replace', file: 'references/codes.md', target: 'AMB1', content: 'AMB9' }).skill;
+    const out = packageOf(shell, trained);
+    expect(out.skillMd).toBe(SKILL_MD);
+    expect(out.references).toEqual([{ path: 'references/codes.md', text: '# Codes\n\n- AMB9\n' }]);
+    expect(out.assets).toEqual(pkg.assets);
   });
 });

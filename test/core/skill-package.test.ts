@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
   bundlePackage,
+  changedFiles,
   bundlePaths,
   fileSections,
   isTrainedPath,
@@ -133,5 +134,15 @@ describe('edits that name a package file', () => {
       }),
       { numRuns: 150 },
     );
+  });
+});
+
+describe('changed files', () => {
+  it('names the files two bundles differ in, SKILL.md first; null for single files', () => {
+    const edited = applyEdit(bundle, { op: 'append', file: 'references/style.md', content: 'x' }).skill;
+    expect(changedFiles(bundle, edited)).toEqual(['references/style.md']);
+    expect(changedFiles(bundle, applyEdit(edited, { op: 'append', content: 'y' }).skill)).toEqual(['SKILL.md', 'references/style.md']);
+    expect(changedFiles(bundle, bundle)).toEqual([]);
+    expect(changedFiles('a', 'b')).toBeNull();
   });
 });

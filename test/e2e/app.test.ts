@@ -7,7 +7,8 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { launchBrowser } from './support/chromium';
 import { connect, countStore, readRuns, setKnobs, uploadDataset, useDataset, waitForStatus, waitForStatusQuietly } from './support/app';
 import { startLlmServer, type LlmTestServer } from '../support/llm-server';
-import { HARD_INITIAL_SKILL, makeHardWorldItems, makeWorldItems } from '../support/rule-world';
+import { HARD_INITIAL_SKILL, makeHardWorldItems, makeWorldItems, ruleText } from '../support/rule-world';
+import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 
 const appUrl = inject('appUrl');
 const distDir = inject('distDir');
@@ -997,4 +998,99 @@ describe.skipIf(Boolean(skip))('zero-key demo in Chromium', () => {
     expect(await page.getByLabel('Target API key').getAttribute('placeholder')).toMatch(/Key held/);
     await page.screenshot({ path: 'test-results/demo-left-light.png', fullPage: true });
   }, 60_000);
+});
+
+describe.skipIf(Boolean(skip))('skill packages in Chromium', () => {
+  let srv: LlmTestServer;
+  let ctx: BrowserContext;
+  let page: Page;
+  beforeAll(async () => {
+    srv = await startLlmServer({ latencyMs: 5 });
+    ctx = await launchBrowser();
+    page = await ctx.newPage();
+    await page.goto(appUrl);
+  });
+  afterAll(async () => {
+    await ctx?.close();
+    await srv?.close();
+  });
+
+  it('opens a skill package with two reference files, trains it (an edit to a reference file is applied and shown), and exports a zip whose layout round-trips (issue #23)', async () => {
+    const topics = ['amber', 'basalt', 'cobalt', 'dune'];
+    const code = (t: string) => ruleText(t).match(/prefix ([A-Z]{3}\d)/)![1];
+    const wrong = (t: string) => `${code(t).slice(0, 3)}${(Number(code(t).slice(3)) + 1) % 10}`;
+    const front = '---\nname: specimen-codes\ndescription: Specimen codes.\nlicense: MIT\n---\n';
+    const codes = `# Codes\n\n${topics.map((t) => `- For ${t} specimens, use the prefix ${wrong(t)}: answer ${wrong(t)}-<specimen number>.`).join('\n')}\n`;
+    const style = '# Style\n\nWrite the code in capitals.\n';
+    const script = new Uint8Array([35, 33, 0, 255, 10]);
+    const zip = zipSync({
+      'specimen-codes/SKILL.md': strToU8(`${front}\n# Specimen codes\n\nAnswer with the specimen code only.\n`),
+      'specimen-codes/references/codes.md': strToU8(codes),
+      'specimen-codes/references/style.md': strToU8(style),
+      'specimen-codes/scripts/check.sh': script,
+    });
+    await connect(page, srv.url, 'sk-e2e-key');
+    await uploadDataset(page, 'package-world.json', JSON.stringify(makeWorldItems(60)));
+    await useDataset(page, [2, 1, 2]);
+    await page.getByRole('link', { name: 'Skill' }).click();
+    await page.getByLabel('Open skill package', { exact: true }).setInputFiles({ name: 'specimen-codes.zip', mimeType: 'application/zip', buffer: Buffer.from(zip) });
+    const files = page.getByRole('region', { name: 'Package files' });
+    await files.getByText('references/codes.md').waitFor();
+    expect(await files.innerText()).toMatch(/scripts\/check\.sh\s*kept, read-only/);
+    expect(await page.getByLabel('Skill name').inputValue()).toBe('specimen-codes');
+    await page.getByText(/from specimen-codes\.zip \(package: SKILL\.md \+ 2 references, 1 other kept\)/).waitFor();
+    await page.waitForTimeout(1000); // Monaco's first paint
+    await page.screenshot({ path: 'test-results/skill-package-light.png', fullPage: true });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.screenshot({ path: 'test-results/skill-package-dark.png', fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: 'test-results/skill-package-phone-dark.png', fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.emulateMedia({ colorScheme: 'light' });
+
+    await page.getByRole('link', { name: 'Train' }).click();
+    await page.getByRole('button', { name: 'Defaults for this dataset' }).click();
+    await setKnobs(page, { ...KNOBS, Epochs: '1' });
+    const completed = async () => (await readRuns(page)).filter((r) => r.status === 'completed').length;
+    const before = await completed();
+    await page.getByRole('button', { name: 'Start training' }).click();
+    await expect.poll(completed, { timeout: 120_000 }).toBe(before + 1);
+    await page.getByText(/^Done: the best skill scored/).waitFor();
+    // The export defaults to the package: the same layout, frontmatter and untrained files as they were.
+    expect(await page.getByLabel('Skill file format').inputValue()).toBe('package');
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export best skill' }).click();
+    const d = await download;
+    expect(d.suggestedFilename()).toBe('specimen-codes.zip');
+    const out = unzipSync(new Uint8Array(readFileSync(await d.path())));
+    expect(Object.keys(out).sort()).toEqual([
+      'specimen-codes/SKILL.md',
+      'specimen-codes/references/codes.md',
+      'specimen-codes/references/style.md',
+      'specimen-codes/scripts/check.sh',
+    ]);
+    const skillMd = strFromU8(out['specimen-codes/SKILL.md']);
+    expect(skillMd.startsWith(`${front}\n# Specimen codes`)).toBe(true);
+    expect(skillMd).not.toContain('<!-- FILE:');
+    const trainedCodes = strFromU8(out['specimen-codes/references/codes.md']);
+    const fixed = topics.filter((t) => trainedCodes.includes(`prefix ${code(t)}`));
+    expect(fixed.length).toBeGreaterThan(0);
+    for (const t of fixed) expect(trainedCodes).not.toContain(`prefix ${wrong(t)}`);
+    expect(strFromU8(out['specimen-codes/references/style.md'])).toBe(style);
+    expect(out['specimen-codes/scripts/check.sh']).toEqual(script);
+
+    // The step inspector names the file an accepted edit changed.
+    await page.getByRole('link', { name: 'Runs' }).click();
+    await page.getByRole('button', { name: 'Inspect step 1' }).click();
+    await page.getByText(/^Step 1 — /).waitFor();
+    const changed = page.getByTestId('changed-files');
+    await changed.waitFor({ timeout: 20_000 });
+    expect(await changed.innerText()).toContain('references/codes.md');
+    const report = page.locator('section.card', { has: page.getByRole('heading', { name: 'Edit-apply report' }) });
+    expect(await report.getByRole('cell', { name: 'references/codes.md' }).count()).toBeGreaterThan(0);
+    await page.getByTestId('skill-diff').waitFor({ timeout: 20_000 });
+    await changed.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: 'test-results/runs-package-step-light.png' });
+  }, 240_000);
 });

@@ -7,43 +7,60 @@ import {
   type SkillFileFormat,
   type SkillMeta,
 } from '../../core/skill-file';
-import { downloadText, safeFileName } from './download';
+import { newShell, packageOf, writePackageZip } from '../../core/package-zip';
+import { hasFileSections } from '../../core/skill-package';
+import { trainer } from '../../client/trainer-client';
+import { downloadBlob, downloadText, safeFileName } from './download';
+
+type ExportFormat = SkillFileFormat | 'package';
 
 /**
  * "Export best skill" with its file format: plain markdown, an Agent Skills SKILL.md (the run's
- * name and description in front of the trained body) or AGENTS.md.
+ * name and description in front of the trained body), AGENTS.md, or — for a skill package — the
+ * package as a .zip in the layout it was opened with (frontmatter and untrained files as they were).
  */
 export function ExportSkill({
   skill,
   runName,
+  runId,
   meta,
   onSaved,
 }: {
   skill: string;
   runName: string;
+  /** The run whose package shell (frontmatter, untrained files) the zip is written with. */
+  runId?: string;
   meta?: SkillMeta;
   onSaved?: (fileName: string) => void;
 }) {
-  const [format, setFormat] = useState<SkillFileFormat>('markdown');
-  const save = () => {
+  const isPackage = hasFileSections(skill);
+  const [chosen, setFormat] = useState<ExportFormat>(isPackage ? 'package' : 'markdown');
+  const format = chosen === 'package' && !isPackage ? 'markdown' : chosen;
+  const save = async () => {
+    const metaOrName = meta ?? { name: runName, description: '' };
+    if (format === 'package') {
+      const shell = (runId ? await trainer().getRunPackage(runId) : null) ?? newShell(metaOrName, runName, skill);
+      const fileName = `${safeFileName(shell.name)}.zip`;
+      const zip = writePackageZip(packageOf(shell, skill));
+      downloadBlob(fileName, new Blob([zip as Uint8Array<ArrayBuffer>], { type: 'application/zip' }));
+      onSaved?.(fileName);
+      return;
+    }
     const fileName = skillFileName(format, safeFileName(runName));
-    downloadText(fileName, formatSkillFile(skill, format, meta ?? { name: runName, description: '' }), 'text/markdown');
+    downloadText(fileName, formatSkillFile(skill, format, metaOrName), 'text/markdown');
     onSaved?.(fileName);
   };
   return (
     <span className="input-row">
-      <select
-        aria-label="Skill file format"
-        value={format}
-        onChange={(e) => setFormat(e.target.value as SkillFileFormat)}
-      >
+      <select aria-label="Skill file format" value={format} onChange={(e) => setFormat(e.target.value as ExportFormat)}>
+        {isPackage && <option value="package">Skill package (.zip)</option>}
         {SKILL_FILE_FORMATS.map((f) => (
           <option key={f} value={f}>
             {SKILL_FILE_FORMAT_LABELS[f]}
           </option>
         ))}
       </select>
-      <button type="button" onClick={save}>
+      <button type="button" onClick={() => void save()}>
         Export best skill
       </button>
     </span>

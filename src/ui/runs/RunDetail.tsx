@@ -78,8 +78,11 @@ export function RunDetail({
   if (!detail) return <p className="muted">Loading the run…</p>;
   const d = detail;
   // A branch from a step's skill continues with this run's dataset and settings.
-  const branch = (text: string, label: string, hash: string) => {
+  // Either keeps the run's package (its frontmatter and untrained files) for a package export.
+  const branch = async (text: string, label: string, hash: string) => {
+    const skillPackage = await trainer().getRunPackage(runId);
     setApp({
+      skillPackage,
       skill: text,
       skillSource: `${d.run.name}, ${label}`,
       skillMeta: d.skillMeta ?? null,
@@ -90,8 +93,10 @@ export function RunDetail({
     go('skill');
   };
   // A new run from a version takes its text; the dataset and settings on Train stay the user's.
-  const fromVersion = (v: SkillVersion) => {
+  const fromVersion = async (v: SkillVersion) => {
+    const skillPackage = await trainer().getRunPackage(runId);
     setApp({
+      skillPackage,
       skill: v.text,
       skillSource: `${d.run.name}, ${v.origin}`,
       skillParent: { runId, hash: v.hash, label: originLabel(v.origin) },

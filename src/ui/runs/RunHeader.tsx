@@ -109,6 +109,7 @@ export function RunHeader({
           <ExportSkill
             skill={best}
             runName={d.run.name}
+            runId={runId}
             meta={d.skillMeta}
             onSaved={(f) => onMessage(`The best skill was downloaded as ${f}.`)}
           />

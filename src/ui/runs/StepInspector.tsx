@@ -174,6 +174,8 @@ export function StepInspector({
               <tr>
                 <th>#</th>
                 <th>Op</th>
+                {/* A skill package's edits name their file (issue #23). */}
+                {report.some((r) => r.file) && <th>File</th>}
                 <th>Status</th>
                 <th>Content</th>
               </tr>
@@ -183,6 +185,11 @@ export function StepInspector({
                 <tr key={r.index}>
                   <td>{r.index}</td>
                   <td>{r.op}</td>
+                  {report.some((x) => x.file) && (
+                    <td className="small">
+                      <code>{r.file ?? 'SKILL.md'}</code>
+                    </td>
+                  )}
                   <td>
                     <span className={`badge ${r.status.startsWith('applied') ? 'pass' : 'fail'}`}>
                       {r.status.replace(/_/g, ' ')}

@@ -1,3 +1,4 @@
+import { changedFiles } from '../../core/skill-package';
 import { lazy, Suspense } from 'react';
 import type { LineMark } from './blame-marks';
 
@@ -31,9 +32,23 @@ export function SkillEditor(props: {
 }
 
 export function SkillDiff(props: { original: string; modified: string; height?: number }) {
+  const files = changedFiles(props.original, props.modified);
   return (
-    <Suspense fallback={<p className="muted">Loading the diff viewer…</p>}>
-      <SkillDiffChunk {...props} />
-    </Suspense>
+    <>
+      {files && (
+        <p className="changed-files" data-testid="changed-files">
+          {files.length ? 'Files changed: ' : 'No file changed.'}
+          {files.map((f, i) => (
+            <span key={f}>
+              {i > 0 && ', '}
+              <code>{f}</code>
+            </span>
+          ))}
+        </p>
+      )}
+      <Suspense fallback={<p className="muted">Loading the diff viewer…</p>}>
+        <SkillDiffChunk {...props} />
+      </Suspense>
+    </>
   );
 }

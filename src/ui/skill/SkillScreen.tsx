@@ -8,6 +8,8 @@ import { FeedbackPanel } from './FeedbackPanel';
 import { BlamePanel } from './BlamePanel';
 import { useState } from 'react';
 import type { LineMark } from './blame-marks';
+import { openPackageFolder, openPackageZip } from './open-package';
+import { PackageFiles } from './PackageFiles';
 
 /**
  * Opening a SKILL.md sets its frontmatter aside (name, description…): training edits only the
@@ -16,13 +18,14 @@ import type { LineMark } from './blame-marks';
 async function openSkillFile(f: File): Promise<void> {
   const parsed = parseSkillFile(await f.text());
   if (!parsed.hasFrontmatter) {
-    setApp({ skill: parsed.body, skillSource: f.name, skillParent: null });
+    setApp({ skill: parsed.body, skillSource: f.name, skillParent: null, skillPackage: null });
     return;
   }
   setApp({
     skill: parsed.body,
     skillSource: `${f.name} (frontmatter set aside)`,
     skillParent: null,
+    skillPackage: null,
     skillMeta: {
       name: parsed.meta.name ?? skillName(f.name.replace(/\.[^.]*$/, '')),
       description: parsed.meta.description ?? '',
@@ -49,15 +52,35 @@ export function SkillScreen() {
       <Card
         title="Skill"
         actions={
-          <label className="file-label small">
-            <span>Open skill file</span>
-            <input
-              type="file"
-              aria-label="Open skill file"
-              accept=".md,.markdown,.txt,text/markdown,text/plain"
-              onChange={(e) => e.target.files?.[0] && void openSkillFile(e.target.files[0])}
-            />
-          </label>
+          <span className="input-row">
+            <label className="file-label small">
+              <span>Open skill file</span>
+              <input
+                type="file"
+                aria-label="Open skill file"
+                accept=".md,.markdown,.txt,text/markdown,text/plain"
+                onChange={(e) => e.target.files?.[0] && void openSkillFile(e.target.files[0])}
+              />
+            </label>
+            <label className="file-label small">
+              <span>Open package (.zip)</span>
+              <input
+                type="file"
+                aria-label="Open skill package"
+                accept=".zip,application/zip"
+                onChange={(e) => e.target.files?.[0] && void openPackageZip(e.target.files[0])}
+              />
+            </label>
+            <label className="file-label small">
+              <span>Open package folder</span>
+              <input
+                type="file"
+                aria-label="Open skill package folder"
+                {...{ webkitdirectory: '' }}
+                onChange={(e) => e.target.files && void openPackageFolder([...e.target.files])}
+              />
+            </label>
+          </span>
         }
       >
         <SkillEditor
@@ -72,6 +95,7 @@ export function SkillScreen() {
           {regions.length > 0 &&
             ` · ${regions.length} protected region${regions.length > 1 ? 's' : ''} (highlighted; edits never touch them)`}
         </p>
+        <PackageFiles skill={skill} />
         {parent && (
           <BlamePanel
             key={parent.runId}

@@ -37,7 +37,7 @@ export function CompletedExport({ runId }: { runId: string }) {
     <>
       <div className="actions-bar">
         <span className="ok-line">Done: the best skill scored {(best.score * 100).toFixed(1)}% on validation.</span>
-        <ExportSkill skill={best.skill} runName={best.name} meta={best.meta} />
+        <ExportSkill skill={best.skill} runName={best.name} runId={runId} meta={best.meta} />
       </div>
       {best.diagnosis && <DiagnosisCard diagnosis={best.diagnosis} />}
     </>

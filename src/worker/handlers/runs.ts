@@ -67,6 +67,7 @@ export function runsHandlers(c: ApiContext): RunsApi {
         prices: input.prices ?? {},
         ...(input.parent ? { parent: input.parent } : {}),
         ...(input.skillMeta ? { skillMeta: input.skillMeta } : {}),
+        ...(input.skillPackage ? { skillPackage: input.skillPackage } : {}),
       };
       await putRun(db, run);
       return { ok: true, runId: id };
@@ -169,6 +170,10 @@ export function runsHandlers(c: ApiContext): RunsApi {
 
     async listRuns() {
       return listRuns(await dbp);
+    },
+
+    async getRunPackage(runId) {
+      return (await getRun(await dbp, runId))?.skillPackage ?? null;
     },
 
     async getRun(runId) {
