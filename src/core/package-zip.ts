@@ -46,11 +46,11 @@ export function packageFromFiles(name: string, files: readonly { path: string; b
   const depth = (p: string) => p.split('/').length;
   const entry = entries.sort((a, b) => depth(a.path) - depth(b.path))[0];
   const root = entry.path.slice(0, entry.path.length - SKILL_ENTRY.length);
-  const inside = kept.filter((f) => f.path.startsWith(root)).map((f) => ({ ...f, path: f.path.slice(root.length) }));
+  const inside = kept.filter((f) => f !== entry && f.path.startsWith(root));
   const references: PackageFile[] = [];
   const assets: PackageAsset[] = [];
-  for (const f of inside) {
-    if (f === undefined || f.path === entry.path.slice(root.length)) continue;
+  for (const { path: full, bytes } of inside) {
+    const f = { path: full.slice(root.length), bytes };
     if (isTrainedPath(f.path)) references.push({ path: f.path, text: readText(f.path, f.bytes) });
     else assets.push(f);
   }
@@ -101,12 +101,6 @@ export function writePackageZip(pkg: SkillPackage): Uint8Array {
   for (const a of pkg.assets) tree[`${top}/${a.path}`] ??= a.bytes;
   // A fixed time: the same package always zips to the same bytes.
   return zipSync(tree, { level: 6, mtime: 946_684_800_000 }); // 2000-01-01T00:00:00Z
-}
-
-/** A text file of a zip (for tests and the page's previews). */
-export function zipText(zip: Uint8Array, path: string): string | undefined {
-  const f = unzipSync(zip, { filter: (x) => x.name === path })[path];
-  return f && strFromU8(f);
 }
 
 /**

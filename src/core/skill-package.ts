@@ -54,11 +54,15 @@ export function normalisePackagePath(path: string): string {
     .join('/');
 }
 
+/** Files appended to a text as sections, each between its markers. */
+function withSections(text: string, files: readonly PackageFile[]): string {
+  const sections = files.map((f) => `${openMarker(f.path)}\n${f.text.trim()}\n${closeMarker(f.path)}`);
+  return `${[text.trimEnd(), ...sections].join('\n\n')}\n`;
+}
+
 /** The bundle of SKILL.md's body and the trained reference files, in the order given. */
 export function bundlePackage(body: string, files: readonly PackageFile[]): string {
-  if (!files.length) return body;
-  const sections = files.map((f) => `${openMarker(f.path)}\n${f.text.trim()}\n${closeMarker(f.path)}`);
-  return `${[body.trimEnd(), ...sections].join('\n\n')}\n`;
+  return files.length ? withSections(body, files) : body;
 }
 
 /** The file sections of a bundle, in order; an open marker without its close marker is no section. */
@@ -134,9 +138,7 @@ export function stripFileMarkers(text: string): string {
 export function keepDroppedFiles(before: string, after: string): string {
   const kept = new Set(fileSections(after).map((s) => s.path));
   const dropped = splitBundle(before).files.filter((f) => !kept.has(f.path));
-  if (!dropped.length) return after;
-  const sections = dropped.map((f) => `${openMarker(f.path)}\n${f.text.trim()}\n${closeMarker(f.path)}`);
-  return `${[after.trimEnd(), ...sections].join('\n\n')}\n`;
+  return dropped.length ? withSections(after, dropped) : after;
 }
 
 /** The files two bundles differ in (SKILL.md first), or null when neither is a package. */

@@ -73,10 +73,6 @@ export function applyRunEvents(events: readonly RunEventOf[]): void {
   if (after !== before) setApp({ live: after });
 }
 
-export function applyRunEvent(e: RunEventOf): void {
-  applyRunEvents([e]);
-}
-
 /** The live view after one event (the same object when the event is another run's). */
 function foldRunEvent(live: LiveRun, e: RunEventOf): LiveRun {
   // Another run's events never land on this dashboard.

@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { strToU8, zipSync } from 'fflate';
+import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import {
   openPackage,
   packageFromFiles,
   packageOf,
   readPackageZip,
   writePackageZip,
-  zipText,
   PackageError,
 } from '../../src/core/package-zip';
 import { applyEdit } from '../../src/core/edits';
 
 const SKILL_MD = '---\nname: specimens\ndescription: Codes for specimens.\nlicense: MIT\n---\n\n# Specimens\n\nAnswer with the code.\n';
+const zipText = (zip: Uint8Array, path: string) => strFromU8(unzipSync(zip)[path]);
 const zipOf = (tree: Record<string, string | Uint8Array>) =>
   zipSync(Object.fromEntries(Object.entries(tree).map(([k, v]) => [k, typeof v === 'string' ? strToU8(v) : v])));
 

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import {
-  applyRunEvent as applyEvent,
+  applyRunEvents,
   EVENT_FLUSH_MS,
   flushRunEvents,
   queueRunEvent,
@@ -11,7 +11,7 @@ import { setApp, useApp } from '../../src/store/app-store';
 
 const live = () => useApp.getState().live!;
 /** Events of run "r", the run these tests show. */
-const applyRunEvent = (e: RunEvent, runId = 'r') => applyEvent({ ...e, runId });
+const applyRunEvent = (e: RunEvent, runId = 'r') => applyRunEvents([{ ...e, runId }]);
 const step = (n: number, action = 'accept') =>
   applyRunEvent({ type: 'step', step: n, epoch: 1, action, candidateScore: 0.5, scoreBefore: 0.25, currentScore: 0.5, bestScore: 0.5, trainHard: 0.4, editBudget: 4 });
 
