@@ -88,7 +88,11 @@ export function cliConfigSchema(): Schema {
       $schema: { type: 'string' },
       name: { type: 'string' },
       data: { type: 'string', description: 'Dataset file (JSON, JSONL, CSV or evals.json), relative to this file.' },
-      skill: { type: 'string', description: 'Starting skill (.md or SKILL.md), relative to this file.' },
+      skill: {
+        type: 'string',
+        description:
+          'Starting skill: a .md file, or a skill package (a folder or .zip holding SKILL.md), relative to this file.',
+      },
       split: {
         type: 'object',
         description: 'How a dataset without a split column is split (train : val : test), and with which seed.',

@@ -14,7 +14,7 @@ export interface CliConfig {
   name?: string;
   /** Dataset file (JSON, JSONL or CSV), relative to the config file. */
   data?: string;
-  /** Starting skill (.md), relative to the config file; empty skill when absent. */
+  /** Starting skill (.md, or a package folder or .zip), relative to the config file; empty skill when absent. */
   skill?: string;
   endpoints: RunEndpoints;
   prices: Prices;

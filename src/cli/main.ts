@@ -7,6 +7,8 @@
  *   skillwright estimate --config F [--data F] [--skill F]
  *   skillwright eval --config F [--skill F] [--data F] [--split test|val|train] [--json]
  *
+ * `--skill` is a .md file, or a skill package: a folder or a .zip holding SKILL.md (cli/skill-files.ts).
+ *
  * Exit codes: 0 a lift was accepted; 100 no lift (or below --min-lift); 3 paused (budget cap, error
  * rate, Ctrl-C) — the same command resumes; 2 a config or data problem; 1 anything else.
  */
@@ -15,6 +17,7 @@ import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { setMaxListeners } from 'node:events';
 import { importDatasetText } from '../core/dataset-import';
+import { toEvalsFile } from '../core/evals-export';
 import { formatProblem } from '../core/dataset-types';
 import { validateAgainstSplits, type RunConfig } from '../core/run-config';
 import { estimateCost } from '../engine/cost-estimate';
@@ -30,6 +33,7 @@ import type { LlmPort } from '../engine/ports';
 import { endpointConfig } from '../worker/handlers/context';
 import { ConfigError, keysFromEnv, parseCliConfig, type Env } from './config';
 import { FileRunStore } from './file-store';
+import { PACKAGE_EVALS, readSkillInput, writeBestSkill, type SkillInput } from './skill-files';
 import { Progress } from './progress';
 import { reportHtml } from './report';
 import { evaluateSkill } from '../engine/evaluate';
@@ -104,33 +108,38 @@ function loadInputs(args: ReturnType<typeof parse>['values'], io: CliIo) {
   const { config, warnings } = parseCliConfig(readText(configPath, 'config file'), args.config);
   warnings.forEach((w) => io.err(`warning: ${w}`));
   const base = dirname(configPath);
+  const skillPath = args.skill ? resolve(args.skill) : config.skill ? resolve(base, config.skill) : null;
+  const input: SkillInput = skillPath ? readSkillInput(skillPath) : { skill: '' };
   const dataPath = args.data ? resolve(args.data) : config.data ? resolve(base, config.data) : null;
-  if (!dataPath) throw new ConfigError('No dataset: give --data or "data" in the config.');
-  const imported = importDatasetText(readText(dataPath, 'dataset'), {
-    fileName: dataPath,
+  // A package's own evals/evals.json is the dataset when none is named.
+  const fromPackage = !dataPath && input.evals !== undefined ? join(skillPath!, PACKAGE_EVALS) : null;
+  if (!dataPath && !fromPackage)
+    throw new ConfigError('No dataset: give --data, "data" in the config, or a skill package with evals/evals.json.');
+  const dataName = dataPath ?? fromPackage!;
+  const imported = importDatasetText(dataPath ? readText(dataPath, 'dataset') : input.evals!, {
+    fileName: dataName,
     ...(config.split?.ratio ? { ratio: config.split.ratio } : {}),
     ...(config.split?.seed !== undefined ? { splitSeed: config.split.seed } : {}),
   });
   if (!imported.ok) {
     const shown = imported.problems.slice(0, 20).map((p) => `  ${formatProblem(p)}`);
     throw new ConfigError(
-      `${dataPath} has ${imported.problems.length}${imported.truncated ? '+' : ''} problem(s):\n${shown.join('\n')}`,
+      `${dataName} has ${imported.problems.length}${imported.truncated ? '+' : ''} problem(s):\n${shown.join('\n')}`,
     );
   }
+  if (fromPackage) io.err(`Dataset: ${fromPackage} (the package's own evals).`);
   const d = imported.dataset;
   const sizes = { train: d.splits.train.length, val: d.splits.val.length, test: d.splits.test.length };
   const problems = validateAgainstSplits(config.run, sizes);
   if (problems.length) throw new ConfigError(problems.map((p) => `run.${p.field}: ${p.message}`).join('; '));
-  const skillPath = args.skill ? resolve(args.skill) : config.skill ? resolve(base, config.skill) : null;
-  const skill = skillPath ? readText(skillPath, 'skill') : '';
   const dataset: DatasetRecord = {
     ...d,
     id: `ds-${d.items.length}-${sizes.train}`,
-    name: dataPath.split('/').pop() ?? 'dataset',
+    name: dataPath ? (dataPath.split('/').pop() ?? 'dataset') : 'evals.json',
     createdAt: io.now(),
     fieldNames: imported.fieldNames,
   };
-  return { config, dataset, skill, sizes };
+  return { config, dataset, skill: input.skill, input, sizes };
 }
 
 function parse(argv: string[]) {
@@ -272,7 +281,7 @@ async function train(values: ReturnType<typeof parse>['values'], io: CliIo): Pro
     io.err(`Continuing the run in ${out}.`);
     return resume(values, io, existing);
   }
-  const { config, dataset, skill } = loadInputs(values, io);
+  const { config, dataset, skill, input } = loadInputs(values, io);
   const maxUsd = numberOption(values['max-usd'], 'max-usd');
   const runConfig =
     maxUsd !== undefined ? { ...config.run, budget: { ...config.run.budget, usd: maxUsd } } : config.run;
@@ -292,6 +301,8 @@ async function train(values: ReturnType<typeof parse>['values'], io: CliIo): Pro
     initialSkill: skill,
     endpoints: config.endpoints,
     prices: config.prices,
+    ...(input.shell ? { skillPackage: input.shell } : {}),
+    ...(input.meta ? { skillMeta: { name: input.meta.name ?? '', description: input.meta.description ?? '' } } : {}),
   };
   store.write({ t: 'run', v: run });
   store.write({ t: 'dataset', v: dataset });
@@ -375,12 +386,24 @@ async function report(
   outcome: TrainOutcome,
 ): Promise<number> {
   const state = await store.loadState();
-  const best = state?.gate.bestSkill ?? store.run!.initialSkill;
-  writeFileSync(join(out, 'best-skill.md'), best);
-  writeFileSync(join(out, 'AGENTS.md'), best);
+  const run = store.run!;
+  const best = state?.gate.bestSkill ?? run.initialSkill;
+  const written = writeBestSkill(out, best, run.skillPackage);
   writeFileSync(join(out, 'run-bundle.json'), JSON.stringify(store.toBundle(new Date(io.now()).toISOString())));
   writeFileSync(join(out, 'report.html'), await reportHtml(store));
   const s = outcome.summary;
+  if (run.skillPackage) {
+    // The cases the package was trained on travel beside it, with the lift as metadata.
+    const evals = toEvalsFile({
+      skillName: run.skillMeta?.name || run.skillPackage.name,
+      items: store.dataset!.items,
+      splits: store.dataset!.splits,
+      runName: run.name,
+      ...(s?.tests ? { tests: s.tests } : {}),
+      ...(s?.lift ? { lift: s.lift } : {}),
+    });
+    writeFileSync(join(out, 'evals.json'), `${JSON.stringify(evals, null, 2)}\n`);
+  }
   const test = (k: string) => s?.tests.find((t) => t.skill === k)?.hard;
   const lift = s?.lift
     ? s.lift.estimate
@@ -408,7 +431,7 @@ async function report(
       `Done: ${summary.accepted} step(s) accepted; validation ${fmt(summary.baseline)} → ${fmt(summary.best)}${lift !== null ? `; test lift ${(lift * 100).toFixed(1)} points` : ''}.`,
     );
     io.err(
-      `Best skill: ${join(out, 'best-skill.md')} · report: ${join(out, 'report.html')} · run bundle (import it on the Runs screen): ${join(out, 'run-bundle.json')}`,
+      `Best skill: ${written.join(' and ')} · report: ${join(out, 'report.html')} · run bundle (import it on the Runs screen): ${join(out, 'run-bundle.json')}`,
     );
   } else io.err(`${outcome.status}: ${outcome.reason ?? ''}`);
   if (values.json) io.out(JSON.stringify(summary));

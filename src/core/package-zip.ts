@@ -141,7 +141,8 @@ export function packageOf(shell: PackageShell, bundle: string): SkillPackage {
   return {
     name: shell.name,
     skillMd: shell.frontmatter ? `${shell.frontmatter}\n${body}` : body,
-    references: files,
+    // A path a person typed into a marker line never leaves the package's folder.
+    references: files.map((f) => ({ ...f, path: normalisePackagePath(f.path) })).filter((f) => f.path),
     assets: shell.assets.map((a) => ({ path: a.path, bytes: strToU8(a.data, true) })),
   };
 }

@@ -4,7 +4,7 @@
 import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLlmServer, type LlmTestServer } from '../support/llm-server';
@@ -12,6 +12,8 @@ import { makeWorldItems } from '../support/rule-world';
 import { openSkillwrightDb } from '../../src/storage/open-db';
 import { exportRunFile, importBundle, parseBundle } from '../../src/storage/bundle';
 import { runCli } from '../../src/cli/main';
+import { readPackageZip } from '../../src/core/package-zip';
+import { ruleText, topicCode, TOPICS } from '../support/rule-world';
 
 const BIN = new URL('../../bin/skillwright.mjs', import.meta.url).pathname;
 const KEY = 'sk-cli-secret-key-123';
@@ -193,4 +195,65 @@ describe('skillwright (the headless runner)', () => {
     const none = await cli(['train', '--config', 'skillwright.json', '--out', 'nolift', '--min-lift', '2']);
     expect(none.code, none.stderr).toBe(100);
   }, 60_000);
+
+  it('trains a skill package (a folder with its own evals.json) and writes it back as a .zip and a folder', async () => {
+    // A reference file that gives four families the wrong digit: the fix belongs there.
+    const wrong = TOPICS.slice(0, 4);
+    const wrongCode = (t: string) => `${topicCode(t).slice(0, 3)}${(Number(topicCode(t).slice(3)) + 1) % 10}`;
+    const codes = `# Codes\n\n${wrong.map((t) => `- For ${t} specimens, use the prefix ${wrongCode(t)}.`).join('\n')}\n`;
+    const skillMd = '---\nname: specimen-codes\ndescription: Answers specimen codes.\n---\n\n# Specimen codes\n\nAnswer with the specimen code.\n';
+    const script = new Uint8Array([0, 1, 2, 255, 10]);
+    const pkg = join(dir, 'specimen-codes');
+    for (const sub of ['references', 'scripts', 'evals', '.git']) mkdirSync(join(pkg, sub), { recursive: true });
+    writeFileSync(join(pkg, 'SKILL.md'), skillMd);
+    writeFileSync(join(pkg, 'references', 'codes.md'), codes);
+    writeFileSync(join(pkg, 'scripts', 'tool.bin'), script);
+    writeFileSync(join(pkg, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+    const evals = makeWorldItems(60).map((w) => ({ id: w.id, prompt: w.question, expected_output: w.answers[0], files: [], assertions: [] }));
+    writeFileSync(join(pkg, 'evals', 'evals.json'), JSON.stringify({ skill_name: 'specimen-codes', evals }));
+    const config = JSON.parse(readFileSync(join(dir, 'skillwright.json'), 'utf8'));
+    delete config.data;
+    delete config.skill;
+    writeFileSync(join(dir, 'pkg.json'), JSON.stringify({ ...config, run: { ...config.run, epochs: 1 } }));
+
+    const r = await cli(['train', '--config', 'pkg.json', '--skill', 'specimen-codes', '--out', 'pkg-out', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`Dataset: ${join(pkg, 'evals', 'evals.json')} (the package's own evals)`);
+    const out = join(dir, 'pkg-out');
+    expect(readdirSync(out)).not.toContain('best-skill.md');
+    const read = readPackageZip('best-skill.zip', readFileSync(join(out, 'best-skill.zip')));
+    expect(read.name).toBe('specimen-codes');
+    expect(read.skillMd.startsWith('---\nname: specimen-codes\ndescription: Answers specimen codes.\n---\n')).toBe(true);
+    expect(read.references.map((f) => f.path)).toEqual(['references/codes.md']);
+    const trained = read.references[0].text;
+    expect(trained).not.toBe(codes);
+    expect(wrong.some((t) => trained.includes(ruleText(t).slice(2)))).toBe(true); // fixed in the file that held it
+    expect(read.assets.map((a) => a.path)).toEqual(['evals/evals.json', 'scripts/tool.bin']); // .git left out
+    expect([...read.assets[1].bytes]).toEqual([...script]);
+    // The unpacked folder is the same package.
+    expect(readFileSync(join(out, 'best-skill', 'SKILL.md'), 'utf8')).toBe(read.skillMd);
+    expect(readFileSync(join(out, 'best-skill', 'references', 'codes.md'), 'utf8')).toBe(trained);
+    expect([...readFileSync(join(out, 'best-skill', 'scripts', 'tool.bin'))]).toEqual([...script]);
+    // The cases travel beside it, with the lift as metadata.
+    const exported = JSON.parse(readFileSync(join(out, 'evals.json'), 'utf8'));
+    expect(exported.skill_name).toBe('specimen-codes');
+    expect(exported.evals).toHaveLength(60);
+    expect(exported.metadata.lift.estimate).toBeGreaterThan(0);
+    // The exported zip is a starting skill again, and scores as trained.
+    const ev = await cliHere(['eval', '--config', 'pkg.json', '--skill', 'pkg-out/best-skill.zip', '--json']);
+    expect(ev.code, ev.stderr).toBe(0);
+    expect(JSON.parse(ev.stdout.trim()).hard).toBeCloseTo(JSON.parse(r.stdout.trim()).testBest, 9);
+  }, 60_000);
+
+  it('names a package without SKILL.md and a damaged zip, with exit code 2', async () => {
+    mkdirSync(join(dir, 'no-skill', 'references'), { recursive: true });
+    writeFileSync(join(dir, 'no-skill', 'references', 'a.md'), '# A\n');
+    const none = await cliHere(['estimate', '--config', 'skillwright.json', '--skill', 'no-skill']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/no-skill: This package has no SKILL\.md/);
+    writeFileSync(join(dir, 'broken.zip'), 'not a zip at all');
+    const broken = await cliHere(['estimate', '--config', 'skillwright.json', '--skill', 'broken.zip']);
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toMatch(/broken\.zip: This file is not a readable \.zip/);
+  });
 });

@@ -82,4 +82,12 @@ describe('skill packages in zip files (issue #23 item 1)', () => {
     expect(out.references).toEqual([{ path: 'references/codes.md', text: '# Codes\n\n- AMB9\n' }]);
     expect(out.assets).toEqual(pkg.assets);
   });
+
+  it('keeps every file a typed marker names inside the package folder', () => {
+    const shell = openPackage(packageFromFiles('p', [{ path: 'SKILL.md', bytes: strToU8('# P\n') }])).shell;
+    const typed = '# P\n\n<!-- FILE: ../../etc/evil.md -->\nx\n<!-- END FILE: ../../etc/evil.md -->\n';
+    expect(packageOf(shell, typed).references.map((f) => f.path)).toEqual(['etc/evil.md']);
+    const zipped = Object.keys(unzipSync(writePackageZip(packageOf(shell, typed))));
+    expect(zipped.every((p) => p.startsWith('p/') && !p.includes('..'))).toBe(true);
+  });
 });

@@ -1,0 +1,112 @@
+/**
+ * The starting skill the CLI reads and the best skill it writes (issue #23): a `.md` file is one
+ * skill text; a folder or a `.zip` holding SKILL.md is a skill package, trained as the page trains
+ * it (SKILL.md's body and its references as one bundle) and written back in the same layout.
+ */
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, relative } from 'node:path';
+import { strFromU8 } from 'fflate';
+import {
+  MAX_PACKAGE_BYTES,
+  openPackage,
+  packageFromFiles,
+  packageOf,
+  PackageError,
+  readPackageZip,
+  writePackageZip,
+  type PackageShell,
+  type SkillPackage,
+} from '../core/package-zip';
+import type { SkillMeta } from '../core/skill-file';
+import { ConfigError } from './config';
+
+/** Where the Agent Skills convention keeps a skill's eval cases inside its folder. */
+export const PACKAGE_EVALS = 'evals/evals.json';
+
+export interface SkillInput {
+  /** The text training starts from (a package's bundle). */
+  skill: string;
+  /** Set when the input was a package: its frontmatter and untrained files, for the export. */
+  shell?: PackageShell;
+  meta?: Partial<SkillMeta>;
+  /** The package's `evals/evals.json`, when it carries one: the dataset when none is named. */
+  evals?: string;
+}
+
+const SKIPPED_DIRS = new Set(['.git', 'node_modules', '__MACOSX']);
+
+/** Every file under a folder, with paths relative to it; refused past the package size cap. */
+function folderFiles(root: string): { path: string; bytes: Uint8Array }[] {
+  const files: { path: string; bytes: Uint8Array }[] = [];
+  let total = 0;
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const full = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (!SKIPPED_DIRS.has(entry.name)) walk(full);
+      } else if (entry.isFile()) {
+        total += statSync(full).size;
+        if (total > MAX_PACKAGE_BYTES)
+          throw new PackageError(`${root} is larger than 20 MB: a skill is text, not data.`);
+        files.push({ path: relative(root, full).split('\\').join('/'), bytes: readFileSync(full) });
+      }
+    }
+  };
+  walk(root);
+  return files;
+}
+
+function readPackage(path: string): SkillPackage {
+  try {
+    return statSync(path).isDirectory()
+      ? packageFromFiles(basename(path), folderFiles(path))
+      : readPackageZip(basename(path), readFileSync(path));
+  } catch (e) {
+    if (e instanceof PackageError) throw new ConfigError(`${path}: ${e.message}`);
+    throw new ConfigError(`Cannot read the skill package ${path}.`);
+  }
+}
+
+/** Read `--skill` (or the config's "skill"): a folder or `.zip` is a package, anything else one text. */
+export function readSkillInput(path: string): SkillInput {
+  const isFolder = statSync(path, { throwIfNoEntry: false })?.isDirectory();
+  if (isFolder === undefined) throw new ConfigError(`Cannot read the skill ${path}.`);
+  if (!isFolder && !/\.zip$/i.test(path)) {
+    try {
+      return { skill: readFileSync(path, 'utf8') };
+    } catch {
+      throw new ConfigError(`Cannot read the skill ${path}.`);
+    }
+  }
+  const pkg = readPackage(path);
+  const { bundle, meta, shell } = openPackage(pkg);
+  const evals = pkg.assets.find((a) => a.path === PACKAGE_EVALS);
+  return { skill: bundle, shell, meta, ...(evals ? { evals: strFromU8(evals.bytes) } : {}) };
+}
+
+/**
+ * Write the best skill into `out`: one text as best-skill.md and AGENTS.md; a package as
+ * best-skill.zip and the unpacked folder best-skill/ (replaced whole, so no stale file remains).
+ * Returns the paths written, for the closing line.
+ */
+export function writeBestSkill(out: string, best: string, shell: PackageShell | undefined): string[] {
+  if (!shell) {
+    writeFileSync(join(out, 'best-skill.md'), best);
+    writeFileSync(join(out, 'AGENTS.md'), best);
+    return [join(out, 'best-skill.md')];
+  }
+  const pkg = packageOf(shell, best);
+  const zip = join(out, 'best-skill.zip');
+  writeFileSync(zip, writePackageZip(pkg));
+  const folder = join(out, 'best-skill');
+  rmSync(folder, { recursive: true, force: true });
+  const write = (path: string, data: string | Uint8Array) => {
+    const full = join(folder, path);
+    mkdirSync(dirname(full), { recursive: true });
+    writeFileSync(full, data);
+  };
+  write('SKILL.md', pkg.skillMd);
+  for (const f of pkg.references) write(f.path, f.text);
+  for (const a of pkg.assets) write(a.path, a.bytes);
+  return [zip, `${folder}/`];
+}
