@@ -18,10 +18,8 @@ import {
   type SkillPackage,
 } from '../core/package-zip';
 import type { SkillMeta } from '../core/skill-file';
+import { PACKAGE_EVALS } from '../core/skill-package';
 import { ConfigError } from './config';
-
-/** Where the Agent Skills convention keeps a skill's eval cases inside its folder. */
-export const PACKAGE_EVALS = 'evals/evals.json';
 
 export interface SkillInput {
   /** The text training starts from (a package's bundle). */

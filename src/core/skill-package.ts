@@ -38,6 +38,9 @@ const OPEN = /<!-- FILE: ([^\n]*?) -->/g;
 /** Any file marker, well formed or not, so model-written text can never forge one. */
 const ANY_MARKER = /<!--\s*(?:END\s+)?FILE:[^\n]*?-->/g;
 
+/** Where the Agent Skills convention keeps a skill's eval cases inside its folder. */
+export const PACKAGE_EVALS = 'evals/evals.json';
+
 /** The trained files of a package: markdown under `references/`. */
 export function isTrainedPath(path: string): boolean {
   return /^references\/(?:[^/]+\/)*[^/]+\.md$/i.test(path);

@@ -1023,22 +1023,22 @@ describe.skipIf(Boolean(skip))('skill packages in Chromium', () => {
     const codes = `# Codes\n\n${topics.map((t) => `- For ${t} specimens, use the prefix ${wrong(t)}: answer ${wrong(t)}-<specimen number>.`).join('\n')}\n`;
     const style = '# Style\n\nWrite the code in capitals.\n';
     const script = new Uint8Array([35, 33, 0, 255, 10]);
+    const evals = makeWorldItems(60).map((w) => ({ id: w.id, prompt: w.question, expected_output: w.answers[0], files: [], assertions: [] }));
     const zip = zipSync({
       'specimen-codes/SKILL.md': strToU8(`${front}\n# Specimen codes\n\nAnswer with the specimen code only.\n`),
       'specimen-codes/references/codes.md': strToU8(codes),
       'specimen-codes/references/style.md': strToU8(style),
       'specimen-codes/scripts/check.sh': script,
+      'specimen-codes/evals/evals.json': strToU8(JSON.stringify({ skill_name: 'specimen-codes', evals })),
     });
     await connect(page, srv.url, 'sk-e2e-key');
-    await uploadDataset(page, 'package-world.json', JSON.stringify(makeWorldItems(60)));
-    await useDataset(page, [2, 1, 2]);
     await page.getByRole('link', { name: 'Skill' }).click();
     await page.getByLabel('Open skill package', { exact: true }).setInputFiles({ name: 'specimen-codes.zip', mimeType: 'application/zip', buffer: Buffer.from(zip) });
     const files = page.getByRole('region', { name: 'Package files' });
     await files.getByText('references/codes.md').waitFor();
     expect(await files.innerText()).toMatch(/scripts\/check\.sh\s*kept, read-only/);
     expect(await page.getByLabel('Skill name').inputValue()).toBe('specimen-codes');
-    await page.getByText(/from specimen-codes\.zip \(package: SKILL\.md \+ 2 references, 1 other kept\)/).waitFor();
+    await page.getByText(/from specimen-codes\.zip \(package: SKILL\.md \+ 2 references, 2 other kept\)/).waitFor();
     await page.waitForTimeout(1000); // Monaco's first paint
     await page.screenshot({ path: 'test-results/skill-package-light.png', fullPage: true });
     await page.emulateMedia({ colorScheme: 'dark' });
@@ -1048,6 +1048,20 @@ describe.skipIf(Boolean(skip))('skill packages in Chromium', () => {
     await page.screenshot({ path: 'test-results/skill-package-phone-dark.png', fullPage: true });
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.emulateMedia({ colorScheme: 'light' });
+
+    // The package's own eval cases are the dataset.
+    await page.getByRole('link', { name: 'Data' }).click();
+    await page.getByRole('button', { name: 'Use the package’s evals/evals.json' }).click();
+    await page.getByText('Preview — specimen-codes/evals/evals.json').waitFor();
+    await page.screenshot({ path: 'test-results/data-package-evals.png', fullPage: true });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: 'test-results/data-package-evals-phone-dark.png', fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.emulateMedia({ colorScheme: 'light' });
+    await useDataset(page, [2, 1, 2]);
+    expect(await page.getByText(/Training will use/).innerText()).toContain('specimen-codes/evals/evals.json');
 
     await page.getByRole('link', { name: 'Train' }).click();
     await page.getByRole('button', { name: 'Defaults for this dataset' }).click();
@@ -1066,6 +1080,7 @@ describe.skipIf(Boolean(skip))('skill packages in Chromium', () => {
     const out = unzipSync(new Uint8Array(readFileSync(await d.path())));
     expect(Object.keys(out).sort()).toEqual([
       'specimen-codes/SKILL.md',
+      'specimen-codes/evals/evals.json',
       'specimen-codes/references/codes.md',
       'specimen-codes/references/style.md',
       'specimen-codes/scripts/check.sh',

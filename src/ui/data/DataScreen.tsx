@@ -9,6 +9,7 @@ import type { DatasetCheck, DatasetInspection } from '../../worker/api-types';
 import type { DatasetListItem } from '../../worker/api-types';
 import { Alert, Card, Field, NumberField } from '../common/Field';
 import { VirtualTable } from '../common/VirtualTable';
+import { PACKAGE_EVALS } from '../../core/skill-package';
 import { listExamples, loadExample, type ExampleInfo } from './examples';
 
 const ROLES: { role: MappingRole; label: string }[] = [
@@ -73,6 +74,8 @@ function loadedFrom(name: string, draftId: string | null, res: DatasetCheck): Lo
 
 export function DataScreen() {
   const datasetId = useApp((s) => s.datasetId);
+  const skillPackage = useApp((s) => s.skillPackage);
+  const packageEvals = skillPackage?.assets.find((a) => a.path === PACKAGE_EVALS);
   const config = useApp((s) => s.config);
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const [mapping, setMapping] = useState<Partial<Record<MappingRole, string>>>({});
@@ -121,6 +124,13 @@ export function DataScreen() {
   };
 
   const openFile = (file: File) => stage(file.name, file);
+  // Package assets are kept as binary strings (one char per byte).
+  const usePackageEvals = () =>
+    packageEvals &&
+    stage(
+      `${skillPackage!.name}/${PACKAGE_EVALS}`,
+      new Blob([Uint8Array.from(packageEvals.data, (c) => c.charCodeAt(0))]),
+    );
 
   const useExample = async () => {
     const e = examples.find((x) => x.id === exampleId);
@@ -218,6 +228,16 @@ export function DataScreen() {
           </button>
         </div>
         <p className="muted">{examples.find((x) => x.id === exampleId)?.description}</p>
+        {packageEvals && (
+          <div className="row">
+            <button type="button" onClick={usePackageEvals} disabled={busy}>
+              Use the package’s evals/evals.json
+            </button>
+            <span className="muted">
+              the eval cases inside <code>{skillPackage!.name}</code>, the skill package open on the Skill screen
+            </span>
+          </div>
+        )}
       </Card>
 
       {loaded && loaded.problems.length > 0 && (
