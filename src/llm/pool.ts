@@ -3,12 +3,26 @@
  * calls until the server's retry-after has passed; after a run of successes it grows back by
  * one, up to the configured maximum. Waiting calls leave the queue when their signal aborts.
  */
+interface Waiting {
+  start: () => void;
+  fail: (reason: unknown) => void;
+}
+
+/** The calls waiting on one signal, and the one abort listener they share. */
+interface SignalWaiters {
+  entries: Set<Waiting>;
+  onAbort: () => void;
+}
+
 export class AdaptivePool {
   private active = 0;
   private limit: number;
   private successes = 0;
   private resumeAt = 0;
-  private readonly queue: { start: () => void; signal?: AbortSignal; onAbort: () => void }[] = [];
+  private queue: Waiting[] = [];
+  // One listener per signal, not one per waiting call: a phase queues hundreds of calls on the
+  // run's signal, and adding a listener scans the ones already there (quadratic in the queue).
+  private readonly waiters = new Map<AbortSignal, SignalWaiters>();
   private timer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(private readonly max: number) {
@@ -46,25 +60,45 @@ export class AdaptivePool {
   }
 
   private acquire(signal?: AbortSignal): Promise<void> {
-    if (signal?.aborted) return Promise.reject(signal.reason ?? new DOMException('Aborted', 'AbortError'));
+    if (signal?.aborted) return Promise.reject(abortReason(signal));
     return new Promise((resolve, reject) => {
-      const entry = {
+      const entry: Waiting = {
         start: () => {
-          signal?.removeEventListener('abort', entry.onAbort);
+          if (signal) this.leave(signal, entry);
           this.active++;
           resolve();
         },
-        signal,
-        onAbort: () => {
-          const i = this.queue.indexOf(entry);
-          if (i >= 0) this.queue.splice(i, 1);
-          reject(signal?.reason ?? new DOMException('Aborted', 'AbortError'));
-        },
+        fail: reject,
       };
-      signal?.addEventListener('abort', entry.onAbort, { once: true });
+      if (signal) this.waitersOf(signal).entries.add(entry);
       this.queue.push(entry);
       this.pump();
     });
+  }
+
+  private waitersOf(signal: AbortSignal): SignalWaiters {
+    let w = this.waiters.get(signal);
+    if (!w) {
+      const entries = new Set<Waiting>();
+      const onAbort = () => {
+        this.waiters.delete(signal);
+        this.queue = this.queue.filter((e) => !entries.has(e));
+        for (const e of entries) e.fail(abortReason(signal));
+      };
+      w = { entries, onAbort };
+      this.waiters.set(signal, w);
+      signal.addEventListener('abort', onAbort, { once: true });
+    }
+    return w;
+  }
+
+  private leave(signal: AbortSignal, entry: Waiting): void {
+    const w = this.waiters.get(signal);
+    if (!w) return;
+    w.entries.delete(entry);
+    if (w.entries.size) return;
+    signal.removeEventListener('abort', w.onAbort);
+    this.waiters.delete(signal);
   }
 
   private pump(): void {
@@ -80,4 +114,8 @@ export class AdaptivePool {
     }
     while (this.active < this.limit && this.queue.length) this.queue.shift()!.start();
   }
+}
+
+function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('Aborted', 'AbortError');
 }
