@@ -2,6 +2,9 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 
+/** The tests that run through the SDK against the test LLM server (the `engine` project). */
+const ENGINE_TESTS = ['test/engine/**/*.test.ts', 'test/worker/**/*.test.ts', 'test/llm/**/*.test.ts'];
+
 export default defineConfig({
   base: './', // relative asset URLs: dist/ can be hosted under any path
   plugins: [react()],
@@ -17,9 +20,24 @@ export default defineConfig({
     maxWorkers: 2,
     projects: [
       {
+        // Pure logic: unit and property tests, the store, the storage repositories, the docs.
+        // Its target is 30 s on 2 cores (test:watch runs it).
         extends: true,
         test: {
           name: 'unit',
+          environment: 'node',
+          setupFiles: ['test/setup.ts'],
+          isolate: false, // see the engine project
+          include: ['test/**/*.test.{ts,tsx}'],
+          exclude: ['test/e2e/**', 'test/cli/cli.test.ts', ...ENGINE_TESTS],
+        },
+      },
+      {
+        // Everything that talks to the test LLM server through the real SDK: whole trainings,
+        // resumes after kills, the worker API. CPU-bound on HTTP (about 2 ms a call, ~33 000 calls).
+        extends: true,
+        test: {
+          name: 'engine',
           environment: 'node',
           setupFiles: ['test/setup.ts'],
           // Integration tests run whole trainings over HTTP: on two busy cores 5 s is too tight.
@@ -30,13 +48,11 @@ export default defineConfig({
           // the scavenges of the HTTP-heavy trainings.
           isolate: false,
           execArgv: ['--max-semi-space-size=64'],
-          include: ['test/**/*.test.{ts,tsx}'],
-          exclude: ['test/e2e/**', 'test/cli/cli.test.ts'],
+          include: ENGINE_TESTS,
         },
       },
       {
-        // The headless runner as spawned processes (each starts Vite's module runner): kept out
-        // of the unit suite, whose target is 30 s.
+        // The headless runner as spawned processes (each starts Vite's module runner).
         extends: true,
         test: {
           name: 'cli',

@@ -27,6 +27,20 @@ async function everyStoredRow(db: SkillwrightDb): Promise<string> {
   return parts.join('\n');
 }
 
+/** One completed 1-epoch run in its own tab, shared by the tests that read, export or delete it. */
+let finished: Promise<{ tab: Awaited<ReturnType<typeof openTab>>; runId: string }> | undefined;
+function finishedRun() {
+  finished ??= (async () => {
+    const tab = await openTab();
+    const runId = await newRun(tab.remote, srv.url, { epochs: 1 });
+    await tab.remote.setKeys(KEYS_FOR(srv.url), false);
+    expect(await tab.remote.startRun(runId)).toMatchObject({ ok: true, status: 'completed' });
+    return { tab, runId };
+  })();
+  return finished;
+}
+afterAll(async () => (await finished)?.tab.close());
+
 describe('worker API over a MessageChannel', () => {
   it('refuses a bad dataset with every problem and stores nothing', async () => {
     const tab = await openTab();
@@ -220,10 +234,7 @@ describe('worker API over a MessageChannel', () => {
   });
 
   it('exports a run and imports it back; refuses malformed bundles and stores nothing', async () => {
-    const tab = await openTab();
-    const runId = await newRun(tab.remote, srv.url, { epochs: 1 });
-    await tab.remote.setKeys(KEYS_FOR(srv.url), false);
-    await tab.remote.startRun(runId);
+    const { tab, runId } = await finishedRun();
     const exported = await tab.remote.exportRun(runId);
     if (!exported.ok) throw new Error('export failed');
     const other = await openTab();
@@ -256,7 +267,7 @@ describe('worker API over a MessageChannel', () => {
     }
     expect(await fresh.remote.listRuns()).toEqual([]);
     expect(await fresh.remote.listDatasets()).toEqual([]);
-    for (const t of [tab, other, fresh]) t.close();
+    for (const t of [other, fresh]) t.close();
   });
 
   it('compares every gated item with the current skill, also on the step after the slow-update placeholder', async () => {
@@ -279,10 +290,7 @@ describe('worker API over a MessageChannel', () => {
   });
 
   it('exports an HTML report whose figures are the run’s own', async () => {
-    const tab = await openTab();
-    const runId = await newRun(tab.remote, srv.url, { epochs: 1 });
-    await tab.remote.setKeys(KEYS_FOR(srv.url), false);
-    await tab.remote.startRun(runId);
+    const { tab, runId } = await finishedRun();
     const r = await tab.remote.exportReport(runId);
     if (!r.ok) throw new Error(r.error.message);
     const html = await r.file.text();
@@ -297,18 +305,15 @@ describe('worker API over a MessageChannel', () => {
     const best = detail.detail.summary!.tests.find((t) => t.skill === 'best')!;
     expect(html).toContain(`<td>Best skill (exported)</td><td>${(best.hard * 100).toFixed(1)}%</td>`);
     expect(await tab.remote.exportReport('nope')).toMatchObject({ ok: false, error: { kind: 'not_found' } });
-    tab.close();
   });
 
+  // Last of the tests on the shared run: it deletes it.
   it('deletes a run with all of its rows', async () => {
-    const tab = await openTab();
-    const runId = await newRun(tab.remote, srv.url, { epochs: 1 });
-    await tab.remote.setKeys(KEYS_FOR(srv.url), false);
-    await tab.remote.startRun(runId);
+    const { tab, runId } = await finishedRun();
+    for (const store of RUN_DATA_STORES) expect(await tab.db.countFromIndex(store, 'by-run', runId)).toBeGreaterThan(0);
     expect(await tab.remote.deleteRun(runId)).toEqual({ ok: true });
     for (const store of RUN_DATA_STORES) expect(await tab.db.countFromIndex(store, 'by-run', runId)).toBe(0);
     expect(await tab.remote.listRuns()).toEqual([]);
-    tab.close();
   });
 });
 
