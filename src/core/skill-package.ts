@@ -98,6 +98,44 @@ export function bundlePaths(text: string): string[] {
   return [SKILL_ENTRY, ...fileSections(text).map((s) => s.path)];
 }
 
+/** Where one line of a bundle lives: its file, and its line number in that file (0 for a marker line). */
+export interface FileLine {
+  path: string;
+  line: number;
+}
+
+/**
+ * Each line of a bundle (1-based, as an editor numbers them) as a line of its file: lines between
+ * a section's markers belong to that reference file, counted from the line after its open marker;
+ * every other line is SKILL.md's, counted over SKILL.md's lines only (the blocks the machinery
+ * appends after the sections included). So blame and diffs can say "references/codes.md, line 3".
+ */
+export function bundleLineFiles(text: string): FileLine[] {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  const lineAt = (pos: number) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid] <= pos) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  };
+  const out: FileLine[] = [];
+  let main = 0;
+  let at = 0;
+  for (const s of fileSections(text)) {
+    const open = lineAt(s.start);
+    const close = lineAt(s.end - 1);
+    for (; at < open; at++) out.push({ path: SKILL_ENTRY, line: ++main });
+    for (; at <= close; at++) out.push({ path: s.path, line: at === open || at === close ? 0 : at - open });
+  }
+  for (; at < starts.length; at++) out.push({ path: SKILL_ENTRY, line: ++main });
+  return out;
+}
+
 /** Cut a bundle into SKILL.md's text and its reference files (each trimmed, ending in one newline). */
 export function splitBundle(text: string): { main: string; files: PackageFile[] } {
   const sections = fileSections(text);

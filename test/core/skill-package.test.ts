@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
+  bundleLineFiles,
   bundlePackage,
   changedFiles,
   bundlePaths,
@@ -144,5 +145,48 @@ describe('changed files', () => {
     expect(changedFiles(bundle, applyEdit(edited, { op: 'append', content: 'y' }).skill)).toEqual(['SKILL.md', 'references/style.md']);
     expect(changedFiles(bundle, bundle)).toEqual([]);
     expect(changedFiles('a', 'b')).toBeNull();
+  });
+});
+
+describe('bundle lines as lines of their files', () => {
+  it('numbers SKILL.md over its own lines and each reference from the line after its marker', () => {
+    const bundle = replaceSlowUpdateBlock(
+      injectEmptySlowUpdate(bundlePackage('# Skill\n\nRule one.\n', [{ path: 'references/codes.md', text: '# Codes\n- AMB1\n' }])),
+      'Keep codes short.',
+    );
+    const lines = bundle.split('\n');
+    const at = bundleLineFiles(bundle);
+    expect(at).toHaveLength(lines.length);
+    const open = lines.indexOf('<!-- FILE: references/codes.md -->');
+    expect(at.slice(0, 3)).toEqual([1, 2, 3].map((line) => ({ path: 'SKILL.md', line })));
+    expect(at[open]).toEqual({ path: 'references/codes.md', line: 0 });
+    expect(at[open + 1]).toEqual({ path: 'references/codes.md', line: 1 });
+    expect(at[open + 2]).toEqual({ path: 'references/codes.md', line: 2 });
+    expect(at[open + 3]).toEqual({ path: 'references/codes.md', line: 0 });
+    // The slow-update block the machinery appended after the section is SKILL.md's.
+    const block = lines.findIndex((l) => l.includes('SLOW_UPDATE_START'));
+    expect(block).toBeGreaterThan(open);
+    expect(at[block].path).toBe('SKILL.md');
+    expect(at[block].line).toBe(at.slice(0, block).filter((a) => a.path === 'SKILL.md').length + 1);
+  });
+
+  it('is the text splitBundle gives each file, line for line (property)', () => {
+    const line = fc.stringMatching(/^[a-z ]{0,12}$/);
+    const text = fc.array(line, { minLength: 1, maxLength: 5 }).map((ls) => `${ls.join('\n').trim() || 'x'}\n`);
+    fc.assert(
+      fc.property(text, fc.array(text, { maxLength: 3 }), (main, refs) => {
+        const bundle = bundlePackage(main, refs.map((t, i) => ({ path: `references/r${i}.md`, text: t })));
+        const lines = bundle.split('\n');
+        const at = bundleLineFiles(bundle);
+        const { files } = splitBundle(bundle);
+        for (const f of files) {
+          const mine = lines.filter((_, i) => at[i].path === f.path && at[i].line > 0);
+          expect(mine.join('\n').trim()).toBe(f.text.trim());
+        }
+        expect(at.filter((a) => a.path === 'SKILL.md').map((a) => a.line)).toEqual(
+          at.filter((a) => a.path === 'SKILL.md').map((_, i) => i + 1),
+        );
+      }),
+    );
   });
 });

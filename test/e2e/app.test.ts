@@ -1107,5 +1107,14 @@ describe.skipIf(Boolean(skip))('skill packages in Chromium', () => {
     await page.getByTestId('skill-diff').waitFor({ timeout: 20_000 });
     await changed.scrollIntoViewIfNeeded();
     await page.screenshot({ path: 'test-results/runs-package-step-light.png' });
+
+    // The best version's blame names the file each changed line lives in, and its line there.
+    const bestRow = page.getByRole('row').filter({ has: page.locator('.badge', { hasText: 'best' }) }).last();
+    await bestRow.getByRole('button', { name: 'Where lines came from' }).click();
+    const blame = page.locator('.version-blame').getByRole('list', { name: 'Edit blame' });
+    await blame.waitFor();
+    await expect.poll(async () => (await blame.getByRole('listitem').allInnerTexts()).join('\n'), { timeout: 20_000 }).toMatch(/^references\/codes\.md, lines? \d+(–\d+)? · Step \d+ · accept/m);
+    await page.locator('.version-blame').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: 'test-results/runs-package-blame-light.png' });
   }, 240_000);
 });

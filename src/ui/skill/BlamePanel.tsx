@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { trainer } from '../../client/trainer-client';
 import type { SkillBlame } from '../../worker/api-types';
-import { blameMarks, sourceTitle, type LineMark } from './blame-marks';
+import { blameMarks, rangesByFile, sourceTitle, type LineMark } from './blame-marks';
 
 const LEGEND: [string, string][] = [
   ['initial', 'starting skill'],
@@ -77,7 +77,7 @@ export function BlamePanel({
             — hover a line in the editor for the details.
           </p>
           <ol className="blame-list" aria-label="Edit blame">
-            {shown.ranges
+            {rangesByFile(shown.ranges, skill)
               // The starting skill's lines and blank lines need no explanation.
               .filter(
                 (r) => shown.sources[r.key].kind !== 'initial' && lines.slice(r.start - 1, r.end).some((l) => l.trim()),
@@ -89,7 +89,7 @@ export function BlamePanel({
                 return (
                   <li key={`${r.start}-${r.key}`}>
                     <span className={`blame-key blame-${s.kind}`} aria-hidden="true" />
-                    <strong>{r.start === r.end ? `Line ${r.start}` : `Lines ${r.start}–${r.end}`}</strong> ·{' '}
+                    <strong>{r.label}</strong> ·{' '}
                     {sourceTitle(s)}
                     <div className="mono small">
                       {lines

@@ -1,6 +1,7 @@
 // Edit blame as editor marks: one per line, a coloured bar in the gutter by kind of source and
 // a hover that says which step wrote the line, with its edit, the analysts' reasoning and items.
 import type { BlameSource, SkillBlame } from '../../worker/api-types';
+import { bundleLineFiles, SKILL_ENTRY } from '../../core/skill-package';
 
 export interface LineMark {
   line: number;
@@ -41,5 +42,28 @@ export function blameMarks(blame: SkillBlame): LineMark[] {
     if (s.failingItems?.length) parts.push(`Failing train items: ${items(s.failingItems)}`);
     if (s.fixedItems?.length) parts.push(`Fixed on validation: ${items(s.fixedItems)}`);
     return { line: l.line, className: `blame-bar blame-${s.kind}`, hover: parts.join('\n\n') };
+  });
+}
+
+/** A blame range cut at file boundaries: in a package each piece is named by its file and its lines there. */
+export function rangesByFile(ranges: SkillBlame['ranges'], skill: string) {
+  const at = bundleLineFiles(skill);
+  const named = at.some((l) => l.path !== SKILL_ENTRY);
+  return ranges.flatMap((r) => {
+    const pieces: { start: number; end: number; key: string; label: string }[] = [];
+    for (let n = r.start; n <= r.end; n++) {
+      const f = at[n - 1];
+      if (!f || (named && f.line === 0)) continue; // a marker line is no file's text
+      const last = pieces[pieces.length - 1];
+      if (last && last.end === n - 1 && at[last.start - 1].path === f.path) last.end = n;
+      else pieces.push({ start: n, end: n, key: r.key, label: '' });
+    }
+    for (const p of pieces) {
+      const [a, b] = [at[p.start - 1], at[p.end - 1]];
+      const lines = named ? [a.line, b.line] : [p.start, p.end];
+      const span = lines[0] === lines[1] ? `line ${lines[0]}` : `lines ${lines[0]}–${lines[1]}`;
+      p.label = named ? `${a.path}, ${span}` : span[0].toUpperCase() + span.slice(1);
+    }
+    return pieces;
   });
 }
