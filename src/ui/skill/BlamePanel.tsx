@@ -89,8 +89,7 @@ export function BlamePanel({
                 return (
                   <li key={`${r.start}-${r.key}`}>
                     <span className={`blame-key blame-${s.kind}`} aria-hidden="true" />
-                    <strong>{r.label}</strong> ·{' '}
-                    {sourceTitle(s)}
+                    <strong>{r.label}</strong> · {sourceTitle(s)}
                     <div className="mono small">
                       {lines
                         .slice(r.start - 1, r.end)
