@@ -61,6 +61,11 @@ export class AdaptivePool {
 
   private acquire(signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) return Promise.reject(abortReason(signal));
+    // A free slot and nobody waiting: start now, with no listener to add and remove (the usual case).
+    if (!this.queue.length && this.active < this.limit && this.resumeAt <= Date.now()) {
+      this.active++;
+      return Promise.resolve();
+    }
     return new Promise((resolve, reject) => {
       const entry: Waiting = {
         start: () => {

@@ -60,12 +60,22 @@ describe('AdaptivePool', () => {
     await expect(pool.run(async () => 'late', ac.signal)).rejects.toBe('pause');
   });
 
-  it('leaves no listener on the signal once its calls have started', async () => {
+  it('leaves no listener on the signal once its calls have started, and adds none for a call that starts at once', async () => {
     const pool = new AdaptivePool(2);
     const { ac, counts } = countedSignal();
+    await pool.run(async () => 'alone', ac.signal);
+    expect(counts.added).toBe(0);
     await Promise.all(Array.from({ length: 20 }, (_, i) => pool.run(async () => i, ac.signal)));
     expect(counts.added).toBeGreaterThan(0);
     expect(counts.removed).toBe(counts.added);
+  });
+
+  it('holds new calls until a rate limit’s wait has passed, even with free slots', async () => {
+    const pool = new AdaptivePool(4);
+    pool.rateLimited(60);
+    const t0 = Date.now();
+    await pool.run(async () => 'after the wait');
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(55);
   });
 
   it('halves its limit on a rate limit and grows back by one after a run of successes', async () => {
