@@ -65,6 +65,8 @@ export function emptyCounts(): StageCounts {
     slowUpdateGate: 0,
     finalValidation: 0,
     test: 0,
+    activationRollout: 0,
+    activationRewrite: 0,
   };
 }
 
@@ -106,6 +108,8 @@ export function stepCalls(
 export interface EstimateAssumptions {
   /** Expected share of train items the target gets right (sets failures per batch). Default 0.5. */
   trainAccuracy?: number;
+  /** Trigger queries per split, when the activation track runs. */
+  triggers?: { train: number; val: number; test: number };
 }
 
 /**
@@ -175,6 +179,13 @@ export function estimateRunCalls(
     counts.finalValidation = N;
     // initial, best and final (at most 3 distinct skills), plus no skill at all for the lift card.
     counts.test = (3 + (c.testNoSkill === false ? 0 : 1)) * T * Math.max(1, c.testRepeats ?? 1);
+  }
+  const tq = a.triggers;
+  if (c.activationTrack && tq) {
+    // The starting description on validation once; each epoch: train queries, one rewrite, the
+    // candidate on validation; at the end the starting and the best description on test.
+    counts.activationRollout = tq.val + c.epochs * (tq.train + tq.val) + (c.evalTest ? 2 * tq.test : 0);
+    counts.activationRewrite = c.epochs;
   }
   if (judged) {
     counts.judge =

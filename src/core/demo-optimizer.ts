@@ -28,6 +28,7 @@ const STAGE_MARKERS: [string, string][] = [
   ['skill editor', 'rewrite_skill'],
   ['analyst of a skill optimizer in full-rewrite mode', 'reflect_full_rewrite'],
   ['skill merger', 'merge_full_rewrite'],
+  ['optimise when an AI agent loads a skill', 'describe_skill'],
 ];
 
 export interface ChatBody {

@@ -367,6 +367,14 @@ export const KNOBS = [
     help: 'At each epoch’s end, the optimizer writes advice to itself about which edits helped — a memory for the next epoch; never shown to the target.',
   },
   {
+    key: 'activationTrack',
+    label: 'Train the description (activation track)',
+    noun: 'activation track',
+    section: 'modes',
+    control: TOGGLE,
+    help: 'A second track at each epoch’s end: the SKILL.md description — all an agent reads when it decides to load the skill — is rewritten from the trigger queries it fired wrongly on, and kept only if the target decides better on held-out queries. Needs trigger queries (Skill screen).',
+  },
+  {
     key: 'skillAwareReflection',
     label: 'Skill-aware reflection',
     noun: 'skill-aware reflection',

@@ -65,6 +65,8 @@ export interface RunConfig {
   slowUpdateGated: boolean;
   pairPolicy: PairPolicy;
   useMetaSkill: boolean;
+  /** Train the SKILL.md description on trigger queries at each epoch's end (issue #23 item 4). */
+  activationTrack: boolean;
   /** Use only the first n validation / test items; 0 = the whole split. */
   selectionLimit: number;
   testLimit: number;
@@ -140,6 +142,7 @@ export const DEFAULT_RUN_CONFIG: RunConfig = {
   slowUpdateGated: true,
   pairPolicy: 'mixed',
   useMetaSkill: true,
+  activationTrack: false,
   selectionLimit: 0,
   testLimit: 0,
   evalTest: true,

@@ -105,6 +105,33 @@ export function formatSkillFile(body: string, format: SkillFileFormat, meta: Par
   return `---\nname: ${name}\ndescription: ${JSON.stringify(description)}\n---\n\n${text}`;
 }
 
+/**
+ * A frontmatter block (`---\n…\n---\n`) with its `description` replaced — the activation track's
+ * result (issue #23 item 4) — or added after `name`; every other line is kept as it was.
+ */
+export function withDescription(frontmatter: string, description: string): string {
+  const field = `description: ${JSON.stringify(description)}`;
+  const m = /^---\n([\s\S]*?)\n?---([ \t]*\n?)$/.exec(frontmatter);
+  if (!m) return `---\n${field}\n---\n`;
+  const out: string[] = [];
+  let inOld = false;
+  let placed = false;
+  for (const line of m[1] ? m[1].split('\n') : []) {
+    // The old value's continuation lines (a folded or literal block) go with it.
+    if (inOld && (/^\s+\S/.test(line) || !line.trim())) continue;
+    inOld = false;
+    if (/^description:/.test(line)) {
+      out.push(field);
+      inOld = placed = true;
+    } else out.push(line);
+  }
+  if (!placed) {
+    const name = out.findIndex((l) => /^name:/.test(l));
+    out.splice(name >= 0 ? name + 1 : out.length, 0, field);
+  }
+  return `---\n${out.join('\n')}\n---${m[2] || '\n'}`;
+}
+
 /** The file name a format is saved under. */
 export function skillFileName(format: SkillFileFormat, base: string): string {
   return format === 'skill_md' ? 'SKILL.md' : format === 'agents_md' ? 'AGENTS.md' : `${base}-best-skill.md`;

@@ -16,6 +16,7 @@ export const PIPELINE_STAGES = [
   'gate',
   'slow_update',
   'meta_skill',
+  'activation',
   'final',
   'test',
 ] as const;
@@ -34,6 +35,7 @@ export const PIPELINE_LABELS: Record<PipelineStage, string> = {
   gate: 'Gate',
   slow_update: 'Epoch boundary: slow update and meta skill',
   meta_skill: 'Meta skill',
+  activation: 'Activation track: the description',
   final: 'Final validation',
   test: 'Test evaluation',
 };
@@ -47,6 +49,7 @@ const TARGET = [
   'slowUpdateGate',
   'finalValidation',
   'test',
+  'activationRollout',
 ] as const;
 const OPTIMIZER = [
   'judge',
@@ -59,6 +62,7 @@ const OPTIMIZER = [
   'appendix',
   'slowUpdate',
   'metaSkill',
+  'activationRewrite',
 ] as const;
 export type CallStage = (typeof TARGET)[number] | (typeof OPTIMIZER)[number];
 /** Call stages answered by the target model, and by the optimizer (or the judge). */
@@ -84,6 +88,8 @@ export const CALL_STAGES: Record<CallStage, { label: string; pipeline: PipelineS
   slowUpdateGate: { label: 'Slow-update gate', pipeline: 'slow_update' },
   finalValidation: { label: 'Final validation', pipeline: 'final' },
   test: { label: 'Test evaluation', pipeline: 'test' },
+  activationRollout: { label: 'Activation: trigger queries', pipeline: 'activation' },
+  activationRewrite: { label: 'Activation: description rewrite', pipeline: 'activation' },
 };
 
 /** A stage's label; a key this version does not know (an older run's) is shown as it is. */
@@ -98,6 +104,7 @@ export function callStageLabel(stage: string): string {
 export function callStageOfPhase(raw: string): CallStage {
   // A repeated sample ("s0003/gate/r2", "baseline/r1") is billed with the phase it settles.
   const phase = raw.replace(/\/(r\d+|recheck)$/, '');
+  if (phase.startsWith('activation/')) return 'activationRollout';
   if (phase === 'baseline') return 'baseline';
   if (/^final(-best)?(-current)?$/.test(phase)) return 'finalValidation';
   if (phase.startsWith('test/')) return 'test';
@@ -120,6 +127,7 @@ const PROMPT_STAGES: Record<string, CallStage> = {
   lr_decision: 'lrDecision',
   slow_update: 'slowUpdate',
   meta_skill: 'metaSkill',
+  describe_skill: 'activationRewrite',
   judge: 'judge',
 };
 

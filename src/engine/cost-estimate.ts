@@ -34,6 +34,8 @@ export const ASSUMED_COMPLETION_TOKENS: Record<Stage, number> = {
   repair: 600,
   slowUpdate: 700,
   metaSkill: 400,
+  activationRollout: 60,
+  activationRewrite: 400,
 };
 
 export interface StageEstimate {
@@ -65,9 +67,14 @@ export function estimateCost(args: {
   trainAccuracy?: number;
   /** The target's one-shot phases go through its batch API: billed at the batch price. */
   batchOneShot?: boolean;
+  /** Trigger queries per split, when the activation track runs. */
+  triggers?: { train: number; val: number; test: number };
 }): CostEstimate {
   const { config: c, items, skill, prompts } = args;
-  const counts: StageCounts = estimateRunCalls(c, args.splits, { trainAccuracy: args.trainAccuracy });
+  const counts: StageCounts = estimateRunCalls(c, args.splits, {
+    trainAccuracy: args.trainAccuracy,
+    triggers: args.triggers,
+  });
   const sample = items.slice(0, ESTIMATE_SAMPLE);
   const avgTarget = sample.length
     ? sample.reduce((a, it) => {
@@ -99,6 +106,8 @@ export function estimateCost(args: {
     repair: promptLen('repair_edits') + 2 * sk + 12 * 300,
     slowUpdate: promptLen('slow_update') + 2 * sk + Math.min(c.slowUpdateSamples, args.splits.train) * 1200,
     metaSkill: promptLen('meta_skill') + 2 * sk + Math.min(c.slowUpdateSamples, args.splits.train) * 1200,
+    activationRollout: promptLen('rollout-trigger') + 400,
+    activationRewrite: promptLen('describe_skill') + sk + 20 * 200,
   };
   const stages: CostEstimate['stages'] = {};
   let totalCalls = 0;

@@ -25,11 +25,13 @@ export const PROMPT_NAMES = [
   'meta_skill',
   'judge',
   'feedback_edits',
+  'describe_skill',
   'meta_block',
   'step_buffer',
   'rollout-qa',
   'rollout-mcq',
   'rollout-raw',
+  'rollout-trigger',
 ] as const;
 export type PromptName = (typeof PROMPT_NAMES)[number];
 export type PromptSet = Record<PromptName, RolloutTemplate>;

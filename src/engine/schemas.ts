@@ -87,6 +87,7 @@ export const STAGE_SCHEMAS: Record<string, Record<string, unknown>> = {
     risk_notes: { type: 'array', items: str },
   }),
   slow_update: obj({ reasoning: str, slow_update_content: str }),
+  describe_skill: obj({ reasoning: str, description: str }),
   meta_skill: obj({ reasoning: str, meta_skill_content: str }),
   judge: obj({ pass: { type: 'boolean' }, score: { type: 'number' }, reason: str }),
   // Rewrite mode (§3.5): suggestions instead of edits, then one rewrite.

@@ -188,6 +188,33 @@ export interface EpochStats {
   metaSkill?: { action: string; content?: string };
 }
 
+/** One epoch of the activation track (engine/epoch/activation.ts). */
+export interface ActivationEpoch {
+  epoch: number;
+  /** accept / reject at the gate; no_misfires: every train query decided right; no_candidate: no usable rewrite. */
+  action: 'accept' | 'reject' | 'no_misfires' | 'no_candidate';
+  /** Share of train queries decided right with the description the epoch started with. */
+  trainBefore: number;
+  reasoning?: string;
+  candidate?: string;
+  /** The gate's verdict on the validation queries: the current description's share, the candidate's. */
+  valCurrent?: number;
+  valCandidate?: number;
+}
+
+/** The activation track's state: the description trained on trigger queries (issue #23 item 4). */
+export interface ActivationState {
+  initialDescription: string;
+  /** The description kept so far (the best: only a gated rewrite replaces it). */
+  description: string;
+  /** Shares of validation queries decided right: the starting description's, the kept one's. */
+  baselineScore: number;
+  score: number;
+  epochs: ActivationEpoch[];
+  /** On the test queries at the end: the starting and the kept description. */
+  test?: { initial: number; best: number; n: number };
+}
+
 export interface TestReport {
   /** `none`: no skill at all (an empty system skill), the floor of the lift card. */
   skill: 'none' | 'initial' | 'best' | 'final';
@@ -220,6 +247,8 @@ export interface RunSummary {
   rejects: number;
   skips: number;
   epochs: EpochStats[];
+  /** The activation track's outcome: the description before and after, and on test. */
+  activation?: ActivationState;
   tests: TestReport[];
   testDelta: number | null;
   finalTestDelta: number | null;
@@ -280,6 +309,8 @@ export interface RunState {
    */
   flips?: Record<string, [number, number, number?, number?]>;
   epochStats: EpochStats[];
+  /** The activation track, once it has started (config.activationTrack with trigger queries). */
+  activation?: ActivationState;
   summary?: RunSummary;
   startedAt: number;
   updatedAt: number;

@@ -5,7 +5,7 @@ import { createLlmPort } from '../../src/llm/openai-client';
 import { setMaxListeners } from 'node:events';
 import type { EndpointConfig } from '../../src/llm/endpoint';
 import { MemoryRunStore } from '../../src/storage/memory-store';
-import { runTraining, type TrainOutcome } from '../../src/engine/run/trainer';
+import { runTraining, type ActivationInput, type TrainOutcome } from '../../src/engine/run/trainer';
 import type { RunEvent } from '../../src/engine/events';
 import type { RunDataset } from '../../src/engine/types';
 import type { LlmPort, RunStore } from '../../src/engine/ports';
@@ -47,6 +47,8 @@ export interface RunOptions {
   initialSkill?: string;
   /** Observe the real client's calls (e.g. count how many are under way); never replaces them. */
   wrapLlm?: (llm: LlmPort) => LlmPort;
+  /** Trigger queries and the starting description, for the activation track. */
+  activation?: ActivationInput;
 }
 
 export async function trainOnce(o: RunOptions): Promise<{ outcome: TrainOutcome; store: RunStore; runId: string }> {
@@ -69,7 +71,14 @@ export async function trainOnce(o: RunOptions): Promise<{ outcome: TrainOutcome;
     o.signal.addEventListener('abort', () => ac.abort(o.signal!.reason), { once: true });
   }
   const outcome = await runTraining(
-    { runId, config, data: o.data ?? worldDataset(), initialSkill: o.initialSkill ?? INITIAL_SKILL, prices: o.prices },
+    {
+      runId,
+      config,
+      data: o.data ?? worldDataset(),
+      initialSkill: o.initialSkill ?? INITIAL_SKILL,
+      prices: o.prices,
+      ...(o.activation ? { activation: o.activation } : {}),
+    },
     { llm, store, prompts: loadPrompts(config.promptOverrides), signal: ac.signal, onEvent: o.onEvent },
   );
   return { outcome, store, runId };

@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { BROAD_WORLD, HARD_WORLD, expectedAnswer, hardTargetAnswer, hardWorldExpected, parseQuestion, simulatedTargetAnswer, type HardWorldSpec } from './rule-world';
 import { hardOptimizerAnswer } from './hard-optimizer';
 import { hashFraction, withSkillInTrajectories } from './sim-text';
+import { describerReply, triggerExpected, triggerReply } from './trigger-world';
 import { simulatedOptimizerAnswer, stageOf, type ChatBody } from '../../src/core/demo-optimizer';
 import { createBatchRoutes, type BatchRecord, type BatchServerOptions, type ChatOutcome } from './batch-routes';
 
@@ -62,6 +63,8 @@ export interface ServerOptions extends BatchServerOptions {
   noiseSeed?: number;
   /** Hard worlds: share of bundle repairs that also slip in a harmful or broad rule. */
   repairSlip?: number;
+  /** The activation track's describer (trigger-world.ts): share of rewrites that are over-broad, and as many that forget. */
+  describerSlip?: number;
   /** Keep each request's user message in the log (for tests that read prompts). */
   keepPrompts?: boolean;
   /** The `service_tier` values accepted (issue #22); any other is a 400. Unset: the parameter is ignored. */
@@ -152,8 +155,14 @@ function expectedFor(user: string, world: ServerOptions['world']): string | null
 /** `draw` ∈ [0, 1) decides a stochastic target's slip; without noise the answer is the world's. */
 function targetAnswer(system: string, user: string, opts: ServerOptions, draw: number): string {
   const spec = worldSpec(opts.world);
-  let answer = spec ? hardTargetAnswer(system, user, spec) : simulatedTargetAnswer(system, user);
-  const expected = opts.targetNoise ? expectedFor(user, opts.world) : null;
+  // The activation track's question (prompts/rollout-trigger.md): would the agent load the skill?
+  const trigger = system.includes('One skill is installed:');
+  let answer = trigger
+    ? triggerReply(system, user).match(/<answer>(\w+)<\/answer>/)![1]
+    : spec
+      ? hardTargetAnswer(system, user, spec)
+      : simulatedTargetAnswer(system, user);
+  const expected = !opts.targetNoise ? null : trigger ? triggerExpected(user) : expectedFor(user, opts.world);
   if (opts.targetNoise && expected !== null) {
     if (answer === expected && draw < opts.targetNoise.miss) answer = draw < opts.targetNoise.miss / 2 ? 'unknown' : `${expected.replace(/-(\d+)/, '-0$1')}`;
     else if (answer !== expected && draw < opts.targetNoise.guess) answer = expected;
@@ -277,7 +286,11 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
       samples.set(prompt, k + 1);
       text = targetAnswer(system, user, options, options.targetNoise ? hashFraction(`target noise|${options.noiseSeed ?? 0}|${k}|${prompt}`) : 1);
     } else {
-      const answer = JSON.stringify(optimizerAnswer(stage, system, withSkillInTrajectories(user), options));
+      const answer = JSON.stringify(
+        stage === 'describe_skill'
+          ? describerReply(user, hashFraction(`describe|${user}`), options.describerSlip ?? 0.25)
+          : optimizerAnswer(stage, system, withSkillInTrajectories(user), options),
+      );
       text = fault?.kind === 'malformed' ? 'My patch: {op: append, content: add a rule} — as discussed.' : rf ? answer : `Sure.\n\`\`\`json\n${answer}\n\`\`\``;
       // The output limit cut the reply mid-word: what jsonrepair would turn into partial edits.
       if (fault?.kind === 'truncated') text = text.slice(0, Math.max(1, Math.floor(text.length * 0.6)));

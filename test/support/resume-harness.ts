@@ -12,7 +12,7 @@ import { openSkillwrightDb, type SkillwrightDb } from '../../src/storage/open-db
 import { IdbRunStore } from '../../src/storage/idb-run-store';
 import { markInterrupted, putRun } from '../../src/storage/runs-repo';
 import { createLlmPort } from '../../src/llm/openai-client';
-import { runTraining, type TrainOutcome } from '../../src/engine/run/trainer';
+import { runTraining, type ActivationInput, type TrainOutcome } from '../../src/engine/run/trainer';
 import type { RunStore } from '../../src/engine/ports';
 import { DEFAULT_RUN_CONFIG, type RunConfig } from '../../src/core/run-config';
 import type { RunDataset } from '../../src/engine/types';
@@ -23,6 +23,7 @@ export interface World {
   config: RunConfig;
   data: RunDataset;
   initialSkill: string;
+  activation?: ActivationInput;
 }
 
 let dbCount = 0;
@@ -116,7 +117,8 @@ export function session(w: World, store: RunStore, controller = new AbortControl
     },
     { backoffBaseMs: 5, fetch: countingFetch },
   );
-  return runTraining({ runId: 'run', config: w.config, data: w.data, initialSkill: w.initialSkill }, { llm, store, prompts: loadPrompts(), signal: controller.signal });
+  const input = { runId: 'run', config: w.config, data: w.data, initialSkill: w.initialSkill, ...(w.activation ? { activation: w.activation } : {}) };
+  return runTraining(input, { llm, store, prompts: loadPrompts(), signal: controller.signal });
 }
 
 export async function fingerprint(db: SkillwrightDb) {
@@ -131,6 +133,7 @@ export async function fingerprint(db: SkillwrightDb) {
     epochs: state.epochStats.map((e) => [e.epoch, e.accepts, e.rejects, e.slowUpdate?.action, e.metaSkill?.action]),
     steps: steps.map((s) => [s.step, s.action, s.candidateHash, s.candidateGateScore, s.editBudget, s.rolloutHard]),
     tests: state.summary?.tests.map((t) => [t.skill, t.hash, t.hard, t.soft]),
+    activation: state.activation,
     versions: (await store.getSkillVersions('run')).map((v) => [v.hash, v.origin]).sort(),
   };
 }
@@ -205,4 +208,14 @@ export async function killAndResumeAt(w: World, ref: Parameters<typeof killAndRe
   expect(killedAt.length, where).toBeGreaterThanOrEqual(Math.ceil(points.length / 2));
   expect(await fingerprint(db), where).toEqual(ref.reference);
   expect(calls.ok - ref.calls, where).toBeLessThanOrEqual(killedAt.length * (w.config.targetConcurrency + w.config.optimizerConcurrency));
+}
+
+/** Write counts just after the first checkpoint of each kind (a phase or key with the step prefix removed). */
+export function pointsAfter(log: readonly string[], kinds: readonly string[]): number[] {
+  return kinds.map((kind) => {
+    const [op, suffix] = kind.split(':');
+    const at = log.findIndex((w) => w.startsWith(`${op}:`) && w.slice(op.length + 1).replace(/^s\d+/, '') === suffix);
+    expect(at, `no ${kind} checkpoint in the reference run`).toBeGreaterThanOrEqual(0);
+    return at + 1;
+  });
 }

@@ -9,7 +9,7 @@ import { startLlmServer, type LlmTestServer } from '../support/llm-server';
 import { SMALL_CONFIG } from '../support/harness';
 import { hardWorldDataset } from '../support/bench-quality';
 import { BROAD_WORLD, HARD_INITIAL_SKILL } from '../support/rule-world';
-import { killAndResume, killAndResumeAt, referenceRun, type World } from '../support/resume-harness';
+import { killAndResume, killAndResumeAt, pointsAfter, referenceRun, type World } from '../support/resume-harness';
 
 let srv: LlmTestServer;
 beforeAll(async () => {
@@ -89,13 +89,3 @@ describe('resume after a kill on a stochastic target', () => {
     }
   }, 240_000);
 });
-
-/** Write counts just after the first checkpoint of each kind (a phase or key with the step prefix removed). */
-function pointsAfter(log: readonly string[], kinds: readonly string[]): number[] {
-  return kinds.map((kind) => {
-    const [op, suffix] = kind.split(':');
-    const at = log.findIndex((w) => w.startsWith(`${op}:`) && w.slice(op.length + 1).replace(/^s\d+/, '') === suffix);
-    expect(at, `no ${kind} checkpoint in the reference run`).toBeGreaterThanOrEqual(0);
-    return at + 1;
-  });
-}

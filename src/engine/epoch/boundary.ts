@@ -18,6 +18,7 @@ import type { EpochStats, RunState } from '../types';
 
 import { countActions, type TrainSession } from '../run/session';
 import { originKey } from '../../core/version-origin';
+import { activationBaseline, activationEpoch } from './activation';
 
 /** The epoch boundary (§2.8): slow update, then meta skill; then a fresh step buffer. */
 export async function epochBoundary(
@@ -165,6 +166,17 @@ export async function epochBoundary(
         ? { action: 'write_meta_skill', content }
         : { action: 'no_content', content: state.metaSkill };
     }
+  }
+  if (c.activationTrack && session.activation) {
+    session.stage('activation', lastStep, epoch);
+    const start = state.activation ?? (await activationBaseline(ctx, session.activation));
+    // The verdict's repeated samples are the track's own: they never join the body's flip tally.
+    const track = await activationEpoch(ctx, session.activation, start, {
+      epoch,
+      skill: state.gate.currentSkill,
+      policy: policyOf(c, state),
+    });
+    state.activation = track.state;
   }
   if (pairs)
     await ctx.store.putArtifact({

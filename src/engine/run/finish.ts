@@ -15,6 +15,7 @@ import { flipRate, resamples, type NoisePolicy } from '../../core/noise';
 import { isSettled } from '../../core/paired-verdict';
 import { isPass } from '../../core/credit';
 
+import { activationTest } from '../epoch/activation';
 import { countActions, type TrainSession } from './session';
 import { diagnoseNoProgress, type StepFacts } from '../../core/diagnostics';
 import { stepKey } from '../step/artifacts';
@@ -254,6 +255,10 @@ export async function finish(session: TrainSession, prev: RunState): Promise<Run
     );
     lifts = honestLifts(state, roles, distinct, again, repeats);
   }
+  if (c.evalTest && state.activation && session.activation && session.activation.splits.test.length) {
+    session.stage('activation', session.totalSteps, c.epochs);
+    state.activation = { ...state.activation, test: await activationTest(ctx, session.activation, state.activation) };
+  }
   const steps = await ctx.store.getSteps(ctx.runId);
   const baseline = state.selectionCache[await skillHash(state.initialSkill)];
   const tInit = tests.find((t) => t.skill === 'initial');
@@ -273,6 +278,7 @@ export async function finish(session: TrainSession, prev: RunState): Promise<Run
     ...actions,
     ...(diagnosis ? { diagnosis } : {}),
     epochs: state.epochStats,
+    ...(state.activation ? { activation: state.activation } : {}),
     tests,
     testDelta: tInit ? tests.find((t) => t.skill === 'best')!.hard - tInit.hard : null,
     ...lifts,

@@ -6,6 +6,7 @@ import type { EngineContext } from '../context';
 import type { EngineStage } from '../events';
 import type { RunDataset, StepRecord } from '../types';
 import { isAccept } from '../../core/gate';
+import type { ActivationData } from '../epoch/activation';
 
 export interface TrainSession {
   ctx: EngineContext;
@@ -15,6 +16,8 @@ export interface TrainSession {
   stage: (s: EngineStage, step: number, epoch: number) => void;
   /** Store a skill version the run produced. */
   saveVersion: (text: string, origin: string, step: number) => Promise<void>;
+  /** The activation track's queries and starting description, when the run trains the description. */
+  activation?: ActivationData;
 }
 
 /** Accepted, rejected and skipped steps among these. */

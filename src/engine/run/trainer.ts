@@ -29,6 +29,8 @@ import { runStep } from '../step/run-step';
 import { epochBoundary } from '../epoch/boundary';
 import { finish } from './finish';
 import type { TrainSession } from './session';
+import type { ActivationData } from '../epoch/activation';
+import { cleanDescription, splitTriggerQueries, triggerItems, type TriggerQuery } from '../../core/trigger-queries';
 import { INITIAL_ORIGIN } from '../../core/version-origin';
 
 export interface TrainInput {
@@ -37,6 +39,26 @@ export interface TrainInput {
   data: RunDataset;
   initialSkill: string;
   prices?: Prices;
+  /** Trigger queries and the SKILL.md name and description, for the activation track (config.activationTrack). */
+  activation?: ActivationInput;
+}
+
+export interface ActivationInput {
+  queries: readonly TriggerQuery[];
+  name: string;
+  description: string;
+}
+
+/** The track's data: the queries as items, split with the run's seed (the same on every resume). */
+function activationData(input: TrainInput): ActivationData | undefined {
+  const a = input.activation;
+  if (!input.config.activationTrack || !a?.queries.length) return undefined;
+  return {
+    items: triggerItems(a.queries, a.name),
+    splits: splitTriggerQueries(a.queries, input.config.seed),
+    name: a.name,
+    description: cleanDescription(a.description),
+  };
 }
 
 export interface TrainDeps {
@@ -183,7 +205,8 @@ export async function runTraining(input: TrainInput, deps: TrainDeps): Promise<T
       createdAt: now(),
     });
 
-  const session: TrainSession = { ctx, data, totalSteps, stage, saveVersion };
+  const activation = activationData(input);
+  const session: TrainSession = { ctx, data, totalSteps, stage, saveVersion, ...(activation ? { activation } : {}) };
   await setStatus('running');
   try {
     if (!state.baselineDone) {

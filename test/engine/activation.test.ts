@@ -1,0 +1,75 @@
+// The activation track (issue #23 item 4): the SKILL.md description trained on trigger queries at
+// each epoch's end, gated on its own validation queries, through the SDK and the test server.
+import 'fake-indexeddb/auto';
+import { describe, expect, it } from 'vitest';
+import { sharedLlmServer } from '../support/shared-server';
+import { trainOnce } from '../support/harness';
+import { startLlmServer } from '../support/llm-server';
+import { agentLoads, shouldLoad, TRIGGER_START_DESCRIPTION, triggerWorldQueries } from '../support/trigger-world';
+import { killAndResumeAt, pointsAfter, referenceRun, type World } from '../support/resume-harness';
+import { SMALL_CONFIG, INITIAL_SKILL, worldDataset } from '../support/harness';
+
+const server = sharedLlmServer();
+const QUERIES = triggerWorldQueries();
+const activation = { queries: QUERIES, name: 'specimen-codes', description: TRIGGER_START_DESCRIPTION };
+/** Share of queries a description decides right, without noise: the held-out figure. */
+const expected = (d: string) => QUERIES.filter((q) => agentLoads(d, q.query) === shouldLoad(q.query)).length / QUERIES.length;
+
+describe('the activation track', () => {
+  it('rewrites the description from its misfires and keeps a rewrite that decides better on held-out queries', async () => {
+    server().set({ describerSlip: 0 });
+    const { outcome, store, runId } = await trainOnce({ url: server().url, config: { activationTrack: true }, activation });
+    expect(outcome.status).toBe('completed');
+    const a = (await store.loadState(runId))!.activation!;
+    expect(a.initialDescription).toBe(TRIGGER_START_DESCRIPTION);
+    expect(a.epochs.map((e) => e.epoch)).toEqual([1, 2]);
+    expect(a.epochs[0].action).toBe('accept');
+    expect(a.description).not.toBe(TRIGGER_START_DESCRIPTION);
+    expect(expected(a.description)).toBe(1);
+    expect(expected(TRIGGER_START_DESCRIPTION)).toBeLessThan(0.75);
+    expect(a.score).toBeGreaterThan(a.baselineScore);
+    expect(a.test!.best).toBe(1);
+    expect(a.test!.best).toBeGreaterThan(a.test!.initial);
+    expect(outcome.summary!.activation).toEqual(a);
+    // The track's calls are billed under their own stages; the body trained as it always does.
+    const usage = outcome.summary!.usage;
+    expect(usage.activationRollout?.calls).toBeGreaterThan(0);
+    expect(usage.activationRewrite?.calls).toBeGreaterThan(0);
+    expect(outcome.summary!.accepts).toBeGreaterThan(0);
+    // The agent was shown the skill's name and the description, and asked about one request.
+    const asked = server().log.filter((e) => e.stage === 'describe_skill');
+    expect(asked.length).toBeGreaterThan(0);
+  });
+
+  it('keeps an over-broad rewrite out at its gate', async () => {
+    server().set({ describerSlip: 1 }); // every rewrite over-broad
+    const { store, runId } = await trainOnce({ url: server().url, runId: 'slips', config: { activationTrack: true, epochs: 2 }, activation });
+    const a = (await store.loadState(runId))!.activation!;
+    const slips = a.epochs.filter((e) => e.candidate && expected(e.candidate) < expected(TRIGGER_START_DESCRIPTION));
+    expect(slips.length).toBeGreaterThan(0);
+    for (const e of slips) {
+      expect(e.action).toBe('reject');
+      expect(e.valCandidate!).toBeLessThan(e.valCurrent!);
+    }
+    expect(expected(a.description)).toBeGreaterThanOrEqual(expected(TRIGGER_START_DESCRIPTION));
+  });
+
+  it('is off unless asked for: no trigger query is sent, no state is kept', async () => {
+    const { store, runId } = await trainOnce({ url: server().url, runId: 'off', config: { epochs: 1 }, activation });
+    expect((await store.loadState(runId))!.activation).toBeUndefined();
+    expect(server().log.some((e) => e.stage === 'describe_skill')).toBe(false);
+  });
+});
+
+describe('the activation track after a kill', () => {
+  it('resumes from kills at its baseline, its rewrite and its gate with the same outcome', async () => {
+    const srv = await startLlmServer({ describerSlip: 0 });
+    try {
+      const w: World = { server: () => srv, config: { ...SMALL_CONFIG, epochs: 2, activationTrack: true, evalTest: true }, data: worldDataset(60), initialSkill: INITIAL_SKILL, activation };
+      const ref = await referenceRun(w);
+      await killAndResumeAt(w, ref, pointsAfter(ref.writeLog, ['putRollout:activation/baseline', 'putCall:activation/e01/describe', 'putRollout:activation/e01/gate', 'putRollout:activation/test/best']));
+    } finally {
+      await srv.close();
+    }
+  }, 120_000);
+});
