@@ -18,8 +18,20 @@ export function isDemoEndpoint(baseURL: string): boolean {
 }
 
 function draftsOf(s: ParkedDrafts): ParkedDrafts {
-  const { connection, datasetId, datasetName, skill, skillSource, skillMeta, skillPackage, skillParent, config } = s;
-  return { connection, datasetId, datasetName, skill, skillSource, skillMeta, skillPackage, skillParent, config };
+  const { connection, datasetId, datasetName, skill, skillSource, skillMeta, skillPackage, skillParent } = s;
+  const { triggerQueries, config } = s;
+  return {
+    connection,
+    datasetId,
+    datasetName,
+    skill,
+    skillSource,
+    skillMeta,
+    skillPackage,
+    skillParent,
+    triggerQueries,
+    config,
+  };
 }
 
 /** The stored demo dataset's id, storing it the first time. */
@@ -59,6 +71,7 @@ export async function startDemo(): Promise<string | null> {
     skillMeta: null,
     skillPackage: null,
     skillParent: null,
+    triggerQueries: null,
     config: {
       ...DEFAULT_RUN_CONFIG,
       epochs: 2,

@@ -68,6 +68,11 @@ export async function startTraining(): Promise<void> {
   setApp({ problem: null });
   if (runningHere) return void setApp({ problem: busyProblem() });
   if (!s.datasetId) return void setApp({ problem: 'Choose a dataset first (Data).' });
+  if (s.config.activationTrack && !s.triggerQueries?.queries.length)
+    return void setApp({
+      problem:
+        'The activation track trains the description on trigger queries: add them on the Skill screen, or turn the track off (Train).',
+    });
   await handOverKeys();
   const held = await trainer().keyStatus();
   // The demo endpoint needs no key of the user's: the worker supplies its own, for it alone.
@@ -84,6 +89,7 @@ export async function startTraining(): Promise<void> {
     ...(s.skillMeta ? { skillMeta: s.skillMeta } : {}),
     ...(s.skillPackage ? { skillPackage: s.skillPackage } : {}),
     ...(s.skillParent ? { parent: s.skillParent } : {}),
+    ...(s.config.activationTrack && s.triggerQueries ? { triggerQueries: s.triggerQueries.queries } : {}),
   });
   if (!created.ok) return void setApp({ problem: created.error.message });
   const run = await trainer().getRun(created.runId);

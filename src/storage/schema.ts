@@ -6,6 +6,7 @@
 import type { BatchApi } from '../core/batch-api';
 import type { ServiceTier } from '../core/service-tier';
 import type { SkillMeta } from '../core/skill-file';
+import type { TriggerQuery } from '../core/trigger-queries';
 import type { PackageShell } from '../core/package-zip';
 import type { DBSchema } from 'idb';
 import type { Dataset } from '../core/dataset-types';
@@ -115,6 +116,8 @@ export interface RunRecord {
   skillMeta?: SkillMeta;
   /** A skill package's frontmatter and untrained files, for its .zip export (issue #23). */
   skillPackage?: PackageShell;
+  /** Trigger queries of the activation track (issue #23 item 4), when the run trains the description. */
+  triggerQueries?: TriggerQuery[];
 }
 
 export interface SettingRecord {

@@ -5,6 +5,7 @@
  * here in memory only.
  */
 import type { SkillMeta } from '../core/skill-file';
+import type { TriggerQuery } from '../core/trigger-queries';
 import type { PackageShell } from '../core/package-zip';
 import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
@@ -75,6 +76,8 @@ export interface AppState {
   skillPackage: PackageShell | null;
   /** The run version or step the skill was branched from; a new run records it as its parent. */
   skillParent: { runId: string; hash: string; label: string } | null;
+  /** Trigger queries for the activation track (issue #23 item 4), and the file they came from. */
+  triggerQueries: { queries: TriggerQuery[]; source: string } | null;
   /** Hold a screen wake lock while a run is running (client/run-keepalive.ts). */
   keepAwake: boolean;
   /** Show a notification when a running run ends. */
@@ -98,6 +101,7 @@ export type ParkedDrafts = Pick<
   | 'skillMeta'
   | 'skillPackage'
   | 'skillParent'
+  | 'triggerQueries'
   | 'config'
 >;
 
@@ -144,6 +148,7 @@ export const useApp = create<AppState>()(
       skillMeta: null,
       skillPackage: null,
       skillParent: null,
+      triggerQueries: null,
       keepAwake: true,
       notifyOnEnd: false,
       config: DEFAULT_RUN_CONFIG,
@@ -165,6 +170,7 @@ export const useApp = create<AppState>()(
         skillMeta: s.skillMeta,
         skillPackage: draftOfPackage(s.skillPackage),
         skillParent: s.skillParent,
+        triggerQueries: s.triggerQueries,
         keepAwake: s.keepAwake,
         notifyOnEnd: s.notifyOnEnd,
         config: s.config,

@@ -19,11 +19,13 @@ import type {
   EpochStats,
   TestReport,
   LiftReport,
+  ActivationState,
 } from '../engine/types';
 import type { DatasetItem, DatasetProblem, FieldMapping, DatasetFormat } from '../core/dataset-types';
 import type { RunConfig } from '../core/run-config';
 import type { SkillMeta } from '../core/skill-file';
 import type { PackageShell } from '../core/package-zip';
+import type { TriggerQuery } from '../core/trigger-queries';
 import type { BuildChoices, ImportOptions } from '../core/dataset-import';
 import type { DatasetListItem } from '../storage/datasets-repo';
 import type { RunListItem } from '../storage/runs-repo';
@@ -119,6 +121,8 @@ export interface CreateRunInput {
   skillMeta?: SkillMeta;
   /** A skill package's frontmatter and untrained files, kept with the run for its .zip export. */
   skillPackage?: PackageShell;
+  /** Trigger queries for the activation track (config.activationTrack). */
+  triggerQueries?: TriggerQuery[];
 }
 
 /** A run event as the page receives it: with the id of the run it belongs to (issue #20 item 3). */
@@ -131,6 +135,8 @@ export interface RunDetail {
   endpoints: RunEndpoints;
   prices: Prices;
   skillMeta?: SkillMeta;
+  /** The activation track so far: the description before and after (issue #23 item 4). */
+  activation?: ActivationState;
   currentSkill: string;
   bestSkill: string;
   currentScore: number;
@@ -206,6 +212,8 @@ export interface EstimateInput {
   prices?: Prices;
   /** The target's one-shot phases go through its batch API (half price). */
   batchOneShot?: boolean;
+  /** Trigger queries per split, when the activation track runs. */
+  triggers?: { train: number; val: number; test: number };
 }
 export interface ConnectionInput {
   target: StoredEndpoint;

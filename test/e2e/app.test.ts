@@ -9,6 +9,8 @@ import { connect, countStore, readRuns, setKnobs, uploadDataset, useDataset, wai
 import { startLlmServer, type LlmTestServer } from '../support/llm-server';
 import { HARD_INITIAL_SKILL, makeHardWorldItems, makeWorldItems, ruleText } from '../support/rule-world';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
+import { TRIGGER_START_DESCRIPTION, triggerWorldQueries } from '../support/trigger-world';
+import { withDescription } from '../../src/core/skill-file';
 
 const appUrl = inject('appUrl');
 const distDir = inject('distDir');
@@ -1005,7 +1007,7 @@ describe.skipIf(Boolean(skip))('skill packages in Chromium', () => {
   let ctx: BrowserContext;
   let page: Page;
   beforeAll(async () => {
-    srv = await startLlmServer({ latencyMs: 5 });
+    srv = await startLlmServer({ latencyMs: 5, describerSlip: 0 });
     ctx = await launchBrowser();
     page = await ctx.newPage();
     await page.goto(appUrl);
@@ -1019,7 +1021,8 @@ describe.skipIf(Boolean(skip))('skill packages in Chromium', () => {
     const topics = ['amber', 'basalt', 'cobalt', 'dune'];
     const code = (t: string) => ruleText(t).match(/prefix ([A-Z]{3}\d)/)![1];
     const wrong = (t: string) => `${code(t).slice(0, 3)}${(Number(code(t).slice(3)) + 1) % 10}`;
-    const front = '---\nname: specimen-codes\ndescription: Specimen codes.\nlicense: MIT\n---\n';
+    const front = `---\nname: specimen-codes\ndescription: ${TRIGGER_START_DESCRIPTION}\nlicense: MIT\n---\n`;
+    const triggers = triggerWorldQueries().map((q) => ({ query: q.query, should_trigger: q.shouldTrigger }));
     const codes = `# Codes\n\n${topics.map((t) => `- For ${t} specimens, use the prefix ${wrong(t)}: answer ${wrong(t)}-<specimen number>.`).join('\n')}\n`;
     const style = '# Style\n\nWrite the code in capitals.\n';
     const script = new Uint8Array([35, 33, 0, 255, 10]);
@@ -1030,6 +1033,7 @@ describe.skipIf(Boolean(skip))('skill packages in Chromium', () => {
       'specimen-codes/references/style.md': strToU8(style),
       'specimen-codes/scripts/check.sh': script,
       'specimen-codes/evals/evals.json': strToU8(JSON.stringify({ skill_name: 'specimen-codes', evals })),
+      'specimen-codes/evals/trigger-evals.json': strToU8(JSON.stringify(triggers)),
     });
     await connect(page, srv.url, 'sk-e2e-key');
     await page.getByRole('link', { name: 'Skill' }).click();
@@ -1038,7 +1042,10 @@ describe.skipIf(Boolean(skip))('skill packages in Chromium', () => {
     await files.getByText('references/codes.md').waitFor();
     expect(await files.innerText()).toMatch(/scripts\/check\.sh\s*kept, read-only/);
     expect(await page.getByLabel('Skill name').inputValue()).toBe('specimen-codes');
-    await page.getByText(/from specimen-codes\.zip \(package: SKILL\.md \+ 2 references, 2 other kept\)/).waitFor();
+    await page.getByText(/from specimen-codes\.zip \(package: SKILL\.md \+ 2 references, 3 other kept\)/).waitFor();
+    // The package's trigger queries are the activation track's (issue #23 item 4).
+    const triggerGroup = page.getByRole('group', { name: 'Trigger queries' });
+    expect(await triggerGroup.innerText()).toMatch(/40 trigger queries from specimen-codes\/evals\/trigger-evals\.json: 16 should load the skill, 24 should not/);
     await page.waitForTimeout(1000); // Monaco's first paint
     await page.screenshot({ path: 'test-results/skill-package-light.png', fullPage: true });
     await page.emulateMedia({ colorScheme: 'dark' });
@@ -1066,6 +1073,7 @@ describe.skipIf(Boolean(skip))('skill packages in Chromium', () => {
     await page.getByRole('link', { name: 'Train' }).click();
     await page.getByRole('button', { name: 'Defaults for this dataset' }).click();
     await setKnobs(page, { ...KNOBS, Epochs: '1' });
+    await page.getByLabel('Train the description (activation track)').check();
     const completed = async () => (await readRuns(page)).filter((r) => r.status === 'completed').length;
     const before = await completed();
     await page.getByRole('button', { name: 'Start training' }).click();
@@ -1081,12 +1089,16 @@ describe.skipIf(Boolean(skip))('skill packages in Chromium', () => {
     expect(Object.keys(out).sort()).toEqual([
       'specimen-codes/SKILL.md',
       'specimen-codes/evals/evals.json',
+      'specimen-codes/evals/trigger-evals.json',
       'specimen-codes/references/codes.md',
       'specimen-codes/references/style.md',
       'specimen-codes/scripts/check.sh',
     ]);
     const skillMd = strFromU8(out['specimen-codes/SKILL.md']);
-    expect(skillMd.startsWith(`${front}\n# Specimen codes`)).toBe(true);
+    // The activation track kept a new description: the frontmatter is as read but for that field.
+    const trained = /^description: (.*)$/m.exec(skillMd)![1];
+    expect(JSON.parse(trained)).toMatch(/^Gives the specimen code for .*Only for specimen codes/);
+    expect(skillMd.startsWith(`${withDescription(front, JSON.parse(trained))}\n# Specimen codes`)).toBe(true);
     expect(skillMd).not.toContain('<!-- FILE:');
     const trainedCodes = strFromU8(out['specimen-codes/references/codes.md']);
     const fixed = topics.filter((t) => trainedCodes.includes(`prefix ${code(t)}`));
@@ -1095,8 +1107,22 @@ describe.skipIf(Boolean(skip))('skill packages in Chromium', () => {
     expect(strFromU8(out['specimen-codes/references/style.md'])).toBe(style);
     expect(out['specimen-codes/scripts/check.sh']).toEqual(script);
 
-    // The step inspector names the file an accepted edit changed.
+    // The Runs screen shows the description before and after, with how often each was decided right.
     await page.getByRole('link', { name: 'Runs' }).click();
+    const activationCard = page.locator('section.card', { has: page.getByRole('heading', { name: 'Activation track — the description' }) });
+    await activationCard.waitFor();
+    expect(await page.getByTestId('activation-initial').innerText()).toBe(TRIGGER_START_DESCRIPTION);
+    expect(await page.getByTestId('activation-best').innerText()).toBe(JSON.parse(trained));
+    expect(await activationCard.innerText()).toMatch(/Kept a new description: decided right on \d+\.\d% of the validation queries/);
+    await activationCard.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: 'test-results/runs-activation-light.png' });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await activationCard.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: 'test-results/runs-activation-phone-dark.png' });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.emulateMedia({ colorScheme: 'light' });
+    // The step inspector names the file an accepted edit changed.
     await page.getByRole('button', { name: 'Inspect step 1' }).click();
     await page.getByText(/^Step 1 — /).waitFor();
     const changed = page.getByTestId('changed-files');

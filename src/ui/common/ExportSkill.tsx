@@ -6,6 +6,7 @@ import {
   skillFileName,
   type SkillFileFormat,
   type SkillMeta,
+  withDescription,
 } from '../../core/skill-file';
 import { newShell, packageOf, writePackageZip } from '../../core/package-zip';
 import { hasFileSections } from '../../core/skill-package';
@@ -24,6 +25,7 @@ export function ExportSkill({
   runName,
   runId,
   meta,
+  trainedDescription,
   onSaved,
 }: {
   skill: string;
@@ -31,15 +33,26 @@ export function ExportSkill({
   /** The run whose package shell (frontmatter, untrained files) the zip is written with. */
   runId?: string;
   meta?: SkillMeta;
+  /** The description the activation track kept, when it changed it: written into SKILL.md's frontmatter. */
+  trainedDescription?: string;
   onSaved?: (fileName: string) => void;
 }) {
   const isPackage = hasFileSections(skill);
   const [chosen, setFormat] = useState<ExportFormat>(isPackage ? 'package' : 'markdown');
   const format = chosen === 'package' && !isPackage ? 'markdown' : chosen;
   const save = async () => {
-    const metaOrName = meta ?? { name: runName, description: '' };
+    const given = meta ?? { name: runName, description: '' };
+    const metaOrName = trainedDescription ? { ...given, description: trainedDescription } : given;
     if (format === 'package') {
-      const shell = (runId ? await trainer().getRunPackage(runId) : null) ?? newShell(metaOrName, runName, skill);
+      const stored = runId ? await trainer().getRunPackage(runId) : null;
+      const shell = stored
+        ? {
+            ...stored,
+            frontmatter: trainedDescription
+              ? withDescription(stored.frontmatter, trainedDescription)
+              : stored.frontmatter,
+          }
+        : newShell(metaOrName, runName, skill);
       const fileName = `${safeFileName(shell.name)}.zip`;
       const zip = writePackageZip(packageOf(shell, skill));
       downloadBlob(fileName, new Blob([zip as Uint8Array<ArrayBuffer>], { type: 'application/zip' }));
@@ -65,4 +78,11 @@ export function ExportSkill({
       </button>
     </span>
   );
+}
+
+/** ExportSkill's trainedDescription for a run: set when its activation track changed the description. */
+export function trainedDescriptionOf(a: { description: string; initialDescription: string } | undefined): {
+  trainedDescription?: string;
+} {
+  return a && a.description !== a.initialDescription ? { trainedDescription: a.description } : {};
 }

@@ -16,6 +16,7 @@ import { StepInspector } from './StepInspector';
 import { RunHeader, type Lineage } from './RunHeader';
 import { TestReportCard } from './TestReportCard';
 import { EpochsCard } from './EpochsCard';
+import { ActivationCard } from './ActivationCard';
 import { StepsCard } from './StepsCard';
 import { VersionsCard } from './VersionsCard';
 
@@ -121,6 +122,7 @@ export function RunDetail({
       {d.summary?.diagnosis && <DiagnosisCard diagnosis={d.summary.diagnosis} />}
       <LiftCard tests={d.summary?.tests ?? []} lift={d.summary?.lift} liftOverNone={d.summary?.liftOverNone} />
       <TestReportCard tests={d.summary?.tests ?? []} testDelta={d.summary?.testDelta} />
+      <ActivationCard activation={d.activation} />
       <EpochsCard epochs={d.epochStats} />
       <StepsCard steps={steps} selected={step} onInspect={setStep} />
       {step !== null && (

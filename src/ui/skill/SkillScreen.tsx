@@ -10,6 +10,7 @@ import { useState } from 'react';
 import type { LineMark } from './blame-marks';
 import { openPackageFolder, openPackageZip } from './open-package';
 import { PackageFiles } from './PackageFiles';
+import { TriggerQueries } from './TriggerQueries';
 
 /**
  * Opening a SKILL.md sets its frontmatter aside (name, description…): training edits only the
@@ -108,8 +109,9 @@ export function SkillScreen() {
       </Card>
       <Card title="Skill package">
         <p className="muted">
-          For exporting the trained skill as an Agent Skills SKILL.md. Never shown to the model and never edited by
-          training; opening a SKILL.md fills them from its frontmatter.
+          For exporting the trained skill as an Agent Skills SKILL.md; opening a SKILL.md fills them from its
+          frontmatter. Training never edits them — but for the description, when the activation track (Train) trains it
+          on trigger queries.
         </p>
         <div className="grid-2">
           <Field label="Skill name" hint="Lowercase letters, digits and hyphens (it is made so on export).">
@@ -139,6 +141,7 @@ export function SkillScreen() {
             )}
           </Field>
         </div>
+        <TriggerQueries />
       </Card>
       <EvaluatePanel />
       <FeedbackPanel />

@@ -5,10 +5,22 @@
  */
 import { openPackage, packageFromFiles, readPackageZip, PackageError, type SkillPackage } from '../../core/package-zip';
 import { skillName } from '../../core/skill-file';
-import { setApp } from '../../store/app-store';
+import { setApp, type AppState } from '../../store/app-store';
+import { parseTriggerQueries, TRIGGER_FILES } from '../../core/trigger-queries';
+
+/** The package's own trigger queries (evals/trigger-evals.json and the like), when it carries usable ones. */
+function triggersOf(pkg: SkillPackage): AppState['triggerQueries'] {
+  for (const path of TRIGGER_FILES) {
+    const a = pkg.assets.find((x) => x.path === path);
+    const r = a ? parseTriggerQueries(new TextDecoder().decode(a.bytes)) : null;
+    if (r?.ok) return { queries: r.queries, source: `${pkg.name}/${path}` };
+  }
+  return null;
+}
 
 function show(pkg: SkillPackage, source: string): void {
   const { bundle, meta, shell } = openPackage(pkg);
+  const triggers = triggersOf(pkg);
   const kept = pkg.assets.length ? `, ${pkg.assets.length} other kept` : '';
   setApp({
     skill: bundle,
@@ -16,6 +28,7 @@ function show(pkg: SkillPackage, source: string): void {
     skillParent: null,
     skillMeta: { name: meta.name ?? skillName(pkg.name), description: meta.description ?? '' },
     skillPackage: shell,
+    ...(triggers ? { triggerQueries: triggers } : {}),
     problem: null,
   });
 }

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { trainer } from '../../client/trainer-client';
 import type { SkillMeta } from '../../core/skill-file';
-import { ExportSkill } from '../common/ExportSkill';
+import { ExportSkill, trainedDescriptionOf } from '../common/ExportSkill';
 import { DiagnosisCard } from '../common/DiagnosisCard';
 import type { Diagnosis } from '../../core/diagnostics';
 
@@ -11,6 +11,7 @@ export function CompletedExport({ runId }: { runId: string }) {
     skill: string;
     name: string;
     meta?: SkillMeta;
+    activation?: { description: string; initialDescription: string };
     score: number;
     diagnosis?: Diagnosis;
   } | null>(null);
@@ -24,6 +25,7 @@ export function CompletedExport({ runId }: { runId: string }) {
             skill: r.detail.bestSkill,
             name: r.detail.run.name,
             meta: r.detail.skillMeta,
+            activation: r.detail.activation,
             score: r.detail.bestScore,
             diagnosis: r.detail.summary?.diagnosis,
           });
@@ -37,7 +39,13 @@ export function CompletedExport({ runId }: { runId: string }) {
     <>
       <div className="actions-bar">
         <span className="ok-line">Done: the best skill scored {(best.score * 100).toFixed(1)}% on validation.</span>
-        <ExportSkill skill={best.skill} runName={best.name} runId={runId} meta={best.meta} />
+        <ExportSkill
+          skill={best.skill}
+          runName={best.name}
+          runId={runId}
+          meta={best.meta}
+          {...trainedDescriptionOf(best.activation)}
+        />
       </div>
       {best.diagnosis && <DiagnosisCard diagnosis={best.diagnosis} />}
     </>

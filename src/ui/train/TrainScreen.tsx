@@ -10,6 +10,7 @@ import {
   type RunConfig,
 } from '../../core/run-config';
 import { scheduleSequence } from '../../core/schedules';
+import { splitTriggerQueries } from '../../core/trigger-queries';
 import { KnobFields } from './KnobFields';
 import type { CostEstimate, DatasetListItem } from '../../worker/api-types';
 import { effectivePrices } from '../../store/effective-prices';
@@ -62,6 +63,14 @@ export function TrainScreen() {
     void trainer().listDatasets().then(setDatasets);
   }, [datasetId]);
 
+  const triggerQueries = useApp((s) => s.triggerQueries);
+  // The activation track's queries per split, as the run will split them (same seed, same counts).
+  const triggers = useMemo(() => {
+    if (!triggerQueries) return undefined;
+    const s = splitTriggerQueries(triggerQueries.queries, config.seed);
+    return { train: s.train.length, val: s.val.length, test: s.test.length };
+  }, [triggerQueries, config.seed]);
+
   useEffect(() => {
     if (!datasetId) return;
     const t = setTimeout(() => {
@@ -71,6 +80,7 @@ export function TrainScreen() {
           config,
           skill,
           batchOneShot,
+          ...(triggers ? { triggers } : {}),
           prices: {
             ...(prices.target ? { target: prices.target } : {}),
             ...(prices.optimizer ? { optimizer: prices.optimizer } : {}),
@@ -79,12 +89,12 @@ export function TrainScreen() {
         .then((r) => setEstimate(r.ok ? r.estimate : null));
       if (listPrices)
         void trainer()
-          .estimateCost({ datasetId, config, skill, prices: listPrices })
+          .estimateCost({ datasetId, config, skill, prices: listPrices, ...(triggers ? { triggers } : {}) })
           .then((r) => setListCost(r.ok ? r.estimate.totalCostUsd : null));
       else setListCost(null);
     }, 250);
     return () => clearTimeout(t);
-  }, [datasetId, config, skill, prices, listPrices, batchOneShot]);
+  }, [datasetId, config, skill, prices, listPrices, batchOneShot, triggers]);
 
   const problems = validateRunConfig(config);
   // Buttons follow the status the worker reported; while a start is on its way none is offered twice.

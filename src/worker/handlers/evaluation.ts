@@ -127,6 +127,7 @@ export function evaluationHandlers(c: ApiContext): EvaluationApi {
         prompts,
         prices: input.prices,
         batchOneShot: input.batchOneShot,
+        ...(input.triggers ? { triggers: input.triggers } : {}),
       });
       return { ok: true, estimate };
     },

@@ -68,6 +68,7 @@ export function runsHandlers(c: ApiContext): RunsApi {
         ...(input.parent ? { parent: input.parent } : {}),
         ...(input.skillMeta ? { skillMeta: input.skillMeta } : {}),
         ...(input.skillPackage ? { skillPackage: input.skillPackage } : {}),
+        ...(input.triggerQueries?.length ? { triggerQueries: input.triggerQueries } : {}),
       };
       await putRun(db, run);
       return { ok: true, runId: id };
@@ -126,6 +127,15 @@ export function runsHandlers(c: ApiContext): RunsApi {
               data: { items: d.items, splits: d.splits },
               initialSkill: run.initialSkill,
               prices: run.prices,
+              ...(run.triggerQueries?.length
+                ? {
+                    activation: {
+                      queries: run.triggerQueries,
+                      name: run.skillMeta?.name || 'skill',
+                      description: run.skillMeta?.description ?? '',
+                    },
+                  }
+                : {}),
             },
             {
               llm,
@@ -192,6 +202,7 @@ export function runsHandlers(c: ApiContext): RunsApi {
           endpoints: run.endpoints,
           prices: run.prices,
           ...(run.skillMeta ? { skillMeta: run.skillMeta } : {}),
+          ...(s?.activation ? { activation: s.activation } : {}),
           currentSkill: s?.gate.currentSkill ?? run.initialSkill,
           bestSkill: s?.gate.bestSkill ?? run.initialSkill,
           currentScore: s?.gate.currentScore ?? 0,
