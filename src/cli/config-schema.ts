@@ -93,6 +93,11 @@ export function cliConfigSchema(): Schema {
         description:
           'Starting skill: a .md file, or a skill package (a folder or .zip holding SKILL.md), relative to this file.',
       },
+      triggers: {
+        type: 'string',
+        description:
+          'Trigger queries for the activation track (run.activationTrack): a JSON list of {"query", "should_trigger"}, relative to this file; a skill package\'s evals/trigger-evals.json when absent.',
+      },
       split: {
         type: 'object',
         description: 'How a dataset without a split column is split (train : val : test), and with which seed.',

@@ -16,6 +16,8 @@ export interface CliConfig {
   data?: string;
   /** Starting skill (.md, or a package folder or .zip), relative to the config file; empty skill when absent. */
   skill?: string;
+  /** Trigger queries for the activation track (`run.activationTrack`), relative to the config file. */
+  triggers?: string;
   endpoints: RunEndpoints;
   prices: Prices;
   run: RunConfig;
@@ -31,7 +33,19 @@ export class ConfigError extends Error {
   }
 }
 
-const KNOWN = new Set(['name', 'data', 'skill', 'target', 'optimizer', 'judge', 'prices', 'run', 'split', '$schema']);
+const KNOWN = new Set([
+  'name',
+  'data',
+  'skill',
+  'triggers',
+  'target',
+  'optimizer',
+  'judge',
+  'prices',
+  'run',
+  'split',
+  '$schema',
+]);
 export const ENDPOINT_KEYS: ReadonlySet<string> = new Set([
   'baseURL',
   'model',
@@ -112,7 +126,7 @@ export function parseCliConfig(text: string, file = 'the config'): { config: Cli
     optimizer: endpoint(c.optimizer, 'optimizer'),
     ...(c.judge !== undefined ? { judge: endpoint(c.judge, 'judge') } : {}),
   };
-  for (const k of ['name', 'data', 'skill'] as const) {
+  for (const k of ['name', 'data', 'skill', 'triggers'] as const) {
     if (c[k] !== undefined && typeof c[k] !== 'string') throw new ConfigError(`"${k}" must be a string.`);
   }
   return {
@@ -120,6 +134,7 @@ export function parseCliConfig(text: string, file = 'the config'): { config: Cli
       ...(typeof c.name === 'string' ? { name: c.name } : {}),
       ...(typeof c.data === 'string' ? { data: c.data } : {}),
       ...(typeof c.skill === 'string' ? { skill: c.skill } : {}),
+      ...(typeof c.triggers === 'string' ? { triggers: c.triggers } : {}),
       endpoints,
       prices: pricesOf((c.prices as Prices | undefined) ?? {}, endpoints),
       run: run.config,

@@ -31,10 +31,11 @@ import { parseBundle } from '../storage/bundle';
 import type { DatasetRecord, RunEndpoints, RunRecord } from '../storage/schema';
 import type { LlmPort } from '../engine/ports';
 import { endpointConfig } from '../worker/handlers/context';
-import { ConfigError, keysFromEnv, parseCliConfig, type Env } from './config';
+import { ConfigError, keysFromEnv, parseCliConfig, type CliConfig, type Env } from './config';
 import { FileRunStore } from './file-store';
 import { readSkillInput, writeBestSkill, type SkillInput } from './skill-files';
 import { PACKAGE_EVALS } from '../core/skill-package';
+import { parseTriggerQueries, splitTriggerQueries, type TriggerQuery } from '../core/trigger-queries';
 import { Progress } from './progress';
 import { reportHtml } from './report';
 import { evaluateSkill } from '../engine/evaluate';
@@ -140,7 +141,24 @@ function loadInputs(args: ReturnType<typeof parse>['values'], io: CliIo) {
     createdAt: io.now(),
     fieldNames: imported.fieldNames,
   };
-  return { config, dataset, skill: input.skill, input, sizes };
+  return { config, dataset, skill: input.skill, input, sizes, triggers: loadTriggers(config, base, input) };
+}
+
+/** The activation track's queries (config "triggers", else the package's own), when the track is on. */
+function loadTriggers(config: CliConfig, base: string, input: SkillInput): TriggerQuery[] | undefined {
+  if (!config.run.activationTrack) return undefined;
+  if (!input.shell)
+    throw new ConfigError(
+      'run.activationTrack trains a SKILL.md description: give a skill package (a folder or .zip holding SKILL.md) as the skill.',
+    );
+  const path = config.triggers ? resolve(base, config.triggers) : input.triggers?.path;
+  if (!path)
+    throw new ConfigError(
+      'run.activationTrack needs trigger queries: "triggers" in the config, or evals/trigger-evals.json in the package.',
+    );
+  const parsed = parseTriggerQueries(config.triggers ? readText(path, 'trigger queries') : input.triggers!.text);
+  if (!parsed.ok) throw new ConfigError(`${path}: ${parsed.problems.slice(0, 20).join('; ')}`);
+  return parsed.queries;
 }
 
 function parse(argv: string[]) {
@@ -182,8 +200,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
 }
 
 function estimate(values: ReturnType<typeof parse>['values'], io: CliIo): number {
-  const { config, dataset, skill, sizes } = loadInputs(values, io);
+  const { config, dataset, skill, sizes, triggers } = loadInputs(values, io);
   const prompts = loadPrompts(io.promptsDir, config.run.promptOverrides);
+  const tsplit = triggers && splitTriggerQueries(triggers, config.run.seed);
   const batchOneShot = Boolean(config.endpoints.target.batchApi);
   const template = rolloutTemplateOf(config.run, prompts);
   const e = estimateCost({
@@ -195,6 +214,7 @@ function estimate(values: ReturnType<typeof parse>['values'], io: CliIo): number
     prompts,
     prices: config.prices,
     batchOneShot,
+    ...(tsplit ? { triggers: { train: tsplit.train.length, val: tsplit.val.length, test: tsplit.test.length } } : {}),
   });
   const cost = e.totalCostUsd === null ? 'unknown (set "prices" in the config)' : `$${e.totalCostUsd.toFixed(2)}`;
   io.err(`Estimate: ${e.totalCalls} calls, ${e.totalTokens.toLocaleString('en-US')} tokens, cost ${cost}.`);
@@ -282,7 +302,7 @@ async function train(values: ReturnType<typeof parse>['values'], io: CliIo): Pro
     io.err(`Continuing the run in ${out}.`);
     return resume(values, io, existing);
   }
-  const { config, dataset, skill, input } = loadInputs(values, io);
+  const { config, dataset, skill, input, triggers } = loadInputs(values, io);
   const maxUsd = numberOption(values['max-usd'], 'max-usd');
   const runConfig =
     maxUsd !== undefined ? { ...config.run, budget: { ...config.run.budget, usd: maxUsd } } : config.run;
@@ -304,6 +324,7 @@ async function train(values: ReturnType<typeof parse>['values'], io: CliIo): Pro
     prices: config.prices,
     ...(input.shell ? { skillPackage: input.shell } : {}),
     ...(input.meta ? { skillMeta: { name: input.meta.name ?? '', description: input.meta.description ?? '' } } : {}),
+    ...(triggers ? { triggerQueries: triggers } : {}),
   };
   store.write({ t: 'run', v: run });
   store.write({ t: 'dataset', v: dataset });
@@ -364,6 +385,15 @@ async function execute(
       data: { items: dataset.items, splits: dataset.splits },
       initialSkill: run.initialSkill,
       prices: run.prices,
+      ...(run.triggerQueries?.length
+        ? {
+            activation: {
+              queries: run.triggerQueries,
+              name: run.skillMeta?.name || run.skillPackage?.name || 'skill',
+              description: run.skillMeta?.description ?? '',
+            },
+          }
+        : {}),
     },
     {
       llm,
@@ -389,7 +419,9 @@ async function report(
   const state = await store.loadState();
   const run = store.run!;
   const best = state?.gate.bestSkill ?? run.initialSkill;
-  const written = writeBestSkill(out, best, run.skillPackage);
+  const a = state?.activation;
+  const trained = a && a.description !== a.initialDescription ? a.description : undefined;
+  const written = writeBestSkill(out, best, run.skillPackage, trained);
   writeFileSync(join(out, 'run-bundle.json'), JSON.stringify(store.toBundle(new Date(io.now()).toISOString())));
   writeFileSync(join(out, 'report.html'), await reportHtml(store));
   const s = outcome.summary;
@@ -425,6 +457,16 @@ async function report(
     lift,
     liftInterval: s?.lift?.interval ?? null,
     costUsd: s?.totalCostUsd ?? null,
+    ...(a
+      ? {
+          activation: {
+            initialDescription: a.initialDescription,
+            description: a.description,
+            validation: { initial: a.baselineScore, best: a.score },
+            test: a.test ?? null,
+          },
+        }
+      : {}),
     out,
   };
   if (outcome.status === 'completed') {

@@ -17,7 +17,8 @@ import {
   type PackageShell,
   type SkillPackage,
 } from '../core/package-zip';
-import type { SkillMeta } from '../core/skill-file';
+import { withDescription, type SkillMeta } from '../core/skill-file';
+import { TRIGGER_FILES } from '../core/trigger-queries';
 import { PACKAGE_EVALS } from '../core/skill-package';
 import { ConfigError } from './config';
 
@@ -29,6 +30,8 @@ export interface SkillInput {
   meta?: Partial<SkillMeta>;
   /** The package's `evals/evals.json`, when it carries one: the dataset when none is named. */
   evals?: string;
+  /** The package's trigger queries file (evals/trigger-evals.json and the like), when it carries one. */
+  triggers?: { path: string; text: string };
 }
 
 const SKIPPED_DIRS = new Set(['.git', 'node_modules', '__MACOSX']);
@@ -79,7 +82,14 @@ export function readSkillInput(path: string): SkillInput {
   const pkg = readPackage(path);
   const { bundle, meta, shell } = openPackage(pkg);
   const evals = pkg.assets.find((a) => a.path === PACKAGE_EVALS);
-  return { skill: bundle, shell, meta, ...(evals ? { evals: strFromU8(evals.bytes) } : {}) };
+  const triggers = TRIGGER_FILES.map((p) => pkg.assets.find((a) => a.path === p)).find(Boolean);
+  return {
+    skill: bundle,
+    shell,
+    meta,
+    ...(evals ? { evals: strFromU8(evals.bytes) } : {}),
+    ...(triggers ? { triggers: { path: join(path, triggers.path), text: strFromU8(triggers.bytes) } } : {}),
+  };
 }
 
 /**
@@ -87,7 +97,17 @@ export function readSkillInput(path: string): SkillInput {
  * best-skill.zip and the unpacked folder best-skill/ (replaced whole, so no stale file remains).
  * Returns the paths written, for the closing line.
  */
-export function writeBestSkill(out: string, best: string, shell: PackageShell | undefined): string[] {
+export function writeBestSkill(
+  out: string,
+  best: string,
+  stored: PackageShell | undefined,
+  /** The description the activation track kept, when it changed it: written into SKILL.md's frontmatter. */
+  trainedDescription?: string,
+): string[] {
+  const shell =
+    stored && trainedDescription
+      ? { ...stored, frontmatter: withDescription(stored.frontmatter, trainedDescription) }
+      : stored;
   if (!shell) {
     writeFileSync(join(out, 'best-skill.md'), best);
     writeFileSync(join(out, 'AGENTS.md'), best);

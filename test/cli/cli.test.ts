@@ -14,6 +14,7 @@ import { exportRunFile, importBundle, parseBundle } from '../../src/storage/bund
 import { runCli } from '../../src/cli/main';
 import { readPackageZip } from '../../src/core/package-zip';
 import { ruleText, topicCode, TOPICS } from '../support/rule-world';
+import { TRIGGER_START_DESCRIPTION, triggerWorldQueries } from '../support/trigger-world';
 
 const BIN = new URL('../../bin/skillwright.mjs', import.meta.url).pathname;
 const KEY = 'sk-cli-secret-key-123';
@@ -201,7 +202,7 @@ describe('skillwright (the headless runner)', () => {
     const wrong = TOPICS.slice(0, 4);
     const wrongCode = (t: string) => `${topicCode(t).slice(0, 3)}${(Number(topicCode(t).slice(3)) + 1) % 10}`;
     const codes = `# Codes\n\n${wrong.map((t) => `- For ${t} specimens, use the prefix ${wrongCode(t)}.`).join('\n')}\n`;
-    const skillMd = '---\nname: specimen-codes\ndescription: Answers specimen codes.\n---\n\n# Specimen codes\n\nAnswer with the specimen code.\n';
+    const skillMd = `---\nname: specimen-codes\ndescription: ${TRIGGER_START_DESCRIPTION}\n---\n\n# Specimen codes\n\nAnswer with the specimen code.\n`;
     const script = new Uint8Array([0, 1, 2, 255, 10]);
     const pkg = join(dir, 'specimen-codes');
     for (const sub of ['references', 'scripts', 'evals', '.git']) mkdirSync(join(pkg, sub), { recursive: true });
@@ -211,10 +212,14 @@ describe('skillwright (the headless runner)', () => {
     writeFileSync(join(pkg, '.git', 'HEAD'), 'ref: refs/heads/main\n');
     const evals = makeWorldItems(60).map((w) => ({ id: w.id, prompt: w.question, expected_output: w.answers[0], files: [], assertions: [] }));
     writeFileSync(join(pkg, 'evals', 'evals.json'), JSON.stringify({ skill_name: 'specimen-codes', evals }));
+    // The activation track trains the description on the package's own trigger queries.
+    const triggers = triggerWorldQueries().map((q) => ({ query: q.query, should_trigger: q.shouldTrigger }));
+    writeFileSync(join(pkg, 'evals', 'trigger-evals.json'), JSON.stringify(triggers));
+    srv.set({ describerSlip: 0 });
     const config = JSON.parse(readFileSync(join(dir, 'skillwright.json'), 'utf8'));
     delete config.data;
     delete config.skill;
-    writeFileSync(join(dir, 'pkg.json'), JSON.stringify({ ...config, run: { ...config.run, epochs: 1 } }));
+    writeFileSync(join(dir, 'pkg.json'), JSON.stringify({ ...config, run: { ...config.run, epochs: 1, activationTrack: true } }));
 
     const r = await cli(['train', '--config', 'pkg.json', '--skill', 'specimen-codes', '--out', 'pkg-out', '--json']);
     expect(r.code, r.stderr).toBe(0);
@@ -223,13 +228,17 @@ describe('skillwright (the headless runner)', () => {
     expect(readdirSync(out)).not.toContain('best-skill.md');
     const read = readPackageZip('best-skill.zip', readFileSync(join(out, 'best-skill.zip')));
     expect(read.name).toBe('specimen-codes');
-    expect(read.skillMd.startsWith('---\nname: specimen-codes\ndescription: Answers specimen codes.\n---\n')).toBe(true);
+    const summary = JSON.parse(r.stdout.trim());
+    expect(summary.activation.initialDescription).toBe(TRIGGER_START_DESCRIPTION);
+    expect(summary.activation.description).toMatch(/^Gives the specimen code for /);
+    expect(summary.activation.test.best).toBeGreaterThan(summary.activation.test.initial);
+    expect(read.skillMd.startsWith(`---\nname: specimen-codes\ndescription: ${JSON.stringify(summary.activation.description)}\n---\n`)).toBe(true);
     expect(read.references.map((f) => f.path)).toEqual(['references/codes.md']);
     const trained = read.references[0].text;
     expect(trained).not.toBe(codes);
     expect(wrong.some((t) => trained.includes(ruleText(t).slice(2)))).toBe(true); // fixed in the file that held it
-    expect(read.assets.map((a) => a.path)).toEqual(['evals/evals.json', 'scripts/tool.bin']); // .git left out
-    expect([...read.assets[1].bytes]).toEqual([...script]);
+    expect(read.assets.map((a) => a.path)).toEqual(['evals/evals.json', 'evals/trigger-evals.json', 'scripts/tool.bin']); // .git left out
+    expect([...read.assets[2].bytes]).toEqual([...script]);
     // The unpacked folder is the same package.
     expect(readFileSync(join(out, 'best-skill', 'SKILL.md'), 'utf8')).toBe(read.skillMd);
     expect(readFileSync(join(out, 'best-skill', 'references', 'codes.md'), 'utf8')).toBe(trained);
@@ -245,7 +254,7 @@ describe('skillwright (the headless runner)', () => {
     expect(JSON.parse(ev.stdout.trim()).hard).toBeCloseTo(JSON.parse(r.stdout.trim()).testBest, 9);
   }, 60_000);
 
-  it('names a package without SKILL.md and a damaged zip, with exit code 2', async () => {
+  it('names a package without SKILL.md, a damaged zip, and an activation track without a package, with exit code 2', async () => {
     mkdirSync(join(dir, 'no-skill', 'references'), { recursive: true });
     writeFileSync(join(dir, 'no-skill', 'references', 'a.md'), '# A\n');
     const none = await cliHere(['estimate', '--config', 'skillwright.json', '--skill', 'no-skill']);
@@ -255,5 +264,10 @@ describe('skillwright (the headless runner)', () => {
     const broken = await cliHere(['estimate', '--config', 'skillwright.json', '--skill', 'broken.zip']);
     expect(broken.code).toBe(2);
     expect(broken.stderr).toMatch(/broken\.zip: This file is not a readable \.zip/);
+    const config = JSON.parse(readFileSync(join(dir, 'skillwright.json'), 'utf8'));
+    writeFileSync(join(dir, 'track.json'), JSON.stringify({ ...config, run: { ...config.run, activationTrack: true } }));
+    const noPackage = await cliHere(['estimate', '--config', 'track.json']);
+    expect(noPackage.code).toBe(2);
+    expect(noPackage.stderr).toMatch(/activationTrack trains a SKILL\.md description: give a skill package/);
   });
 });
