@@ -13,7 +13,8 @@
  *   it knows and guesses 5 % (10 %) of those it does not — a changed skill re-draws, and the same
  *   prompt asked again is a fresh sample;
  * - broad: a starting rule that carries three families, a repairer that slips in harmful rules;
- * - broad-noisy: the broad world with the noisy world's stochastic target.
+ * - broad-noisy: the broad world with the noisy world's stochastic target;
+ * - activation / activation-noisy: the activation track's trigger world (bench-activation.ts).
  * Each seed gets its own server (its own noise seed), so runs never share a target's draws.
  * Options: --baseline (the issue-#8 mechanisms off), --off=knob,knob (switch single mechanisms
  * off), --on=knob,knob (switch single mechanisms on), --set=knob:N,knob:N (numeric knobs), --noise=X (how often the simulated optimizer
@@ -34,6 +35,7 @@ import { loadPrompts } from './prompts';
 import { testEndpoint } from './endpoints';
 import { INITIAL_SKILL, SMALL_CONFIG, worldDataset } from './harness';
 import { startLlmServer, type ServerOptions } from './llm-server';
+import { ACTIVATION_WORLDS, activationSeed, aggregateActivation, type ActivationWorld } from './bench-activation';
 import { BROAD_WORLD, HARD_WORLD, hardTargetAnswer, makeHardWorldItems, simulatedTargetAnswer, type HardWorldSpec } from './rule-world';
 
 export const BASELINE_KNOBS: Partial<RunConfig> = { screenEdits: false, trainCheck: false, repairEdits: false, carryEdits: false, tieBreak: false };
@@ -205,8 +207,11 @@ function aggregate(results: SeedResult[]) {
 export async function main(argv: string[]): Promise<number> {
   const arg = (name: string) => argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
   const seeds = Array.from({ length: Number(arg('seeds') ?? 8) }, (_, i) => i + 1);
-  const asked = (arg('world') ?? '').split(',').filter((w): w is World => (WORLDS as readonly string[]).includes(w));
-  const worlds = asked.length ? asked : [...WORLDS];
+  const named = (arg('world') ?? '').split(',').filter(Boolean);
+  const asked = named.filter((w): w is World => (WORLDS as readonly string[]).includes(w));
+  const askedActivation = named.filter((w): w is ActivationWorld => (ACTIVATION_WORLDS as readonly string[]).includes(w));
+  const worlds = named.length ? asked : [...WORLDS];
+  const activationWorlds = named.length ? askedActivation : [...ACTIVATION_WORLDS];
   // --off=a,b / --on=a,b switch single mechanisms off or on (ablations of the defaults).
   const flags = (name: string, value: boolean) => Object.fromEntries((arg(name) ?? '').split(',').filter(Boolean).map((k) => [k, value]));
   const off = flags('off', false) as Partial<RunConfig>;
@@ -241,6 +246,13 @@ export async function main(argv: string[]): Promise<number> {
         );
       }
     }
+  }
+  // The activation track's worlds: the description trained on trigger queries (bench-activation.ts).
+  for (const world of activationWorlds) {
+    const results = [];
+    for (let i = 0; i < seeds.length; i += 2)
+      results.push(...(await Promise.all(seeds.slice(i, i + 2).map((s) => activationSeed(world, s, knobs)))));
+    out[world] = aggregateActivation(results);
   }
   console.log(JSON.stringify(out));
   return 0;
