@@ -58,6 +58,15 @@ export interface ReportData {
   liftOverNone?: ReportLift;
   /** Edit blame of the best skill: where each run of lines came from (storage/skill-blame.ts). */
   blame?: { start: number; end: number; source: string; detail: string }[];
+  /** The activation track: the description it started from and kept, and how often each decided right. */
+  activation?: {
+    initialDescription: string;
+    description: string;
+    baselineScore: number;
+    score: number;
+    epochs: { epoch: number; action: string; valCurrent?: number; valCandidate?: number }[];
+    test?: { initial: number; best: number; n: number };
+  };
 }
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -127,6 +136,25 @@ function liftLine(l: ReportLift, over: string): string {
 
 const ids = (xs: readonly string[]) =>
   xs.length ? escapeHtml(xs.slice(0, 12).join(', ') + (xs.length > 12 ? ` … (${xs.length})` : '')) : '—';
+
+/** The activation track's part of the report: both descriptions and their shares decided right. */
+function activationSection(a: ReportData['activation']): string {
+  if (!a) return '';
+  const rows = [
+    ['Starting', escapeHtml(a.initialDescription), pct(a.baselineScore), a.test ? pct(a.test.initial) : '—'],
+    ['Kept (exported)', escapeHtml(a.description), pct(a.score), a.test ? pct(a.test.best) : '—'],
+  ];
+  const epochs = a.epochs
+    .map((e) => {
+      const v = isNum(e.valCandidate) ? ` (validation ${pct(e.valCurrent)} → ${pct(e.valCandidate)})` : '';
+      return `epoch ${int(e.epoch)}: ${escapeHtml(String(e.action).replace(/_/g, ' '))}${v}`;
+    })
+    .join(' · ');
+  return `<h2>Activation track: the description</h2>
+${table(['Description', 'Text', 'Validation queries right', 'Test queries right'], rows)}
+<p>${epochs}</p>
+`;
+}
 
 export function renderRunReport(d: ReportData): string {
   const bestLines = d.bestSkill.replace(/\n$/, '').split('\n');
@@ -209,7 +237,7 @@ ${
       ) + lift
     : '<p>The test split was not scored.</p>'
 }
-<h2>Cost by stage</h2>
+${activationSection(d.activation)}<h2>Cost by stage</h2>
 ${usageRows.length ? table(['Stage', 'Calls', 'Tokens', 'Cost'], usageRows) : '<p>No usage recorded.</p>'}
 <h2>Best skill</h2>
 <pre>${escapeHtml(d.bestSkill)}</pre>

@@ -73,5 +73,6 @@ export function reportData(a: {
     ...(summary?.diagnosis ? { diagnosis: summary.diagnosis } : {}),
     ...(summary?.lift ? { lift: summary.lift } : {}),
     ...(summary?.liftOverNone ? { liftOverNone: summary.liftOverNone } : {}),
+    ...(state?.activation ? { activation: state.activation } : {}),
   };
 }

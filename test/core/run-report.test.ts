@@ -84,6 +84,26 @@ describe('HTML run report', () => {
     expect(renderRunReport(data())).not.toContain('Where each line');
   });
 
+  it('activation track: both descriptions, escaped, with their shares decided right and each epoch', () => {
+    const activation = {
+      initialDescription: 'Old <one>',
+      description: 'New & better',
+      baselineScore: 0.7,
+      score: 1,
+      epochs: [
+        { epoch: 1, action: 'accept', valCurrent: 0.7, valCandidate: 1 },
+        { epoch: 2, action: 'no_misfires' },
+      ],
+      test: { initial: 0.6, best: 0.9, n: 10 },
+    };
+    const html = renderRunReport(data({ activation }));
+    expect(html).toContain('<h2>Activation track: the description</h2>');
+    expect(html).toContain('<td>Starting</td><td>Old &lt;one&gt;</td><td>70.0%</td><td>60.0%</td>');
+    expect(html).toContain('<td>Kept (exported)</td><td>New &amp; better</td><td>100.0%</td><td>90.0%</td>');
+    expect(html).toContain('epoch 1: accept (validation 70.0% → 100.0%) · epoch 2: no misfires');
+    expect(renderRunReport(data())).not.toContain('Activation track');
+  });
+
   it('says so when nothing was accepted or tested', () => {
     const html = renderRunReport(data({ gates: [], tests: [], usage: {}, diagnosis: { headline: 'No step was accepted. In 2 steps, …' } }));
     expect(html).toContain('<p>No step was accepted.</p>');
