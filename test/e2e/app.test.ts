@@ -1046,6 +1046,11 @@ describe.skipIf(Boolean(skip))('skill packages in Chromium', () => {
     // The package's trigger queries are the activation track's (issue #23 item 4).
     const triggerGroup = page.getByRole('group', { name: 'Trigger queries' });
     expect(await triggerGroup.innerText()).toMatch(/40 trigger queries from specimen-codes\/evals\/trigger-evals\.json: 16 should load the skill, 24 should not/);
+    // A bad file is named with its row and field, and the queries already there stay.
+    const bad = JSON.stringify([{ query: 'a', should_trigger: true }, { query: 'b', should_trigger: 'yes' }]);
+    await page.getByLabel('Open trigger queries').setInputFiles({ name: 'bad-triggers.json', mimeType: 'application/json', buffer: Buffer.from(bad) });
+    await page.getByText(/bad-triggers\.json holds no usable trigger queries: query 2, field "should_trigger": must be true or false/).waitFor();
+    expect(await triggerGroup.innerText()).toMatch(/40 trigger queries from specimen-codes\/evals\/trigger-evals\.json/);
     await page.waitForTimeout(1000); // Monaco's first paint
     await page.screenshot({ path: 'test-results/skill-package-light.png', fullPage: true });
     await page.emulateMedia({ colorScheme: 'dark' });
