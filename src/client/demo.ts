@@ -10,6 +10,7 @@ import { trainer } from './trainer-client';
 import { DEFAULT_CONNECTION, setApp, useApp, type ParkedDrafts } from '../store/app-store';
 import { DEFAULT_RUN_CONFIG } from '../core/run-config';
 import { DEMO_BASE_URL, DEMO_INITIAL_SKILL, DEMO_MODELS, makeWorldItems } from '../core/demo-world';
+import { TRIGGER_START_DESCRIPTION, triggerWorldQueries } from '../core/demo-trigger-world';
 
 export const DEMO_DATASET_NAME = 'Demo: specimen codes (simulated)';
 
@@ -68,10 +69,11 @@ export async function startDemo(): Promise<string | null> {
     datasetName: ds.name,
     skill: DEMO_INITIAL_SKILL,
     skillSource: 'the demo (simulated)',
-    skillMeta: null,
+    // The activation track trains this description on the trigger world's queries.
+    skillMeta: { name: 'specimen-codes', description: TRIGGER_START_DESCRIPTION },
     skillPackage: null,
     skillParent: null,
-    triggerQueries: null,
+    triggerQueries: { queries: triggerWorldQueries(), source: 'the demo (simulated)' },
     config: {
       ...DEFAULT_RUN_CONFIG,
       epochs: 2,
@@ -82,6 +84,7 @@ export async function startDemo(): Promise<string | null> {
       targetConcurrency: 4,
       optimizerConcurrency: 4,
       scorer: { kind: 'exact' },
+      activationTrack: true,
     },
     problem: null,
   });

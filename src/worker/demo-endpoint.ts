@@ -1,11 +1,13 @@
 /**
  * The zero-key demo (issue #11): an OpenAI-compatible endpoint simulated inside the worker,
- * running the rule world (core/demo-world.ts, core/demo-optimizer.ts). Requests to its base URL
+ * running the rule world (core/demo-world.ts, core/demo-optimizer.ts) and the activation track's
+ * trigger world (core/demo-trigger-world.ts). Requests to its base URL
  * never leave the page — the `.invalid` domain cannot resolve, so nothing could reach a
  * network even by mistake. Everything it answers is a simulation, and the app says so.
  */
 import { DEMO_BASE_URL, DEMO_MODELS, simulatedTargetAnswer } from '../core/demo-world';
 import { simulatedOptimizerAnswer, stageOf, type ChatBody } from '../core/demo-optimizer';
+import { describerReply, triggerReply } from '../core/demo-trigger-world';
 
 export { DEMO_BASE_URL, DEMO_KEY, DEMO_MODELS } from '../core/demo-world';
 
@@ -31,10 +33,15 @@ function complete(body: ChatBody): Response {
     .map((m) => m.content)
     .join('\n');
   const stage = stageOf(body);
-  const content =
-    stage === 'target'
+  // The activation track's question and rewrite (core/demo-trigger-world.ts).
+  const trigger = stage === 'target' && system.includes('One skill is installed:');
+  const content = trigger
+    ? triggerReply(system, user)
+    : stage === 'target'
       ? `Looking at the question and the rules.\n<answer>${simulatedTargetAnswer(system, user)}</answer>`
-      : JSON.stringify(simulatedOptimizerAnswer(stage, user, { harmfulRate: 0.25, fraction: fnvFraction }, system));
+      : stage === 'describe_skill'
+        ? JSON.stringify(describerReply(user, fnvFraction(user), 0.25))
+        : JSON.stringify(simulatedOptimizerAnswer(stage, user, { harmfulRate: 0.25, fraction: fnvFraction }, system));
   const prompt = tokens(system + user);
   const completion = tokens(content);
   return json(200, {

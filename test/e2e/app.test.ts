@@ -823,6 +823,9 @@ describe.skipIf(Boolean(skip))('zero-key demo in Chromium', () => {
     await page.screenshot({ path: 'test-results/demo-train-light.png', fullPage: true });
     const [run] = await readRuns(page);
     expect(run.state!.gate.bestScore).toBeGreaterThan(0.5);
+    // The demo trains the description too (the activation track), on its simulated trigger queries.
+    expect(run.state!.activation!.epochs).toHaveLength(2);
+    expect(run.state!.activation!.description).not.toBe(run.state!.activation!.initialDescription);
     // Steering: the optimizer turns feedback into edits, shown as a diff, taken only on request.
     await page.getByRole('link', { name: 'Skill' }).click();
     const skillBefore = await page.evaluate(() => JSON.parse(localStorage.getItem('skillwright-ui')!).state.skill as string);

@@ -58,6 +58,7 @@ export function readRuns(page: Page): Promise<
       config: { updateMode?: string };
       gate: { bestSkill: string; currentSkill: string; bestScore: number };
       summary?: { tests: { skill: string; hard: number }[]; lift?: { estimate: number } };
+      activation?: { description: string; initialDescription: string; epochs: { action: string }[] };
     };
   }[]
 > {
