@@ -33,6 +33,7 @@ import type { LlmPort } from '../engine/ports';
 import { endpointConfig } from '../worker/handlers/context';
 import { ConfigError, keysFromEnv, parseCliConfig, type CliConfig, type Env } from './config';
 import { FileRunStore } from './file-store';
+import { trainInputOf } from '../storage/train-input';
 import { readSkillInput, writeBestSkill, type SkillInput } from './skill-files';
 import { PACKAGE_EVALS } from '../core/skill-package';
 import { parseTriggerQueries, splitTriggerQueries, type TriggerQuery } from '../core/trigger-queries';
@@ -378,32 +379,14 @@ async function execute(
   const llm = llmPortFor(run.endpoints, c, io);
   const controller = stopOnInterrupt(io, 'Pausing at the next checkpoint… (the same command resumes)');
   const progress = new Progress(io.err, io.rawErr);
-  const outcome = await runTraining(
-    {
-      runId: run.id,
-      config: c,
-      data: { items: dataset.items, splits: dataset.splits },
-      initialSkill: run.initialSkill,
-      prices: run.prices,
-      ...(run.triggerQueries?.length
-        ? {
-            activation: {
-              queries: run.triggerQueries,
-              name: run.skillMeta?.name || run.skillPackage?.name || 'skill',
-              description: run.skillMeta?.description ?? '',
-            },
-          }
-        : {}),
-    },
-    {
-      llm,
-      store,
-      prompts: loadPrompts(io.promptsDir, c.promptOverrides),
-      signal: controller.signal,
-      onEvent: (e: RunEvent) => progress.event(e),
-      now: io.now,
-    },
-  );
+  const outcome = await runTraining(trainInputOf(run, dataset, c), {
+    llm,
+    store,
+    prompts: loadPrompts(io.promptsDir, c.promptOverrides),
+    signal: controller.signal,
+    onEvent: (e: RunEvent) => progress.event(e),
+    now: io.now,
+  });
   progress.done();
   return report(store, out, values, io, outcome);
 }

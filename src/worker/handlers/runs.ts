@@ -5,6 +5,7 @@
 import { deriveSteps, validateAgainstSplits, validateRunConfig } from '../../core/run-config';
 import type { RunEvent } from '../../engine/events';
 import { buildPromptSet } from '../../engine/prompts';
+import { trainInputOf } from '../../storage/train-input';
 import { runTraining } from '../../engine/run/trainer';
 import { createLlmPort } from '../../llm/openai-client';
 import { stripSecretHeaders } from '../../storage/bundle';
@@ -120,32 +121,14 @@ export function runsHandlers(c: ApiContext): RunsApi {
             },
             { ...deps.clientOptions, fetch: c.fetch },
           );
-          const result = await runTraining(
-            {
-              runId,
-              config,
-              data: { items: d.items, splits: d.splits },
-              initialSkill: run.initialSkill,
-              prices: run.prices,
-              ...(run.triggerQueries?.length
-                ? {
-                    activation: {
-                      queries: run.triggerQueries,
-                      name: run.skillMeta?.name || 'skill',
-                      description: run.skillMeta?.description ?? '',
-                    },
-                  }
-                : {}),
-            },
-            {
-              llm,
-              store: new IdbRunStore(db, deps.estimate),
-              prompts: buildPromptSet(deps.promptFiles, config.promptOverrides),
-              signal: controller.signal,
-              onEvent: (e) => events.push(e),
-              now,
-            },
-          );
+          const result = await runTraining(trainInputOf(run, d, config), {
+            llm,
+            store: new IdbRunStore(db, deps.estimate),
+            prompts: buildPromptSet(deps.promptFiles, config.promptOverrides),
+            signal: controller.signal,
+            onEvent: (e) => events.push(e),
+            now,
+          });
           await events.close();
           return result;
         } finally {

@@ -1,0 +1,28 @@
+/**
+ * What the engine trains for a stored run: its config, data, starting skill and prices, and —
+ * when it has trigger queries — the activation track's queries with the SKILL.md name and
+ * description. One place for the page's worker and the CLI, so both start a run alike.
+ */
+import type { RunConfig } from '../core/run-config';
+import type { TrainInput } from '../engine/run/trainer';
+import type { RunDataset } from '../engine/types';
+import type { RunRecord } from './schema';
+
+export function trainInputOf(run: RunRecord, data: RunDataset, config: RunConfig = run.config): TrainInput {
+  return {
+    runId: run.id,
+    config,
+    data: { items: data.items, splits: data.splits },
+    initialSkill: run.initialSkill,
+    prices: run.prices,
+    ...(run.triggerQueries?.length
+      ? {
+          activation: {
+            queries: run.triggerQueries,
+            name: run.skillMeta?.name || run.skillPackage?.name || 'skill',
+            description: run.skillMeta?.description ?? '',
+          },
+        }
+      : {}),
+  };
+}
