@@ -60,10 +60,18 @@ export function agentLoads(description: string, query: string): boolean {
   return isCodeQuery(query) || !codesOnly;
 }
 
-/** The target's reply to the trigger template (prompts/rollout-trigger.md). */
-export function triggerReply(system: string, user: string): string {
+/** Whether a target prompt is the trigger template's (prompts/rollout-trigger.md) rather than a task's. */
+export const isTriggerPrompt = (system: string) => system.includes('One skill is installed:');
+
+/** The simulated agent's decision on the trigger template's prompt: "yes" (load the skill) or "no". */
+export function triggerDecision(system: string, user: string): 'yes' | 'no' {
   const description = /^description: (.*)$/m.exec(system)?.[1] ?? '';
-  return `Checking the description.\n<answer>${agentLoads(description, user.trim()) ? 'yes' : 'no'}</answer>`;
+  return agentLoads(description, user.trim()) ? 'yes' : 'no';
+}
+
+/** The target's reply to the trigger template. */
+export function triggerReply(system: string, user: string): string {
+  return `Checking the description.\n<answer>${triggerDecision(system, user)}</answer>`;
 }
 
 /** The expected answer of a trigger query (what a noisy agent's lucky guess says). */

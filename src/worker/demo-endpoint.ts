@@ -7,7 +7,7 @@
  */
 import { DEMO_BASE_URL, DEMO_MODELS, simulatedTargetAnswer } from '../core/demo-world';
 import { simulatedOptimizerAnswer, stageOf, type ChatBody } from '../core/demo-optimizer';
-import { describerReply, triggerReply } from '../core/demo-trigger-world';
+import { describerReply, isTriggerPrompt, triggerReply } from '../core/demo-trigger-world';
 
 export { DEMO_BASE_URL, DEMO_KEY, DEMO_MODELS } from '../core/demo-world';
 
@@ -34,7 +34,7 @@ function complete(body: ChatBody): Response {
     .join('\n');
   const stage = stageOf(body);
   // The activation track's question and rewrite (core/demo-trigger-world.ts).
-  const trigger = stage === 'target' && system.includes('One skill is installed:');
+  const trigger = stage === 'target' && isTriggerPrompt(system);
   const content = trigger
     ? triggerReply(system, user)
     : stage === 'target'

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { BROAD_WORLD, HARD_WORLD, expectedAnswer, hardTargetAnswer, hardWorldExpected, parseQuestion, simulatedTargetAnswer, type HardWorldSpec } from './rule-world';
 import { hardOptimizerAnswer } from './hard-optimizer';
 import { hashFraction, withSkillInTrajectories } from './sim-text';
-import { describerReply, triggerExpected, triggerReply } from './trigger-world';
+import { describerReply, isTriggerPrompt, triggerDecision, triggerExpected } from './trigger-world';
 import { simulatedOptimizerAnswer, stageOf, type ChatBody } from '../../src/core/demo-optimizer';
 import { createBatchRoutes, type BatchRecord, type BatchServerOptions, type ChatOutcome } from './batch-routes';
 
@@ -156,9 +156,9 @@ function expectedFor(user: string, world: ServerOptions['world']): string | null
 function targetAnswer(system: string, user: string, opts: ServerOptions, draw: number): string {
   const spec = worldSpec(opts.world);
   // The activation track's question (prompts/rollout-trigger.md): would the agent load the skill?
-  const trigger = system.includes('One skill is installed:');
+  const trigger = isTriggerPrompt(system);
   let answer = trigger
-    ? triggerReply(system, user).match(/<answer>(\w+)<\/answer>/)![1]
+    ? triggerDecision(system, user)
     : spec
       ? hardTargetAnswer(system, user, spec)
       : simulatedTargetAnswer(system, user);
