@@ -253,22 +253,13 @@ export function ConnectScreen() {
       {demoProblem && <Alert>{demoProblem}</Alert>}
       <Card title="Endpoint">
         <div className="grid-2">
-          <Field label="Provider" hint={preset.cors}>
-            {(id, hintId) => (
-              <select
-                id={id}
-                aria-describedby={hintId}
-                value={c.presetId}
-                onChange={(e) => choosePreset(e.target.value)}
-              >
-                {PRESETS.map((p) => (
-                  <option key={p.id} value={p.id}>
-                    {p.name}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
+          <SelectField
+            label="Provider"
+            hint={preset.cors}
+            value={c.presetId}
+            options={PRESETS.map((p) => ({ value: p.id, label: p.name }))}
+            onChange={choosePreset}
+          />
           <Field label="Target base URL">
             {(id) => (
               <input

@@ -9,6 +9,7 @@ import type { DatasetCheck, DatasetInspection } from '../../worker/api-types';
 import type { DatasetListItem } from '../../worker/api-types';
 import { Alert, Card, Field, NumberField } from '../common/Field';
 import { VirtualTable } from '../common/VirtualTable';
+import { SelectField } from '../common/SelectField';
 import { PACKAGE_EVALS } from '../../core/skill-package';
 import { listExamples, loadExample, type ExampleInfo } from './examples';
 
@@ -22,6 +23,8 @@ const ROLES: { role: MappingRole; label: string }[] = [
   { role: 'split', label: 'Split' },
   { role: 'taskType', label: 'Task type' },
 ];
+
+const SHARE_LABELS = ['Train share', 'Validation share', 'Test share'] as const;
 
 const SCORER_HELP: Record<string, string> = {
   exact: 'Exact match after normalising case, punctuation and articles; partial credit by token F1.',
@@ -212,17 +215,12 @@ export function DataScreen() {
           <span className="muted">or drop a file here</span>
         </div>
         <div className="row">
-          <Field label="Example">
-            {(id) => (
-              <select id={id} value={exampleId} onChange={(e) => setExampleId(e.target.value)}>
-                {examples.map((x) => (
-                  <option key={x.id} value={x.id}>
-                    {x.name}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
+          <SelectField
+            label="Example"
+            value={exampleId}
+            options={examples.map((x) => ({ value: x.id, label: x.name }))}
+            onChange={setExampleId}
+          />
           <button type="button" onClick={useExample} disabled={!examples.length || busy}>
             Load example
           </button>
@@ -295,36 +293,20 @@ export function DataScreen() {
           {ins?.counts && (
             <>
               <div className="grid-4">
-                <NumberField
-                  label="Train share"
-                  value={ratio[0]}
-                  min={0}
-                  onChange={(v) => {
-                    const r: [number, number, number] = [v ?? 0, ratio[1], ratio[2]];
-                    setRatio(r);
-                    recheck({ ratio: r });
-                  }}
-                />
-                <NumberField
-                  label="Validation share"
-                  value={ratio[1]}
-                  min={0}
-                  onChange={(v) => {
-                    const r: [number, number, number] = [ratio[0], v ?? 0, ratio[2]];
-                    setRatio(r);
-                    recheck({ ratio: r });
-                  }}
-                />
-                <NumberField
-                  label="Test share"
-                  value={ratio[2]}
-                  min={0}
-                  onChange={(v) => {
-                    const r: [number, number, number] = [ratio[0], ratio[1], v ?? 0];
-                    setRatio(r);
-                    recheck({ ratio: r });
-                  }}
-                />
+                {SHARE_LABELS.map((label, i) => (
+                  <NumberField
+                    key={label}
+                    label={label}
+                    value={ratio[i]}
+                    min={0}
+                    onChange={(v) => {
+                      const r: [number, number, number] = [...ratio];
+                      r[i] = v ?? 0;
+                      setRatio(r);
+                      recheck({ ratio: r });
+                    }}
+                  />
+                ))}
                 <NumberField
                   label="Split seed"
                   value={seed}
