@@ -88,7 +88,7 @@ export function splitTriggerQueries(queries: readonly TriggerQuery[], seed: numb
   return splits;
 }
 
-export const itemIdOf = (queryId: string) => `${ITEM_PREFIX}${queryId}`;
+const itemIdOf = (queryId: string) => `${ITEM_PREFIX}${queryId}`;
 
 /**
  * The queries as dataset items for the trigger template (prompts/rollout-trigger.md): the
@@ -108,7 +108,8 @@ export function triggerItems(queries: readonly TriggerQuery[], skillName: string
 export function cleanDescription(text: string): string {
   const flat = text.replace(/[<>]/g, '').replace(/\s+/g, ' ').trim();
   if (flat.length <= MAX_DESCRIPTION) return flat;
+  // Cut at the last word boundary, unless that loses more than half.
   const cut = flat.slice(0, MAX_DESCRIPTION);
-  const end = Math.max(cut.lastIndexOf('. '), cut.lastIndexOf(' '));
-  return (end > MAX_DESCRIPTION / 2 ? cut.slice(0, end + 1) : cut).trim();
+  const end = cut.lastIndexOf(' ');
+  return end > MAX_DESCRIPTION / 2 ? cut.slice(0, end) : cut;
 }
