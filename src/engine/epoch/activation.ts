@@ -15,10 +15,10 @@ import { cleanDescription, type TriggerSplits } from '../../core/trigger-queries
 import { MAX_DESCRIPTION } from '../../core/skill-file';
 import { splitBundle } from '../../core/skill-package';
 import type { EngineContext } from '../context';
-import { callOptimizer, checkErrorRate } from '../optimizer-call';
+import { callOptimizer } from '../optimizer-call';
 import { PauseError } from '../pause';
 import { okRows, rolloutPhase } from '../rollout';
-import { compareSkills, type FlipUnits } from '../verdict';
+import { compareSkills } from '../verdict';
 import type { ActivationEpoch, ActivationState } from '../types';
 
 /** What the track trains on: the queries as items, their split, and the description it starts from. */
@@ -62,19 +62,22 @@ export async function activationBaseline(ctx: EngineContext, data: ActivationDat
   };
 }
 
-/** One epoch of the track: roll out, rewrite from the misfires, gate. Returns the new state and the verdict's samples. */
+/**
+ * One epoch of the track: roll out, rewrite from the misfires, gate; returns the track's new state.
+ * The verdict's repeated samples stay the track's own: they never join the body's flip tally.
+ */
 export async function activationEpoch(
   ctx: EngineContext,
   data: ActivationData,
   prev: ActivationState,
   a: { epoch: number; skill: string; policy: NoisePolicy },
-): Promise<{ state: ActivationState; units: FlipUnits }> {
+): Promise<ActivationState> {
   const tctx = activationContext(ctx, data);
   const tag = `activation/e${pad(a.epoch)}`;
   const current = prev.description;
-  const done = (e: ActivationEpoch, units: FlipUnits = {}) => ({
-    state: { ...prev, epochs: [...prev.epochs.filter((x) => x.epoch !== a.epoch), e] },
-    units,
+  const done = (e: ActivationEpoch): ActivationState => ({
+    ...prev,
+    epochs: [...prev.epochs.filter((x) => x.epoch !== a.epoch), e],
   });
   const train = await rolloutPhase(tctx, { phase: `${tag}/train`, skill: current, itemIds: data.splits.train });
   const rows = okRows(train.rows);
@@ -99,7 +102,6 @@ export async function activationEpoch(
         .join('\n') || 'None yet.',
     max_chars: String(MAX_DESCRIPTION),
   });
-  checkErrorRate(ctx, 'activation', [res]);
   if (res.error)
     throw new PauseError('error_rate', `The description rewrite failed after retries: ${res.error.message}`);
   const reasoning = typeof res.json?.reasoning === 'string' ? res.json.reasoning : '';
@@ -126,8 +128,7 @@ export async function activationEpoch(
     valCurrent: v.refScore,
     valCandidate: v.candScore,
   };
-  const out = done(e, cmp.units);
-  return accept ? { ...out, state: { ...out.state, description: candidate, score: v.candScore } } : out;
+  return accept ? { ...done(e), description: candidate, score: v.candScore } : done(e);
 }
 
 /** The starting and the trained description on the test queries (one pass each; the same text is one pass). */

@@ -170,13 +170,11 @@ export async function epochBoundary(
   if (c.activationTrack && session.activation) {
     session.stage('activation', lastStep, epoch);
     const start = state.activation ?? (await activationBaseline(ctx, session.activation));
-    // The verdict's repeated samples are the track's own: they never join the body's flip tally.
-    const track = await activationEpoch(ctx, session.activation, start, {
+    state.activation = await activationEpoch(ctx, session.activation, start, {
       epoch,
       skill: state.gate.currentSkill,
       policy: policyOf(c, state),
     });
-    state.activation = track.state;
   }
   if (pairs)
     await ctx.store.putArtifact({
