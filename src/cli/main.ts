@@ -36,7 +36,12 @@ import { FileRunStore } from './file-store';
 import { trainInputOf } from '../storage/train-input';
 import { readSkillInput, writeBestSkill, type SkillInput } from './skill-files';
 import { PACKAGE_EVALS } from '../core/skill-package';
-import { parseTriggerQueries, splitTriggerQueries, type TriggerQuery } from '../core/trigger-queries';
+import {
+  parseTriggerQueries,
+  splitTriggerQueries,
+  trainedDescription,
+  type TriggerQuery,
+} from '../core/trigger-queries';
 import { Progress } from './progress';
 import { reportHtml } from './report';
 import { evaluateSkill } from '../engine/evaluate';
@@ -403,8 +408,7 @@ async function report(
   const run = store.run!;
   const best = state?.gate.bestSkill ?? run.initialSkill;
   const a = state?.activation;
-  const trained = a && a.description !== a.initialDescription ? a.description : undefined;
-  const written = writeBestSkill(out, best, run.skillPackage, trained);
+  const written = writeBestSkill(out, best, run.skillPackage, trainedDescription(a));
   writeFileSync(join(out, 'run-bundle.json'), JSON.stringify(store.toBundle(new Date(io.now()).toISOString())));
   writeFileSync(join(out, 'report.html'), await reportHtml(store));
   const s = outcome.summary;

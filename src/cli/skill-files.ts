@@ -13,11 +13,12 @@ import {
   packageOf,
   PackageError,
   readPackageZip,
+  withTrainedDescription,
   writePackageZip,
   type PackageShell,
   type SkillPackage,
 } from '../core/package-zip';
-import { withDescription, type SkillMeta } from '../core/skill-file';
+import type { SkillMeta } from '../core/skill-file';
 import { TRIGGER_FILES } from '../core/trigger-queries';
 import { PACKAGE_EVALS } from '../core/skill-package';
 import { ConfigError } from './config';
@@ -104,10 +105,7 @@ export function writeBestSkill(
   /** The description the activation track kept, when it changed it: written into SKILL.md's frontmatter. */
   trainedDescription?: string,
 ): string[] {
-  const shell =
-    stored && trainedDescription
-      ? { ...stored, frontmatter: withDescription(stored.frontmatter, trainedDescription) }
-      : stored;
+  const shell = stored && withTrainedDescription(stored, trainedDescription);
   if (!shell) {
     writeFileSync(join(out, 'best-skill.md'), best);
     writeFileSync(join(out, 'AGENTS.md'), best);

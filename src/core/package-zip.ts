@@ -12,7 +12,7 @@ import {
   splitBundle,
   type PackageFile,
 } from './skill-package';
-import { formatSkillFile, parseSkillFile, skillName, type SkillMeta } from './skill-file';
+import { formatSkillFile, parseSkillFile, skillName, withDescription, type SkillMeta } from './skill-file';
 
 /** A file the package carries but training never changes (scripts/, assets/, evals/…). */
 export interface PackageAsset {
@@ -145,6 +145,11 @@ export function packageOf(shell: PackageShell, bundle: string): SkillPackage {
     references: files.map((f) => ({ ...f, path: normalisePackagePath(f.path) })).filter((f) => f.path),
     assets: shell.assets.map((a) => ({ path: a.path, bytes: strToU8(a.data, true) })),
   };
+}
+
+/** The shell with a trained description in its frontmatter (the activation track's), or as it is without one. */
+export function withTrainedDescription(shell: PackageShell, description: string | undefined): PackageShell {
+  return description ? { ...shell, frontmatter: withDescription(shell.frontmatter, description) } : shell;
 }
 
 /** The shell of a package made from a skill that was not opened as one: frontmatter from its metadata. */

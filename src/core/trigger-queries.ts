@@ -113,3 +113,10 @@ export function cleanDescription(text: string): string {
   const end = cut.lastIndexOf(' ');
   return end > MAX_DESCRIPTION / 2 ? cut.slice(0, end) : cut;
 }
+
+/** The description an activation track kept, when it changed it; undefined when it kept the starting one. */
+export function trainedDescription(
+  a: { description: string; initialDescription: string } | undefined,
+): string | undefined {
+  return a && a.description !== a.initialDescription ? a.description : undefined;
+}

@@ -6,9 +6,8 @@ import {
   skillFileName,
   type SkillFileFormat,
   type SkillMeta,
-  withDescription,
 } from '../../core/skill-file';
-import { newShell, packageOf, writePackageZip } from '../../core/package-zip';
+import { newShell, packageOf, withTrainedDescription, writePackageZip } from '../../core/package-zip';
 import { hasFileSections } from '../../core/skill-package';
 import { trainer } from '../../client/trainer-client';
 import { downloadBlob, downloadText, safeFileName } from './download';
@@ -34,7 +33,7 @@ export function ExportSkill({
   runId?: string;
   meta?: SkillMeta;
   /** The description the activation track kept, when it changed it: written into SKILL.md's frontmatter. */
-  trainedDescription?: string;
+  trainedDescription?: string | undefined;
   onSaved?: (fileName: string) => void;
 }) {
   const isPackage = hasFileSections(skill);
@@ -45,14 +44,7 @@ export function ExportSkill({
     const metaOrName = trainedDescription ? { ...given, description: trainedDescription } : given;
     if (format === 'package') {
       const stored = runId ? await trainer().getRunPackage(runId) : null;
-      const shell = stored
-        ? {
-            ...stored,
-            frontmatter: trainedDescription
-              ? withDescription(stored.frontmatter, trainedDescription)
-              : stored.frontmatter,
-          }
-        : newShell(metaOrName, runName, skill);
+      const shell = stored ? withTrainedDescription(stored, trainedDescription) : newShell(metaOrName, runName, skill);
       const fileName = `${safeFileName(shell.name)}.zip`;
       const zip = writePackageZip(packageOf(shell, skill));
       downloadBlob(fileName, new Blob([zip as Uint8Array<ArrayBuffer>], { type: 'application/zip' }));
@@ -78,11 +70,4 @@ export function ExportSkill({
       </button>
     </span>
   );
-}
-
-/** ExportSkill's trainedDescription for a run: set when its activation track changed the description. */
-export function trainedDescriptionOf(a: { description: string; initialDescription: string } | undefined): {
-  trainedDescription?: string;
-} {
-  return a && a.description !== a.initialDescription ? { trainedDescription: a.description } : {};
 }

@@ -9,7 +9,8 @@ import { cancelRun, resumeRun } from '../../client/run-controller';
 import { effectiveOptimizer, useApp } from '../../store/app-store';
 import { effectivePrices } from '../../store/effective-prices';
 import type { RunDetail, RunListItem } from '../../worker/api-types';
-import { ExportSkill, trainedDescriptionOf } from '../common/ExportSkill';
+import { ExportSkill } from '../common/ExportSkill';
+import { trainedDescription } from '../../core/trigger-queries';
 import { Card } from '../common/Field';
 import { downloadBlob, safeFileName } from '../common/download';
 import { hostsOf, pct } from './run-format';
@@ -111,7 +112,7 @@ export function RunHeader({
             runName={d.run.name}
             runId={runId}
             meta={d.skillMeta}
-            {...trainedDescriptionOf(d.activation)}
+            trainedDescription={trainedDescription(d.activation)}
             onSaved={(f) => onMessage(`The best skill was downloaded as ${f}.`)}
           />
           <button type="button" className="ghost" onClick={() => void copyBest()}>

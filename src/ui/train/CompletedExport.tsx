@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { trainer } from '../../client/trainer-client';
 import type { SkillMeta } from '../../core/skill-file';
-import { ExportSkill, trainedDescriptionOf } from '../common/ExportSkill';
+import { ExportSkill } from '../common/ExportSkill';
+import { trainedDescription } from '../../core/trigger-queries';
 import { DiagnosisCard } from '../common/DiagnosisCard';
 import type { Diagnosis } from '../../core/diagnostics';
 
@@ -44,7 +45,7 @@ export function CompletedExport({ runId }: { runId: string }) {
           runName={best.name}
           runId={runId}
           meta={best.meta}
-          {...trainedDescriptionOf(best.activation)}
+          trainedDescription={trainedDescription(best.activation)}
         />
       </div>
       {best.diagnosis && <DiagnosisCard diagnosis={best.diagnosis} />}
