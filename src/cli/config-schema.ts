@@ -5,7 +5,7 @@
  * them equal). Validation itself stays with the code that runs (cli/config.ts, core/run-config.ts).
  */
 import { BATCH_APIS } from '../core/batch-api';
-import { KNOBS, type Knob } from '../core/knobs';
+import { KNOB_PRESETS, KNOBS, type Knob } from '../core/knobs';
 import { DEFAULT_RUN_CONFIG } from '../core/run-config';
 import { SERVICE_TIERS } from '../core/service-tier';
 
@@ -119,6 +119,10 @@ export function cliConfigSchema(): Schema {
         type: 'object',
         description: 'Run settings; absent ones take the page’s defaults.',
         properties: {
+          preset: {
+            enum: KNOB_PRESETS.map((p) => p.id),
+            description: `A preset by situation (${KNOB_PRESETS.map((p) => `${p.id}: ${p.label}`).join('; ')}): it sets its knobs over the defaults, and the settings given beside it win.`,
+          },
           ...run,
           scorer: { type: 'object' },
           rollout: { type: 'object' },

@@ -39,6 +39,13 @@ export interface Knob {
   control: KnobControl;
   /** Shown (and used) only when another setting has this value, e.g. significance k under its rule. */
   shownWhen?: { key: string; is: string | boolean };
+  /** On screen before any section is opened: the few settings a newcomer decides (the rest fold). */
+  essential?: true;
+  /**
+   * The user's own choice, which presets leave as it is: the endpoint's limits, the seed, the
+   * budget cap, and whether trigger queries train the description.
+   */
+  presetsKeep?: true;
 }
 
 const choices = (values: readonly string[], labels: Partial<Record<string, string>> = {}) =>
@@ -50,6 +57,7 @@ export const KNOBS = [
   // Basics: the loop's shape and its learning rate.
   {
     key: 'epochs',
+    essential: true,
     label: 'Epochs',
     noun: 'epochs',
     section: 'basics',
@@ -58,6 +66,7 @@ export const KNOBS = [
   },
   {
     key: 'batchSize',
+    essential: true,
     label: 'Batch size',
     noun: 'batch size',
     section: 'basics',
@@ -98,6 +107,7 @@ export const KNOBS = [
   },
   {
     key: 'editBudget',
+    essential: true,
     label: 'Edit budget',
     noun: 'edit budget',
     section: 'basics',
@@ -139,6 +149,7 @@ export const KNOBS = [
   },
   {
     key: 'gateMetric',
+    essential: true,
     label: 'Gate metric',
     noun: 'gate metric',
     section: 'gate',
@@ -368,6 +379,7 @@ export const KNOBS = [
   },
   {
     key: 'activationTrack',
+    presetsKeep: true,
     label: 'Train the description (activation track)',
     noun: 'activation track',
     section: 'modes',
@@ -418,6 +430,7 @@ export const KNOBS = [
   // Calls and budget.
   {
     key: 'targetConcurrency',
+    presetsKeep: true,
     label: 'Target concurrency',
     noun: 'target concurrency',
     section: 'resources',
@@ -426,6 +439,7 @@ export const KNOBS = [
   },
   {
     key: 'optimizerConcurrency',
+    presetsKeep: true,
     label: 'Optimizer concurrency',
     noun: 'optimizer concurrency',
     section: 'resources',
@@ -434,6 +448,7 @@ export const KNOBS = [
   },
   {
     key: 'maxErrorRate',
+    presetsKeep: true,
     label: 'Maximum error rate',
     noun: 'maximum error rate',
     section: 'resources',
@@ -442,6 +457,8 @@ export const KNOBS = [
   },
   {
     key: 'seed',
+    presetsKeep: true,
+    essential: true,
     label: 'Seed',
     noun: 'seed',
     section: 'resources',
@@ -450,6 +467,8 @@ export const KNOBS = [
   },
   {
     key: 'budget',
+    presetsKeep: true,
+    essential: true,
     label: 'Budget cap (USD)',
     noun: 'budget cap (USD)',
     section: 'resources',
@@ -459,6 +478,98 @@ export const KNOBS = [
 ] as const satisfies readonly Knob[];
 
 export type KnobKey = (typeof KNOBS)[number]['key'];
+
+/** A knob's value as a preset sets it. */
+export type KnobValue = number | string | boolean;
+
+export interface KnobPreset {
+  /** What a config names it by (`"preset": "careful"`). */
+  id: string;
+  label: string;
+  /** The situation it is for, in a sentence a newcomer understands. */
+  situation: string;
+  /** Its knobs away from the defaults; every other knob it governs goes back to its default. */
+  settings: Partial<Record<KnobKey, KnobValue>>;
+}
+
+/**
+ * Presets by situation (issue #33): a newcomer picks the situation, not the knobs. A preset puts
+ * every knob back to its default — but the user's own ones (`presetsKeep`) — then sets its own;
+ * one more preset is one more row here. "Agent with tools" joins when the agentic rollouts'
+ * knobs (maxTurns, referencesOnDemand) land.
+ */
+export const KNOB_PRESETS = [
+  {
+    id: 'quick-look',
+    label: 'Quick look',
+    situation:
+      'A first, cheap look at whether training helps: one pass over the data, a lighter repair and noise probe, and no no-skill test.',
+    // Not a smaller batch: more steps per epoch, and each step's gate scores the whole validation split.
+    settings: { epochs: 1, repairRounds: 1, noiseProbe: 8, testNoSkill: false },
+  },
+  {
+    id: 'standard',
+    label: 'Standard',
+    situation: 'The method’s defaults: a few passes over the data, the validation gate at every step, safeguards on.',
+    settings: {},
+  },
+  {
+    id: 'noisy',
+    label: 'Noisy or reasoning target',
+    situation:
+      'The target may answer the same question differently (a temperature above 0, a reasoning model): verdicts are settled with more repeats, the noise is measured on more items, the test is answered three times.',
+    settings: { settleVerdicts: true, maxSamples: 5, noiseProbe: 32, testRepeats: 3 },
+  },
+  {
+    id: 'careful',
+    label: 'Careful',
+    situation:
+      'Every change earns its place: smaller steps, you approve each step’s edits before the gate, and no validation item that passed may fail.',
+    settings: { reviewEdits: true, gateRule: 'no_regression', editBudget: 2, minEditBudget: 1 },
+  },
+] as const satisfies readonly KnobPreset[];
+
+export type PresetId = (typeof KNOB_PRESETS)[number]['id'];
+export const DEFAULT_PRESET: PresetId = 'standard';
+
+export function presetById(id: unknown): KnobPreset | undefined {
+  return (KNOB_PRESETS as readonly KnobPreset[]).find((p) => p.id === id);
+}
+
+type Settings = Readonly<Record<string, unknown>>;
+
+/** The knobs a preset governs: all but the user's own. */
+const governed = (): readonly Knob[] => (KNOBS as readonly Knob[]).filter((k) => !k.presetsKeep);
+
+/**
+ * Settings with a preset applied over `base` (the defaults, scaled to the dataset when there is
+ * one): every governed knob takes the preset's value or the base's; everything else is kept.
+ */
+export function withPreset<T extends object>(settings: T, id: PresetId, base: Settings): T & { preset: PresetId } {
+  const p = presetById(id)!;
+  const out: Record<string, unknown> = { ...settings, preset: id };
+  for (const k of governed()) out[k.key] = k.key in p.settings ? p.settings[k.key as KnobKey] : base[k.key];
+  return out as T & { preset: PresetId };
+}
+
+/** The governed knobs (as applied) whose value is not what preset `id` sets over `base`: none when the settings are that preset. */
+export function presetDrift(settings: Settings, id: PresetId, base: Settings): Knob[] {
+  const want = withPreset({}, id, base) as Settings;
+  return governed().filter((k) => knobShown(k, settings) && settings[k.key] !== want[k.key]);
+}
+
+/** Whether a knob is set away from its default in `base` (the budget cap: whether one is set at all). */
+export function knobDiffers(k: Knob, settings: Settings, base: Settings): boolean {
+  if (k.control.kind === 'usd') return (settings.budget as { usd?: unknown } | undefined)?.usd !== undefined;
+  return settings[k.key] !== undefined && settings[k.key] !== base[k.key];
+}
+
+/** "Label value" of each knob a preset sets, as the form labels them. */
+export function presetSets(p: KnobPreset): string[] {
+  return (KNOBS as readonly Knob[])
+    .filter((k) => k.key in p.settings)
+    .map((k) => `${k.label} ${formatKnob(k, p.settings[k.key as KnobKey], {})}`);
+}
 
 /** Whether a knob applies under these settings (its `shownWhen` holds). */
 export function knobShown(k: Knob, settings: Readonly<Record<string, unknown>>): boolean {
@@ -493,10 +604,7 @@ export function settingsSummary(
   settings: Readonly<Record<string, unknown>>,
   defaults: Readonly<Record<string, unknown>>,
 ): string[] {
-  const changed = (k: Knob) =>
-    k.control.kind === 'usd'
-      ? (settings.budget as { usd?: unknown } | undefined)?.usd !== undefined
-      : settings[k.key] !== undefined && settings[k.key] !== defaults[k.key];
+  const changed = (k: Knob) => knobDiffers(k, settings, defaults);
   return (KNOBS as readonly Knob[])
     .filter(
       (k) =>
@@ -525,7 +633,37 @@ export function knobsMarkdown(defaults: Readonly<Record<string, unknown>>): stri
           ? 'none'
           : `\`${String(v)}\``;
   const cell = (t: string) => t.replace(/\|/g, '\\|');
-  const out: string[] = [];
+  const names = (keys: readonly Knob[], of: (k: Knob) => string) =>
+    keys
+      .map(of)
+      .join(', ')
+      .replace(/, ([^,]*)$/, ' and $1');
+  const out: string[] = [
+    '### Presets',
+    '',
+    'Pick a preset by situation on the Train screen, or name it in the runner’s config ' +
+      '(`"run": { "preset": "careful" }`: settings given beside it win). A preset puts every setting back to ' +
+      `its default — but the ${names(
+        (KNOBS as readonly Knob[]).filter((k) => k.presetsKeep),
+        (k) => k.noun,
+      )}, which stay yours — ` +
+      'then sets its own. Changing a setting afterwards makes the settings *Custom (based on …)*.',
+    '',
+    '| preset | `preset` | for | sets |',
+    '| --- | --- | --- | --- |',
+    ...(KNOB_PRESETS as readonly KnobPreset[]).map(
+      (p) =>
+        `| ${p.label} | \`${p.id}\` | ${cell(p.situation)} | ${cell(presetSets(p).join('; ') || 'the defaults')} |`,
+    ),
+    '',
+    `On screen from the start: ${names(
+      (KNOBS as readonly Knob[]).filter((k) => k.essential),
+      (k) => k.label,
+    )}; ` +
+      'every other setting is folded under its section, whose header counts the settings set away from their ' +
+      'default, and the search box finds any setting by name or help.',
+    '',
+  ];
   for (const [section, title] of Object.entries(KNOB_SECTIONS)) {
     out.push(
       `### ${title}`,

@@ -8,7 +8,7 @@ import type { ScheduleKind } from './schedules';
 import { SCORER_KINDS, type ScorerSpec } from './scoring';
 import type { RolloutPresetId, RolloutTemplate } from './templates';
 import type { UpdateMode } from './update-modes';
-import { KNOBS, type Knob, type KnobKey } from './knobs';
+import { KNOB_PRESETS, KNOBS, presetById, withPreset, type Knob, type KnobKey, type PresetId } from './knobs';
 
 export const PAIR_POLICIES = ['mixed', 'changed', 'unchanged'] as const;
 export type PairPolicy = (typeof PAIR_POLICIES)[number];
@@ -26,6 +26,11 @@ export interface BudgetCap {
 }
 
 export interface RunConfig {
+  /**
+   * The preset the settings started from (core/knobs.ts), kept to say "Custom (based on …)";
+   * the knobs hold the values. Absent: the defaults.
+   */
+  preset?: PresetId;
   epochs: number;
   batchSize: number;
   accumulation: number;
@@ -222,6 +227,8 @@ export function validateRunConfig(c: RunConfig): ConfigProblem[] {
         'skill-aware reflection works with the patch update mode only (whole-skill rewrites have no separate reminders)',
     });
   }
+  if (c.preset !== undefined && !presetById(c.preset))
+    problems.push({ field: 'preset', message: `preset must be one of ${KNOB_PRESETS.map((p) => p.id).join(', ')}` });
   if (!c.scorer || !SCORER_KINDS.includes(c.scorer.kind))
     problems.push({ field: 'scorer', message: `scorer must be one of ${SCORER_KINDS.join(', ')}` });
   else if (c.scorer.kind === 'numeric' && ((c.scorer.relTol ?? 0) < 0 || (c.scorer.absTol ?? 0) < 0)) {
@@ -272,8 +279,13 @@ export interface ParsedConfig {
 export function parseRunConfig(input: unknown): ParsedConfig {
   const warnings: string[] = [];
   const given = input && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
-  const config = structuredCloneConfig(DEFAULT_RUN_CONFIG) as unknown as Record<string, unknown>;
+  const defaults = structuredCloneConfig(DEFAULT_RUN_CONFIG) as unknown as Record<string, unknown>;
+  // A named preset sets its knobs over the defaults; settings given beside it win.
+  const preset = presetById(given.preset);
+  const config = preset ? withPreset(defaults, preset.id as PresetId, defaults) : defaults;
+  if (given.preset !== undefined && !preset) config.preset = given.preset; // validation names it
   for (const [k, v] of Object.entries(given)) {
+    if (k === 'preset') continue;
     if (!(k in DEFAULT_RUN_CONFIG)) warnings.push(`unknown setting "${k}" was ignored`);
     else if (v !== undefined) config[k] = v;
   }

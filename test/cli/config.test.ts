@@ -45,7 +45,7 @@ describe('the config’s JSON Schema (generated from the knob table)', () => {
     expect(JSON.parse(readFileSync(new URL('../../docs/skillwright.schema.json', import.meta.url), 'utf8'))).toEqual(schema);
   });
   it('names every run setting and every endpoint setting the runner accepts', () => {
-    expect(Object.keys(schema.properties.run.properties).sort()).toEqual(Object.keys(DEFAULT_RUN_CONFIG).sort());
+    expect(Object.keys(schema.properties.run.properties).sort()).toEqual([...Object.keys(DEFAULT_RUN_CONFIG), 'preset'].sort());
     expect(Object.keys(schema.properties.target.properties).sort()).toEqual([...ENDPOINT_KEYS].sort());
     expect(schema.properties.run.properties.editBudget).toMatchObject({ type: 'integer', minimum: 1, maximum: 999, default: 4 });
   });
