@@ -4,9 +4,11 @@
  * would ask go out as one batch at about half price. The batch id is checkpointed (artifact
  * `batch/<phase>`), so a run stopped or reloaded while the provider works picks the same batch
  * up again. The answers then flow through the phase as live ones would — scored the same way,
- * written as the same rows (marked `viaBatch`), billed at the batch price; a line that failed
- * or was not run is an error row, never a wrong answer. Phases that stop early or re-sample
- * stay live: they are small, or their next call depends on the last answer.
+ * written as the same rows (marked `viaBatch`), billed at the batch price; a line that failed,
+ * was not run, could not be read or answered an item twice is an error row, never a wrong
+ * answer, and a resume asks it again. A saved batch id the endpoint does not know is forgotten
+ * with a warning and the phase sent again. Phases that stop early or re-sample stay live: they
+ * are small, or their next call depends on the last answer.
  */
 import { BATCH_CALL_STAGES, BATCH_PRICE_FACTOR } from '../core/batch-api';
 import { callStageOfPhase } from '../core/stages';
@@ -93,17 +95,10 @@ export async function answerByBatch(
           BATCH_PRICE_FACTOR,
         ),
       );
-    let batchId: string;
-    if (reuse) {
-      batchId = saved.batchId;
-      ctx.emit({
-        type: 'log',
-        level: 'info',
-        message: `Waiting again for batch ${batchId} (${phase}), sent before the run stopped.`,
-      });
-    } else {
+    const send = async (): Promise<string | null> => {
+      let id: string;
       try {
-        batchId = await port.submit(lines, ctx.signal);
+        id = await port.submit(lines, ctx.signal);
       } catch (e) {
         if (isLlmError(e) && e.kind === 'not_found') {
           noBatchApi.add(ctx);
@@ -119,20 +114,42 @@ export async function answerByBatch(
       await ctx.store.putArtifact({
         runId: ctx.runId,
         key,
-        value: { batchId, skillHash: hash, itemIds: [...itemIds] } satisfies BatchCheckpoint,
+        value: { batchId: id, skillHash: hash, itemIds: [...itemIds] } satisfies BatchCheckpoint,
       });
       ctx.emit({
         type: 'log',
         level: 'info',
-        message: `Sent ${lines.length} target calls of ${phase} as batch ${batchId} (${port.label}) at about half price; the provider answers within minutes to 24 hours. The run can be paused, closed and resumed meanwhile.`,
+        message: `Sent ${lines.length} target calls of ${phase} as batch ${id} (${port.label}) at about half price; the provider answers within minutes to 24 hours. The run can be paused, closed and resumed meanwhile.`,
       });
-    }
-    await waitFor(ctx, batchId, phase, key);
+      return id;
+    };
+    let batchId: string | null;
+    if (reuse) {
+      batchId = saved.batchId;
+      ctx.emit({
+        type: 'log',
+        level: 'info',
+        message: `Waiting again for batch ${batchId} (${phase}), sent before the run stopped.`,
+      });
+    } else batchId = await send();
+    if (batchId === null) return null;
     let answers: Map<string, BatchAnswer>;
     try {
-      answers = await port.results(batchId, ctx.signal);
+      answers = await settle(ctx, batchId, phase, key);
     } catch (e) {
-      throw pauseFor(e, `reading the answers of batch ${batchId}`);
+      // A saved id the endpoint does not know (another account, a purged batch, another server)
+      // would pause every resume: it is forgotten, and the phase goes out again, once.
+      if (!(e instanceof UnknownBatch) || !reuse) throw e instanceof UnknownBatch ? e.pause : e;
+      ctx.emit({
+        type: 'log',
+        level: 'warn',
+        message: `The target endpoint does not know batch ${batchId} (${phase}), sent before the run stopped: it is forgotten, and ${phase} is sent again.`,
+      });
+      batchId = await send();
+      if (batchId === null) return null;
+      answers = await settle(ctx, batchId, phase, key).catch((x: unknown) => {
+        throw x instanceof UnknownBatch ? x.pause : x;
+      });
     }
     // Read once: the rows written next are the checkpoint; a failed line is asked again by a new batch.
     await ctx.store.deleteArtifact(ctx.runId, key);
@@ -144,6 +161,33 @@ export async function answerByBatch(
     return new Map(itemIds.map((id) => [id, answers.get(id) ?? missing]));
   } finally {
     release();
+  }
+}
+
+/** The endpoint answered "not found" for a batch id: forgotten (so a resume sends the phase again). */
+class UnknownBatch extends Error {
+  constructor(readonly pause: PauseError) {
+    super(pause.message);
+  }
+}
+
+const isNotFound = (e: unknown) => isLlmError(e) && e.kind === 'not_found';
+
+/** Wait for a batch and read its answers; a batch the endpoint does not know is forgotten. */
+async function settle(ctx: EngineContext, batchId: string, phase: string, key: string) {
+  const port = ctx.llm.targetBatch!;
+  try {
+    await waitFor(ctx, batchId, phase, key);
+    return await port.results(batchId, ctx.signal);
+  } catch (e) {
+    if (!isNotFound(e)) throw pauseFor(e, `reading the answers of batch ${batchId}`);
+    await ctx.store.deleteArtifact(ctx.runId, key);
+    throw new UnknownBatch(
+      new PauseError(
+        'error_rate',
+        `The target endpoint does not know batch ${batchId} (${phase}): it is forgotten; resume to send ${phase} again.`,
+      ),
+    );
   }
 }
 
@@ -159,6 +203,7 @@ async function waitFor(ctx: EngineContext, batchId: string, phase: string, key: 
       p = await port.progress(batchId, ctx.signal);
       failures = 0;
     } catch (e) {
+      if (isNotFound(e)) throw e; // settle() forgets the id
       if (!isLlmError(e) || e.kind === 'aborted' || e.fatal || ++failures > POLL_FAILURES)
         throw pauseFor(e, `asking for batch ${batchId}`);
       await sleep(pause(), ctx.signal);

@@ -12,7 +12,7 @@
 import OpenAI, { toFile } from 'openai';
 import { BATCH_API_LABELS, DEFAULT_BATCH_POLL_MS, type BatchApi } from '../core/batch-api';
 import { LlmError, type BatchLine, type BatchProgress, type LlmResponse, type TargetBatchPort } from '../engine/ports';
-import { classifyError, type ClassifyContext } from './errors';
+import { classifyError, redact, type ClassifyContext } from './errors';
 import { readCompletion } from './read-completion';
 import type { EndpointConfig } from './endpoint';
 import type { LlmRequest, Role } from '../engine/ports';
@@ -29,6 +29,8 @@ const ENDPOINT = '/v1/chat/completions';
 
 interface ResultLine {
   custom_id?: string;
+  /** The line was not a readable JSON object (readResultLine). */
+  unreadable?: boolean;
   response?: { status_code?: number; body?: unknown } | null;
   error?: { code?: string | null; message?: string; type?: string } | null;
 }
@@ -39,6 +41,30 @@ interface InlineBatch {
   error?: { message?: string } | null;
   request_counts?: { total?: number; completed?: number; failed?: number };
   results?: ResultLine[] | null;
+}
+
+/**
+ * One line of a batch's output file. A line that is not JSON (a provider's glitch, a cut-off file)
+ * keeps the item it names, when its custom_id can still be read, so that item alone is asked again.
+ */
+function readResultLine(text: string): ResultLine {
+  try {
+    const v = JSON.parse(text) as unknown;
+    if (v && typeof v === 'object' && !Array.isArray(v)) {
+      const line = v as ResultLine;
+      return typeof line.custom_id === 'string' ? line : { ...line, custom_id: undefined, unreadable: true };
+    }
+  } catch {
+    // read below
+  }
+  const raw = /"custom_id"\s*:\s*("(?:[^"\\]|\\.)*")/.exec(text)?.[1];
+  let id: string | undefined;
+  try {
+    id = raw === undefined ? undefined : (JSON.parse(raw) as string);
+  } catch {
+    id = undefined;
+  }
+  return { custom_id: id, unreadable: true };
 }
 
 const RUNNING = new Set(['validating', 'in_progress', 'finalizing', 'cancelling']);
@@ -122,7 +148,7 @@ export class TargetBatchClient implements TargetBatchPort {
         state: 'failed',
         total: counts.total ?? 0,
         finished,
-        message: b.message ?? 'the provider gave no reason',
+        message: redact(b.message || 'the provider gave no reason', this.ctx.secrets),
       };
     // completed, expired (what ran is in the files; the rest errs) or cancelled.
     return { state: 'finished', total: counts.total ?? 0, finished };
@@ -158,12 +184,31 @@ export class TargetBatchClient implements TargetBatchPort {
         text
           .split('\n')
           .filter((l) => l.trim())
-          .map((l) => JSON.parse(l) as ResultLine),
+          .map(readResultLine),
       );
     }
+    // An item answered twice (or by an unreadable line) has no answer to trust: an error row, asked again.
+    const seen = new Map<string, number>();
+    for (const line of lines) if (line.custom_id) seen.set(line.custom_id, (seen.get(line.custom_id) ?? 0) + 1);
     const out = new Map<string, LlmResponse | LlmError>();
-    for (const line of lines) if (line.custom_id) out.set(line.custom_id, this.readLine(line));
+    for (const line of lines) {
+      const id = line.custom_id;
+      if (!id || out.has(id)) continue;
+      const n = seen.get(id)!;
+      out.set(
+        id,
+        n > 1
+          ? this.unusable(`Batch ${batchId} returned ${n} answers for this item`)
+          : line.unreadable
+            ? this.unusable(`Batch ${batchId}'s answer line for this item is not readable JSON`)
+            : this.readLine(line),
+      );
+    }
     return out;
+  }
+
+  private unusable(what: string): LlmError {
+    return new LlmError('server', `${what}; a resumed run asks again.`, { role: this.client.role });
   }
 
   /** One result line as what a live call would have given: an answer or its LlmError. */

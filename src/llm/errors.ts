@@ -4,9 +4,11 @@
  */
 import { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } from 'openai';
 import { LlmError, type LlmErrorKind, type Role } from '../engine/ports';
+import { printable } from '../core/printable';
 
+/** An endpoint's text as shown to a person: keys redacted, control characters (terminal escapes) dropped. */
 export function redact(text: string, secrets: readonly string[]): string {
-  let out = text;
+  let out = printable(text);
   for (const s of secrets) if (s && s.length >= 4) out = out.split(s).join('[redacted]');
   return out;
 }

@@ -138,4 +138,62 @@ describe('one-shot phases through the batch API', () => {
       await srv.close();
     }
   });
+
+  // Issue #28 item 7: batches that stuck for good.
+  it('makes a torn, garbled or doubled output line an error row of its item alone, asked again on resume', async () => {
+    // 5 of the 20 validation items without a usable answer: past the error-rate limit, so the run pauses.
+    const srv = await startLlmServer({ batchTornLines: 3, batchDuplicateLines: 2, batchGarbageLine: true });
+    const store = new MemoryRunStore();
+    try {
+      const first = await trainOnce({ url: srv.url, config: { epochs: 1, evalTest: false }, target: BATCH, store, runId: 'r' });
+      expect(first.outcome).toMatchObject({ status: 'paused', reasonKind: 'error_rate' });
+      const errors = (await store.getRollouts('r', 'baseline')).filter((r) => r.status === 'error');
+      const said = errors.map((r) => r.error?.message ?? '');
+      expect(said.filter((m) => /answer line for this item is not readable JSON/.test(m))).toHaveLength(3);
+      expect(said.filter((m) => /returned 2 answers for this item/.test(m))).toHaveLength(2);
+      expect(errors).toHaveLength(5); // the garbage line names no item: every other item has its answer
+      srv.set({ batchTornLines: 0, batchDuplicateLines: 0, batchGarbageLine: false });
+      const second = await trainOnce({ url: srv.url, config: { epochs: 1, evalTest: false }, target: BATCH, store, runId: 'r' });
+      expect(second.outcome.status).toBe('completed');
+      expect((await store.getRollouts('r', 'baseline')).filter((r) => r.status === 'error')).toHaveLength(0);
+    } finally {
+      await srv.close();
+    }
+  });
+
+  it('forgets a saved batch id the endpoint does not know, with a warning, and sends the phase again', async () => {
+    const srv = await startLlmServer({ batchDelayMs: 150 });
+    const store = new MemoryRunStore();
+    const ac = new AbortController();
+    try {
+      const first = await trainOnce({
+        url: srv.url, prices: PRICES, config: { epochs: 1 }, target: BATCH, store, runId: 'r', signal: ac.signal,
+        onEvent: (e) => void (e.type === 'log' && /as batch/.test(e.message) && ac.abort('pause')),
+      });
+      expect(first.outcome.status).toBe('paused');
+      srv.set({ batchForget: true, batchDelayMs: 0 });
+      const events: RunEvent[] = [];
+      const second = await trainOnce({ url: srv.url, prices: PRICES, config: { epochs: 1 }, target: BATCH, store, runId: 'r', onEvent: (e) => events.push(e) });
+      expect(second.outcome.status, second.outcome.reason).toBe('completed');
+      const warned = events.filter((e) => e.type === 'log' && e.level === 'warn' && /does not know batch/.test(e.message));
+      expect(warned).toHaveLength(1);
+      expect(srv.batches.filter((b) => b.lines === srv.batches[0].lines).length).toBeGreaterThanOrEqual(2); // the baseline, sent again
+      expect(second.outcome.summary?.tests).toEqual(reference.outcome.summary?.tests);
+    } finally {
+      await srv.close();
+    }
+  });
+
+  it('redacts the key and drops terminal escapes from a refused batch’s provider message', async () => {
+    const srv = await startLlmServer({ batchRefusal: 'key sk-test-key-123456 may not batch \u001b[2J\u001b]0;pwned\u0007' });
+    try {
+      const { outcome } = await trainOnce({ url: srv.url, config: { epochs: 1 }, target: BATCH, runId: 'r' });
+      expect(outcome).toMatchObject({ status: 'paused', reasonKind: 'llm_fatal' });
+      expect(outcome.reason).toMatch(/key \[redacted\] may not batch/);
+      expect(outcome.reason).not.toContain('sk-test-key-123456');
+      expect([...(outcome.reason ?? '')].filter((ch) => ch < ' ' || (ch >= '\u007f' && ch <= '\u009f'))).toEqual([]);
+    } finally {
+      await srv.close();
+    }
+  });
 });

@@ -30,6 +30,14 @@ export interface BatchServerOptions {
   batchRefusal?: string;
   /** The last this many lines of each batch are not run before the window closes ("expired"). */
   batchExpireLines?: number;
+  /** The output file's first this many lines are cut off mid-JSON (a glitch, a torn download): custom_id still readable. */
+  batchTornLines?: number;
+  /** The output file also holds one line of pure garbage, naming no item. */
+  batchGarbageLine?: boolean;
+  /** The output file answers its last this many items twice, the second time with another answer. */
+  batchDuplicateLines?: number;
+  /** The next request about a batch finds none: the server forgot every batch (another account, a purge). */
+  batchForget?: boolean;
   apiKey?: string;
 }
 
@@ -122,7 +130,18 @@ export function createBatchRoutes(deps: {
     const bad = lines.filter((l) => l.response?.status_code !== 200);
     const put = (ls: unknown[], name: string) => {
       const id = `file-${++ids}`;
-      files.set(id, { bytes: Buffer.from(ls.map((l) => JSON.stringify(l)).join('\n') + '\n'), filename: name, purpose: 'batch_output' });
+      const text = ls.map((l) => JSON.stringify(l));
+      if (name.endsWith('_output.jsonl')) {
+        const torn = Math.min(text.length, options.batchTornLines ?? 0);
+        for (let i = 0; i < torn; i++) text[i] = text[i].slice(0, text[i].indexOf('"response"') + 20);
+        for (let i = 0; i < Math.min(text.length, options.batchDuplicateLines ?? 0); i++) {
+          const again = JSON.parse(JSON.stringify(ls[ls.length - 1 - i])) as { response: { body: { choices: { message: { content: string } }[] } } };
+          again.response.body.choices[0].message.content = 'a second, different answer';
+          text.push(JSON.stringify(again));
+        }
+        if (options.batchGarbageLine) text.push('<html>502 Bad Gateway</html>');
+      }
+      files.set(id, { bytes: Buffer.from(text.join('\n') + '\n'), filename: name, purpose: 'batch_output' });
       return id;
     };
     if (ok.length) b.outputFileId = put(ok, `${b.id}_output.jsonl`);
@@ -186,6 +205,10 @@ export function createBatchRoutes(deps: {
     const auth = String(req.headers.authorization ?? '');
     if (options.apiKey !== undefined && auth !== `Bearer ${options.apiKey}`) return send(req, res, 401, apiError('Incorrect API key provided.', 'invalid_request_error'));
     const raw = await readBody(req);
+    if (options.batchForget && /\/batches\/[^/]+/.test(path)) {
+      store.clear();
+      options.batchForget = undefined;
+    }
     const fileContent = /\/files\/([^/]+)\/content$/.exec(path);
     if (req.method === 'GET' && fileContent) {
       const f = files.get(fileContent[1]);
