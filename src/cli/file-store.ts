@@ -3,13 +3,15 @@
  * page keeps in IndexedDB, one JSON line each — the run record, the dataset, then every state,
  * rollout, call, artifact, step and skill version as it is written. Opening the file replays it
  * into memory. Each write is appended before it returns, so a killed process loses at most the
- * calls in flight; a torn last line (the process died mid-write) is ignored on reopening.
+ * calls in flight; a torn last line (the process died mid-write) is cut off on reopening, before
+ * anything is appended after it.
  *
  * Why a file and not SQLite: a native module's install downloads a prebuilt binary, which not
  * every machine may do; and one line per record is exactly the page's bundle, row by row.
  */
-import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import type { RunStore } from '../engine/ports';
+import { ConfigError } from './config';
 import type {
   ArtifactRecord,
   OptimizerCallRecord,
@@ -49,22 +51,27 @@ export class FileRunStore implements RunStore {
 
   private constructor(readonly path: string) {}
 
-  /** Open a store file, replaying what it holds; a missing file is an empty store. */
+  /**
+   * Open a store file, replaying what it holds; a missing file is an empty store. Every record
+   * ends with a line break, so text after the last one is a record torn by a crash: it is cut
+   * off here, or the next record would be appended to it and the file could never be read again.
+   */
   static open(path: string): FileRunStore {
     const store = new FileRunStore(path);
     if (!existsSync(path)) return store;
-    const lines = readFileSync(path, 'utf8').split('\n');
+    const bytes = readFileSync(path);
+    const end = bytes.lastIndexOf(0x0a) + 1;
+    if (end < bytes.length) truncateSync(path, end);
+    const lines = bytes.subarray(0, end).toString('utf8').split('\n');
     lines.forEach((text, i) => {
       if (!text.trim()) return;
       let line: Line;
       try {
         line = JSON.parse(text) as Line;
       } catch (e) {
-        // Only the last line can be torn by a crash; anything else is a damaged file.
-        if (i >= lines.length - 2) return;
-        throw new Error(`${path}, line ${i + 1}: not a record (${e instanceof Error ? e.message : String(e)})`, {
-          cause: e,
-        });
+        throw new ConfigError(
+          `${path}, line ${i + 1}: not a record (${e instanceof Error ? e.message : String(e)}): the run's store is damaged.`,
+        );
       }
       store.apply(line);
     });
