@@ -6,7 +6,9 @@
 import { BATCH_APIS, type BatchApi } from '../core/batch-api';
 import { parseRunConfig, type RunConfig } from '../core/run-config';
 import type { Prices } from '../engine/meter';
-import { presetPrice } from '../core/pricing';
+import { presetPrice, priceProblem } from '../core/pricing';
+import { parseRatio } from '../core/dataset-split';
+import { isSecretHeader } from '../storage/bundle';
 import { SERVICE_TIERS, tieredPrice, type ServiceTier } from '../core/service-tier';
 import type { RunEndpoints, StoredEndpoint } from '../storage/schema';
 
@@ -91,7 +93,60 @@ function endpoint(v: unknown, role: string): StoredEndpoint {
   if (e.batchPollMs !== undefined && !(typeof e.batchPollMs === 'number' && e.batchPollMs >= 1)) {
     throw new ConfigError(`"${role}.batchPollMs" must be a number of milliseconds (at least 1).`);
   }
+  if (e.headers !== undefined) headers(e.headers, role);
   return e as unknown as StoredEndpoint;
+}
+
+/** Extra headers: strings only, and never a credential (it would be stored with the run). */
+function headers(v: unknown, role: string): void {
+  if (!v || typeof v !== 'object' || Array.isArray(v))
+    throw new ConfigError(`"${role}.headers" must be an object of header names and string values.`);
+  for (const [name, value] of Object.entries(v)) {
+    if (isSecretHeader(name))
+      throw new ConfigError(
+        `"${role}.headers.${name}" carries a credential: keys are never read from the config (it is stored with the run); set SKILLWRIGHT_${role.toUpperCase()}_API_KEY.`,
+      );
+    if (typeof value !== 'string') throw new ConfigError(`"${role}.headers.${name}" must be a string.`);
+  }
+}
+
+/** The config's "prices": per role, both parts finite and ≥ 0 (a negative price turns the cap off). */
+function givenPrices(v: unknown): Prices {
+  if (v === undefined) return {};
+  if (!v || typeof v !== 'object' || Array.isArray(v))
+    throw new ConfigError('"prices" must be an object: { "target": { "input": …, "output": … }, … }.');
+  for (const [role, price] of Object.entries(v)) {
+    if (!['target', 'optimizer', 'judge'].includes(role))
+      throw new ConfigError(`"prices.${role}" is not a role (target, optimizer, judge).`);
+    const problem = priceProblem(price);
+    if (problem) throw new ConfigError(`"prices.${role}" ${problem}.`);
+  }
+  return v as Prices;
+}
+
+/** The config's "split": a train:val:test ratio (as the Data screen checks it) and an integer seed. */
+function splitOf(v: unknown): CliConfig['split'] {
+  if (v === undefined) return undefined;
+  if (!v || typeof v !== 'object' || Array.isArray(v))
+    throw new ConfigError('"split" must be an object: { "ratio": [train, val, test], "seed": n }.');
+  const s = v as Record<string, unknown>;
+  for (const k of Object.keys(s))
+    if (k !== 'ratio' && k !== 'seed') throw new ConfigError(`"split.${k}" is not a split setting (ratio, seed).`);
+  const out: NonNullable<CliConfig['split']> = {};
+  if (s.ratio !== undefined) {
+    const parsed =
+      Array.isArray(s.ratio) && s.ratio.every((x) => typeof x === 'number') ? parseRatio(s.ratio.join(':')) : null;
+    if (!parsed?.ok)
+      throw new ConfigError(
+        `"split.ratio": ${parsed ? parsed.message : 'must be three non-negative numbers, like [2, 1, 7]'}.`,
+      );
+    out.ratio = parsed.ratio;
+  }
+  if (s.seed !== undefined) {
+    if (!Number.isSafeInteger(s.seed)) throw new ConfigError('"split.seed" must be an integer.');
+    out.seed = s.seed as number;
+  }
+  return out;
 }
 
 /** Prices given in the config, else the list price of each role's model at its service tier (as the page does). */
@@ -136,9 +191,9 @@ export function parseCliConfig(text: string, file = 'the config'): { config: Cli
       ...(typeof c.skill === 'string' ? { skill: c.skill } : {}),
       ...(typeof c.triggers === 'string' ? { triggers: c.triggers } : {}),
       endpoints,
-      prices: pricesOf((c.prices as Prices | undefined) ?? {}, endpoints),
+      prices: pricesOf(givenPrices(c.prices), endpoints),
       run: run.config,
-      ...(c.split ? { split: c.split as CliConfig['split'] } : {}),
+      ...(c.split !== undefined ? { split: splitOf(c.split) } : {}),
     },
     warnings,
   };

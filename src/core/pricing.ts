@@ -31,3 +31,18 @@ export function presetPrice(model: string): Price | undefined {
     .sort((a, b) => b.length - a.length)[0];
   return key ? PRICE_PRESETS[key] : undefined;
 }
+
+/**
+ * What is wrong with a price as typed or read from a file, or null: both parts must be finite and
+ * at least 0 — a negative price would make spending shrink and turn the budget cap off.
+ */
+export function priceProblem(v: unknown): string | null {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return 'must be an object with "input" and "output"';
+  const p = v as Record<string, unknown>;
+  for (const k of Object.keys(p))
+    if (k !== 'input' && k !== 'output') return `has "${k}", which is not "input" or "output"`;
+  for (const k of ['input', 'output'] as const)
+    if (typeof p[k] !== 'number' || !Number.isFinite(p[k]) || p[k] < 0)
+      return `"${k}" must be a number ≥ 0 (USD per million tokens)`;
+  return null;
+}

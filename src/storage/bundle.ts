@@ -30,12 +30,19 @@ export interface RunBundle {
   artifacts: ArtifactRecord[];
 }
 
-/** Header names that carry credentials; dropped from anything stored or exported. */
-const SECRET_HEADER = /^(authorization|api-key|x-api-key|x-goog-api-key|proxy-authorization|cookie)$/i;
+/**
+ * Header names that carry credentials (authorization, cookies, anything named a key, token or
+ * secret): dropped from anything stored or exported, and refused in the runner's config.
+ */
+const SECRET_HEADER = /authorization|cookie|api[-_]?key|token|secret|password|session/i;
+
+export function isSecretHeader(name: string): boolean {
+  return SECRET_HEADER.test(name);
+}
 
 export function stripSecretHeaders(e: StoredEndpoint): StoredEndpoint {
   if (!e.headers) return e;
-  return { ...e, headers: Object.fromEntries(Object.entries(e.headers).filter(([k]) => !SECRET_HEADER.test(k))) };
+  return { ...e, headers: Object.fromEntries(Object.entries(e.headers).filter(([k]) => !isSecretHeader(k))) };
 }
 
 /** Rows serialised per page, and characters gathered before they join the file (bounds memory). */

@@ -31,6 +31,25 @@ describe('the runner’s config file', () => {
     expect(parseCliConfig(JSON.stringify({ ...base, target: { ...base.target, batchApi: 'openrouter' } })).config.endpoints.target.batchApi).toBe('openrouter');
   });
 
+  // Issue #28 item 6: prices, headers and the split are checked as the page checks them.
+  it('refuses a negative or non-finite price, a credential in the headers, and a bad split', () => {
+    const bad = (c: unknown) => () => parseCliConfig(JSON.stringify(c));
+    expect(bad({ ...base, prices: { target: { input: -1, output: 2 } } })).toThrow(/"prices.target" "input" must be a number ≥ 0/);
+    expect(() => parseCliConfig(`{"target":${JSON.stringify(base.target)},"optimizer":${JSON.stringify(base.optimizer)},"prices":{"optimizer":{"input":1,"output":1e999}}}`)).toThrow(/"prices.optimizer" "output" must be a number ≥ 0/);
+    expect(bad({ ...base, prices: { target: { input: '1', output: 2 } } })).toThrow(/"prices.target"/);
+    expect(bad({ ...base, prices: { robot: { input: 1, output: 2 } } })).toThrow(/"prices.robot" is not a role/);
+    expect(bad({ ...base, target: { ...base.target, headers: { Authorization: 'Bearer sk-x' } } })).toThrow(/"target.headers.Authorization" carries a credential.*SKILLWRIGHT_TARGET_API_KEY/);
+    expect(bad({ ...base, optimizer: { ...base.optimizer, headers: { 'X-Portkey-Api-Key': 'k' } } })).toThrow(/carries a credential/);
+    expect(bad({ ...base, target: { ...base.target, headers: { 'X-Title': 7 } } })).toThrow(/"target.headers.X-Title" must be a string/);
+    expect(parseCliConfig(JSON.stringify({ ...base, target: { ...base.target, headers: { 'X-Title': 'mine' } } })).config.endpoints.target.headers).toEqual({ 'X-Title': 'mine' });
+    expect(bad({ ...base, split: { ratio: [0, 0, 0] } })).toThrow(/"split.ratio": split ratio must not be all zeros/);
+    expect(bad({ ...base, split: { ratio: [2, -1, 7] } })).toThrow(/"split.ratio": split ratio must be three non-negative numbers/);
+    expect(bad({ ...base, split: { ratio: '2:1:7' } })).toThrow(/"split.ratio"/);
+    expect(bad({ ...base, split: { seed: 1.5 } })).toThrow(/"split.seed" must be an integer/);
+    expect(bad({ ...base, split: { ratios: [1, 1, 1] } })).toThrow(/"split.ratios" is not a split setting/);
+    expect(parseCliConfig(JSON.stringify({ ...base, split: { ratio: [2, 1, 7], seed: 3 } })).config.split).toEqual({ ratio: [2, 1, 7], seed: 3 });
+  });
+
   it('takes keys from the environment, sharing the target’s only with the same host', () => {
     const { config } = parseCliConfig(JSON.stringify(base));
     expect(keysFromEnv(config.endpoints, { SKILLWRIGHT_TARGET_API_KEY: 't' })).toEqual({ target: 't', optimizer: 't' });
