@@ -29,7 +29,7 @@ export default defineConfig({
           setupFiles: ['test/setup.ts'],
           isolate: false, // see the engine project
           include: ['test/**/*.test.{ts,tsx}'],
-          exclude: ['test/e2e/**', 'test/cli/cli.test.ts', ...ENGINE_TESTS],
+          exclude: ['test/e2e/**', 'test/cli/cli*.test.ts', ...ENGINE_TESTS],
         },
       },
       {
@@ -58,7 +58,7 @@ export default defineConfig({
           name: 'cli',
           environment: 'node',
           setupFiles: ['test/setup.ts'],
-          include: ['test/cli/cli.test.ts'],
+          include: ['test/cli/cli*.test.ts'],
           testTimeout: 60_000,
         },
       },

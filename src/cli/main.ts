@@ -12,12 +12,11 @@
  * Exit codes: 0 a lift was accepted; 100 no lift (or below --min-lift); 3 paused (budget cap, error
  * rate, Ctrl-C) — the same command resumes; 2 a config or data problem; 1 anything else.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { setMaxListeners } from 'node:events';
 import { importDatasetText } from '../core/dataset-import';
-import { toEvalsFile } from '../core/evals-export';
 import { formatProblem } from '../core/dataset-types';
 import { validateAgainstSplits, type RunConfig } from '../core/run-config';
 import { estimateCost } from '../engine/cost-estimate';
@@ -33,17 +32,14 @@ import type { LlmPort } from '../engine/ports';
 import { endpointConfig } from '../worker/handlers/context';
 import { ConfigError, keysFromEnv, parseCliConfig, type CliConfig, type Env } from './config';
 import { FileRunStore } from './file-store';
+import { hostChanges, runDifferences } from './existing-run';
+import { withOutLock } from './out-lock';
+import { checkOutputs, writeOutputs } from './outputs';
 import { trainInputOf } from '../storage/train-input';
-import { readSkillInput, writeBestSkill, type SkillInput } from './skill-files';
+import { readSkillInput, type SkillInput } from './skill-files';
 import { PACKAGE_EVALS } from '../core/skill-package';
-import {
-  parseTriggerQueries,
-  splitTriggerQueries,
-  trainedDescription,
-  type TriggerQuery,
-} from '../core/trigger-queries';
+import { parseTriggerQueries, splitTriggerQueries, type TriggerQuery } from '../core/trigger-queries';
 import { Progress } from './progress';
-import { reportHtml } from './report';
 import { evaluateSkill } from '../engine/evaluate';
 import { MemoryRunStore } from '../storage/memory-store';
 import type { SplitName } from '../core/dataset-types';
@@ -186,6 +182,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     return command ? EXIT.lift : EXIT.config;
   }
   try {
+    // Checked before anything is read or spent, not when the run is over.
+    numberOption(args.values['min-lift'], 'min-lift');
+    numberOption(args.values['max-usd'], 'max-usd');
     if (command === 'schema') {
       io.out(JSON.stringify(cliConfigSchema(), null, 2));
       return EXIT.lift;
@@ -302,69 +301,98 @@ async function evaluate(values: ReturnType<typeof parse>['values'], io: CliIo): 
 
 async function train(values: ReturnType<typeof parse>['values'], io: CliIo): Promise<number> {
   const out = resolve(values.out ?? 'skillwright-out');
-  // A paused run in the out folder is continued by the same command.
-  const existing = existsSync(storePath(out)) ? FileRunStore.open(storePath(out)) : null;
-  if (existing?.run) {
-    io.err(`Continuing the run in ${out}.`);
-    return resume(values, io, existing);
-  }
   const { config, dataset, skill, input, triggers } = loadInputs(values, io);
   const maxUsd = numberOption(values['max-usd'], 'max-usd');
   const runConfig =
     maxUsd !== undefined ? { ...config.run, budget: { ...config.run.budget, usd: maxUsd } } : config.run;
   if (values['dry-run']) return estimate(values, io);
   keysFromEnv(config.endpoints, io.env); // before anything is written
-  mkdirSync(out, { recursive: true });
-  const store = FileRunStore.open(storePath(out));
-  const t = io.now();
-  const run: RunRecord = {
-    id: `cli-${t.toString(36)}`,
-    name: config.name ?? `${dataset.name} · ${config.endpoints.target.model}`,
-    datasetId: dataset.id,
-    createdAt: t,
-    updatedAt: t,
-    status: 'idle',
-    config: runConfig,
-    initialSkill: skill,
-    endpoints: config.endpoints,
-    prices: config.prices,
-    ...(input.shell ? { skillPackage: input.shell } : {}),
-    ...(input.meta ? { skillMeta: { name: input.meta.name ?? '', description: input.meta.description ?? '' } } : {}),
-    ...(triggers ? { triggerQueries: triggers } : {}),
-  };
-  store.write({ t: 'run', v: run });
-  store.write({ t: 'dataset', v: dataset });
-  return execute(store, out, values, io);
+  return withOutLock(out, async () => {
+    const t = io.now();
+    const run: RunRecord = {
+      id: `cli-${t.toString(36)}`,
+      name: config.name ?? `${dataset.name} · ${config.endpoints.target.model}`,
+      datasetId: dataset.id,
+      createdAt: t,
+      updatedAt: t,
+      status: 'idle',
+      config: runConfig,
+      initialSkill: skill,
+      endpoints: config.endpoints,
+      prices: config.prices,
+      ...(input.shell ? { skillPackage: input.shell } : {}),
+      ...(input.meta ? { skillMeta: { name: input.meta.name ?? '', description: input.meta.description ?? '' } } : {}),
+      ...(triggers ? { triggerQueries: triggers } : {}),
+    };
+    // A run in the out folder is continued by the same command — only if it is this command's run.
+    const existing = existsSync(storePath(out)) ? FileRunStore.open(storePath(out)) : null;
+    if (existing?.run) {
+      const stored = existing.run;
+      const hosts = hostChanges(stored.endpoints, run.endpoints);
+      const named = `${out} holds run ${stored.id} ("${stored.name}")`;
+      if (hosts.length)
+        throw new ConfigError(
+          `${named}, made against other hosts than your config names (${hosts.join('; ')}); keys go only to hosts your config names. Choose another --out for a new run.`,
+        );
+      const differs = runDifferences({ run: stored, dataset: existing.dataset }, { run, dataset });
+      if (differs.length)
+        throw new ConfigError(
+          `${named}, which this command would not start: ${differs.join(', ')} differ. Choose another --out for a new run, or continue that one with: skillwright resume --out ${out}`,
+        );
+      io.err(`Continuing the run in ${out}.`);
+      // Bound to this config's endpoints and prices (on the same hosts), under this command's cap.
+      existing.write({ t: 'run', v: { ...stored, endpoints: run.endpoints, prices: run.prices } });
+      return continueRun(existing, out, values, io, runConfig.budget);
+    }
+    const store = FileRunStore.open(storePath(out));
+    store.write({ t: 'run', v: run });
+    store.write({ t: 'dataset', v: dataset });
+    return execute(store, out, values, io);
+  });
 }
 
-async function resume(values: ReturnType<typeof parse>['values'], io: CliIo, opened?: FileRunStore): Promise<number> {
+async function resume(values: ReturnType<typeof parse>['values'], io: CliIo): Promise<number> {
   const out = resolve(values.out ?? 'skillwright-out');
-  if (values.bundle) {
-    const parsed = parseBundle(readText(resolve(values.bundle), 'run bundle'));
-    if (!parsed.ok) throw new ConfigError(parsed.error);
-    if (!parsed.bundle.dataset)
-      throw new ConfigError('The bundle holds no dataset: export the run again with its dataset.');
-    if (existsSync(storePath(out))) throw new ConfigError(`${out} already holds a run; choose another --out.`);
-    // A bundle's endpoints are whoever exported it: the run is bound to this config's endpoints
-    // and prices, so a key goes only to hosts the user's own config names (as on the page).
-    if (!values.config)
-      throw new ConfigError('--bundle needs --config: the run continues on the endpoints your config names.');
-    const { config } = parseCliConfig(readText(resolve(values.config), 'config file'), values.config);
-    keysFromEnv(config.endpoints, io.env);
-    mkdirSync(out, { recursive: true });
-    const store = FileRunStore.fromBundle(storePath(out), parsed.bundle);
-    store.write({ t: 'run', v: { ...store.run!, endpoints: config.endpoints, prices: config.prices } });
-  }
-  if (!existsSync(storePath(out))) throw new ConfigError(`No run in ${out} (${storePath(out)} is missing).`);
-  const store = opened ?? FileRunStore.open(storePath(out));
+  if (!values.bundle && !existsSync(storePath(out)))
+    throw new ConfigError(`No run in ${out} (${storePath(out)} is missing).`);
+  return withOutLock(out, async () => {
+    if (values.bundle) {
+      const parsed = parseBundle(readText(resolve(values.bundle), 'run bundle'));
+      if (!parsed.ok) throw new ConfigError(parsed.error);
+      if (!parsed.bundle.dataset)
+        throw new ConfigError('The bundle holds no dataset: export the run again with its dataset.');
+      if (existsSync(storePath(out))) throw new ConfigError(`${out} already holds a run; choose another --out.`);
+      // A bundle's endpoints are whoever exported it: the run is bound to this config's endpoints
+      // and prices, so a key goes only to hosts the user's own config names (as on the page).
+      if (!values.config)
+        throw new ConfigError('--bundle needs --config: the run continues on the endpoints your config names.');
+      const { config } = parseCliConfig(readText(resolve(values.config), 'config file'), values.config);
+      keysFromEnv(config.endpoints, io.env);
+      const store = FileRunStore.fromBundle(storePath(out), parsed.bundle);
+      store.write({ t: 'run', v: { ...store.run!, endpoints: config.endpoints, prices: config.prices } });
+    }
+    const store = FileRunStore.open(storePath(out));
+    const maxUsd = numberOption(values['max-usd'], 'max-usd');
+    const budget = store.run && maxUsd !== undefined ? { ...store.run.config.budget, usd: maxUsd } : undefined;
+    return continueRun(store, out, values, io, budget);
+  });
+}
+
+/** Continue the run of a store (under a new budget cap, when one is given), or report a finished one. */
+async function continueRun(
+  store: FileRunStore,
+  out: string,
+  values: ReturnType<typeof parse>['values'],
+  io: CliIo,
+  budget?: RunConfig['budget'],
+): Promise<number> {
   if (!store.run || !store.dataset) throw new ConfigError(`${storePath(out)} holds no run and dataset.`);
   if (store.run.status === 'completed' || store.run.status === 'cancelled') {
     io.err(`The run in ${out} is ${store.run.status}; its outputs are there.`);
     return report(store, out, values, io, { status: store.run.status, summary: (await store.loadState())?.summary });
   }
-  const maxUsd = numberOption(values['max-usd'], 'max-usd');
-  if (maxUsd !== undefined) {
-    const config = { ...store.run.config, budget: { ...store.run.config.budget, usd: maxUsd } };
+  if (budget && JSON.stringify(budget) !== JSON.stringify(store.run.config.budget)) {
+    const config = { ...store.run.config, budget };
     store.write({ t: 'run', v: { ...store.run, config } });
     const state = await store.loadState();
     if (state) store.write({ t: 'state', v: { ...state, config } });
@@ -381,6 +409,7 @@ async function execute(
   const run = store.run!;
   const dataset = store.dataset!;
   const c = run.config;
+  await checkOutputs(store, out, new Date(io.now()).toISOString()); // before anything is spent
   const llm = llmPortFor(run.endpoints, c, io);
   const controller = stopOnInterrupt(io, 'Pausing at the next checkpoint… (the same command resumes)');
   const progress = new Progress(io.err, io.rawErr);
@@ -405,25 +434,9 @@ async function report(
   outcome: TrainOutcome,
 ): Promise<number> {
   const state = await store.loadState();
-  const run = store.run!;
-  const best = state?.gate.bestSkill ?? run.initialSkill;
   const a = state?.activation;
-  const written = writeBestSkill(out, best, run.skillPackage, trainedDescription(a));
-  writeFileSync(join(out, 'run-bundle.json'), JSON.stringify(store.toBundle(new Date(io.now()).toISOString())));
-  writeFileSync(join(out, 'report.html'), await reportHtml(store));
   const s = outcome.summary;
-  if (run.skillPackage) {
-    // The cases the package was trained on travel beside it, with the lift as metadata.
-    const evals = toEvalsFile({
-      skillName: run.skillMeta?.name || run.skillPackage.name,
-      items: store.dataset!.items,
-      splits: store.dataset!.splits,
-      runName: run.name,
-      ...(s?.tests ? { tests: s.tests } : {}),
-      ...(s?.lift ? { lift: s.lift } : {}),
-    });
-    writeFileSync(join(out, 'evals.json'), `${JSON.stringify(evals, null, 2)}\n`);
-  }
+  const written = await writeOutputs(store, out, s, new Date(io.now()).toISOString());
   const test = (k: string) => s?.tests.find((t) => t.skill === k)?.hard;
   const lift = s?.lift
     ? s.lift.estimate

@@ -1,6 +1,7 @@
 /** The runner in a Node process: its arguments, environment, terminal and Ctrl-C. */
 import { fileURLToPath } from 'node:url';
 import { runCli } from './main';
+import { printable } from '../core/printable';
 
 export async function main(argv: string[]): Promise<number> {
   let stops = 0;
@@ -13,8 +14,9 @@ export async function main(argv: string[]): Promise<number> {
   });
   return runCli(argv, {
     env: process.env,
-    err: (text) => process.stderr.write(`${text}\n`),
-    out: (text) => process.stdout.write(`${text}\n`),
+    // Lines may quote an endpoint or a file: no control character of theirs reaches the terminal.
+    err: (text) => process.stderr.write(`${printable(text)}\n`),
+    out: (text) => process.stdout.write(`${printable(text)}\n`),
     rawErr: process.stderr.isTTY ? (text) => process.stderr.write(text) : null,
     interrupted,
     promptsDir: fileURLToPath(new URL('../../prompts/', import.meta.url)),

@@ -3,6 +3,7 @@
  * counts, the step, the spend and an ETA; otherwise plain lines when a phase or a step ends.
  */
 import type { RunEvent } from '../engine/events';
+import { printable } from '../core/printable';
 
 export class Progress {
   private line = '';
@@ -61,7 +62,7 @@ export class Progress {
 
   private redraw(text: string): void {
     this.line = text;
-    this.raw?.(`\r\x1b[2K${text.replace(/\n/g, ' ')}`);
+    this.raw?.(`\r\x1b[2K${printable(text).replace(/\n/g, ' ')}`);
   }
 
   private say(text: string): void {

@@ -28,6 +28,8 @@ export interface FaultRule {
   retryAfter?: number;
   /** Only requests whose messages (system and user, joined by a newline) match. */
   match?: RegExp;
+  /** The error message of a 401, 500 or bad_param fault, in place of the usual one. */
+  message?: string;
 }
 
 export interface ServerOptions extends BatchServerOptions {
@@ -258,17 +260,17 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
     }
     const fault = takeFault(stage, (body.messages ?? []).map((m) => String(m.content ?? '')).join('\n'));
     if (fault?.kind === '429') return fail(429, apiError('Rate limit reached.', 'rate_limit_error'), { 'retry-after': String(fault.retryAfter ?? 0) });
-    if (fault?.kind === '500') return fail(500, apiError('The server had an error.', 'server_error'));
+    if (fault?.kind === '500') return fail(500, apiError(fault.message ?? 'The server had an error.', 'server_error'));
     if (fault?.kind === 'filtered') {
       const message = 'The response was filtered due to the prompt triggering the content management policy.';
       return fail(400, { error: { message, type: 'invalid_request_error', code: 'content_filter' } });
     }
-    if (fault?.kind === 'bad_param') return fail(400, apiError('Unrecognized request argument supplied: frobnicate', 'invalid_request_error'));
+    if (fault?.kind === 'bad_param') return fail(400, apiError(fault.message ?? 'Unrecognized request argument supplied: frobnicate', 'invalid_request_error'));
     if (fault?.kind === 'refusal') {
       const message = { role: 'assistant', content: null, refusal: "I can't help with that." };
       return fail(200, { id: 'chatcmpl-refusal', created: 0, model, object: 'chat.completion', choices: [{ index: 0, message, finish_reason: 'stop' }], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } });
     }
-    if (fault?.kind === '401') return fail(401, apiError('Incorrect API key provided.', 'invalid_request_error'));
+    if (fault?.kind === '401') return fail(401, apiError(fault.message ?? 'Incorrect API key provided.', 'invalid_request_error'));
     if (fault?.kind === 'timeout' || fault?.kind === 'drop') {
       record(0);
       return { status: 0, hang: fault.kind };

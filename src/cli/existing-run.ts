@@ -1,0 +1,47 @@
+/**
+ * `train` on a folder that already holds a run (issue #28 item 3): the run is continued only when
+ * it is the run this command would start — the same skill, package, dataset, trigger queries and
+ * settings, on the hosts the config names. A run made against other hosts is refused naming them,
+ * so a key never goes to a host the current config does not name; any other difference is named.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import type { DatasetRecord, RunEndpoints, RunRecord } from '../storage/schema';
+
+const ROLES = ['target', 'optimizer', 'judge'] as const;
+
+/** As stored: the store's records went through JSON (no undefined fields), so compare them that way, in any key order. */
+const asStored = (v: unknown): unknown => (v === undefined ? undefined : JSON.parse(JSON.stringify(v)));
+const same = (a: unknown, b: unknown) => isDeepStrictEqual(asStored(a), asStored(b));
+const originOf = (url: string | undefined) => (url ? new URL(url).origin : 'none');
+
+/** Each role whose host differs, as "target: http://a → http://b". */
+export function hostChanges(stored: RunEndpoints, fresh: RunEndpoints): string[] {
+  return ROLES.filter((r) => originOf(stored[r]?.baseURL) !== originOf(fresh[r]?.baseURL)).map(
+    (r) => `${r}: ${originOf(stored[r]?.baseURL)} → ${originOf(fresh[r]?.baseURL)}`,
+  );
+}
+
+/**
+ * What makes the fresh run another run than the stored one, each named; empty when they are the
+ * same run. The budget is not compared: the current command's cap applies, as with `resume --max-usd`.
+ */
+export function runDifferences(
+  stored: { run: RunRecord; dataset: DatasetRecord | null },
+  fresh: { run: RunRecord; dataset: DatasetRecord },
+): string[] {
+  const a = stored.run;
+  const b = fresh.run;
+  const out: string[] = [];
+  if (a.initialSkill !== b.initialSkill) out.push('the starting skill');
+  if (!same(a.skillPackage, b.skillPackage)) out.push("the skill package's files or frontmatter");
+  if (!same(a.skillMeta, b.skillMeta)) out.push("the skill's name or description");
+  if (!same(a.triggerQueries, b.triggerQueries)) out.push('the trigger queries');
+  const d = stored.dataset;
+  if (!d || !same(d.items, fresh.dataset.items) || !same(d.splits, fresh.dataset.splits)) out.push('the dataset');
+  for (const r of ROLES) if (a.endpoints[r]?.model !== b.endpoints[r]?.model) out.push(`the ${r} model`);
+  const settings = new Set([...Object.keys(a.config), ...Object.keys(b.config)]);
+  settings.delete('budget');
+  const config = (c: RunRecord['config'], k: string) => (c as unknown as Record<string, unknown>)[k];
+  for (const k of settings) if (!same(config(a.config, k), config(b.config, k))) out.push(`run.${k}`);
+  return out;
+}
