@@ -7,6 +7,8 @@ import { contentId } from './hash';
 import { normaliseLabel, type Choice } from './scoring';
 import { MAX_PROBLEMS, SPLIT_ALIASES, describe } from './dataset-parse';
 import { splitByRatio } from './dataset-split';
+import { AGENT_FIELDS, hasToolChecks, readAgentFields, type AgentItemSpec } from './agent/agent-item';
+import { readToolSpecs, type ToolSpec } from './agent/tool-spec';
 import type {
   Dataset,
   DatasetFormat,
@@ -26,6 +28,10 @@ export interface BuildOptions {
   format: DatasetFormat;
   ratio?: [number, number, number];
   splitSeed?: number;
+  /** The file's dataset-level `tools` (issue #30), unread. */
+  tools?: unknown;
+  /** Items may lack an expected answer (an environment scores them). */
+  answersOptional?: boolean;
 }
 
 export type BuildOutcome =
@@ -133,10 +139,13 @@ function readCorrectChoice(raw: unknown, choices: Choice[] | undefined): { label
 }
 
 /** Normalise one record with the mapping; problems go to the list. */
-function buildItem(row: RawRow, m: FieldMapping, problems: ProblemList): DatasetItem | null {
+function buildItem(row: RawRow, m: FieldMapping, problems: ProblemList, answersOptional = false): DatasetItem | null {
   const r = row.record;
   const before = problems.items.length + (problems.truncated ? 1 : 0);
   const add = (field: string | undefined, message: string) => problems.add(row.where, field, message);
+  const agent: AgentItemSpec = readAgentFields(r, add);
+  // An agent's item that checks its calls (or is scored by its environment) needs no expected answer.
+  const noAnswerNeeded = answersOptional || hasToolChecks(agent);
 
   const qRaw = m.question ? r[m.question] : undefined;
   const question = asText(qRaw);
@@ -170,6 +179,8 @@ function buildItem(row: RawRow, m: FieldMapping, problems: ProblemList): Dataset
     }
   } else if (correctChoice) {
     answers = [correctChoice];
+  } else if (noAnswerNeeded) {
+    answers = [];
   } else {
     add(m.expected ?? m.correctChoice, 'the expected answer is missing');
   }
@@ -209,7 +220,7 @@ function buildItem(row: RawRow, m: FieldMapping, problems: ProblemList): Dataset
 
   if (problems.items.length + (problems.truncated ? 1 : 0) > before || question === null || !answers) return null;
   return {
-    id: id ?? `h${contentId(`${question}\u0000${answers.join('\u0001')}\u0000${context ?? ''}`)}`,
+    id: id ?? `h${contentId(`${question}\u0000${answers.join('\u0001')}\u0000${context ?? ''}${agentIdPart(agent)}`)}`,
     question,
     answers,
     ...(context !== undefined ? { context } : {}),
@@ -218,8 +229,22 @@ function buildItem(row: RawRow, m: FieldMapping, problems: ProblemList): Dataset
     ...(split ? { split } : {}),
     ...(taskType ? { taskType } : {}),
     ...(rubric ? { rubric } : {}),
+    ...(Object.keys(agent).length ? { agent } : {}),
     fields: r,
   };
+}
+
+/** An agent's item differs by its tools and checks too (a single-call item's id stays as it was). */
+function agentIdPart(agent: AgentItemSpec): string {
+  return Object.keys(agent).length ? `\u0000${JSON.stringify(agent)}` : '';
+}
+
+/** A dataset's own tools: read, or its problems named under the field `tools`. */
+function readDatasetTools(raw: unknown, problems: ProblemList): ToolSpec[] | undefined {
+  if (raw === undefined) return undefined;
+  const r = readToolSpecs(raw);
+  for (const p of r.problems) problems.add('', 'tools', p);
+  return r.tools;
 }
 
 /** Validate every row, check ids, and split. */
@@ -232,18 +257,21 @@ export function buildDataset(rows: readonly RawRow[], opts: BuildOptions): Build
       undefined,
       'no field is mapped to the question (expected one of question, input, prompt, query, instruction, task)',
     );
-  if (!m.expected && !m.correctChoice) {
+  const agentic =
+    opts.tools !== undefined || rows.some((r) => Object.values(AGENT_FIELDS).some((f) => r.record[f] !== undefined));
+  if (!m.expected && !m.correctChoice && !opts.answersOptional && !agentic) {
     problems.add(
       '',
       undefined,
       'no field is mapped to the expected answer (expected one of answers, answer, expected, output, target, ground_truth, label, correct_choice)',
     );
   }
+  const tools = readDatasetTools(opts.tools, problems);
   if (problems.items.length) return { ok: false, problems: problems.items, truncated: false };
 
   const items: (DatasetItem | null)[] = [];
   for (const row of rows) {
-    items.push(buildItem(row, m, problems));
+    items.push(buildItem(row, m, problems, opts.answersOptional));
     if (problems.full && problems.truncated) break;
   }
 
@@ -296,6 +324,16 @@ export function buildDataset(rows: readonly RawRow[], opts: BuildOptions): Build
   }
   return {
     ok: true,
-    dataset: { items: ordered, splits, mapping: m, format: opts.format, splitSource, ratio, splitSeed, warnings },
+    dataset: {
+      items: ordered,
+      splits,
+      mapping: m,
+      format: opts.format,
+      splitSource,
+      ratio,
+      splitSeed,
+      warnings,
+      ...(tools?.length ? { tools } : {}),
+    },
   };
 }

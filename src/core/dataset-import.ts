@@ -18,6 +18,8 @@ export interface BuildChoices {
   mapping?: Partial<Record<keyof FieldMapping, string>>;
   ratio?: [number, number, number];
   splitSeed?: number;
+  /** Items may lack an expected answer: an environment module scores them (issue #30). */
+  answersOptional?: boolean;
 }
 
 export type ImportOptions = ParseOptions & BuildChoices;
@@ -28,6 +30,8 @@ export interface StagedDataset {
   rows: readonly RawRow[];
   fieldNames: string[];
   detected: FieldMapping;
+  /** A JSON file's dataset-level `tools`, unread (issue #30). */
+  tools?: unknown;
 }
 
 export type ImportResult =
@@ -50,7 +54,13 @@ export function stageDatasetText(text: string, opts: ParseOptions = {}): StageRe
   const fieldNames = sampleFieldNames(parsed.rows);
   return {
     ok: true,
-    staged: { format: parsed.format, rows: parsed.rows, fieldNames, detected: detectMapping(fieldNames) },
+    staged: {
+      format: parsed.format,
+      rows: parsed.rows,
+      fieldNames,
+      detected: detectMapping(fieldNames),
+      ...(parsed.tools !== undefined ? { tools: parsed.tools } : {}),
+    },
   };
 }
 
@@ -72,7 +82,14 @@ export function buildStagedDataset(staged: StagedDataset, choices: BuildChoices 
   if (unknown.length) return { ok: false, problems: unknown, truncated: false, format, fieldNames, mapping };
   if (format === 'csv' && !(mapping.question && (mapping.expected || mapping.correctChoice)))
     return csvHeaderProblem(fieldNames);
-  const built = buildDataset(staged.rows, { mapping, format, ratio: choices.ratio, splitSeed: choices.splitSeed });
+  const built = buildDataset(staged.rows, {
+    mapping,
+    format,
+    ratio: choices.ratio,
+    splitSeed: choices.splitSeed,
+    tools: staged.tools,
+    answersOptional: choices.answersOptional,
+  });
   if (!built.ok)
     return { ok: false, problems: built.problems, truncated: built.truncated, format, fieldNames, mapping };
   return { ok: true, dataset: built.dataset, fieldNames };

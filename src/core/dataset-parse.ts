@@ -24,7 +24,7 @@ export const SPLIT_ALIASES: Record<string, SplitName> = {
 };
 
 export type ParseOutcome =
-  | { ok: true; format: DatasetFormat; rows: RawRow[] }
+  | { ok: true; format: DatasetFormat; rows: RawRow[]; /** A JSON object's dataset-level `tools`, unread. */ tools?: unknown }
   | { ok: false; format?: DatasetFormat; problems: DatasetProblem[]; truncated: boolean };
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -89,6 +89,17 @@ function parseJson(text: string): ParseOutcome {
   } catch (e) {
     return { ok: false, format: 'json', problems: [jsonError(text, e)], truncated: false };
   }
+  // Tools for every item (issue #30): {"tools": [...], "items": [...]}, or beside train / val / test or evals.
+  if (isRecord(data) && 'tools' in data) {
+    const { tools, ...rest } = data;
+    const list = ['items', 'examples', 'data'].find((k) => Array.isArray(rest[k]));
+    const inner = parseJsonValue(list ? rest[list] : rest);
+    return inner.ok ? { ...inner, tools } : inner;
+  }
+  return parseJsonValue(data);
+}
+
+function parseJsonValue(data: unknown): ParseOutcome {
   if (Array.isArray(data))
     return collect(
       'json',

@@ -1,5 +1,7 @@
 /** Shapes of an imported dataset (DESIGN §3.1, algorithm doc §1.1). */
 import type { Choice } from './scoring';
+import type { AgentItemSpec } from './agent/agent-item';
+import type { ToolSpec } from './agent/tool-spec';
 
 export const SPLITS = ['train', 'val', 'test'] as const;
 export type SplitName = (typeof SPLITS)[number];
@@ -16,6 +18,8 @@ export interface DatasetItem {
   split?: SplitName;
   taskType?: string;
   rubric?: string;
+  /** Agentic fields: the item's own tools, declared tool results, expected and forbidden calls. */
+  agent?: AgentItemSpec;
   fields: Record<string, unknown>;
 }
 
@@ -61,6 +65,8 @@ export interface Dataset {
   ratio: [number, number, number];
   splitSeed: number;
   warnings: string[];
+  /** Tools every item is offered (a JSON file's dataset-level `tools`): its rollouts are agentic. */
+  tools?: ToolSpec[];
 }
 
 export function formatProblem(p: DatasetProblem): string {

@@ -15,6 +15,7 @@ export const KNOB_SECTIONS = {
   safeguards: 'Safeguards',
   noise: 'Noisy targets and the test',
   modes: 'Epoch boundary and reflection',
+  agent: 'Agents and tools',
   steering: 'Steering',
   resources: 'Calls and budget',
 } as const;
@@ -474,6 +475,39 @@ export const KNOBS = [
     section: 'resources',
     control: { kind: 'usd' },
     help: 'The run pauses before it would spend more than this (needs prices on Connect).',
+  },
+  // Agents (issue #30): rollouts that call tools over several turns.
+  {
+    key: 'maxTurns',
+    label: 'Maximum turns',
+    noun: 'maximum turns',
+    section: 'agent',
+    control: int(1, 64),
+    help: 'Model turns an agent may take on one item when the run offers tools; an agent still calling tools after this many fails the item with “ran out of turns”. Each turn is one target call.',
+  },
+  {
+    key: 'referencesOnDemand',
+    label: 'References on demand',
+    noun: 'references on demand',
+    section: 'agent',
+    control: TOGGLE,
+    help: 'With a skill package: the agent sees SKILL.md and the list of its files, and reads a reference only when it calls read_file — as agent harnesses load skills. Off: every reference is pasted into the prompt.',
+  },
+  {
+    key: 'toolResultChars',
+    label: 'Tool result shown to analysts',
+    noun: 'tool result length',
+    section: 'agent',
+    control: int(0, 100_000),
+    help: 'Characters of each tool result the analysts read in a trajectory (the agent itself always sees the whole result).',
+  },
+  {
+    key: 'reflectOnTrajectories',
+    label: 'Reflect on whole trajectories',
+    noun: 'reflection on trajectories',
+    section: 'agent',
+    control: TOGGLE,
+    help: 'Analysts read every turn, tool call, argument and result, the references read and the turn that failed. Off: only the final answer, as a single-call run shows it (an ablation).',
   },
 ] as const satisfies readonly Knob[];
 

@@ -113,6 +113,14 @@ export interface RunConfig {
   optimizerConcurrency: number;
   /** A stage whose share of errored calls passes this pauses the run. */
   maxErrorRate: number;
+  /** Agents (issue #30): model turns per trajectory before the item fails with "ran out of turns". */
+  maxTurns: number;
+  /** With a skill package: SKILL.md in the prompt, the other files through a read_file tool. */
+  referencesOnDemand: boolean;
+  /** Characters of each tool result the analysts see. */
+  toolResultChars: number;
+  /** Analysts read whole trajectories (off: the final answer only). */
+  reflectOnTrajectories: boolean;
   scorer: ScorerSpec;
   rollout: RolloutConfig;
   budget: BudgetCap;
@@ -169,6 +177,10 @@ export const DEFAULT_RUN_CONFIG: RunConfig = {
   targetConcurrency: 8,
   optimizerConcurrency: 8,
   maxErrorRate: 0.2,
+  maxTurns: 8,
+  referencesOnDemand: false,
+  toolResultChars: 400,
+  reflectOnTrajectories: true,
   scorer: { kind: 'exact' },
   rollout: { preset: 'qa', contextLimit: 6000 },
   budget: {},

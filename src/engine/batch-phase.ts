@@ -39,7 +39,9 @@ export function sendsByBatch(
   phase: string,
   o: { canStillWin?: unknown; repeat?: number },
 ): boolean {
-  if (!ctx.llm.targetBatch || noBatchApi.has(ctx) || o.canStillWin || (o.repeat ?? 0) > 0) return false;
+  // An agent's rollout takes several turns, each waiting on the last: it cannot be one batch line.
+  if (!ctx.llm.targetBatch || ctx.agent.active || noBatchApi.has(ctx) || o.canStillWin || (o.repeat ?? 0) > 0)
+    return false;
   return BATCH_CALL_STAGES.has(callStageOfPhase(phase)) || phase.startsWith('eval/');
 }
 

@@ -8,6 +8,22 @@ import { Meter, outputLimits, type Prices } from './meter';
 import type { LlmPort, Role, RunStore } from './ports';
 import { CallSlots } from '../core/call-slots';
 import type { PromptName, PromptSet } from './prompts';
+import type { ToolEnvironment } from './environment';
+import type { ToolSpec } from '../core/agent/tool-spec';
+import type { PackageFile } from '../core/skill-package';
+
+/** What an agent's rollouts draw on (issue #30): all empty for a single-call run. */
+export interface AgentSetup {
+  /** Tools the dataset offers every item (answered from each item's `tool_results`). */
+  datasetTools: ToolSpec[];
+  /** The package's text files that are not trained, which `read_file` serves too. */
+  packageFiles: PackageFile[];
+  /** A host's environment (a module, MCP servers), with the tools it offers. */
+  environment?: ToolEnvironment;
+  environmentTools: ToolSpec[];
+  /** Some rollout of this run may be an agent's: such runs are never sent as a batch (multi-turn). */
+  active: boolean;
+}
 
 export interface EngineContext {
   runId: string;
@@ -24,6 +40,7 @@ export interface EngineContext {
   now: () => number;
   /** Calls under way per role; a prompt is built only once its call holds a slot. */
   slots: Record<Role, CallSlots>;
+  agent: AgentSetup;
 }
 
 /** The rollout template a config asks for: a bundled preset, or its own custom template. */
@@ -44,10 +61,34 @@ export async function createContext(a: {
   signal: AbortSignal;
   emit: EventSink;
   now: () => number;
+  datasetTools?: readonly ToolSpec[];
+  packageFiles?: readonly PackageFile[];
+  environment?: ToolEnvironment;
 }): Promise<EngineContext> {
   const template = rolloutTemplateOf(a.config, a.prompts);
+  const agent: AgentSetup = {
+    datasetTools: [...(a.datasetTools ?? [])],
+    packageFiles: [...(a.packageFiles ?? [])],
+    ...(a.environment ? { environment: a.environment } : {}),
+    environmentTools: a.environment ? await a.environment.tools() : [],
+    active: false,
+  };
+  agent.active = isAgentRun(a.config, agent, a.items);
+  // What shapes an agent's trajectory is part of what the target saw: the tools, the turn
+  // limit, how references are read, the environment's identity.
+  const agentKey = agent.active
+    ? JSON.stringify([
+        agent.datasetTools,
+        agent.environmentTools,
+        agent.environment?.identity ?? '',
+        agent.packageFiles,
+        a.config.maxTurns,
+        a.config.referencesOnDemand,
+      ])
+    : '';
   return {
     ...a,
+    agent,
     rolloutTemplate: template,
     items: new Map(a.items.map((i) => [i.id, i])),
     slots: {
@@ -56,8 +97,18 @@ export async function createContext(a: {
       judge: new CallSlots(a.config.optimizerConcurrency),
     },
     // Part of the rollout cache key: what the target saw and how its answer was scored.
-    targetKey: `${a.llm.targetSettingsKey()}|${await skillHash(JSON.stringify([template, a.config.rollout.contextLimit, a.config.scorer]))}`,
+    targetKey: `${a.llm.targetSettingsKey()}|${await skillHash(JSON.stringify([template, a.config.rollout.contextLimit, a.config.scorer]))}${agentKey ? `|${await skillHash(agentKey)}` : ''}`,
   };
+}
+
+/** Could any rollout of this run be an agent's? (A single-call run keeps its cache keys as they were.) */
+function isAgentRun(config: RunConfig, agent: AgentSetup, items: readonly DatasetItem[]): boolean {
+  return (
+    agent.datasetTools.length > 0 ||
+    agent.environmentTools.length > 0 ||
+    config.referencesOnDemand ||
+    items.some((i) => i.agent)
+  );
 }
 
 /**
@@ -75,6 +126,9 @@ export function createStandaloneContext(a: {
   signal?: AbortSignal;
   emit?: EventSink;
   now?: () => number;
+  datasetTools?: readonly ToolSpec[];
+  packageFiles?: readonly PackageFile[];
+  environment?: ToolEnvironment;
 }): Promise<EngineContext> {
   return createContext({
     ...a,

@@ -13,6 +13,8 @@ import type { LlmPort, RunStore } from './ports';
 import type { PromptSet } from './prompts';
 import { rolloutPhase } from './rollout';
 import type { RolloutRow, RunDataset, StageUsage } from './types';
+import type { PackageFile } from '../core/skill-package';
+import type { ToolEnvironment } from './environment';
 
 export interface EvaluateInput {
   skill: string;
@@ -22,6 +24,8 @@ export interface EvaluateInput {
   config: RunConfig;
   data: RunDataset;
   prices?: Prices;
+  /** A skill package's untrained text files, for an agent's read_file (issue #30). */
+  packageFiles?: readonly PackageFile[];
 }
 
 export type EvaluateOutcome =
@@ -46,6 +50,7 @@ export async function evaluateSkill(
     signal?: AbortSignal;
     onEvent?: EventSink;
     now?: () => number;
+    environment?: ToolEnvironment;
   },
 ): Promise<EvaluateOutcome> {
   const ctx = await createStandaloneContext({
@@ -55,6 +60,8 @@ export async function evaluateSkill(
     emit: deps.onEvent,
     items: input.data.items,
     prices: input.prices,
+    datasetTools: input.data.tools,
+    packageFiles: input.packageFiles,
   });
   const meter = ctx.meter;
   const ids = input.data.splits[input.split];

@@ -1,6 +1,7 @@
 /** A reason to stop a run that the user can fix and then resume (DESIGN §4, §5). */
-/** 'review': a step waits for a person to approve its edits (engine/step/review.ts). */
-export type PauseKind = 'budget' | 'error_rate' | 'llm_fatal' | 'storage' | 'user' | 'review';
+/** 'environment': an agent's environment failed (not the agent). 'review': a step waits for a person to approve its edits (engine/step/review.ts). */
+export type PauseKind = 'budget' | 'error_rate' | 'llm_fatal' | 'storage' | 'user' | 'review' | 'environment';
+
 
 export class PauseError extends Error {
   constructor(

@@ -14,10 +14,25 @@ import type {
   StepRecord,
 } from './types';
 
-export interface ChatMessage {
-  role: 'system' | 'user' | 'assistant';
-  content: string;
+/** A function the target may call (OpenAI `tools`, function kind). */
+export interface ToolSpec {
+  name: string;
+  description?: string;
+  /** JSON schema of the arguments object. */
+  parameters?: Record<string, unknown>;
 }
+
+/** One call the model asked for in a turn; `arguments` is the JSON text it wrote. */
+export interface ToolCallRequest {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+export type ChatMessage =
+  | { role: 'system' | 'user'; content: string }
+  | { role: 'assistant'; content: string; toolCalls?: ToolCallRequest[] }
+  | { role: 'tool'; toolCallId: string; content: string };
 
 export interface LlmRequest {
   role: Role;
@@ -26,6 +41,8 @@ export interface LlmRequest {
   messages: ChatMessage[];
   /** Ask for JSON matching this schema (falls back to json_object, then text). */
   jsonSchema?: { name: string; schema: Record<string, unknown> };
+  /** Functions the model may call (agentic rollouts); its reply may then hold `toolCalls`. */
+  tools?: ToolSpec[];
   signal?: AbortSignal;
 }
 
@@ -39,6 +56,8 @@ export interface LlmResponse {
   finishReason?: string;
   /** The endpoint reported no usage: the counts are estimated from characters. */
   usageEstimated?: boolean;
+  /** Calls the model asked for instead of (or beside) an answer, when the request offered tools. */
+  toolCalls?: ToolCallRequest[];
 }
 
 /**

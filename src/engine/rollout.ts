@@ -6,13 +6,13 @@
  * many errors pause the run. With an early-stop bound the items go in waves, in their fixed
  * order, and evaluation stops once the bound says the skill can no longer win.
  */
-import { stripThinking } from '../core/thinking';
 import { skillHash } from '../core/hash';
-import { scoreResponse, type ScoreResult } from '../core/scoring';
 import { renderRollout } from '../core/templates';
 import type { DatasetItem } from '../core/dataset-types';
 import type { EngineContext } from './context';
-import { callOptimizer } from './optimizer-call';
+import { scoreAnswer } from './answer-score';
+import { agentSetting, dropCheckpoint, runAgent } from './agent-rollout';
+import { scoreTrajectory } from './agent-score';
 import { isLlmError, type LlmResponse, type LlmUsage } from './ports';
 import { PauseError } from './pause';
 import { callStageOfPhase } from '../core/stages';
@@ -76,61 +76,6 @@ export function meanScores(rows: readonly RolloutRow[]): { hard: number; soft: n
   };
 }
 
-function expectedText(item: DatasetItem): string {
-  return item.correctChoice ? item.correctChoice : item.answers.join(' | ');
-}
-
-const isVerdict = (j: unknown): boolean =>
-  typeof j === 'object' && j !== null && typeof (j as { pass?: unknown }).pass === 'boolean';
-
-/** Score with the configured scorer; the judge scorer asks the LLM. */
-async function score(
-  ctx: EngineContext,
-  item: DatasetItem,
-  response: string,
-  cacheKey: string,
-): Promise<ScoreResult & { judge?: RolloutRow['judge']; judgeError?: string }> {
-  const spec = ctx.config.scorer;
-  if (spec.kind !== 'judge') return scoreResponse(spec, response, item);
-  // The judge grades the answer, not the thinking before it.
-  const values = {
-    question: item.question,
-    expected: expectedText(item),
-    rubric: item.rubric ?? spec.rubric ?? '',
-    response: stripThinking(response),
-  };
-  // A reply without a verdict is asked once more, then the row is an error — never memoised, so
-  // a resumed run asks again instead of replaying the same useless reply for ever.
-  let r = await callOptimizer(ctx, `judge/${cacheKey}`, 'judge', values, 'judge', isVerdict);
-  if (!isVerdict(r.json) && !r.error)
-    r = await callOptimizer(ctx, `judge/${cacheKey}`, 'judge', values, 'judge', isVerdict);
-  const predicted = scoreResponse({ kind: 'exact' }, response, item).predicted;
-  const j = r.json;
-  if (!j || typeof j.pass !== 'boolean') {
-    return {
-      hard: 0,
-      soft: 0,
-      predicted,
-      judgeError: r.error ? r.error.message : 'the judge did not return {pass, score, reason}',
-    };
-  }
-  const soft =
-    typeof j.score === 'number' && Number.isFinite(j.score) ? Math.min(1, Math.max(0, j.score)) : j.pass ? 1 : 0;
-  const reason = typeof j.reason === 'string' ? j.reason : '';
-  const hard = j.pass ? 1 : 0;
-  return {
-    hard,
-    soft,
-    predicted,
-    judge: { pass: j.pass, score: soft, reason },
-    ...(hard
-      ? {}
-      : {
-          failReason: `JUDGE=0: predicted '${predicted}' but expected ${JSON.stringify(expectedText(item))} — ${reason}`,
-        }),
-  };
-}
-
 /** The rollout cache key: skill, item, target settings, and the sample's number when it is a repeat. */
 export function rolloutCacheKey(hash: string, itemId: string, targetKey: string, repeat = 0): string {
   return `${hash}|${itemId}|${targetKey}${repeat > 0 ? `|r${repeat}` : ''}`;
@@ -184,7 +129,15 @@ async function rolloutOne(
   }
   const started = ctx.now();
   let row: RolloutRow;
+  // An agent's rollout: several turns with tools (issue #30); a run without tools never gets here.
+  const setting = ctx.agent.active && !batched ? agentSetting(ctx, o.skill, item) : null;
   try {
+    if (setting?.tools.length) {
+      row = { ...base, ...(await agentRow(ctx, o.phase, item, setting, cacheKey, counter)), latencyMs: ctx.now() - started };
+      await ctx.store.putRollout(row);
+      if (row.status === 'ok') await dropCheckpoint(ctx, cacheKey);
+      return row;
+    }
     if (batched) counter.calls++;
     // The prompt (the skill inside it) is built only once the call holds a target slot.
     const res = batched
@@ -216,7 +169,7 @@ async function rolloutOne(
     if (note) ctx.emit({ type: 'log', level: 'warn', message: note });
     const cut = res.finishReason === 'length' ? ctx.meter.noteCutOff() : null;
     if (cut) ctx.emit({ type: 'log', level: 'warn', message: cut });
-    const s = await score(ctx, item, res.text, cacheKey);
+    const s = await scoreAnswer(ctx, item, res.text, cacheKey);
     row = {
       ...base,
       status: s.judgeError ? 'error' : 'ok',
@@ -250,6 +203,39 @@ async function rolloutOne(
   }
   await ctx.store.putRollout(row);
   return row;
+}
+
+/** An agent's trajectory run (or continued from its checkpoint) and scored, as a row's fields. */
+async function agentRow(
+  ctx: EngineContext,
+  phase: string,
+  item: DatasetItem,
+  setting: ReturnType<typeof agentSetting>,
+  cacheKey: string,
+  counter: { calls: number },
+): Promise<Omit<RolloutRow, 'runId' | 'phase' | 'order' | 'itemId' | 'skillHash' | 'cacheKey' | 'latencyMs'>> {
+  const run = await runAgent(ctx, { item, setting, cacheKey, phase });
+  counter.calls += run.calls;
+  for (const message of run.notes) ctx.emit({ type: 'log', level: 'warn', message });
+  try {
+    const s = await scoreTrajectory(ctx, item, run, cacheKey);
+    return {
+      status: s.judgeError ? 'error' : 'ok',
+      response: run.answer ?? '',
+      predicted: s.predicted,
+      hard: s.hard,
+      soft: s.soft,
+      ...(s.failReason ? { failReason: s.failReason } : {}),
+      ...(s.judge ? { judge: s.judge } : {}),
+      ...(s.judgeError ? { error: { kind: 'judge', message: s.judgeError } } : {}),
+      usage: run.usage,
+      cached: false,
+      trajectory: run.entries,
+      turns: run.entries.filter((e) => e.kind === 'assistant').length,
+    };
+  } finally {
+    await run.episode?.close();
+  }
 }
 
 export async function rolloutPhase(ctx: EngineContext, o: PhaseOptions): Promise<PhaseResult> {

@@ -7,6 +7,8 @@ import type { ScheduleState } from '../core/schedules';
 import type { RunConfig } from '../core/run-config';
 import type { DatasetItem, SplitName } from '../core/dataset-types';
 import type { LiftInterval } from '../core/lift';
+import type { TrajectoryEntry } from '../core/agent/trajectory';
+import type { ToolSpec } from '../core/agent/tool-spec';
 
 /** Who a call is for. */
 export type Role = 'target' | 'optimizer' | 'judge';
@@ -45,6 +47,10 @@ export interface RolloutRow {
   cached: boolean;
   /** Answered as a line of a provider batch (billed at the batch price), not by a live call. */
   viaBatch?: true;
+  /** An agent's rollout (issue #30): every model turn and tool result, in order; `response` is its final answer. */
+  trajectory?: TrajectoryEntry[];
+  /** Model turns the trajectory took (each one a target call). */
+  turns?: number;
 }
 
 /** An optimizer call's outcome, memoised by a deterministic key (e.g. "s0003/reflect_failure/1"). */
@@ -327,4 +333,6 @@ export interface RunState {
 export interface RunDataset {
   items: DatasetItem[];
   splits: Record<SplitName, string[]>;
+  /** Tools every item is offered (the dataset's own `tools`): rollouts become agentic. */
+  tools?: ToolSpec[];
 }

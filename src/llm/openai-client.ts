@@ -6,8 +6,18 @@
  */
 import { withoutSdkHeaders } from './minimal-headers';
 import OpenAI from 'openai';
-import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
-import { type LlmError, type LlmPort, type LlmRequest, type LlmResponse, type Role } from '../engine/ports';
+import type {
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionMessageParam,
+} from 'openai/resources/chat/completions';
+import {
+  type ChatMessage,
+  type LlmError,
+  type LlmPort,
+  type LlmRequest,
+  type LlmResponse,
+  type Role,
+} from '../engine/ports';
 import { classifyError, isRetryable, retryAfterMs } from './errors';
 import { AdaptivePool } from './pool';
 import { isReasoningModel, type EndpointConfig } from './endpoint';
@@ -57,6 +67,22 @@ function looksLikeFormatUnsupported(e: unknown): boolean {
   return /response_format|json_schema|json_object|structured|schema|not supported|unsupported/i.test(e.message);
 }
 
+/** Our message shape as the chat API's: tool calls and tool results in its wire form. */
+export function toApiMessage(m: ChatMessage): ChatCompletionMessageParam {
+  if (m.role === 'tool') return { role: 'tool', tool_call_id: m.toolCallId, content: m.content };
+  if (m.role === 'assistant' && m.toolCalls?.length)
+    return {
+      role: 'assistant',
+      content: m.content || null,
+      tool_calls: m.toolCalls.map((c) => ({
+        id: c.id,
+        type: 'function' as const,
+        function: { name: c.name, arguments: c.arguments },
+      })),
+    };
+  return { role: m.role, content: m.content };
+}
+
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
@@ -101,7 +127,19 @@ export class RoleClient {
 
   private params(req: LlmRequest, mode: JsonMode): ChatCompletionCreateParamsNonStreaming {
     const reasoning = this.reasoning();
-    const p: ChatCompletionCreateParamsNonStreaming = { model: this.cfg.model, messages: req.messages };
+    const p: ChatCompletionCreateParamsNonStreaming = {
+      model: this.cfg.model,
+      messages: req.messages.map(toApiMessage),
+    };
+    if (req.tools?.length)
+      p.tools = req.tools.map((t) => ({
+        type: 'function' as const,
+        function: {
+          name: t.name,
+          ...(t.description ? { description: t.description } : {}),
+          parameters: t.parameters ?? { type: 'object', properties: {} },
+        },
+      }));
     if (this.cfg.serviceTier) p.service_tier = this.cfg.serviceTier;
     if (!reasoning && this.cfg.temperature !== undefined) p.temperature = this.cfg.temperature;
     if (this.cfg.maxOutputTokens) {
@@ -149,7 +187,12 @@ export class RoleClient {
           req.signal,
         );
         this.pool.succeeded();
-        const { text, usage, usageEstimated, finishReason } = readCompletion(res, req, this.role, this.cfg);
+        const { text, usage, usageEstimated, finishReason, toolCalls } = readCompletion(
+          res,
+          req,
+          this.role,
+          this.cfg,
+        );
         if (req.jsonSchema) jsonModeMemory.set(memoryKey, mode);
         const response: LlmResponse = {
           text,
@@ -159,6 +202,7 @@ export class RoleClient {
           attempts: attempt,
           jsonMode: mode,
           finishReason,
+          ...(toolCalls ? { toolCalls } : {}),
         };
         this.opts.onCall?.({ role: this.role, stage: req.stage, response });
         return response;

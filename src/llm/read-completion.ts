@@ -1,5 +1,5 @@
 import type OpenAI from 'openai';
-import { LlmError, type LlmRequest, type LlmUsage, type Role } from '../engine/ports';
+import { LlmError, type LlmRequest, type LlmUsage, type Role, type ToolCallRequest } from '../engine/ports';
 import type { EndpointConfig } from './endpoint';
 
 /**
@@ -12,9 +12,10 @@ export function readCompletion(
   req: Pick<LlmRequest, 'messages'>,
   role: Role,
   cfg: Pick<EndpointConfig, 'maxOutputTokens'>,
-): { text: string; usage: LlmUsage; usageEstimated?: true; finishReason?: string } {
+): { text: string; usage: LlmUsage; usageEstimated?: true; finishReason?: string; toolCalls?: ToolCallRequest[] } {
   const choice = res.choices?.[0];
   const text = choice?.message?.content ?? '';
+  const toolCalls = readToolCalls(choice?.message?.tool_calls);
   // No usage in the reply: estimate from characters (about 4 per token) rather than count it free.
   const promptChars = req.messages.reduce((n, m) => n + m.content.length, 0);
   const usage = res.usage
@@ -25,6 +26,16 @@ export function readCompletion(
       }
     : { promptTokens: Math.ceil(promptChars / 4), completionTokens: Math.ceil(text.length / 4), reasoningTokens: 0 };
   const refusal = (choice?.message as { refusal?: unknown } | undefined)?.refusal;
+  if (toolCalls) {
+    // A turn of an agent: its calls are the reply (the text beside them, often empty, is kept).
+    return {
+      text,
+      usage,
+      ...(res.usage ? {} : { usageEstimated: true as const }),
+      finishReason: choice?.finish_reason ?? undefined,
+      toolCalls,
+    };
+  }
   if (!text && (choice?.finish_reason === 'content_filter' || (typeof refusal === 'string' && refusal))) {
     // Not an answer: an error row for this item, never a wrong answer shown to the analysts.
     const why =
@@ -46,4 +57,20 @@ export function readCompletion(
     ...(res.usage ? {} : { usageEstimated: true as const }),
     finishReason: choice?.finish_reason ?? undefined,
   };
+}
+
+/**
+ * The function calls of a reply, or undefined when it has none. A call without an id gets one
+ * from its position (some local servers omit it; the tool message must still name its call).
+ */
+function readToolCalls(raw: unknown): ToolCallRequest[] | undefined {
+  if (!Array.isArray(raw) || raw.length === 0) return undefined;
+  const calls = raw.flatMap((c, i): ToolCallRequest[] => {
+    const f = (c as { function?: { name?: unknown; arguments?: unknown } } | null)?.function;
+    if (!f || typeof f.name !== 'string' || !f.name) return [];
+    const id = (c as { id?: unknown }).id;
+    const args = typeof f.arguments === 'string' ? f.arguments : JSON.stringify(f.arguments ?? {});
+    return [{ id: typeof id === 'string' && id ? id : `call_${i + 1}`, name: f.name, arguments: args }];
+  });
+  return calls.length ? calls : undefined;
 }

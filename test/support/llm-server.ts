@@ -85,9 +85,35 @@ export interface ServerOptions extends BatchServerOptions {
   contextTokens?: number;
   /** Flex capacity: every n-th flex request is refused with OpenAI's 429 "Resource Unavailable". */
   flexUnavailableEvery?: number;
+  /**
+   * How the simulated target acts when a request offers tools (issue #30): a pure function of the
+   * conversation, the offered tools and a draw in [0, 1) (1 without noise), returning the calls of
+   * the next turn or a final answer.
+   */
+  agentPolicy?: AgentPolicy;
   /** Port to listen on; 0 picks a free one. */
   port: number;
 }
+
+/** A tool-calling request as the simulated target reads it. */
+export interface AgentRequest {
+  system: string;
+  /** The first user message: the task. */
+  user: string;
+  /** The whole conversation, in the chat API's wire form. */
+  messages: readonly WireMessage[];
+  tools: readonly { name: string; description?: string; parameters?: unknown }[];
+}
+
+export interface WireMessage {
+  role: string;
+  content: string | null;
+  tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[];
+  tool_call_id?: string;
+}
+
+export type AgentReply = { toolCalls: { name: string; arguments: unknown }[] } | { content: string };
+export type AgentPolicy = (req: AgentRequest, draw: number) => AgentReply;
 
 export interface RequestLogEntry {
   at: number;
@@ -172,6 +198,22 @@ function targetAnswer(system: string, user: string, opts: ServerOptions, draw: n
   return `Looking at the question and the rules.\n<answer>${answer}</answer>`;
 }
 
+/** Characters of a request's messages (an assistant turn that only called tools has null content). */
+function charsOf(body: ChatBody): number {
+  return (body.messages ?? []).reduce((n, m) => n + String(m.content ?? '').length, 0);
+}
+
+function agentRequestOf(body: ChatBody, system: string, user: string): AgentRequest {
+  const raw = body as unknown as { messages?: WireMessage[]; tools?: { function?: { name: string; description?: string; parameters?: unknown } }[] };
+  const firstUser = raw.messages?.find((m) => m.role === 'user')?.content ?? user;
+  return {
+    system,
+    user: firstUser,
+    messages: raw.messages ?? [],
+    tools: (raw.tools ?? []).flatMap((t) => (t.function ? [t.function] : [])),
+  };
+}
+
 export async function startLlmServer(partial: Partial<ServerOptions> = {}): Promise<LlmTestServer> {
   const options: ServerOptions = { ...DEFAULTS, ...partial, faults: [...(partial.faults ?? [])] };
   const log: RequestLogEntry[] = [];
@@ -216,6 +258,7 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
    * One chat completion, as a pure outcome: the synchronous route sends it, a batch writes it
    * as one output line. `viaBatch` marks its log entry (batch lines are not live calls).
    */
+  const agentTurn = (body: ChatBody) => Boolean(options.agentPolicy && (body as { tools?: unknown[] }).tools?.length);
   const answer = (body: ChatBody, auth: string, headerNames: string[], viaBatch = false): ChatOutcome => {
     const stage = stageOf(body);
     const model = body.model ?? '';
@@ -282,6 +325,27 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
     else if (user.startsWith('Reply with the JSON object {"ok": true}')) {
       // The connection test's structured-output probe.
       text = rf === 'json_schema' && options.ignoreSchema ? 'Sure! ok is true.' : rf ? '{"ok": true}' : 'Here it is: {"ok": true}';
+    } else if (stage === 'target' && agentTurn(body)) {
+      // An agent's turn: the k-th identical conversation is the k-th sample, as for answers.
+      const prompt = JSON.stringify(body.messages);
+      const k = samples.get(prompt) ?? 0;
+      samples.set(prompt, k + 1);
+      const draw = options.targetNoise ? hashFraction(`target noise|${options.noiseSeed ?? 0}|${k}|${prompt}`) : 1;
+      const reply = options.agentPolicy!(agentRequestOf(body, system, user), draw);
+      if ('toolCalls' in reply) {
+        const turn = (body.messages ?? []).filter((m) => m.role === 'assistant').length + 1;
+        const tool_calls = reply.toolCalls.map((c, i) => ({
+          id: `call_${turn}_${i + 1}`,
+          type: 'function',
+          function: { name: c.name, arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments) },
+        }));
+        record(200);
+        const usage = { prompt_tokens: Math.ceil(charsOf(body) / 4), completion_tokens: 20, total_tokens: 0 };
+        usage.total_tokens = usage.prompt_tokens + usage.completion_tokens;
+        const message = { role: 'assistant', content: null, tool_calls };
+        return { status: 200, body: { id: `chatcmpl-${log.length}`, created: 0, model, object: 'chat.completion', choices: [{ index: 0, message, finish_reason: 'tool_calls' }], usage } };
+      }
+      text = reply.content;
     } else if (stage === 'target') {
       const prompt = `${system}\n\u0000${user}`;
       const k = samples.get(prompt) ?? 0;
@@ -301,8 +365,7 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
       const decoy = '<think>\nPerhaps <answer>DECOY-0</answer>, or {"edits": [], "learning_rate": 0}? Let me check the rules.\n</think>\n';
       text = decoy + (stage === 'target' ? text.replace(/<\/?answer>/g, '') : text);
     }
-    const promptChars = (body.messages ?? []).reduce((n, m) => n + m.content.length, 0);
-    const seen = Math.ceil(promptChars / 4);
+    const seen = Math.ceil(charsOf(body) / 4);
     const usage = { prompt_tokens: options.contextTokens ? Math.min(options.contextTokens, seen) : seen, completion_tokens: options.completionTokens ?? Math.ceil(text.length / 4), total_tokens: 0 };
     usage.total_tokens = usage.prompt_tokens + usage.completion_tokens;
     record(200);

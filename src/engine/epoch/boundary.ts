@@ -46,7 +46,7 @@ export async function epochBoundary(
     session.stage('slow_update', lastStep, epoch);
     pairs = await comparePrevCurr(ctx, data, epoch, state.epochStartSkill, currBefore);
   }
-  const comparison = pairs ? renderComparison(pairs, ctx) : '';
+  const comparison = pairs ? renderComparison(pairs, ctx, currBefore) : '';
   const [slow, meta] = await Promise.all([
     c.useSlowUpdate && epoch >= 2
       ? callOptimizer(ctx, `${tag}/slow_update`, 'slow_update', {

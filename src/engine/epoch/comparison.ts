@@ -6,7 +6,8 @@
 import { longitudinalOrder } from '../../core/batching';
 import type { EngineContext } from '../context';
 import { rolloutPhase } from '../rollout';
-import { evaluationBlock } from '../trajectory';
+import { conversationBlock, shownFailReason } from '../trajectory';
+import { trajectoryView } from '../agent-rollout';
 import type { RolloutRow, RunDataset } from '../types';
 import { isPass } from '../../core/credit';
 
@@ -81,7 +82,8 @@ const SECTIONS: [PairCategory, string][] = [
   ['stable_success', '### Stable successes'],
 ];
 
-export function renderComparison(pairs: readonly ComparisonPair[], ctx: EngineContext): string {
+export function renderComparison(pairs: readonly ComparisonPair[], ctx: EngineContext, skill = ''): string {
+  const view = trajectoryView(ctx, skill);
   const count = (c: PairCategory) => pairs.filter((p) => p.category === c).length;
   const lines = [
     `${pairs.length} tasks: ${count('regressed')} regressed, ${count('persistent_fail')} persistent failures, ${count('improved')} improved, ${count('stable_success')} stable successes.`,
@@ -95,23 +97,13 @@ export function renderComparison(pairs: readonly ComparisonPair[], ctx: EngineCo
     for (const p of list) {
       const item = ctx.items.get(p.id)!;
       lines.push(`Task ${p.id}: ${p.task}`, `Before: ${status(p.prev)}`, `After: ${status(p.curr)}`);
-      if (p.curr.failReason) lines.push(`Current fail reason: ${p.curr.failReason}`);
-      if (!isPass(p.prev.hard) && p.prev.failReason) lines.push(`Previous fail reason: ${p.prev.failReason}`);
+      const currReason = shownFailReason(p.curr, view);
+      const prevReason = shownFailReason(p.prev, view);
+      if (currReason) lines.push(`Current fail reason: ${currReason}`);
+      if (!isPass(p.prev.hard) && prevReason) lines.push(`Previous fail reason: ${prevReason}`);
       if (cat !== 'stable_success') {
-        lines.push(
-          'Before:',
-          '```',
-          `[agent] ${p.prev.response}`,
-          `[verification] ${evaluationBlock(p.prev, item)}`,
-          '```',
-        );
-        lines.push(
-          'After:',
-          '```',
-          `[agent] ${p.curr.response}`,
-          `[verification] ${evaluationBlock(p.curr, item)}`,
-          '```',
-        );
+        lines.push('Before:', '```', ...conversationBlock(p.prev, item, view), '```');
+        lines.push('After:', '```', ...conversationBlock(p.curr, item, view), '```');
       }
     }
   }

@@ -32,6 +32,8 @@ import type { TrainSession } from './session';
 import type { ActivationData } from '../epoch/activation';
 import { cleanDescription, splitTriggerQueries, triggerItems, type TriggerQuery } from '../../core/trigger-queries';
 import { INITIAL_ORIGIN } from '../../core/version-origin';
+import type { PackageFile } from '../../core/skill-package';
+import type { ToolEnvironment } from '../environment';
 
 export interface TrainInput {
   runId: string;
@@ -41,6 +43,8 @@ export interface TrainInput {
   prices?: Prices;
   /** Trigger queries and the SKILL.md name and description, for the activation track (config.activationTrack). */
   activation?: ActivationInput;
+  /** A skill package's text files that are not trained, which an agent may read (issue #30). */
+  packageFiles?: readonly PackageFile[];
 }
 
 export interface ActivationInput {
@@ -64,6 +68,8 @@ function activationData(input: TrainInput): ActivationData | undefined {
 export interface TrainDeps {
   llm: LlmPort;
   store: RunStore;
+  /** The host's environment for agents' tools (a module, MCP servers), when the run has one. */
+  environment?: ToolEnvironment;
   prompts: PromptSet;
   onEvent?: EventSink;
   signal?: AbortSignal;
@@ -168,6 +174,9 @@ export async function runTraining(input: TrainInput, deps: TrainDeps): Promise<T
     signal,
     emit,
     now,
+    datasetTools: input.data.tools,
+    packageFiles: input.packageFiles,
+    environment: deps.environment,
   });
   const data = input.data;
   const { stepsPerEpoch, totalSteps } = deriveSteps(config, data.splits.train.length);

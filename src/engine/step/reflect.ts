@@ -9,6 +9,7 @@ import { normaliseSkillCandidate, normaliseSuggestion } from '../../core/update-
 import type { EngineContext } from '../context';
 import { callOptimizer, checkErrorRate, type OptimizerResult } from '../optimizer-call';
 import { renderTrajectory } from '../trajectory';
+import { trajectoryView } from '../agent-rollout';
 import type { RolloutRow } from '../types';
 import { isPass } from '../../core/credit';
 import { MODE_PROMPTS } from './mode-prompts';
@@ -110,6 +111,7 @@ export async function reflect(ctx: EngineContext, input: ReflectInput): Promise<
               input.skill,
               ctx.rolloutTemplate,
               ctx.config.rollout.contextLimit,
+              trajectoryView(ctx, input.skill),
             ),
           )
           .join('\n\n---\n\n'),

@@ -1,0 +1,113 @@
+/**
+ * An item's agentic fields (issue #30), read and validated with the rest of the item:
+ * `tools` (extra tools for this item), `tool_results` (the answers of declared tools),
+ * `expected_tool_calls` and `forbidden_tool_calls` (checks on the trajectory). Each problem names
+ * the field, so the importer can say "row 3, field "tool_results": entry 2 needs a name".
+ */
+import { readToolSpecs, type ToolSpec } from './tool-spec';
+
+/** What a declared tool returns for a call whose arguments include `arguments`. */
+export interface ToolResultRule {
+  name: string;
+  arguments?: Record<string, unknown>;
+  result: string;
+}
+
+/** A call the trajectory must contain; `arguments` are matched as a subset. */
+export interface ExpectedToolCall {
+  name: string;
+  arguments?: Record<string, unknown>;
+}
+
+export interface AgentItemSpec {
+  tools?: ToolSpec[];
+  toolResults?: ToolResultRule[];
+  expectedToolCalls?: ExpectedToolCall[];
+  forbiddenToolCalls?: string[];
+}
+
+/** The raw field names, as datasets write them. */
+export const AGENT_FIELDS = {
+  tools: 'tools',
+  toolResults: 'tool_results',
+  expectedToolCalls: 'expected_tool_calls',
+  forbiddenToolCalls: 'forbidden_tool_calls',
+} as const;
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A list given as JSON text (a CSV cell) is read as the list. */
+function listOf(v: unknown): unknown {
+  if (typeof v !== 'string' || !v.trim().startsWith('[')) return v;
+  try {
+    return JSON.parse(v) as unknown;
+  } catch {
+    return v;
+  }
+}
+
+const present = (v: unknown) => v !== undefined && v !== null && v !== '';
+
+/** The item's agentic fields; `add(field, message)` is told of every problem. */
+export function readAgentFields(
+  record: Record<string, unknown>,
+  add: (field: string, message: string) => void,
+): AgentItemSpec {
+  const spec: AgentItemSpec = {};
+  const F = AGENT_FIELDS;
+  if (present(record[F.tools])) {
+    const r = readToolSpecs(listOf(record[F.tools]));
+    for (const p of r.problems) add(F.tools, p);
+    if (r.tools.length) spec.tools = r.tools;
+  }
+  if (present(record[F.toolResults])) {
+    const raw = listOf(record[F.toolResults]);
+    if (!Array.isArray(raw)) add(F.toolResults, 'must be a list of {name, arguments?, result}');
+    else {
+      const rules: ToolResultRule[] = [];
+      raw.forEach((e, i) => {
+        const at = `entry ${i + 1}`;
+        if (!isRecord(e) || typeof e.name !== 'string' || !e.name) return add(F.toolResults, `${at} needs a name`);
+        if (e.arguments !== undefined && !isRecord(e.arguments))
+          return add(F.toolResults, `${at} ("${e.name}"): arguments must be an object`);
+        if (e.result === undefined) return add(F.toolResults, `${at} ("${e.name}") needs a result`);
+        rules.push({
+          name: e.name,
+          ...(isRecord(e.arguments) ? { arguments: e.arguments } : {}),
+          result: typeof e.result === 'string' ? e.result : JSON.stringify(e.result),
+        });
+      });
+      if (rules.length) spec.toolResults = rules;
+    }
+  }
+  if (present(record[F.expectedToolCalls])) {
+    const raw = listOf(record[F.expectedToolCalls]);
+    if (!Array.isArray(raw)) add(F.expectedToolCalls, 'must be a list of {name, arguments?}');
+    else {
+      const calls: ExpectedToolCall[] = [];
+      raw.forEach((e, i) => {
+        const at = `entry ${i + 1}`;
+        const name = typeof e === 'string' ? e : isRecord(e) ? e.name : undefined;
+        if (typeof name !== 'string' || !name) return add(F.expectedToolCalls, `${at} needs a name`);
+        const args = isRecord(e) ? e.arguments : undefined;
+        if (args !== undefined && !isRecord(args))
+          return add(F.expectedToolCalls, `${at} ("${name}"): arguments must be an object`);
+        calls.push({ name, ...(isRecord(args) ? { arguments: args } : {}) });
+      });
+      if (calls.length) spec.expectedToolCalls = calls;
+    }
+  }
+  if (present(record[F.forbiddenToolCalls])) {
+    const raw = listOf(record[F.forbiddenToolCalls]);
+    const names = Array.isArray(raw) ? raw : [raw];
+    const bad = names.findIndex((n) => typeof n !== 'string' || !n);
+    if (bad >= 0) add(F.forbiddenToolCalls, `entry ${bad + 1} must be a tool name`);
+    else if (names.length) spec.forbiddenToolCalls = names as string[];
+  }
+  return spec;
+}
+
+/** The item checks its trajectory, so it needs no expected answer to be scored. */
+export function hasToolChecks(spec: AgentItemSpec): boolean {
+  return Boolean(spec.expectedToolCalls?.length || spec.forbiddenToolCalls?.length);
+}

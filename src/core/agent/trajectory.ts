@@ -1,0 +1,55 @@
+/**
+ * A trajectory (issue #30): what an agent did on one item — each model turn with the calls it
+ * asked for, and each tool result — in order. Rows keep it; the analysts, the inspector, the
+ * report and the checks read it.
+ */
+
+/** A call the model asked for; `arguments` is the JSON text it wrote. */
+export interface ToolCallRecord {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+export type TrajectoryEntry =
+  | { kind: 'assistant'; turn: number; content: string; toolCalls?: ToolCallRecord[] }
+  | {
+      kind: 'tool';
+      turn: number;
+      callId: string;
+      name: string;
+      arguments: string;
+      result: string;
+      /** The tool failed (it threw, the call was malformed, the tool is unknown): `result` says why. */
+      error?: true;
+    };
+
+export type ToolEntry = Extract<TrajectoryEntry, { kind: 'tool' }>;
+
+/** Every call made, in order, with its turn (from the tool entries: a call that was answered). */
+export function callsOf(entries: readonly TrajectoryEntry[]): ToolEntry[] {
+  return entries.filter((e): e is ToolEntry => e.kind === 'tool');
+}
+
+/** How many model turns the trajectory holds. */
+export function turnsOf(entries: readonly TrajectoryEntry[]): number {
+  return entries.filter((e) => e.kind === 'assistant').length;
+}
+
+/** The final answer: the last model turn, when it asked for no call. */
+export function finalAnswerOf(entries: readonly TrajectoryEntry[]): string | null {
+  const last = entries[entries.length - 1];
+  return last?.kind === 'assistant' && !last.toolCalls?.length ? last.content : null;
+}
+
+/** "lookup ×2, read_file ×1": which tools were called, how often, in order of first use. */
+export function toolTally(entries: readonly TrajectoryEntry[]): string {
+  const n = new Map<string, number>();
+  for (const c of callsOf(entries)) n.set(c.name, (n.get(c.name) ?? 0) + 1);
+  return [...n].map(([name, k]) => `${name} ×${k}`).join(', ');
+}
+
+/** A call as the analysts read it: `lookup({"code":"104"})`. */
+export function showCall(name: string, args: string): string {
+  return `${name}(${args.trim() || '{}'})`;
+}

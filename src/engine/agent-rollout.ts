@@ -1,0 +1,250 @@
+/**
+ * An agent's rollout (issue #30; DESIGN §7c): the skill is the system prompt, the environment's
+ * tools go in `tools`, and each reply's `tool_calls` are answered with tool messages until the
+ * target answers without a call or `maxTurns` runs out. Every model turn and every tool result
+ * is a checkpoint (an artifact under the rollout's cache key), so a run killed mid-trajectory
+ * resumes without asking a finished turn again; calls within a turn are answered in order, so
+ * the result is the same at any concurrency. A tool that fails is the agent's problem (its error
+ * goes back to the model); an environment that fails pauses the run.
+ */
+import {
+  READ_FILE,
+  READ_FILE_TOOL,
+  onDemandSkill,
+  readSkillFile,
+  type OnDemandSkill,
+} from '../core/agent/references-on-demand';
+import { declaredResult } from '../core/agent/declarative-tools';
+import { mergeTools, type ToolSpec } from '../core/agent/tool-spec';
+import { parseArguments } from '../core/agent/tool-match';
+import type { TrajectoryEntry } from '../core/agent/trajectory';
+import type { DatasetItem } from '../core/dataset-types';
+import { callStageOfPhase } from '../core/stages';
+import { renderRollout } from '../core/templates';
+import type { EngineContext } from './context';
+import { isEnvironmentError, type EnvEpisode, type ToolOutcome } from './environment';
+import { PauseError } from './pause';
+import type { TrajectoryView } from './trajectory';
+import { isLlmError, type ChatMessage, type LlmResponse, type LlmUsage } from './ports';
+
+const ZERO: LlmUsage = { promptTokens: 0, completionTokens: 0, reasoningTokens: 0 };
+const addUsage = (a: LlmUsage, b: LlmUsage): LlmUsage => ({
+  promptTokens: a.promptTokens + b.promptTokens,
+  completionTokens: a.completionTokens + b.completionTokens,
+  reasoningTokens: a.reasoningTokens + b.reasoningTokens,
+});
+
+/** The skill, the item and the tools a trajectory runs with. */
+export interface AgentSetting {
+  /** The prompt's skill text (for references on demand: SKILL.md and its file list). */
+  promptSkill: string;
+  tools: ToolSpec[];
+  files: OnDemandSkill | null;
+}
+
+/** What one skill offers the agent on one item; no tools means a single-call rollout. */
+export function agentSetting(ctx: EngineContext, skill: string, item: DatasetItem): AgentSetting {
+  const files = ctx.config.referencesOnDemand ? onDemandSkill(skill, ctx.agent.packageFiles) : null;
+  const tools = mergeTools(
+    files ? [READ_FILE_TOOL] : [],
+    ctx.agent.environmentTools,
+    ctx.agent.datasetTools,
+    item.agent?.tools,
+  );
+  return { promptSkill: files?.promptSkill ?? skill, tools, files };
+}
+
+/** How the analysts are shown this run's trajectories (engine/trajectory.ts). */
+export function trajectoryView(ctx: EngineContext, skill: string): TrajectoryView {
+  const files = ctx.config.referencesOnDemand ? onDemandSkill(skill, ctx.agent.packageFiles) : null;
+  return {
+    full: ctx.config.reflectOnTrajectories ?? true,
+    resultChars: ctx.config.toolResultChars ?? 400,
+    ...(files ? { onDemandFiles: [...files.files.keys()].filter((p) => p !== 'SKILL.md') } : {}),
+  };
+}
+
+/** The trajectory so far, as a checkpoint holds it. */
+interface Checkpoint {
+  entries: TrajectoryEntry[];
+  usage: LlmUsage;
+}
+
+export interface AgentRollout {
+  entries: TrajectoryEntry[];
+  /** The final answer; null when the agent ran out of turns. */
+  answer: string | null;
+  /** Every turn's tokens, earlier sessions' included. */
+  usage: LlmUsage;
+  /** The conversation as the target last saw it (for the environment's and the judge's scores). */
+  messages: ChatMessage[];
+  /** The environment's episode, open until the row is scored. */
+  episode: EnvEpisode | null;
+  /** Target calls made now (resumed turns excluded). */
+  calls: number;
+  /** Notes for the log: estimated usage, replies cut off. */
+  notes: string[];
+}
+
+const checkpointKey = (cacheKey: string) => `trajectory/${cacheKey}`;
+
+/** The conversation of a trajectory: system, user, then each turn and its tool messages. */
+export function messagesOf(system: string, user: string, entries: readonly TrajectoryEntry[]): ChatMessage[] {
+  const out: ChatMessage[] = [
+    { role: 'system', content: system },
+    { role: 'user', content: user },
+  ];
+  for (const e of entries) {
+    if (e.kind === 'assistant')
+      out.push({ role: 'assistant', content: e.content, ...(e.toolCalls?.length ? { toolCalls: e.toolCalls } : {}) });
+    else out.push({ role: 'tool', toolCallId: e.callId, content: e.result });
+  }
+  return out;
+}
+
+/** Run (or continue) one trajectory. LlmErrors propagate: the caller makes the row. */
+export async function runAgent(
+  ctx: EngineContext,
+  a: { item: DatasetItem; setting: AgentSetting; cacheKey: string; phase: string },
+): Promise<AgentRollout> {
+  const { item, setting } = a;
+  const maxTurns = ctx.config.maxTurns ?? 8;
+  const prompts = renderRollout(ctx.rolloutTemplate, setting.promptSkill, item, ctx.config.rollout.contextLimit);
+  const saved = (await ctx.store.getArtifact(ctx.runId, checkpointKey(a.cacheKey)))?.value as Checkpoint | undefined;
+  const cp: Checkpoint = saved ? { entries: [...saved.entries], usage: saved.usage } : { entries: [], usage: ZERO };
+  const envTools = new Set(ctx.agent.environmentTools.map((t) => t.name));
+  const offered = new Set(setting.tools.map((t) => t.name));
+  const env = ctx.agent.environment;
+  const needsEpisode = env && setting.tools.some((t) => envTools.has(t.name));
+  const episode = needsEpisode ? await envCall(ctx, () => env.open(item)) : null;
+  const notes: string[] = [];
+  let calls = 0;
+  try {
+    // A resumed trajectory rebuilds its environment's state by calling again what it called.
+    if (episode && env?.replayOnResume)
+      for (const e of cp.entries)
+        if (e.kind === 'tool' && envTools.has(e.name) && !e.error)
+          await envCall(ctx, () => episode.call(e.name, parsedOrEmpty(e.arguments)));
+
+    const answerCall = async (name: string, argsText: string): Promise<ToolOutcome> => {
+      if (!offered.has(name)) return { result: `Error: unknown tool ${name}`, error: true };
+      const parsed = parseArguments(argsText);
+      if (!parsed.ok) return { result: `Error: ${parsed.error}`, error: true };
+      if (name === READ_FILE && setting.files && !envTools.has(READ_FILE))
+        return readSkillFile(setting.files, parsed.args);
+      if (episode && envTools.has(name)) return envCall(ctx, () => episode.call(name, parsed.args));
+      return { result: declaredResult(item.agent?.toolResults, name, parsed.args) };
+    };
+    const save = () => ctx.store.putArtifact({ runId: ctx.runId, key: checkpointKey(a.cacheKey), value: cp });
+
+    for (;;) {
+      const last = cp.entries[cp.entries.length - 1];
+      if (last?.kind === 'assistant' && !last.toolCalls?.length) break; // answered
+      if (last?.kind === 'assistant' || last?.kind === 'tool') {
+        // Answer the calls of the last turn that are still unanswered, in order.
+        const turn = [...cp.entries].reverse().find((e) => e.kind === 'assistant')!;
+        const asked = turn.kind === 'assistant' ? (turn.toolCalls ?? []) : [];
+        const answered = new Set(cp.entries.filter((e) => e.kind === 'tool' && e.turn === turn.turn).map((e) => (e as { callId: string }).callId));
+        const next = asked.find((c) => !answered.has(c.id));
+        if (next) {
+          const out = await answerCall(next.name, next.arguments);
+          cp.entries.push({
+            kind: 'tool',
+            turn: turn.turn,
+            callId: next.id,
+            name: next.name,
+            arguments: next.arguments,
+            result: out.result,
+            ...(out.error ? { error: true as const } : {}),
+          });
+          await save();
+          continue;
+        }
+        if (turn.turn >= maxTurns) break; // out of turns
+      }
+      const turnNo = cp.entries.filter((e) => e.kind === 'assistant').length + 1;
+      const messages = messagesOf(prompts.system, prompts.user, cp.entries);
+      const res = await targetTurn(ctx, a.phase, messages, setting.tools);
+      calls++;
+      cp.usage = addUsage(cp.usage, res.usage);
+      if (res.usageEstimated) notes.push(ctx.meter.noteEstimated() ?? '');
+      if (res.finishReason === 'length') notes.push(ctx.meter.noteCutOff() ?? '');
+      cp.entries.push({
+        kind: 'assistant',
+        turn: turnNo,
+        content: res.text,
+        ...(res.toolCalls?.length ? { toolCalls: uniqueIds(res.toolCalls, turnNo) } : {}),
+      });
+      await save();
+    }
+    const last = cp.entries[cp.entries.length - 1];
+    const answer = last?.kind === 'assistant' && !last.toolCalls?.length ? last.content : null;
+    return {
+      entries: cp.entries,
+      answer,
+      usage: cp.usage,
+      messages: messagesOf(prompts.system, prompts.user, cp.entries),
+      episode,
+      calls,
+      notes: notes.filter(Boolean),
+    };
+  } catch (e) {
+    await episode?.close().catch(() => undefined);
+    throw e;
+  }
+}
+
+/** A finished trajectory's checkpoint is no longer needed: its row holds it. */
+export function dropCheckpoint(ctx: EngineContext, cacheKey: string): Promise<void> {
+  return ctx.store.deleteArtifact(ctx.runId, checkpointKey(cacheKey));
+}
+
+/** Call ids must be unique within a trajectory for the tool messages to answer the right call. */
+function uniqueIds(calls: NonNullable<LlmResponse['toolCalls']>, turn: number) {
+  const seen = new Set<string>();
+  return calls.map((c, i) => {
+    const id = !c.id || seen.has(c.id) ? `t${turn}_${i + 1}` : c.id;
+    seen.add(id);
+    return { id, name: c.name, arguments: c.arguments };
+  });
+}
+
+function parsedOrEmpty(text: string): Record<string, unknown> {
+  const p = parseArguments(text);
+  return p.ok ? p.args : {};
+}
+
+/** An environment's failure pauses the run with its reason; it is never the agent's failure. */
+export async function envCall<T>(ctx: EngineContext, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (isEnvironmentError(e)) {
+      const label = ctx.agent.environment?.label ?? 'the environment';
+      throw new PauseError('environment', `${label} failed: ${e.message}. Nothing was scored; resume when it works.`);
+    }
+    throw e;
+  }
+}
+
+/** One model turn: a target call under a slot, metered like any rollout call. */
+async function targetTurn(
+  ctx: EngineContext,
+  phase: string,
+  messages: ChatMessage[],
+  tools: ToolSpec[],
+): Promise<LlmResponse> {
+  return ctx.slots.target.run(async () => {
+    const chars = messages.reduce((n, m) => n + m.content.length, 0) + JSON.stringify(tools).length;
+    const reservation = ctx.meter.reserve('target', chars);
+    try {
+      const r = await ctx.llm.complete({ role: 'target', stage: 'rollout', messages, tools, signal: ctx.signal });
+      ctx.meter.settle(reservation, callStageOfPhase(phase), r.usage);
+      return r;
+    } catch (e) {
+      if (isLlmError(e) && e.usage) ctx.meter.settle(reservation, callStageOfPhase(phase), e.usage);
+      else ctx.meter.release(reservation);
+      throw e;
+    }
+  });
+}
