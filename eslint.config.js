@@ -16,6 +16,21 @@ function layer(files, folders, packages, message, pageSide = false) {
   return { files: [files], rules: { 'no-restricted-imports': ['error', { patterns }] } };
 }
 
+function coreRule(files, outside) {
+  return {
+    files,
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { group: outside, message: 'src/core imports nothing of ours outside core.' },
+          { group: ['openai', 'idb', 'comlink', 'react', 'react-dom', 'zustand', 'monaco-editor', 'node:*'],
+            message: 'src/core touches no DOM, network, storage or UI.' },
+        ],
+      }],
+    },
+  };
+}
+
 export default defineConfig(
   { ignores: ['dist/**', 'test-results/**', 'node_modules/**'] },
   js.configs.recommended,
@@ -25,19 +40,9 @@ export default defineConfig(
     files: ['src/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser, ...globals.worker } },
   },
-  {
-    // core is pure: it may import only itself and a few pure libraries.
-    files: ['src/core/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', {
-        patterns: [
-          { group: ['../*', '!../core/*'], message: 'src/core imports nothing of ours outside core.' },
-          { group: ['openai', 'idb', 'comlink', 'react', 'react-dom', 'zustand', 'monaco-editor', 'node:*'],
-            message: 'src/core touches no DOM, network, storage or UI.' },
-        ],
-      }],
-    },
-  },
+  // core is pure: it may import only itself and a few pure libraries (its domain folders one level down).
+  coreRule(['src/core/*.ts'], ['../*', '!../core/*']),
+  coreRule(['src/core/*/**/*.ts'], ['../../*', '!../../core/*']),
   // The layers above core import only what is below them (test/architecture.test.ts checks the same).
   layer('src/engine/**', ['llm', 'storage', 'worker', 'store', 'client', 'ui'], ['openai', 'idb', 'comlink', 'react', 'zustand', 'monaco-editor'],
     'src/engine runs over ports: no SDK, storage, worker or page code.'),

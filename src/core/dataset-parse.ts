@@ -24,7 +24,12 @@ export const SPLIT_ALIASES: Record<string, SplitName> = {
 };
 
 export type ParseOutcome =
-  | { ok: true; format: DatasetFormat; rows: RawRow[]; /** A JSON object's dataset-level `tools`, unread. */ tools?: unknown }
+  | {
+      ok: true;
+      format: DatasetFormat;
+      rows: RawRow[];
+      /** A JSON object's dataset-level `tools`, unread. */ tools?: unknown;
+    }
   | { ok: false; format?: DatasetFormat; problems: DatasetProblem[]; truncated: boolean };
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -144,7 +144,11 @@ export async function runAgent(
         // Answer the calls of the last turn that are still unanswered, in order.
         const turn = [...cp.entries].reverse().find((e) => e.kind === 'assistant')!;
         const asked = turn.kind === 'assistant' ? (turn.toolCalls ?? []) : [];
-        const answered = new Set(cp.entries.filter((e) => e.kind === 'tool' && e.turn === turn.turn).map((e) => (e as { callId: string }).callId));
+        const answered = new Set(
+          cp.entries
+            .filter((e) => e.kind === 'tool' && e.turn === turn.turn)
+            .map((e) => (e as { callId: string }).callId),
+        );
         const next = asked.find((c) => !answered.has(c.id));
         if (next) {
           const out = await answerCall(next.name, next.arguments);

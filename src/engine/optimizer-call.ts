@@ -57,7 +57,10 @@ async function send(
 ): Promise<OptimizerResult> {
   const usageStage = callStageOfPrompt(prompt);
   const tpl = ctx.prompts[prompt];
-  const filled = withPackageValues(values);
+  // Agents' runs tell the prompts so: `{{#agent}}` sections say how to read a trajectory.
+  const filled = withPackageValues(
+    ctx.agent.active && values.agent === undefined ? { ...values, agent: 'yes' } : values,
+  );
   const system = renderTemplate(tpl.system, filled).trim();
   const user = renderTemplate(tpl.user, filled).trim();
   // A memoised reply is replayed only for the very same request: a resumed run whose inputs

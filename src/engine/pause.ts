@@ -2,7 +2,6 @@
 /** 'environment': an agent's environment failed (not the agent). 'review': a step waits for a person to approve its edits (engine/step/review.ts). */
 export type PauseKind = 'budget' | 'error_rate' | 'llm_fatal' | 'storage' | 'user' | 'review' | 'environment';
 
-
 export class PauseError extends Error {
   constructor(
     readonly kind: PauseKind,

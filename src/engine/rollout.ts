@@ -133,7 +133,11 @@ async function rolloutOne(
   const setting = ctx.agent.active && !batched ? agentSetting(ctx, o.skill, item) : null;
   try {
     if (setting?.tools.length) {
-      row = { ...base, ...(await agentRow(ctx, o.phase, item, setting, cacheKey, counter)), latencyMs: ctx.now() - started };
+      row = {
+        ...base,
+        ...(await agentRow(ctx, o.phase, item, setting, cacheKey, counter)),
+        latencyMs: ctx.now() - started,
+      };
       await ctx.store.putRollout(row);
       if (row.status === 'ok') await dropCheckpoint(ctx, cacheKey);
       return row;

@@ -46,9 +46,12 @@ export function renderTrajectory(
   const prompts = renderRollout(template, skill.trim() ? SKILL_STAND_IN : '', item, contextLimit);
   const agent = row.trajectory ? view : null;
   const failReason = shownFailReason(row, view);
-  const onDemand = agent?.full && agent.onDemandFiles?.length
-    ? [`(References on demand: the prompt held SKILL.md and the list of its files — ${agent.onDemandFiles.join(', ')} — which the agent reads with read_file.)`]
-    : [];
+  const onDemand =
+    agent?.full && agent.onDemandFiles?.length
+      ? [
+          `(References on demand: the prompt held SKILL.md and the list of its files — ${agent.onDemandFiles.join(', ')} — which the agent reads with read_file.)`,
+        ]
+      : [];
   const trajectory = row.trajectory ?? [];
   const tally = toolTally(trajectory);
   const read = referencesRead(trajectory);

@@ -187,12 +187,7 @@ export class RoleClient {
           req.signal,
         );
         this.pool.succeeded();
-        const { text, usage, usageEstimated, finishReason, toolCalls } = readCompletion(
-          res,
-          req,
-          this.role,
-          this.cfg,
-        );
+        const { text, usage, usageEstimated, finishReason, toolCalls } = readCompletion(res, req, this.role, this.cfg);
         if (req.jsonSchema) jsonModeMemory.set(memoryKey, mode);
         const response: LlmResponse = {
           text,

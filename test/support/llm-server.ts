@@ -91,6 +91,8 @@ export interface ServerOptions extends BatchServerOptions {
    * the next turn or a final answer.
    */
   agentPolicy?: AgentPolicy;
+  /** A world's own optimizer: its answer for a stage, or undefined to leave the stage to the rule world's. */
+  optimizerHook?: (stage: string, system: string, user: string) => unknown;
   /** Port to listen on; 0 picks a free one. */
   port: number;
 }
@@ -164,6 +166,8 @@ function worldSpec(world: ServerOptions['world']): HardWorldSpec | null {
 }
 
 function optimizerAnswer(stage: string, system: string, user: string, opts: ServerOptions): unknown {
+  const own = opts.optimizerHook?.(stage, system, user);
+  if (own !== undefined) return own;
   const spec = worldSpec(opts.world);
   if (spec) {
     const hard = hardOptimizerAnswer(stage, system, user, { noise: opts.noise, spec, repairSlip: opts.repairSlip });

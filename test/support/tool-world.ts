@@ -85,3 +85,25 @@ export const toolWorldPolicy: AgentPolicy = (req: AgentRequest) => {
   const kg = Number(entry.match(/weight (\d+) kg/)?.[1] ?? 0);
   return { content: `<answer>${knowsUnits ? kg * 1000 : kg}</answer>` };
 };
+
+/**
+ * The tool world's analyst: reads each failed trajectory and proposes the rule it lacks — from
+ * the calls and results when it sees them, from the final answer alone when it does not.
+ */
+export function toolWorldOptimizer(stage: string, _system: string, user: string): unknown {
+  if (stage === 'reflect_success') return { batch_size: 0, success_patterns: [], patch: { reasoning: 'nothing new', edits: [] } };
+  if (stage !== 'reflect_failure') return undefined;
+  const skill = user.split('## Current Skill')[1]?.split('\n## ')[0] ?? '';
+  const edits: { op: string; content: string; target?: string }[] = [];
+  const add = (rule: string) => {
+    if (!skill.includes(rule) && !edits.some((e) => e.content === rule)) edits.push({ op: 'append', content: rule });
+  };
+  for (const t of user.split('### Trajectory ').slice(1)) {
+    if (t.includes('ran out of turns') && skill.includes(DOUBLE) && !edits.some((e) => e.op === 'delete'))
+      edits.push({ op: 'delete', target: DOUBLE, content: '' });
+    else if (/\[tool call turn \d+\] lookup\(\{"code":"[A-Z]{3}-/.test(t)) add(NUMBER);
+    else if (t.includes("predicted 'unknown'")) add(LOOKUP);
+    else if (/grams/.test(t) && !t.includes('read_file(')) add(UNITS);
+  }
+  return { batch_size: 1, failure_summary: [], patch: { reasoning: 'rules the trajectories lacked', edits } };
+}

@@ -44,5 +44,8 @@ export function readSkillFile(view: OnDemandSkill, args: Record<string, unknown>
   if (!raw.trim()) return { result: 'Error: read_file needs a "path".', error: true };
   const text = view.files.get(normalisePackagePath(raw));
   if (text !== undefined) return { result: text };
-  return { result: `Error: no file "${raw}" in this skill; its files: ${[...view.files.keys()].join(', ')}`, error: true };
+  return {
+    result: `Error: no file "${raw}" in this skill; its files: ${[...view.files.keys()].join(', ')}`,
+    error: true,
+  };
 }

@@ -13,7 +13,9 @@ export function matchesSubset(stated: unknown, actual: unknown): boolean {
     return Object.entries(stated).every(([k, v]) => k in actual && matchesSubset(v, actual[k]));
   }
   if (Array.isArray(stated)) {
-    return Array.isArray(actual) && stated.length === actual.length && stated.every((v, i) => matchesSubset(v, actual[i]));
+    return (
+      Array.isArray(actual) && stated.length === actual.length && stated.every((v, i) => matchesSubset(v, actual[i]))
+    );
   }
   if (stated === null || actual === null) return stated === actual;
   if (typeof actual === 'object') return false;
@@ -21,7 +23,9 @@ export function matchesSubset(stated: unknown, actual: unknown): boolean {
 }
 
 /** A call's arguments as an object: the model writes them as JSON text, which may be broken. */
-export function parseArguments(text: string): { ok: true; args: Record<string, unknown> } | { ok: false; error: string } {
+export function parseArguments(
+  text: string,
+): { ok: true; args: Record<string, unknown> } | { ok: false; error: string } {
   if (!text.trim()) return { ok: true, args: {} };
   try {
     const v: unknown = JSON.parse(text);

@@ -47,7 +47,8 @@ export function readToolSpecs(raw: unknown): { tools: ToolSpec[]; problems: stri
   raw.forEach((t, i) => {
     const r = readToolSpec(t);
     if ('problem' in r) problems.push(`tool ${i + 1} ${r.problem}`);
-    else if (tools.some((x) => x.name === r.tool.name)) problems.push(`tool ${i + 1}: "${r.tool.name}" is defined twice`);
+    else if (tools.some((x) => x.name === r.tool.name))
+      problems.push(`tool ${i + 1}: "${r.tool.name}" is defined twice`);
     else tools.push(r.tool);
   });
   return { tools, problems };

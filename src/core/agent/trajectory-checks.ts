@@ -62,7 +62,8 @@ export function outOfTurnsCheck(entries: readonly TrajectoryEntry[], maxTurns: n
 
 /** The row's score from its checks: hard when all pass, soft their mean, the failed ones' reasons. */
 export function combineChecks(checks: readonly CheckResult[]): CheckResult {
-  if (!checks.length) return { hard: 0, soft: 0, failReason: 'nothing to check: no expected answer and no tool checks' };
+  if (!checks.length)
+    return { hard: 0, soft: 0, failReason: 'nothing to check: no expected answer and no tool checks' };
   const hard = Math.min(...checks.map((c) => c.hard));
   const soft = checks.reduce((a, c) => a + c.soft, 0) / checks.length;
   const reasons = checks.filter((c) => c.failReason && c.hard < 1).map((c) => c.failReason!);

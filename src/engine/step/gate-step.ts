@@ -104,6 +104,7 @@ export async function gateStep(
     scoreAfter: gateScoreValue ?? state.gate.currentScore,
     edits: patch?.edits ?? [],
     ...(cand.kind === 'rewrite' ? { rewrite: cand.changeSummary } : {}),
+    trajectories: c.reflectOnTrajectories ?? true,
   });
   let pendingEdits: Edit[] | undefined;
   if (c.carryEdits) {

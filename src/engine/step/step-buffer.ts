@@ -9,18 +9,28 @@ import type { Edit } from '../../core/edits';
 import type { BufferEntry, RolloutRow } from '../types';
 import type { PromptSet } from '../prompts';
 import { isPass } from '../../core/credit';
+import { answerPartOf } from '../trajectory';
 
-/** Group failures by the text of their fail reason before the first colon. */
-export function failurePatterns(rows: readonly RolloutRow[]): BufferEntry['failure_patterns'] {
+/**
+ * Group failures by the text of their fail reason before the first colon; an agent's by its
+ * first check's kind ("never called lookup", "ran out of turns"), or, when the analysts see
+ * final answers only, by what the final answer shows.
+ */
+export function failurePatterns(rows: readonly RolloutRow[], trajectories = true): BufferEntry['failure_patterns'] {
   const groups = new Map<string, string[]>();
   for (const r of rows) {
     if (r.status !== 'ok' || isPass(r.hard)) continue;
     const reason = r.failReason ?? 'failed';
     const i = reason.indexOf(':');
-    const key = i >= 0 ? reason.slice(0, i) : reason;
+    const key = r.trajectory ? agentPattern(reason, trajectories) : i >= 0 ? reason.slice(0, i) : reason;
     groups.set(key, [...(groups.get(key) ?? []), r.itemId]);
   }
   return [...groups.entries()].map(([pattern, ids]) => ({ pattern, count: ids.length, task_ids: ids }));
+}
+
+function agentPattern(reason: string, trajectories: boolean): string {
+  const first = (trajectories ? reason : answerPartOf(reason)).split('; ')[0].replace(/^turn \d+: /, '');
+  return first.split(/[:({]| with /)[0].trim();
 }
 
 export function makeBufferEntry(args: {
@@ -33,6 +43,8 @@ export function makeBufferEntry(args: {
   edits: readonly Edit[];
   /** A rejected whole-skill rewrite: its change summary stands for the edits. */
   rewrite?: readonly string[];
+  /** The analysts read agents' whole trajectories (false: final answers only). */
+  trajectories?: boolean;
 }): BufferEntry {
   const ok = args.rows.filter((r) => r.status === 'ok');
   const entry: BufferEntry = {
@@ -40,7 +52,7 @@ export function makeBufferEntry(args: {
     action: args.action,
     n_total: ok.length,
     n_fail: ok.filter((r) => !isPass(r.hard)).length,
-    failure_patterns: failurePatterns(args.rows),
+    failure_patterns: failurePatterns(args.rows, args.trajectories ?? true),
     analyst_summaries: args.analystSummaries,
   };
   if (args.action.includes('reject')) {

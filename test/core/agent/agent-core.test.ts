@@ -1,0 +1,201 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { readToolSpecs, mergeTools } from '../../../src/core/agent/tool-spec';
+import { matchesSubset, parseArguments } from '../../../src/core/agent/tool-match';
+import { declaredResult, NO_RESULT } from '../../../src/core/agent/declarative-tools';
+import {
+  combineChecks,
+  expectedCallChecks,
+  forbiddenCallCheck,
+  outOfTurnsCheck,
+} from '../../../src/core/agent/trajectory-checks';
+import { capResult, conversationLines, referencesRead } from '../../../src/core/agent/transcript';
+import { onDemandSkill, readSkillFile } from '../../../src/core/agent/references-on-demand';
+import { bundlePackage } from '../../../src/core/skill-package';
+import type { TrajectoryEntry } from '../../../src/core/agent/trajectory';
+import { importDatasetText } from '../../../src/core/dataset-import';
+import { formatProblem } from '../../../src/core/dataset-types';
+
+const call = (turn: number, name: string, args: unknown, result = 'ok', error = false): TrajectoryEntry[] => [
+  { kind: 'assistant', turn, content: '', toolCalls: [{ id: `c${turn}`, name, arguments: JSON.stringify(args) }] },
+  { kind: 'tool', turn, callId: `c${turn}`, name, arguments: JSON.stringify(args), result, ...(error ? { error: true as const } : {}) },
+];
+
+describe('tool definitions', () => {
+  it('reads the OpenAI wrapper and the bare function, and names each bad entry', () => {
+    const r = readToolSpecs([
+      { type: 'function', function: { name: 'lookup', description: 'd', parameters: { type: 'object' } } },
+      { name: 'convert' },
+      { name: 'bad name!' },
+      { type: 'retrieval', name: 'x' },
+      { name: 'lookup' },
+      'nope',
+    ]);
+    expect(r.tools.map((t) => t.name)).toEqual(['lookup', 'convert']);
+    expect(r.problems).toEqual([
+      'tool 3 needs a name of letters, digits, "_" or "-" (at most 64)',
+      'tool 4 has type "retrieval"; only "function" tools are supported',
+      'tool 5: "lookup" is defined twice',
+      'tool 6 must be an object {name, description, parameters}',
+    ]);
+    expect(mergeTools([{ name: 'a', description: '1' }], [{ name: 'a', description: '2' }, { name: 'b' }])).toEqual([
+      { name: 'a', description: '1' },
+      { name: 'b' },
+    ]);
+  });
+});
+
+describe('argument subsets', () => {
+  it('matches stated keys only, scalars by their text, objects and lists deeply', () => {
+    expect(matchesSubset({}, { code: '104' })).toBe(true);
+    expect(matchesSubset({ code: 104 }, { code: '104', extra: 1 })).toBe(true);
+    expect(matchesSubset({ code: '104' }, { code: 'AMB-104' })).toBe(false);
+    expect(matchesSubset({ code: '104' }, {})).toBe(false);
+    expect(matchesSubset({ q: { a: [1, 2] } }, { q: { a: [1, 2], b: 3 } })).toBe(true);
+    expect(matchesSubset({ q: { a: [1, 2] } }, { q: { a: [2, 1] } })).toBe(false);
+    expect(matchesSubset({ a: null }, { a: null })).toBe(true);
+  });
+  it('every object is a subset of itself (property)', () => {
+    const json = fc.dictionary(fc.string(), fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null)));
+    fc.assert(fc.property(json, (o) => matchesSubset(o, o) && matchesSubset({}, o)));
+  });
+  it('reads arguments a model wrote, and says what is wrong with broken ones', () => {
+    expect(parseArguments('{"a":1}')).toEqual({ ok: true, args: { a: 1 } });
+    expect(parseArguments('')).toEqual({ ok: true, args: {} });
+    expect(parseArguments('[1]')).toEqual({ ok: false, error: 'the arguments must be a JSON object' });
+    expect(parseArguments('{a:')).toMatchObject({ ok: false, error: expect.stringContaining('not valid JSON') });
+  });
+  it('answers a declared tool from the first matching result', () => {
+    const rules = [
+      { name: 'lookup', arguments: { code: '104' }, result: 'Amber' },
+      { name: 'lookup', result: 'any lookup' },
+    ];
+    expect(declaredResult(rules, 'lookup', { code: 104 })).toBe('Amber');
+    expect(declaredResult(rules, 'lookup', { code: '999' })).toBe('any lookup');
+    expect(declaredResult(rules, 'convert', {})).toBe(NO_RESULT);
+  });
+});
+
+describe('trajectory checks', () => {
+  const t = [...call(1, 'search_orders', { customer: 'C-1' }), ...call(2, 'refund', { order: 'A9' })];
+  it('expected calls match by name and argument subset, and say what was called instead', () => {
+    const [ok, wrongArgs, missing] = expectedCallChecks(t, [
+      { name: 'search_orders' },
+      { name: 'refund', arguments: { order: 'A8' } },
+      { name: 'lookup' },
+    ]);
+    expect(ok).toEqual({ hard: 1, soft: 1 });
+    expect(wrongArgs.failReason).toBe('never called refund with {"order":"A8"} (turn 2 called refund({"order":"A9"}))');
+    expect(missing.failReason).toBe('never called lookup');
+  });
+  it('a forbidden call names its turn', () => {
+    expect(forbiddenCallCheck(t, ['refund'])).toEqual([
+      { hard: 0, soft: 0, failReason: 'turn 2: called forbidden tool refund({"order":"A9"})' },
+    ]);
+    expect(forbiddenCallCheck(t, ['delete'])).toEqual([{ hard: 1, soft: 1 }]);
+    expect(forbiddenCallCheck(t, undefined)).toEqual([]);
+  });
+  it('running out of turns names the last call; checks combine to all-or-nothing hard and a mean soft', () => {
+    expect(outOfTurnsCheck(t, 2).failReason).toBe('ran out of turns (2 turns; last: turn 2 called refund({"order":"A9"}))');
+    const c = combineChecks([{ hard: 1, soft: 1 }, { hard: 0, soft: 0.5, failReason: 'x' }, { hard: 0, soft: 0, failReason: 'y' }]);
+    expect(c).toEqual({ hard: 0, soft: 0.5, failReason: 'x; y' });
+    expect(combineChecks([{ hard: 1, soft: 1 }])).toEqual({ hard: 1, soft: 1 });
+  });
+});
+
+describe('transcripts and references', () => {
+  it('renders turns, calls and capped results; lists references read', () => {
+    const entries: TrajectoryEntry[] = [
+      ...call(1, 'read_file', { path: 'references/units.md' }, 'x'.repeat(50)),
+      ...call(2, 'read_file', { path: 'references/none.md' }, 'Error: no file', true),
+      { kind: 'assistant', turn: 3, content: '<answer>4000</answer>' },
+    ];
+    expect(conversationLines(entries, 10)).toEqual([
+      '[tool call turn 1] read_file({"path":"references/units.md"})',
+      '[tool result turn 1] xxxxxxxxxx…[cut, 50 chars]',
+      '[tool call turn 2] read_file({"path":"references/none.md"})',
+      '[tool error turn 2] Error: no …[cut, 14 chars]',
+      '[assistant turn 3] <answer>4000</answer>',
+    ]);
+    expect(referencesRead(entries)).toEqual(['references/units.md']);
+    expect(capResult('short', 10)).toBe('short');
+  });
+  it('on demand, the prompt holds SKILL.md and the file list; read_file serves the rolled-out version', () => {
+    const bundle = bundlePackage('# Skill\n\nRead the units.\n', [{ path: 'references/units.md', text: 'kg × 1000' }]);
+    const view = onDemandSkill(bundle, [{ path: 'scripts/run.sh', text: 'echo hi\n' }])!;
+    expect(view.promptSkill).toContain('# Skill');
+    expect(view.promptSkill).not.toContain('kg × 1000');
+    expect(view.promptSkill).toContain('- references/units.md\n- scripts/run.sh');
+    expect(readSkillFile(view, { path: './references/units.md' })).toEqual({ result: 'kg × 1000\n' });
+    expect(readSkillFile(view, { path: 'scripts/run.sh' })).toEqual({ result: 'echo hi\n' });
+    expect(readSkillFile(view, { path: 'x.md' })).toEqual({
+      result: 'Error: no file "x.md" in this skill; its files: SKILL.md, references/units.md, scripts/run.sh',
+      error: true,
+    });
+    expect(onDemandSkill('# Just one file\n')).toBeNull();
+  });
+});
+
+describe('datasets with tools (issue #30)', () => {
+  it('reads dataset-level tools and the items’ tool fields; an item with tool checks needs no answer', () => {
+    const r = importDatasetText(
+      JSON.stringify({
+        tools: [{ type: 'function', function: { name: 'lookup' } }],
+        items: [
+          { id: 'a', question: 'Q1?', answer: 'A', tool_results: [{ name: 'lookup', arguments: { c: 1 }, result: { n: 'x' } }] },
+          { id: 'b', question: 'Q2?', expected_tool_calls: [{ name: 'lookup', arguments: { c: 2 } }], forbidden_tool_calls: ['refund'] },
+        ],
+      }),
+    );
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.dataset.tools).toEqual([{ name: 'lookup' }]);
+    const a = r.dataset.items.find((i) => i.id === 'a')!;
+    const b = r.dataset.items.find((i) => i.id === 'b')!;
+    expect(a.agent).toEqual({ toolResults: [{ name: 'lookup', arguments: { c: 1 }, result: '{"n":"x"}' }] });
+    expect(b.answers).toEqual([]);
+    expect(b.agent).toEqual({ expectedToolCalls: [{ name: 'lookup', arguments: { c: 2 } }], forbiddenToolCalls: ['refund'] });
+  });
+  it('names the row and field of every bad tool field, and refuses the file whole', () => {
+    const r = importDatasetText(
+      JSON.stringify({
+        tools: [{ name: 'ok' }, { name: '' }],
+        items: [
+          { question: 'Q1?', answer: 'A', tool_results: [{ arguments: {} }] },
+          { question: 'Q2?', answer: 'A', expected_tool_calls: 'lookup' },
+          { question: 'Q3?', answer: 'A', forbidden_tool_calls: [{}] },
+          { question: 'Q4?' },
+        ],
+      }),
+    );
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.problems.map(formatProblem)).toEqual([
+      'Field "tools": tool 2 needs a name of letters, digits, "_" or "-" (at most 64)',
+    ]);
+    const r2 = importDatasetText(
+      JSON.stringify([
+        { question: 'Q1?', answer: 'A', tool_results: [{ arguments: {} }] },
+        { question: 'Q2?', answer: 'A', expected_tool_calls: 'lookup' },
+        { question: 'Q3?', answer: 'A', forbidden_tool_calls: [{}] },
+        { question: 'Q4?' },
+      ]),
+    );
+    expect(r2.ok).toBe(false);
+    if (r2.ok) return;
+    expect(r2.problems.map(formatProblem)).toEqual([
+      'Row 1, field "tool_results": entry 1 needs a name',
+      'Row 2, field "expected_tool_calls": must be a list of {name, arguments?}',
+      'Row 3, field "forbidden_tool_calls": entry 1 must be a tool name',
+      'Row 4, field "answer": the expected answer is missing',
+    ]);
+  });
+  it('leaves a single-call dataset’s ids as they were', () => {
+    const plain = importDatasetText(JSON.stringify([{ question: 'Q?', answer: 'A' }]));
+    const tooled = importDatasetText(JSON.stringify([{ question: 'Q?', answer: 'A', tool_results: [{ name: 'x', result: 'y' }] }]));
+    expect(plain.ok && tooled.ok).toBe(true);
+    if (!plain.ok || !tooled.ok) return;
+    expect(plain.dataset.items[0].id).toBe('h' + plain.dataset.items[0].id.slice(1));
+    expect(tooled.dataset.items[0].id).not.toBe(plain.dataset.items[0].id);
+  });
+});

@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLlmServer, type LlmTestServer } from '../support/llm-server';
+import { trainOnce } from '../support/harness';
+import {
+  DOUBLE,
+  LOOKUP,
+  NUMBER,
+  UNITS,
+  UNITS_REFERENCE,
+  toolWorldFile,
+  toolWorldOptimizer,
+  toolWorldPolicy,
+} from '../support/tool-world';
+import { importDatasetText } from '../../src/core/dataset-import';
+import { bundlePackage, splitBundle } from '../../src/core/skill-package';
+import type { RunDataset } from '../../src/engine/types';
+
+let server: LlmTestServer;
+beforeAll(async () => {
+  server = await startLlmServer({ agentPolicy: toolWorldPolicy, optimizerHook: toolWorldOptimizer });
+});
+afterAll(() => server.close());
+
+function toolData(): RunDataset {
+  const r = importDatasetText(toolWorldFile(60));
+  if (!r.ok) throw new Error(JSON.stringify(r.problems));
+  return { items: r.dataset.items, splits: r.dataset.splits, tools: r.dataset.tools };
+}
+
+const START = bundlePackage(`# Parts\n\nAnswer with the part's name or weight.\n\n${LOOKUP}\n${DOUBLE}\n`, [
+  { path: 'references/units.md', text: UNITS_REFERENCE },
+]);
+
+describe('training an agent\'s skill on trajectories (issue #30)', () => {
+  it('learns from what the trajectories show: the loop, the argument form, the reference to read', async () => {
+    server.set({ keepPrompts: true });
+    server.log.length = 0;
+    const { outcome, store, runId } = await trainOnce({
+      url: server.url,
+      data: toolData(),
+      initialSkill: START,
+      config: { epochs: 2, batchSize: 12, minibatchSize: 4, referencesOnDemand: true, maxTurns: 4 },
+    });
+    expect(outcome.status).toBe('completed');
+    const state = (await store.loadState(runId))!;
+    const { main, files } = splitBundle(state.gate.bestSkill);
+    expect(main).not.toContain(DOUBLE);
+    expect(main).toContain(NUMBER);
+    expect(main).toContain(UNITS);
+    expect(files.map((f) => f.path)).toEqual(['references/units.md']);
+    expect(state.gate.bestScore).toBe(1);
+    expect(state.baselineScore).toBe(0);
+    // The analysts read whole trajectories: calls with their arguments, results, references read.
+    const reflect = server.log.filter((e) => e.stage === 'reflect_failure').map((e) => e.user ?? '');
+    expect(reflect.some((u) => u.includes('[tool call turn 1] lookup({"code":"'))).toBe(true);
+    expect(reflect.some((u) => u.includes('Failure reason: ran out of turns (4 turns; last: turn 4 called lookup('))).toBe(true);
+    const success = server.log.filter((e) => e.stage === 'reflect_success').map((e) => e.user ?? '');
+    expect(success.some((u) => /References read: references\/units\.md/.test(u))).toBe(true);
+    const rows = await store.listRollouts(runId);
+    expect(rows.filter((r) => r.trajectory).length).toBe(rows.length);
+    server.set({ keepPrompts: false });
+  });
+
+  it('shows only final answers with reflectOnTrajectories off (the ablation)', async () => {
+    server.set({ keepPrompts: true });
+    server.log.length = 0;
+    const { outcome } = await trainOnce({
+      url: server.url,
+      data: toolData(),
+      initialSkill: START,
+      config: { epochs: 1, batchSize: 12, minibatchSize: 4, referencesOnDemand: true, maxTurns: 4, reflectOnTrajectories: false },
+    });
+    expect(outcome.status).toBe('completed');
+    const reflect = server.log.filter((e) => e.stage === 'reflect_failure').map((e) => e.user ?? '');
+    expect(reflect.length).toBeGreaterThan(0);
+    for (const u of reflect) {
+      expect(u).not.toContain('[tool call');
+      expect(u).not.toContain('ran out of turns');
+      expect(u).toContain('[agent] ');
+    }
+    server.set({ keepPrompts: false });
+  });
+});
