@@ -4,7 +4,7 @@
  * it (SKILL.md's body and its references as one bundle) and written back in the same layout.
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, relative } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { strFromU8 } from 'fflate';
 import {
   MAX_PACKAGE_BYTES,
@@ -114,15 +114,26 @@ export function writeBestSkill(
   const pkg = packageOf(shell, best);
   const zip = join(out, 'best-skill.zip');
   writeFileSync(zip, writePackageZip(pkg));
-  const folder = join(out, 'best-skill');
-  rmSync(folder, { recursive: true, force: true });
-  const write = (path: string, data: string | Uint8Array) => {
-    const full = join(folder, path);
+  const folder = resolve(out, 'best-skill');
+  writePackageFolder(folder, pkg);
+  return [zip, `${folder}/`];
+}
+
+/** A package unpacked into `folder` (replaced whole); a path that would land outside it is refused. */
+export function writePackageFolder(folder: string, pkg: SkillPackage): void {
+  const root = resolve(folder);
+  const files: [string, string | Uint8Array][] = [
+    ['SKILL.md', pkg.skillMd],
+    ...pkg.references.map((f): [string, string] => [f.path, f.text]),
+    ...pkg.assets.map((a): [string, Uint8Array] => [a.path, a.bytes]),
+  ];
+  // Whatever a record holds, nothing is written outside the package's folder — checked before any write.
+  const outside = files.find(([path]) => !resolve(root, path).startsWith(`${root}${sep}`));
+  if (outside) throw new ConfigError(`"${outside[0]}" would be written outside ${root}.`);
+  rmSync(root, { recursive: true, force: true });
+  for (const [path, data] of files) {
+    const full = resolve(root, path);
     mkdirSync(dirname(full), { recursive: true });
     writeFileSync(full, data);
-  };
-  write('SKILL.md', pkg.skillMd);
-  for (const f of pkg.references) write(f.path, f.text);
-  for (const a of pkg.assets) write(a.path, a.bytes);
-  return [zip, `${folder}/`];
+  }
 }

@@ -13,6 +13,7 @@ import {
   type PackageFile,
 } from './skill-package';
 import { formatSkillFile, parseSkillFile, skillName, withDescription, type SkillMeta } from './skill-file';
+import { isPackagePath, packageFolderName, pathClashes } from './package-paths';
 
 /** A file the package carries but training never changes (scripts/, assets/, evals/…). */
 export interface PackageAsset {
@@ -35,7 +36,11 @@ const SKIPPED = /(?:^|\/)(?:__MACOSX|\.git)(?:\/|$)|(?:^|\/)\.DS_Store$/;
 
 export class PackageError extends Error {}
 
-/** The files of a folder or zip as a package: SKILL.md at the shallowest level, paths below it. */
+/**
+ * The files of a folder or zip as a package: SKILL.md at the shallowest level, paths below it.
+ * Anything ambiguous is refused with its paths named (issue #28), never resolved silently: two
+ * SKILL.md files at that level, or two files the package could not hold apart (pathClashes).
+ */
 export function packageFromFiles(name: string, files: readonly { path: string; bytes: Uint8Array }[]): SkillPackage {
   const kept = files
     .map((f) => ({ path: normalisePackagePath(f.path), bytes: f.bytes }))
@@ -44,9 +49,20 @@ export function packageFromFiles(name: string, files: readonly { path: string; b
   if (!entries.length)
     throw new PackageError('This package has no SKILL.md: a skill package is a folder with SKILL.md at its top.');
   const depth = (p: string) => p.split('/').length;
-  const entry = entries.sort((a, b) => depth(a.path) - depth(b.path))[0];
+  const top = Math.min(...entries.map((e) => depth(e.path)));
+  const tops = entries.filter((e) => depth(e.path) === top);
+  if (tops.length > 1)
+    throw new PackageError(
+      `This package has ${tops.length} SKILL.md files at its top (${tops.map((e) => `"${e.path}"`).join(', ')}): keep one.`,
+    );
+  const entry = tops[0];
   const root = entry.path.slice(0, entry.path.length - SKILL_ENTRY.length);
   const inside = kept.filter((f) => f !== entry && f.path.startsWith(root));
+  const clashes = pathClashes(inside.map((f) => f.path.slice(root.length)));
+  if (clashes.length)
+    throw new PackageError(
+      `This package's files cannot be told apart: ${clashes.slice(0, 5).join('; ')}. Rename them.`,
+    );
   const references: PackageFile[] = [];
   const assets: PackageAsset[] = [];
   for (const { path: full, bytes } of inside) {
@@ -57,7 +73,7 @@ export function packageFromFiles(name: string, files: readonly { path: string; b
   references.sort((a, b) => a.path.localeCompare(b.path));
   assets.sort((a, b) => a.path.localeCompare(b.path));
   const folder = root.replace(/\/$/, '').split('/').pop() || name.replace(/\.zip$/i, '');
-  return { name: folder, skillMd: readText(SKILL_ENTRY, entry.bytes), references, assets };
+  return { name: packageFolderName(folder), skillMd: readText(SKILL_ENTRY, entry.bytes), references, assets };
 }
 
 function readText(path: string, bytes: Uint8Array): string {
@@ -75,12 +91,17 @@ function readText(path: string, bytes: Uint8Array): string {
 export function readPackageZip(name: string, zip: Uint8Array): SkillPackage {
   let total = 0;
   let files: Record<string, Uint8Array>;
+  const names = new Set<string>();
   try {
     files = unzipSync(zip, {
       filter: (f) => {
         total += f.originalSize;
         if (total > MAX_PACKAGE_BYTES) throw new PackageError('This package is larger than 20 MB once unpacked.');
-        return !f.name.endsWith('/');
+        if (f.name.endsWith('/')) return false;
+        // A zip may hold one name twice; unpacked, the last would silently win.
+        if (names.has(f.name)) throw new PackageError(`This .zip holds "${f.name}" twice: which one is the package's?`);
+        names.add(f.name);
+        return true;
       },
     });
   } catch (e) {
@@ -93,12 +114,20 @@ export function readPackageZip(name: string, zip: Uint8Array): SkillPackage {
   );
 }
 
-/** The package as a `.zip` under one top folder, the layout it was read with. */
+/**
+ * The package as a `.zip` under one top folder, the layout it was read with. Its name is made one
+ * folder name, and a path that could leave that folder, or clash with another, is refused.
+ */
 export function writePackageZip(pkg: SkillPackage): Uint8Array {
-  const top = pkg.name || 'skill';
+  const top = packageFolderName(pkg.name);
+  const paths = [...pkg.references.map((f) => f.path), ...pkg.assets.map((a) => a.path)];
+  const bad = paths.find((p) => !isPackagePath(p));
+  if (bad !== undefined) throw new PackageError(`"${bad}" is not a path inside the package.`);
+  const clashes = pathClashes(paths);
+  if (clashes.length) throw new PackageError(`The package's files cannot be told apart: ${clashes.join('; ')}.`);
   const tree: Record<string, Uint8Array> = { [`${top}/${SKILL_ENTRY}`]: strToU8(pkg.skillMd) };
   for (const f of pkg.references) tree[`${top}/${f.path}`] = strToU8(f.text);
-  for (const a of pkg.assets) tree[`${top}/${a.path}`] ??= a.bytes;
+  for (const a of pkg.assets) tree[`${top}/${a.path}`] = a.bytes;
   // A fixed time: the same package always zips to the same bytes.
   return zipSync(tree, { level: 6, mtime: 946_684_800_000 }); // 2000-01-01T00:00:00Z
 }
@@ -143,7 +172,11 @@ export function packageOf(shell: PackageShell, bundle: string): SkillPackage {
     skillMd: shell.frontmatter ? `${shell.frontmatter}\n${body}` : body,
     // A path a person typed into a marker line never leaves the package's folder.
     references: files.map((f) => ({ ...f, path: normalisePackagePath(f.path) })).filter((f) => f.path),
-    assets: shell.assets.map((a) => ({ path: a.path, bytes: strToU8(a.data, true) })),
+    // Stored paths are checked on import (storage/bundle-validate.ts); normalised here again, so
+    // no path from a run's record can name a place outside the package's folder.
+    assets: shell.assets
+      .map((a) => ({ path: normalisePackagePath(a.path), bytes: strToU8(a.data, true) }))
+      .filter((a) => isPackagePath(a.path)),
   };
 }
 

@@ -56,10 +56,13 @@ export function parseTriggerQueries(text: string): TriggerParse {
     if (!query) problems.push(`${where}, field "query": missing or empty`);
     const should = r.should_trigger ?? r.shouldTrigger;
     if (typeof should !== 'boolean') problems.push(`${where}, field "should_trigger": must be true or false`);
-    const id = r.id === undefined ? `q${i + 1}` : String(r.id);
-    if (seen.has(id)) problems.push(`${where}, field "id": "${id}" is used twice`);
-    seen.add(id);
-    if (query && typeof should === 'boolean') queries.push({ id, query, shouldTrigger: should });
+    const id =
+      r.id === undefined ? `q${i + 1}` : typeof r.id === 'string' || typeof r.id === 'number' ? String(r.id) : null;
+    if (id === null) problems.push(`${where}, field "id": must be a string or a number`);
+    else if (!id.trim()) problems.push(`${where}, field "id": empty`);
+    else if (seen.has(id)) problems.push(`${where}, field "id": "${id}" is used twice`);
+    if (id !== null) seen.add(id);
+    if (query && typeof should === 'boolean' && id) queries.push({ id, query, shouldTrigger: should });
   });
   if (!problems.length && queries.length < 4)
     problems.push(`${queries.length} queries: the track needs at least 4 (some for training, some to gate on)`);

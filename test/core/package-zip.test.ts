@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
+import { strFromU8, strToU8, unzipSync, Zip, ZipPassThrough, zipSync } from 'fflate';
 import {
   openPackage,
   packageFromFiles,
@@ -89,5 +89,66 @@ describe('skill packages in zip files (issue #23 item 1)', () => {
     expect(packageOf(shell, typed).references.map((f) => f.path)).toEqual(['etc/evil.md']);
     const zipped = Object.keys(unzipSync(writePackageZip(packageOf(shell, typed))));
     expect(zipped.every((p) => p.startsWith('p/') && !p.includes('..'))).toBe(true);
+  });
+});
+
+/** A zip that may hold one name twice (zipSync takes an object, so it cannot). */
+function zipEntries(entries: [string, string][]): Uint8Array {
+  const chunks: Uint8Array[] = [];
+  const zip = new Zip((err, chunk) => {
+    if (err) throw err;
+    chunks.push(chunk);
+  });
+  for (const [name, text] of entries) {
+    const f = new ZipPassThrough(name);
+    zip.add(f);
+    f.push(strToU8(text), true);
+  }
+  zip.end();
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}
+
+describe('a package is written only inside its folder (issue #28 item 1)', () => {
+  it('normalises a stored asset path and makes the package’s name one folder name', () => {
+    const shell = { name: '../../victim', frontmatter: '', assets: [{ path: '../../victim-home/.bashrc', data: 'pwned' }] };
+    const pkg = packageOf(shell, '# P\n');
+    expect(pkg.assets.map((a) => a.path)).toEqual(['victim-home/.bashrc']);
+    const names = Object.keys(unzipSync(writePackageZip(pkg)));
+    const top = names[0].split('/')[0];
+    expect(top).toBe('victim');
+    expect(names.every((n) => n.startsWith(`${top}/`) && !n.split('/').includes('..'))).toBe(true);
+  });
+
+  it('refuses to zip a package whose paths leave its folder or clash', () => {
+    const base = { name: 'p', skillMd: '# P\n', references: [] };
+    expect(() => writePackageZip({ ...base, assets: [{ path: '../x', bytes: strToU8('x') }] })).toThrow(/"\.\.\/x" is not a path inside the package/);
+    expect(() => writePackageZip({ ...base, assets: [{ path: 'a', bytes: strToU8('') }, { path: 'a/b', bytes: strToU8('') }] })).toThrow(/is a file and a folder/);
+  });
+});
+
+describe('an ambiguous package is refused with its paths named (issue #28 LOW)', () => {
+  const skill = '# P\n';
+  it('a zip holding one name twice', () => {
+    expect(() => readPackageZip('p.zip', zipEntries([['p/SKILL.md', skill], ['p/references/a.md', 'one'], ['p/references/a.md', 'two']]))).toThrow(
+      /holds "p\/references\/a\.md" twice/,
+    );
+  });
+  it('two paths that are one after normalising, or differ only in case', () => {
+    const files = (paths: string[]) => paths.map((path) => ({ path, bytes: strToU8(path.endsWith('SKILL.md') ? skill : 'x') }));
+    expect(() => packageFromFiles('p', files(['SKILL.md', 'references/a.md', './references/a.md']))).toThrow(/"references\/a\.md" appears twice/);
+    expect(() => packageFromFiles('p', files(['SKILL.md', 'references/a.md', 'references/A.md']))).toThrow(/"references\/a\.md" and "references\/A\.md" differ only in case/);
+    expect(() => packageFromFiles('p', files(['SKILL.md', 'skill.md']))).toThrow(/2 SKILL\.md files at its top \("SKILL\.md", "skill\.md"\)/);
+    expect(() => packageFromFiles('p', files(['SKILL.md', 'scripts/a', 'scripts/a/b']))).toThrow(/"scripts\/a" is a file and a folder of "scripts\/a\/b"/);
+  });
+  it('two SKILL.md files at the package’s top', () => {
+    expect(() => packageFromFiles('p', [{ path: 'a/SKILL.md', bytes: strToU8(skill) }, { path: 'b/SKILL.md', bytes: strToU8(skill) }])).toThrow(
+      /2 SKILL\.md files at its top \("a\/SKILL\.md", "b\/SKILL\.md"\)/,
+    );
   });
 });

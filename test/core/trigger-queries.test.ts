@@ -47,6 +47,24 @@ describe('trigger queries (issue #23 item 4)', () => {
     expect(parseTriggerQueries(oneKind)).toMatchObject({ ok: false, problems: [expect.stringMatching(/both kinds/)] });
   });
 
+  // Issue #28 LOW: an id that is an object used to throw a TypeError out of String().
+  it('names an id that is not a string or a number instead of throwing', () => {
+    const rows = [
+      { id: { toString: 0 }, query: 'make a chart', should_trigger: true },
+      { id: ['a'], query: 'plot my data', should_trigger: true },
+      { id: ' ', query: 'draw a map', should_trigger: false },
+      { id: 7, query: 'what is the weather', should_trigger: false },
+    ];
+    expect(parseTriggerQueries(JSON.stringify(rows))).toEqual({
+      ok: false,
+      problems: [
+        'query 1, field "id": must be a string or a number',
+        'query 2, field "id": must be a string or a number',
+        'query 3, field "id": empty',
+      ],
+    });
+  });
+
   it('splits 2 : 1 : 1, each kind on its own, the same for the same seed (property)', () => {
     fc.assert(
       fc.property(fc.integer({ min: 2, max: 40 }), fc.integer({ min: 2, max: 40 }), fc.integer(), (yes, no, seed) => {

@@ -1,0 +1,79 @@
+// A run bundle is someone else's file (issue #28 item 1): every part that reaches a file, a prompt or
+// an export is checked at import, and a bad one is named by its path in the bundle.
+import { describe, expect, it } from 'vitest';
+import { BUNDLE_FORMAT, parseBundle, type RunBundle } from '../../src/storage/bundle';
+import { DEFAULT_RUN_CONFIG } from '../../src/core/run-config';
+
+function bundle(): RunBundle {
+  const items = ['a', 'b', 'c'].map((id) => ({ id, question: `q ${id}`, answers: ['x'], fields: {} }));
+  return {
+    format: BUNDLE_FORMAT,
+    version: 1,
+    exportedAt: '2025-01-01T00:00:00Z',
+    run: {
+      id: 'r', name: 'r', datasetId: 'd', createdAt: 0, updatedAt: 0, status: 'completed', config: DEFAULT_RUN_CONFIG,
+      initialSkill: '# s\n', endpoints: { target: { baseURL: 'http://x/v1', model: 't' }, optimizer: { baseURL: 'http://x/v1', model: 'o' } },
+      prices: { target: { input: 1, output: 2 } },
+      skillPackage: { name: 'pkg', frontmatter: '---\nname: pkg\ndescription: d\n---\n', assets: [{ path: 'scripts/run.sh', data: 'echo\n' }] },
+      skillMeta: { name: 'pkg', description: 'd' },
+      triggerQueries: [{ id: 'q1', query: 'make a chart', shouldTrigger: true }],
+    },
+    dataset: {
+      id: 'd', name: 'd', createdAt: 0, fieldNames: [], items, splits: { train: ['a'], val: ['b'], test: ['c'] },
+      mapping: {}, format: 'json', splitSource: 'ratio', ratio: [1, 1, 1], splitSeed: 1, warnings: [],
+    },
+    skills: [], steps: [], rollouts: [], calls: [], artifacts: [],
+  };
+}
+
+/** The error a bundle with this change gets (or 'ok'). */
+function errorOf(change: (b: RunBundle & Record<string, never>) => void): string {
+  const b = bundle() as RunBundle & Record<string, never>;
+  change(b);
+  const r = parseBundle(JSON.stringify(b));
+  return r.ok ? 'ok' : r.error;
+}
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Loose = any;
+
+describe('a bundle’s files, names and items are checked at import', () => {
+  it('accepts a well-formed bundle', () => {
+    expect(errorOf(() => {})).toBe('ok');
+  });
+
+  it('refuses asset paths that leave the package, clash, or are no path at all', () => {
+    const asset = (path: unknown) => (b: Loose) => void (b.run.skillPackage.assets = [{ path, data: 'pwned' }]);
+    expect(errorOf(asset('../../victim-home/.bashrc'))).toMatch(/run\.skillPackage\.assets\.0\.path: must be a normalised path inside the package/);
+    expect(errorOf(asset('/etc/passwd'))).toMatch(/assets\.0\.path/);
+    expect(errorOf(asset('scripts//run.sh'))).toMatch(/assets\.0\.path/);
+    expect(errorOf(asset(''))).toMatch(/assets\.0\.path/);
+    expect(errorOf(asset('references/api.md'))).toMatch(/assets\.0\.path: is a trained reference file/);
+    expect(errorOf(asset(7))).toMatch(/assets\.0\.path/);
+    expect(errorOf((b: Loose) => void (b.run.skillPackage.assets = [{ path: 'a.sh', data: '' }, { path: 'A.sh', data: '' }]))).toMatch(/"a\.sh" and "A\.sh" differ only in case/);
+    expect(errorOf((b: Loose) => void (b.run.skillPackage.assets = [{ path: 'a', data: '' }, { path: 'a/b', data: '' }]))).toMatch(/"a" is a file and a folder of "a\/b"/);
+  });
+
+  it('refuses a package name that is not one folder name, and a frontmatter that is not one block', () => {
+    expect(errorOf((b: Loose) => void (b.run.skillPackage.name = '../../evil'))).toMatch(/run\.skillPackage\.name: must be one folder name/);
+    expect(errorOf((b: Loose) => void (b.run.skillPackage.name = 'a/b'))).toMatch(/run\.skillPackage\.name/);
+    expect(errorOf((b: Loose) => void (b.run.skillPackage.frontmatter = '---\nname: a\n---\n<!-- FILE: scripts/run.sh -->\n'))).toMatch(/run\.skillPackage\.frontmatter: must be empty or one "---" block/);
+    expect(errorOf((b: Loose) => void (b.run.skillPackage.frontmatter = 'name: a\n'))).toMatch(/frontmatter/);
+  });
+
+  it('refuses a skill meta, trigger queries and prices of the wrong shape', () => {
+    expect(errorOf((b: Loose) => void (b.run.skillMeta = { name: 'a\nb', description: '' }))).toMatch(/run\.skillMeta\.name: must be one line/);
+    expect(errorOf((b: Loose) => void (b.run.skillMeta = { name: 'a', description: 5 }))).toMatch(/run\.skillMeta\.description/);
+    expect(errorOf((b: Loose) => void (b.run.triggerQueries = [{ id: { toString: 0 }, query: 'q', shouldTrigger: true }]))).toMatch(/run\.triggerQueries\.0\.id/);
+    expect(errorOf((b: Loose) => void b.run.triggerQueries.push({ id: 'q1', query: 'again', shouldTrigger: false }))).toMatch(/run\.triggerQueries\.1\.id: "q1" is used twice/);
+    expect(errorOf((b: Loose) => void (b.run.prices = { target: { input: -1, output: 2 } }))).toMatch(/run\.prices\.target: "input" must be a number ≥ 0/);
+  });
+
+  it('refuses dataset items the engine and the exports could not read, and splits naming no item', () => {
+    expect(errorOf((b: Loose) => void delete b.dataset.items[0].fields)).toMatch(/dataset\.items\.0\.fields/);
+    expect(errorOf((b: Loose) => void (b.dataset.items[1].rubric = 5))).toMatch(/dataset\.items\.1\.rubric/);
+    expect(errorOf((b: Loose) => void (b.dataset.items[2].choices = 'A, B'))).toMatch(/dataset\.items\.2\.choices/);
+    expect(errorOf((b: Loose) => void (b.dataset.items[2].id = 'a'))).toMatch(/dataset\.items\.2\.id: "a" is used twice/);
+    expect(errorOf((b: Loose) => void b.dataset.splits.test.push('zz'))).toMatch(/dataset\.splits\.test\.1: "zz" is no item of the dataset/);
+    expect(errorOf((b: Loose) => void b.dataset.splits.test.push('a'))).toMatch(/dataset\.splits\.test\.1: "a" is split twice/);
+  });
+});
