@@ -69,6 +69,11 @@ export function estimateCost(args: {
   batchOneShot?: boolean;
   /** Trigger queries per split, when the activation track runs. */
   triggers?: { train: number; val: number; test: number };
+  /**
+   * Agents' rollouts (issue #30): model turns per rollout — the mean measured at the baseline
+   * when there is one, else `maxTurns`, an upper bound. Each turn is one target call.
+   */
+  agent?: { turns: number; measured: boolean };
 }): CostEstimate {
   const { config: c, items, skill, prompts } = args;
   const counts: StageCounts = estimateRunCalls(c, args.splits, {
@@ -82,20 +87,23 @@ export function estimateCost(args: {
         return a + m.system.length + m.user.length;
       }, 0) / sample.length
     : skill.length;
-  // A trajectory repeats the target's prompts plus its response and an evaluation block.
-  const trajectory = avgTarget + 900;
+  const turns = args.agent ? Math.max(1, args.agent.turns) : 1;
+  // An agent's later turns resend the conversation so far: about 400 characters a turn more.
+  const avgTurn = avgTarget + ((turns - 1) / 2) * 400;
+  // A trajectory repeats the target's prompts plus its response and an evaluation block (and each turn).
+  const trajectory = avgTarget + 900 + (turns - 1) * 400;
   const promptLen = (name: keyof PromptSet) => prompts[name].system.length + prompts[name].user.length;
   // The skill grows during training; estimate with one and a half times its starting length.
   const sk = Math.max(400, skill.length * 1.5);
   const promptChars: Record<Stage, number> = {
-    baseline: avgTarget,
-    rollout: avgTarget,
-    trainCheck: avgTarget,
-    gate: avgTarget,
-    slowUpdateRollout: avgTarget,
-    slowUpdateGate: avgTarget,
-    finalValidation: avgTarget,
-    test: avgTarget,
+    baseline: avgTurn,
+    rollout: avgTurn,
+    trainCheck: avgTurn,
+    gate: avgTurn,
+    slowUpdateRollout: avgTurn,
+    slowUpdateGate: avgTurn,
+    finalValidation: avgTurn,
+    test: avgTurn,
     judge: promptLen('judge') + 600,
     reflect: promptLen('reflect_failure') + sk + c.minibatchSize * trajectory,
     merge: promptLen('merge_failure') + sk + c.mergeBatchSize * 4 * 300,
@@ -113,9 +121,11 @@ export function estimateCost(args: {
   let totalCalls = 0;
   let totalTokens = 0;
   let totalCost: number | null = 0;
-  for (const [stage, calls] of Object.entries(counts) as [Stage, number][]) {
-    if (!calls) continue;
+  for (const [stage, rollouts] of Object.entries(counts) as [Stage, number][]) {
+    if (!rollouts) continue;
     const role = OPTIMIZER_STAGES.includes(stage) ? (stage === 'judge' ? 'judge' : 'optimizer') : 'target';
+    // The activation track's decisions stay single calls; an agent's rollout is a call per turn.
+    const calls = role === 'target' && !stage.startsWith('activation') ? Math.ceil(rollouts * turns) : rollouts;
     const price = args.prices?.[role] ?? (role === 'judge' ? args.prices?.optimizer : undefined);
     // In full-rewrite mode every analyst and merge reply holds a whole skill.
     const wholeSkill = c.updateMode === 'full_rewrite' && (stage === 'reflect' || stage === 'merge') ? tokens(sk) : 0;
@@ -145,6 +155,13 @@ export function estimateCost(args: {
       'An upper bound on calls: no rollout-cache hits, no early-stopped gates or train checks, every analyst returns edits, every merged patch needs ranking and every candidate a repair.',
       `Failures per batch assume ${Math.round((args.trainAccuracy ?? 0.5) * 100)}% train accuracy.`,
       'On a stochastic target (temperature above 0, reasoning models) verdicts also ask again where two skills disagree: about 1.5× the check and gate calls in our noisy benchmark; a deterministic target pays only a few spot checks.',
+      ...(args.agent
+        ? [
+            args.agent.measured
+              ? `Each rollout is an agent's trajectory of ${turns.toFixed(1)} turns on average (measured at the baseline); each turn is one target call.`
+              : `Each rollout is an agent's trajectory of at most ${turns} turns (maxTurns: an upper bound until the baseline measures the mean); each turn is one target call.`,
+          ]
+        : []),
       ...(args.batchOneShot
         ? [
             'Baseline, final validation and test go through the target’s batch API, at half price (re-samples stay live).',

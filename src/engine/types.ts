@@ -317,6 +317,8 @@ export interface RunState {
   epochStats: EpochStats[];
   /** The activation track, once it has started (config.activationTrack with trigger queries). */
   activation?: ActivationState;
+  /** Agents' runs: the mean model turns per rollout at the baseline (what the estimate goes by). */
+  agentTurns?: number;
   summary?: RunSummary;
   startedAt: number;
   updatedAt: number;

@@ -81,3 +81,46 @@ describe('training an agent\'s skill on trajectories (issue #30)', () => {
     server.set({ keepPrompts: false });
   });
 });
+
+describe('what an agent costs (issue #30)', () => {
+  it('the estimate counts a target call per turn (maxTurns until the baseline measures the mean)', async () => {
+    const { estimateCost } = await import('../../src/engine/cost-estimate');
+    const { rolloutTemplateOf } = await import('../../src/engine/context');
+    const { loadPrompts } = await import('../support/prompts');
+    const { SMALL_CONFIG } = await import('../support/harness');
+    const data = toolData();
+    const prompts = loadPrompts();
+    const sizes = { train: data.splits.train.length, val: data.splits.val.length, test: data.splits.test.length };
+    const args = { config: SMALL_CONFIG, items: data.items, splits: sizes, skill: START, template: rolloutTemplateOf(SMALL_CONFIG, prompts), prompts };
+    const single = estimateCost(args);
+    const bound = estimateCost({ ...args, agent: { turns: 8, measured: false } });
+    const measured = estimateCost({ ...args, agent: { turns: 2.5, measured: true } });
+    expect(bound.stages.rollout!.calls).toBe(single.stages.rollout!.calls * 8);
+    expect(measured.stages.gate!.calls).toBe(Math.ceil(single.stages.gate!.calls * 2.5));
+    expect(measured.stages.reflect!.calls).toBe(single.stages.reflect!.calls);
+    expect(measured.stages.rollout!.promptTokens / measured.stages.rollout!.calls).toBeGreaterThan(
+      single.stages.rollout!.promptTokens / single.stages.rollout!.calls,
+    );
+    expect(bound.assumptions.join(' ')).toContain('at most 8 turns');
+    expect(measured.assumptions.join(' ')).toContain('2.5 turns on average (measured at the baseline)');
+  });
+
+  it('measures the mean turns at the baseline, and the meter bills every turn', async () => {
+    server.log.length = 0;
+    const { outcome, store, runId } = await trainOnce({
+      url: server.url,
+      data: toolData(),
+      initialSkill: START.replace(DOUBLE, NUMBER),
+      config: { epochs: 1, batchSize: 12, minibatchSize: 4, referencesOnDemand: true, evalTest: false },
+    });
+    expect(outcome.status).toBe('completed');
+    const state = (await store.loadState(runId))!;
+    const baseline = (await store.getRollouts(runId, 'baseline')).filter((r) => r.status === 'ok');
+    expect(state.agentTurns).toBeCloseTo(baseline.reduce((a, r) => a + r.turns!, 0) / baseline.length, 10);
+    expect(state.agentTurns!).toBeGreaterThan(1);
+    const targetCalls = server.log.filter((e) => e.stage === 'target' && e.status === 200).length;
+    const billed = Object.values(outcome.summary!.usage).reduce((a, u) => a + u.calls, 0);
+    const optimizerCalls = server.log.filter((e) => e.stage !== 'target' && e.status === 200).length;
+    expect(billed).toBe(targetCalls + optimizerCalls);
+  });
+});

@@ -226,13 +226,19 @@ export async function runTraining(input: TrainInput, deps: TrainDeps): Promise<T
       state.gate = { ...state.gate, currentScore: sel.gate, bestScore: sel.gate };
       state.baselineDone = true;
       state.baselineScore = sel.gate;
+      if (ctx.agent.active) {
+        const rows = (await deps.store.getRollouts(input.runId, 'baseline')).filter((r) => r.turns);
+        if (rows.length) state.agentTurns = rows.reduce((a, r) => a + (r.turns ?? 0), 0) / rows.length;
+      }
       emit({ type: 'baseline', score: sel.gate, n: sel.score.n });
       await saveVersion(state.initialSkill, INITIAL_ORIGIN, 0);
       await save(state);
       emit({
         type: 'log',
         level: 'info',
-        message: `Baseline: ${sel.gate.toFixed(4)} on ${sel.score.n} validation items.`,
+        message: `Baseline: ${sel.gate.toFixed(4)} on ${sel.score.n} validation items.${
+          state.agentTurns ? ` Agents took ${state.agentTurns.toFixed(1)} turns per item (each a target call).` : ''
+        }`,
       });
       usageEvent();
     }
