@@ -9,17 +9,27 @@
 import type { LiftInterval } from './lift';
 import type { DatasetItem, SplitName } from './dataset-types';
 import { skillName } from './skill-file';
+import type { ToolSpec } from './agent/tool-spec';
+import { AGENT_FIELDS } from './agent/agent-item';
 
 export interface EvalCase {
   id: string;
   prompt: string;
-  expected_output: string;
+  /** Absent for an agent's case checked by its calls alone. */
+  expected_output?: string;
   files: string[];
   assertions: string[];
+  /** An agent's case (issue #30): its own tools, declared results, expected and forbidden calls, as written. */
+  tools?: unknown;
+  tool_results?: unknown;
+  expected_tool_calls?: unknown;
+  forbidden_tool_calls?: unknown;
 }
 
 export interface EvalsFile {
   skill_name: string;
+  /** The tools every case is offered (OpenAI function definitions), when the run's agents had some. */
+  tools?: { type: 'function'; function: ToolSpec }[];
   evals: EvalCase[];
   metadata: {
     exported_by: 'Skillwright';
@@ -59,19 +69,31 @@ export function toEvalsFile(a: {
   runName?: string;
   tests?: { skill: string; hard: number }[];
   lift?: LiftInterval;
+  /** The dataset's own tools (an agent's run). */
+  tools?: readonly ToolSpec[];
 }): EvalsFile {
-  const evals = a.items.map((item) => ({
-    id: item.id,
-    prompt: promptOf(item),
+  const evals = a.items.map((item) => {
     // MCQ: the correct choice's label, as the importer reads it back.
-    expected_output: item.correctChoice ?? item.answers[0] ?? '',
-    files: filesOf(item),
-    assertions: assertionsOf(item),
-  }));
+    const expected = item.correctChoice ?? item.answers[0];
+    const agentFields = Object.fromEntries(
+      Object.values(AGENT_FIELDS)
+        .filter((f) => item.agent && item.fields[f] !== undefined)
+        .map((f) => [f, item.fields[f]]),
+    );
+    return {
+      id: item.id,
+      prompt: promptOf(item),
+      ...(expected !== undefined || !item.agent ? { expected_output: expected ?? '' } : {}),
+      files: filesOf(item),
+      assertions: assertionsOf(item),
+      ...agentFields,
+    };
+  });
   const splits = Object.fromEntries(Object.entries(a.splits ?? {}).map(([k, ids]) => [k, [...(ids ?? [])]]));
   const l = a.lift;
   return {
     skill_name: skillName(a.skillName),
+    ...(a.tools?.length ? { tools: a.tools.map((t) => ({ type: 'function' as const, function: t })) } : {}),
     evals,
     metadata: {
       exported_by: 'Skillwright',

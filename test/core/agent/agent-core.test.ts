@@ -199,3 +199,32 @@ describe('datasets with tools (issue #30)', () => {
     expect(tooled.dataset.items[0].id).not.toBe(plain.dataset.items[0].id);
   });
 });
+
+describe('an agent’s cases in evals.json (issue #30)', () => {
+  it('carry their tools and checks out, and read back to the same items', async () => {
+    const { toEvalsFile } = await import('../../../src/core/evals-export');
+    const source = {
+      tools: [{ type: 'function', function: { name: 'lookup', description: 'd' } }],
+      items: [
+        { id: 'a', question: 'Q1?', answer: 'A', tool_results: [{ name: 'lookup', result: 'r' }] },
+        { id: 'b', question: 'Q2?', expected_tool_calls: [{ name: 'lookup' }], forbidden_tool_calls: ['refund'] },
+        { id: 'c', question: 'Q3?', answer: 'C' },
+      ],
+    };
+    const r = importDatasetText(JSON.stringify(source), { ratio: [1, 1, 1] });
+    if (!r.ok) throw new Error('import failed');
+    const file = toEvalsFile({ skillName: 'parts', items: r.dataset.items, tools: r.dataset.tools });
+    expect(file.tools).toEqual([{ type: 'function', function: { name: 'lookup', description: 'd' } }]);
+    const b = file.evals.find((e) => e.id === 'b')!;
+    expect(b.expected_output).toBeUndefined();
+    expect(b.forbidden_tool_calls).toEqual(['refund']);
+    const back = importDatasetText(JSON.stringify(file), { ratio: [1, 1, 1] });
+    if (!back.ok) throw new Error(JSON.stringify(back.problems));
+    expect(back.dataset.tools).toEqual(r.dataset.tools);
+    const byId = (d: typeof r.dataset, id: string) => d.items.find((i) => i.id === id)!;
+    for (const id of ['a', 'b', 'c']) {
+      expect(byId(back.dataset, id).agent).toEqual(byId(r.dataset, id).agent);
+      expect(byId(back.dataset, id).answers).toEqual(byId(r.dataset, id).answers);
+    }
+  });
+});
