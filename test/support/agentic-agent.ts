@@ -3,18 +3,20 @@
  * system prompt, the conversation so far, the tools offered — to its next action, tool calls or
  * a final answer. It does what the skill's rules say:
  * - a part question: without "call lookup" it answers from memory ("unknown"); with it, lookup
- *   with the code as written unless "the bare number" is stated and the broad rule is not; a
- *   discontinued part needs catalog "archive"; a lookup without a result is answered "unknown";
+ *   with the code as written unless "the bare number" is stated and the broad rule is not, with
+ *   catalog "archive" when its family's rule (or the decoy "every part in the archive") says so;
+ *   a lookup without a result is answered "unknown";
  * - a conversion: with "read units.md" it reads the file (read_file, or the inlined file) and
- *   passes the codes the file gives; otherwise the codes as written (broad rule) or unit words;
+ *   passes the codes the file gives; otherwise the codes as written (broad rule, unless the decoy
+ *   asks for unit names) or unit words;
  * - an order: it searches (for a refund only with "search first"), then — without "stop" — keeps
  *   searching again until it runs out of turns; over the limit it escalates only with the limit
- *   rule; the harmful rule refunds an upset customer at once.
+ *   rule (the decoy escalates every refund); the harmful rule refunds an upset customer at once.
  * A stochastic agent (issue #19's noise at the level of actions) misses a share of the actions it
  * gets right (it gives up, answering "unknown") and guesses right a share of those it gets wrong
  * (it takes the action an agent with the perfect skill would take from here).
  */
-import { BROAD, BROAD_STOP, HARM, REFUND_LIMIT, RULES, UNIT_CODES, UNITS_PATH, parseTask, type RuleId, type Task } from './agentic-world';
+import { ARCHIVED, BROAD, BROAD_STOP, DECOYS, HARM, REFUND_LIMIT, RULES, UNIT_CODES, UNITS_PATH, PART_FAMILIES, archiveRule, parseTask, type DecoyId, type RuleId, type Task } from './agentic-world';
 
 /** A call the agent made and what came back. */
 export interface ToolStep {
@@ -42,6 +44,9 @@ export interface TargetNoise {
 /** What the agent knows from its prompt: the rules stated, and units.md when it is inlined. */
 interface View {
   rules: ReadonlySet<RuleId>;
+  decoys: ReadonlySet<DecoyId>;
+  /** Families the skill says are in the archive. */
+  archived: ReadonlySet<string>;
   harm: boolean;
   broad: boolean;
   broadStop: boolean;
@@ -54,11 +59,13 @@ const has = (text: string, key: string) => text.toLowerCase().includes(key.toLow
 
 function viewOf(system: string): View {
   const rules = new Set<RuleId>((Object.keys(RULES) as RuleId[]).filter((r) => has(system, RULES[r].key)));
+  const decoys = new Set<DecoyId>((Object.keys(DECOYS) as DecoyId[]).filter((d) => has(system, DECOYS[d].key)));
   const inline = new RegExp(`<!-- FILE: ${UNITS_PATH} -->\\n([\\s\\S]*?)<!-- END FILE: ${UNITS_PATH} -->`).exec(system);
-  return { rules, harm: has(system, HARM.key), broad: has(system, BROAD.key), broadStop: has(system, BROAD_STOP.key), inlineUnits: inline?.[1] ?? null };
+  const archived = new Set(PART_FAMILIES.filter((f) => has(system, archiveRule(f).key)));
+  return { rules, decoys, archived, harm: has(system, HARM.key), broad: has(system, BROAD.key), broadStop: has(system, BROAD_STOP.key), inlineUnits: inline?.[1] ?? null };
 }
 
-const ORACLE: View = { rules: new Set(Object.keys(RULES) as RuleId[]), harm: false, broad: false, broadStop: false, inlineUnits: null, oracle: true };
+const ORACLE: View = { rules: new Set(Object.keys(RULES) as RuleId[]), decoys: new Set(), archived: new Set(ARCHIVED), harm: false, broad: false, broadStop: false, inlineUnits: null, oracle: true };
 
 /** Unit codes a units file gives, by unit word. */
 export function codesIn(file: string): Record<string, string> {
@@ -80,8 +87,7 @@ function decide(task: Task, v: View, history: readonly ToolStep[], tools: readon
   if (v.broadStop && history.length) return answer(history[0].result.split('\n')[0]);
   switch (task.kind) {
     case 'name':
-    case 'stock':
-    case 'archive': {
+    case 'stock': {
       const found = history.find((s) => s.name === 'lookup' && good(s));
       if (found) {
         const m = /: (.+?) — (\d+) in stock/.exec(found.result);
@@ -89,7 +95,8 @@ function decide(task: Task, v: View, history: readonly ToolStep[], tools: readon
       }
       if (!v.rules.has('lookup') || !offered('lookup')) return answer('unknown');
       const code = v.rules.has('strip') && !v.broad ? task.number : task.code;
-      return once(history, 'lookup', { code, ...(task.kind === 'archive' && v.rules.has('archive') ? { catalog: 'archive' } : {}) });
+      const archive = v.decoys.has('archiveAll') || v.archived.has(task.family);
+      return once(history, 'lookup', { code, ...(archive ? { catalog: 'archive' } : {}) });
     }
     case 'weight':
     case 'length':
@@ -111,7 +118,7 @@ function convertAction(task: Extract<Task, { kind: 'weight' | 'length' }>, v: Vi
     if (file !== null) codes = v.oracle ? { ...UNIT_CODES } : codesIn(file);
     else if (offered('read_file') && !read) return call('read_file', { path: UNITS_PATH });
   }
-  const unit = (which: 'from' | 'to') => codes?.[task[which]] ?? (v.broad ? task.written[which] : task[which]);
+  const unit = (which: 'from' | 'to') => codes?.[task[which]] ?? (v.broad && !v.decoys.has('unitWords') ? task.written[which] : task[which]);
   return once(history, 'convert', { value: task.value, from: unit('from'), to: unit('to') });
 }
 
@@ -132,7 +139,7 @@ function orderAction(task: Extract<Task, { kind: 'status' | 'refund' }>, v: View
   if (!searched) return history.length ? answer('unknown') : search();
   if (!v.rules.has('stop')) return search();
   const amount = Number(new RegExp(`- ${task.order}: \\$([\\d.]+)`).exec(searched.result)?.[1] ?? NaN);
-  if (v.rules.has('limit') && amount > REFUND_LIMIT) return answer('escalated');
+  if ((v.rules.has('limit') && amount > REFUND_LIMIT) || v.decoys.has('escalateAll')) return answer('escalated');
   return refund();
 }
 

@@ -11,11 +11,7 @@ import { READ_FILE, READ_FILE_TOOL, onDemandSkill, readSkillFile } from '../../s
 import { mergeTools, type ToolSpec } from '../../src/core/agent/tool-spec';
 import { combineChecks, expectedCallChecks, forbiddenCallCheck, outOfTurnsCheck, type CheckResult } from '../../src/core/agent/trajectory-checks';
 import type { TrajectoryEntry } from '../../src/core/agent/trajectory';
-import type { AgentItemSpec } from '../../src/core/agent/agent-item';
 import type { DatasetItem } from '../../src/core/dataset-types';
-
-/** An item with its agentic fields (core/agent/agent-item.ts). */
-export type AgentItem = DatasetItem & { agent?: AgentItemSpec };
 import { scoreResponse } from '../../src/core/scoring';
 import { renderRollout, type RolloutTemplate } from '../../src/core/templates';
 import { agentAction, replyText, type AgentAction, type AgentRequest, type ToolStep } from './agentic-agent';
@@ -39,7 +35,7 @@ export interface Episode {
 }
 
 /** Run one trajectory of `act` (by default the agent without noise) and score it. */
-export function runEpisode(skill: string, item: AgentItem, s: EpisodeSetting, act: (r: AgentRequest) => AgentAction = (r) => agentAction(r)): Episode {
+export function runEpisode(skill: string, item: DatasetItem, s: EpisodeSetting, act: (r: AgentRequest) => AgentAction = (r) => agentAction(r)): Episode {
   const files = s.referencesOnDemand ? onDemandSkill(skill) : null;
   const tools = mergeTools(files ? [READ_FILE_TOOL] : [], s.tools, item.agent?.tools);
   const names = tools.map((t) => t.name);
@@ -78,7 +74,7 @@ export function runEpisode(skill: string, item: AgentItem, s: EpisodeSetting, ac
 }
 
 /** Mean hard score and mean turns of a skill on some items, the agent not slipping. */
-export function agenticAccuracy(skill: string, items: readonly AgentItem[], s: EpisodeSetting): { accuracy: number; turns: number } {
+export function agenticAccuracy(skill: string, items: readonly DatasetItem[], s: EpisodeSetting): { accuracy: number; turns: number } {
   const runs = items.map((item) => runEpisode(skill, item, s));
   const mean = (f: (e: Episode) => number) => (runs.length ? runs.reduce((a, e) => a + f(e), 0) / runs.length : 0);
   return { accuracy: mean((e) => e.hard), turns: mean((e) => e.turns) };

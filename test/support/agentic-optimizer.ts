@@ -7,12 +7,13 @@
  * it slips as the hard world's analyst does (hard-optimizer.ts rates): it echoes example edits,
  * proposes empty, harmful (the upset-refund rule) and over-broad ("answer right after your first
  * tool call") rules, targets lines that are not in the skill and restates lines it has. Merging
- * and ranking are the hard world's (they read only the edits); the repairer drops bad rules and
- * restores what regressed items need; the epoch reviewer writes the rules persistent failures
- * lack. Other stages fall back to the rule world's simulated optimizer.
+ * and ranking are the hard world's (they read only the edits). The repairer sees answers only (the
+ * repair prompt shows no trajectories): it drops bad rules and wrong ones that broke tasks of
+ * their kind, and guesses what restores the regressed tasks. The epoch reviewer writes the rules
+ * persistent failures lack. Other stages fall back to the rule world's simulated optimizer.
  */
 import { comparedTasksIn, tasksIn, trajectoriesIn, type Evidence } from './agentic-evidence';
-import { FORMAT_RULE, diagnose, guess, informed, needsOf } from './agentic-fixes';
+import { FORMAT_RULE, decoyWritten, diagnose, guess, informed } from './agentic-fixes';
 import { BROAD, BROAD_STOP, HARM } from './agentic-world';
 import { hardOptimizerAnswer } from './hard-optimizer';
 import { after, dedupeEdits, exampleEditsIn, hashFraction, section, type SimEdit } from './sim-text';
@@ -73,10 +74,17 @@ export function agenticOptimizerAnswer(stage: string, system: string, user: stri
     case 'repair_edits': {
       const lines = [...section(user, '## Candidate Edits').matchAll(/^\[(\d+)\] (.*)$/gm)];
       const written = (line: string) => /content=("(?:[^"\\]|\\.)*")/.exec(line)?.[1] ?? '';
-      const dropIndices = lines.filter((m) => writesBadRule(written(m[2]))).map((m) => Number(m[1]));
       const candidate = section(user, '## Candidate Skill');
-      const add = tasksIn(after(user, '## Regressed Items')).flatMap((t) => needsOf(t.task, t.expected, candidate));
-      return { reasoning: 'drop the bad rules; restore what the regressed tasks need', drop_indices: dropIndices, add_edits: dedupeEdits(add) };
+      const regressed = tasksIn(after(user, '## Regressed Items'));
+      // An edit that wrote in a wrong rule is to blame when tasks it touches regressed.
+      const blamed = (content: string) => {
+        const d = decoyWritten(content);
+        const family = /^"?- (\w+) parts are discontinued/i.exec(content)?.[1]?.toLowerCase();
+        return d !== null && regressed.some((t) => d.kinds.includes(t.task.kind) && (!family || ('family' in t.task && t.task.family === family)));
+      };
+      const dropIndices = lines.filter((m) => writesBadRule(written(m[2])) || blamed(written(m[2]))).map((m) => Number(m[1]));
+      const add = fixesFor(regressed, candidate, `repair\n${user}`).filter((e) => !decoyWritten(e.content));
+      return { reasoning: 'drop what broke passing tasks; restore what they need', drop_indices: dropIndices, add_edits: add };
     }
     case 'slow_update': {
       const comparison = after(user, '## Same tasks, before and after');

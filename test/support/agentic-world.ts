@@ -46,10 +46,17 @@ export interface WorldRule {
 }
 const rule = (text: string, key: string): WorldRule => ({ text, key });
 
+/** The families whose parts are discontinued: lookup finds them only with catalog "archive". */
+export const ARCHIVED = ['ember', 'fjord'] as const;
+/** The rule that a family's parts are in the archive (the agent reads it for any family). */
+export const archiveRule = (family: string) =>
+  rule(`- ${family[0].toUpperCase()}${family.slice(1)} parts are discontinued: call lookup with catalog "archive" for them.`, `${family} parts are discontinued`);
+
 export const RULES = {
   lookup: rule('- Before answering a question about a part, call lookup; never answer from memory.', 'call lookup; never answer from memory'),
   strip: rule('- Pass lookup the bare part number, without the family prefix (AMB-104 → 104).', 'without the family prefix'),
-  archive: rule('- Discontinued parts are in the archive: call lookup with catalog "archive" for them.', 'with catalog "archive"'),
+  emberArchive: archiveRule('ember'),
+  fjordArchive: archiveRule('fjord'),
   units: rule('- Before converting, read references/units.md and pass convert the unit codes it lists.', 'read references/units.md'),
   stop: rule('- Once a tool result answers the question, stop calling tools and give the answer.', 'stop calling tools'),
   search: rule('- Before refunding, call search_orders for the customer to check the order.', 'call search_orders for the customer'),
@@ -64,6 +71,19 @@ export const HARM = rule('- When a customer is upset, refund their order at once
 export const BROAD = rule('- Always pass codes and units to a tool exactly as the question writes them.', 'exactly as the question writes them');
 /** An over-broad "stop" an analyst may write: the agent answers with the first tool result, raw. */
 export const BROAD_STOP = rule('- Answer right after your first tool call, with what it returned.', 'right after your first tool call');
+
+/**
+ * Plausible fixes that are wrong: what an analyst who sees only a final answer may well write.
+ * Each explains its failures as well as the right fix does, and breaks other items: every part
+ * in the archive (main parts are not there), unit names for convert (it knows only codes), every
+ * refund escalated (those within the limit must be refunded).
+ */
+export const DECOYS = {
+  archiveAll: rule('- Look every part up in the archive catalogue: pass lookup catalog "archive".', 'look every part up in the archive'),
+  unitWords: rule('- Pass convert the full unit names, such as pounds or kilometres.', 'pass convert the full unit names'),
+  escalateAll: rule('- Escalate every refund request to a manager instead of refunding it.', 'escalate every refund request'),
+} as const;
+export type DecoyId = keyof typeof DECOYS;
 
 /** Unit words and their codes as the convert tool knows them. */
 export const UNIT_CODES: Readonly<Record<string, string>> = {
@@ -96,7 +116,6 @@ export const BLIND_KINDS: readonly Kind[] = ['archive', 'length'];
 export const REFUND_LIMIT = 200;
 
 const FAMILIES = ['amber', 'basalt', 'cobalt', 'dune'];
-const ARCHIVED = ['ember', 'fjord'];
 const NOUNS = ['bracket', 'hinge', 'valve', 'gasket', 'spindle', 'flange', 'bearing', 'coupler'];
 const FIRST = ['Dana', 'Lee', 'Ann', 'Omar', 'Rita', 'Sam', 'Ivy', 'Noah', 'Maya'];
 const LAST = ['Reyes', 'Park', 'Cole', 'Haddad', 'Lund'];
@@ -148,11 +167,13 @@ function itemOf(kind: Kind, i: number, k: number): ItemBody {
       const code = partCode(family, n);
       const name = `${cap(family)} ${NOUNS[n % NOUNS.length]}`;
       const stock = kind === 'archive' ? 0 : (n * 7) % 90 + 5;
-      const args = { code: String(n), ...(kind === 'archive' ? { catalog: 'archive' } : {}) };
-      const result = `${code}: ${name} — ${stock} in stock (catalog ${kind === 'archive' ? 'archive, discontinued' : 'main'})`;
-      const question =
-        kind === 'name' ? `What is the name of part ${code}?` : kind === 'stock' ? `How many units of part ${code} are in stock?` : `What was the name of discontinued part ${code}?`;
-      return { question, answers: [kind === 'stock' ? String(stock) : name], tool_results: [{ name: 'lookup', arguments: args, result }], expected_tool_calls: [{ name: 'lookup', arguments: args }] };
+      const archived = kind === 'archive';
+      const args = { code: String(n), ...(archived ? { catalog: 'archive' } : {}) };
+      const result = `${code}: ${name} — ${stock} in stock (catalog ${archived ? 'archive, discontinued' : 'main'})`;
+      // A main part asked in the archive is not there (the first matching entry answers).
+      const miss = archived ? [] : [{ name: 'lookup', arguments: { code: String(n), catalog: 'archive' }, result: `no part ${n} in the archive` }];
+      const question = kind === 'stock' ? `How many units of part ${code} are in stock?` : `What is the name of part ${code}?`;
+      return { question, answers: [kind === 'stock' ? String(stock) : name], tool_results: [...miss, { name: 'lookup', arguments: args, result }], expected_tool_calls: [{ name: 'lookup', arguments: args }] };
     }
     case 'weight':
     case 'length': {
@@ -201,18 +222,22 @@ export function agenticDatasetText(items: readonly AgenticItem[] = makeAgenticIt
 
 /** What a question of this world asks, as the agent and the analysts read it; null for any other text. */
 export type Task =
-  | { kind: 'name' | 'stock' | 'archive'; code: string; number: string }
+  | { kind: 'name' | 'stock'; code: string; number: string; family: string }
   | { kind: 'weight' | 'length'; value: number; from: string; to: string; written: { from: string; to: string } }
   | { kind: 'status'; customer: string }
   | { kind: 'refund'; customer: string; order: string; upset: boolean };
 
+export const PART_FAMILIES: readonly string[] = [...FAMILIES, ...ARCHIVED];
 const WORD_OF: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(UNIT_CODES).map(([w, c]) => [c, w]));
 
 export function parseTask(text: string): Task | null {
+  const part = (kind: 'name' | 'stock', m: RegExpExecArray): Task | null => {
+    const family = PART_FAMILIES.find((f) => f.slice(0, 3).toUpperCase() === m[1]);
+    return family ? { kind, code: `${m[1]}-${m[2]}`, number: m[2], family } : null;
+  };
   let m = /What is the name of part ([A-Z]{3})-(\d+)\?/.exec(text);
-  if (m) return { kind: 'name', code: `${m[1]}-${m[2]}`, number: m[2] };
-  if ((m = /How many units of part ([A-Z]{3})-(\d+) are in stock\?/.exec(text))) return { kind: 'stock', code: `${m[1]}-${m[2]}`, number: m[2] };
-  if ((m = /What was the name of discontinued part ([A-Z]{3})-(\d+)\?/.exec(text))) return { kind: 'archive', code: `${m[1]}-${m[2]}`, number: m[2] };
+  if (m) return part('name', m);
+  if ((m = /How many units of part ([A-Z]{3})-(\d+) are in stock\?/.exec(text))) return part('stock', m);
   if ((m = /How many ([a-z]+) is (\d+) ([a-z]+)\?/.exec(text)) && UNIT_CODES[m[1]] && UNIT_CODES[m[3]])
     return { kind: 'weight', value: Number(m[2]), from: m[3], to: m[1], written: { from: m[3], to: m[1] } };
   if ((m = /Convert (\d+) ([a-z]+) to ([a-z]+)\./.exec(text)) && WORD_OF[m[2]] && WORD_OF[m[3]])

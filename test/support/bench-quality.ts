@@ -14,7 +14,9 @@
  *   prompt asked again is a fresh sample;
  * - broad: a starting rule that carries three families, a repairer that slips in harmful rules;
  * - broad-noisy: the broad world with the noisy world's stochastic target;
- * - activation / activation-noisy: the activation track's trigger world (bench-activation.ts).
+ * - activation / activation-noisy: the activation track's trigger world (bench-activation.ts);
+ * - agentic / agentic-noisy / agentic-no-trajectories: a tool-using agent over several turns, and
+ *   the same loop reflecting on final answers only (bench-agentic.ts).
  * Each seed gets its own server (its own noise seed), so runs never share a target's draws.
  * Options: --baseline (the issue-#8 mechanisms off), --off=knob,knob (switch single mechanisms
  * off), --on=knob,knob (switch single mechanisms on), --set=knob:N,knob:N (numeric knobs), --noise=X (how often the simulated optimizer
@@ -30,12 +32,13 @@ import { scoreResponse } from '../../src/core/scoring';
 import { createLlmPort } from '../../src/llm/openai-client';
 import { MemoryRunStore } from '../../src/storage/memory-store';
 import { runTraining } from '../../src/engine/run/trainer';
-import type { RunDataset, RunSummary } from '../../src/engine/types';
+import type { RolloutRow, RunDataset, RunSummary } from '../../src/engine/types';
 import { loadPrompts } from './prompts';
 import { testEndpoint } from './endpoints';
 import { INITIAL_SKILL, SMALL_CONFIG, worldDataset } from './harness';
 import { startLlmServer, type ServerOptions } from './llm-server';
 import { ACTIVATION_WORLDS, activationSeed, aggregateActivation, type ActivationWorld } from './bench-activation';
+import { AGENTIC_WORLDS, agenticSeed, agenticTable, aggregateAgentic, type AgenticSeedResult, type AgenticWorld } from './bench-agentic';
 import { BROAD_WORLD, HARD_WORLD, hardTargetAnswer, makeHardWorldItems, simulatedTargetAnswer, type HardWorldSpec } from './rule-world';
 
 export const BASELINE_KNOBS: Partial<RunConfig> = { screenEdits: false, trainCheck: false, repairEdits: false, carryEdits: false, tieBreak: false };
@@ -97,42 +100,70 @@ export function noiseFreeAccuracy(skill: string, data: RunDataset, spec: HardWor
   return ids.length ? sum / ids.length : 0;
 }
 
-export async function trainSeed(world: World, seed: number, knobs: Partial<RunConfig>, opts: { store?: MemoryRunStore; noise?: number; concurrency?: number } = {}): Promise<SeedResult> {
+/** What a seed trains on: the server's world, the data, the starting skill, the world's own knobs, its held-out measure. */
+export interface SeedSetup {
+  server: Partial<ServerOptions>;
+  data: RunDataset;
+  initialSkill: string;
+  knobs?: Partial<RunConfig>;
+  /** The skill's accuracy on the test items without noise. */
+  heldOut: (skill: string) => number;
+}
+
+export async function trainSeed(world: World, seed: number, knobs: Partial<RunConfig>, opts: SeedOptions = {}): Promise<SeedResult> {
   const setup = worldSetup(world, opts.noise ?? 1);
+  const data = setup.spec ? hardWorldDataset(setup.spec) : worldDataset(120);
+  const initialSkill = setup.spec ? setup.spec.initialSkill : INITIAL_SKILL;
+  const run = await trainSetup(world, { server: setup.server, data, initialSkill, heldOut: (skill) => noiseFreeAccuracy(skill, data, setup.spec) }, seed, knobs, opts);
+  return run.result;
+}
+
+export interface SeedOptions {
+  store?: MemoryRunStore;
+  noise?: number;
+  concurrency?: number;
+}
+
+/** Train one seed on its own server (its own noise seed); the result, and the run's rollout rows. */
+export async function trainSetup(name: string, setup: SeedSetup, seed: number, knobs: Partial<RunConfig>, opts: SeedOptions = {}): Promise<{ result: SeedResult; rows: RolloutRow[] }> {
   const server = await startLlmServer({ ...setup.server, noiseSeed: seed });
   try {
-    const config: RunConfig = { ...SMALL_CONFIG, seed, ...(opts.concurrency ? { targetConcurrency: opts.concurrency, optimizerConcurrency: opts.concurrency } : {}), ...knobs };
-    const data = setup.spec ? hardWorldDataset(setup.spec) : worldDataset(120);
-    const initialSkill = setup.spec ? setup.spec.initialSkill : INITIAL_SKILL;
+    const config: RunConfig = { ...SMALL_CONFIG, seed, ...(opts.concurrency ? { targetConcurrency: opts.concurrency, optimizerConcurrency: opts.concurrency } : {}), ...setup.knobs, ...knobs };
+    const { data, initialSkill } = setup;
     const store = opts.store ?? new MemoryRunStore();
     const llm = createLlmPort(
       { target: testEndpoint(server.url, 'sim-target', { concurrency: config.targetConcurrency }), optimizer: testEndpoint(server.url, 'sim-optimizer', { concurrency: config.optimizerConcurrency }) },
       { backoffBaseMs: 5, maxBackoffMs: 50 },
     );
-    const runId = `${world}-${seed}`;
+    const runId = `${name}-${seed}`;
     const outcome = await runTraining({ runId, config, data, initialSkill }, { llm, store, prompts: loadPrompts(), signal: new AbortController().signal });
     if (outcome.status !== 'completed') throw new Error(`${runId} ended ${outcome.status}: ${outcome.reason}`);
     const rows = await store.listRollouts(runId);
     const calls = await store.listCalls(runId);
     const summary = outcome.summary!;
     const state = (await store.loadState(runId))!;
-    return {
+    const result: SeedResult = {
       seed,
-      heldOut: noiseFreeAccuracy(state.gate.bestSkill, data, setup.spec),
-      initialHeldOut: noiseFreeAccuracy(initialSkill, data, setup.spec),
+      heldOut: setup.heldOut(state.gate.bestSkill),
+      initialHeldOut: setup.heldOut(initialSkill),
       // What the lift card shows: the estimate when the target is noisy (core/lift.ts shownLift).
       reportedLift: summary.lift ? shownLift(summary.lift) : summary.testDelta,
       measuredLift: summary.testDelta,
       liftInterval: liftIntervalOf(summary),
-      trainingTargetCalls: rows.filter((r) => !r.cached && !r.phase.startsWith('test/')).length,
+      // Every model turn is a target call (an agent's trajectory takes several).
+      trainingTargetCalls: trainingRows(rows).reduce((n, r) => n + (r.turns ?? 1), 0),
       optimizerCalls: calls.length,
       accepts: summary.accepts,
       counters: await countCauses(store, runId, summary.totalSteps),
     };
+    return { result, rows };
   } finally {
     await server.close();
   }
 }
+
+/** The rollouts training asked for: every one but the test split's, cache hits excluded. */
+export const trainingRows = (rows: readonly RolloutRow[]) => rows.filter((r) => !r.cached && !r.phase.startsWith('test/'));
 
 /** The run's interval for the lift of the best skill over the starting one, when it reports one. */
 function liftIntervalOf(summary: RunSummary): [number, number] | null {
@@ -167,7 +198,7 @@ async function countCauses(store: MemoryRunStore, runId: string, steps: number):
   return counters;
 }
 
-function aggregate(results: SeedResult[]) {
+export function aggregate(results: SeedResult[]) {
   const sum = (f: (r: SeedResult) => number) => results.reduce((a, r) => a + f(r), 0);
   const counters: Record<string, number> = {};
   for (const r of results) for (const [k, v] of Object.entries(r.counters)) counters[k] = (counters[k] ?? 0) + v;
@@ -212,6 +243,8 @@ export async function main(argv: string[]): Promise<number> {
   const askedActivation = named.filter((w): w is ActivationWorld => (ACTIVATION_WORLDS as readonly string[]).includes(w));
   const worlds = named.length ? asked : [...WORLDS];
   const activationWorlds = named.length ? askedActivation : [...ACTIVATION_WORLDS];
+  const askedAgentic = named.filter((w): w is AgenticWorld => (AGENTIC_WORLDS as readonly string[]).includes(w));
+  const agenticWorlds = named.length ? askedAgentic : [...AGENTIC_WORLDS];
   // --off=a,b / --on=a,b switch single mechanisms off or on (ablations of the defaults).
   const flags = (name: string, value: boolean) => Object.fromEntries((arg(name) ?? '').split(',').filter(Boolean).map((k) => [k, value]));
   const off = flags('off', false) as Partial<RunConfig>;
@@ -246,6 +279,13 @@ export async function main(argv: string[]): Promise<number> {
         );
       }
     }
+  }
+  // The agentic worlds: a tool-using agent, its ablation without trajectories beside it (bench-agentic.ts).
+  for (const world of agenticWorlds) {
+    const results: AgenticSeedResult[] = [];
+    for (let i = 0; i < seeds.length; i += 2) results.push(...(await Promise.all(seeds.slice(i, i + 2).map((s) => agenticSeed(world, s, knobs, { noise })))));
+    out[world] = aggregateAgentic(results);
+    if (argv.includes('--table')) for (const line of agenticTable(world, String(out.mode), results)) console.log(line);
   }
   // The activation track's worlds: the description trained on trigger queries (bench-activation.ts).
   for (const world of activationWorlds) {

@@ -13,6 +13,8 @@ import { hashFraction, withSkillInTrajectories } from './sim-text';
 import { describerReply, isTriggerPrompt, triggerDecision, triggerExpected } from './trigger-world';
 import { simulatedOptimizerAnswer, stageOf, type ChatBody } from '../../src/core/demo-optimizer';
 import { createBatchRoutes, type BatchRecord, type BatchServerOptions, type ChatOutcome } from './batch-routes';
+import { agenticOptimizerAnswer } from './agentic-optimizer';
+import { agenticPolicy } from './agentic-target';
 
 export type FaultKind = '429' | '500' | '401' | 'timeout' | 'malformed' | 'empty' | 'drop' | 'truncated' | 'filtered' | 'refusal' | 'bad_param' | 'length_empty';
 
@@ -51,8 +53,11 @@ export interface ServerOptions extends BatchServerOptions {
   /** Share of reflect_failure answers that add the harmful rule, decided by a hash of the prompt. */
   harmfulRate: number;
   faults: FaultRule[];
-  /** Which rule world the simulated models live in (rule-world.ts). */
-  world: 'easy' | 'hard' | 'broad';
+  /**
+   * Which rule world the simulated models live in (rule-world.ts; agentic: agentic-world.ts, a
+   * tool-using agent — its target acts through `agentPolicy`, its noise is per action).
+   */
+  world: 'easy' | 'hard' | 'broad' | 'agentic';
   /** Hard world: how often the simulated optimizer slips (0 = never, 1 = the world's rates). */
   noise: number;
   /**
@@ -168,6 +173,10 @@ function worldSpec(world: ServerOptions['world']): HardWorldSpec | null {
 function optimizerAnswer(stage: string, system: string, user: string, opts: ServerOptions): unknown {
   const own = opts.optimizerHook?.(stage, system, user);
   if (own !== undefined) return own;
+  if (opts.world === 'agentic') {
+    const agentic = agenticOptimizerAnswer(stage, system, user, { noise: opts.noise });
+    if (agentic !== undefined) return agentic;
+  }
   const spec = worldSpec(opts.world);
   if (spec) {
     const hard = hardOptimizerAnswer(stage, system, user, { noise: opts.noise, spec, repairSlip: opts.repairSlip });
@@ -262,7 +271,10 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
    * One chat completion, as a pure outcome: the synchronous route sends it, a batch writes it
    * as one output line. `viaBatch` marks its log entry (batch lines are not live calls).
    */
-  const agentTurn = (body: ChatBody) => Boolean(options.agentPolicy && (body as { tools?: unknown[] }).tools?.length);
+  // The agentic world's agent acts unless a test brings its own policy.
+  const worldAgent = agenticPolicy(() => options.targetNoise);
+  const policy = () => options.agentPolicy ?? (options.world === 'agentic' ? worldAgent : undefined);
+  const agentTurn = (body: ChatBody) => Boolean(policy() && (body as { tools?: unknown[] }).tools?.length);
   const answer = (body: ChatBody, auth: string, headerNames: string[], viaBatch = false): ChatOutcome => {
     const stage = stageOf(body);
     const model = body.model ?? '';
@@ -335,7 +347,7 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
       const k = samples.get(prompt) ?? 0;
       samples.set(prompt, k + 1);
       const draw = options.targetNoise ? hashFraction(`target noise|${options.noiseSeed ?? 0}|${k}|${prompt}`) : 1;
-      const reply = options.agentPolicy!(agentRequestOf(body, system, user), draw);
+      const reply = policy()!(agentRequestOf(body, system, user), draw);
       if ('toolCalls' in reply) {
         const turn = (body.messages ?? []).filter((m) => m.role === 'assistant').length + 1;
         const tool_calls = reply.toolCalls.map((c, i) => ({
