@@ -7,20 +7,21 @@
  * - 8 task kinds of 15 items: part names, part stock, discontinued parts (lookup); weights and
  *   lengths (read_file of references/units.md, convert); order status (search_orders); refunds
  *   within and over the $200 limit (search_orders, refund).
- * - Rules pay in pairs (or threes): a lookup needs "call lookup" and "the bare number" (and for a
- *   discontinued part the archive catalogue); a conversion needs "read units.md" and a right line
- *   in units.md (three of its lines are wrong); a refund over the limit needs "search first",
- *   "stop once answered" and "never refund over $200".
+ * - Rules pay in pairs (or threes): a lookup needs "call lookup" and "the bare number", and a
+ *   discontinued part (ember, fjord: its question does not say so) its family's archive rule; a
+ *   conversion needs "read units.md" and a right line in units.md (three of its lines are wrong);
+ *   a refund over the limit needs "search first", "stop once answered" and "never over $200".
  * - The starting SKILL.md holds a harmful rule (an upset customer is refunded at once) and an
  *   over-broad one ("pass codes exactly as the question writes them") that blocks the bare-number
  *   rule but happens to carry every length conversion, so removing it loses them unless "read
  *   units.md" (and, for miles, its fixed line) comes in the same candidate.
  * - Discontinued parts and lengths have no validation items (validation-blind).
- * - 13 edits are needed (delete 1, replace 1, add 7 rules, fix 3 lines of units.md, and the
- *   repair of what the broad rule carried) against a budget of 4,4,3,2,2,2.
+ * - 12 edits are needed (delete 1, replace 1, add 7 rules, fix 3 lines of units.md) against a
+ *   budget of 4,4,3,2,2,2; the analyst also slips in harmful and over-broad rules.
  * What a failure needs is visible in its trajectory (the calls, their arguments and results, the
  * failure reason naming the call that was expected); from the final answer alone it is not: a
- * lookup answered "unknown" may lack the lookup, the bare number or the catalogue.
+ * lookup answered "unknown" may lack the lookup, the bare number or its family's archive, and
+ * decoys (every part in the archive, unit names, every refund escalated) explain it as well.
  */
 import { bundlePackage } from '../../src/core/skill-package';
 
