@@ -10,13 +10,8 @@ import { CheckAndRepair, DroppedEdits } from './CreditPanel';
 import { RewriteCard } from './RewriteCard';
 import { AppendixCard } from './AppendixCard';
 import { GateVerdict } from './GateVerdict';
-import { isPass } from '../../core/credit';
-
-type Filter = 'all' | 'pass' | 'fail' | 'error';
-
-function outcome(r: RolloutRow): 'pass' | 'fail' | 'error' {
-  return r.status === 'error' ? 'error' : isPass(r.hard) ? 'pass' : 'fail';
-}
+import { RolloutsCard } from './RolloutsCard';
+import { EditApplyReport } from './EditApplyReport';
 
 function EditList({ edits, chosen }: { edits: Edit[]; chosen?: Set<number> }) {
   return (
@@ -51,7 +46,6 @@ export function StepInspector({
 }) {
   const [detail, setDetail] = useState<StepDetail | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [filter, setFilter] = useState<Filter>('all');
   useEffect(() => {
     void trainer()
       .getStepDetail(runId, step)
@@ -68,8 +62,6 @@ export function StepInspector({
     ranked.edits.forEach((e) =>
       chosen.add(merged.edits.findIndex((m) => m.content === e.content && m.target === e.target && m.op === e.op)),
     );
-  const rows = detail.rollouts.filter((r) => filter === 'all' || outcome(r) === filter);
-  const count = (f: Filter) => detail.rollouts.filter((r) => outcome(r) === f).length;
   const analysts = detail.calls.filter((c) => c.stage.startsWith('reflect_'));
   return (
     <div className="inspector">
@@ -110,38 +102,7 @@ export function StepInspector({
         </p>
         {gate && <GateVerdict gate={gate} />}
       </Card>
-      <Card title="Rollouts">
-        <div className="segmented" role="group" aria-label="Filter rollouts">
-          {(['all', 'pass', 'fail', 'error'] as Filter[]).map((f) => (
-            <button key={f} type="button" aria-pressed={filter === f} onClick={() => setFilter(f)}>
-              {f} ({f === 'all' ? detail.rollouts.length : count(f)})
-            </button>
-          ))}
-        </div>
-        <VirtualTable<RolloutRow>
-          label="Rollouts of this step"
-          rows={rows}
-          rowHeight={52}
-          rowKey={(r) => `${r.phase}-${r.order}`}
-          columns={[
-            { title: 'Item', width: '6rem', cell: (r) => <code>{r.itemId}</code> },
-            {
-              title: 'Result',
-              width: '5rem',
-              cell: (r) => <span className={`badge ${outcome(r)}`}>{outcome(r)}</span>,
-            },
-            { title: 'Answer', width: '10rem', cell: (r) => <span className="mono">{r.predicted}</span> },
-            {
-              title: 'Why',
-              cell: (r) => (
-                <span className="small">
-                  {r.error ? r.error.message : (r.failReason ?? `hard ${r.hard}, soft ${r.soft.toFixed(2)}`)}
-                </span>
-              ),
-            },
-          ]}
-        />
-      </Card>
+      <RolloutsCard rollouts={detail.rollouts} />
       <Card title="Analysts">
         {analysts.length === 0 && <p className="muted">No analyst calls.</p>}
         {analysts.map((c) => (
@@ -167,41 +128,7 @@ export function StepInspector({
         tieBreak={gate?.tieBreak}
         skippedByCheck={gate?.skippedByCheck}
       />
-      {report && report.length > 0 && (
-        <Card title="Edit-apply report">
-          <table className="table">
-            <thead>
-              <tr>
-                <th>#</th>
-                <th>Op</th>
-                {/* A skill package's edits name their file (issue #23). */}
-                {report.some((r) => r.file) && <th>File</th>}
-                <th>Status</th>
-                <th>Content</th>
-              </tr>
-            </thead>
-            <tbody>
-              {report.map((r) => (
-                <tr key={r.index}>
-                  <td>{r.index}</td>
-                  <td>{r.op}</td>
-                  {report.some((x) => x.file) && (
-                    <td className="small">
-                      <code>{r.file ?? 'SKILL.md'}</code>
-                    </td>
-                  )}
-                  <td>
-                    <span className={`badge ${r.status.startsWith('applied') ? 'pass' : 'fail'}`}>
-                      {r.status.replace(/_/g, ' ')}
-                    </span>
-                  </td>
-                  <td className="small">{r.content_preview}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </Card>
-      )}
+      {report && report.length > 0 && <EditApplyReport report={report} />}
       {detail.candidateSkill && detail.currentSkillBefore !== null && (
         <Card title="Candidate vs current skill">
           <SkillDiff original={detail.currentSkillBefore} modified={detail.candidateSkill} height={360} />
