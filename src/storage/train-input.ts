@@ -7,14 +7,16 @@ import type { RunConfig } from '../core/run-config';
 import type { TrainInput } from '../engine/run/trainer';
 import type { RunDataset } from '../engine/types';
 import type { RunRecord } from './schema';
+import { readableKeptFiles } from '../core/agent/package-text-files';
 
 export function trainInputOf(run: RunRecord, data: RunDataset, config: RunConfig = run.config): TrainInput {
   return {
     runId: run.id,
     config,
-    data: { items: data.items, splits: data.splits },
+    data: { items: data.items, splits: data.splits, ...(data.tools?.length ? { tools: data.tools } : {}) },
     initialSkill: run.initialSkill,
     prices: run.prices,
+    ...(run.skillPackage ? { packageFiles: readableKeptFiles(run.skillPackage) } : {}),
     ...(run.triggerQueries?.length
       ? {
           activation: {

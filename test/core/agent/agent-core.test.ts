@@ -228,3 +228,19 @@ describe('an agent’s cases in evals.json (issue #30)', () => {
     }
   });
 });
+
+describe('kept files an agent may read', () => {
+  it('offers the package’s text files and leaves binary ones out', async () => {
+    const { readableKeptFiles } = await import('../../../src/core/agent/package-text-files');
+    const { strFromU8, strToU8 } = await import('fflate');
+    const asset = (path: string, bytes: Uint8Array) => ({ path, data: strFromU8(bytes, true) });
+    const files = readableKeptFiles({
+      assets: [
+        asset('scripts/run.sh', strToU8('echo “hi”\n')),
+        asset('assets/logo.png', new Uint8Array([137, 80, 78, 71, 0, 1, 2])),
+      ],
+    });
+    expect(files).toEqual([{ path: 'scripts/run.sh', text: 'echo “hi”\n' }]);
+    expect(readableKeptFiles(undefined)).toEqual([]);
+  });
+});
