@@ -1,13 +1,15 @@
 /**
  * The zero-key demo (issue #11): an OpenAI-compatible endpoint simulated inside the worker,
- * running the rule world (core/demo-world.ts, core/demo-optimizer.ts) and the activation track's
- * trigger world (core/demo-trigger-world.ts). Requests to its base URL
+ * running the rule world (core/demo-world.ts, core/demo-optimizer.ts), the activation track's
+ * trigger world (core/demo-trigger-world.ts) and the agent example's parts desk
+ * (core/demo-tool-world.ts). Requests to its base URL
  * never leave the page — the `.invalid` domain cannot resolve, so nothing could reach a
  * network even by mistake. Everything it answers is a simulation, and the app says so.
  */
 import { DEMO_BASE_URL, DEMO_MODELS, simulatedTargetAnswer } from '../core/demo-world';
 import { simulatedOptimizerAnswer, stageOf, type ChatBody } from '../core/demo-optimizer';
 import { describerReply, isTriggerPrompt, triggerReply } from '../core/demo-trigger-world';
+import { toolWorldOptimizer, toolWorldPolicy, type DeskRequest } from '../core/demo-tool-world';
 
 export { DEMO_BASE_URL, DEMO_KEY, DEMO_MODELS } from '../core/demo-world';
 
@@ -26,6 +28,8 @@ const json = (status: number, body: unknown) =>
 const tokens = (text: string) => Math.max(1, Math.ceil(text.length / 4));
 
 function complete(body: ChatBody): Response {
+  const tools = (body as { tools?: { function?: { name: string } }[] }).tools;
+  if (tools?.length && stageOf(body) === 'target') return agentTurn(body, tools);
   const messages = body.messages ?? [];
   const system = messages.find((m) => m.role === 'system')?.content ?? '';
   const user = messages
@@ -41,7 +45,10 @@ function complete(body: ChatBody): Response {
       ? `Looking at the question and the rules.\n<answer>${simulatedTargetAnswer(system, user)}</answer>`
       : stage === 'describe_skill'
         ? JSON.stringify(describerReply(user, fnvFraction(user), 0.25))
-        : JSON.stringify(simulatedOptimizerAnswer(stage, user, { harmfulRate: 0.25, fraction: fnvFraction }, system));
+        : JSON.stringify(
+            toolWorldOptimizer(stage, system, user) ??
+              simulatedOptimizerAnswer(stage, user, { harmfulRate: 0.25, fraction: fnvFraction }, system),
+          );
   const prompt = tokens(system + user);
   const completion = tokens(content);
   return json(200, {
@@ -51,6 +58,41 @@ function complete(body: ChatBody): Response {
     model: body.model ?? DEMO_MODELS.target,
     choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
     usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
+  });
+}
+
+/** An agent's turn in the parts desk: the calls it makes next, or its final answer. */
+function agentTurn(body: ChatBody, tools: { function?: { name: string } }[]): Response {
+  const messages = (body.messages ?? []) as unknown as DeskRequest['messages'];
+  const system = messages.find((m) => m.role === 'system')?.content ?? '';
+  const user = messages.find((m) => m.role === 'user')?.content ?? '';
+  const reply = toolWorldPolicy({
+    system,
+    user,
+    messages,
+    tools: tools.flatMap((t) => (t.function ? [t.function] : [])),
+  });
+  const turn = messages.filter((m) => m.role === 'assistant').length + 1;
+  const message =
+    'toolCalls' in reply
+      ? {
+          role: 'assistant',
+          content: null,
+          tool_calls: reply.toolCalls.map((c, i) => ({
+            id: `demo_${turn}_${i + 1}`,
+            type: 'function',
+            function: { name: c.name, arguments: JSON.stringify(c.arguments) },
+          })),
+        }
+      : { role: 'assistant', content: reply.content };
+  const prompt = tokens(messages.map((m) => m.content ?? '').join('\n'));
+  return json(200, {
+    id: `demo-${fnvFraction(JSON.stringify(messages)).toString(36).slice(2, 10)}`,
+    object: 'chat.completion',
+    created: 0,
+    model: body.model ?? DEMO_MODELS.target,
+    choices: [{ index: 0, message, finish_reason: 'toolCalls' in reply ? 'tool_calls' : 'stop' }],
+    usage: { prompt_tokens: prompt, completion_tokens: 20, total_tokens: prompt + 20 },
   });
 }
 

@@ -31,9 +31,10 @@ export function expectedCallChecks(
       return { hard: 1, soft: 1 };
     const stated = want.arguments ? ` with ${JSON.stringify(want.arguments)}` : '';
     const near = calls.filter((c) => c.name === want.name);
-    const instead = near.length
-      ? ` (${near.map((c) => `turn ${c.turn} called ${showCall(c.name, c.arguments)}`).join(', ')})`
-      : '';
+    // The first two calls say what went wrong; a loop's repeats would only drown them.
+    const shown = near.slice(0, 2).map((c) => `turn ${c.turn} called ${showCall(c.name, c.arguments)}`);
+    const more = near.length > 2 ? ` and ${near.length - 2} more` : '';
+    const instead = near.length ? ` (${shown.join(', ')}${more})` : '';
     return { hard: 0, soft: 0, failReason: `never called ${want.name}${stated}${instead}` };
   });
 }

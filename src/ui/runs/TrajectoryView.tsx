@@ -17,7 +17,7 @@ export function TrajectoryView({ row, question }: { row: RolloutRow; question?: 
     <div className="trajectory" aria-label={`Trajectory of ${row.itemId}`} role="region">
       {question && <p className="small">{question}</p>}
       <p className="small muted">
-        {t ? `${row.turns ?? 0} turns` : 'One call'}
+        <strong>{row.itemId}</strong> · {t ? `${row.turns ?? 0} turns` : 'one call'}
         {read.length ? ` · read ${read.join(', ')}` : ''}
         {row.failReason ? '' : ' · passed'}
       </p>

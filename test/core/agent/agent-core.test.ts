@@ -244,3 +244,12 @@ describe('kept files an agent may read', () => {
     expect(readableKeptFiles(undefined)).toEqual([]);
   });
 });
+
+describe('a loop’s failure reason', () => {
+  it('names the first two calls and counts the rest', () => {
+    const loop = [1, 2, 3, 4].flatMap((t) => call(t, 'lookup', { code: 'A-1' }));
+    expect(expectedCallChecks(loop, [{ name: 'lookup', arguments: { code: '1' } }])[0].failReason).toBe(
+      'never called lookup with {"code":"1"} (turn 1 called lookup({"code":"A-1"}), turn 2 called lookup({"code":"A-1"}) and 2 more)',
+    );
+  });
+});
