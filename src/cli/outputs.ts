@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { toEvalsFile } from '../core/evals-export';
+import { runShell } from '../core/package-zip';
 import { trainedDescription } from '../core/trigger-queries';
 import type { TrainOutcome } from '../engine/run/trainer';
 import { ConfigError } from './config';
@@ -24,7 +25,8 @@ export async function writeOutputs(
   const state = await store.loadState();
   const run = store.run!;
   const best = state?.gate.bestSkill ?? run.initialSkill;
-  const written = writeBestSkill(out, best, run.skillPackage, trainedDescription(state?.activation));
+  const shell = run.skillPackage && runShell(run.skillPackage, run.initialSkill);
+  const written = writeBestSkill(out, best, shell, trainedDescription(state?.activation));
   writeFileSync(join(out, 'run-bundle.json'), JSON.stringify(store.toBundle(exportedAt)));
   writeFileSync(join(out, 'report.html'), await reportHtml(store));
   if (run.skillPackage) {

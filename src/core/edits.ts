@@ -4,7 +4,8 @@
  * String.prototype.replace, so `$&`, `$1` or `$$` in model-written content survive verbatim.
  */
 import { findProtectedRegions, firstProtectedStart, removeMarkers } from './protected-regions';
-import { fileSections, normalisePackagePath, SKILL_ENTRY, stripFileMarkers, type FileSection } from './skill-package';
+import { dropMarkerLines, fileSections, normalisePackagePath, SKILL_ENTRY, type FileSection } from './skill-package';
+import { sameMarkers } from './file-set';
 
 export const EDIT_OPS = ['append', 'insert_after', 'replace', 'delete'] as const;
 export type EditOp = (typeof EDIT_OPS)[number];
@@ -44,6 +45,7 @@ export type EditStatus =
   | 'skipped_delete_target_not_found'
   | 'skipped_unknown_op'
   | 'skipped_file_not_found'
+  | 'skipped_file_marker'
   | 'error';
 
 export interface EditResult {
@@ -107,6 +109,11 @@ export function removeSpan(skill: string, at: number, len: number): string {
   return before.slice(0, before.length - lead) + '\n'.repeat(Math.max(lead, trail)) + after.slice(trail);
 }
 
+/** What an edit puts in the skill: trimmed, without region markers or lines that read as file markers. */
+function modelContent(edit: Edit): string {
+  return dropMarkerLines(removeMarkers(String(edit.content ?? ''))).trim();
+}
+
 /** The package file an edit names, normalised; '' for SKILL.md (the instructions). */
 export function editFile(edit: Edit): string {
   const file = typeof edit.file === 'string' ? normalisePackagePath(edit.file) : '';
@@ -116,9 +123,17 @@ export function editFile(edit: Edit): string {
 /**
  * Apply one edit with the reference semantics; never throws. In a skill package (skill-package.ts)
  * an edit naming a file acts on that file's text alone; any other acts on SKILL.md's text and
- * cannot reach into a file section.
+ * cannot reach into a file section. The content loses any line that reads as a file marker, and an
+ * edit whose result has other marker lines than before (one assembled from pieces of text around
+ * it) is skipped: the package's files are a fact of the run (file-set.ts).
  */
 export function applyEdit(skill: string, edit: Edit): EditResult {
+  const r = applyOne(skill, edit);
+  if (r.skill !== skill && !sameMarkers(skill, r.skill)) return { skill, status: 'skipped_file_marker' };
+  return r;
+}
+
+function applyOne(skill: string, edit: Edit): EditResult {
   const sections = fileSections(skill);
   const file = editFile(edit);
   if (!file) return applyInText(skill, edit, sections);
@@ -144,7 +159,7 @@ function findOutside(skill: string, target: string, sections: readonly FileSecti
 
 function applyInText(skill: string, edit: Edit, sections: readonly FileSection[]): EditResult {
   try {
-    const content = removeMarkers(stripFileMarkers(String(edit.content ?? '')).trim());
+    const content = modelContent(edit);
     const target = typeof edit.target === 'string' ? edit.target : '';
     const at = target ? findOutside(skill, target, sections) : -1;
     const regions = at >= 0 ? [...findProtectedRegions(skill), ...sections] : [];
@@ -212,9 +227,7 @@ export function applyPatch(skill: string, edits: readonly Edit[]): PatchResult {
       ...(editFile(edit) ? { file: editFile(edit) } : {}),
       target: String(edit.target ?? '').slice(0, 200),
       // What the edit put in the skill: trimmed, with any marker stripped (as applyEdit does).
-      content_preview: removeMarkers(stripFileMarkers(String(edit.content ?? '')))
-        .trim()
-        .slice(0, 200),
+      content_preview: modelContent(edit).slice(0, 200),
       status: r.status,
       ...(r.error ? { error: r.error } : {}),
     });

@@ -6,12 +6,16 @@
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import {
   bundlePackage,
+  fileSections,
+  isMarkerLike,
   isTrainedPath,
   normalisePackagePath,
   SKILL_ENTRY,
   splitBundle,
   type PackageFile,
 } from './skill-package';
+import { withFileSet } from './file-set';
+import { removeMarkers } from './protected-regions';
 import { formatSkillFile, parseSkillFile, skillName, withDescription, type SkillMeta } from './skill-file';
 import { isPackagePath, packageFolderName, pathClashes } from './package-paths';
 
@@ -144,13 +148,40 @@ export interface PackageShell {
   assets: { path: string; data: string }[];
   /** Files the page could not keep across a reload (too large for its drafts); absent when none. */
   assetsLeftOut?: number;
+  /**
+   * The trained files read at import (issue #28): the package's file set, whatever the trained
+   * text's markers say. Absent in runs stored before it: the text's own reference sections.
+   */
+  files?: string[];
 }
 
 const FRONTMATTER = /^---\n[\s\S]*?\n---[ \t]*(?:\n|$)/;
 
+/**
+ * The first line of an imported file (1-based) that reads as a file marker — or would, once a
+ * protected-block marker in it is taken out — or 0.
+ */
+function markerLineOf(text: string): number {
+  if (!text.includes('<!--')) return 0;
+  const lines = text.split('\n');
+  return lines.findIndex((l) => isMarkerLike(l) || (l.includes('<!--') && isMarkerLike(removeMarkers(l)))) + 1;
+}
+
 /** Open a package for training: its bundle text, its metadata for the Skill screen, and its shell. */
 export function openPackage(pkg: SkillPackage): { bundle: string; meta: Partial<SkillMeta>; shell: PackageShell } {
   const parsed = parseSkillFile(pkg.skillMd);
+  // A line that reads as a file marker would let a file's text decide the package's files.
+  // SKILL.md's lines are counted in the file, its frontmatter included.
+  const before = pkg.skillMd.endsWith(parsed.body) ? pkg.skillMd.slice(0, pkg.skillMd.length - parsed.body.length) : '';
+  const skillLines = before.split('\n').length - 1;
+  for (const f of [{ path: SKILL_ENTRY, text: parsed.body }, ...pkg.references]) {
+    const found = markerLineOf(f.text);
+    const at = found && (f.path === SKILL_ENTRY ? found + skillLines : found);
+    if (at)
+      throw new PackageError(
+        `${f.path}, line ${at}: a line that reads as a file marker (<!-- FILE: … -->), which Skillwright uses to keep a package's files apart. Put it in backticks or reword it.`,
+      );
+  }
   const raw = FRONTMATTER.exec(pkg.skillMd.replace(/^\uFEFF/, ''))?.[0] ?? '';
   return {
     bundle: bundlePackage(parsed.body, pkg.references),
@@ -159,25 +190,36 @@ export function openPackage(pkg: SkillPackage): { bundle: string; meta: Partial<
       name: pkg.name,
       frontmatter: raw && !raw.endsWith('\n') ? `${raw}\n` : raw,
       assets: pkg.assets.map((a) => ({ path: a.path, data: strFromU8(a.bytes, true) })),
+      files: pkg.references.map((f) => f.path),
     },
   };
 }
 
-/** The package a bundle makes inside its shell: SKILL.md is the frontmatter as read, then the trained body. */
+/**
+ * The package a bundle makes inside its shell: SKILL.md is the frontmatter as read, then the
+ * trained body. Its files are the run's (the shell's `files`), never what the text's markers say:
+ * a section of any other path loses its markers and its text stays SKILL.md's (core/file-set.ts).
+ */
 export function packageOf(shell: PackageShell, bundle: string): SkillPackage {
-  const { main, files } = splitBundle(bundle);
+  const given = shell.files ?? fileSections(bundle).map((s) => s.path);
+  const paths = [...new Set(given)].filter((p) => isTrainedPath(p) && isPackagePath(p));
+  const { main, files } = splitBundle(withFileSet(bundle, paths, []));
   const body = `${main.trimEnd()}\n`;
   return {
     name: shell.name,
     skillMd: shell.frontmatter ? `${shell.frontmatter}\n${body}` : body,
-    // A path a person typed into a marker line never leaves the package's folder.
-    references: files.map((f) => ({ ...f, path: normalisePackagePath(f.path) })).filter((f) => f.path),
+    references: files,
     // Stored paths are checked on import (storage/bundle-validate.ts); normalised here again, so
     // no path from a run's record can name a place outside the package's folder.
     assets: shell.assets
       .map((a) => ({ path: normalisePackagePath(a.path), bytes: strToU8(a.data, true) }))
       .filter((a) => isPackagePath(a.path)),
   };
+}
+
+/** A run's shell with its file set: the paths read at import, or — for runs stored before they were kept — its starting skill's. */
+export function runShell(shell: PackageShell, initialSkill: string): PackageShell {
+  return shell.files ? shell : { ...shell, files: fileSections(initialSkill).map((s) => s.path) };
 }
 
 /** The shell with a trained description in its frontmatter (the activation track's), or as it is without one. */

@@ -1,7 +1,11 @@
 /**
  * Protected regions of a skill document (algorithm doc §1.4, §3.6 step 7, §3.8).
- * The machinery owns them; ordinary edits may never touch what lies inside.
+ * The machinery owns them; ordinary edits may never touch what lies inside. Whatever a block
+ * change does, the skill keeps its package files (file-set.ts).
  */
+import { keepFileSet } from './file-set';
+import { dropMarkerLines } from './skill-package';
+
 export const SLOW_UPDATE_START = '<!-- SLOW_UPDATE_START -->';
 export const SLOW_UPDATE_END = '<!-- SLOW_UPDATE_END -->';
 export const APPENDIX_START = '<!-- APPENDIX_START -->';
@@ -72,7 +76,7 @@ export function getSlowUpdateContent(skill: string): string {
 /** Epoch-1 placeholder: append an empty slow-update block unless both markers exist. */
 export function injectEmptySlowUpdate(skill: string): string {
   if (skill.includes(SLOW_UPDATE_START) && skill.includes(SLOW_UPDATE_END)) return skill;
-  return `${skill.trimEnd()}\n\n${SLOW_UPDATE_START}\n${SLOW_UPDATE_END}\n`;
+  return keepFileSet(skill, `${skill.trimEnd()}\n\n${SLOW_UPDATE_START}\n${SLOW_UPDATE_END}\n`, firstProtectedStart);
 }
 
 /**
@@ -92,8 +96,13 @@ export function replaceSlowUpdateBlock(skill: string, content: string): string {
     body = joinAtCut(body.slice(0, s), body.slice(e + SLOW_UPDATE_END.length));
   }
   body = withoutMarkers(body, [SLOW_UPDATE_START, SLOW_UPDATE_END]);
-  const inner = removeMarkers(content).trim();
-  return `${body.trimEnd()}\n\n${SLOW_UPDATE_START}\n${inner}\n${SLOW_UPDATE_END}\n`;
+  // Model-written guidance: no line of it may open or close a package file (file-set.ts).
+  const inner = dropMarkerLines(removeMarkers(content)).trim();
+  return keepFileSet(
+    skill,
+    `${body.trimEnd()}\n\n${SLOW_UPDATE_START}\n${inner}\n${SLOW_UPDATE_END}\n`,
+    firstProtectedStart,
+  );
 }
 
 /**
@@ -152,7 +161,8 @@ function withoutMarkers(skill: string, markers: readonly string[]): string {
 export function injectEmptyAppendix(skill: string): string {
   if (appendixSpan(skill)) return skill;
   const body = withoutMarkers(skill, [APPENDIX_START, APPENDIX_END]);
-  return `${body.trimEnd()}\n\n${APPENDIX_START}\n## Execution Notes Appendix\n${APPENDIX_END}\n`;
+  const placed = `${body.trimEnd()}\n\n${APPENDIX_START}\n## Execution Notes Appendix\n${APPENDIX_END}\n`;
+  return keepFileSet(skill, placed, firstProtectedStart);
 }
 
 /**
@@ -202,5 +212,6 @@ export function mergeAppendixNotes(skill: string, notes: readonly string[]): str
   }
   const { s, e } = appendixSpan(withBlock)!;
   const block = [APPENDIX_START, '## Execution Notes Appendix', ...merged.map((n) => `- ${n}`), ''].join('\n');
-  return withBlock.slice(0, s) + block + withBlock.slice(e);
+  // Each note is one "- " line, so none reads as a file marker; the file set is kept all the same.
+  return keepFileSet(skill, withBlock.slice(0, s) + block + withBlock.slice(e), firstProtectedStart);
 }

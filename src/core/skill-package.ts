@@ -12,6 +12,10 @@
  * sections, and every stage that reads or hashes the skill sees every file. The target and the
  * analysts get the bundle as it is: the markers name each file. An edit names the file it
  * changes (`file`, see edits.ts); the markers themselves are never model-editable.
+ *
+ * A marker counts only as a whole line (issue #28): text that merely mentions one is text. Every
+ * scan here is one pass over the lines. Which files a run has is a fact of the run, kept by
+ * file-set.ts wherever the skill changes; a file read at import may not hold a marker-like line.
  */
 
 /** The package's instructions: what a bundle's text outside file sections becomes. */
@@ -34,9 +38,14 @@ export interface FileSection {
 
 const openMarker = (path: string) => `<!-- FILE: ${path} -->`;
 const closeMarker = (path: string) => `<!-- END FILE: ${path} -->`;
-const OPEN = /<!-- FILE: ([^\n]*?) -->/g;
-/** Any file marker, well formed or not, so model-written text can never forge one. */
-const ANY_MARKER = /<!--\s*(?:END\s+)?FILE:[^\n]*?-->/g;
+const OPEN_LINE = /^<!-- FILE: (.+) -->$/;
+/** A line that reads as a file marker, well formed or not (spacing, case): never model-written. */
+const MARKER_LIKE = /^\s*<!--\s*(?:END\s+)?FILE\s*:.*-->\s*$/i;
+
+/** Whether a line (without its line break) reads as a file marker, well formed or not. */
+export function isMarkerLike(line: string): boolean {
+  return line.includes('<!--') && MARKER_LIKE.test(line);
+}
 
 /** Where the Agent Skills convention keeps a skill's eval cases inside its folder. */
 export const PACKAGE_EVALS = 'evals/evals.json';
@@ -58,7 +67,7 @@ export function normalisePackagePath(path: string): string {
 }
 
 /** Files appended to a text as sections, each between its markers. */
-function withSections(text: string, files: readonly PackageFile[]): string {
+export function withSections(text: string, files: readonly PackageFile[]): string {
   const sections = files.map((f) => `${openMarker(f.path)}\n${f.text.trim()}\n${closeMarker(f.path)}`);
   return `${[text.trimEnd(), ...sections].join('\n\n')}\n`;
 }
@@ -68,25 +77,54 @@ export function bundlePackage(body: string, files: readonly PackageFile[]): stri
   return files.length ? withSections(body, files) : body;
 }
 
-/** The file sections of a bundle, in order; an open marker without its close marker is no section. */
+/** Each line of a text with where it starts; the last line may lack its line break. */
+function linesOf(text: string): { line: string; start: number; end: number }[] {
+  const out: { line: string; start: number; end: number }[] = [];
+  let start = 0;
+  for (;;) {
+    const nl = text.indexOf('\n', start);
+    const end = nl < 0 ? text.length : nl;
+    out.push({ line: text.slice(start, end), start, end });
+    if (nl < 0) return out;
+    start = nl + 1;
+  }
+}
+
+/**
+ * The file sections of a bundle, in order, in one pass over its lines: an open marker line starts
+ * a section when the next marker-like line is its own close marker; any other open marker is no
+ * section (and a section never holds a marker-like line).
+ */
 export function fileSections(text: string): FileSection[] {
   const sections: FileSection[] = [];
-  let from = 0;
-  for (;;) {
-    OPEN.lastIndex = from;
-    const m = OPEN.exec(text);
-    if (!m) return sections;
-    const path = m[1];
-    const close = closeMarker(path);
-    const closeAt = text.indexOf(close, m.index + m[0].length);
-    if (closeAt < 0) {
-      from = m.index + m[0].length;
+  let open: { path: string; start: number; innerStart: number } | null = null;
+  for (const l of linesOf(text)) {
+    if (!isMarkerLike(l.line)) continue;
+    if (open && l.line === closeMarker(open.path)) {
+      sections.push({ ...open, end: l.end, innerEnd: l.start });
+      open = null;
       continue;
     }
-    const innerStart = text.charAt(m.index + m[0].length) === '\n' ? m.index + m[0].length + 1 : m.index + m[0].length;
-    sections.push({ path, start: m.index, end: closeAt + close.length, innerStart, innerEnd: closeAt });
-    from = closeAt + close.length;
+    const path = OPEN_LINE.exec(l.line)?.[1];
+    open = path !== undefined ? { path, start: l.start, innerStart: Math.min(l.end + 1, text.length) } : null;
   }
+  return sections;
+}
+
+/** The marker-like lines of a text, in order: two texts with the same list have the same files. */
+export function markerLines(text: string): string[] {
+  return linesOf(text)
+    .map((l) => l.line)
+    .filter(isMarkerLike);
+}
+
+/** Model-written text without any line that reads as a file marker, so it can never open or close a file. */
+export function dropMarkerLines(text: string): string {
+  if (!text.includes('<!--')) return text;
+  return linesOf(text)
+    .filter((l) => !isMarkerLike(l.line))
+    .map((l) => l.line)
+    .join('\n');
 }
 
 export function hasFileSections(text: string): boolean {
@@ -160,26 +198,6 @@ export function bundleFile(text: string, path: string): string | null {
   const { main, files } = splitBundle(text);
   if (normalisePackagePath(path) === SKILL_ENTRY) return main;
   return files.find((f) => f.path === normalisePackagePath(path))?.text ?? null;
-}
-
-/** Remove file markers from model-written text so no edit can open or close a file. */
-export function stripFileMarkers(text: string): string {
-  let out = text;
-  for (;;) {
-    const next = out.replace(ANY_MARKER, '');
-    if (next === out) return out;
-    out = next;
-  }
-}
-
-/**
- * A rewrite (full-rewrite mode) must keep every file: a section the rewrite dropped comes back
- * unchanged at the end, so no reference file can vanish from the package.
- */
-export function keepDroppedFiles(before: string, after: string): string {
-  const kept = new Set(fileSections(after).map((s) => s.path));
-  const dropped = splitBundle(before).files.filter((f) => !kept.has(f.path));
-  return dropped.length ? withSections(after, dropped) : after;
 }
 
 /** The files two bundles differ in (SKILL.md first), or null when neither is a package. */

@@ -9,7 +9,7 @@
  * blocks; here the rewritten body always gets the current skill's blocks back, verbatim.
  */
 import { findProtectedRegions, removeMarkers, stripProtectedRegions } from './protected-regions';
-import { keepDroppedFiles } from './skill-package';
+import { keepFileSet } from './file-set';
 
 export const UPDATE_MODES = ['patch', 'rewrite', 'full_rewrite'] as const;
 export type UpdateMode = (typeof UPDATE_MODES)[number];
@@ -108,8 +108,9 @@ export function describeSuggestion(s: ReviseSuggestion, i: number): string {
 export function finishRewrittenSkill(current: string, written: string): string | null {
   const own = removeMarkers(stripProtectedRegions(written));
   if (!own.trim()) return null;
-  // In a skill package, a file the rewrite left out stays as it was (skill-package.ts).
-  const body = keepDroppedFiles(current, own).trimEnd();
+  // In a skill package, the rewrite keeps the run's files: markers of its own are dropped, and a
+  // file it left out comes back as it was (file-set.ts).
+  const body = keepFileSet(current, own).trimEnd();
   const blocks = findProtectedRegions(current)
     .sort((a, b) => a.start - b.start)
     .map((r) => current.slice(r.start, r.end));

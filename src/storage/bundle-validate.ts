@@ -39,6 +39,13 @@ export const packageShellSchema = z.object({
     if (clashes.length) ctx.addIssue({ code: 'custom', message: clashes.slice(0, 3).join('; ') });
   }),
   assetsLeftOut: z.number().int().min(0).optional(),
+  files: z
+    .array(z.string().refine((p) => isPackagePath(p) && isTrainedPath(p), 'must be a reference path (references/….md)'))
+    .superRefine((files, ctx) => {
+      const clashes = pathClashes(files);
+      if (clashes.length) ctx.addIssue({ code: 'custom', message: clashes.slice(0, 3).join('; ') });
+    })
+    .optional(),
 });
 
 export const skillMetaSchema = z.object({

@@ -83,12 +83,14 @@ describe('skill packages in zip files (issue #23 item 1)', () => {
     expect(out.assets).toEqual(pkg.assets);
   });
 
-  it('keeps every file a typed marker names inside the package folder', () => {
+  it('writes only the files it read: a typed marker outside that set is text of SKILL.md (issue #28 item 2)', () => {
     const shell = openPackage(packageFromFiles('p', [{ path: 'SKILL.md', bytes: strToU8('# P\n') }])).shell;
     const typed = '# P\n\n<!-- FILE: ../../etc/evil.md -->\nx\n<!-- END FILE: ../../etc/evil.md -->\n';
-    expect(packageOf(shell, typed).references.map((f) => f.path)).toEqual(['etc/evil.md']);
-    const zipped = Object.keys(unzipSync(writePackageZip(packageOf(shell, typed))));
-    expect(zipped.every((p) => p.startsWith('p/') && !p.includes('..'))).toBe(true);
+    const pkg = packageOf(shell, typed);
+    expect(pkg.references).toEqual([]);
+    expect(pkg.skillMd).toBe('# P\n\nx\n');
+    const zipped = Object.keys(unzipSync(writePackageZip(pkg)));
+    expect(zipped).toEqual(['p/SKILL.md']);
   });
 });
 

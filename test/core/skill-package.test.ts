@@ -7,10 +7,8 @@ import {
   bundlePaths,
   fileSections,
   isTrainedPath,
-  keepDroppedFiles,
   normalisePackagePath,
   splitBundle,
-  stripFileMarkers,
 } from '../../src/core/skill-package';
 import { applyEdit, applyPatch } from '../../src/core/edits';
 import { injectEmptySlowUpdate, replaceSlowUpdateBlock } from '../../src/core/protected-regions';
@@ -54,18 +52,6 @@ describe('skill package bundles (issue #23 item 1)', () => {
     expect(isTrainedPath('SKILL.md')).toBe(false);
   });
 
-  it('strips file markers, even nested ones, from model-written text', () => {
-    expect(stripFileMarkers('a <!-- FILE: x.md --> b <!--END FILE: x.md--> c')).toBe('a  b  c');
-    expect(stripFileMarkers('<!-- FI<!-- FILE: y -->LE: x -->')).toBe('');
-  });
-
-  it('brings back a file a full rewrite dropped, unchanged', () => {
-    const rewritten = bundlePackage('# New body\n', [REFS[1]]);
-    const kept = keepDroppedFiles(bundle, rewritten);
-    expect(splitBundle(kept).files.map((f) => f.path).sort()).toEqual(['references/codes.md', 'references/style.md']);
-    expect(splitBundle(kept).files.find((f) => f.path === 'references/codes.md')).toEqual(REFS[0]);
-    expect(keepDroppedFiles(bundle, bundle)).toBe(bundle);
-  });
 });
 
 describe('edits that name a package file', () => {

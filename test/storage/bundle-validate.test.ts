@@ -58,6 +58,10 @@ describe('a bundle’s files, names and items are checked at import', () => {
     expect(errorOf((b: Loose) => void (b.run.skillPackage.name = 'a/b'))).toMatch(/run\.skillPackage\.name/);
     expect(errorOf((b: Loose) => void (b.run.skillPackage.frontmatter = '---\nname: a\n---\n<!-- FILE: scripts/run.sh -->\n'))).toMatch(/run\.skillPackage\.frontmatter: must be empty or one "---" block/);
     expect(errorOf((b: Loose) => void (b.run.skillPackage.frontmatter = 'name: a\n'))).toMatch(/frontmatter/);
+    // The package's file set (issue #28 item 2): reference paths only.
+    expect(errorOf((b: Loose) => void (b.run.skillPackage.files = ['references/a.md']))).toBe('ok');
+    expect(errorOf((b: Loose) => void (b.run.skillPackage.files = ['scripts/run.sh']))).toMatch(/run\.skillPackage\.files\.0: must be a reference path/);
+    expect(errorOf((b: Loose) => void (b.run.skillPackage.files = ['references/a.md', 'references/A.md']))).toMatch(/differ only in case/);
   });
 
   it('refuses a skill meta, trigger queries and prices of the wrong shape', () => {

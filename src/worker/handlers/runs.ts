@@ -9,6 +9,7 @@ import { trainInputOf } from '../../storage/train-input';
 import { runTraining } from '../../engine/run/trainer';
 import { createLlmPort } from '../../llm/openai-client';
 import { stripSecretHeaders } from '../../storage/bundle';
+import { runShell } from '../../core/package-zip';
 import { getDataset, getDatasetIndex } from '../../storage/datasets-repo';
 import { IdbRunStore } from '../../storage/idb-run-store';
 import {
@@ -166,7 +167,8 @@ export function runsHandlers(c: ApiContext): RunsApi {
     },
 
     async getRunPackage(runId) {
-      return (await getRun(await dbp, runId))?.skillPackage ?? null;
+      const run = await getRun(await dbp, runId);
+      return run?.skillPackage ? runShell(run.skillPackage, run.initialSkill) : null;
     },
 
     async getRun(runId) {
