@@ -5,6 +5,7 @@
  */
 import { keepFileSet } from './file-set';
 import { dropMarkerLines } from './skill-package';
+import { joinCuts, removeAll } from './text-cuts';
 
 export const SLOW_UPDATE_START = '<!-- SLOW_UPDATE_START -->';
 export const SLOW_UPDATE_END = '<!-- SLOW_UPDATE_END -->';
@@ -53,15 +54,9 @@ export function firstProtectedStart(skill: string): number {
 
 /** Remove every marker string from model-written text so it cannot forge a region. */
 export function removeMarkers(text: string): string {
-  // Until stable: removing one marker must not join its neighbours into a new one
-  // ("<!-- SLOW_UPDATE_<!-- SLOW_UPDATE_START -->START -->" hides a marker inside a marker).
-  let out = text;
-  for (;;) {
-    let next = out;
-    for (const m of MARKERS) next = next.split(m).join('');
-    if (next === out) return out;
-    out = next;
-  }
+  // Also the markers removing one would join ("<!-- SLOW_UPDATE_<!-- SLOW_UPDATE_START -->START -->"
+  // hides a marker inside a marker), in one pass.
+  return removeAll(text, MARKERS);
 }
 
 /** The text inside the slow-update block, trimmed; '' when there is none. */
@@ -87,14 +82,7 @@ export function injectEmptySlowUpdate(skill: string): string {
  * so the rest of the body keeps its bytes (and its hash).
  */
 export function replaceSlowUpdateBlock(skill: string, content: string): string {
-  let body = skill;
-  for (;;) {
-    const s = body.indexOf(SLOW_UPDATE_START);
-    if (s < 0) break;
-    const e = body.indexOf(SLOW_UPDATE_END, s);
-    if (e < 0) break;
-    body = joinAtCut(body.slice(0, s), body.slice(e + SLOW_UPDATE_END.length));
-  }
+  let body = joinCuts(spansCut(skill, SLOW_UPDATE_START, SLOW_UPDATE_END));
   body = withoutMarkers(body, [SLOW_UPDATE_START, SLOW_UPDATE_END]);
   // Model-written guidance: no line of it may open or close a package file (file-set.ts).
   const inner = dropMarkerLines(removeMarkers(content)).trim();
@@ -105,31 +93,25 @@ export function replaceSlowUpdateBlock(skill: string, content: string): string {
   );
 }
 
-/**
- * Join two pieces of text around a removed span, leaving at most one blank line there. A span
- * that sat inside a line leaves the line whole (no line break is added where there was none).
- */
-function joinAtCut(before: string, after: string): string {
-  const head = before.replace(/\n+$/, '');
-  const tail = after.replace(/^\n+/, '');
-  if (!head) return tail;
-  if (!tail) return head;
-  const newlines = Math.min(2, Math.max(before.length - head.length, after.length - tail.length));
-  return head + '\n'.repeat(newlines) + tail;
+/** The pieces of a text around its START…END spans (each START with the first END after it), in one pass. */
+function spansCut(text: string, start: string, end: string): string[] {
+  const pieces: string[] = [];
+  let at = 0;
+  for (;;) {
+    const s = text.indexOf(start, at);
+    const e = s < 0 ? -1 : text.indexOf(end, s);
+    if (e < 0) break;
+    pieces.push(text.slice(at, s));
+    at = e + end.length;
+  }
+  pieces.push(text.slice(at));
+  return pieces;
 }
 
 /** Remove all protected regions and stray markers (for density and length measures of the body). */
 export function stripProtectedRegions(skill: string): string {
   let out = skill;
-  for (const [startMarker, endMarker] of PAIRS) {
-    for (;;) {
-      const s = out.indexOf(startMarker);
-      if (s < 0) break;
-      const e = out.indexOf(endMarker, s);
-      if (e < 0) break;
-      out = out.slice(0, s) + out.slice(e + endMarker.length);
-    }
-  }
+  for (const [startMarker, endMarker] of PAIRS) out = spansCut(out, startMarker, endMarker).join('');
   return removeMarkers(out); // an unpaired marker is no region, and none of its words are the body's
 }
 
@@ -144,11 +126,10 @@ function appendixSpan(skill: string): { s: number; e: number } | null {
 function withoutMarkers(skill: string, markers: readonly string[]): string {
   let body = skill;
   for (const marker of markers) {
-    for (;;) {
-      const at = body.indexOf(marker);
-      if (at < 0) break;
-      body = joinAtCut(body.slice(0, at), body.slice(at + marker.length));
-    }
+    if (!body.includes(marker)) continue;
+    body = joinCuts(body.split(marker));
+    // A marker the join itself made (its halves around a cut one) goes too.
+    if (body.includes(marker)) body = removeAll(body, [marker]);
   }
   return body;
 }
