@@ -201,6 +201,35 @@ export function estimateRunCalls(
   return counts;
 }
 
+/** Stages only a candidate calls: a step whose analysts propose nothing skips them all. */
+const CANDIDATE_STAGES: readonly Stage[] = [
+  'merge',
+  'lrDecision',
+  'rank',
+  'rewrite',
+  'appendix',
+  'trainCheck',
+  'repair',
+  'gate',
+];
+
+/**
+ * The low end of a run's calls (issue #33), beside the upper bound of `estimateRunCalls`: every
+ * step rolls out and reflects on its batch but no analyst proposes an edit, so nothing is merged,
+ * checked or gated, and the test scores the starting skill only (it is the best and the final).
+ */
+export function lowRunCalls(upper: StageCounts, c: Pick<RunConfig, 'testNoSkill' | 'scorer'>): StageCounts {
+  const low = { ...upper };
+  for (const s of CANDIDATE_STAGES) low[s] = 0;
+  const noSkill = c.testNoSkill === false ? 0 : 1;
+  low.test = (upper.test / (3 + noSkill)) * (1 + noSkill);
+  if (c.scorer.kind === 'judge') {
+    low.judge =
+      low.baseline + low.rollout + low.slowUpdateRollout + low.slowUpdateGate + low.finalValidation + low.test;
+  }
+  return low;
+}
+
 export function totalCalls(
   counts: Partial<StageCounts>,
   stages: readonly Stage[] = [...TARGET_STAGES, ...OPTIMIZER_STAGES],

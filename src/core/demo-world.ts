@@ -4,6 +4,9 @@
  * every rule it needs. Everything is derived from text, so it keeps no state and is
  * deterministic. A simulation, never a real model: the demo says so wherever it shows.
  */
+/** How long the in-page demo endpoint pauses before each answer, like a fast model. */
+export const DEMO_LATENCY_MS = 40;
+
 export const TOPICS = [
   'amber',
   'basalt',

@@ -536,29 +536,27 @@ export const KNOB_PRESETS = [
   {
     id: 'quick-look',
     label: 'Quick look',
-    situation:
-      'A first, cheap look at whether training helps: one pass over the data, a lighter repair and noise probe, and no no-skill test.',
+    situation: 'A first, cheap look at whether training helps: one pass over the data, lighter checks, a shorter test.',
     // Not a smaller batch: more steps per epoch, and each step's gate scores the whole validation split.
     settings: { epochs: 1, repairRounds: 1, noiseProbe: 8, testNoSkill: false },
   },
   {
     id: 'standard',
     label: 'Standard',
-    situation: 'The method’s defaults: a few passes over the data, the validation gate at every step, safeguards on.',
+    situation: 'The method’s defaults: a few passes over the data, the gate at every step, the safeguards on.',
     settings: {},
   },
   {
     id: 'noisy',
     label: 'Noisy or reasoning target',
     situation:
-      'The target may answer the same question differently (a temperature above 0, a reasoning model): verdicts are settled with more repeats, the noise is measured on more items, the test is answered three times.',
+      'Your target answers the same question differently (temperature above 0, a reasoning model): more repeats settle each verdict.',
     settings: { settleVerdicts: true, maxSamples: 5, noiseProbe: 32, testRepeats: 3 },
   },
   {
     id: 'careful',
     label: 'Careful',
-    situation:
-      'Every change earns its place: smaller steps, you approve each step’s edits before the gate, and no validation item that passed may fail.',
+    situation: 'Small steps you approve before the gate, and no validation item that passed may fail.',
     settings: { reviewEdits: true, gateRule: 'no_regression', editBudget: 2, minEditBudget: 1 },
   },
 ] as const satisfies readonly KnobPreset[];
@@ -598,6 +596,11 @@ export function knobDiffers(k: Knob, settings: Settings, base: Settings): boolea
   return settings[k.key] !== undefined && settings[k.key] !== base[k.key];
 }
 
+/** "Label value" of a knob under these settings, as the form labels it. */
+export function knobText(k: Knob, settings: Settings): string {
+  return `${k.label} ${formatKnob(k, settings[k.key], settings)}`;
+}
+
 /** "Label value" of each knob a preset sets, as the form labels them. */
 export function presetSets(p: KnobPreset): string[] {
   return (KNOBS as readonly Knob[])
@@ -628,6 +631,16 @@ function formatKnob(k: Knob, v: unknown, settings: Readonly<Record<string, unkno
       return typeof usd === 'number' && Number.isFinite(usd) ? `$${usd}` : 'none';
     }
   }
+}
+
+/** Whether a knob's name, key, help or section holds every word of a search (the Train screen's). */
+export function knobMatches(k: Knob, query: string): boolean {
+  const text = `${k.label} ${k.key} ${k.help} ${KNOB_SECTIONS[k.section]}`.toLowerCase();
+  return query
+    .toLowerCase()
+    .split(/\s+/)
+    .filter(Boolean)
+    .every((w) => text.includes(w));
 }
 
 /**

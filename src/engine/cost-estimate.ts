@@ -3,7 +3,7 @@
  * upper bound: no cache hits, no early stops) and tokens from the sizes of the skill, the
  * prompts and the items. Completion lengths are assumptions, stated here, not measurements.
  */
-import { estimateRunCalls, OPTIMIZER_STAGES, type Stage, type StageCounts } from '../core/call-count';
+import { estimateRunCalls, lowRunCalls, OPTIMIZER_STAGES, type Stage, type StageCounts } from '../core/call-count';
 import type { DatasetItem } from '../core/dataset-types';
 import type { RunConfig } from '../core/run-config';
 import { renderRollout, type RolloutTemplate } from '../core/templates';
@@ -45,12 +45,17 @@ export interface StageEstimate {
   costUsd: number | null;
 }
 
-export interface CostEstimate {
+export interface PricedCalls {
   stages: Partial<Record<Stage, StageEstimate>>;
   totalCalls: number;
   totalTokens: number;
   /** null when a price is missing for a role that makes calls. */
   totalCostUsd: number | null;
+}
+
+/** The upper bound, stage by stage, and the low end of the same run (core/call-count.ts lowRunCalls). */
+export interface CostEstimate extends PricedCalls {
+  low: PricedCalls;
   assumptions: string[];
 }
 
@@ -117,42 +122,44 @@ export function estimateCost(args: {
     activationRollout: promptLen('rollout-trigger') + 400,
     activationRewrite: promptLen('describe_skill') + sk + 20 * 200,
   };
-  const stages: CostEstimate['stages'] = {};
-  let totalCalls = 0;
-  let totalTokens = 0;
-  let totalCost: number | null = 0;
-  for (const [stage, rollouts] of Object.entries(counts) as [Stage, number][]) {
-    if (!rollouts) continue;
-    const role = OPTIMIZER_STAGES.includes(stage) ? (stage === 'judge' ? 'judge' : 'optimizer') : 'target';
-    // The activation track's decisions stay single calls; an agent's rollout is a call per turn.
-    const calls = role === 'target' && !stage.startsWith('activation') ? Math.ceil(rollouts * turns) : rollouts;
-    const price = args.prices?.[role] ?? (role === 'judge' ? args.prices?.optimizer : undefined);
-    // In full-rewrite mode every analyst and merge reply holds a whole skill.
-    const wholeSkill = c.updateMode === 'full_rewrite' && (stage === 'reflect' || stage === 'merge') ? tokens(sk) : 0;
-    const usage = {
-      promptTokens: calls * tokens(promptChars[stage]),
-      completionTokens: calls * (ASSUMED_COMPLETION_TOKENS[stage] + wholeSkill),
-      reasoningTokens: 0,
-    };
-    const batched = args.batchOneShot && BATCH_CALL_STAGES.has(stage);
-    const cost = price ? costOf(usage, price) * (batched ? BATCH_PRICE_FACTOR : 1) : null;
-    stages[stage] = {
-      calls,
-      promptTokens: usage.promptTokens,
-      completionTokens: usage.completionTokens,
-      costUsd: cost,
-    };
-    totalCalls += calls;
-    totalTokens += usage.promptTokens + usage.completionTokens;
-    totalCost = cost === null || totalCost === null ? null : totalCost + cost;
-  }
+  const priced = (n: StageCounts): PricedCalls => {
+    const stages: PricedCalls['stages'] = {};
+    let totalCalls = 0;
+    let totalTokens = 0;
+    let totalCost: number | null = 0;
+    for (const [stage, rollouts] of Object.entries(n) as [Stage, number][]) {
+      if (!rollouts) continue;
+      const role = OPTIMIZER_STAGES.includes(stage) ? (stage === 'judge' ? 'judge' : 'optimizer') : 'target';
+      // The activation track's decisions stay single calls; an agent's rollout is a call per turn.
+      const calls = role === 'target' && !stage.startsWith('activation') ? Math.ceil(rollouts * turns) : rollouts;
+      const price = args.prices?.[role] ?? (role === 'judge' ? args.prices?.optimizer : undefined);
+      // In full-rewrite mode every analyst and merge reply holds a whole skill.
+      const wholeSkill = c.updateMode === 'full_rewrite' && (stage === 'reflect' || stage === 'merge') ? tokens(sk) : 0;
+      const usage = {
+        promptTokens: calls * tokens(promptChars[stage]),
+        completionTokens: calls * (ASSUMED_COMPLETION_TOKENS[stage] + wholeSkill),
+        reasoningTokens: 0,
+      };
+      const batched = args.batchOneShot && BATCH_CALL_STAGES.has(stage);
+      const cost = price ? costOf(usage, price) * (batched ? BATCH_PRICE_FACTOR : 1) : null;
+      stages[stage] = {
+        calls,
+        promptTokens: usage.promptTokens,
+        completionTokens: usage.completionTokens,
+        costUsd: cost,
+      };
+      totalCalls += calls;
+      totalTokens += usage.promptTokens + usage.completionTokens;
+      totalCost = cost === null || totalCost === null ? null : totalCost + cost;
+    }
+    return { stages, totalCalls, totalTokens, totalCostUsd: totalCost };
+  };
   return {
-    stages,
-    totalCalls,
-    totalTokens,
-    totalCostUsd: totalCost,
+    ...priced(counts),
+    low: priced(lowRunCalls(counts, c)),
     assumptions: [
       'An upper bound on calls: no rollout-cache hits, no early-stopped gates or train checks, every analyst returns edits, every merged patch needs ranking and every candidate a repair.',
+      'The low figure: every step rolls out and reflects on its batch but no analyst proposes an edit, so nothing is merged, checked or gated, and the test scores the starting skill only.',
       `Failures per batch assume ${Math.round((args.trainAccuracy ?? 0.5) * 100)}% train accuracy.`,
       'On a stochastic target (temperature above 0, reasoning models) verdicts also ask again where two skills disagree: about 1.5× the check and gate calls in our noisy benchmark; a deterministic target pays only a few spot checks.',
       ...(args.agent

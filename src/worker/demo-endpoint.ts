@@ -6,7 +6,7 @@
  * never leave the page — the `.invalid` domain cannot resolve, so nothing could reach a
  * network even by mistake. Everything it answers is a simulation, and the app says so.
  */
-import { DEMO_BASE_URL, DEMO_MODELS, simulatedTargetAnswer } from '../core/demo-world';
+import { DEMO_BASE_URL, DEMO_LATENCY_MS, DEMO_MODELS, simulatedTargetAnswer } from '../core/demo-world';
 import { simulatedOptimizerAnswer, stageOf, type ChatBody } from '../core/demo-optimizer';
 import { describerReply, isTriggerPrompt, triggerReply } from '../core/demo-trigger-world';
 import { toolWorldOptimizer, toolWorldPolicy, type DeskRequest } from '../core/demo-tool-world';
@@ -97,7 +97,7 @@ function agentTurn(body: ChatBody, tools: { function?: { name: string } }[]): Re
 }
 
 /** A fetch that answers the demo endpoint here and passes every other request on. */
-export function withDemoEndpoint(base?: typeof fetch, latencyMs = 40): typeof fetch {
+export function withDemoEndpoint(base?: typeof fetch, latencyMs = DEMO_LATENCY_MS): typeof fetch {
   const pass = base ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
   return async (input, init) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;

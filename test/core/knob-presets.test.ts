@@ -76,3 +76,15 @@ describe('presets', () => {
     expect(md).toContain('Samples per item 5; Noise probe 32; Test repeats 3');
   });
 });
+
+describe('the settings search', () => {
+  it('finds a setting by every word of its name, key, help or section', async () => {
+    const { knobMatches, knobText } = await import('../../src/core/knobs');
+    const found = (q: string) => (KNOBS as readonly Knob[]).filter((k) => knobMatches(k, q)).map((k) => k.key);
+    expect(found('concurrency')).toEqual(['targetConcurrency', 'optimizerConcurrency']);
+    expect(found('REPAIR rounds')).toEqual(['repairRounds']);
+    expect(found('  ')).toHaveLength(KNOBS.length);
+    expect(found('steering')).toEqual(['reviewEdits']);
+    expect(knobText(knob('gateRule'), { gateRule: 'no_regression' })).toBe('Gate rule Higher mean, no item regresses');
+  });
+});

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { BrowserContext, Page } from 'playwright-core';
 import { launchBrowser } from './support/chromium';
-import { connect, countStore, readRuns, setKnobs, uploadDataset, useDataset, waitForStatus, waitForStatusQuietly } from './support/app';
+import { seriousViolations } from './support/axe';
+import { connect, countStore, knob, readRuns, setKnobs, uploadDataset, useDataset, waitForStatus, waitForStatusQuietly } from './support/app';
 import { startLlmServer, type LlmTestServer } from '../support/llm-server';
 import { HARD_INITIAL_SKILL, makeHardWorldItems, makeWorldItems, ruleText } from '../support/rule-world';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
@@ -18,6 +19,31 @@ const skip = inject('e2eSkipReason');
 const WORLD = JSON.stringify(makeWorldItems(100));
 const KNOBS = { Epochs: '2', 'Batch size': '20', 'Minibatch size': '5', 'Merge batch size': '3', 'Target concurrency': '4', 'Optimizer concurrency': '4' };
 const figures: Record<string, unknown> = {};
+
+/** What a newcomer meets on Train (issue #33): the form controls in view, whether Start training is, the page's height. */
+function trainFirstView(page: Page) {
+  return page.evaluate(() => {
+    const start = [...document.querySelectorAll('button')].find((b) => b.textContent === 'Start training')!.getBoundingClientRect();
+    return {
+      controls: [...document.querySelectorAll('input, select, textarea')].filter((e) => e.checkVisibility({ visibilityProperty: true })).length,
+      startInView: start.top >= 0 && start.bottom <= window.innerHeight,
+      viewports: document.documentElement.scrollHeight / window.innerHeight,
+    };
+  });
+}
+
+/** The Train screen as it looks now: light and dark at 1280 px, and dark at 390 px with nothing wider than the phone. */
+async function shootTrain(page: Page, moment: string): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.screenshot({ path: `test-results/train-${moment}-${scheme}.png`, fullPage: moment !== 'running' });
+  }
+  await page.setViewportSize({ width: 390, height: 844 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), `Train ${moment} at 390 px`).toBeLessThanOrEqual(0);
+  await page.screenshot({ path: `test-results/train-${moment}-phone-dark.png`, fullPage: moment !== 'running' });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.emulateMedia({ colorScheme: 'light' });
+}
 
 describe.skipIf(Boolean(skip))('Skillwright in Chromium', () => {
   let srv: LlmTestServer;
@@ -108,9 +134,9 @@ describe.skipIf(Boolean(skip))('Skillwright in Chromium', () => {
     expect(await testWarning.count()).toBe(0);
 
     await page.getByRole('link', { name: 'Train' }).click();
-    await page.getByRole('button', { name: 'Defaults for this dataset' }).click();
+    await page.getByRole('radio', { name: 'Standard' }).check();
     await setKnobs(page, KNOBS);
-    await page.getByText('Cost estimate (upper bound)').waitFor();
+    await page.getByTestId('estimate-line').waitFor();
     await page.evaluate(() => {
       const w = window as unknown as { __longtasks: unknown[]; __longframes: unknown[] };
       w.__longtasks.length = 0;
@@ -287,6 +313,12 @@ describe.skipIf(Boolean(skip))('Skillwright in Chromium', () => {
     await page.getByRole('link', { name: 'Train' }).click();
     await page.getByRole('button', { name: 'Start training' }).click();
     await waitForStatus(page, /Running/, 60_000);
+    // While a run runs its settings fold to one line and the dashboard takes the screen (issue #33).
+    expect(await page.getByTestId('settings-line').innerText()).toMatch(/^Settings: (Standard|Custom \(based on Standard\): Epochs 2 · )/);
+    expect(await page.getByRole('radio', { name: 'Standard' }).isVisible()).toBe(false);
+    expect(await page.getByLabel('Epochs', { exact: true }).isVisible()).toBe(false);
+    await page.getByRole('region', { name: 'Training progress' }).waitFor();
+    await shootTrain(page, 'running');
     const running = (await readRuns(page)).find((r) => r.status === 'running')!;
     await page.getByRole('link', { name: 'Runs' }).click();
     const paused = page.locator('tr').filter({ has: page.locator('.badge.status-paused') }).first();
@@ -371,7 +403,7 @@ describe.skipIf(Boolean(skip))('Skillwright in Chromium', () => {
     await page.getByLabel('Scorer').selectOption('exact');
     await page.getByLabel('Rollout template').selectOption('qa');
     await page.getByRole('link', { name: 'Train' }).click();
-    await page.getByRole('button', { name: 'Defaults for this dataset' }).click();
+    await page.getByRole('radio', { name: 'Standard' }).check();
     await setKnobs(page, { ...KNOBS, Seed: '7' });
     for (const label of ['Screen edits before ranking', 'Train-batch check', 'Repair bundles', 'Validation tie-break']) expect(await page.getByLabel(label).isChecked(), label).toBe(true);
     expect(await page.getByLabel('Carry promising edits').isChecked()).toBe(false);
@@ -404,11 +436,11 @@ describe.skipIf(Boolean(skip))('Skillwright in Chromium', () => {
   it('trains under the no-regression gate rule and shows its verdict in the step inspector', async () => {
     // The hard world from the previous test is still the chosen dataset, on the hard-world server.
     await page.getByRole('link', { name: 'Train' }).click();
-    await page.getByLabel('Gate rule').selectOption('no_regression');
+    await (await knob(page, 'Gate rule')).selectOption('no_regression');
     expect(await page.getByLabel('Significance k').count()).toBe(0);
-    await page.getByLabel('Gate rule').selectOption('significance');
+    await (await knob(page, 'Gate rule')).selectOption('significance');
     expect(await page.getByLabel('Significance k').inputValue()).toBe('1');
-    await page.getByLabel('Gate rule').selectOption('no_regression');
+    await (await knob(page, 'Gate rule')).selectOption('no_regression');
     await page.getByRole('button', { name: 'Start training' }).click();
     await waitForStatus(page, 'Completed');
     await page.getByRole('link', { name: 'Runs' }).click();
@@ -422,7 +454,7 @@ describe.skipIf(Boolean(skip))('Skillwright in Chromium', () => {
     expect(verdicts.length).toBeGreaterThan(0);
     for (const v of verdicts) expect(v).toMatch(/held — No item regresses over \d+ items\.|refused the candidate — \d+ items? that passed would fail/);
     await page.getByRole('link', { name: 'Train' }).click();
-    await page.getByLabel('Gate rule').selectOption('mean');
+    await (await knob(page, 'Gate rule')).selectOption('mean');
   }, 180_000);
 
   it('trains through a stochastic target: the dashboard measures its noise, the inspector shows each verdict with its statistics, the lift card an interval', async () => {
@@ -432,7 +464,7 @@ describe.skipIf(Boolean(skip))('Skillwright in Chromium', () => {
     try {
       await connect(page, noisy.url, 'sk-e2e-key');
       await page.getByRole('link', { name: 'Train' }).click();
-      const advice = page.locator('section.card', { has: page.getByRole('heading', { name: 'What validation can tell apart' }) });
+      const advice = page.getByRole('note', { name: 'What validation can tell apart' });
       await advice.waitFor();
       expect(await advice.innerText()).toMatch(/18 validation items: one item is 5\.6 points\..*cannot tell a gain below 3 items \(16\.7 points\) from noise/s);
       for (const label of ['Settle noisy verdicts', 'Leave-one-out blame']) expect(await page.getByLabel(label).isChecked(), label).toBe(true);
@@ -543,8 +575,8 @@ describe.skipIf(Boolean(skip))('Skillwright in Chromium', () => {
 
   it('says why a run accepted no step, with the evidence, on Train and on Runs', async () => {
     await page.getByRole('link', { name: 'Train' }).click();
-    await page.getByLabel('Gate rule').selectOption('significance');
-    await page.getByLabel('Significance k').fill('10');
+    await (await knob(page, 'Gate rule')).selectOption('significance');
+    await (await knob(page, 'Significance k')).fill('10');
     const completed = async () => (await readRuns(page)).filter((r) => r.status === 'completed').length;
     const before = await completed();
     await page.getByRole('button', { name: 'Start training' }).click();
@@ -567,7 +599,7 @@ describe.skipIf(Boolean(skip))('Skillwright in Chromium', () => {
     expect(branched).toContain('# Specimen codes');
     // The branch trains as a new run that names where it came from; the parent lists it.
     await page.getByRole('link', { name: 'Train' }).click();
-    await page.getByLabel('Gate rule').selectOption('mean');
+    await (await knob(page, 'Gate rule')).selectOption('mean');
     const done = async () => (await readRuns(page)).filter((r) => r.status === 'completed').length;
     const doneBefore = await done();
     await page.getByRole('button', { name: 'Start training' }).click();
@@ -578,7 +610,7 @@ describe.skipIf(Boolean(skip))('Skillwright in Chromium', () => {
     await page.locator('.lineage').getByRole('button', { name: 'hard-world.json · sim-target' }).click();
     await page.getByText(/Branches: hard-world\.json · sim-target \(from step 1 candidate/).waitFor();
     await page.getByRole('link', { name: 'Train' }).click();
-    await page.getByLabel('Gate rule').selectOption('mean');
+    await (await knob(page, 'Gate rule')).selectOption('mean');
   }, 180_000);
 
 
@@ -780,6 +812,7 @@ describe.skipIf(Boolean(skip))('staying with a run in Chromium', () => {
     await page.getByRole('link', { name: 'Train' }).click();
     await setKnobs(page, { ...KNOBS, Epochs: '1' });
     expect(await page.getByLabel('Keep the screen awake during a run').isChecked()).toBe(true);
+    await page.getByText(/^While a run runs/).click();
     await page.getByLabel('Notify me when a run ends').check();
     await page.getByRole('button', { name: 'Start training' }).click();
     await waitForStatus(page, 'Completed');
@@ -809,6 +842,58 @@ describe.skipIf(Boolean(skip))('zero-key demo in Chromium', () => {
     await ctx?.close();
   });
 
+  it('a newcomer’s Train screen: presets by situation, six settings on screen and the rest folded, the estimate in one line, Start training in view (issue #33)', async () => {
+    // Opened fresh at 1280×800, before any dataset; then with the demo's dataset and its estimate.
+    await page.goto(`${appUrl}#/train`);
+    await page.getByRole('heading', { name: 'Train the skill' }).waitFor();
+    const fresh = await trainFirstView(page);
+    await page.getByRole('link', { name: 'Connect' }).click();
+    await page.getByRole('button', { name: 'Try without a key' }).click();
+    await page.getByRole('heading', { name: 'Train the skill' }).waitFor();
+    const estimate = page.getByTestId('estimate-line');
+    await estimate.waitFor();
+    const demo = await trainFirstView(page);
+    figures.trainFirstView = { fresh, demo };
+    for (const seen of [fresh, demo]) {
+      expect(seen.controls).toBeLessThanOrEqual(12);
+      expect(seen.startInView).toBe(true);
+      expect(seen.viewports).toBeLessThanOrEqual(2);
+    }
+    // Calls, tokens, cost and time in one line, from a run that finds nothing to change to the upper bound.
+    expect(await estimate.innerText()).toMatch(/^[\d,]+–[\d,]+ calls · [\d.]+K–[\d.]+K tokens · cost: set prices on Connect · about \d+(–\d+)? s$/);
+    expect(await page.getByRole('table').filter({ hasText: 'Rollouts (train)' }).isVisible()).toBe(false);
+    // What validation can tell apart, beside the batch size it depends on.
+    expect(await page.getByRole('note', { name: 'What validation can tell apart' }).innerText()).toMatch(/^20 validation items: one item is 5\.0 points\./);
+    await shootTrain(page, 'before');
+
+    // The demo's settings are Standard's with a few changed; a preset sets its knobs and says which.
+    const inUse = page.getByLabel('Preset in use');
+    expect(await inUse.innerText()).toBe('Custom (based on Standard)');
+    await page.getByRole('radio', { name: 'Quick look' }).check();
+    expect(await inUse.innerText()).toBe('Quick look');
+    await page.getByText('Quick look sets Epochs 1 · Repair rounds 1 · Noise probe 8 · Score no skill on test off').waitFor();
+    expect(await page.getByLabel('Epochs', { exact: true }).inputValue()).toBe('1');
+    // The user's own settings stay (the demo's concurrency); each folded section counts its changed settings.
+    expect(await page.getByLabel('Target concurrency').inputValue()).toBe('4');
+    const section = (title: string) => page.locator('details.knob-section > summary').filter({ hasText: title });
+    expect(await section('Noisy targets and the test').innerText()).toMatch(/8 settings\s*2 changed/);
+    expect(await section('Calls and budget').innerText()).toMatch(/3 settings\s*2 changed/);
+    await page.getByLabel('Epochs', { exact: true }).fill('3');
+    expect(await inUse.innerText()).toBe('Custom (based on Quick look)');
+    await page.getByText('Changed since Quick look: Epochs. Pick a preset to start from it again.').waitFor();
+    await (await knob(page, 'Repair rounds')).fill('2');
+    expect(await section('Safeguards').innerText()).toMatch(/^▸?\s*Safeguards\s*7 settings$/);
+    // The search finds a folded setting by its help, and only it.
+    await page.getByLabel('Find a setting').fill('winner’s curse');
+    expect(await page.getByLabel('Re-check a new best').isVisible()).toBe(true);
+    expect(await page.getByLabel('Epochs', { exact: true }).count()).toBe(0);
+    await page.getByLabel('Find a setting').fill('no such setting');
+    await page.getByText('No setting matches “no such setting”.').waitFor();
+    await page.getByLabel('Find a setting').fill('');
+    await page.getByRole('radio', { name: 'Standard' }).check();
+    expect(await inUse.innerText()).toBe('Standard');
+  }, 60_000);
+
   it('trains on a simulated model in the page, labelled as a simulation, with no request leaving it', async () => {
     await page.getByRole('link', { name: 'Connect' }).click();
     await page.getByRole('button', { name: 'Try without a key' }).click();
@@ -821,6 +906,7 @@ describe.skipIf(Boolean(skip))('zero-key demo in Chromium', () => {
     await waitForStatus(page, /Completed/);
     await page.getByText(/^Done: the best skill scored/).waitFor();
     await page.screenshot({ path: 'test-results/demo-train-light.png', fullPage: true });
+    await shootTrain(page, 'after');
     const [run] = await readRuns(page);
     expect(run.state!.gate.bestScore).toBeGreaterThan(0.5);
     // The demo trains the description too (the activation track), on its simulated trigger queries.
@@ -842,11 +928,31 @@ describe.skipIf(Boolean(skip))('zero-key demo in Chromium', () => {
     expect(requests.filter((u) => !u.startsWith(appUrl) && !u.startsWith('data:') && !u.startsWith('blob:'))).toEqual([]);
   }, 120_000);
 
+  it('every screen passes an accessibility scan in both themes after a run: no serious or critical violation (issue #33)', async () => {
+    const found: string[] = [];
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      for (const section of ['Connect', 'Data', 'Skill', 'Train', 'Runs']) {
+        await page.getByRole('link', { name: section }).click();
+        await page.getByRole('heading', { level: 1 }).waitFor();
+        if (section === 'Train') {
+          // Every folded part of Train opened: its settings are scanned too.
+          const folded = page.locator('details:not([open]) > summary');
+          while (await folded.count()) await folded.first().click();
+        }
+        if (section === 'Runs') await page.getByText('Test report').waitFor();
+        found.push(...(await seriousViolations(page)).map((v) => `${section}, ${scheme}: ${v}`));
+      }
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    expect(found).toEqual([]);
+  }, 120_000);
+
   it('trains in rewrite mode and shows the suggestions and the rewrite in the step inspector', async () => {
     await page.getByRole('link', { name: 'Train' }).click();
-    await page.getByLabel('Update mode').selectOption('rewrite');
-    const estimate = page.getByRole('table').filter({ hasText: 'Update (rewrite)' });
-    await estimate.waitFor();
+    await (await knob(page, 'Update mode')).selectOption('rewrite');
+    const estimate = page.locator('table').filter({ hasText: 'Update (rewrite)' });
+    await estimate.waitFor({ state: 'attached' }); // in the folded table per stage
     await page.getByRole('button', { name: 'Start training' }).click();
     await expect.poll(async () => (await readRuns(page)).filter((r) => r.status === 'completed').length, { timeout: 60_000 }).toBe(2);
     const runs = await readRuns(page);
@@ -862,15 +968,15 @@ describe.skipIf(Boolean(skip))('zero-key demo in Chromium', () => {
     await card.scrollIntoViewIfNeeded();
     await page.screenshot({ path: 'test-results/runs-rewrite-step-light.png' });
     await page.getByRole('link', { name: 'Train' }).click();
-    await page.getByLabel('Update mode').selectOption('patch');
+    await (await knob(page, 'Update mode')).selectOption('patch');
   }, 120_000);
 
   it('skill-aware reflection writes reminders into the appendix and shows the re-scored skill in the step inspector', async () => {
     await page.getByRole('link', { name: 'Train' }).click();
     expect(await page.getByLabel('Reminders from').count()).toBe(0);
-    await page.getByLabel('Skill-aware reflection').check();
+    await (await knob(page, 'Skill-aware reflection')).check();
     expect(await page.getByLabel('Reminders from').inputValue()).toBe('failure_only');
-    await page.getByLabel('Compact reminders above').fill('3');
+    await (await knob(page, 'Compact reminders above')).fill('3');
     await page.getByRole('button', { name: 'Start training' }).click();
     await expect.poll(async () => (await readRuns(page)).filter((r) => r.status === 'completed').length, { timeout: 60_000 }).toBe(3);
     await page.getByRole('link', { name: 'Runs' }).click();
@@ -884,7 +990,7 @@ describe.skipIf(Boolean(skip))('zero-key demo in Chromium', () => {
     await card.scrollIntoViewIfNeeded();
     await page.screenshot({ path: 'test-results/runs-appendix-step-light.png' });
     await page.getByRole('link', { name: 'Train' }).click();
-    await page.getByLabel('Skill-aware reflection').uncheck();
+    await (await knob(page, 'Skill-aware reflection')).uncheck();
   }, 120_000);
 
   it('edit blame: the Skill screen traces each line of a run version to its step, in the gutter, on hover and in a list', async () => {
@@ -921,7 +1027,7 @@ describe.skipIf(Boolean(skip))('zero-key demo in Chromium', () => {
     await page.getByRole('link', { name: 'Connect' }).click();
     await page.getByRole('button', { name: 'Try without a key' }).click();
     await page.getByRole('heading', { name: 'Train the skill' }).waitFor();
-    await page.getByLabel('Review edits before the gate').check();
+    await (await knob(page, 'Review edits before the gate')).check();
     await page.getByRole('button', { name: 'Start training' }).click();
     const panel = (step: number) => page.locator('section.card').filter({ has: page.getByRole('heading', { name: `Review step ${step} before the gate` }) });
     await panel(1).waitFor({ timeout: 30_000 });
@@ -964,7 +1070,7 @@ describe.skipIf(Boolean(skip))('zero-key demo in Chromium', () => {
     }
     const done = (await readRuns(page)).find((r) => r.id === reviewed.id)!;
     expect(done.status).toBe('completed');
-    await page.getByLabel('Review edits before the gate').uncheck();
+    await (await knob(page, 'Review edits before the gate')).uncheck();
   }, 180_000);
 
   it('the demo sets the user’s own drafts and keys aside and puts them back; its dataset is stored once (issue #20 item 2)', async () => {
@@ -1079,9 +1185,9 @@ describe.skipIf(Boolean(skip))('skill packages in Chromium', () => {
     expect(await page.getByText(/Training will use/).innerText()).toContain('specimen-codes/evals/evals.json');
 
     await page.getByRole('link', { name: 'Train' }).click();
-    await page.getByRole('button', { name: 'Defaults for this dataset' }).click();
+    await page.getByRole('radio', { name: 'Standard' }).check();
     await setKnobs(page, { ...KNOBS, Epochs: '1' });
-    await page.getByLabel('Train the description (activation track)').check();
+    await (await knob(page, 'Train the description (activation track)')).check();
     const completed = async () => (await readRuns(page)).filter((r) => r.status === 'completed').length;
     const before = await completed();
     await page.getByRole('button', { name: 'Start training' }).click();

@@ -1,7 +1,6 @@
 import { detectableGainItems } from '../../core/noise';
 import type { CostEstimate } from '../../worker/api-types';
 import { useApp } from '../../store/app-store';
-import { Card } from '../common/Field';
 
 /** The flip rate the advice assumes before a run has measured one: typical of a sampled model. */
 const ASSUMED_FLIP = 0.1;
@@ -12,7 +11,7 @@ const pts = (x: number) => `${(x * 100).toFixed(1)} points`;
 
 /**
  * Before a run (issue #19): what the validation split can resolve on a noisy target, and what
- * a budget cap buys in steps and gate comparisons. Sampled and reasoning models are stochastic:
+ * a budget cap buys in steps and gate comparisons — beside the batch size and the cap (issue #33). Sampled and reasoning models are stochastic:
  * the same question can get different answers, which small validation splits cannot average out.
  */
 export function NoiseAdvice({
@@ -44,22 +43,22 @@ export function NoiseAdvice({
       ? Math.max(0, Math.min(steps, Math.floor((budgetUsd - once) / perStep)))
       : null;
   return (
-    <Card title="What validation can tell apart">
+    <div className="note" role="note" aria-label="What validation can tell apart">
       <p>
         {validation} validation items: one item is {pts(1 / validation)}.{' '}
         {stochastic
-          ? `Your target samples its answers (${(target.temperature ?? 0) > 0 ? `temperature ${target.temperature}` : 'a reasoning model'}), so the same question can get different answers.`
-          : 'At temperature 0 a target may still vary (reasoning models, some providers); the run measures it.'}{' '}
-        If it changes about {Math.round(ASSUMED_FLIP * 100)}% of its answers when asked again, one answer per item
-        cannot tell a gain below {k} item{k === 1 ? '' : 's'} ({pts(k / validation)}) from noise — the gate settles such
-        verdicts by asking again where the two skills disagree (Settle noisy verdicts).
-        {validation < 30 && ' More validation items make every verdict sharper and cheaper to settle.'}
+          ? `Your target samples its answers (${(target.temperature ?? 0) > 0 ? `temperature ${target.temperature}` : 'a reasoning model'}):`
+          : 'Even at temperature 0 a target may vary (the run measures it):'}{' '}
+        if it changes about {Math.round(ASSUMED_FLIP * 100)}% of its answers when asked again, one answer per item
+        cannot tell a gain below {k} item{k === 1 ? '' : 's'} ({pts(k / validation)}) from noise — verdicts are settled
+        by asking again where the two skills disagree.
+        {validation < 30 && ' More validation items (Data) sharpen every verdict.'}
       </p>
-      <p className="muted small">
+      <p className="muted">
         {affordable !== null
           ? `A $${budgetUsd!.toFixed(2)} cap buys about ${affordable} of the ${steps} steps — ${affordable} gate comparison${affordable === 1 ? '' : 's'} on ${validation} items — at the estimate's upper bound; a noisy target costs more.`
           : `The run makes up to ${steps} gate comparison${steps === 1 ? '' : 's'} on ${validation} items (one per step), plus one per epoch for the slow update.`}
       </p>
-    </Card>
+    </div>
   );
 }

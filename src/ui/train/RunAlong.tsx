@@ -34,24 +34,31 @@ export function RunAlong() {
 
   return (
     <div className="run-along">
-      <label className="check" title={canWake ? undefined : 'This browser has no screen wake lock.'}>
-        <input
-          type="checkbox"
-          checked={keepAwake && canWake}
-          disabled={!canWake}
-          onChange={(e) => setApp({ keepAwake: e.target.checked })}
-        />
-        Keep the screen awake during a run
-      </label>
-      <label className="check" title={canNotify ? undefined : 'This browser has no notifications.'}>
-        <input
-          type="checkbox"
-          checked={notifyOnEnd && canNotify}
-          disabled={!canNotify}
-          onChange={(e) => void setNotify(e.target.checked)}
-        />
-        Notify me when a run ends
-      </label>
+      {/* Folded: two choices about the device, not the run (issue #33 keeps the screen to the run's). */}
+      <details>
+        <summary>
+          While a run runs: {keepAwake && canWake ? 'the screen stays awake' : 'the screen may sleep'},{' '}
+          {notifyOnEnd && canNotify ? 'a notification at the end' : 'no notification'}
+        </summary>
+        <label className="check" title={canWake ? undefined : 'This browser has no screen wake lock.'}>
+          <input
+            type="checkbox"
+            checked={keepAwake && canWake}
+            disabled={!canWake}
+            onChange={(e) => setApp({ keepAwake: e.target.checked })}
+          />
+          Keep the screen awake during a run
+        </label>
+        <label className="check" title={canNotify ? undefined : 'This browser has no notifications.'}>
+          <input
+            type="checkbox"
+            checked={notifyOnEnd && canNotify}
+            disabled={!canNotify}
+            onChange={(e) => void setNotify(e.target.checked)}
+          />
+          Notify me when a run ends
+        </label>
+      </details>
       {note && <span className="warn">{note}</span>}
       {running && onPhone() && (
         <p className="warn" role="note">

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
-import { tierPriceFactor } from '../../core/service-tier';
 import { trainer } from '../../client/trainer-client';
+import { isDemoEndpoint } from '../../client/demo';
 import { setApp, useApp } from '../../store/app-store';
 import {
   DEFAULT_RUN_CONFIG,
@@ -9,29 +9,63 @@ import {
   validateRunConfig,
   type RunConfig,
 } from '../../core/run-config';
-import { scheduleSequence } from '../../core/schedules';
-import { splitTriggerQueries } from '../../core/trigger-queries';
-import { KnobFields } from './KnobFields';
-import type { CostEstimate, DatasetListItem } from '../../worker/api-types';
-import { effectivePrices } from '../../store/effective-prices';
-import { Alert, Card, NumberField } from '../common/Field';
+import { DEFAULT_PRESET, knobText, presetById, presetDrift, type PresetId } from '../../core/knobs';
+import { DEMO_PACE, HOSTED_PACE } from '../../core/run-duration';
+import type { DatasetListItem } from '../../worker/api-types';
+import { Alert } from '../common/Field';
 import { RunDashboard } from './RunDashboard';
 import { RunAlong } from './RunAlong';
 import { CompletedExport } from './CompletedExport';
-import { callStageLabel } from '../../core/stages';
 import { ReviewPanel } from './ReviewPanel';
 import { NoiseAdvice } from './NoiseAdvice';
-import { cancelRun, pauseRun, resumeRun, startTraining } from '../../client/run-controller';
+import { PresetPicker } from './PresetPicker';
+import { SettingsPanel } from './SettingsPanel';
+import { EstimateSummary } from './EstimateSummary';
+import { TrainActions } from './TrainActions';
+import { useEstimate } from './use-estimate';
 
 function patch(p: Partial<RunConfig>) {
   setApp((s) => ({ config: { ...s.config, ...p } }));
 }
+const setConfig = (config: RunConfig) => setApp({ config });
 
+const defaultsBySize = new Map<number | undefined, Readonly<Record<string, unknown>>>();
+/**
+ * The defaults a preset starts from and a knob is compared with: the batch sizes follow the data.
+ * One object per size, so the memoized panels keep it from render to render.
+ */
+function defaultsFor(trainSize: number | undefined): Readonly<Record<string, unknown>> {
+  let base = defaultsBySize.get(trainSize);
+  if (!base)
+    defaultsBySize.set(
+      trainSize,
+      (base = { ...DEFAULT_RUN_CONFIG, ...(trainSize === undefined ? {} : scaledDefaults(trainSize)) }),
+    );
+  return base;
+}
+
+/** While a run runs, its settings in one line: the preset, and each setting changed since. */
+function SettingsLine({ config, base }: { config: RunConfig; base: Readonly<Record<string, unknown>> }) {
+  const values = config as unknown as Record<string, unknown>;
+  const basis = presetById(config.preset) ?? presetById(DEFAULT_PRESET)!;
+  const drift = presetDrift(values, basis.id as PresetId, base).map((k) => knobText(k, values));
+  const line = `${drift.length ? `Custom (based on ${basis.label})` : basis.label}${drift.length ? `: ${drift.join(' · ')}` : ''}`;
+  return (
+    <p className="settings-line" data-testid="settings-line" title={line}>
+      Settings: <strong>{line}</strong>
+    </p>
+  );
+}
+
+/**
+ * The Train screen (issue #33): presets by situation, the essential settings with the rest folded,
+ * the estimate in one line, and the primary action stuck to the bottom; while a run runs, the
+ * settings fold to one line and the dashboard takes the screen.
+ */
 export function TrainScreen() {
   const config = useApp((s) => s.config);
   const datasetId = useApp((s) => s.datasetId);
-  const skill = useApp((s) => s.skill);
-  const connection = useApp((s) => s.connection);
+  const demo = useApp((s) => isDemoEndpoint(s.connection.target.baseURL));
   // Primitive selectors: live events must not re-render the whole settings form.
   const liveStatus = useApp((s) => s.live?.status);
   const liveRunId = useApp((s) => s.live?.runId);
@@ -40,168 +74,33 @@ export function TrainScreen() {
   const liveReasonKind = useApp((s) => s.live?.reasonKind);
   const problemShown = useApp((s) => s.problem !== null);
   const [datasets, setDatasets] = useState<DatasetListItem[]>([]);
-  const [estimate, setEstimate] = useState<CostEstimate | null>(null);
-  const [resumeBudget, setResumeBudget] = useState<number | undefined>(undefined);
   const dataset = datasets.find((d) => d.id === datasetId);
-  const prices = useMemo(() => effectivePrices(connection), [connection]);
-  const batchOneShot = Boolean(connection.target.batchApi);
-  // The same run at list prices, when a service tier or the batch API changes them: the estimate shows the saving.
-  const listPrices = useMemo(() => {
-    const tiered = [connection.target, connection.optimizer].some((e) => tierPriceFactor(e.serviceTier) !== 1);
-    const { target, optimizer } = connection;
-    return tiered || target.batchApi
-      ? effectivePrices({
-          ...connection,
-          target: { ...target, serviceTier: undefined },
-          optimizer: { ...optimizer, serviceTier: undefined },
-        })
-      : null;
-  }, [connection]);
-  const [listCost, setListCost] = useState<number | null>(null);
+  const base = defaultsFor(dataset?.counts.train);
+  const { estimate, listCost } = useEstimate(datasetId, config);
 
   useEffect(() => {
     void trainer().listDatasets().then(setDatasets);
   }, [datasetId]);
 
-  const triggerQueries = useApp((s) => s.triggerQueries);
-  // The activation track's queries per split, as the run will split them (same seed, same counts).
-  const triggers = useMemo(() => {
-    if (!triggerQueries) return undefined;
-    const s = splitTriggerQueries(triggerQueries.queries, config.seed);
-    return { train: s.train.length, val: s.val.length, test: s.test.length };
-  }, [triggerQueries, config.seed]);
-
-  useEffect(() => {
-    if (!datasetId) return;
-    const t = setTimeout(() => {
-      void trainer()
-        .estimateCost({
-          datasetId,
-          config,
-          skill,
-          batchOneShot,
-          ...(triggers ? { triggers } : {}),
-          prices: {
-            ...(prices.target ? { target: prices.target } : {}),
-            ...(prices.optimizer ? { optimizer: prices.optimizer } : {}),
-          },
-        })
-        .then((r) => setEstimate(r.ok ? r.estimate : null));
-      if (listPrices)
-        void trainer()
-          .estimateCost({ datasetId, config, skill, prices: listPrices, ...(triggers ? { triggers } : {}) })
-          .then((r) => setListCost(r.ok ? r.estimate.totalCostUsd : null));
-      else setListCost(null);
-    }, 250);
-    return () => clearTimeout(t);
-  }, [datasetId, config, skill, prices, listPrices, batchOneShot, triggers]);
-
   const problems = validateRunConfig(config);
-  // Buttons follow the status the worker reported; while a start is on its way none is offered twice.
-  const running = liveStatus === 'running';
-  const resumable = Boolean(liveRunId) && !starting && (liveStatus === 'paused' || liveStatus === 'interrupted');
+  const running = liveStatus === 'running' || starting;
   const steps = dataset ? deriveSteps(config, dataset.counts.train) : null;
-  const schedule = steps
-    ? scheduleSequence(
-        config.editBudgetSchedule,
-        config.editBudget,
-        config.minEditBudget,
-        Math.min(steps.totalSteps, 40),
-      )
-    : [];
-  const scaleForData = () =>
-    dataset &&
-    patch({
-      ...DEFAULT_RUN_CONFIG,
-      scorer: config.scorer,
-      rollout: config.rollout,
-      budget: config.budget,
-      ...scaledDefaults(dataset.counts.train),
-    });
-
-  // Run events re-render this screen (status, reason); the settings form and the estimate table
-  // only change with their own inputs, so they are kept as they are in between (a long task otherwise).
-  const settingsCard = useMemo(
-    () => (
-      <Card
-        title="Settings"
-        actions={
-          dataset && (
-            <button type="button" className="ghost" onClick={scaleForData}>
-              Defaults for this dataset
-            </button>
-          )
-        }
-      >
-        <KnobFields
-          config={config}
-          patch={patch}
-          extraHints={{
-            editBudgetSchedule: schedule.length
-              ? ` Budgets: ${schedule.join(', ')}${steps && steps.totalSteps > 40 ? ', …' : ''}.`
-              : '',
-          }}
+  const validation = dataset
+    ? config.selectionLimit > 0
+      ? Math.min(config.selectionLimit, dataset.counts.val)
+      : dataset.counts.val
+    : 0;
+  const advice = useMemo(
+    () =>
+      dataset && (
+        <NoiseAdvice
+          validation={validation}
+          estimate={estimate}
+          budgetUsd={config.budget.usd}
+          steps={steps?.totalSteps ?? 0}
         />
-      </Card>
-    ),
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- derived values (steps, schedule) follow config and dataset
-    [config, dataset],
-  );
-  const estimateCard = useMemo(
-    () => (
-      <>
-        {estimate && (
-          <Card title="Cost estimate (upper bound)">
-            <table className="table">
-              <thead>
-                <tr>
-                  <th>Stage</th>
-                  <th className="num">Calls</th>
-                  <th className="num">Prompt tokens</th>
-                  <th className="num">Completion tokens</th>
-                  <th className="num">Cost</th>
-                </tr>
-              </thead>
-              <tbody>
-                {Object.entries(estimate.stages).map(([stage, e]) => (
-                  <tr key={stage}>
-                    <td>{callStageLabel(stage)}</td>
-                    <td className="num">{e!.calls.toLocaleString()}</td>
-                    <td className="num">{e!.promptTokens.toLocaleString()}</td>
-                    <td className="num">{e!.completionTokens.toLocaleString()}</td>
-                    <td className="num">{e!.costUsd === null ? '—' : `$${e!.costUsd.toFixed(3)}`}</td>
-                  </tr>
-                ))}
-              </tbody>
-              <tfoot>
-                <tr>
-                  <td>Total</td>
-                  <td className="num">{estimate.totalCalls.toLocaleString()}</td>
-                  <td className="num" colSpan={2}>
-                    {estimate.totalTokens.toLocaleString()} tokens
-                  </td>
-                  <td className="num">
-                    {estimate.totalCostUsd === null ? 'set prices on Connect' : `$${estimate.totalCostUsd.toFixed(2)}`}
-                  </td>
-                </tr>
-              </tfoot>
-            </table>
-            {listCost !== null && estimate.totalCostUsd !== null && listCost > estimate.totalCostUsd && (
-              <p className="muted">
-                Service tiers and the batch API (Connect) save about ${(listCost - estimate.totalCostUsd).toFixed(2)} of
-                ${listCost.toFixed(2)} at list prices.
-              </p>
-            )}
-            <ul className="muted small">
-              {estimate.assumptions.map((a) => (
-                <li key={a}>{a}</li>
-              ))}
-            </ul>
-          </Card>
-        )}
-      </>
-    ),
-    [estimate, listCost],
+      ),
+    [dataset, validation, estimate, config.budget.usd, steps?.totalSteps],
   );
 
   return (
@@ -216,6 +115,7 @@ export function TrainScreen() {
             ` ${steps.stepsPerEpoch} step${steps.stepsPerEpoch === 1 ? '' : 's'} per epoch, ${steps.totalSteps} in all.`}
         </p>
       )}
+      {running && <SettingsLine config={config} base={base} />}
 
       <RunDashboard />
       {liveStatus === 'completed' && liveRunId && <CompletedExport key={liveRunId} runId={liveRunId} />}
@@ -229,78 +129,21 @@ export function TrainScreen() {
         <ReviewPanel key={`${liveRunId}-${liveReason}`} runId={liveRunId} />
       )}
 
-      <div className="actions-bar">
-        {!running && (
-          <button
-            type="button"
-            className="primary"
-            onClick={() => void startTraining()}
-            disabled={!dataset || problems.length > 0 || starting}
-          >
-            {starting ? 'Starting…' : 'Start training'}
-          </button>
-        )}
-        {running && (
-          <button type="button" onClick={() => void pauseRun()}>
-            Pause
-          </button>
-        )}
-        {/* A run waiting for a review continues from the review panel, with a decision. */}
-        {resumable && liveReasonKind !== 'review' && (
-          <>
-            <button
-              type="button"
-              className="primary"
-              onClick={() =>
-                void resumeRun(liveRunId!, resumeBudget !== undefined ? { budgetUsd: resumeBudget } : undefined)
-              }
-            >
-              Resume
-            </button>
-            {liveReasonKind === 'budget' && (
-              <NumberField
-                label="New budget cap (USD)"
-                value={resumeBudget}
-                min={0}
-                step={0.5}
-                onChange={setResumeBudget}
-              />
-            )}
-          </>
-        )}
-        {(running || resumable) && (
-          <button type="button" className="danger" onClick={() => void cancelRun()}>
-            Cancel
-          </button>
+      {/* Hidden rather than unmounted while a run runs: the form comes back as it was, at no cost. */}
+      <div className="train-setup" hidden={running}>
+        <PresetPicker config={config} base={base} setConfig={setConfig} />
+        <SettingsPanel config={config} patch={patch} base={base} trainSize={dataset?.counts.train} advice={advice} />
+        {estimate && dataset && (
+          <EstimateSummary
+            estimate={estimate}
+            listCost={listCost}
+            config={config}
+            pace={demo ? DEMO_PACE : HOSTED_PACE}
+          />
         )}
       </div>
-
       <RunAlong />
-
-      {problems.length > 0 && (
-        <Alert>
-          <ul>
-            {problems.map((p) => (
-              <li key={p.message}>{p.message}</li>
-            ))}
-          </ul>
-        </Alert>
-      )}
-
-      {settingsCard}
-
-      {dataset && (
-        <NoiseAdvice
-          validation={
-            config.selectionLimit > 0 ? Math.min(config.selectionLimit, dataset.counts.val) : dataset.counts.val
-          }
-          estimate={estimate}
-          budgetUsd={config.budget.usd}
-          steps={steps?.totalSteps ?? 0}
-        />
-      )}
-
-      {estimateCard}
+      <TrainActions ready={Boolean(dataset)} problems={problems} />
     </div>
   );
 }

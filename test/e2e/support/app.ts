@@ -1,5 +1,5 @@
 // Helpers for driving Skillwright in Chromium.
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 
 export async function connect(page: Page, url: string, key: string): Promise<void> {
   await page.getByRole('link', { name: 'Connect' }).click();
@@ -26,8 +26,19 @@ export async function useDataset(page: Page, shares: [number, number, number]): 
   await page.getByText(/Training will use/).waitFor();
 }
 
+/** A Train setting by its label, its section unfolded first (issue #33: the essentials show, the rest fold). */
+export async function knob(page: Page, label: string): Promise<Locator> {
+  const field = page.getByLabel(label, { exact: true });
+  await field.waitFor({ state: 'attached' }); // the screen loads lazily
+  if (!(await field.isVisible())) {
+    await page.locator('details.knob-section').filter({ has: field }).locator('summary').click();
+    await field.waitFor();
+  }
+  return field;
+}
+
 export async function setKnobs(page: Page, knobs: Record<string, string>): Promise<void> {
-  for (const [label, value] of Object.entries(knobs)) await page.getByLabel(label, { exact: true }).fill(value);
+  for (const [label, value] of Object.entries(knobs)) await (await knob(page, label)).fill(value);
 }
 
 export async function waitForStatus(page: Page, word: RegExp | string, timeout = 120_000): Promise<void> {
