@@ -529,8 +529,7 @@ export interface KnobPreset {
 /**
  * Presets by situation (issue #33): a newcomer picks the situation, not the knobs. A preset puts
  * every knob back to its default — but the user's own ones (`presetsKeep`) — then sets its own;
- * one more preset is one more row here. "Agent with tools" joins when the agentic rollouts'
- * knobs (maxTurns, referencesOnDemand) land.
+ * one more preset is one more row here.
  */
 export const KNOB_PRESETS = [
   {
@@ -543,21 +542,27 @@ export const KNOB_PRESETS = [
   {
     id: 'standard',
     label: 'Standard',
-    situation: 'The method’s defaults: a few passes over the data, the gate at every step, the safeguards on.',
+    situation: 'The method’s defaults: a few passes over the data, the gate at every step, safeguards on.',
     settings: {},
   },
   {
     id: 'noisy',
     label: 'Noisy or reasoning target',
     situation:
-      'Your target answers the same question differently (temperature above 0, a reasoning model): more repeats settle each verdict.',
+      'Answers vary when asked again (temperature above 0, reasoning models): more repeats settle each verdict.',
     settings: { settleVerdicts: true, maxSamples: 5, noiseProbe: 32, testRepeats: 3 },
   },
   {
     id: 'careful',
     label: 'Careful',
-    situation: 'Small steps you approve before the gate, and no validation item that passed may fail.',
+    situation: 'Small steps you approve before the gate; no validation item that passed may fail.',
     settings: { reviewEdits: true, gateRule: 'no_regression', editBudget: 2, minEditBudget: 1 },
+  },
+  {
+    id: 'agent',
+    label: 'Agent with tools',
+    situation: 'An agent calling tools over several turns: references read when needed, whole trajectories analysed.',
+    settings: { referencesOnDemand: true, reflectOnTrajectories: true, toolResultChars: 1000 },
   },
 ] as const satisfies readonly KnobPreset[];
 

@@ -16,11 +16,11 @@ describe('a preset in the runner’s config', () => {
   });
 
   it('refuses an unknown preset, naming the choices', () => {
-    expect(() => parseCliConfig(JSON.stringify({ ...base, run: { preset: 'fast' } }))).toThrow(/run\.preset: preset must be one of quick-look, standard, noisy, careful/);
+    expect(() => parseCliConfig(JSON.stringify({ ...base, run: { preset: 'fast' } }))).toThrow(/run\.preset: preset must be one of quick-look, standard, noisy, careful, agent/);
   });
 
   it('is offered by the JSON Schema', () => {
     const run = (cliConfigSchema().properties as Record<string, { properties: Record<string, { enum?: string[] }> }>).run;
-    expect(run.properties.preset.enum).toEqual(['quick-look', 'standard', 'noisy', 'careful']);
+    expect(run.properties.preset.enum).toEqual(['quick-look', 'standard', 'noisy', 'careful', 'agent']);
   });
 });

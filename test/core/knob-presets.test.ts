@@ -66,7 +66,7 @@ describe('presets', () => {
     const { config, problems, warnings } = parseRunConfig({ preset: 'careful', editBudget: 3 });
     expect([problems, warnings]).toEqual([[], []]);
     expect(config).toEqual({ ...withPreset(DEFAULT_RUN_CONFIG, 'careful', D), editBudget: 3 });
-    expect(parseRunConfig({ preset: 'agent' }).problems).toEqual([{ field: 'preset', message: 'preset must be one of quick-look, standard, noisy, careful' }]);
+    expect(parseRunConfig({ preset: 'fast' }).problems).toEqual([{ field: 'preset', message: 'preset must be one of quick-look, standard, noisy, careful, agent' }]);
     expect(parseRunConfig({}).config).toEqual(DEFAULT_RUN_CONFIG);
   });
 

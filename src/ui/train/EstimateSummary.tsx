@@ -36,12 +36,15 @@ export const EstimateSummary = memo(function EstimateSummary({
       ? 'cost: set prices on Connect'
       : range(usd(e.low.totalCostUsd), usd(e.totalCostUsd));
   return (
-    <Card title="Estimate">
-      <p className="estimate-line" data-testid="estimate-line">
-        <strong>{range(e.low.totalCalls.toLocaleString(), e.totalCalls.toLocaleString())} calls</strong> ·{' '}
-        {range(compact.format(e.low.totalTokens), compact.format(e.totalTokens))} tokens · {cost} · about{' '}
-        {range(formatDuration(seconds(e.low.stages)), formatDuration(seconds(e.stages)))}
-      </p>
+    <Card>
+      <div className="estimate-head">
+        <h2>Estimate</h2>
+        <p className="estimate-line" data-testid="estimate-line">
+          <strong>{range(e.low.totalCalls.toLocaleString(), e.totalCalls.toLocaleString())} calls</strong> ·{' '}
+          {range(compact.format(e.low.totalTokens), compact.format(e.totalTokens))} tokens · {cost} · about{' '}
+          {range(formatDuration(seconds(e.low.stages)), formatDuration(seconds(e.stages)))}
+        </p>
+      </div>
       {listCost !== null && e.totalCostUsd !== null && listCost > e.totalCostUsd && (
         <p className="muted">
           Service tiers and the batch API (Connect) save about ${(listCost - e.totalCostUsd).toFixed(2)} of $
