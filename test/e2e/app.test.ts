@@ -853,7 +853,7 @@ describe.skipIf(Boolean(skip))('zero-key demo in Chromium', () => {
     const estimate = page.getByTestId('estimate-line');
     await estimate.waitFor();
     const demo = await trainFirstView(page);
-    figures.trainFirstView = { fresh, demo };
+    writeFileSync('test-results/train-first-view.json', JSON.stringify({ fresh, demo }, null, 2));
     for (const seen of [fresh, demo]) {
       expect(seen.controls).toBeLessThanOrEqual(12);
       expect(seen.startInView).toBe(true);
