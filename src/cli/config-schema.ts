@@ -107,6 +107,31 @@ export function cliConfigSchema(): Schema {
         },
         additionalProperties: false,
       },
+      environment: {
+        type: 'object',
+        description:
+          "Where an agent's tools come from (issue #30): with any tool, rollouts call tools over several turns.",
+        properties: {
+          module: {
+            type: 'string',
+            description:
+              'An ES module, relative to this file, whose default export is { name, tools, reset?(item), call(name, args, state, item), score?({item, messages, answer, state}) }.',
+          },
+          tools: {
+            description:
+              'Tools every item is offered: a list of OpenAI function definitions, or a JSON file holding one (relative to this file); items answer them with their tool_results.',
+            oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'object' } }],
+          },
+          maxTurns: { type: 'integer', minimum: 1, maximum: 64, description: 'The same as run.maxTurns.' },
+          referencesOnDemand: { type: 'boolean', description: 'The same as run.referencesOnDemand.' },
+          timeoutSeconds: {
+            type: 'number',
+            exclusiveMinimum: 0,
+            description: "How long a module's reset, call or score may take before the run pauses (default 60).",
+          },
+        },
+        additionalProperties: false,
+      },
       target: endpoint('target'),
       optimizer: endpoint('optimizer'),
       judge: endpoint('judge'),

@@ -11,6 +11,7 @@ import { parseRatio } from '../core/dataset-split';
 import { isSecretHeader } from '../storage/bundle';
 import { SERVICE_TIERS, tieredPrice, type ServiceTier } from '../core/service-tier';
 import type { RunEndpoints, StoredEndpoint } from '../storage/schema';
+import { environmentOf, type EnvironmentConfig } from './environment-config';
 
 export interface CliConfig {
   name?: string;
@@ -25,15 +26,13 @@ export interface CliConfig {
   run: RunConfig;
   /** How a dataset without a split column is split (train:val:test), and with which seed. */
   split?: { ratio?: [number, number, number]; seed?: number };
+  /** Where an agent's tools come from (cli/environment-config.ts). */
+  environment?: EnvironmentConfig;
 }
 
-/** A config or data problem: the runner exits with code 2 and this message. */
-export class ConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ConfigError';
-  }
-}
+import { ConfigError } from './config-error';
+
+export { ConfigError };
 
 const KNOWN = new Set([
   'name',
@@ -46,6 +45,7 @@ const KNOWN = new Set([
   'prices',
   'run',
   'split',
+  'environment',
   '$schema',
 ]);
 export const ENDPOINT_KEYS: ReadonlySet<string> = new Set([
@@ -176,6 +176,9 @@ export function parseCliConfig(text: string, file = 'the config'): { config: Cli
   if (run.problems.length)
     throw new ConfigError(`${file}: ${run.problems.map((p) => `run.${p.field}: ${p.message}`).join('; ')}.`);
   warnings.push(...run.warnings.map((w) => `run: ${w}`));
+  const givenRun =
+    c.run && typeof c.run === 'object' && !Array.isArray(c.run) ? (c.run as Record<string, unknown>) : {};
+  const env = environmentOf(c.environment, run.config, givenRun);
   const endpoints: RunEndpoints = {
     target: endpoint(c.target, 'target'),
     optimizer: endpoint(c.optimizer, 'optimizer'),
@@ -192,8 +195,9 @@ export function parseCliConfig(text: string, file = 'the config'): { config: Cli
       ...(typeof c.triggers === 'string' ? { triggers: c.triggers } : {}),
       endpoints,
       prices: pricesOf(givenPrices(c.prices), endpoints),
-      run: run.config,
+      run: env.run,
       ...(c.split !== undefined ? { split: splitOf(c.split) } : {}),
+      ...(env.environment ? { environment: env.environment } : {}),
     },
     warnings,
   };

@@ -33,6 +33,7 @@ export function moduleItemOf(item: DatasetItem): ModuleItem {
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const seconds = (ms: number) => (ms < 10_000 ? String(Math.round(ms / 100) / 10) : String(Math.round(ms / 1000)));
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /** What is wrong with a module's default export, or null when it keeps the contract. */
@@ -145,7 +146,7 @@ export function remoteEnvironment(
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(new EnvironmentError(`${what} did not answer within ${Math.round(o.timeoutMs / 1000)} s`)),
+        () => reject(new EnvironmentError(`${what} did not answer within ${seconds(o.timeoutMs)} s`)),
         o.timeoutMs,
       );
     });

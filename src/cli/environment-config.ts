@@ -1,0 +1,70 @@
+/**
+ * The runner's `environment` (issue #30): where an agent's tools come from — an environment
+ * module (`module`, a path to an ES module), tools for every item (`tools`, a list of OpenAI
+ * function definitions or a path to a JSON file holding one), and the agent knobs `maxTurns` and
+ * `referencesOnDemand`, which may be given here or under "run" (not both).
+ */
+import { readToolSpecs, type ToolSpec } from '../core/agent/tool-spec';
+import type { RunConfig } from '../core/run-config';
+import { ConfigError } from './config-error';
+
+export interface EnvironmentConfig {
+  /** Path of an environment module, relative to the config file. */
+  module?: string;
+  /** Tools every item is offered, besides the dataset's own. */
+  tools?: ToolSpec[];
+  /** A tools file to read, relative to the config file (when `tools` names one). */
+  toolsFile?: string;
+  /** Seconds an environment module's call may take before the run pauses. */
+  timeoutSeconds?: number;
+}
+
+const KEYS = ['module', 'tools', 'maxTurns', 'referencesOnDemand', 'timeoutSeconds'];
+const KNOBS = ['maxTurns', 'referencesOnDemand'] as const;
+
+/** Read the config's "environment"; its agent knobs move into the run settings. */
+export function environmentOf(
+  v: unknown,
+  run: RunConfig,
+  givenRun: Record<string, unknown>,
+): { environment?: EnvironmentConfig; run: RunConfig } {
+  if (v === undefined) return { run };
+  if (!v || typeof v !== 'object' || Array.isArray(v))
+    throw new ConfigError('"environment" must be an object: { "module": "env.mjs", "tools": [...] }.');
+  const e = v as Record<string, unknown>;
+  for (const k of Object.keys(e))
+    if (!KEYS.includes(k))
+      throw new ConfigError(`"environment.${k}" is not an environment setting (${KEYS.join(', ')}).`);
+  const out: EnvironmentConfig = {};
+  if (e.module !== undefined) {
+    if (typeof e.module !== 'string' || !e.module.trim())
+      throw new ConfigError('"environment.module" must be the path of an ES module (.mjs or .js).');
+    out.module = e.module;
+  }
+  if (typeof e.tools === 'string') out.toolsFile = e.tools;
+  else if (e.tools !== undefined) out.tools = toolsOf(e.tools, '"environment.tools"');
+  if (e.timeoutSeconds !== undefined) {
+    if (!(typeof e.timeoutSeconds === 'number' && e.timeoutSeconds > 0 && Number.isFinite(e.timeoutSeconds)))
+      throw new ConfigError('"environment.timeoutSeconds" must be a number of seconds above 0.');
+    out.timeoutSeconds = e.timeoutSeconds;
+  }
+  const next = { ...run };
+  for (const k of KNOBS) {
+    if (e[k] === undefined) continue;
+    if (givenRun[k] !== undefined)
+      throw new ConfigError(`"${k}" is given both under "environment" and under "run": keep one.`);
+    if (k === 'maxTurns' && !(Number.isInteger(e[k]) && (e[k] as number) >= 1 && (e[k] as number) <= 64))
+      throw new ConfigError('"environment.maxTurns" must be a whole number from 1 to 64.');
+    if (k === 'referencesOnDemand' && typeof e[k] !== 'boolean')
+      throw new ConfigError('"environment.referencesOnDemand" must be true or false.');
+    (next as unknown as Record<string, unknown>)[k] = e[k];
+  }
+  return { environment: out, run: next };
+}
+
+/** A tools list, every bad entry named. */
+export function toolsOf(raw: unknown, where: string): ToolSpec[] {
+  const r = readToolSpecs(raw);
+  if (r.problems.length) throw new ConfigError(`${where}: ${r.problems.join('; ')}.`);
+  return r.tools;
+}

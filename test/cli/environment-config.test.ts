@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { parseCliConfig } from '../../src/cli/config';
+
+const base = { target: { baseURL: 'http://127.0.0.1:1/v1', model: 't' }, optimizer: { baseURL: 'http://127.0.0.1:1/v1', model: 'o' } };
+const parse = (extra: Record<string, unknown>) => parseCliConfig(JSON.stringify({ ...base, ...extra }));
+
+describe('the runner’s environment (issue #30)', () => {
+  it('reads a module, tools and the agent knobs', () => {
+    const { config } = parse({
+      environment: { module: './env.mjs', tools: [{ name: 'lookup' }], maxTurns: 5, referencesOnDemand: true, timeoutSeconds: 10 },
+    });
+    expect(config.environment).toEqual({ module: './env.mjs', tools: [{ name: 'lookup' }], timeoutSeconds: 10 });
+    expect(config.run.maxTurns).toBe(5);
+    expect(config.run.referencesOnDemand).toBe(true);
+    expect(parse({ environment: { tools: 'tools.json' } }).config.environment).toEqual({ toolsFile: 'tools.json' });
+    expect(parse({}).config.environment).toBeUndefined();
+  });
+  it('names every problem', () => {
+    expect(() => parse({ environment: 'env.mjs' })).toThrow('"environment" must be an object');
+    expect(() => parse({ environment: { modul: 'x' } })).toThrow('"environment.modul" is not an environment setting');
+    expect(() => parse({ environment: { module: '' } })).toThrow('"environment.module" must be the path');
+    expect(() => parse({ environment: { tools: [{ name: 'bad name' }] } })).toThrow('"environment.tools": tool 1 needs a name');
+    expect(() => parse({ environment: { maxTurns: 0 } })).toThrow('"environment.maxTurns" must be a whole number from 1 to 64');
+    expect(() => parse({ environment: { maxTurns: 3 }, run: { maxTurns: 4 } })).toThrow('"maxTurns" is given both');
+    expect(() => parse({ environment: { referencesOnDemand: 'yes' } })).toThrow('must be true or false');
+    expect(() => parse({ run: { maxTurns: 100 } })).toThrow(/run\.maxTurns: maximum turns must be at most 64/);
+  });
+});
