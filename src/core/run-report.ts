@@ -8,6 +8,7 @@ import { settingsSummary } from './knobs';
 import { DEFAULT_RUN_CONFIG } from './run-config';
 import { callStageLabel } from './stages';
 import type { LiftInterval } from './lift';
+import type { ReportTrajectory } from './agent/report-trajectories';
 
 export interface ReportStep {
   step: number;
@@ -67,6 +68,8 @@ export interface ReportData {
     epochs: { epoch: number; action: string; valCurrent?: number; valCandidate?: number }[];
     test?: { initial: number; best: number; n: number };
   };
+  /** An agent's run (issue #30): turns per rollout at the baseline, and trajectories of the exported skill. */
+  agents?: { turns: number | null; trajectories: ReportTrajectory[] };
 }
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -156,6 +159,24 @@ ${table(['Description', 'Text', 'Validation queries right', 'Test queries right'
 `;
 }
 
+/** An agent's run: how many turns its rollouts took, and what the exported skill's agent did, turn by turn. */
+function agentsSection(a: ReportData['agents']): string {
+  if (!a) return '';
+  const list = Array.isArray(a.trajectories) ? a.trajectories : [];
+  const items = list
+    .map(
+      (t) =>
+        `<details><summary><code>${escapeHtml(String(t.itemId))}</code> — ${t.passed ? 'passed' : 'failed'} in ${int(t.turns)} turn(s)${
+          t.failReason ? `: ${escapeHtml(String(t.failReason))}` : ''
+        }</summary><pre>${escapeHtml((Array.isArray(t.lines) ? t.lines : []).map(String).join('\n'))}</pre></details>`,
+    )
+    .join('\n');
+  return `<h2>Agents: trajectories</h2>
+<p>${isNum(a.turns) ? `At the baseline the agent took ${num(a.turns, 1)} turns per item (each a target call). ` : ''}The exported skill on held-out items, turn by turn: its failures first.</p>
+${items || '<p>No trajectory was kept.</p>'}
+`;
+}
+
 export function renderRunReport(d: ReportData): string {
   const bestLines = d.bestSkill.replace(/\n$/, '').split('\n');
   const accepted = d.gates.filter((g) => g.action.includes('accept'));
@@ -237,7 +258,7 @@ ${
       ) + lift
     : '<p>The test split was not scored.</p>'
 }
-${activationSection(d.activation)}<h2>Cost by stage</h2>
+${activationSection(d.activation)}${agentsSection(d.agents)}<h2>Cost by stage</h2>
 ${usageRows.length ? table(['Stage', 'Calls', 'Tokens', 'Cost'], usageRows) : '<p>No usage recorded.</p>'}
 <h2>Best skill</h2>
 <pre>${escapeHtml(d.bestSkill)}</pre>

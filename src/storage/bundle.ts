@@ -145,6 +145,24 @@ const runSchema = z.looseObject({
   skillMeta: skillMetaSchema.optional(),
   triggerQueries: triggerQueriesSchema.optional(),
 });
+const toolCallSchema = z.object({ id: z.string(), name: z.string(), arguments: z.string() });
+const trajectoryEntrySchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('assistant'),
+    turn: z.number().int().min(1),
+    content: z.string(),
+    toolCalls: z.array(toolCallSchema).optional(),
+  }),
+  z.object({
+    kind: z.literal('tool'),
+    turn: z.number().int().min(1),
+    callId: z.string(),
+    name: z.string(),
+    arguments: z.string(),
+    result: z.string(),
+    error: z.literal(true).optional(),
+  }),
+]);
 const withRun = (shape: z.ZodRawShape) => z.looseObject({ runId: z.string(), ...shape });
 const bundleSchema = z.object({
   format: z.literal(BUNDLE_FORMAT),
@@ -163,6 +181,9 @@ const bundleSchema = z.object({
       status: z.enum(['ok', 'error']),
       hard: z.number(),
       soft: z.number(),
+      // An agent's rollout (issue #30): the inspector and the report read it turn by turn.
+      trajectory: z.array(trajectoryEntrySchema).max(2_000).optional(),
+      turns: z.number().int().min(0).optional(),
     }),
   ),
   calls: z.array(withRun({ key: z.string(), stage: z.string(), raw: z.string() })),

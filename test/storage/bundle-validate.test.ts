@@ -81,3 +81,26 @@ describe('a bundle’s files, names and items are checked at import', () => {
     expect(errorOf((b: Loose) => void b.dataset.splits.test.push('a'))).toMatch(/dataset\.splits\.test\.1: "a" is split twice/);
   });
 });
+
+describe('an agent’s trajectories in a bundle (issue #30)', () => {
+  const row = (trajectory: unknown) => (b: Loose) =>
+    void (b.rollouts = [
+      { runId: 'r', phase: 'baseline', order: 0, itemId: 'a', cacheKey: 'k', status: 'ok', hard: 1, soft: 1, turns: 2, trajectory },
+    ]);
+  it('keeps well-formed turns and tool results', () => {
+    expect(
+      errorOf(
+        row([
+          { kind: 'assistant', turn: 1, content: '', toolCalls: [{ id: 'c1', name: 'lookup', arguments: '{}' }] },
+          { kind: 'tool', turn: 1, callId: 'c1', name: 'lookup', arguments: '{}', result: 'r', error: true },
+          { kind: 'assistant', turn: 2, content: '<answer>x</answer>' },
+        ]),
+      ),
+    ).toBe('ok');
+  });
+  it('refuses one the inspector could not read, naming where', () => {
+    expect(errorOf(row([{ kind: 'assistant', turn: 1 }]))).toMatch(/rollouts\.0\.trajectory\.0\.content/);
+    expect(errorOf(row([{ kind: 'script', turn: 1 }]))).toMatch(/rollouts\.0\.trajectory\.0/);
+    expect(errorOf(row('turn 1'))).toMatch(/rollouts\.0\.trajectory/);
+  });
+});

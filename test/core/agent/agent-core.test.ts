@@ -253,3 +253,31 @@ describe('a loop’s failure reason', () => {
     );
   });
 });
+
+describe('an agent run’s report (issue #30)', () => {
+  it('shows the exported skill’s test trajectories, failures first, every text escaped', async () => {
+    const { reportTrajectories } = await import('../../../src/core/agent/report-trajectories');
+    const { renderRunReport } = await import('../../../src/core/run-report');
+    const row = (itemId: string, hard: number, phase = 'test/best') => ({
+      itemId,
+      phase,
+      status: 'ok',
+      hard,
+      turns: 2,
+      ...(hard ? {} : { failReason: 'never called <script>' }),
+      trajectory: [...call(1, 'lookup', { code: '<b>' }, '<img src=x>'), { kind: 'assistant' as const, turn: 2, content: 'done' }],
+    });
+    const picked = reportTrajectories([row('p1', 1), row('f1', 0), row('x', 0, 's0001/rollout'), row('f2', 0)], 400, { failed: 1, passed: 1 });
+    expect(picked.map((t) => [t.itemId, t.passed])).toEqual([['f1', false], ['p1', true]]);
+    const html = renderRunReport({
+      name: 'r', status: 'completed', createdAt: 'now', datasetName: 'd', targetModel: 't', optimizerModel: 'o', config: {},
+      baseline: 0, steps: [], gates: [], tests: [], usage: {}, totalCostUsd: null, bestSkill: '# s',
+      agents: { turns: 2.5, trajectories: picked },
+    });
+    expect(html).toContain('<h2>Agents: trajectories</h2>');
+    expect(html).toContain('took 2.5 turns per item');
+    expect(html).toContain('never called &lt;script&gt;');
+    expect(html).toContain('[tool result turn 1] &lt;img src=x&gt;');
+    expect(html).not.toMatch(/<img|<script|<b>/);
+  });
+});
