@@ -3,6 +3,7 @@
  * broke and fixed against the current skill, whether it improved, whether a validation tie
  * may be accepted, and which edits of a rejected candidate are worth carrying to the next step.
  */
+import { isGain, isTie } from './epsilon';
 import type { Edit } from './edits';
 
 /** A row passes when its hard score is above this (the reference's "hard > 0"). */
@@ -48,13 +49,11 @@ export function compareOutcomes(before: readonly ItemOutcome[], after: readonly 
   return d;
 }
 
-const EPS = 1e-12;
-
 /** Strictly better on hard, or equal on hard and strictly better on soft. */
 export function improvedOn(d: ItemDelta): boolean {
   return (
-    d.after.hard > d.before.hard + EPS ||
-    (Math.abs(d.after.hard - d.before.hard) <= EPS && d.after.soft > d.before.soft + EPS)
+    isGain(d.after.hard - d.before.hard) ||
+    (isTie(d.after.hard - d.before.hard) && isGain(d.after.soft - d.before.soft))
   );
 }
 
@@ -69,7 +68,7 @@ export function tieBreakAccepts(a: {
   trainStrictlyBetter: boolean;
   val: ItemDelta;
 }): boolean {
-  if (Math.abs(a.candidateScore - a.currentScore) > EPS) return false;
+  if (!isTie(a.candidateScore - a.currentScore)) return false;
   if (!a.trainStrictlyBetter) return false;
   return a.val.regressed.length === 0;
 }

@@ -2,6 +2,7 @@
  * Run diagnostics (issue #11): when a run ends without accepting a single step, say why, step
  * by step, with the evidence — rather than leaving the user with a flat line.
  */
+import { EPSILON, isTie } from './epsilon';
 
 /** What a step showed, as the diagnosis needs it. */
 export interface StepFacts {
@@ -53,8 +54,6 @@ export interface Diagnosis {
   causes: CauseReport[];
 }
 
-const EPS = 1e-9;
-
 const ADVICE: Record<NoProgressCause, string> = {
   already_perfect: 'Nothing can beat a perfect score strictly: use a harder validation split, or a different metric.',
   errors: 'Check the endpoint (Connect → Test connection) and the step inspector’s errored rollouts.',
@@ -77,15 +76,14 @@ const ADVICE: Record<NoProgressCause, string> = {
 /** The one cause that best explains why a step was not accepted. */
 export function stepCause(s: StepFacts): NoProgressCause {
   if (s.rolloutN > 0 && s.rolloutErrors * 2 >= s.rolloutN) return 'errors';
-  if (s.action === 'skip_no_patches') return s.rolloutHard >= 1 - EPS ? 'no_failures' : 'no_patches';
+  if (s.action === 'skip_no_patches') return s.rolloutHard >= 1 - EPSILON ? 'no_failures' : 'no_patches';
   if (s.action === 'skip_no_rewrite') return 'no_rewrite';
   if (s.patches === 0) return 'no_patches';
   if (s.vetoed) return 'vetoed'; // before 'applied': a vetoed bundle applies nothing
   if (s.merged === 0 || s.applied === 0) return 'no_edits_applied';
   if (s.skippedByCheck) return 'train_check';
   if (s.refusedByRule) return 'gate_rule';
-  if (s.complete !== false && s.candidateScore !== null && Math.abs(s.candidateScore - s.currentScore) <= EPS)
-    return 'ties';
+  if (s.complete !== false && s.candidateScore !== null && isTie(s.candidateScore - s.currentScore)) return 'ties';
   return 'worse';
 }
 
@@ -142,7 +140,7 @@ export function diagnoseNoProgress(
       evidence: evidence(cause, ss, o.baseline),
       advice: ADVICE[cause],
     }));
-  if (o.baseline >= 1 - EPS)
+  if (o.baseline >= 1 - EPSILON)
     causes.unshift({
       cause: 'already_perfect',
       steps: [],

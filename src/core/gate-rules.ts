@@ -6,6 +6,7 @@
  * - `significance`: and the mean paired gain exceeds k standard errors of the paired difference.
  * The rules only ever refuse more than `mean`, so the gate's early stop stays exact.
  */
+import { isGain } from './epsilon';
 import { compareOutcomes, type ItemOutcome } from './credit';
 import type { GateMetric } from './gate';
 
@@ -72,7 +73,6 @@ export function meanAndStandardError(xs: readonly number[]): { mean: number; se:
   return { mean, se: Math.sqrt(variance / n) };
 }
 
-const EPS = 1e-12;
 const fmt = (x: number) => x.toFixed(4);
 
 /** Whether the rule lets a candidate that beat the current mean in. */
@@ -94,7 +94,7 @@ export function judgeByRule(
   }
   if (o.rule === 'significance') {
     const k = o.k ?? 1;
-    if (!(gain > k * se + EPS)) {
+    if (!isGain(gain - k * se)) {
       return {
         ...base,
         allowed: false,

@@ -2,6 +2,7 @@
  * The validation gate (algorithm doc §2.6, §4.2): a candidate replaces the current skill only
  * if its gate score is strictly higher. Best is tracked separately and is what gets exported.
  */
+import { isGain } from './epsilon';
 import { stripProtectedRegions } from './protected-regions';
 
 export const GATE_METRICS = ['hard', 'soft', 'mixed'] as const;
@@ -103,7 +104,7 @@ export function decidePaired(
   candidate: { skill: string; score: number; origin: string; step: number },
   o: { gain: number; beatsBest: boolean },
 ): GateDecision {
-  if (!(o.gain > 1e-12)) return { action: 'reject', state };
+  if (!isGain(o.gain)) return { action: 'reject', state };
   const asCurrent = { currentSkill: candidate.skill, currentScore: candidate.score, currentOrigin: candidate.origin };
   const best = o.beatsBest
     ? { bestSkill: candidate.skill, bestScore: candidate.score, bestStep: candidate.step, bestOrigin: candidate.origin }

@@ -7,6 +7,7 @@
  * of the candidate winning that often by chance, and the mean per-item gain on the gate metric.
  * With one sample per item and a margin of 1 it is exactly the item-by-item comparison of before.
  */
+import { isGain, isTie } from './epsilon';
 import { isPass } from './credit';
 import type { GateMetric } from './gate';
 
@@ -63,7 +64,7 @@ export function itemValue(samples: readonly Sample[], o: ValueOptions): number {
 /** The two skills' values differ on this item: the items a re-sample may settle. */
 export function disagree(p: ItemPair, o: ValueOptions): boolean {
   if (!p.ref.length || !p.cand.length) return false;
-  return Math.abs(itemValue(p.cand, o) - itemValue(p.ref, o)) > EPS;
+  return !isTie(itemValue(p.cand, o) - itemValue(p.ref, o));
 }
 
 /** P(X ≥ k) for X ~ Binomial(n, ½): the one-sided exact sign test (McNemar on the discordant pairs). */
@@ -98,8 +99,6 @@ export interface PairedVerdict {
   margin: number;
 }
 
-const EPS = 1e-9;
-
 /** The verdict on every item both skills were scored on. */
 export function pairedVerdict(pairs: readonly ItemPair[], o: ValueOptions): PairedVerdict {
   const both = pairs.filter((p) => p.ref.length && p.cand.length);
@@ -114,8 +113,8 @@ export function pairedVerdict(pairs: readonly ItemPair[], o: ValueOptions): Pair
     const b = itemValue(p.cand, o);
     refSum += a;
     candSum += b;
-    if (b > a + EPS) improved.push(p.itemId);
-    if (b < a - EPS) regressed.push(p.itemId);
+    if (isGain(b - a)) improved.push(p.itemId);
+    if (isGain(a - b)) regressed.push(p.itemId);
     if (p.ref.length > 1 || p.cand.length > 1) resampled++;
     // A side asked again and still split (a side asked once was never in doubt).
     const split = (xs: readonly Sample[]) => xs.length > 1 && !isSettled(xs, o.margin);
