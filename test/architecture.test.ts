@@ -3,7 +3,7 @@
 // src/core already refuses DOM, Node and timer types; this catches what type-checking cannot.
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 
 const CORE = new URL('../src/core/', import.meta.url).pathname;
 const ALLOWED_PACKAGES = new Set(['jsonrepair', 'papaparse', '@noble/hashes/sha2.js', 'diff', 'fflate']);
@@ -136,5 +136,26 @@ describe('who writes the run state', () => {
   });
   it('has writers that write', () => {
     for (const w of WRITERS) expect(readFileSync(join(ENGINE, w), 'utf8')).toMatch(/\bstate\.gate\s*=/);
+  });
+});
+
+// Issue #29: the engine's shared pieces (session, gate, artifacts, keys) sit at its top, so no
+// sub-folder imports a sibling's internals; the trainer alone calls each sub-folder's face. And
+// the top never reaches down into a sub-folder.
+describe('engine sub-folders import only the top and themselves', () => {
+  const ENGINE = join(SRC, 'engine');
+  const FACES = new Set(['step/run-step', 'epoch/boundary']);
+  const files = sourceFiles(ENGINE).map((f) => f.slice(ENGINE.length + 1));
+  it.each(files)('engine/%s', (file) => {
+    const own = file.includes('/') ? file.split('/')[0] : null;
+    const text = readFileSync(join(ENGINE, file), 'utf8');
+    for (const m of text.matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+['"](\.[^'"]+)['"]/gm)) {
+      const to = relative(ENGINE, join(ENGINE, file, '..', m[1]));
+      if (to.startsWith('..')) continue; // core
+      const folder = to.includes('/') ? to.split('/')[0] : null;
+      if (folder === null || folder === own) continue;
+      const where = `engine/${file} imports ${m[1]}`;
+      expect(own !== null && FACES.has(to) && file === 'run/trainer.ts', where).toBe(true);
+    }
   });
 });

@@ -9,7 +9,8 @@ import { skillHash } from '../core/hash';
 import { renderRunReport, type ReportData, type ReportGate } from '../core/run-report';
 import { reportData, reportGate } from '../storage/report-data';
 import { originLabel } from '../core/version-origin';
-import { stepKey, type StepArtifacts } from '../engine/step/artifacts';
+import type { StepArtifacts } from '../engine/artifacts';
+import { stepKey } from '../engine/keys';
 import { lineageOf } from '../storage/skill-blame';
 import type { FileRunStore } from './file-store';
 

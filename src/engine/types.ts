@@ -194,7 +194,7 @@ export interface EpochStats {
   metaSkill?: { action: string; content?: string };
 }
 
-/** One epoch of the activation track (engine/epoch/activation.ts). */
+/** One epoch of the activation track (engine/activation.ts). */
 export interface ActivationEpoch {
   epoch: number;
   /** accept / reject at the gate; no_misfires: every train query decided right; no_candidate: no usable rewrite. */
@@ -206,6 +206,8 @@ export interface ActivationEpoch {
   /** The gate's verdict on the validation queries: the current description's share, the candidate's. */
   valCurrent?: number;
   valCandidate?: number;
+  /** The gate rule's verdict on a rewrite that gained (absent under the mean rule). */
+  rule?: GateRuleVerdict;
 }
 
 /** The activation track's state: the description trained on trigger queries (issue #23 item 4). */

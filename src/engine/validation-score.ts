@@ -6,6 +6,7 @@
  * as a full evaluation's, and the stored score is marked as an upper bound, never reused as a
  * full score.
  */
+import { isGain, isTie } from '../core/epsilon';
 import { skillHash } from '../core/hash';
 import { gateScore, semanticDensity, type GateScoreOptions } from '../core/gate';
 import type { NoisePolicy } from '../core/noise';
@@ -14,7 +15,18 @@ import { injectEmptySlowUpdate } from '../core/protected-regions';
 import type { RunConfig } from '../core/run-config';
 import type { EngineContext } from './context';
 import { rolloutPhase, storedFirstSamples } from './rollout';
-import type { RolloutRow, RunDataset, RunState, SelectionScore } from './types';
+import type { GateState } from '../core/gate';
+import type { RolloutRow, RunDataset, SelectionScore } from './types';
+
+/**
+ * What validation scoring works on: the run's gate state, read only, and its memo of scores by
+ * skill hash, which scoring fills (an identical skill is never rolled out twice). A run state is
+ * one; the step passes its own, since it is the writer of both.
+ */
+export interface Scoring {
+  readonly gate: Readonly<GateState>;
+  selectionCache: Record<string, SelectionScore>;
+}
 
 export function gateOptions(c: RunConfig): GateScoreOptions {
   return { metric: c.gateMetric, mixedWeight: c.gateMixedWeight, densityWeight: c.densityWeight };
@@ -44,7 +56,7 @@ export interface SelectionOptions {
 
 export async function scoreOnSelection(
   ctx: EngineContext,
-  state: RunState,
+  s: Scoring,
   data: RunDataset,
   phase: string,
   skill: string,
@@ -53,14 +65,14 @@ export async function scoreOnSelection(
   const { mustBeat, allowTie = false } = o;
   const hash = await skillHash(skill);
   const opts = gateOptions(ctx.config);
-  const cached = state.selectionCache[hash];
+  const cached = s.selectionCache[hash];
   if (cached?.complete && !(o.measured && cached.carried))
     return { hash, score: cached, gate: gateScore(cached.hard, cached.soft, opts, skill), cacheHit: true, calls: 0 };
   const canStillWin =
     ctx.config.earlyStopGate && mustBeat !== undefined
       ? (uh: number, us: number) => {
           const best = gateScore(uh, us, opts, skill);
-          return allowTie ? best >= mustBeat - 1e-12 : best > mustBeat;
+          return allowTie ? !isGain(mustBeat - best) : best > mustBeat;
         }
       : undefined;
   const r = await rolloutPhase(ctx, { phase, skill, itemIds: selectionIds(ctx.config, data), canStillWin });
@@ -79,7 +91,7 @@ export async function scoreOnSelection(
       complete: false,
     };
   }
-  if (!cached || score.complete) state.selectionCache[hash] = score; // a measured score replaces a carried one
+  if (!cached || score.complete) s.selectionCache[hash] = score; // a measured score replaces a carried one
   return { hash, score, gate: gateScore(score.hard, score.soft, opts, skill), cacheHit: false, calls: r.calls };
 }
 
@@ -101,7 +113,7 @@ export interface SelectionComparison {
  */
 export async function compareOnSelection(
   ctx: EngineContext,
-  state: RunState,
+  s: Scoring,
   data: RunDataset,
   phase: string,
   reference: string,
@@ -115,17 +127,17 @@ export async function compareOnSelection(
   const density = (skill: string) =>
     opts.densityWeight && opts.densityWeight > 0 ? opts.densityWeight * semanticDensity(skill, opts.leadingWords) : 0;
   const densityGain = density(candidate) - density(reference);
-  const cached = state.selectionCache[hash];
+  const cached = s.selectionCache[hash];
   const cacheHit = !!cached?.complete && !cached.carried;
   const earlyStop = (o.earlyStop ?? true) && c.earlyStopGate;
   const continueWhile = earlyStop
     ? (_sofar: unknown, gainSum: number, left: number) => {
         const best = (gainSum + left) / Math.max(1, ids.length) + densityGain;
-        return o.allowTie ? best >= -1e-12 : best > 1e-12;
+        return o.allowTie ? !isGain(-best) : isGain(best);
       }
     : undefined;
   // A reference whose score was carried over (the epoch placeholder: same body) reuses the rows it came from.
-  const carried = state.selectionCache[await skillHash(reference)];
+  const carried = s.selectionCache[await skillHash(reference)];
   const refRows =
     carried?.carried && carried.carriedFrom ? await storedFirstSamples(ctx, carried.carriedFrom, ids) : null;
   const cmp = await compareSkills(ctx, {
@@ -160,7 +172,7 @@ export async function compareOnSelection(
       complete: false,
     };
   }
-  if (!cached || score.complete) state.selectionCache[hash] = score;
+  if (!cached || score.complete) s.selectionCache[hash] = score;
   const v = cmp.verdict;
   return {
     outcome: { hash, score, gate: gateScore(score.hard, score.soft, opts, candidate), cacheHit, calls: cmp.calls },
@@ -187,18 +199,18 @@ export function sameSkill(a: string, b: string): boolean {
  */
 export async function versusBest(
   ctx: EngineContext,
-  state: RunState,
+  s: Scoring,
   data: RunDataset,
   phase: string,
   candidate: string,
   policy: NoisePolicy,
 ): Promise<{ beats: boolean; ties: boolean; units: FlipUnits }> {
-  if (sameSkill(state.gate.currentSkill, state.gate.bestSkill)) return { beats: true, ties: true, units: {} };
-  const cmp = await compareOnSelection(ctx, state, data, `${phase}-best`, state.gate.bestSkill, candidate, {
+  if (sameSkill(s.gate.currentSkill, s.gate.bestSkill)) return { beats: true, ties: true, units: {} };
+  const cmp = await compareOnSelection(ctx, s, data, `${phase}-best`, s.gate.bestSkill, candidate, {
     policy,
     earlyStop: false,
   });
-  return { beats: cmp.gain > 1e-12, ties: Math.abs(cmp.gain) <= 1e-12, units: cmp.cmp.units };
+  return { beats: isGain(cmp.gain), ties: isTie(cmp.gain), units: cmp.cmp.units };
 }
 
 export interface BestRecheck {
@@ -224,7 +236,7 @@ export interface BestRecheck {
  */
 export async function recheckAsBest(
   ctx: EngineContext,
-  state: RunState,
+  s: Scoring,
   data: RunDataset,
   phase: string,
   candidate: string,
@@ -238,13 +250,13 @@ export async function recheckAsBest(
     itemIds: ids,
     repeat: policy.maxSamples,
   });
-  const cmp = await compareOnSelection(ctx, state, data, `${phase}-best`, state.gate.bestSkill, candidate, {
+  const cmp = await compareOnSelection(ctx, s, data, `${phase}-best`, s.gate.bestSkill, candidate, {
     policy,
     earlyStop: false,
     gather: true,
   });
   return {
-    confirmed: cmp.gain > 1e-12,
+    confirmed: isGain(cmp.gain),
     fresh: gateScore(fresh.hard, fresh.soft, gateOptions(ctx.config), candidate),
     n: fresh.n,
     best: cmp.refScore,

@@ -7,6 +7,7 @@
  * most the unscored items could still add, so a candidate that can no longer win stops costing calls.
  * The k-th sample of a skill on an item has its own cache key: drawn once, reused by every verdict.
  */
+import { isGain } from '../core/epsilon';
 import { skillHash } from '../core/hash';
 import { isPass } from '../core/credit';
 import { resamples, type NoisePolicy } from '../core/noise';
@@ -109,7 +110,7 @@ export async function compareSkills(ctx: EngineContext, o: CompareOptions): Prom
   const gainOf = (id: string) => itemValue(pairOf(id).cand, vopts) - itemValue(pairOf(id).ref, vopts);
   const both = (id: string) => ref.has(id) && cand.has(id);
   // Items the candidate loses are always settled: a regression decides repairs and tie-breaks.
-  const settleLosses = (ids: readonly string[]) => settle(ids.filter((id) => both(id) && gainOf(id) < -1e-9));
+  const settleLosses = (ids: readonly string[]) => settle(ids.filter((id) => both(id) && isGain(-gainOf(id))));
 
   let scored: string[] = [];
   const take = (rows: readonly RolloutRow[]) => {
@@ -176,11 +177,11 @@ export async function compareSkills(ctx: EngineContext, o: CompareOptions): Prom
   // Wins are settled only as far as the verdict needs: in order, until the gain stays positive
   // even if every win not settled yet came to nothing ("repeat samples only where a verdict is close").
   for (;;) {
-    const pending = scored.filter((id) => both(id) && !settled.has(id) && gainOf(id) > 1e-9);
+    const pending = scored.filter((id) => both(id) && !settled.has(id) && isGain(gainOf(id)));
     if (!pending.length || !resamples(o.policy)) break;
     // The gain the items already settled (or never in doubt) give: positive means decided.
     const sure = scored.filter((id) => both(id) && !pending.includes(id)).reduce((a, id) => a + gainOf(id), 0);
-    if (!o.settleAllWins && sure > 1e-9) break;
+    if (!o.settleAllWins && isGain(sure)) break;
     // As many wins as could make it positive if each settled as a win.
     const chunk = o.settleAllWins ? pending.length : Math.floor(Math.max(0, -sure)) + 1;
     await settle(pending.slice(0, chunk));

@@ -5,7 +5,7 @@
  */
 import type { ItemDelta } from '../core/credit';
 import type { ReportData, ReportGate } from '../core/run-report';
-import type { StepArtifacts } from '../engine/step/artifacts';
+import type { StepArtifacts } from '../engine/artifacts';
 import type { RunState, StepRecord } from '../engine/types';
 import type { RunRecord } from './schema';
 

@@ -8,7 +8,7 @@
 import { blameLines, blameRanges } from '../core/edit-blame';
 import { compareOutcomes, isPass } from '../core/credit';
 import type { Edit } from '../core/edits';
-import { readStepArtifacts } from '../engine/step/artifacts';
+import { readStepArtifacts } from '../engine/artifacts';
 import type { SkillVersion } from '../engine/types';
 import type { SkillwrightDb } from './open-db';
 import { readStepRecords } from './step-records';

@@ -3,7 +3,7 @@
  * rollouts, calls and artifacts, the skill it started from, and the current skill's rows on
  * the items its candidate was gated on.
  */
-import { stepKey } from '../engine/step/artifacts';
+import { stepKey } from '../engine/keys';
 import { skillHash } from '../core/hash';
 import type { ArtifactRecord, OptimizerCallRecord, RolloutRow, SkillVersion, StepRecord } from '../engine/types';
 import type { RunRecord } from './schema';

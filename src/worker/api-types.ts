@@ -30,7 +30,7 @@ import type { BuildChoices, ImportOptions } from '../core/dataset-import';
 import type { DatasetListItem } from '../storage/datasets-repo';
 import type { RunListItem } from '../storage/runs-repo';
 import type { BlameLine, BlameSource, SkillBlame } from '../storage/skill-blame';
-import type { ReviewRequest } from '../engine/step/artifacts';
+import type { ReviewRequest } from '../engine/artifacts';
 import type { RunEndpoints, StoredEndpoint } from '../storage/schema';
 
 import type { RoleCheck } from './connection-test';
@@ -42,10 +42,10 @@ import type {
   ScreenedArtifact,
   StepArtifacts,
   TieBreakRecord,
-} from '../engine/step/artifacts';
+} from '../engine/artifacts';
 
 // What the page needs by name from below; nothing else is re-exported.
-export type { AppendixFlush } from '../engine/step/artifacts';
+export type { AppendixFlush } from '../engine/artifacts';
 export type { BlameLine, BlameSource, SkillBlame, ReviewRequest };
 export type {
   CheckArtifact,
@@ -161,7 +161,7 @@ export interface StepDetail {
   /** The current skill's rows on the same validation items (for improved / regressed / unchanged). */
   currentRollouts: RolloutRow[];
   calls: OptimizerCallRecord[];
-  /** The step's artifacts by name (engine/step/artifacts.ts). */
+  /** The step's artifacts by name (engine/artifacts.ts). */
   artifacts: Partial<StepArtifacts>;
   currentSkillBefore: string | null;
   candidateSkill: string | null;

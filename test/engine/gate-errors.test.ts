@@ -12,7 +12,7 @@ import { MemoryRunStore } from '../../src/storage/memory-store';
 import { createContext } from '../../src/engine/context';
 import { Meter } from '../../src/engine/meter';
 import { initialRunState } from '../../src/engine/run/trainer';
-import { gateCandidate } from '../../src/engine/step/validation-gate';
+import { gateCandidate } from '../../src/engine/gate';
 import { scoreOnSelection } from '../../src/engine/validation-score';
 import { applyPatch } from '../../src/core/edits';
 import { noisePolicy, NO_FLIPS } from '../../src/core/noise';
@@ -54,7 +54,7 @@ describe('gate with errored rows', () => {
     // Every cobalt item fails for the candidate — and its calls fail too.
     server().set({ faults: [{ kind: '500', stage: 'target', match: /no extra words[\s\S]*What is the cobalt code/ }] });
     const { ctx, state, data, cand } = await setup();
-    const g = await gateCandidate(ctx, state, data, { key: 's0001', cand, origin: 'step_0001', step: 1, policy });
+    const g = await gateCandidate(ctx, state, data, { phase: 's0001/gate', against: 'current', candidate: cand.skill, origin: 'step_0001', step: 1, check: cand.check, policy });
     expect(g.selection!.score.errors).toBeGreaterThan(0);
     // Over the items it scored, the candidate looks strictly better than the current skill …
     expect(g.selection!.gate).toBeGreaterThan(state.gate.currentScore);
@@ -68,7 +68,7 @@ describe('gate with errored rows', () => {
 
   it('without errors decides on the plain means, as before', async () => {
     const { ctx, state, data, cand } = await setup();
-    const g = await gateCandidate(ctx, state, data, { key: 's0001', cand, origin: 'step_0001', step: 1, policy });
+    const g = await gateCandidate(ctx, state, data, { phase: 's0001/gate', against: 'current', candidate: cand.skill, origin: 'step_0001', step: 1, check: cand.check, policy });
     expect(g.selection!.score.errors).toBeUndefined();
     expect(g.verdict!.n).toBe(data.splits.val.length);
     expect(g.decision.action).toBe('reject');

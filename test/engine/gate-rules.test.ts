@@ -6,7 +6,7 @@ import { sharedLlmServer } from '../support/shared-server';
 import { trainOnce, INITIAL_SKILL } from '../support/harness';
 import { ruleText, TOPICS, HARMFUL_RULE } from '../support/rule-world';
 import { isPass } from '../../src/core/credit';
-import type { GateArtifact } from '../../src/engine/step/artifacts';
+import type { GateArtifact } from '../../src/engine/artifacts';
 import type { RunConfig } from '../../src/core/run-config';
 
 const server = sharedLlmServer();

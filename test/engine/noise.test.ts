@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { MemoryRunStore } from '../../src/storage/memory-store';
 import { HARMFUL_KEY } from '../support/rule-world';
 import { trainSeed, type SeedResult } from '../support/bench-quality';
-import type { GateArtifact, RepairArtifact } from '../../src/engine/step/artifacts';
+import type { GateArtifact, RepairArtifact } from '../../src/engine/artifacts';
 import type { RunState } from '../../src/engine/types';
 
 const key = (step: number) => `s${String(step).padStart(4, '0')}`;

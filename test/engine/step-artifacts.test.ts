@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { epochKey, readStepArtifacts, rebuildCandidate, stepKey } from '../../src/engine/step/artifacts';
+import { readStepArtifacts, rebuildCandidate } from '../../src/engine/artifacts';
+import { epochKey, stepKey } from '../../src/engine/keys';
 import type { ArtifactRecord } from '../../src/engine/types';
 
 const rec = (key: string, value: unknown): ArtifactRecord => ({ runId: 'r', key, value });

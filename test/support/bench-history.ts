@@ -9,7 +9,7 @@ import { openSkillwrightDb, type SkillwrightDb } from '../../src/storage/open-db
 import { putRun } from '../../src/storage/runs-repo';
 import { keptLines } from '../../src/core/edit-blame';
 import { skillHash } from '../../src/core/hash';
-import { stepKey } from '../../src/engine/step/artifacts';
+import { stepKey } from '../../src/engine/keys';
 import { DEFAULT_RUN_CONFIG } from '../../src/core/run-config';
 import type { RolloutRow, StepRecord } from '../../src/engine/types';
 import { promptFiles } from './prompts';

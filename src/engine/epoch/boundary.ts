@@ -3,22 +3,22 @@
  * slow-update guidance (gated, or forced in and measured) and the meta skill, then start the
  * next epoch with a fresh step buffer.
  */
-import { applyGateRule } from '../step/gate-rule';
-import { epochKey } from '../step/artifacts';
-import { decidePaired, evaluateGate, isAccept, type GateDecision } from '../../core/gate';
-import type { GateRuleVerdict } from '../../core/gate-rules';
+import { putEpochArtifact } from '../artifacts';
+import { epochKey } from '../keys';
+import { gateCandidate } from '../gate';
+import { evaluateGate, isAccept } from '../../core/gate';
 import { policyOf, withFlips } from '../noise-ledger';
 import { skillHash } from '../../core/hash';
 import { getSlowUpdateContent, injectEmptySlowUpdate, replaceSlowUpdateBlock } from '../../core/protected-regions';
 import { comparePrevCurr, renderComparison, type ComparisonPair } from './comparison';
 import { callOptimizer } from '../optimizer-call';
 import { PauseError } from '../pause';
-import { compareOnSelection, scoreOnSelection, versusBest, type SelectionOutcome } from '../validation-score';
+import { scoreOnSelection, type SelectionOutcome } from '../validation-score';
 import type { EpochStats, RunState } from '../types';
 
-import { countActions, type TrainSession } from '../run/session';
+import { countActions, type TrainSession } from '../session';
 import { originKey } from '../../core/version-origin';
-import { activationBaseline, activationEpoch } from './activation';
+import { activationBaseline, activationEpoch } from '../activation';
 
 /** The epoch boundary (§2.8): slow update, then meta skill; then a fresh step buffer. */
 export async function epochBoundary(
@@ -109,38 +109,23 @@ export async function epochBoundary(
         });
         if (c.slowUpdateGated) {
           session.stage('gate', lastStep, epoch);
-          let decision: GateDecision;
-          let g: SelectionOutcome;
-          let rule: GateRuleVerdict | null = null;
-          if (c.useGate) {
-            // The same item-by-item verdict as a step's gate, against the current skill.
-            const policy = policyOf(c, state);
-            const cmp = await compareOnSelection(ctx, state, data, `${tag}/gate`, state.gate.currentSkill, candidate, {
-              policy,
-            });
-            g = { ...cmp.outcome, gate: cmp.candScore };
-            const proposal = { skill: candidate, score: cmp.candScore, origin, step: lastStep };
-            let units = cmp.cmp.units;
-            let paired: GateDecision = { action: 'reject', state: state.gate };
-            if (cmp.cmp.complete && cmp.gain > 1e-12) {
-              const best = await versusBest(ctx, state, data, `${tag}/gate`, candidate, policy);
-              units = { ...units, ...best.units };
-              paired = decidePaired(state.gate, proposal, { gain: cmp.gain, beatsBest: best.beats });
-            }
-            state.flips = withFlips(state.flips, units);
-            ({ decision, rule } = applyGateRule(c, {
-              pairs: cmp.cmp.pairs,
-              margin: policy.margin,
-              decision: paired,
-              before: state.gate,
-            }));
-          } else {
-            g = await scoreOnSelection(ctx, state, data, `${tag}/gate`, candidate);
-            decision = evaluateGate(state.gate, { skill: candidate, score: g.gate, origin, step: lastStep }, false);
-          }
+          // The same gate as a step's candidate; no train batch, so a tie rejects (gate.ts).
+          const gated = await gateCandidate(ctx, state, data, {
+            phase: `${tag}/gate`,
+            against: 'current',
+            candidate,
+            origin,
+            step: lastStep,
+            check: null,
+            policy: policyOf(c, state),
+          });
+          state.flips = withFlips(state.flips, gated.units);
+          const decision = gated.decision;
+          // Recorded with its settled score when it was compared, its own score when forced.
+          const g = gated.compared ? { ...gated.selection!, gate: gated.compared.candidate } : gated.selection!;
           state.gate = decision.state;
           if (isAccept(decision.action)) await session.saveVersion(candidate, origin, lastStep);
-          stats.slowUpdate = { ...measuredUpdate(decision.action, g), ...(rule ? { rule } : {}) };
+          stats.slowUpdate = { ...measuredUpdate(decision.action, g), ...(gated.rule ? { rule: gated.rule } : {}) };
         } else {
           // Forced in, but measured: its content changed the skill, so the old score says nothing.
           session.stage('gate', lastStep, epoch);
@@ -177,17 +162,18 @@ export async function epochBoundary(
     });
   }
   if (pairs)
-    await ctx.store.putArtifact({
-      runId: ctx.runId,
-      key: `${tag}/pairs`,
-      value: pairs.map((p) => ({
+    await putEpochArtifact(
+      ctx,
+      epoch,
+      'pairs',
+      pairs.map((p) => ({
         id: p.id,
         task: p.task,
         category: p.category,
         prevHard: p.prev.hard,
         currHard: p.curr.hard,
       })),
-    });
+    );
   stats.bestScoreAtEnd = state.gate.bestScore;
   stats.currentScoreAtEnd = state.gate.currentScore;
   state.epochStats = [...state.epochStats.filter((s) => s.epoch !== epoch), stats];

@@ -10,8 +10,8 @@ import { conversationBlock, shownFailReason } from '../trajectory';
 import { trajectoryView } from '../agent-rollout';
 import type { RolloutRow, RunDataset } from '../types';
 import { isPass } from '../../core/credit';
-
-export type PairCategory = 'improved' | 'regressed' | 'persistent_fail' | 'stable_success';
+import type { PairCategory } from '../artifacts';
+import { epochKey } from '../keys';
 
 export interface ComparisonPair {
   id: string;
@@ -35,7 +35,7 @@ export async function comparePrevCurr(
   prevSkill: string,
   currSkill: string,
 ): Promise<ComparisonPair[]> {
-  const tag = `e${String(epoch).padStart(2, '0')}`;
+  const tag = epochKey(epoch);
   const order = longitudinalOrder(data.splits.train, ctx.config.seed, epoch);
   const n = Math.min(ctx.config.slowUpdateSamples, order.length);
   const policy = ctx.config.pairPolicy;

@@ -2,12 +2,13 @@
  * End of training (algorithm doc §2.9): final validation and promotion, test evaluation of
  * each distinct skill, and the run summary.
  */
-import { gateScore } from '../../core/gate';
+import { gateScore, isAccept } from '../../core/gate';
 import { skillHash } from '../../core/hash';
 import { injectEmptySlowUpdate } from '../../core/protected-regions';
 import { type EngineContext } from '../context';
 import { rolloutPhase, type PhaseResult } from '../rollout';
-import { compareOnSelection, gateOptions, scoreOnSelection } from '../validation-score';
+import { gateOptions, scoreOnSelection } from '../validation-score';
+import { gateCandidate } from '../gate';
 import { laterSamples, policyOf, runFlipTally, withFlips } from '../noise-ledger';
 import type { RolloutRow, RunState, RunSummary, TestReport } from '../types';
 import { fitLatent, liftInterval, type Unit } from '../../core/lift';
@@ -15,19 +16,16 @@ import { flipRate, resamples, type NoisePolicy } from '../../core/noise';
 import { isSettled } from '../../core/paired-verdict';
 import { isPass } from '../../core/credit';
 
-import { activationTest } from '../epoch/activation';
-import { countActions, type TrainSession } from './session';
+import { activationTest } from '../activation';
+import { countActions, type TrainSession } from '../session';
 import { diagnoseNoProgress, type StepFacts } from '../../core/diagnostics';
-import { stepKey } from '../step/artifacts';
+import { getStepArtifact } from '../artifacts';
 import type { StepRecord } from '../types';
 
 /** What the diagnosis needs of a step: its record and its gate artifact's verdicts. */
 async function stepFacts(ctx: EngineContext, s: StepRecord): Promise<StepFacts> {
-  const prefix = `${stepKey(s.step)}/`;
-  const gate = (await ctx.store.getArtifact(ctx.runId, `${prefix}gate`))?.value as
-    { skippedByCheck?: boolean; rule?: { allowed: boolean } | null } | undefined;
-  const review = (await ctx.store.getArtifact(ctx.runId, `${prefix}review`))?.value as
-    { approved?: number[] } | undefined;
+  const gate = await getStepArtifact(ctx.store, ctx.runId, s.step, 'gate');
+  const review = await getStepArtifact(ctx.store, ctx.runId, s.step, 'review');
   return {
     step: s.step,
     action: s.action,
@@ -187,32 +185,34 @@ export async function finish(session: TrainSession, prev: RunState): Promise<Run
     // Always done (the reference promotes only when evaluating on test), and measured: a score
     // carried over from another skill is never taken as this one's. The final skill meets the best
     // item by item (issue #19): a stored best score may be a lucky draw no later skill can beat.
-    const g = await scoreOnSelection(ctx, state, data, 'final', state.gate.currentSkill, { measured: true });
-    const cmp = await compareOnSelection(
-      ctx,
-      state,
-      data,
-      'final-best',
-      state.gate.bestSkill,
-      state.gate.currentSkill,
-      { policy: policyOf(c, state), earlyStop: false },
-    );
-    state.flips = withFlips(state.flips, cmp.cmp.units);
-    finalSelection = cmp.candScore;
-    if (g.score.complete && cmp.gain > 1e-12) {
-      state.gate = {
-        ...state.gate,
-        bestSkill: state.gate.currentSkill,
-        bestScore: cmp.candScore,
-        bestStep: session.totalSteps,
-        bestOrigin: state.gate.currentOrigin,
-      };
+    // The one-shot phase (batch API when on): the final skill measured on validation.
+    await scoreOnSelection(ctx, state, data, 'final', state.gate.currentSkill, { measured: true });
+    const gated = await gateCandidate(ctx, state, data, {
+      phase: 'final-best',
+      against: 'best',
+      candidate: state.gate.currentSkill,
+      origin: state.gate.currentOrigin,
+      step: session.totalSteps,
+      check: null,
+      policy: policyOf(c, state),
+    });
+    state.flips = withFlips(state.flips, gated.units);
+    finalSelection = gated.compared!.candidate;
+    if (isAccept(gated.decision.action)) {
+      // Only best moves: the final skill is current already, with the score it ended with.
+      const { bestSkill, bestScore, bestStep, bestOrigin } = gated.decision.state;
+      state.gate = { ...state.gate, bestSkill, bestScore, bestStep, bestOrigin };
       ctx.emit({
         type: 'log',
         level: 'info',
-        message: `The final skill beats the best on validation item by item (${cmp.candScore.toFixed(4)} against ${cmp.refScore.toFixed(4)}) and becomes the best skill.`,
+        message: `The final skill beats the best on validation item by item (${gated.compared!.candidate.toFixed(4)} against ${gated.compared!.current.toFixed(4)}) and becomes the best skill.`,
       });
-    }
+    } else if (gated.rule && !gated.rule.allowed)
+      ctx.emit({
+        type: 'log',
+        level: 'info',
+        message: `The final skill beats the best on validation, but the gate rule keeps the best: ${gated.rule.reason}`,
+      });
   }
   const tests: TestReport[] = [];
   let lifts: Pick<RunSummary, 'lift' | 'liftOverNone'> = {};

@@ -7,6 +7,7 @@
  */
 import { chunk } from '../../core/batching';
 import { validatePayload, type JsonObject } from '../../core/json-extract';
+import type { Edit, Patch } from '../../core/edits';
 import type { EngineContext } from '../context';
 import { callOptimizer, checkErrorRate, type OptimizerResult } from '../optimizer-call';
 import { MODE_PROMPTS, type ModePrompts } from './mode-prompts';
@@ -15,6 +16,15 @@ import { MODE_PROMPTS, type ModePrompts } from './mode-prompts';
 export interface Proposals {
   reasoning: string;
   items: JsonObject[];
+}
+
+/**
+ * Patch mode's merged proposals as a patch. The optimizer's edit objects are kept as it wrote
+ * them: the edit screen and the apply report judge a malformed one (an unknown or missing op is
+ * an edit that does not apply, never a reason to lose the step), so nothing is dropped here.
+ */
+export function mergedPatch(p: Proposals): Patch {
+  return { reasoning: p.reasoning, edits: p.items.map((e): Edit => ({ ...e, op: e.op as Edit['op'] })) };
 }
 
 export interface AggregateResult {

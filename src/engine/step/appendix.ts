@@ -9,8 +9,8 @@ import { getAppendixNotes, mergeAppendixNotes, replaceAppendixNotes } from '../.
 import type { EngineContext } from '../context';
 import { callOptimizer } from '../optimizer-call';
 import { scoreOnSelection } from '../validation-score';
-import type { TrainSession } from '../run/session';
-import { putStepArtifact, type AppendixFlush } from './artifacts';
+import type { TrainSession } from '../session';
+import { putStepArtifact, type AppendixFlush } from '../artifacts';
 import type { RunState } from '../types';
 import type { GateState } from '../../core/gate';
 import { originKey } from '../../core/version-origin';

@@ -4,14 +4,15 @@
  * budget, the ranker picks the step's edits, and the candidate is checked on the step's own
  * train items before validation — a candidate that broke items is repaired by the optimizer,
  * one that does not improve on train is rejected without spending validation calls (GEPA's
- * minibatch check). Each mechanism is a knob. The validation gate itself: engine/validation-gate.ts.
+ * minibatch check). Each mechanism is a knob. The validation gate itself: engine/gate.ts.
  */
+import { isTie } from '../../core/epsilon';
 import { poolWithCarried } from '../../core/credit';
 import { screenEdits } from '../../core/edit-screen';
 import { applyPatch, type Edit, type Patch, type PatchResult } from '../../core/edits';
 import type { NoisePolicy } from '../../core/noise';
 import type { FlipUnits } from '../verdict';
-import { putStepArtifact } from './artifacts';
+import { putStepArtifact } from '../artifacts';
 import type { EngineContext } from '../context';
 import {
   blameByLeavingOut,
@@ -22,7 +23,7 @@ import {
   type RepairOutcome,
   type TrainCheck,
 } from './credit-check';
-import type { RepairStep } from './artifacts';
+import type { RepairStep } from '../artifacts';
 import { okRows } from '../rollout';
 import { rankAndSelect } from './rank-edits';
 import type { RolloutRow } from '../types';
@@ -73,6 +74,14 @@ export interface RewriteCandidate extends CandidateBase {
   changeSummary: string[];
 }
 
+/** A bundle of edits and the candidate text it makes of the current skill: applied once, then passed on. */
+interface Bundle {
+  edits: Edit[];
+  applied: PatchResult;
+}
+
+export const bundleOf = (current: string, edits: Edit[]): Bundle => ({ edits, applied: applyPatch(current, edits) });
+
 /** Pool, screen, rank, apply; then the train check and the repair. */
 export async function buildCandidate(ctx: EngineContext, a: CandidateInput): Promise<PatchCandidate> {
   const c = ctx.config;
@@ -96,38 +105,36 @@ export async function buildCandidate(ctx: EngineContext, a: CandidateInput): Pro
   }
   const sel = await rankAndSelect(ctx, a.key, { ...a.merged, edits: kept }, a.budget, a.current, a.metaText);
   await putStepArtifact(ctx, a.key, 'ranked', sel.ranked);
-  let edits = sel.ranked.edits;
-  let applied = applyPatch(a.current, edits);
+  let bundle = bundleOf(a.current, sel.ranked.edits);
   let check: TrainCheck | null = null;
   let repair: RepairOutcome | null = null;
   let units: FlipUnits = {};
   const base = okRows(a.rows);
-  if (c.trainCheck && applied.skill !== a.current && base.length) {
-    const checkBundle = async (phase: string, bundle: readonly Edit[]): Promise<TrainCheck> => {
-      const r = await checkOnTrain(ctx, phase, base, a.current, applyPatch(a.current, bundle).skill, {
+  if (c.trainCheck && bundle.applied.skill !== a.current && base.length) {
+    const checkBundle = async (phase: string, b: Bundle): Promise<TrainCheck> => {
+      const r = await checkOnTrain(ctx, phase, base, a.current, b.applied.skill, {
         policy: a.policy,
         findRegressions: c.repairEdits,
       });
       units = { ...units, ...r.units };
       return r;
     };
-    check = await checkBundle(`${a.key}/check`, edits);
+    check = await checkBundle(`${a.key}/check`, bundle);
     if (c.repairEdits && check.delta.regressed.length) {
-      const credit = await assignCredit(ctx, { ...a, edits, check, base, checkBundle });
+      const credit = await assignCredit(ctx, { ...a, bundle, check, base, checkBundle });
       repair = credit.repair;
-      edits = credit.edits;
+      bundle = credit.bundle;
       check = credit.check;
-      applied = applyPatch(a.current, edits);
     }
     await putStepArtifact(ctx, a.key, 'check', checkArtifact(check));
   }
-  await putStepArtifact(ctx, a.key, 'candidate_edits', edits);
+  await putStepArtifact(ctx, a.key, 'candidate_edits', bundle.edits);
   return {
     kind: 'patch',
     ranked: sel.ranked,
-    edits,
-    applied,
-    skill: applied.skill,
+    edits: bundle.edits,
+    applied: bundle.applied,
+    skill: bundle.applied.skill,
     check,
     repair,
     carried: pool.filter((e) => e.carried).length,
@@ -136,8 +143,7 @@ export async function buildCandidate(ctx: EngineContext, a: CandidateInput): Pro
 }
 
 /** One bundle the credit assignment checked on the step's train items. */
-interface Checked {
-  edits: Edit[];
+interface Checked extends Bundle {
   check: TrainCheck;
   how: 'proposed' | 'repaired' | 'pruned';
 }
@@ -150,7 +156,7 @@ function better(x: Checked, y: Checked): boolean {
     -b.check.delta.regressed.length,
   ];
   const [a, b] = [score(x), score(y)];
-  for (let i = 0; i < a.length; i++) if (Math.abs(a[i] - b[i]) > 1e-9) return a[i] > b[i];
+  for (let i = 0; i < a.length; i++) if (!isTie(a[i] - b[i])) return a[i] > b[i];
   return true;
 }
 
@@ -166,15 +172,15 @@ function better(x: Checked, y: Checked): boolean {
 async function assignCredit(
   ctx: EngineContext,
   a: CandidateInput & {
-    edits: Edit[];
+    bundle: Bundle;
     check: TrainCheck;
     base: RolloutRow[];
-    checkBundle: (phase: string, bundle: readonly Edit[]) => Promise<TrainCheck>;
+    checkBundle: (phase: string, bundle: Bundle) => Promise<TrainCheck>;
   },
-): Promise<{ edits: Edit[]; check: TrainCheck; repair: RepairOutcome }> {
+): Promise<{ bundle: Bundle; check: TrainCheck; repair: RepairOutcome }> {
   const c = ctx.config;
   const rounds = Math.max(1, c.repairRounds ?? 1);
-  const seen: Checked[] = [{ edits: a.edits, check: a.check, how: 'proposed' }];
+  const seen: Checked[] = [{ ...a.bundle, check: a.check, how: 'proposed' }];
   const steps: RepairStep[] = [];
   let latest = seen[0];
   let first: RepairOutcome | null = null;
@@ -183,7 +189,7 @@ async function assignCredit(
       key: a.key,
       round,
       current: a.current,
-      candidate: applyPatch(a.current, latest.edits).skill,
+      candidate: latest.applied.skill,
       edits: latest.edits,
       check: latest.check,
       currentRows: a.base,
@@ -191,7 +197,8 @@ async function assignCredit(
       metaText: a.metaText,
     });
     first ??= repair;
-    if (!repair.repaired || applyPatch(a.current, repair.edits).skill === a.current) {
+    const fixed = repair.repaired ? bundleOf(a.current, repair.edits) : null;
+    if (!fixed || fixed.applied.skill === a.current) {
       steps.push({
         kind: 'repair',
         round,
@@ -204,8 +211,8 @@ async function assignCredit(
       break;
     }
     const repaired: Checked = {
-      edits: repair.edits,
-      check: await a.checkBundle(`${a.key}/check-repaired${round > 1 ? round : ''}`, repair.edits),
+      ...fixed,
+      check: await a.checkBundle(`${a.key}/check-repaired${round > 1 ? round : ''}`, fixed),
       how: 'repaired',
     };
     seen.push(repaired);
@@ -229,9 +236,12 @@ async function assignCredit(
         policy: a.policy,
       });
       if (blame.blamed.length) {
-        const pruned = latest.edits.filter((_, i) => !blame.blamed.includes(i));
+        const pruned = bundleOf(
+          a.current,
+          latest.edits.filter((_, i) => !blame.blamed.includes(i)),
+        );
         const checked: Checked = {
-          edits: pruned,
+          ...pruned,
           check: await a.checkBundle(`${a.key}/check-pruned${round > 1 ? round : ''}`, pruned),
           how: 'pruned',
         };
@@ -250,8 +260,8 @@ async function assignCredit(
   const chosen = seen.reduce((best, x) => (better(x, best) ? x : best));
   const repair: RepairOutcome = {
     edits: chosen.edits,
-    dropped: a.edits.filter((e) => !chosen.edits.includes(e)),
-    added: chosen.edits.filter((e) => !a.edits.includes(e)),
+    dropped: a.bundle.edits.filter((e) => !chosen.edits.includes(e)),
+    added: chosen.edits.filter((e) => !a.bundle.edits.includes(e)),
     reasoning: first?.reasoning ?? '',
     repaired: chosen !== seen[0],
   };
@@ -266,5 +276,5 @@ async function assignCredit(
     steps,
     chosen: chosen.how,
   });
-  return { edits: chosen.edits, check: chosen.check, repair };
+  return { bundle: { edits: chosen.edits, applied: chosen.applied }, check: chosen.check, repair };
 }

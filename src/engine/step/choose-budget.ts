@@ -7,7 +7,7 @@ import { decideLearningRate } from '../../core/learning-rate';
 import { stepSchedule, type ScheduleState } from '../../core/schedules';
 import type { EngineContext } from '../context';
 import { callOptimizer, checkErrorRate } from '../optimizer-call';
-import { putStepArtifact } from './artifacts';
+import { putStepArtifact } from '../artifacts';
 
 export interface BudgetInput {
   key: string;

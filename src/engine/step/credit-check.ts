@@ -6,6 +6,7 @@
  * removed rule was carrying. The check's rows and the repair call are checkpoints like any
  * rollout or optimizer call, so a resumed step replays them.
  */
+import { isGain, isTie } from '../../core/epsilon';
 import { isPass, type ItemDelta } from '../../core/credit';
 import type { NoisePolicy } from '../../core/noise';
 import type { PairedVerdict } from '../../core/paired-verdict';
@@ -18,7 +19,7 @@ import { callOptimizer, checkErrorRate } from '../optimizer-call';
 import { okRows, rolloutPhase } from '../rollout';
 import { describeEdit, pickIndices } from './rank-edits';
 import type { RolloutRow } from '../types';
-import type { BlameProbe, CheckArtifact, DeltaSummary, VerdictRecord } from './artifacts';
+import type { BlameProbe, CheckArtifact, DeltaSummary, VerdictRecord } from '../artifacts';
 import { applyPatch } from '../../core/edits';
 
 export interface TrainCheck {
@@ -39,7 +40,6 @@ export interface TrainCheck {
 
 /** Items per wave of the check: fixed, so where it stops (and what the repair sees) never depends on concurrency. */
 export const CHECK_WAVE = 4;
-const EPS = 1e-12;
 
 const meanSoft = (xs: readonly { soft: number }[]) => (xs.length ? xs.reduce((a, x) => a + x.soft, 0) / xs.length : 0);
 
@@ -65,8 +65,8 @@ export async function checkOnTrain(
   const values = { metric: 'hard' as const };
   // Stop when the candidate cannot improve even if every item left goes its way; unless looking
   // for regressions, stop too when it is sure: better even if every item left goes against it.
-  const canImprove = (gainSum: number, left: number) => gainSum + left >= -EPS;
-  const sure = (gainSum: number, lost: number) => gainSum + lost > EPS;
+  const canImprove = (gainSum: number, left: number) => !isGain(-(gainSum + left));
+  const sure = (gainSum: number, lost: number) => isGain(gainSum + lost);
   const cmp = await compareSkills(ctx, {
     phase,
     ref: current,
@@ -76,7 +76,7 @@ export async function checkOnTrain(
     policy: o.policy,
     values,
     continueWhile: (v, gainSum, left, lost) =>
-      v.n === 0 && left <= EPS ? false : canImprove(gainSum, left) && (o.findRegressions || !sure(gainSum, lost)),
+      v.n === 0 && !isGain(left) ? false : canImprove(gainSum, left) && (o.findRegressions || !sure(gainSum, lost)),
     wave: o.findRegressions ? Math.max(1, ordered.length) : CHECK_WAVE,
   });
   const v = cmp.verdict;
@@ -97,8 +97,8 @@ export async function checkOnTrain(
     units: cmp.units,
   };
   if (cmp.complete) {
-    const strict = v.gain > EPS;
-    return { ...base, complete: true, improved: strict || (Math.abs(v.gain) <= EPS && softGain > EPS), strict };
+    const strict = isGain(v.gain);
+    return { ...base, complete: true, improved: strict || (isTie(v.gain) && isGain(softGain)), strict };
   }
   // Stopped early: the unscored items decide nothing — the verdict held for any outcome of theirs.
   const scored = new Set(cmp.candRows.map((r) => r.itemId));

@@ -8,13 +8,15 @@ import type { Edit } from '../../core/edits';
 import { nextPending } from '../../core/credit';
 import { skillHash } from '../../core/hash';
 import type { Candidate } from './candidate';
-import { gateCandidate } from './validation-gate';
+import { gateCandidate } from '../gate';
 import { verdictRecord } from './credit-check';
 import type { StageTimer } from '../context';
-import type { TrainSession } from '../run/session';
-import { putStepArtifact } from './artifacts';
+import type { TrainSession } from '../session';
+import { putStepArtifact } from '../artifacts';
 import { makeBufferEntry } from './step-buffer';
-import type { BufferEntry, RolloutRow, RunState, StepRecord } from '../types';
+import type { BufferEntry, RolloutRow } from '../types';
+import type { Scoring } from '../validation-score';
+import type { GateFields } from './step-record';
 import type { NoisePolicy } from '../../core/noise';
 import type { FlipUnits } from '../verdict';
 import { originKey } from '../../core/version-origin';
@@ -37,7 +39,7 @@ export interface GateStepInput {
 /** What gating a step's candidate decided; the step (run-step.ts) writes it into the run state. */
 export interface GateStepOutcome {
   /** The step record's gate fields. */
-  record: Partial<StepRecord>;
+  record: GateFields;
   gate: GateState;
   /** The step's entry for the optimizer's step buffer. */
   bufferEntry: BufferEntry;
@@ -48,11 +50,7 @@ export interface GateStepOutcome {
 }
 
 /** Gate the candidate: the decision, the buffer entry, the edits to carry and the record's fields. */
-export async function gateStep(
-  session: TrainSession,
-  state: Readonly<RunState>,
-  a: GateStepInput,
-): Promise<GateStepOutcome> {
+export async function gateStep(session: TrainSession, s: Scoring, a: GateStepInput): Promise<GateStepOutcome> {
   const { ctx, data } = session;
   const c = ctx.config;
   const { key, current, cand, rows, summaries, timer } = a;
@@ -65,7 +63,15 @@ export async function gateStep(
   session.stage('gate', a.step, a.epoch);
   const origin = originKey({ kind: 'step', step: a.step });
   const gated = await timer.time('gate', () =>
-    gateCandidate(ctx, state, data, { key, cand, origin, step: a.step, policy: a.policy }),
+    gateCandidate(ctx, s, data, {
+      phase: `${key}/gate`,
+      against: 'current',
+      candidate,
+      origin,
+      step: a.step,
+      check: cand.check,
+      policy: a.policy,
+    }),
   );
   const decision = gated.decision;
   const g = gated.selection;
@@ -77,7 +83,7 @@ export async function gateStep(
     cacheHit: g?.cacheHit ?? false,
     score: g?.score ?? null,
     gateScore: gateScoreValue,
-    mustBeat: c.useGate ? state.gate.currentScore : null,
+    mustBeat: c.useGate ? s.gate.currentScore : null,
     action: decision.action,
     skippedByCheck: g === null,
     compared: gated.compared,
@@ -100,8 +106,8 @@ export async function gateStep(
     action: decision.action,
     rows,
     analystSummaries: summaries,
-    scoreBefore: state.gate.currentScore,
-    scoreAfter: gateScoreValue ?? state.gate.currentScore,
+    scoreBefore: s.gate.currentScore,
+    scoreAfter: gateScoreValue ?? s.gate.currentScore,
     edits: patch?.edits ?? [],
     ...(cand.kind === 'rewrite' ? { rewrite: cand.changeSummary } : {}),
     trajectories: c.reflectOnTrajectories ?? true,
@@ -110,9 +116,7 @@ export async function gateStep(
   if (c.carryEdits) {
     const promising = cand.check
       ? cand.check.improved
-      : g !== null &&
-        g.score.complete &&
-        g.score.soft > (state.selectionCache[await skillHash(current)]?.soft ?? Infinity);
+      : g !== null && g.score.complete && g.score.soft > (s.selectionCache[await skillHash(current)]?.soft ?? Infinity);
     pendingEdits = nextPending({
       accepted: isAccept(decision.action),
       promising,
@@ -121,7 +125,7 @@ export async function gateStep(
     });
   }
   if (isAccept(decision.action)) await session.saveVersion(candidate, origin, a.step);
-  const record: Partial<StepRecord> = {
+  const record: GateFields = {
     nEditsRanked: cand.kind === 'rewrite' ? cand.changeSummary.length : cand.edits.length,
     candidateHash: g?.hash ?? null,
     candidateSkillLen: candidate.length,

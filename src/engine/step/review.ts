@@ -6,15 +6,14 @@
  * on train again if it changed, and gated as usual. The request and the decision are stored, so
  * the pause survives reloads and the decision is part of the run's record.
  */
-import { applyPatch } from '../../core/edits';
 import { skillHash } from '../../core/hash';
-import type { Candidate } from './candidate';
+import { bundleOf, type Candidate } from './candidate';
 import type { EngineContext } from '../context';
 import { checkArtifact, checkOnTrain } from './credit-check';
 import { PauseError } from '../pause';
 import { okRows } from '../rollout';
 import { describeEdit } from './rank-edits';
-import { putStepArtifact, type ReviewDecision, type ReviewRequest } from './artifacts';
+import { deleteStepArtifact, getStepArtifact, putStepArtifact, type ReviewRequest } from '../artifacts';
 import type { RolloutRow } from '../types';
 import type { NoisePolicy } from '../../core/noise';
 
@@ -31,8 +30,8 @@ async function proposalOf(current: string, cand: Candidate): Promise<string> {
  * one of the approved edits replaces it.
  */
 async function dropUnreviewedArtifacts(ctx: EngineContext, key: string, check: unknown): Promise<void> {
-  await ctx.store.deleteArtifact(ctx.runId, `${key}/repair`);
-  if (!check) await ctx.store.deleteArtifact(ctx.runId, `${key}/check`);
+  await deleteStepArtifact(ctx, key, 'repair');
+  if (!check) await deleteStepArtifact(ctx, key, 'check');
 }
 
 /** The candidate the person approved; pauses the run until a decision is stored. */
@@ -43,7 +42,7 @@ export async function reviewCandidate(
   if (!ctx.config.reviewEdits) return a.cand;
   const { cand } = a;
   const proposal = await proposalOf(a.current, cand);
-  const stored = (await ctx.store.getArtifact(ctx.runId, `${a.key}/review`))?.value as ReviewDecision | undefined;
+  const stored = await getStepArtifact(ctx.store, ctx.runId, a.step, 'review');
   // A decision applies to the proposal it answered, never by position to another one: a resumed
   // step can rebuild a different proposal (an analyst call that failed before succeeds now).
   const decision = stored && stored.answers === proposal ? stored : undefined;
@@ -86,9 +85,11 @@ export async function reviewCandidate(
     return { ...cand, skill: a.current, check: null };
   }
   if (cand.edits.every((_, i) => approved.has(i))) return cand;
-  const edits = cand.edits.filter((_, i) => approved.has(i));
+  const { edits, applied } = bundleOf(
+    a.current,
+    cand.edits.filter((_, i) => approved.has(i)),
+  );
   await putStepArtifact(ctx, a.key, 'candidate_edits', edits);
-  const applied = applyPatch(a.current, edits);
   const base = okRows(a.rows);
   const check =
     ctx.config.trainCheck && applied.skill !== a.current && base.length

@@ -20,7 +20,7 @@ import { checkArtifact, checkOnTrain, type TrainCheck } from './credit-check';
 import { callOptimizer, checkErrorRate } from '../optimizer-call';
 import { okRows } from '../rollout';
 import { rankAndSelect, type Ranking } from './rank-edits';
-import { putStepArtifact, type RewriteArtifact } from './artifacts';
+import { putStepArtifact, type RewriteArtifact } from '../artifacts';
 import type { RolloutRow } from '../types';
 import type { NoisePolicy } from '../../core/noise';
 

@@ -1,5 +1,5 @@
 /** Reading a run's history: steps a page at a time, one step in full, rollouts, skill versions. */
-import { readStepArtifacts, rebuildCandidate } from '../../engine/step/artifacts';
+import { readStepArtifacts, rebuildCandidate } from '../../engine/artifacts';
 import { IdbRunStore } from '../../storage/idb-run-store';
 import { readStepRecords } from '../../storage/step-records';
 import { blameSkill } from '../../storage/skill-blame';

@@ -2,7 +2,7 @@
 import { compareOutcomes } from '../../core/credit';
 import { renderRunReport, type ReportGate } from '../../core/run-report';
 import { reportData, reportGate } from '../../storage/report-data';
-import { readStepArtifacts } from '../../engine/step/artifacts';
+import { readStepArtifacts } from '../../engine/artifacts';
 import { getDataset, getDatasetIndex } from '../../storage/datasets-repo';
 import { toEvalsFile } from '../../core/evals-export';
 import { getRun } from '../../storage/runs-repo';

@@ -1,6 +1,6 @@
 /** Steering before the gate: read what a paused step proposes, and store the person's decision. */
-import { stepKey } from '../../engine/step/artifacts';
-import type { ReviewRequest } from '../../engine/step/artifacts';
+import { stepKey } from '../../engine/keys';
+import type { ReviewRequest } from '../../engine/artifacts';
 import { IdbRunStore } from '../../storage/idb-run-store';
 import { getRun } from '../../storage/runs-repo';
 import type { ReviewApi } from '../api-types';

@@ -1,22 +1,20 @@
 /**
- * What a step records besides its step record (issue #10): the key format of a step and of an
- * epoch boundary, and the typed value of each artifact. The trainer writes them through
- * `putStepArtifact`, the worker reads them back with `readStepArtifacts` for the inspector,
- * so the key format and the shapes live here and nowhere else.
+ * The typed contract of what a run records besides its step records (issue #10): the value of
+ * each artifact a step or an epoch's end writes, and the only functions that write and read
+ * them. The engine's stages write through `putStepArtifact` / `putEpochArtifact`; the run
+ * service (its report, blame, review and step detail) reads back with `getStepArtifact` and
+ * `readStepArtifacts`. No key is spelled out anywhere else (keys.ts holds the format).
  */
-import type { GateRuleVerdict } from '../../core/gate-rules';
-import { applyPatch, type Edit, type EditReportRow, type Patch } from '../../core/edits';
-import type { DropReason } from '../../core/edit-screen';
-import type { LrDecision } from '../../core/learning-rate';
-import type { EngineContext } from '../context';
-import type { ArtifactRecord } from '../types';
-import type { BestRecheck } from '../validation-score';
-import type { JsonObject } from '../../core/json-extract';
-
-/** "s0007": the prefix of every phase, call and artifact key of step 7. */
-export const stepKey = (step: number): string => `s${String(step).padStart(4, '0')}`;
-/** "e02": the prefix of the keys of epoch 2's boundary (slow update, meta skill). */
-export const epochKey = (epoch: number): string => `e${String(epoch).padStart(2, '0')}`;
+import type { GateRuleVerdict } from '../core/gate-rules';
+import { applyPatch, type Edit, type EditReportRow, type Patch } from '../core/edits';
+import type { DropReason } from '../core/edit-screen';
+import type { LrDecision } from '../core/learning-rate';
+import type { EngineContext } from './context';
+import type { RunStore } from './ports';
+import type { ArtifactRecord } from './types';
+import type { BestRecheck } from './validation-score';
+import type { JsonObject } from '../core/json-extract';
+import { epochKey, stepKey } from './keys';
 
 // The values of the appendix and review artifacts live here, beside the others: the stages that
 // write them import this module, never the other way round (issue #21: no type circle).
@@ -201,6 +199,23 @@ export interface StepArtifacts {
 
 export type StepArtifactName = keyof StepArtifacts;
 
+/** How an item fared from an epoch's start skill to its end skill. */
+export type PairCategory = 'improved' | 'regressed' | 'persistent_fail' | 'stable_success';
+
+/** One item of an epoch's comparison of its start and end skills (the slow update's evidence). */
+export interface PairArtifact {
+  id: string;
+  task: string;
+  category: PairCategory;
+  prevHard: number;
+  currHard: number;
+}
+
+/** Every artifact an epoch's end may write, by name (its key is `${epochKey(epoch)}/${name}`). */
+export interface EpochArtifacts {
+  pairs: PairArtifact[];
+}
+
 const NAMES: readonly StepArtifactName[] = [
   'merged',
   'lr_decision',
@@ -217,6 +232,7 @@ const NAMES: readonly StepArtifactName[] = [
   'review',
 ];
 
+/** Write one of a step's artifacts (`key` is the step's key, keys.ts). */
 export function putStepArtifact<N extends StepArtifactName>(
   ctx: EngineContext,
   key: string,
@@ -226,6 +242,30 @@ export function putStepArtifact<N extends StepArtifactName>(
   return ctx.store.putArtifact({ runId: ctx.runId, key: `${key}/${name}`, value });
 }
 
+/** Remove one of a step's artifacts (what no longer describes what the step gated). */
+export function deleteStepArtifact(ctx: EngineContext, key: string, name: StepArtifactName): Promise<void> {
+  return ctx.store.deleteArtifact(ctx.runId, `${key}/${name}`);
+}
+
+/** One of a step's artifacts, typed by its name; undefined when the step did not write it. */
+export async function getStepArtifact<N extends StepArtifactName>(
+  store: Pick<RunStore, 'getArtifact'>,
+  runId: string,
+  step: number,
+  name: N,
+): Promise<StepArtifacts[N] | undefined> {
+  return (await store.getArtifact(runId, `${stepKey(step)}/${name}`))?.value as StepArtifacts[N] | undefined;
+}
+
+/** Write one of an epoch end's artifacts. */
+export function putEpochArtifact<N extends keyof EpochArtifacts>(
+  ctx: EngineContext,
+  epoch: number,
+  name: N,
+  value: EpochArtifacts[N],
+): Promise<void> {
+  return ctx.store.putArtifact({ runId: ctx.runId, key: `${epochKey(epoch)}/${name}`, value });
+}
 /** A step's artifacts by name, from its stored records (the records of other steps are ignored). */
 export function readStepArtifacts(step: number, records: readonly ArtifactRecord[]): Partial<StepArtifacts> {
   const prefix = `${stepKey(step)}/`;

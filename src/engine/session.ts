@@ -1,12 +1,13 @@
 /**
  * What the stages of one session of a run share (issue #10): the engine context, the run's
- * data, the stage announcer and the version writer. The trainer builds it once per session.
+ * data, the stage announcer and the version writer. The trainer builds it once per session; it
+ * sits at the engine's top because the step, the epoch's end and the finish all take it.
  */
-import type { EngineContext } from '../context';
-import type { EngineStage } from '../events';
-import type { RunDataset, StepRecord } from '../types';
-import { isAccept } from '../../core/gate';
-import type { ActivationData } from '../epoch/activation';
+import type { EngineContext } from './context';
+import type { EngineStage } from './events';
+import type { RunDataset, StepRecord } from './types';
+import { isAccept } from '../core/gate';
+import type { ActivationData } from './activation';
 
 export interface TrainSession {
   ctx: EngineContext;

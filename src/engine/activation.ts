@@ -4,22 +4,25 @@
  * The target is asked, per trigger query, whether it would load the skill given its name and
  * description (prompts/rollout-trigger.md, scored "yes"/"no"); the optimizer reads the queries
  * it fired wrongly on and rewrites the description (prompts/describe_skill.md); the rewrite is
- * kept only if it decides better on the validation queries, item by item and noise-aware (the
- * body gate's verdict, engine/verdict.ts). Rollouts and the call are checkpoints like any other.
- * This module returns outcomes; the epoch boundary and the finish write them into the run state.
+ * kept only if it decides better on the validation queries, item by item and noise-aware, by the
+ * body's gate (engine/gate.ts: its verdict and its gate rule). Rollouts and the call are
+ * checkpoints like any other. This module returns outcomes; the epoch boundary and the finish
+ * write them into the run state.
  */
-import { isPass } from '../../core/credit';
-import type { DatasetItem } from '../../core/dataset-types';
-import type { NoisePolicy } from '../../core/noise';
-import { cleanDescription, type TriggerSplits } from '../../core/trigger-queries';
-import { MAX_DESCRIPTION } from '../../core/skill-file';
-import { splitBundle } from '../../core/skill-package';
-import type { EngineContext } from '../context';
-import { callOptimizer } from '../optimizer-call';
-import { PauseError } from '../pause';
-import { okRows, rolloutPhase } from '../rollout';
-import { compareSkills } from '../verdict';
-import type { ActivationEpoch, ActivationState } from '../types';
+import { isPass } from '../core/credit';
+import type { DatasetItem } from '../core/dataset-types';
+import type { NoisePolicy } from '../core/noise';
+import { cleanDescription, type TriggerSplits } from '../core/trigger-queries';
+import { MAX_DESCRIPTION } from '../core/skill-file';
+import { splitBundle } from '../core/skill-package';
+import type { EngineContext } from './context';
+import { callOptimizer } from './optimizer-call';
+import { PauseError } from './pause';
+import { okRows, rolloutPhase } from './rollout';
+import { compareSkills } from './verdict';
+import { judge } from './gate';
+import type { ActivationEpoch, ActivationState } from './types';
+import { activationKey } from './keys';
 
 /** What the track trains on: the queries as items, their split, and the description it starts from. */
 export interface ActivationData {
@@ -43,7 +46,6 @@ export function activationContext(ctx: EngineContext, data: ActivationData): Eng
 
 const share = (rows: readonly { hard: number }[]) =>
   rows.length ? rows.filter((r) => isPass(r.hard)).length / rows.length : 0;
-const pad = (n: number) => String(n).padStart(2, '0');
 
 /** The starting description on the validation queries: where the track's gate starts from. */
 export async function activationBaseline(ctx: EngineContext, data: ActivationData): Promise<ActivationState> {
@@ -73,7 +75,7 @@ export async function activationEpoch(
   a: { epoch: number; skill: string; policy: NoisePolicy },
 ): Promise<ActivationState> {
   const tctx = activationContext(ctx, data);
-  const tag = `activation/e${pad(a.epoch)}`;
+  const tag = activationKey(a.epoch);
   const current = prev.description;
   const done = (e: ActivationEpoch): ActivationState => ({
     ...prev,
@@ -117,8 +119,10 @@ export async function activationEpoch(
     values: { metric: 'hard' },
   });
   const v = cmp.verdict;
-  // Strict, as the body's gate: a tie keeps the description the skill has.
-  const accept = cmp.complete && v.gain > 1e-12;
+  // The body's gate on the queries' hard values: a strict gain, then the run's gate rule. No train
+  // batch, so no tie-break: a tie keeps the description the skill has (gate.ts).
+  const j = judge(ctx.config, { ...cmp, gain: v.gain }, { margin: a.policy.margin, tie: null, metric: 'hard' });
+  const accept = j.outcome === 'gain' && (j.rule?.allowed ?? true);
   const e: ActivationEpoch = {
     epoch: a.epoch,
     action: accept ? 'accept' : 'reject',
@@ -127,6 +131,7 @@ export async function activationEpoch(
     candidate,
     valCurrent: v.refScore,
     valCandidate: v.candScore,
+    ...(j.rule ? { rule: j.rule } : {}),
   };
   return accept ? { ...done(e), description: candidate, score: v.candScore } : done(e);
 }

@@ -1,0 +1,232 @@
+/**
+ * The validation gate (algorithm doc §2.6, DESIGN §7b): the one place that decides whether a skill
+ * is accepted. A step's candidate, the slow update's guidance and the final skill's promotion to
+ * best all call `gateCandidate`; the activation track's description goes through `judge`, the
+ * same decision on its own comparison. Every piece applies wherever it can, and where it cannot
+ * the reason is in the input, not in a second copy of the gate:
+ * - the comparison: item by item, noise-aware (engine/verdict.ts), against the current skill —
+ *   or, for the final promotion, against the best one (the final skill already is current);
+ * - a strict gain accepts (core/epsilon.ts); a tie only by the tie-break, which needs a strict win
+ *   on a train batch (`check`): a slow update, the final promotion and a description have no
+ *   train batch, so they pass `check: null` and a tie rejects them;
+ * - the run's gate rule (core/gate-rules.ts) on the items' settled values, for every accept;
+ * - against the winner's curse, a would-be new best is re-checked on fresh samples (noisy targets,
+ *   `recheckBest`). The description track keeps no best apart from the description it has: its
+ *   verdict against that one is already the new-best check, so it has no re-check.
+ */
+import { isGain, isTie } from '../core/epsilon';
+import { tieBreakAccepts, type ItemDelta } from '../core/credit';
+import { acceptTie, decidePaired, evaluateGate, isAccept, type GateDecision, type GateMetric } from '../core/gate';
+import { judgeByRule, type GateRuleVerdict } from '../core/gate-rules';
+import { resamples, type NoisePolicy } from '../core/noise';
+import { hardValue, type ItemPair, type PairedVerdict } from '../core/paired-verdict';
+import type { RunConfig } from '../core/run-config';
+import type { EngineContext } from './context';
+import type { RunDataset } from './types';
+import {
+  compareOnSelection,
+  recheckAsBest,
+  scoreOnSelection,
+  versusBest,
+  type BestRecheck,
+  type Scoring,
+  type SelectionOutcome,
+} from './validation-score';
+import type { FlipUnits } from './verdict';
+
+/** What a step's train check said of its candidate: the tie-break reads `strict`. */
+export interface TrainVerdict {
+  improved: boolean;
+  strict: boolean;
+}
+
+export interface GateInput {
+  /** The phase of the candidate's validation rollouts. */
+  phase: string;
+  /** What the candidate meets: the current skill (a step, the slow update) or the best (the final promotion). */
+  against: 'current' | 'best';
+  candidate: string;
+  /** The version origin and step the candidate would be accepted under. */
+  origin: string;
+  step: number;
+  /** The train check's verdict; null where there is no train batch (slow update, final promotion). */
+  check: TrainVerdict | null;
+  policy: NoisePolicy;
+}
+
+export interface GatedCandidate {
+  decision: GateDecision;
+  /** Null when the train check rejected the candidate before validation. */
+  selection: SelectionOutcome | null;
+  /** The item-by-item verdict against the reference (null without a validation comparison). */
+  verdict: PairedVerdict | null;
+  /** Both skills' gate scores on the items both were scored on, from their settled values, and the gain. */
+  compared: { current: number; candidate: number; gain: number; calls: number; resampleCalls: number } | null;
+  tieBreak: { val: ItemDelta; accepted: boolean } | null;
+  /** The gate rule's verdict on an accept (null under the mean rule, or when nothing was accepted). */
+  rule: GateRuleVerdict | null;
+  /** Repeated samples the verdict drew, for the run's flip tally. */
+  units: FlipUnits;
+  /** The re-check of a would-be new best on fresh samples (noisy targets, issue #19). */
+  recheck?: BestRecheck | null;
+}
+
+/** A finished comparison, as the gate reads it. */
+export interface Compared {
+  complete: boolean;
+  gain: number;
+  verdict: PairedVerdict;
+  pairs: readonly ItemPair[];
+}
+
+/** The gate's reading of a comparison: a strict gain, a tie the tie-break took, or neither. */
+export interface Judgement {
+  outcome: 'gain' | 'tie' | 'none';
+  tieBreak: { val: ItemDelta; accepted: boolean } | null;
+  /** The gate rule's verdict when the outcome would accept (null under the mean rule). */
+  rule: GateRuleVerdict | null;
+}
+
+/** A paired verdict as the older item-delta shape (the tie-break and the step inspector read it). */
+function deltaOf(v: PairedVerdict): ItemDelta {
+  return {
+    n: v.n,
+    regressed: v.regressed,
+    improved: v.improved,
+    before: { hard: v.refScore, soft: v.refScore },
+    after: { hard: v.candScore, soft: v.candScore },
+  };
+}
+
+const meanSoft = (xs: readonly { soft: number }[]) => (xs.length ? xs.reduce((a, x) => a + x.soft, 0) / xs.length : 0);
+
+/**
+ * The run's gate rule on the items both sides were scored on (their settled values): null under
+ * the mean rule (runs made before the option have none). Costs no calls.
+ */
+export function gateRuleVerdict(
+  c: RunConfig,
+  a: { pairs: readonly ItemPair[]; margin: number; metric?: GateMetric },
+): GateRuleVerdict | null {
+  const rule = c.gateRule ?? 'mean';
+  if (rule === 'mean') return null;
+  const both = a.pairs.filter((p) => p.ref.length && p.cand.length);
+  const side = (f: 'ref' | 'cand') =>
+    both.map((p) => ({ itemId: p.itemId, hard: hardValue(p[f], a.margin), soft: meanSoft(p[f]) }));
+  return judgeByRule(side('ref'), side('cand'), {
+    rule,
+    metric: a.metric ?? c.gateMetric,
+    mixedWeight: c.gateMixedWeight,
+    k: c.gateSignificanceK,
+  });
+}
+
+/**
+ * The gate's decision on a finished comparison (pure): complete and a strict gain accepts; a tie
+ * goes to the tie-break when `tie` says it may (a strict win on a train batch); an accept then
+ * meets the gate rule. `metric` overrides the run's gate metric (the description track's is hard).
+ */
+export function judge(
+  c: RunConfig,
+  cmp: Compared,
+  o: { margin: number; tie: { trainStrict: boolean } | null; metric?: GateMetric },
+): Judgement {
+  if (!cmp.complete) return { outcome: 'none', tieBreak: null, rule: null };
+  let outcome: Judgement['outcome'] = isGain(cmp.gain) ? 'gain' : 'none';
+  let tieBreak: Judgement['tieBreak'] = null;
+  if (outcome === 'none' && o.tie && isTie(cmp.gain)) {
+    // A tie: the tie-break reads the settled item-by-item changes.
+    const val = deltaOf(cmp.verdict);
+    const accepted = tieBreakAccepts({
+      candidateScore: cmp.gain,
+      currentScore: 0,
+      trainStrictlyBetter: o.tie.trainStrict,
+      val,
+    });
+    tieBreak = { val, accepted };
+    if (accepted) outcome = 'tie';
+  }
+  const rule = outcome === 'none' ? null : gateRuleVerdict(c, { pairs: cmp.pairs, margin: o.margin, metric: o.metric });
+  return { outcome, tieBreak, rule };
+}
+
+/**
+ * Gate a candidate: the train check's verdict, then the comparison on validation against the
+ * current skill (or the best), the judgement, the best's own verdict, and the re-check of a
+ * would-be new best. Returns the decision; the caller records it and writes the state.
+ */
+export async function gateCandidate(
+  ctx: EngineContext,
+  s: Scoring,
+  data: RunDataset,
+  a: GateInput,
+): Promise<GatedCandidate> {
+  const c = ctx.config;
+  const before = s.gate;
+  const reject: GateDecision = { action: 'reject', state: before };
+  const none = { verdict: null, compared: null, tieBreak: null, rule: null, units: {} };
+  if (a.check && !a.check.improved) return { decision: reject, selection: null, ...none };
+  const proposal = { skill: a.candidate, origin: a.origin, step: a.step };
+  if (!c.useGate && a.against === 'current') {
+    // Force-accept: measured, never compared. (Becoming best is always compared: the final promotion.)
+    const g = await scoreOnSelection(ctx, s, data, a.phase, a.candidate);
+    return { decision: evaluateGate(before, { ...proposal, score: g.gate }, false), selection: g, ...none };
+  }
+  const reference = a.against === 'best' ? before.bestSkill : before.currentSkill;
+  const mayTie = c.useGate && c.tieBreak && !!a.check?.strict;
+  const cmp = await compareOnSelection(ctx, s, data, a.phase, reference, a.candidate, {
+    policy: a.policy,
+    allowTie: mayTie,
+    ...(a.against === 'best' ? { earlyStop: false } : {}),
+  });
+  const units: FlipUnits = { ...cmp.cmp.units };
+  const base = {
+    selection: cmp.outcome,
+    verdict: cmp.cmp.verdict,
+    compared: {
+      current: cmp.refScore,
+      candidate: cmp.candScore,
+      gain: cmp.gain,
+      calls: cmp.cmp.calls,
+      resampleCalls: cmp.cmp.resampleCalls,
+    },
+  };
+  const j = judge(
+    c,
+    { complete: cmp.cmp.complete, gain: cmp.gain, verdict: cmp.cmp.verdict, pairs: cmp.cmp.pairs },
+    { margin: a.policy.margin, tie: mayTie && a.candidate !== reference ? { trainStrict: true } : null },
+  );
+  const scored = { ...proposal, score: cmp.candScore };
+  // Against the best, the comparison is the best's verdict; else current and best are the same
+  // skill most of the time, and when not the candidate meets the best too.
+  const best = async () => {
+    if (a.against === 'best') return { beats: isGain(cmp.gain), ties: isTie(cmp.gain) };
+    const b = await versusBest(ctx, s, data, a.phase, a.candidate, a.policy);
+    Object.assign(units, b.units);
+    return b;
+  };
+  let decision = reject;
+  if (j.outcome === 'gain')
+    decision = decidePaired(before, scored, { gain: cmp.gain, beatsBest: (await best()).beats });
+  else if (j.outcome === 'tie') {
+    const b = await best();
+    decision = acceptTie(before, scored, b.beats || b.ties);
+  }
+  if (j.rule && !j.rule.allowed) decision = reject;
+  let recheck: BestRecheck | null = null;
+  if (
+    c.recheckBest &&
+    resamples(a.policy) &&
+    isAccept(decision.action) &&
+    decision.state.bestSkill !== before.bestSkill
+  ) {
+    // Against the winner's curse: only a candidate that still wins on fresh samples becomes best.
+    recheck = await recheckAsBest(ctx, s, data, a.phase, a.candidate, a.policy);
+    Object.assign(units, recheck.units);
+    const { bestSkill, bestScore, bestStep, bestOrigin } = before;
+    decision = recheck.confirmed
+      ? { ...decision, state: { ...decision.state, currentScore: recheck.candidate, bestScore: recheck.candidate } }
+      : { action: 'accept', state: { ...decision.state, bestSkill, bestScore, bestStep, bestOrigin } };
+  }
+  return { decision, ...base, units, tieBreak: j.tieBreak, rule: j.rule, recheck };
+}
