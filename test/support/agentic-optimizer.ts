@@ -82,7 +82,9 @@ export function agenticOptimizerAnswer(stage: string, system: string, user: stri
         const family = /^"?- (\w+) parts are discontinued/i.exec(content)?.[1]?.toLowerCase();
         return d !== null && regressed.some((t) => d.kinds.includes(t.task.kind) && (!family || ('family' in t.task && t.task.family === family)));
       };
-      const dropIndices = lines.filter((m) => writesBadRule(written(m[2])) || blamed(written(m[2]))).map((m) => Number(m[1]));
+      // A bad rule in the bundle explains its regressions; else a wrong rule of their kind does.
+      const bad = lines.filter((m) => writesBadRule(written(m[2])));
+      const dropIndices = (bad.length ? bad : lines.filter((m) => blamed(written(m[2])))).map((m) => Number(m[1]));
       const add = fixesFor(regressed, candidate, `repair\n${user}`).filter((e) => !decoyWritten(e.content));
       return { reasoning: 'drop what broke passing tasks; restore what they need', drop_indices: dropIndices, add_edits: add };
     }

@@ -102,3 +102,15 @@ export function agenticTable(world: string, mode: string, results: readonly Agen
     ),
   ];
 }
+
+/** The agentic worlds side by side: with trajectories, with more noise, and the ablation without them. */
+export function agenticSummary(rows: readonly [string, ReturnType<typeof aggregateAgentic>][]): string[] {
+  const pad = (v: string | number, n: number) => String(v).padStart(n);
+  return [
+    'agentic worlds:                 mean held-out  min held-out  target calls  turns/rollout  calls/rollout',
+    ...rows.map(
+      ([w, a]) =>
+        `  ${w.padEnd(26)}  ${pad(a.meanHeldOut.toFixed(3), 13)}  ${pad(a.minHeldOut.toFixed(3), 12)}  ${pad(Math.round(a.meanTrainingTargetCalls), 12)}  ${pad(a.meanTurnsPerRollout.toFixed(2), 13)}  ${pad(a.meanCallsPerRollout.toFixed(2), 13)}`,
+    ),
+  ];
+}

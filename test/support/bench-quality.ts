@@ -38,7 +38,7 @@ import { testEndpoint } from './endpoints';
 import { INITIAL_SKILL, SMALL_CONFIG, worldDataset } from './harness';
 import { startLlmServer, type ServerOptions } from './llm-server';
 import { ACTIVATION_WORLDS, activationSeed, aggregateActivation, type ActivationWorld } from './bench-activation';
-import { AGENTIC_WORLDS, agenticSeed, agenticTable, aggregateAgentic, type AgenticSeedResult, type AgenticWorld } from './bench-agentic';
+import { AGENTIC_WORLDS, agenticSeed, agenticSummary, agenticTable, aggregateAgentic, type AgenticSeedResult, type AgenticWorld } from './bench-agentic';
 import { BROAD_WORLD, HARD_WORLD, hardTargetAnswer, makeHardWorldItems, simulatedTargetAnswer, type HardWorldSpec } from './rule-world';
 
 export const BASELINE_KNOBS: Partial<RunConfig> = { screenEdits: false, trainCheck: false, repairEdits: false, carryEdits: false, tieBreak: false };
@@ -287,6 +287,7 @@ export async function main(argv: string[]): Promise<number> {
     out[world] = aggregateAgentic(results);
     if (argv.includes('--table')) for (const line of agenticTable(world, String(out.mode), results)) console.log(line);
   }
+  if (argv.includes('--table') && agenticWorlds.length > 1) for (const line of agenticSummary(agenticWorlds.map((w) => [w, out[w] as ReturnType<typeof aggregateAgentic>]))) console.log(line);
   // The activation track's worlds: the description trained on trigger queries (bench-activation.ts).
   for (const world of activationWorlds) {
     const results = [];
