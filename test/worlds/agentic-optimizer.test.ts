@@ -132,19 +132,23 @@ describe("the agentic world's analyst (issue #30)", () => {
     expect(prompts.every((i) => reflect(s, [i], { noise: 0 }).every((e) => e.content !== HARM.text && e.content !== BROAD_STOP.text))).toBe(true);
   });
 
-  it('repairs: drops bad rules and a decoy that broke tasks of its kind, and restores what regressed', () => {
+  it('repairs: blames a bad rule in the bundle alone, else a decoy that broke tasks of its kind, and restores what regressed', () => {
     const candidate = AGENTIC_INITIAL_SKILL.replace(BROAD.text, RULES.strip.text);
-    const edits = [
-      `[0] op=replace  target=${JSON.stringify(BROAD.text)}  content=${JSON.stringify(RULES.strip.text)}  support=3`,
-      `[1] op=append  target=""  content=${JSON.stringify(DECOYS.archiveAll.text)}  support=1`,
-      `[2] op=append  target=""  content=${JSON.stringify(BROAD_STOP.text)}  support=1`,
-    ].join('\n');
+    const line = (i: number, op: string, content: string, target = '') => `[${i}] op=${op}  target=${JSON.stringify(target)}  content=${JSON.stringify(content)}  support=1`;
     const task = (item: DatasetItem) => `### Task ${item.id}\nQuestion: ${item.question}\nExpected answer: ${item.answers[0]}\nAnswer with the current skill: ${item.answers[0]}\nAnswer with the candidate: unknown`;
     const regressed = [itemsOf('name')[0], itemsOf('length')[0]].map(task).join('\n\n');
-    const user = `## Current Skill\n${AGENTIC_INITIAL_SKILL}\n\n## Candidate Edits (3 edits)\n${edits}\n\n## Candidate Skill\n${candidate}\n\n## Regressed Items (passed before, fail with the candidate)\n${regressed}`;
-    const reply = agenticOptimizerAnswer('repair_edits', '', user, { noise: 0 }) as { drop_indices: number[]; add_edits: SimEdit[] };
-    expect(reply.drop_indices).toEqual([1, 2]);
-    const allowed = [RULES.lookup.text, RULES.units.text, FORMAT_RULE, '- inches: in', '- centimetres: cm', archiveRule('amber').text, '- miles: mi'];
+    const repair = (edits: string[]) => {
+      const user = `## Current Skill\n${AGENTIC_INITIAL_SKILL}\n\n## Candidate Edits (${edits.length} edits)\n${edits.join('\n')}\n\n## Candidate Skill\n${candidate}\n\n## Regressed Items (passed before, fail with the candidate)\n${regressed}`;
+      return agenticOptimizerAnswer('repair_edits', '', user, { noise: 0 }) as { drop_indices: number[]; add_edits: SimEdit[] };
+    };
+    const fix = line(0, 'replace', RULES.strip.text, BROAD.text);
+    const decoy = line(1, 'append', DECOYS.archiveAll.text);
+    // The over-broad rule explains every regression: it alone is dropped.
+    expect(repair([fix, decoy, line(2, 'append', BROAD_STOP.text)]).drop_indices).toEqual([2]);
+    // Without one, the decoy that touched the regressed part lookup is.
+    const reply = repair([fix, decoy]);
+    expect(reply.drop_indices).toEqual([1]);
+    const allowed = [RULES.lookup.text, RULES.units.text, FORMAT_RULE, '- inches: in', '- centimetres: cm', '- miles: mi'];
     expect(reply.add_edits.length).toBeGreaterThan(0);
     expect(reply.add_edits.every((e) => allowed.includes(e.content))).toBe(true);
   });
