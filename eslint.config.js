@@ -44,16 +44,18 @@ export default defineConfig(
   coreRule(['src/core/*.ts'], ['../*', '!../core/*']),
   coreRule(['src/core/*/**/*.ts'], ['../../*', '!../../core/*']),
   // The layers above core import only what is below them (test/architecture.test.ts checks the same).
-  layer('src/engine/**', ['llm', 'storage', 'worker', 'store', 'client', 'ui'], ['openai', 'idb', 'comlink', 'react', 'zustand', 'monaco-editor'],
+  layer('src/engine/**', ['llm', 'mcp', 'storage', 'worker', 'store', 'client', 'ui'], ['openai', '@modelcontextprotocol/*', 'idb', 'comlink', 'react', 'zustand', 'monaco-editor'],
     'src/engine runs over ports: no SDK, storage, worker or page code.'),
-  layer('src/llm/**', ['storage', 'worker', 'store', 'client', 'ui'], ['idb', 'comlink', 'react', 'zustand'], 'src/llm is the SDK adapter of the engine’s LLM port.'),
-  layer('src/storage/**', ['llm', 'worker', 'store', 'client', 'ui'], ['openai', 'comlink', 'react', 'zustand'], 'src/storage is IndexedDB under the engine’s ports.'),
+  layer('src/llm/**', ['mcp', 'storage', 'worker', 'store', 'client', 'ui'], ['idb', 'comlink', 'react', 'zustand'], 'src/llm is the SDK adapter of the engine’s LLM port.'),
+  layer('src/mcp/**', ['llm', 'storage', 'worker', 'store', 'client', 'ui'], ['openai', 'idb', 'comlink', 'react', 'zustand'],
+    'src/mcp is the MCP SDK under the engine’s ToolEnvironment.'),
+  layer('src/storage/**', ['llm', 'mcp', 'worker', 'store', 'client', 'ui'], ['openai', 'comlink', 'react', 'zustand'], 'src/storage is IndexedDB under the engine’s ports.'),
   layer('src/worker/**', ['store', 'client', 'ui', 'cli'], ['react', 'zustand', 'monaco-editor'], 'The worker never imports page code.'),
   layer('src/cli/**', ['store', 'client', 'ui'], ['react', 'zustand', 'monaco-editor', 'idb', 'comlink'], 'The headless runner imports no page code and no browser storage.'),
   { files: ['src/cli/**'], languageOptions: { globals: { ...globals.node } } },
   // The page reaches below only through the worker API's contract.
   ...['store', 'client', 'ui'].map((dir) =>
-    layer(`src/${dir}/**`, ['engine', 'storage', 'llm'], ['openai', 'idb'], 'The page imports types from below only through src/worker/api-types.', true)),
+    layer(`src/${dir}/**`, ['engine', 'storage', 'llm', 'mcp'], ['openai', 'idb', '@modelcontextprotocol/*'], 'The page imports types from below only through src/worker/api-types.', true)),
   {
     files: ['test/**', 'scripts/**', 'bin/**', '*.config.*', '.ci/**'],
     languageOptions: { globals: { ...globals.node, ...globals.browser } },

@@ -35,15 +35,17 @@ describe('src/core is pure', () => {
 const SRC = new URL('../src/', import.meta.url).pathname;
 const PAGE_BOUNDARY = 'worker/api-types';
 const LAYERS: Record<string, { folders: string[]; forbiddenPackages: string[] }> = {
-  engine: { folders: ['core', 'engine'], forbiddenPackages: ['openai', 'idb', 'comlink', 'react', 'zustand', 'monaco-editor'] },
+  engine: { folders: ['core', 'engine'], forbiddenPackages: ['openai', '@modelcontextprotocol/sdk', 'idb', 'comlink', 'react', 'zustand', 'monaco-editor'] },
   llm: { folders: ['core', 'engine', 'llm'], forbiddenPackages: ['idb', 'comlink', 'react', 'zustand'] },
+  // MCP servers as an environment (issue #31): the SDK's client under the engine's ToolEnvironment.
+  mcp: { folders: ['core', 'engine', 'mcp'], forbiddenPackages: ['openai', 'idb', 'comlink', 'react', 'zustand'] },
   storage: { folders: ['core', 'engine', 'storage'], forbiddenPackages: ['openai', 'comlink', 'react', 'zustand'] },
-  worker: { folders: ['core', 'engine', 'llm', 'storage', 'worker'], forbiddenPackages: ['react', 'zustand', 'monaco-editor'] },
+  worker: { folders: ['core', 'engine', 'llm', 'mcp', 'storage', 'worker'], forbiddenPackages: ['react', 'zustand', 'monaco-editor'] },
   // The headless runner (issue #22): the worker's realm in a Node process, with a file store.
-  cli: { folders: ['core', 'engine', 'llm', 'storage', 'worker', 'cli'], forbiddenPackages: ['react', 'zustand', 'monaco-editor', 'idb', 'comlink'] },
-  store: { folders: ['core', 'store', PAGE_BOUNDARY], forbiddenPackages: ['openai', 'idb'] },
-  client: { folders: ['core', 'client', 'store', PAGE_BOUNDARY], forbiddenPackages: ['openai', 'idb'] },
-  ui: { folders: ['core', 'ui', 'store', 'client', PAGE_BOUNDARY], forbiddenPackages: ['openai', 'idb'] },
+  cli: { folders: ['core', 'engine', 'llm', 'mcp', 'storage', 'worker', 'cli'], forbiddenPackages: ['react', 'zustand', 'monaco-editor', 'idb', 'comlink'] },
+  store: { folders: ['core', 'store', PAGE_BOUNDARY], forbiddenPackages: ['openai', 'idb', '@modelcontextprotocol/sdk'] },
+  client: { folders: ['core', 'client', 'store', PAGE_BOUNDARY], forbiddenPackages: ['openai', 'idb', '@modelcontextprotocol/sdk'] },
+  ui: { folders: ['core', 'ui', 'store', 'client', PAGE_BOUNDARY], forbiddenPackages: ['openai', 'idb', '@modelcontextprotocol/sdk'] },
 };
 
 function sourceFiles(dir: string): string[] {

@@ -65,8 +65,13 @@ export interface AgenticSeedResult extends SeedResult {
   callsPerRollout: number;
 }
 
-export async function agenticSeed(world: AgenticWorld, seed: number, knobs: Partial<RunConfig>, opts: SeedOptions = {}): Promise<AgenticSeedResult> {
-  const { result, rows } = await trainSetup(world, agenticSetup(world, opts.noise ?? 1), seed, knobs, opts);
+export function agenticSeed(world: AgenticWorld, seed: number, knobs: Partial<RunConfig>, opts: SeedOptions = {}): Promise<AgenticSeedResult> {
+  return trainAgentic(world, agenticSetup(world, opts.noise ?? 1), seed, knobs, opts);
+}
+
+/** Train one seed of an agentic setup (the declared world's, or another host's such as MCP's). */
+export async function trainAgentic(name: string, setup: SeedSetup, seed: number, knobs: Partial<RunConfig>, opts: SeedOptions = {}): Promise<AgenticSeedResult> {
+  const { result, rows } = await trainSetup(name, setup, seed, knobs, opts);
   const train = trainingRows(rows);
   const mean = (f: (r: RolloutRow) => number) => (train.length ? train.reduce((a, r) => a + f(r), 0) / train.length : 0);
   return {

@@ -16,7 +16,8 @@
  * - broad-noisy: the broad world with the noisy world's stochastic target;
  * - activation / activation-noisy: the activation track's trigger world (bench-activation.ts);
  * - agentic / agentic-noisy / agentic-no-trajectories: a tool-using agent over several turns, and
- *   the same loop reflecting on final answers only (bench-agentic.ts).
+ *   the same loop reflecting on final answers only (bench-agentic.ts);
+ * - mcp-agentic: the agentic world's tools served by a real MCP server (bench-mcp.ts).
  * Each seed gets its own server (its own noise seed), so runs never share a target's draws.
  * Options: --baseline (the issue-#8 mechanisms off), --off=knob,knob (switch single mechanisms
  * off), --on=knob,knob (switch single mechanisms on), --set=knob:N,knob:N (numeric knobs), --noise=X (how often the simulated optimizer
@@ -33,11 +34,13 @@ import { createLlmPort } from '../../src/llm/openai-client';
 import { MemoryRunStore } from '../../src/storage/memory-store';
 import { runTraining } from '../../src/engine/run/trainer';
 import type { RolloutRow, RunDataset, RunSummary } from '../../src/engine/types';
+import type { ToolEnvironment } from '../../src/engine/environment';
 import { loadPrompts } from './prompts';
 import { testEndpoint } from './endpoints';
 import { INITIAL_SKILL, SMALL_CONFIG, worldDataset } from './harness';
 import { startLlmServer, type ServerOptions } from './llm-server';
 import { ACTIVATION_WORLDS, activationSeed, aggregateActivation, type ActivationWorld } from './bench-activation';
+import { MCP_WORLDS, mcpSeed, type McpWorld } from './bench-mcp';
 import { AGENTIC_WORLDS, agenticSeed, agenticSummary, agenticTable, aggregateAgentic, type AgenticSeedResult, type AgenticWorld } from './bench-agentic';
 import { BROAD_WORLD, HARD_WORLD, hardTargetAnswer, makeHardWorldItems, simulatedTargetAnswer, type HardWorldSpec } from './rule-world';
 
@@ -108,6 +111,8 @@ export interface SeedSetup {
   knobs?: Partial<RunConfig>;
   /** The skill's accuracy on the test items without noise. */
   heldOut: (skill: string) => number;
+  /** A host's environment for the agent's tools (MCP servers), started for the seed and closed after it. */
+  environment?: () => Promise<{ environment: ToolEnvironment; close(): Promise<void> }>;
 }
 
 export async function trainSeed(world: World, seed: number, knobs: Partial<RunConfig>, opts: SeedOptions = {}): Promise<SeedResult> {
@@ -127,6 +132,7 @@ export interface SeedOptions {
 /** Train one seed on its own server (its own noise seed); the result, and the run's rollout rows. */
 export async function trainSetup(name: string, setup: SeedSetup, seed: number, knobs: Partial<RunConfig>, opts: SeedOptions = {}): Promise<{ result: SeedResult; rows: RolloutRow[] }> {
   const server = await startLlmServer({ ...setup.server, noiseSeed: seed });
+  const env = await setup.environment?.();
   try {
     const config: RunConfig = { ...SMALL_CONFIG, seed, ...(opts.concurrency ? { targetConcurrency: opts.concurrency, optimizerConcurrency: opts.concurrency } : {}), ...setup.knobs, ...knobs };
     const { data, initialSkill } = setup;
@@ -136,7 +142,8 @@ export async function trainSetup(name: string, setup: SeedSetup, seed: number, k
       { backoffBaseMs: 5, maxBackoffMs: 50 },
     );
     const runId = `${name}-${seed}`;
-    const outcome = await runTraining({ runId, config, data, initialSkill }, { llm, store, prompts: loadPrompts(), signal: new AbortController().signal });
+    const deps = { llm, store, prompts: loadPrompts(), signal: new AbortController().signal, ...(env ? { environment: env.environment } : {}) };
+    const outcome = await runTraining({ runId, config, data, initialSkill }, deps);
     if (outcome.status !== 'completed') throw new Error(`${runId} ended ${outcome.status}: ${outcome.reason}`);
     const rows = await store.listRollouts(runId);
     const calls = await store.listCalls(runId);
@@ -159,6 +166,7 @@ export async function trainSetup(name: string, setup: SeedSetup, seed: number, k
     return { result, rows };
   } finally {
     await server.close();
+    await env?.close();
   }
 }
 
@@ -245,6 +253,8 @@ export async function main(argv: string[]): Promise<number> {
   const activationWorlds = named.length ? askedActivation : [...ACTIVATION_WORLDS];
   const askedAgentic = named.filter((w): w is AgenticWorld => (AGENTIC_WORLDS as readonly string[]).includes(w));
   const agenticWorlds = named.length ? askedAgentic : [...AGENTIC_WORLDS];
+  const askedMcp = named.filter((w): w is McpWorld => (MCP_WORLDS as readonly string[]).includes(w));
+  const mcpWorlds = named.length ? askedMcp : [...MCP_WORLDS];
   // --off=a,b / --on=a,b switch single mechanisms off or on (ablations of the defaults).
   const flags = (name: string, value: boolean) => Object.fromEntries((arg(name) ?? '').split(',').filter(Boolean).map((k) => [k, value]));
   const off = flags('off', false) as Partial<RunConfig>;
@@ -288,6 +298,13 @@ export async function main(argv: string[]): Promise<number> {
     if (argv.includes('--table')) for (const line of agenticTable(world, String(out.mode), results)) console.log(line);
   }
   if (argv.includes('--table') && agenticWorlds.length > 1) for (const line of agenticSummary(agenticWorlds.map((w) => [w, out[w] as ReturnType<typeof aggregateAgentic>]))) console.log(line);
+  // The agentic world's tools served by a real MCP server (bench-mcp.ts).
+  for (const world of mcpWorlds) {
+    const results: AgenticSeedResult[] = [];
+    for (let i = 0; i < seeds.length; i += 2) results.push(...(await Promise.all(seeds.slice(i, i + 2).map((s) => mcpSeed(world, s, knobs, { noise })))));
+    out[world] = aggregateAgentic(results);
+    if (argv.includes('--table')) for (const line of agenticTable(world, String(out.mode), results)) console.log(line);
+  }
   // The activation track's worlds: the description trained on trigger queries (bench-activation.ts).
   for (const world of activationWorlds) {
     const results = [];

@@ -9,6 +9,7 @@ import { runTraining, type ActivationInput, type TrainOutcome } from '../../src/
 import type { RunEvent } from '../../src/engine/events';
 import type { RunDataset } from '../../src/engine/types';
 import type { LlmPort, RunStore } from '../../src/engine/ports';
+import type { ToolEnvironment } from '../../src/engine/environment';
 import { makeWorldItems } from './rule-world';
 import { loadPrompts } from './prompts';
 import { testEndpoint } from './endpoints';
@@ -49,6 +50,8 @@ export interface RunOptions {
   wrapLlm?: (llm: LlmPort) => LlmPort;
   /** Trigger queries and the starting description, for the activation track. */
   activation?: ActivationInput;
+  /** The host's environment for agents' tools (a module, MCP servers). */
+  environment?: ToolEnvironment;
 }
 
 export async function trainOnce(o: RunOptions): Promise<{ outcome: TrainOutcome; store: RunStore; runId: string }> {
@@ -79,7 +82,7 @@ export async function trainOnce(o: RunOptions): Promise<{ outcome: TrainOutcome;
       prices: o.prices,
       ...(o.activation ? { activation: o.activation } : {}),
     },
-    { llm, store, prompts: loadPrompts(config.promptOverrides), signal: ac.signal, onEvent: o.onEvent },
+    { llm, store, prompts: loadPrompts(config.promptOverrides), signal: ac.signal, onEvent: o.onEvent, environment: o.environment },
   );
   return { outcome, store, runId };
 }

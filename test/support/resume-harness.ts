@@ -14,6 +14,7 @@ import { markInterrupted, putRun } from '../../src/storage/runs-repo';
 import { createLlmPort } from '../../src/llm/openai-client';
 import { runTraining, type ActivationInput, type TrainOutcome } from '../../src/engine/run/trainer';
 import type { RunStore } from '../../src/engine/ports';
+import type { ToolEnvironment } from '../../src/engine/environment';
 import { DEFAULT_RUN_CONFIG, type RunConfig } from '../../src/core/run-config';
 import type { RunDataset } from '../../src/engine/types';
 
@@ -24,6 +25,8 @@ export interface World {
   data: RunDataset;
   initialSkill: string;
   activation?: ActivationInput;
+  /** The host's environment for agents' tools (a module, MCP servers). */
+  environment?: ToolEnvironment;
 }
 
 let dbCount = 0;
@@ -118,7 +121,7 @@ export function session(w: World, store: RunStore, controller = new AbortControl
     { backoffBaseMs: 5, fetch: countingFetch },
   );
   const input = { runId: 'run', config: w.config, data: w.data, initialSkill: w.initialSkill, ...(w.activation ? { activation: w.activation } : {}) };
-  return runTraining(input, { llm, store, prompts: loadPrompts(), signal: controller.signal });
+  return runTraining(input, { llm, store, prompts: loadPrompts(), signal: controller.signal, environment: w.environment });
 }
 
 export async function fingerprint(db: SkillwrightDb) {

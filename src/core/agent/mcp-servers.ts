@@ -1,0 +1,165 @@
+/**
+ * MCP servers as an agent's environment (issue #31), the pure part: how a server is named in a
+ * config, which headers may be stored (never a secret: a token is held like an endpoint key —
+ * the page's vault, the runner's `SKILLWRIGHT_MCP_<NAME>_TOKEN`), and how the servers' tools
+ * become the agent's: names OpenAI accepts, prefixed by their server only where two collide,
+ * and only the tools a server's `tools` list allows (tools with side effects are called for real).
+ */
+import type { ToolSpec } from './tool-spec';
+
+export interface McpServerConfig {
+  /** The server's Streamable HTTP endpoint, e.g. https://mcp.example.com/mcp. */
+  url: string;
+  /** A short name: prefixes colliding tools and names the token's variable (default: from the URL's host). */
+  name?: string;
+  /** Headers sent with every request; secrets do not belong here (see `SECRET_HEADERS`). */
+  headers?: Record<string, string>;
+  /** The tools the agent may use (default: every tool the server lists). */
+  tools?: string[];
+}
+
+/** Headers that hold credentials: refused in a config, which is stored with the run. */
+export const SECRET_HEADERS = ['authorization', 'proxy-authorization', 'cookie', 'x-api-key', 'api-key'];
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** A server's name from its URL when none is given: "mcp.example.com" → "mcp_example_com". */
+export function serverName(s: Pick<McpServerConfig, 'url' | 'name'>): string {
+  if (s.name?.trim()) return s.name.trim();
+  let host = s.url;
+  try {
+    host = new URL(s.url).host;
+  } catch {
+    // An unreadable URL is reported by readMcpServers; the name is only a fallback here.
+  }
+  return host.replace(/[^a-zA-Z0-9]+/g, '_').replace(/^_+|_+$/g, '') || 'mcp';
+}
+
+/** The environment variable the runner reads a server's token from: SKILLWRIGHT_MCP_SHOP_TOKEN. */
+export function tokenVariable(name: string): string {
+  return `SKILLWRIGHT_MCP_${name.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}_TOKEN`;
+}
+
+function urlOf(v: unknown): URL | null {
+  try {
+    return typeof v === 'string' ? new URL(v) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A config's `mcp` list, every problem named by its entry (1-based) and field. */
+export function readMcpServers(raw: unknown): { servers: McpServerConfig[]; problems: string[] } {
+  if (!Array.isArray(raw)) return { servers: [], problems: ['must be a list of servers: [{"url": "https://…/mcp"}]'] };
+  const servers: McpServerConfig[] = [];
+  const problems: string[] = [];
+  raw.forEach((s, i) => {
+    const at = `server ${i + 1}`;
+    if (!isRecord(s)) return problems.push(`${at} must be an object {url, name?, headers?, tools?}`);
+    const known = ['url', 'name', 'headers', 'tools'];
+    for (const k of Object.keys(s)) if (!known.includes(k)) problems.push(`${at}: "${k}" is not a server setting`);
+    const url = urlOf(s.url);
+    if (!url || !/^https?:$/.test(url.protocol)) return problems.push(`${at}: "url" must be an http(s) address`);
+    if (s.name !== undefined && (typeof s.name !== 'string' || !/^[a-zA-Z0-9_-]{1,32}$/.test(s.name)))
+      problems.push(`${at}: "name" must be 1–32 letters, digits, "_" or "-"`);
+    if (
+      s.headers !== undefined &&
+      !(isRecord(s.headers) && Object.values(s.headers).every((v) => typeof v === 'string'))
+    )
+      problems.push(`${at}: "headers" must map header names to text`);
+    const secret = isRecord(s.headers)
+      ? Object.keys(s.headers).find((h) => SECRET_HEADERS.includes(h.toLowerCase()))
+      : undefined;
+    const name = serverName({ url: String(s.url), name: typeof s.name === 'string' ? s.name : undefined });
+    if (secret)
+      problems.push(
+        `${at}: the header "${secret}" holds a secret and would be stored with the run; set ${tokenVariable(name)} (or the page's key field) instead`,
+      );
+    if (s.tools !== undefined && !(Array.isArray(s.tools) && s.tools.every((t) => typeof t === 'string' && t.trim())))
+      problems.push(`${at}: "tools" must be a list of tool names`);
+    servers.push({
+      url: url.href,
+      ...(typeof s.name === 'string' ? { name: s.name } : {}),
+      ...(isRecord(s.headers) && !secret ? { headers: s.headers as Record<string, string> } : {}),
+      ...(Array.isArray(s.tools) ? { tools: (s.tools as string[]).map((t) => t.trim()) } : {}),
+    });
+  });
+  const names = servers.map(serverName);
+  names.forEach((n, i) => {
+    if (names.indexOf(n) !== i)
+      problems.push(`server ${i + 1}: the name "${n}" is taken by server ${names.indexOf(n) + 1}; give each a "name"`);
+  });
+  return { servers, problems };
+}
+
+/** A tool as a server lists it (MCP `tools/list`). */
+export interface McpToolInfo {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema?: Record<string, unknown>;
+  annotations?: {
+    readOnlyHint?: boolean;
+    destructiveHint?: boolean;
+    idempotentHint?: boolean;
+    openWorldHint?: boolean;
+  };
+}
+
+/** A server's tool as the agent is offered it, and where a call to it goes. */
+export interface OfferedTool {
+  spec: ToolSpec;
+  server: string;
+  /** The tool's own name on its server. */
+  remote: string;
+}
+
+/** A name OpenAI accepts: letters, digits, "_" and "-", at most 64. */
+function wireName(name: string): string {
+  return name.replace(/[^a-zA-Z0-9_-]+/g, '_').slice(0, 64) || 'tool';
+}
+
+/**
+ * The agent's tools from the servers' lists, in server order: each server's allowed tools (its
+ * `tools` list; a name it does not list is reported), named as the server names them unless two
+ * servers (or a name taken by `reserved`) collide — then `server__tool`.
+ */
+export function offeredTools(
+  lists: readonly { server: string; allowed?: readonly string[]; tools: readonly McpToolInfo[] }[],
+  reserved: readonly string[] = [],
+): { tools: OfferedTool[]; problems: string[] } {
+  const problems: string[] = [];
+  const kept = lists.map((l) => {
+    const allowed = l.allowed ? new Set(l.allowed) : null;
+    for (const a of l.allowed ?? [])
+      if (!l.tools.some((t) => t.name === a)) problems.push(`${l.server} lists no tool "${a}"`);
+    return { server: l.server, tools: l.tools.filter((t) => !allowed || allowed.has(t.name)) };
+  });
+  const count = new Map<string, number>();
+  for (const l of kept) for (const t of l.tools) count.set(wireName(t.name), (count.get(wireName(t.name)) ?? 0) + 1);
+  const tools: OfferedTool[] = [];
+  const taken = new Set(reserved);
+  for (const l of kept)
+    for (const t of l.tools) {
+      const plain = wireName(t.name);
+      let name = count.get(plain)! > 1 || taken.has(plain) ? wireName(`${l.server}__${t.name}`) : plain;
+      for (let k = 2; taken.has(name); k++) name = wireName(`${l.server}__${t.name}`).slice(0, 60) + `_${k}`;
+      taken.add(name);
+      const description = [t.title && t.title !== t.name ? t.title : '', t.description ?? '']
+        .filter(Boolean)
+        .join(': ');
+      tools.push({
+        server: l.server,
+        remote: t.name,
+        spec: {
+          name,
+          ...(description ? { description } : {}),
+          parameters: isRecord(t.inputSchema) ? t.inputSchema : { type: 'object', properties: {} },
+        },
+      });
+    }
+  return { tools, problems };
+}
+
+/** Does a server say this tool changes nothing? (MCP's hint; absent means it may.) */
+export const isReadOnly = (t: McpToolInfo): boolean => t.annotations?.readOnlyHint === true;
