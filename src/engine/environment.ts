@@ -41,6 +41,8 @@ export interface ToolEnvironment {
   readonly replayOnResume: boolean;
   tools(): Promise<ToolSpec[]>;
   open(item: DatasetItem): Promise<EnvEpisode>;
+  /** Let go of what it holds (a worker, connections) when the host is done with it. */
+  dispose?(): void;
 }
 
 export class EnvironmentError extends Error {

@@ -139,7 +139,7 @@ export function wireMessages(messages: readonly ChatMessage[]): unknown[] {
  */
 export function remoteEnvironment(
   host: () => Promise<ModuleHostApi>,
-  o: { label: string; identity: string; timeoutMs: number; onFailure?: () => void },
+  o: { label: string; identity: string; timeoutMs: number; onFailure?: () => void; dispose?: () => void },
 ): ToolEnvironment {
   let next = 0;
   const within = async <T>(what: string, fn: (h: ModuleHostApi) => Promise<T>): Promise<T> => {
@@ -163,6 +163,7 @@ export function remoteEnvironment(
     label: o.label,
     identity: o.identity,
     replayOnResume: true,
+    ...(o.dispose ? { dispose: o.dispose } : {}),
     tools: async () => (await within('loading the module', (h) => h.describe())).tools,
     async open(item): Promise<EnvEpisode> {
       const id = `e${++next}`;
