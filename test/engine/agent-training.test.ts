@@ -124,3 +124,47 @@ describe('what an agent costs (issue #30)', () => {
     expect(billed).toBe(targetCalls + optimizerCalls);
   });
 });
+
+describe('repairing an agent’s bundle (issue #30)', () => {
+  it('shows the repairer both trajectories of a regressed item, so a slip reads apart from a bad rule', async () => {
+    const { createStandaloneContext } = await import('../../src/engine/context');
+    const { repairBundle } = await import('../../src/engine/step/credit-check');
+    const { createLlmPort } = await import('../../src/llm/openai-client');
+    const { testEndpoint } = await import('../support/endpoints');
+    const { loadPrompts } = await import('../support/prompts');
+    const { MemoryRunStore } = await import('../../src/storage/memory-store');
+    const { DEFAULT_RUN_CONFIG } = await import('../../src/core/run-config');
+    const data = toolData();
+    const ctx = await createStandaloneContext({
+      runId: 'repair',
+      config: { ...DEFAULT_RUN_CONFIG },
+      llm: createLlmPort({ target: testEndpoint(server.url, 'sim-target'), optimizer: testEndpoint(server.url, 'sim-optimizer') }),
+      store: new MemoryRunStore(),
+      prompts: loadPrompts(),
+      items: data.items,
+      datasetTools: data.tools,
+    });
+    const row = (result: string, answer: string, hard: number) => ({
+      runId: 'repair', phase: 'x', order: 0, itemId: 't003', skillHash: 'h', cacheKey: `k${hard}`, status: 'ok' as const,
+      response: answer, predicted: answer, hard, soft: hard, usage: { promptTokens: 0, completionTokens: 0, reasoningTokens: 0 },
+      latencyMs: 0, cached: false, turns: 2, ...(hard ? {} : { failReason: "turn 2: EM=0: predicted 'unknown'" }),
+      trajectory: [
+        { kind: 'assistant' as const, turn: 1, content: '', toolCalls: [{ id: 'c', name: 'lookup', arguments: '{"code":"103"}' }] },
+        { kind: 'tool' as const, turn: 1, callId: 'c', name: 'lookup', arguments: '{"code":"103"}', result },
+        { kind: 'assistant' as const, turn: 2, content: `<answer>${answer}</answer>` },
+      ],
+    });
+    server.set({ keepPrompts: true });
+    server.log.length = 0;
+    await repairBundle(ctx, {
+      key: 'r1', current: START, candidate: START, edits: [{ op: 'append', content: NUMBER }],
+      check: { delta: { improved: [], regressed: ['t003'], unchanged: [] }, rows: [row('Dune washer', 'unknown', 0)], calls: 1, complete: true, improved: false, strict: false },
+      currentRows: [row('Dune washer', 'Dune washer', 1)], maxAdded: 2, metaText: '',
+    });
+    const prompt = server.log.find((e) => e.stage === 'repair_edits')!.user!;
+    expect(prompt).toContain('Trajectory with the current skill — passed:');
+    expect(prompt).toContain("Trajectory with the candidate — turn 2: EM=0: predicted 'unknown':");
+    expect(prompt).toContain('[tool result turn 1] Dune washer');
+    server.set({ keepPrompts: false });
+  });
+});

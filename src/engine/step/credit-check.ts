@@ -15,6 +15,8 @@ import { screenEdits } from '../../core/edit-screen';
 import type { Edit } from '../../core/edits';
 import { validatePayload } from '../../core/json-extract';
 import type { EngineContext } from '../context';
+import { trajectoryView } from '../agent-rollout';
+import { conversationLines } from '../../core/agent/transcript';
 import { callOptimizer, checkErrorRate } from '../optimizer-call';
 import { okRows, rolloutPhase } from '../rollout';
 import { describeEdit, pickIndices } from './rank-edits';
@@ -139,13 +141,27 @@ function describeItem(
 ): string {
   const item = ctx.items.get(id);
   const expected = item?.correctChoice ?? item?.answers.join(' | ') ?? '';
-  return [
+  const lines = [
     `### Task ${id}`,
     `Question: ${item?.question ?? ''}`,
     `Expected answer: ${expected}`,
     `Answer with the current skill: ${before?.predicted || 'N/A'}`,
     `Answer with the candidate: ${after?.predicted || 'N/A'}`,
-  ].join('\n');
+  ];
+  // An agent's item (issue #30): what went wrong is in its turns — a slip of the agent reads
+  // differently from a rule that sent it astray, so the repairer sees both trajectories.
+  const view = trajectoryView(ctx, '');
+  if (view.full && (before?.trajectory || after?.trajectory)) {
+    for (const [label, row] of [
+      ['current skill', before],
+      ['candidate', after],
+    ] as const) {
+      if (!row?.trajectory) continue;
+      const reason = row.failReason ? ` — ${row.failReason}` : ' — passed';
+      lines.push(`Trajectory with the ${label}${reason}:`, ...conversationLines(row.trajectory, view.resultChars));
+    }
+  }
+  return lines.join('\n');
 }
 
 /** Ask the optimizer which edits broke the regressed items, and how to keep the gains. */
