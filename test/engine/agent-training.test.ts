@@ -158,7 +158,7 @@ describe('repairing an agent’s bundle (issue #30)', () => {
     server.log.length = 0;
     await repairBundle(ctx, {
       key: 'r1', current: START, candidate: START, edits: [{ op: 'append', content: NUMBER }],
-      check: { delta: { improved: [], regressed: ['t003'], unchanged: [] }, rows: [row('Dune washer', 'unknown', 0)], calls: 1, complete: true, improved: false, strict: false },
+      check: { delta: { n: 1, improved: [], regressed: ['t003'], before: { hard: 1, soft: 1 }, after: { hard: 0, soft: 0 } }, rows: [row('Dune washer', 'unknown', 0)], calls: 1, complete: true, improved: false, strict: false },
       currentRows: [row('Dune washer', 'Dune washer', 1)], maxAdded: 2, metaText: '',
     });
     const prompt = server.log.find((e) => e.stage === 'repair_edits')!.user!;
