@@ -129,11 +129,23 @@ export async function resumeRun(runId: string, patch?: { budgetUsd?: number }): 
   settle(r, { status: prior, reason: run.detail.reason });
 }
 
-/** Steering: store the approved items of the step under review, then resume the run to gate them. */
-export async function submitReviewAndResume(runId: string, step: number, approved: number[]): Promise<void> {
-  const r = await trainer().submitReview(runId, step, approved);
-  if (!r.ok) return void setApp({ problem: r.error.message });
+/**
+ * Steering: store the approved items of the proposal the panel showed, then resume the run to gate
+ * them. False when the decision was refused (the proposal changed): the panel shows the new one.
+ */
+export async function submitReviewAndResume(
+  runId: string,
+  step: number,
+  approved: number[],
+  proposal: string | null,
+): Promise<boolean> {
+  const r = await trainer().submitReview(runId, step, approved, proposal);
+  if (!r.ok) {
+    setApp({ problem: r.error.message });
+    return false;
+  }
   await resumeRun(runId);
+  return true;
 }
 
 export async function pauseRun(): Promise<void> {

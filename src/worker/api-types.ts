@@ -305,8 +305,17 @@ export interface InspectionApi {
 export interface ReviewApi {
   /** What the step a run is paused at for review proposes. */
   getReview(runId: string): Promise<Result<{ step: number; request: ReviewRequest }>>;
-  /** Approve these items (indices) of the step's proposal; resume the run to gate what was approved. */
-  submitReview(runId: string, step: number, approved: number[]): Promise<Result<{ approved: number; of: number }>>;
+  /**
+   * Approve these items (indices) of the step's proposal — the one the panel showed (`proposal`, the
+   * request's id; null for a request stored without one) — then resume the run to gate them. A
+   * decision on a proposal that has since been rebuilt is refused, never applied to the new one.
+   */
+  submitReview(
+    runId: string,
+    step: number,
+    approved: number[],
+    proposal: string | null,
+  ): Promise<Result<{ approved: number; of: number }>>;
 }
 
 /** Run files in and out (handlers/bundles.ts). */

@@ -41,9 +41,9 @@ describe('review edits before the gate', () => {
     expect(r1.step).toBe(1);
     expect(r1.request.items.length).toBeGreaterThan(1);
     expect(r1.request.skillBefore).toBe(INITIAL_SKILL);
-    expect(await tab.remote.submitReview(runId, 2, [0])).toMatchObject({ ok: false });
+    expect(await tab.remote.submitReview(runId, 2, [0], r1.request.proposal ?? null)).toMatchObject({ ok: false });
     // Approve only the first edit: the gate sees that edit alone.
-    expect(await tab.remote.submitReview(runId, 1, [0, 0, 99])).toMatchObject({
+    expect(await tab.remote.submitReview(runId, 1, [0, 0, 99], r1.request.proposal ?? null)).toMatchObject({
       ok: true,
       approved: 1,
       of: r1.request.items.length,
@@ -62,7 +62,7 @@ describe('review edits before the gate', () => {
     const r2 = await tab.remote.getReview(runId);
     if (!r2.ok) throw new Error(r2.error.message);
     expect(r2.step).toBe(2);
-    await tab.remote.submitReview(runId, 2, []);
+    await tab.remote.submitReview(runId, 2, [], r2.request.proposal ?? null);
     const third = await tab.remote.startRun(runId);
     expect(third.ok && third.status).not.toBe('failed');
     const step2 = await tab.remote.getStepDetail(runId, 2);
@@ -84,11 +84,15 @@ describe('review edits before the gate', () => {
     expect(await tab.remote.startRun(runId)).toMatchObject({ ok: true, status: 'paused', reasonKind: 'review' });
     const before = await tab.remote.getReview(runId);
     if (!before.ok) throw new Error(before.error.message);
-    expect(await tab.remote.submitReview(runId, 1, [0])).toMatchObject({ ok: true, approved: 1 });
+    expect(await tab.remote.submitReview(runId, 1, [0], before.request.proposal ?? null)).toMatchObject({ ok: true, approved: 1 });
     server().set({ faults: [] });
     const again = await tab.remote.startRun(runId);
     expect(again).toMatchObject({ ok: true, status: 'paused', reasonKind: 'review' });
     expect(again.ok && again.reason).toMatch(/The proposal changed since your decision/);
+    // A panel still showing the old proposal cannot decide the new one (issue #28 LOW).
+    const stale = await tab.remote.submitReview(runId, 1, [0], before.request.proposal ?? null);
+    expect(stale).toMatchObject({ ok: false });
+    expect(!stale.ok && stale.error.message).toMatch(/Step 1's proposal changed since it was shown: review the new one/);
     const after = await tab.remote.getReview(runId);
     if (!after.ok) throw new Error(after.error.message);
     expect(after.step).toBe(1);
@@ -98,7 +102,7 @@ describe('review edits before the gate', () => {
     const run = await tab.remote.getRun(runId);
     expect(run.ok && run.detail.nextStep).toBe(1);
     // A decision on the new proposal is applied as made.
-    await tab.remote.submitReview(runId, 1, [0]);
+    await tab.remote.submitReview(runId, 1, [0], after.request.proposal ?? null);
     expect(await tab.remote.startRun(runId)).toMatchObject({ ok: true, status: 'paused', reasonKind: 'review' });
     const step1 = await tab.remote.getStepDetail(runId, 1);
     if (!step1.ok) throw new Error(step1.error.message);
@@ -120,7 +124,7 @@ describe('review edits before the gate', () => {
     expect(r.request.items[0].detail).toMatch(/^added - For /);
     expect(r.request.edits).toBeUndefined();
     expect(r.request.candidate).not.toBe(r.request.skillBefore);
-    await tab.remote.submitReview(runId, 1, []);
+    await tab.remote.submitReview(runId, 1, [], r.request.proposal ?? null);
     await tab.remote.startRun(runId);
     const step1 = await tab.remote.getStepDetail(runId, 1);
     if (!step1.ok) throw new Error(step1.error.message);
@@ -141,7 +145,7 @@ describe('review edits before the gate', () => {
     while (outcome.ok && outcome.status === 'paused' && outcome.reasonKind === 'review') {
       const r = await tab.remote.getReview(runId);
       if (!r.ok) throw new Error(r.error.message);
-      await tab.remote.submitReview(runId, r.step, []);
+      await tab.remote.submitReview(runId, r.step, [], r.request.proposal ?? null);
       vetoed.push(r.step);
       outcome = await tab.remote.startRun(runId);
     }

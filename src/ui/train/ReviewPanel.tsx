@@ -16,6 +16,8 @@ export function ReviewPanel({ runId }: { runId: string }) {
   const [error, setError] = useState<string | null>(null);
   const [vetoed, setVetoed] = useState<Set<number>>(new Set());
   const [sending, setSending] = useState(false);
+  // Bumped when a decision was refused because the proposal changed: the panel reads it again.
+  const [reads, setReads] = useState(0);
   useEffect(() => {
     let live = true;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -25,8 +27,10 @@ export function ReviewPanel({ runId }: { runId: string }) {
         .getReview(runId)
         .then((r) => {
           if (!live) return;
-          if (r.ok) setReview({ step: r.step, request: r.request });
-          else if (tries > 1) timer = setTimeout(() => load(tries - 1), 300);
+          if (r.ok) {
+            setReview({ step: r.step, request: r.request });
+            setVetoed(new Set());
+          } else if (tries > 1) timer = setTimeout(() => load(tries - 1), 300);
           else setError(r.error.message);
         });
     load(5);
@@ -34,7 +38,7 @@ export function ReviewPanel({ runId }: { runId: string }) {
       live = false;
       clearTimeout(timer);
     };
-  }, [runId]);
+  }, [runId, reads]);
   const preview = useMemo(() => {
     if (!review) return '';
     const { request } = review;
@@ -57,7 +61,7 @@ export function ReviewPanel({ runId }: { runId: string }) {
     });
   const send = async (list: number[]) => {
     setSending(true);
-    await submitReviewAndResume(runId, step, list);
+    if (!(await submitReviewAndResume(runId, step, list, request.proposal ?? null))) setReads((n) => n + 1);
     setSending(false);
   };
   return (

@@ -27,12 +27,15 @@ export function reviewHandlers(c: ApiContext): ReviewApi {
       return pending(runId, false);
     },
 
-    async submitReview(runId, step, approved) {
+    async submitReview(runId, step, approved, proposal) {
       // A decision sent the instant the panel opened may find the run still letting go: wait a little.
       for (let i = 0; i < 40 && active.has(runId); i++) await new Promise((r) => setTimeout(r, 50));
       const p = await pending(runId, true);
       if (!p.ok) return p;
       if (p.step !== step) return fail('invalid_input', `The run waits for a review of step ${p.step}, not ${step}.`);
+      // A panel opened before the step was rebuilt shows another proposal: its decision answers that one only.
+      if ((p.request.proposal ?? null) !== proposal)
+        return fail('invalid_input', `Step ${step}'s proposal changed since it was shown: review the new one.`);
       const n = p.request.items.length;
       const valid = [...new Set(approved)].filter((i) => Number.isInteger(i) && i >= 0 && i < n).sort((a, b) => a - b);
       await new IdbRunStore(await dbp).putArtifact({
