@@ -648,6 +648,48 @@ describe.skipIf(Boolean(skip))('Skillwright in Chromium', () => {
     await remember.uncheck();
   });
 
+  // Issue #28 "Also": Monaco's diff editor reported "no diff result available" when a diff it was
+  // still computing lost its models — a diff closed while Monaco's worker was still starting (as on
+  // a freshly loaded page), with another editor on the page (which keeps the worker going). The
+  // worker's script is held back until the diff has been closed: no timing is guessed.
+  it('a diff closed while it is still being computed logs no error', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let asked!: () => void;
+    const requested = new Promise<void>((r) => (asked = r));
+    const workerScript = /editor\.worker-[^/]*\.js$/;
+    await page.route(workerScript, async (route) => {
+      asked();
+      await held;
+      await route.continue().catch(() => {}); // a page that moved on no longer wants it
+    });
+    const propose = async () => {
+      await page.getByLabel('Your feedback').fill('Answers carry extra words.\n- Give the code alone, nothing else.');
+      await page.getByRole('button', { name: 'Improve with my feedback' }).click();
+      await page.getByTestId('skill-diff').waitFor({ timeout: 20_000 });
+    };
+    try {
+      // A freshly loaded page: Monaco's worker starts with the first editor.
+      await page.goto(`${appUrl}#/connect`);
+      await page.reload();
+      await connect(page, srv.url, 'sk-e2e-key');
+      await page.getByRole('link', { name: 'Skill' }).click();
+      await page.locator('.monaco-editor').first().waitFor({ timeout: 20_000 });
+      await requested; // the skill's editor asked for the worker: it is starting
+      await propose();
+      await page.getByRole('button', { name: 'Discard' }).click();
+      await page.getByTestId('skill-diff').waitFor({ state: 'detached' });
+    } finally {
+      release();
+    }
+    await page.unroute(workerScript);
+    // A new proposal, until its diff is drawn: the worker answers in order, so the closed diff's answer is in.
+    await propose();
+    await page.locator('[data-testid="skill-diff"] .char-insert, [data-testid="skill-diff"] .line-insert').first().waitFor({ timeout: 20_000 });
+    await page.getByRole('button', { name: 'Discard' }).click();
+    expect(consoleProblems.filter((p) => /diff/i.test(p))).toEqual([]);
+  }, 120_000);
+
   it('every screen in light and dark, readable on a phone, no console errors, no other hosts', async () => {
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });

@@ -2,6 +2,20 @@
 import { useEffect, useRef } from 'react';
 import { currentTheme, monaco } from './monaco-setup';
 
+type ViewModel = monaco.editor.IDiffEditorViewModel;
+
+/**
+ * Retire a diff: its view model first — that cancels a diff still being computed — then its text
+ * models. Monaco never disposes a view model made by `setModel({ original, modified })`, so a diff
+ * computed while its models were disposed reported "no diff result available" as an error
+ * (issue #28): each view model here is made with `createViewModel` and disposed by us.
+ */
+function retire(vm: ViewModel): void {
+  vm.dispose();
+  vm.model.original.dispose();
+  vm.model.modified.dispose();
+}
+
 export default function SkillDiff({
   original,
   modified,
@@ -13,6 +27,7 @@ export default function SkillDiff({
 }) {
   const host = useRef<HTMLDivElement>(null);
   const editor = useRef<monaco.editor.IStandaloneDiffEditor | null>(null);
+  const shown = useRef<ViewModel | null>(null);
   // One editor for the component's life: re-creating it on every change (say, stepping through
   // the inspector quickly) lets Monaco's pending work hit a disposed editor and log errors.
   useEffect(() => {
@@ -28,32 +43,24 @@ export default function SkillDiff({
     });
     editor.current = diff;
     return () => {
-      const models = diff.getModel();
       diff.setModel(null);
+      if (shown.current) retire(shown.current);
+      shown.current = null;
       diff.dispose();
-      models?.original.dispose();
-      models?.modified.dispose();
       editor.current = null;
     };
   }, []);
   useEffect(() => {
     const diff = editor.current;
     if (!diff) return;
-    const previous = diff.getModel();
-    diff.setModel({
+    const vm = diff.createViewModel({
       original: monaco.editor.createModel(original, 'markdown'),
       modified: monaco.editor.createModel(modified, 'markdown'),
     });
-    if (!previous) return;
-    // The diff worker may still be reading the previous models: retire them once the new diff is in.
-    const retire = () => {
-      sub.dispose();
-      clearTimeout(timer);
-      previous.original.dispose();
-      previous.modified.dispose();
-    };
-    const sub = diff.onDidUpdateDiff(retire);
-    const timer = setTimeout(retire, 5_000);
+    const previous = shown.current;
+    diff.setModel(vm);
+    shown.current = vm;
+    if (previous) retire(previous);
   }, [original, modified]);
   return <div ref={host} className="monaco-host" style={{ height }} data-testid="skill-diff" />;
 }
