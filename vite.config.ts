@@ -3,7 +3,12 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 
 /** The tests that run through the SDK against the test LLM server (the `engine` project). */
-const ENGINE_TESTS = ['test/engine/**/*.test.ts', 'test/worker/**/*.test.ts', 'test/llm/**/*.test.ts'];
+const ENGINE_TESTS = [
+  'test/engine/**/*.test.ts',
+  'test/worker/**/*.test.ts',
+  'test/llm/**/*.test.ts',
+  'test/service/**/*.test.ts',
+];
 
 export default defineConfig({
   base: './', // relative asset URLs: dist/ can be hosted under any path

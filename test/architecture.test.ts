@@ -40,9 +40,12 @@ const LAYERS: Record<string, { folders: string[]; forbiddenPackages: string[] }>
   // MCP servers as an environment (issue #31): the SDK's client under the engine's ToolEnvironment.
   mcp: { folders: ['core', 'engine', 'mcp'], forbiddenPackages: ['openai', 'idb', 'comlink', 'react', 'zustand'] },
   storage: { folders: ['core', 'engine', 'storage'], forbiddenPackages: ['openai', 'comlink', 'react', 'zustand'] },
-  worker: { folders: ['core', 'engine', 'llm', 'mcp', 'storage', 'worker'], forbiddenPackages: ['react', 'zustand', 'monaco-editor'] },
-  // The headless runner (issue #22): the worker's realm in a Node process, with a file store.
-  cli: { folders: ['core', 'engine', 'llm', 'mcp', 'storage', 'worker', 'cli'], forbiddenPackages: ['react', 'zustand', 'monaco-editor', 'idb', 'comlink'] },
+  // The run service (issue #29): every use case once, over the host's ports.
+  service: { folders: ['core', 'engine', 'llm', 'storage', 'service'], forbiddenPackages: ['react', 'zustand', 'monaco-editor', 'comlink', 'idb', '@modelcontextprotocol/sdk'] },
+  worker: { folders: ['core', 'engine', 'llm', 'mcp', 'storage', 'service', 'worker'], forbiddenPackages: ['react', 'zustand', 'monaco-editor'] },
+  // The headless runner (issue #22): a second host of the run service, in a Node process, with a file store.
+  // It imports nothing of the browser worker's, and no LLM client: the service builds the port.
+  cli: { folders: ['core', 'engine', 'mcp', 'storage', 'service', 'cli'], forbiddenPackages: ['react', 'zustand', 'monaco-editor', 'idb', 'comlink', 'openai'] },
   store: { folders: ['core', 'store', PAGE_BOUNDARY], forbiddenPackages: ['openai', 'idb', '@modelcontextprotocol/sdk'] },
   client: { folders: ['core', 'client', 'store', PAGE_BOUNDARY], forbiddenPackages: ['openai', 'idb', '@modelcontextprotocol/sdk'] },
   ui: { folders: ['core', 'ui', 'store', 'client', PAGE_BOUNDARY], forbiddenPackages: ['openai', 'idb', '@modelcontextprotocol/sdk'] },
@@ -159,5 +162,21 @@ describe('engine sub-folders import only the top and themselves', () => {
       const where = `engine/${file} imports ${m[1]}`;
       expect(own !== null && FACES.has(to) && file === 'run/trainer.ts', where).toBe(true);
     }
+  });
+});
+
+// Issue #29: the page's worker and the runner are two thin hosts of one run service. Neither
+// builds an LLM port, a run record, a report or an evals file, nor starts the engine itself:
+// the service does, once, for both.
+describe('the hosts leave the use cases to the run service', () => {
+  const HOST_FILES = ['worker', 'cli'].flatMap((h) => sourceFiles(join(SRC, h)));
+  const BUILDERS = /\b(createLlmPort|runTraining|evaluateSkill|improveWithFeedback|estimateCost|trainInputOf|renderRunReport|reportData|toEvalsFile|bundlePieces|blameSkill|readStepRecords)\b/;
+  it.each(HOST_FILES.map((f) => f.slice(SRC.length)))('%s', (file) => {
+    const code = readFileSync(join(SRC, file), 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
+    const imports = [...code.matchAll(/^\s*import\s[^'"]*?from\s+['"](\.[^'"]+)['"]/gm)].map((m) => m[0]);
+    // What the service exposes may be named (service.evaluateSkill); what builds it may not be imported.
+    const fromBelow = imports.filter((i) => !/\/service\//.test(i) && BUILDERS.test(i));
+    expect(fromBelow, `${file} imports a builder the run service owns`).toEqual([]);
+    expect(/:\s*RunRecord\s*=\s*\{/.test(code), `${file} builds a run record`).toBe(false);
   });
 });

@@ -27,7 +27,10 @@ export function hostChanges(stored: RunEndpoints, fresh: RunEndpoints): string[]
  */
 export function runDifferences(
   stored: { run: RunRecord; dataset: DatasetRecord | null },
-  fresh: { run: RunRecord; dataset: DatasetRecord },
+  fresh: {
+    run: Pick<RunRecord, 'initialSkill' | 'skillPackage' | 'skillMeta' | 'triggerQueries' | 'endpoints' | 'config'>;
+    dataset: DatasetRecord;
+  },
 ): string[] {
   const a = stored.run;
   const b = fresh.run;

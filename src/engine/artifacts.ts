@@ -242,6 +242,17 @@ export function putStepArtifact<N extends StepArtifactName>(
   return ctx.store.putArtifact({ runId: ctx.runId, key: `${key}/${name}`, value });
 }
 
+/** Write one of a step's artifacts from outside a run (the person's review decision, through the service). */
+export function writeStepArtifact<N extends StepArtifactName>(
+  store: Pick<RunStore, 'putArtifact'>,
+  runId: string,
+  step: number,
+  name: N,
+  value: StepArtifacts[N],
+): Promise<void> {
+  return store.putArtifact({ runId, key: `${stepKey(step)}/${name}`, value });
+}
+
 /** Remove one of a step's artifacts (what no longer describes what the step gated). */
 export function deleteStepArtifact(ctx: EngineContext, key: string, name: StepArtifactName): Promise<void> {
   return ctx.store.deleteArtifact(ctx.runId, `${key}/${name}`);

@@ -10,7 +10,7 @@ import { compareOutcomes, isPass } from '../core/credit';
 import type { Edit } from '../core/edits';
 import { readStepArtifacts } from '../engine/artifacts';
 import type { SkillVersion } from '../engine/types';
-import type { SkillwrightDb } from './open-db';
+import type { RunRecords } from './run-records';
 import { readStepRecords } from './step-records';
 import { INITIAL_ORIGIN, parseOrigin } from '../core/version-origin';
 
@@ -69,12 +69,10 @@ export function lineageOf(
 const has = (content: unknown, line: string) =>
   typeof content === 'string' && content.split('\n').some((l) => l.trim() === line);
 
-export async function blameSkill(db: SkillwrightDb, runId: string, text: string): Promise<SkillBlame | null> {
-  const run = await db.get('runs', runId);
+export async function blameSkill(records: RunRecords, runId: string, text: string): Promise<SkillBlame | null> {
+  const run = await records.getRun(runId);
   if (!run) return null;
-  const versions = (await db.getAllFromIndex('skills', 'by-run', runId)).sort(
-    (a, b) => a.createdAt - b.createdAt || a.step - b.step,
-  );
+  const versions = await records.getSkillVersions(runId);
   const chain = lineageOf(text, run.initialSkill, versions);
   const keys = blameLines(chain);
   const textLines = text.replace(/\n$/, '').split('\n');
@@ -86,7 +84,7 @@ export async function blameSkill(db: SkillwrightDb, runId: string, text: string)
     const source: BlameSource = { key, kind, step, label: labelOf(key, kind, step, run.parent?.label) };
     sources[key] = source;
     if (kind !== 'step' || step === null) continue;
-    const r = await readStepRecords(db, runId, step, { versions, run });
+    const r = await readStepRecords(records, runId, step, { versions, run });
     if (!r) continue;
     const a = readStepArtifacts(step, r.artifacts);
     const edits: Edit[] = a.candidate_edits ?? a.ranked?.edits ?? [];

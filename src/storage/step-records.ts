@@ -7,7 +7,7 @@ import { stepKey } from '../engine/keys';
 import { skillHash } from '../core/hash';
 import type { ArtifactRecord, OptimizerCallRecord, RolloutRow, SkillVersion, StepRecord } from '../engine/types';
 import type { RunRecord } from './schema';
-import type { SkillwrightDb } from './open-db';
+import type { RunRecords } from './run-records';
 import { parseOrigin } from '../core/version-origin';
 
 export interface StepRecords {
@@ -30,28 +30,27 @@ export interface RunRecordsShared {
   run: RunRecord | undefined;
 }
 
-export async function readRunShared(db: SkillwrightDb, runId: string): Promise<RunRecordsShared> {
-  const [versions, run] = await Promise.all([db.getAllFromIndex('skills', 'by-run', runId), db.get('runs', runId)]);
+export async function readRunShared(records: RunRecords, runId: string): Promise<RunRecordsShared> {
+  const [versions, run] = await Promise.all([records.getSkillVersions(runId), records.getRun(runId)]);
   return { versions, run };
 }
 
 export async function readStepRecords(
-  db: SkillwrightDb,
+  records: RunRecords,
   runId: string,
   step: number,
   shared?: RunRecordsShared,
 ): Promise<StepRecords | null> {
-  const record = await db.get('steps', [runId, step]);
+  const record = await records.getStep(runId, step);
   if (!record) return null;
   const key = stepKey(step);
-  const range = IDBKeyRange.bound([runId, `${key}/`], [runId, `${key}/\uffff`]);
   const [rollouts, gateRollouts, calls, artifacts, prev, { versions, run }] = await Promise.all([
-    db.getAllFromIndex('rollouts', 'by-run-phase', [runId, `${key}/rollout`]),
-    db.getAllFromIndex('rollouts', 'by-run-phase', [runId, `${key}/gate`]),
-    db.getAll('calls', range),
-    db.getAll('artifacts', range),
-    step > 1 ? db.get('steps', [runId, step - 1]) : Promise.resolve(undefined),
-    shared ?? readRunShared(db, runId),
+    records.getRollouts(runId, `${key}/rollout`),
+    records.getRollouts(runId, `${key}/gate`),
+    records.callsUnder(runId, `${key}/`),
+    records.artifactsUnder(runId, `${key}/`),
+    step > 1 ? records.getStep(runId, step - 1) : Promise.resolve(undefined),
+    shared ?? readRunShared(records, runId),
   ]);
   let before: string | null = step === 1 ? (run?.initialSkill ?? null) : null;
   // The skill whose scored rows stand for `before`'s: itself, except after the epoch-1 slow-update
@@ -69,13 +68,8 @@ export async function readStepRecords(
   }
   const currentRollouts: RolloutRow[] = [];
   if (scoredAs !== null) {
-    const h = await skillHash(scoredAs);
-    // One range read of the skill's rows, not one read per gate item (issue #20 item 17).
-    const rows = await db.getAllFromIndex(
-      'rollouts',
-      'by-skill-item',
-      IDBKeyRange.bound([runId, h, ''], [runId, h, '\uffff']),
-    );
+    // One read of the skill's rows, not one read per gate item (issue #20 item 17).
+    const rows = await records.skillRows(runId, await skillHash(scoredAs));
     const okByItem = new Map<string, RolloutRow>();
     for (const r of rows) if (r.status === 'ok' && !okByItem.has(r.itemId)) okByItem.set(r.itemId, r);
     for (const g of gateRollouts) {

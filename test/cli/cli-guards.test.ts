@@ -70,7 +70,8 @@ describe('train on a folder that already holds a run (issue #28 item 3)', () => 
   it('refuses a run made against other hosts, naming the run and the hosts, and sends the new key to neither', async () => {
     const paused = await cli(['train', '--config', 'a.json', '--out', 'hosts', '--max-usd', '0.0001']);
     expect(paused.code, paused.stderr).toBe(3); // the budget cap paused it
-    const runId = JSON.parse(readFileSync(join(dir, 'hosts', 'run.jsonl'), 'utf8').split('\n')[0]).v.id as string;
+    const lines = readFileSync(join(dir, 'hosts', 'run.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const runId = lines.find((l) => l.t === 'run').v.id as string;
     const [before, beforeB] = [a.log.length, b.log.length];
     const r = await cli(['train', '--config', 'b.json', '--out', 'hosts']);
     expect(r.code, r.stderr).toBe(2);

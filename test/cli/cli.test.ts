@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { startLlmServer, type LlmTestServer } from '../support/llm-server';
 import { makeWorldItems } from '../support/rule-world';
 import { openSkillwrightDb } from '../../src/storage/open-db';
-import { exportRunFile, importBundle, parseBundle } from '../../src/storage/bundle';
+import { importBundle, parseBundle } from '../../src/storage/bundle';
+import { exportRunFile } from '../support/bundle-file';
 import { runCli } from '../../src/cli/main';
 import { readPackageZip } from '../../src/core/package-zip';
 import { ruleText, topicCode, TOPICS } from '../support/rule-world';
@@ -104,7 +105,7 @@ describe('skillwright (the headless runner)', () => {
     const html = readFileSync(join(dir, 'ref', 'report.html'), 'utf8');
     expect(html).toContain('<h2>Accepted edits</h2>');
     expect(html).not.toMatch(/<script/i);
-    expect(html).toMatch(/step 000\d/); // the blame names the step each line of the best skill came from
+    expect(html).toMatch(/<td>Step \d+ \(accept/); // the blame names the step each line of the best skill came from
     for (const f of readdirSync(join(dir, 'ref'))) expect(readFileSync(join(dir, 'ref', f), 'utf8'), f).not.toContain(KEY);
     expect(r.stdout + r.stderr).not.toContain(KEY);
   }, 60_000);

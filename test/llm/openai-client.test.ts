@@ -205,7 +205,7 @@ describe('service tiers (issue #22)', () => {
   });
 
   it('flex gets the provider’s 15-minute timeout unless the user set one, and half the list price', async () => {
-    const { endpointConfig } = await import('../../src/worker/handlers/context');
+    const { endpointConfig } = await import('../../src/service/llm-port');
     const { effectivePrices } = await import('../../src/store/effective-prices');
     const { presetPrice } = await import('../../src/core/pricing');
     expect(endpointConfig({ baseURL: srv.url, model: 'm', serviceTier: 'flex' }, 'k', 4, 'target').timeoutMs).toBe(15 * 60_000);

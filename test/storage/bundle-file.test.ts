@@ -2,7 +2,8 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { openSkillwrightDb, type SkillwrightDb } from '../../src/storage/open-db';
-import { exportRunFile, parseBundle } from '../../src/storage/bundle';
+import { parseBundle } from '../../src/storage/bundle';
+import { exportRunFile } from '../support/bundle-file';
 import { putRun } from '../../src/storage/runs-repo';
 import { RUN_DATA_STORES } from '../../src/storage/schema';
 import { DEFAULT_RUN_CONFIG } from '../../src/core/run-config';

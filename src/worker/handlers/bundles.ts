@@ -1,14 +1,18 @@
 /** Run files out and in, and how much of the browser storage is used. */
-import { exportRunFile, importBundle, MAX_BUNDLE_CHARS, parseBundle } from '../../storage/bundle';
+import { MAX_BUNDLE_CHARS } from '../../storage/bundle';
 import type { BundlesApi } from '../api-types';
 import { fail, type ApiContext } from './context';
 
 export function bundlesHandlers(c: ApiContext): BundlesApi {
-  const { dbp, deps, newId } = c;
+  const { dbp, deps } = c;
   return {
     async exportRun(runId) {
-      const file = await exportRunFile(await dbp, runId);
-      if (!file) return fail('not_found', 'That run is not in this browser.');
+      const r = await (await c.service).exportBundle(runId);
+      if (!r.ok) return r;
+      // Each piece becomes a Blob part as it comes, which the browser may keep on disk.
+      const parts: Blob[] = [];
+      for await (const piece of r.pieces) parts.push(new Blob([piece]));
+      const file = new Blob(parts, { type: 'application/json' });
       return { ok: true, file, bytes: file.size };
     },
 
@@ -16,10 +20,7 @@ export function bundlesHandlers(c: ApiContext): BundlesApi {
       // The file crosses as a Blob and is read here, once; a too-big file is refused unread.
       if (file.size > MAX_BUNDLE_CHARS)
         return fail('invalid_bundle', `The file is larger than ${MAX_BUNDLE_CHARS / 1024 / 1024} MB.`);
-      const parsed = parseBundle(await file.text());
-      if (!parsed.ok) return fail('invalid_bundle', parsed.error);
-      const r = await importBundle(await dbp, parsed.bundle, newId);
-      return r.ok ? { ok: true, runId: r.runId, renamed: r.renamed } : fail('invalid_bundle', r.error);
+      return (await c.service).importBundle(await file.text());
     },
 
     async storageUsage() {

@@ -3,7 +3,8 @@ import type { ConnectionApi } from '../api-types';
 import { checkEndpoint, listModels } from '../connection-test';
 import { keyFor } from '../key-binding';
 import type { StoredEndpoint } from '../../storage/schema';
-import { endpointConfig, type ApiContext } from './context';
+import { endpointConfig } from '../../service/llm-port';
+import type { ApiContext } from './context';
 
 type Role = 'target' | 'optimizer' | 'judge';
 

@@ -2,14 +2,14 @@
  * What every handler of the worker API shares: its dependencies, the database, the runs this
  * worker is running, and the key vault. Built once by `createApi`.
  */
-import { FLEX_TIMEOUT_MS } from '../../core/service-tier';
-import type { EndpointConfig } from '../../llm/endpoint';
 import type { ClientOptions } from '../../llm/openai-client';
+import { IdbRunRecords } from '../../storage/idb-run-records';
 import type { SkillwrightDb } from '../../storage/open-db';
-import type { StoredEndpoint } from '../../storage/schema';
 import { forgetKeys, getRememberedKeys, rememberKeys } from '../../storage/settings-repo';
+import { createRunService, type RunService } from '../../service/run-service';
+import type { KeySource } from '../../service/ports';
 import type { ApiError, Secrets } from '../api-types';
-import { withKeys } from '../key-binding';
+import { keyFor, withKeys } from '../key-binding';
 import { defaultLocks, runLockName, type LockManagerLike } from '../locks';
 import { withDemoEndpoint } from '../demo-endpoint';
 
@@ -34,6 +34,8 @@ export interface ApiDeps {
 export interface ApiContext {
   deps: ApiDeps;
   dbp: Promise<SkillwrightDb>;
+  /** The run service over this browser's store, with the vault's keys (every run use case goes through it). */
+  service: Promise<RunService>;
   locks: LockManagerLike;
   now: () => number;
   newId: () => string;
@@ -55,23 +57,6 @@ export const fail = (kind: string, message: string, extra: Partial<ApiError> = {
 function randomId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(8));
   return `run-${[...bytes].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
-}
-
-/** A stored endpoint with its key and the role's defaults, ready for the LLM client. */
-export function endpointConfig(
-  e: StoredEndpoint,
-  apiKey: string,
-  concurrency: number,
-  role: 'target' | 'optimizer' | 'judge',
-): EndpointConfig {
-  return {
-    ...e,
-    apiKey,
-    concurrency,
-    maxRetries: e.maxRetries ?? (role === 'target' ? 5 : 3),
-    // Flex calls queue at the provider: its documented 15 minutes, unless the user set a timeout.
-    timeoutMs: e.timeoutMs ?? (e.serviceTier === 'flex' ? FLEX_TIMEOUT_MS : role === 'target' ? 120_000 : 300_000),
-  };
 }
 
 /**
@@ -125,19 +110,44 @@ export class KeyVault {
   }
 }
 
+/** The page's keys for the service: the vault's, each sent only to the host it was typed for. */
+function vaultKeys(vault: KeyVault): KeySource {
+  return {
+    async keyFor(role, endpoints, borrow) {
+      return keyFor(await vault.current(), role, endpoints[role]?.baseURL ?? '', borrow);
+    },
+  };
+}
+
 export function createApiContext(deps: ApiDeps): ApiContext {
   const dbp = Promise.resolve(deps.db);
   const locks = deps.locks ?? defaultLocks();
   const active = new Map<string, AbortController>();
+  const now = deps.now ?? (() => Date.now());
+  const newId = deps.newId ?? randomId;
+  const vault = new KeyVault(dbp);
+  const fetch = withDemoEndpoint(deps.fetch, deps.demoLatencyMs);
+  const service = dbp.then((db) =>
+    createRunService({
+      records: new IdbRunRecords(db, deps.estimate),
+      promptFiles: deps.promptFiles,
+      keys: vaultKeys(vault),
+      transport: { ...deps.clientOptions, fetch },
+      now,
+      newId,
+      place: 'this browser',
+    }),
+  );
   return {
     deps,
     dbp,
+    service,
     locks,
-    now: deps.now ?? (() => Date.now()),
-    newId: deps.newId ?? randomId,
+    now,
+    newId,
     active,
-    vault: new KeyVault(dbp),
-    fetch: withDemoEndpoint(deps.fetch, deps.demoLatencyMs),
+    vault,
+    fetch,
     async lockedElsewhere(runId) {
       if (active.has(runId)) return false;
       const q = await locks.query?.();

@@ -1,10 +1,7 @@
-/** Reading a run's history: steps a page at a time, one step in full, rollouts, skill versions. */
-import { readStepArtifacts, rebuildCandidate } from '../../engine/artifacts';
+/** Reading a run's history: steps a page at a time, one step in full, rollouts, skill versions, blame. */
 import { IdbRunStore } from '../../storage/idb-run-store';
-import { readStepRecords } from '../../storage/step-records';
-import { blameSkill } from '../../storage/skill-blame';
 import type { InspectionApi } from '../api-types';
-import { fail, type ApiContext } from './context';
+import type { ApiContext } from './context';
 
 export function inspectionHandlers(c: ApiContext): InspectionApi {
   const { dbp } = c;
@@ -17,25 +14,7 @@ export function inspectionHandlers(c: ApiContext): InspectionApi {
     },
 
     async getStepDetail(runId, step) {
-      const r = await readStepRecords(await dbp, runId, step);
-      if (!r) return fail('not_found', `Step ${step} of this run has not run yet.`);
-      const artifacts = readStepArtifacts(step, r.artifacts);
-      const stored = r.step.candidateHash ? r.versions.get(r.step.candidateHash) : undefined;
-      const candidate = stored ?? (r.skillBefore !== null ? rebuildCandidate(r.skillBefore, artifacts) : null);
-      const { step: record, rollouts, gateRollouts, currentRollouts, calls, skillBefore } = r;
-      return {
-        ok: true,
-        detail: {
-          step: record,
-          rollouts,
-          gateRollouts,
-          currentRollouts,
-          calls,
-          artifacts,
-          currentSkillBefore: skillBefore,
-          candidateSkill: candidate,
-        },
-      };
+      return (await c.service).stepDetail(runId, step);
     },
 
     async getRollouts(runId, phase) {
@@ -47,8 +26,7 @@ export function inspectionHandlers(c: ApiContext): InspectionApi {
     },
 
     async blameSkill(runId, text) {
-      const blame = await blameSkill(await dbp, runId, text);
-      return blame ? { ok: true, blame } : fail('not_found', 'That run is not in this browser.');
+      return (await c.service).blameSkill(runId, text);
     },
   };
 }

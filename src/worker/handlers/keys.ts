@@ -1,24 +1,20 @@
 /** Keys: held by the worker only, remembered on request, bound to the hosts they were typed for. */
-import { getRun, putRun } from '../../storage/runs-repo';
 import { getRememberedKeys } from '../../storage/settings-repo';
 import type { KeysApi } from '../api-types';
 import { originOf } from '../key-binding';
 import { fail, type ApiContext } from './context';
 
 export function keysHandlers(c: ApiContext): KeysApi {
-  const { dbp, now, active, vault } = c;
+  const { dbp, active, vault } = c;
   return {
     async setKeys(newKeys, remember) {
       await vault.add(newKeys, remember);
     },
 
     async bindRun(runId, endpoints, prices) {
-      const db = await dbp;
-      const run = await getRun(db, runId);
-      if (!run) return fail('not_found', 'That run is not in this browser.');
       if (active.has(runId)) return fail('already_running', 'This run is running.');
-      // The user's prices come with the user's connection: a bundle's zero prices must not turn the cap off.
-      await putRun(db, { ...run, endpoints, prices, needsBinding: false, updatedAt: now() });
+      const r = await (await c.service).bindRun(runId, endpoints, prices);
+      if (!r.ok) return r;
       const hosts = [
         ...new Set(
           [endpoints.target, endpoints.optimizer, endpoints.judge]

@@ -1,7 +1,8 @@
 /**
- * The headless runner's durable store (issue #22): an append-only file of the same records the
- * page keeps in IndexedDB, one JSON line each — the run record, the dataset, then every state,
- * rollout, call, artifact, step and skill version as it is written. Opening the file replays it
+ * The headless runner's durable store (issue #22; beside the IndexedDB one since issue #29): an
+ * append-only file of the same records the page keeps in IndexedDB, one JSON line each — the
+ * dataset and the run record, then every state, rollout, call, artifact, step and skill version
+ * as it is written. Opening the file replays it
  * into memory. Each write is appended before it returns, so a killed process loses at most the
  * calls in flight; a torn last line (the process died mid-write) is cut off on reopening, before
  * anything is appended after it.
@@ -9,9 +10,8 @@
  * Why a file and not SQLite: a native module's install downloads a prebuilt binary, which not
  * every machine may do; and one line per record is exactly the page's bundle, row by row.
  */
-import { appendFileSync, existsSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, truncateSync } from 'node:fs';
 import type { RunStore } from '../engine/ports';
-import { ConfigError } from './config';
 import type {
   ArtifactRecord,
   OptimizerCallRecord,
@@ -20,9 +20,9 @@ import type {
   SkillVersion,
   StepRecord,
 } from '../engine/types';
-import type { DatasetRecord, RunRecord } from '../storage/schema';
-import type { RunBundle } from '../storage/bundle';
-import { BUNDLE_FORMAT, BUNDLE_VERSION, stripSecretHeaders } from '../storage/bundle';
+import type { DatasetRecord, RunRecord } from './schema';
+import type { RunBundle } from './bundle';
+import type { RunRowKind, RunRows } from './run-records';
 
 type Line =
   | { t: 'run'; v: RunRecord }
@@ -36,6 +36,17 @@ type Line =
   | { t: 'skill'; v: SkillVersion };
 
 const copy = <T>(v: T): T => structuredClone(v);
+
+/** A store file with a line that is not a record (not a torn last one): the runner names it and stops. */
+/** Versions made in the same millisecond at one step: in their origins' order, as IndexedDB keeps them. */
+const byOrigin = (a: SkillVersion, b: SkillVersion) => (a.origin < b.origin ? -1 : a.origin > b.origin ? 1 : 0);
+
+export class DamagedStoreError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DamagedStoreError';
+  }
+}
 
 export class FileRunStore implements RunStore {
   run: RunRecord | null = null;
@@ -69,7 +80,7 @@ export class FileRunStore implements RunStore {
       try {
         line = JSON.parse(text) as Line;
       } catch (e) {
-        throw new ConfigError(
+        throw new DamagedStoreError(
           `${path}, line ${i + 1}: not a record (${e instanceof Error ? e.message : String(e)}): the run's store is damaged.`,
         );
       }
@@ -78,23 +89,22 @@ export class FileRunStore implements RunStore {
     return store;
   }
 
-  /** A new store file holding a bundle (a run exported from the page, to continue here). */
-  static fromBundle(path: string, b: RunBundle): FileRunStore {
-    writeFileSync(path, '');
-    const store = FileRunStore.open(path);
+  /**
+   * Hold a bundle's run (a run exported from the page, to continue here) in this empty store: like
+   * an import on the page, it is read-only (`needsBinding`) until bound to the config's endpoints.
+   */
+  holdBundle(b: RunBundle): void {
+    if (this.run) throw new Error(`${this.path} already holds a run.`);
     const { state, ...run } = b.run;
-    store.write({
-      t: 'run',
-      v: { ...run, status: run.status === 'running' ? 'interrupted' : run.status, needsBinding: false },
-    });
-    if (b.dataset) store.write({ t: 'dataset', v: b.dataset });
-    if (state) store.write({ t: 'state', v: state });
-    for (const v of b.skills) store.write({ t: 'skill', v });
-    for (const v of b.steps) store.write({ t: 'step', v });
-    for (const v of b.rollouts) store.write({ t: 'rollout', v });
-    for (const v of b.calls) store.write({ t: 'call', v });
-    for (const v of b.artifacts) store.write({ t: 'artifact', v });
-    return store;
+    const status = run.status === 'running' ? 'interrupted' : run.status;
+    this.write({ t: 'run', v: { ...run, status, needsBinding: true } });
+    if (b.dataset) this.write({ t: 'dataset', v: b.dataset });
+    if (state) this.write({ t: 'state', v: { ...state, status } });
+    for (const v of b.skills) this.write({ t: 'skill', v });
+    for (const v of b.steps) this.write({ t: 'step', v });
+    for (const v of b.rollouts) this.write({ t: 'rollout', v });
+    for (const v of b.calls) this.write({ t: 'call', v });
+    for (const v of b.artifacts) this.write({ t: 'artifact', v });
   }
 
   private apply(line: Line): void {
@@ -189,32 +199,22 @@ export class FileRunStore implements RunStore {
     if (!this.skills.has(v.origin)) this.write({ t: 'skill', v });
   }
   async getSkillVersions() {
-    return [...this.skills.values()].sort((a, b) => a.createdAt - b.createdAt || a.step - b.step).map(copy);
+    return [...this.skills.values()]
+      .sort((a, b) => a.createdAt - b.createdAt || a.step - b.step || byOrigin(a, b))
+      .map(copy);
   }
 
-  /** The run as the page's bundle: importable on the Runs screen, and continued there. */
-  toBundle(exportedAt: string): RunBundle {
-    if (!this.run) throw new Error(`${this.path} holds no run.`);
-    const e = this.run.endpoints;
-    return {
-      format: BUNDLE_FORMAT,
-      version: BUNDLE_VERSION,
-      exportedAt,
-      run: {
-        ...this.run,
-        endpoints: {
-          target: stripSecretHeaders(e.target),
-          optimizer: stripSecretHeaders(e.optimizer),
-          ...(e.judge ? { judge: stripSecretHeaders(e.judge) } : {}),
-        },
-        ...(this.state ? { state: this.state } : {}),
-      },
-      dataset: this.dataset,
-      skills: [...this.skills.values()],
-      steps: [...this.steps.values()],
-      rollouts: [...this.rollouts.values()],
-      calls: [...this.calls.values()],
-      artifacts: [...this.artifacts.values()],
+  /** A kind of the run's rows, in the order of their keys (IndexedDB's order, so both hosts' bundles agree). */
+  rows<K extends RunRowKind>(kind: K): RunRows[K][] {
+    const cmp = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 1 : 0);
+    const sorted = <T>(xs: Iterable<T>, order: (a: T, b: T) => number) => [...xs].sort(order).map(copy);
+    const rows: { [R in RunRowKind]: () => RunRows[R][] } = {
+      steps: () => sorted(this.steps.values(), (a, b) => a.step - b.step),
+      skills: () => sorted(this.skills.values(), (a, b) => cmp(a.origin, b.origin)),
+      rollouts: () => sorted(this.rollouts.values(), (a, b) => cmp(a.phase, b.phase) || a.order - b.order),
+      calls: () => sorted(this.calls.values(), (a, b) => cmp(a.key, b.key)),
+      artifacts: () => sorted(this.artifacts.values(), (a, b) => cmp(a.key, b.key)),
     };
+    return rows[kind]() as RunRows[K][];
   }
 }

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FileRunStore } from '../../src/cli/file-store';
+import { FileRunStore } from '../../src/storage/file-store';
 import type { StepRecord } from '../../src/engine/types';
 
 const step = (n: number) => ({ runId: 'r', step: n, epoch: 1, action: 'reject' }) as unknown as StepRecord;

@@ -1,0 +1,39 @@
+/**
+ * `skillwright resume --out DIR [--bundle F --config F] [--max-usd N]`: continue the run in the
+ * folder — or first take a run bundle in (a run exported from the page), bound to the endpoints
+ * and prices the config names, so a key goes only to hosts the person's own config names.
+ */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { createRunService } from '../../service/run-service';
+import { ConfigError, keysFromEnv, parseCliConfig } from '../config';
+import { inputChecked, openFolder, runnerDeps, storePath } from '../host';
+import { numberOption, readText, type CliArgs, type CliIo } from '../io';
+import { withOutLock } from '../out-lock';
+import { continueRun } from '../session';
+
+export async function resume(args: CliArgs, io: CliIo): Promise<number> {
+  const out = resolve(args.out ?? 'skillwright-out');
+  if (!args.bundle && !existsSync(storePath(out)))
+    throw new ConfigError(`No run in ${out} (${storePath(out)} is missing).`);
+  return withOutLock(out, async () => {
+    const records = openFolder(out);
+    const service = createRunService({ ...runnerDeps(io), records });
+    if (args.bundle) {
+      const text = readText(resolve(args.bundle), 'run bundle');
+      if (records.store.run) throw new ConfigError(`${out} already holds a run; choose another --out.`);
+      if (!args.config)
+        throw new ConfigError('--bundle needs --config: the run continues on the endpoints your config names.');
+      const { config } = parseCliConfig(readText(resolve(args.config), 'config file'), args.config);
+      keysFromEnv(config.endpoints, io.env);
+      const taken = inputChecked(await service.importBundle(text, { needsDataset: true }));
+      if (!taken.ok) throw new ConfigError(taken.error.message);
+      inputChecked(await service.bindRun(taken.runId, config.endpoints, config.prices));
+    }
+    const run = records.store.run;
+    if (!run) throw new ConfigError(`${storePath(out)} holds no run and dataset.`);
+    const maxUsd = numberOption(args['max-usd'], 'max-usd');
+    const budget = maxUsd !== undefined ? { ...run.config.budget, usd: maxUsd } : undefined;
+    return continueRun({ service, runId: run.id, out, args, io }, budget);
+  });
+}

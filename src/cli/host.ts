@@ -1,0 +1,63 @@
+/**
+ * The runner as a host of the run service (DESIGN §7b): keys from the environment, the prompt
+ * files from the folder on disk, a run's store in its `--out` folder (storage/file-store.ts), the
+ * process clock. A use case's refusal that names the person's input (a missing key, an unusable
+ * setting, a bundle or dataset that is not there) is a config problem: exit code 2.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FileRunRecords } from '../storage/file-run-records';
+import { FileRunStore } from '../storage/file-store';
+import type { HostDeps, KeySource, Outcome } from '../service/ports';
+import { ConfigError, keysFromEnv } from './config';
+import type { CliIo } from './io';
+
+export const storePath = (out: string) => join(out, 'run.jsonl');
+
+/** Keys from the environment only (config.ts: who may share whose key is decided there). */
+function envKeys(io: CliIo): KeySource {
+  return {
+    async keyFor(role, endpoints) {
+      try {
+        const key = keysFromEnv(endpoints, io.env)[role];
+        return key ? { ok: true, key } : { ok: false, kind: 'missing_key', message: `No key for the ${role}.` };
+      } catch (e) {
+        if (e instanceof ConfigError) return { ok: false, kind: 'missing_key', message: e.message };
+        throw e;
+      }
+    },
+  };
+}
+
+function promptFiles(dir: string): Record<string, string> {
+  return Object.fromEntries(
+    readdirSync(dir)
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => [f.replace(/\.md$/, ''), readFileSync(join(dir, f), 'utf8')]),
+  );
+}
+
+/** The service's deps in this process (a run's use cases add the run store of an `--out` folder). */
+export function runnerDeps(io: CliIo): HostDeps {
+  return {
+    promptFiles: promptFiles(io.promptsDir),
+    keys: envKeys(io),
+    now: io.now,
+    newId: () => `cli-${io.now().toString(36)}`,
+    place: 'this folder',
+  };
+}
+
+/** The run store of an `--out` folder (empty when the folder holds no run yet). */
+export function openFolder(out: string): FileRunRecords {
+  return new FileRunRecords(FileRunStore.open(storePath(out)));
+}
+
+/** The kinds of refusal that are the person's input to fix, not the run's. */
+const INPUT_PROBLEMS = new Set(['missing_key', 'host_mismatch', 'not_found', 'invalid_config', 'invalid_bundle']);
+
+/** A use case's answer as it is, except a refusal that names the person's input: a ConfigError (exit 2). */
+export function inputChecked<T extends object>(o: Outcome<T>): Outcome<T> {
+  if (!o.ok && INPUT_PROBLEMS.has(o.error.kind)) throw new ConfigError(o.error.message);
+  return o;
+}

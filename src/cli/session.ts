@@ -1,0 +1,100 @@
+/**
+ * A run session of the runner, shared by `train` and `resume`: the run in the folder continued
+ * (under a new budget cap when one is given) or, when it has ended, its outputs written; then
+ * what happened said on the terminal and chosen as the exit code.
+ */
+import { join } from 'node:path';
+import type { RunConfig } from '../core/run-config';
+import type { TrainOutcome } from '../engine/run/trainer';
+import type { RunService } from '../service/run-service';
+import { ConfigError } from './config';
+import { inputChecked, storePath } from './host';
+import { EXIT, numberOption, stopOnInterrupt, type CliArgs, type CliIo } from './io';
+import { checkOutputs, writeOutputs } from './outputs';
+import { Progress } from './progress';
+
+export interface Session {
+  service: RunService;
+  runId: string;
+  out: string;
+  args: CliArgs;
+  io: CliIo;
+}
+
+/** Continue the folder's run (under a new budget cap, when one is given), or report a finished one. */
+export async function continueRun(s: Session, budget?: RunConfig['budget']): Promise<number> {
+  const run = await s.service.runRecord(s.runId);
+  if (!run) throw new ConfigError(`${storePath(s.out)} holds no run and dataset.`);
+  if (run.status === 'completed' || run.status === 'cancelled') {
+    s.io.err(`The run in ${s.out} is ${run.status}; its outputs are there.`);
+    return finishSession(s, { status: run.status, summary: run.state?.summary });
+  }
+  await checkOutputs(s.service, s.runId, s.out); // before anything is spent
+  const controller = stopOnInterrupt(s.io, 'Pausing at the next checkpoint… (the same command resumes)');
+  const progress = new Progress(s.io.err, s.io.rawErr);
+  const started = inputChecked(
+    await s.service.startRun(s.runId, {
+      ...(budget ? { budget } : {}),
+      signal: controller.signal,
+      onEvent: (e) => progress.event(e),
+    }),
+  );
+  progress.done();
+  if (!started.ok) throw new Error(started.error.message);
+  return finishSession(s, started);
+}
+
+/** Write the outputs, say what happened, and choose the exit code. */
+async function finishSession(s: Session, outcome: TrainOutcome): Promise<number> {
+  const { io, out } = s;
+  const state = (await s.service.runRecord(s.runId))?.state;
+  const a = state?.activation;
+  const sum = outcome.summary;
+  const written = await writeOutputs(s.service, s.runId, out);
+  const test = (k: string) => sum?.tests.find((t) => t.skill === k)?.hard;
+  const lift = sum?.lift
+    ? sum.lift.estimate
+    : test('best') !== undefined && test('initial') !== undefined
+      ? test('best')! - test('initial')!
+      : null;
+  const minLift = numberOption(s.args['min-lift'], 'min-lift') ?? 0;
+  // Without a test split there is no lift to check: an accepted step is the gain.
+  const lifted = outcome.status === 'completed' && (sum?.accepts ?? 0) > 0 && (lift === null || lift > minLift);
+  const summary = {
+    status: outcome.status,
+    reason: outcome.reason ?? null,
+    accepted: sum?.accepts ?? 0,
+    baseline: sum?.baselineSelection ?? state?.baselineScore ?? null,
+    best: sum?.bestSelection ?? state?.gate.bestScore ?? null,
+    testInitial: test('initial') ?? null,
+    testBest: test('best') ?? null,
+    lift,
+    liftInterval: sum?.lift?.interval ?? null,
+    costUsd: sum?.totalCostUsd ?? null,
+    ...(a
+      ? {
+          activation: {
+            initialDescription: a.initialDescription,
+            description: a.description,
+            validation: { initial: a.baselineScore, best: a.score },
+            test: a.test ?? null,
+          },
+        }
+      : {}),
+    out,
+  };
+  if (outcome.status === 'completed') {
+    io.err(
+      `Done: ${summary.accepted} step(s) accepted; validation ${fmt(summary.baseline)} → ${fmt(summary.best)}${lift !== null ? `; test lift ${(lift * 100).toFixed(1)} points` : ''}.`,
+    );
+    io.err(
+      `Best skill: ${written.join(' and ')} · report: ${join(out, 'report.html')} · run bundle (import it on the Runs screen): ${join(out, 'run-bundle.json')}`,
+    );
+  } else io.err(`${outcome.status}: ${outcome.reason ?? ''}`);
+  if (s.args.json) io.out(JSON.stringify(summary));
+  if (outcome.status === 'paused' || outcome.status === 'interrupted') return EXIT.paused;
+  if (outcome.status === 'completed') return lifted ? EXIT.lift : EXIT.noLift;
+  return EXIT.failed;
+}
+
+const fmt = (v: number | null) => (v === null ? '—' : v.toFixed(3));

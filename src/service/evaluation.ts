@@ -1,0 +1,133 @@
+/**
+ * Use cases outside a run: one skill evaluated on a split, a person's feedback turned into a
+ * candidate, and the cost estimate of a planned run. The host finds the data (the page's stored
+ * dataset, the runner's file) and shows the answer; the LLM port and prompts are built here.
+ */
+import type { DatasetItem, SplitName } from '../core/dataset-types';
+import type { RunConfig } from '../core/run-config';
+import { rolloutTemplateOf } from '../engine/context';
+import { estimateCost as estimate, type CostEstimate } from '../engine/cost-estimate';
+import { evaluateSkill as evaluate } from '../engine/evaluate';
+import type { EventSink } from '../engine/events';
+import { improveWithFeedback as improve } from '../engine/feedback';
+import type { Prices } from '../engine/meter';
+import { buildPromptSet } from '../engine/prompts';
+import type { RolloutRow, RunDataset } from '../engine/types';
+import { MemoryRunStore } from '../storage/memory-store';
+import type { RunEndpoints } from '../storage/schema';
+import { llmPortFor } from './llm-port';
+import { fail, type HostDeps, type Outcome } from './ports';
+
+export interface EvaluateInput {
+  skill: string;
+  split: SplitName;
+  /** Only the first n items of the split (0 = all). */
+  limit: number;
+  config: RunConfig;
+  endpoints: RunEndpoints;
+  prices?: Prices;
+  data: RunDataset;
+}
+
+export interface Evaluation {
+  hard: number;
+  soft: number;
+  n: number;
+  errors: number;
+  rows: RolloutRow[];
+  costUsd: number;
+}
+
+/** One skill rolled out and scored on a split; nothing is kept (a throwaway store). */
+export async function evaluateSkill(
+  deps: HostDeps,
+  input: EvaluateInput,
+  o: { signal?: AbortSignal; onEvent?: EventSink } = {},
+): Promise<Outcome<Evaluation>> {
+  const port = await llmPortFor(deps, input.endpoints, input.config, 'evaluate');
+  if (!port.ok) return port;
+  const r = await evaluate(
+    {
+      skill: input.skill,
+      split: input.split,
+      limit: input.limit,
+      config: input.config,
+      data: input.data,
+      prices: input.prices,
+    },
+    {
+      llm: port.llm,
+      store: new MemoryRunStore(),
+      prompts: buildPromptSet(deps.promptFiles, input.config.promptOverrides),
+      ...o,
+      now: deps.now,
+      environment: await deps.environments?.({ config: input.config }),
+    },
+  );
+  if (!r.ok) return fail(r.kind, r.reason);
+  return { ok: true, hard: r.hard, soft: r.soft, n: r.n, errors: r.errors, rows: r.rows, costUsd: r.costUsd };
+}
+
+export interface Feedback {
+  reasoning: string;
+  candidate: string;
+  applied: number;
+  proposed: number;
+  costUsd: number;
+}
+
+/** A person's feedback turned into a bounded patch of the skill, for them to take or leave. */
+export async function improveWithFeedback(
+  deps: HostDeps,
+  input: { skill: string; feedback: string; config: RunConfig; endpoints: RunEndpoints; prices?: Prices },
+): Promise<Outcome<Feedback>> {
+  const port = await llmPortFor(deps, input.endpoints, input.config, 'feedback');
+  if (!port.ok) return port;
+  if (!input.feedback.trim()) return fail('invalid_input', 'Write some feedback first.');
+  const r = await improve(
+    { skill: input.skill, feedback: input.feedback, config: input.config, prices: input.prices },
+    {
+      llm: port.llm,
+      store: new MemoryRunStore(),
+      prompts: buildPromptSet(deps.promptFiles, input.config.promptOverrides),
+      now: deps.now,
+    },
+  );
+  if (!r.ok) return fail(r.kind, r.reason);
+  const applied = r.report.filter((x) => x.status.startsWith('applied')).length;
+  return {
+    ok: true,
+    reasoning: r.reasoning,
+    candidate: r.candidate,
+    applied,
+    proposed: r.edits.length,
+    costUsd: r.costUsd,
+  };
+}
+
+export interface EstimateInput {
+  config: RunConfig;
+  /** The dataset's first items (the estimate reads a sample) and its split sizes. */
+  items: DatasetItem[];
+  splits: { train: number; val: number; test: number };
+  skill: string;
+  prices?: Prices;
+  batchOneShot?: boolean;
+  triggers?: { train: number; val: number; test: number };
+}
+
+/** The cost of a planned run: calls per stage from the call formulas, tokens from the prompts. */
+export function estimateCost(deps: Pick<HostDeps, 'promptFiles'>, input: EstimateInput): CostEstimate {
+  const prompts = buildPromptSet(deps.promptFiles, input.config.promptOverrides);
+  return estimate({
+    config: input.config,
+    items: input.items,
+    splits: input.splits,
+    skill: input.skill,
+    template: rolloutTemplateOf(input.config, prompts),
+    prompts,
+    prices: input.prices,
+    batchOneShot: input.batchOneShot,
+    ...(input.triggers ? { triggers: input.triggers } : {}),
+  });
+}

@@ -1,0 +1,64 @@
+/**
+ * The one place an LLM port is built (DESIGN §7b: a host that builds one itself is a bug waiting
+ * to drift): a run's endpoints with the role defaults, each with the key the host gives for it.
+ * Which roles a use case calls decides which keys it asks for — training needs all of them, an
+ * evaluation the target (and a judge only when it scores with one), feedback the optimizer alone.
+ */
+import { FLEX_TIMEOUT_MS } from '../core/service-tier';
+import type { RunConfig } from '../core/run-config';
+import type { LlmPort } from '../engine/ports';
+import type { EndpointConfig } from '../llm/endpoint';
+import { createLlmPort } from '../llm/openai-client';
+import type { RunEndpoints, StoredEndpoint } from '../storage/schema';
+import { fail, type HostDeps, type KeyRole, type Outcome } from './ports';
+
+/** A stored endpoint with its key and the role's defaults, ready for the LLM client. */
+export function endpointConfig(e: StoredEndpoint, apiKey: string, concurrency: number, role: KeyRole): EndpointConfig {
+  return {
+    ...e,
+    apiKey,
+    concurrency,
+    maxRetries: e.maxRetries ?? (role === 'target' ? 5 : 3),
+    // Flex calls queue at the provider: its documented 15 minutes, unless the user set a timeout.
+    timeoutMs: e.timeoutMs ?? (e.serviceTier === 'flex' ? FLEX_TIMEOUT_MS : role === 'target' ? 120_000 : 300_000),
+  };
+}
+
+/** What a use case calls: a whole run, one skill's evaluation, or a feedback rewrite. */
+export type LlmUse = 'run' | 'evaluate' | 'feedback';
+
+export async function llmPortFor(
+  deps: Pick<HostDeps, 'keys' | 'transport'>,
+  endpoints: RunEndpoints,
+  config: RunConfig,
+  use: LlmUse,
+): Promise<Outcome<{ llm: LlmPort }>> {
+  const key = async (role: KeyRole, borrow?: KeyRole) => deps.keys.keyFor(role, endpoints, borrow);
+  const made = (e: StoredEndpoint, k: string, role: KeyRole) =>
+    endpointConfig(e, k, role === 'target' ? config.targetConcurrency : config.optimizerConcurrency, role);
+  if (use === 'feedback') {
+    const o = await key('optimizer', 'target');
+    if (!o.ok) return fail(o.kind, o.message);
+    // The target is never called here; the port needs one, so it gets the optimizer's endpoint.
+    const endpoint = endpointConfig(endpoints.optimizer, o.key, 1, 'optimizer');
+    return { ok: true, llm: createLlmPort({ target: endpoint, optimizer: endpoint }, deps.transport) };
+  }
+  const t = await key('target');
+  if (!t.ok) return fail(t.kind, t.message);
+  // An evaluation calls a second model only to judge: its own judge endpoint, else the optimizer.
+  const judging = use === 'run' || config.scorer.kind === 'judge';
+  const ownJudge = judging ? endpoints.judge : undefined;
+  const o = use === 'run' ? await key('optimizer') : judging && !ownJudge ? await key('optimizer', 'target') : null;
+  if (o && !o.ok) return fail(o.kind, o.message);
+  const j = ownJudge ? await key('judge', 'optimizer') : null;
+  if (j && !j.ok) return fail(j.kind, j.message);
+  const llm = createLlmPort(
+    {
+      target: made(endpoints.target, t.key, 'target'),
+      optimizer: made(endpoints.optimizer, o?.ok ? o.key : 'unused-no-judge', 'optimizer'),
+      ...(ownJudge && j?.ok ? { judge: made(ownJudge, j.key, 'judge') } : {}),
+    },
+    deps.transport,
+  );
+  return { ok: true, llm };
+}

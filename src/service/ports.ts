@@ -1,0 +1,66 @@
+/**
+ * What the run service needs from its host (DESIGN §7b): the store, the prompt texts, where keys
+ * come from, the transport of LLM calls, the clock and ids — and, for agentic runs (issue #30),
+ * where a run's tool environment comes from. The page's worker and the runner each provide them;
+ * everything else is the service's own.
+ */
+import type { RunConfig } from '../core/run-config';
+import type { ToolEnvironment } from '../engine/environment';
+import type { ClientOptions } from '../llm/openai-client';
+import type { RunRecords } from '../storage/run-records';
+import type { RunEndpoints } from '../storage/schema';
+
+export type KeyRole = 'target' | 'optimizer' | 'judge';
+
+export type KeyFor = { ok: true; key: string } | { ok: false; kind: string; message: string };
+
+/**
+ * Where the host keeps keys — the page's vault (keys bound to the host they were typed for), the
+ * runner's environment variables. `borrow` names the role whose key this role may use when it
+ * has none of its own; the host's own rule decides whether it may.
+ */
+export interface KeySource {
+  keyFor(role: KeyRole, endpoints: RunEndpoints, borrow?: KeyRole): Promise<KeyFor>;
+}
+
+/** What a run's environment is made for: the run (or an evaluation's settings). */
+export interface EnvironmentRequest {
+  runId?: string;
+  config: RunConfig;
+}
+
+/**
+ * The seam of agentic rollouts (issue #30, DESIGN §7c): a host's maker of a run's tool
+ * environment, as `keys` are its source of keys — the page serves a user's ES module in its own
+ * worker, the runner imports it in Node, later MCP servers. The service asks it once per session
+ * and hands what it gets to the engine; without one (or for a run without tools) there is none.
+ */
+export type EnvironmentFactory = (of: EnvironmentRequest) => Promise<ToolEnvironment | undefined>;
+
+/** A host's ports besides its store: all that use cases outside a stored run (evaluate, estimate) need. */
+export interface HostDeps {
+  /** Prompt texts by name (prompts/*.md): Vite's `?raw` in the page, the folder on disk in the runner. */
+  promptFiles: Record<string, string>;
+  keys: KeySource;
+  /** How LLM calls travel (the page answers its demo endpoint in the worker; tests shorten backoffs). */
+  transport?: ClientOptions;
+  environments?: EnvironmentFactory;
+  now: () => number;
+  newId: () => string;
+  /** Where the store is, for messages: "this browser", "this folder". */
+  place: string;
+}
+
+export interface ServiceDeps extends HostDeps {
+  records: RunRecords;
+}
+
+export interface ServiceError {
+  kind: string;
+  message: string;
+}
+
+/** A use case's answer: what it made, or why not, in words a person can act on. */
+export type Outcome<T extends object = object> = ({ ok: true } & T) | { ok: false; error: ServiceError };
+
+export const fail = (kind: string, message: string) => ({ ok: false as const, error: { kind, message } });

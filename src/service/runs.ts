@@ -1,0 +1,139 @@
+/**
+ * A run's life in the service: created (validated, its record built here and nowhere else),
+ * started or resumed (with a raised budget, when the person raised it), and bound to a
+ * person's own endpoints. A host adds only what it needs around them: the page a lock per run
+ * and coalesced events, the runner its folder lock and progress line.
+ */
+import { validateAgainstSplits, validateRunConfig, type RunConfig } from '../core/run-config';
+import type { SkillMeta } from '../core/skill-file';
+import type { PackageShell } from '../core/package-zip';
+import type { TriggerQuery } from '../core/trigger-queries';
+import type { EventSink } from '../engine/events';
+import type { Prices } from '../engine/meter';
+import { buildPromptSet } from '../engine/prompts';
+import { runTraining, type TrainOutcome } from '../engine/run/trainer';
+import type { RunEndpoints, RunRecord } from '../storage/schema';
+import { trainInputOf } from '../storage/train-input';
+import { llmPortFor } from './llm-port';
+import { fail, type Outcome, type ServiceDeps } from './ports';
+
+export interface CreateRunInput {
+  name?: string;
+  datasetId: string;
+  config: RunConfig;
+  initialSkill: string;
+  endpoints: RunEndpoints;
+  prices?: Prices;
+  parent?: { runId: string; hash: string; label?: string };
+  skillMeta?: SkillMeta;
+  skillPackage?: PackageShell;
+  triggerQueries?: TriggerQuery[];
+}
+
+export interface StartOptions {
+  /** A raised budget cap, written into the run (and its state) before it goes on. */
+  budget?: RunConfig['budget'];
+  signal: AbortSignal;
+  onEvent?: EventSink;
+  /**
+   * The host's hold on the run while it trains (the page's Web Lock); it runs `body` only when it
+   * holds the run, else answers null. Without one the caller already holds it (the runner's folder lock).
+   */
+  hold?: (body: () => Promise<TrainOutcome>) => Promise<TrainOutcome | null>;
+}
+
+/** The run's settings, checked against its dataset and the prompt overrides it names. */
+function problemsOf(deps: ServiceDeps, config: RunConfig, sizes: Record<'train' | 'val' | 'test', number>) {
+  const problems = [...validateRunConfig(config), ...validateAgainstSplits(config, sizes)];
+  if (problems.length) return problems.map((p) => p.message).join('; ');
+  try {
+    buildPromptSet(deps.promptFiles, config.promptOverrides);
+  } catch (e) {
+    return `A prompt override is not usable: ${e instanceof Error ? e.message : String(e)}`;
+  }
+  return null;
+}
+
+export async function createRun(deps: ServiceDeps, input: CreateRunInput): Promise<Outcome<{ runId: string }>> {
+  const d = await deps.records.getDataset(input.datasetId);
+  if (!d) return fail('not_found', `That dataset is not in ${deps.place}.`);
+  const sizes = { train: d.splits.train.length, val: d.splits.val.length, test: d.splits.test.length };
+  const problem = problemsOf(deps, input.config, sizes);
+  if (problem) return fail('invalid_config', problem);
+  const t = deps.now();
+  const run: RunRecord = {
+    id: deps.newId(),
+    name: input.name?.trim() || `${d.name} · ${input.endpoints.target.model}`,
+    datasetId: d.id,
+    createdAt: t,
+    updatedAt: t,
+    status: 'idle',
+    config: input.config,
+    initialSkill: input.initialSkill,
+    endpoints: input.endpoints,
+    prices: input.prices ?? {},
+    ...(input.parent ? { parent: input.parent } : {}),
+    ...(input.skillMeta ? { skillMeta: input.skillMeta } : {}),
+    ...(input.skillPackage ? { skillPackage: input.skillPackage } : {}),
+    ...(input.triggerQueries?.length ? { triggerQueries: input.triggerQueries } : {}),
+  };
+  await deps.records.putRun(run);
+  return { ok: true, runId: run.id };
+}
+
+/** Start a run, or resume it from its last checkpoint; returns how the session ended. */
+export async function startRun(deps: ServiceDeps, runId: string, o: StartOptions): Promise<Outcome<TrainOutcome>> {
+  const run = await deps.records.getRun(runId);
+  if (!run) return fail('not_found', `That run is not in ${deps.place}.`);
+  if (run.status === 'completed' || run.status === 'cancelled')
+    return fail('finished', `This run is ${run.status}; start a new run from one of its skill versions instead.`);
+  if (run.needsBinding)
+    return fail(
+      'needs_binding',
+      'This run was imported from a file: it is read-only until you bind it to your own connection ' +
+        '(Runs → "Use my connection"). Its endpoints came with the file, and your keys are never sent to them.',
+    );
+  const raised = o.budget && JSON.stringify(o.budget) !== JSON.stringify(run.config.budget) ? o.budget : null;
+  const config = raised ? { ...run.config, budget: raised } : run.config;
+  const port = await llmPortFor(deps, run.endpoints, config, 'run');
+  if (!port.ok) return port;
+  const d = await deps.records.getDataset(run.datasetId);
+  if (!d) return fail('not_found', `The dataset of this run is no longer in ${deps.place}.`);
+  const body = async () => {
+    // A raised budget is written only while the run is held, over the record as it is now: a
+    // stale tab would otherwise overwrite a running run's record (issue #20 item 6).
+    if (raised) {
+      const fresh = (await deps.records.getRun(runId)) ?? run;
+      await deps.records.putRun({ ...fresh, config, state: fresh.state && { ...fresh.state, config } });
+    }
+    return runTraining(trainInputOf(run, d, config), {
+      llm: port.llm,
+      store: deps.records.runStore(runId),
+      prompts: buildPromptSet(deps.promptFiles, config.promptOverrides),
+      signal: o.signal,
+      onEvent: o.onEvent,
+      now: deps.now,
+      environment: await deps.environments?.({ runId, config }),
+    });
+  };
+  const outcome = o.hold ? await o.hold(body) : await body();
+  if (!outcome) return fail('locked', 'This run is open in another tab, which is running it. It is read-only here.');
+  return { ok: true, ...outcome };
+}
+
+/** Bind a run to endpoints and prices of the person's own (an imported run, or a run moved to new hosts). */
+export async function bindRun(
+  deps: ServiceDeps,
+  runId: string,
+  endpoints: RunEndpoints,
+  prices: Prices,
+): Promise<Outcome<{ run: RunRecord }>> {
+  const stored = await deps.records.getRun(runId);
+  if (!stored) return fail('not_found', `That run is not in ${deps.place}.`);
+  // Bound, it is like a run made here: no flag left. The user's prices come with the user's
+  // connection: a bundle's zero prices must not turn the cap off.
+  const { needsBinding: _bound, ...run } = stored;
+  const bound = { ...run, endpoints, prices, updatedAt: deps.now() };
+  await deps.records.putRun(bound);
+  return { ok: true, run: bound };
+}
