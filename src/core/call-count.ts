@@ -50,6 +50,7 @@ export function emptyCounts(): StageCounts {
     baseline: 0,
     rollout: 0,
     judge: 0,
+    userSimulator: 0,
     reflect: 0,
     merge: 0,
     lrDecision: 0,
@@ -110,6 +111,30 @@ export interface EstimateAssumptions {
   trainAccuracy?: number;
   /** Trigger queries per split, when the activation track runs. */
   triggers?: { train: number; val: number; test: number };
+  /**
+   * Conversations with a simulated user (issue #31): the share of items that have one, and the
+   * simulator's calls per conversation (at most its user messages; the mean once measured).
+   */
+  conversations?: { share: number; simulatorCalls: number };
+}
+
+/** Target rollouts of a run's stages (an agent's conversation is one rollout, whatever its turns). */
+const ROLLOUT_STAGES: readonly Stage[] = [
+  'baseline',
+  'rollout',
+  'trainCheck',
+  'gate',
+  'slowUpdateRollout',
+  'slowUpdateGate',
+  'finalValidation',
+  'test',
+];
+
+/** The user simulator's calls: every rollout of an item with a simulated user asks it after each answer. */
+export function simulatorCalls(counts: StageCounts, conversations: EstimateAssumptions['conversations']): number {
+  if (!conversations) return 0;
+  const rollouts = ROLLOUT_STAGES.reduce((n, s) => n + counts[s], 0);
+  return Math.round(rollouts * conversations.share * conversations.simulatorCalls);
 }
 
 /**
@@ -198,6 +223,7 @@ export function estimateRunCalls(
       counts.finalValidation +
       counts.test;
   }
+  counts.userSimulator = simulatorCalls(counts, a.conversations);
   return counts;
 }
 
@@ -227,6 +253,9 @@ export function lowRunCalls(upper: StageCounts, c: Pick<RunConfig, 'testNoSkill'
     low.judge =
       low.baseline + low.rollout + low.slowUpdateRollout + low.slowUpdateGate + low.finalValidation + low.test;
   }
+  // The simulator answers in proportion to the rollouts.
+  const rollouts = (n: StageCounts) => ROLLOUT_STAGES.reduce((k, s) => k + n[s], 0);
+  if (upper.userSimulator) low.userSimulator = Math.round((upper.userSimulator * rollouts(low)) / rollouts(upper));
   return low;
 }
 

@@ -29,6 +29,7 @@ const STAGE_MARKERS: [string, string][] = [
   ['analyst of a skill optimizer in full-rewrite mode', 'reflect_full_rewrite'],
   ['skill merger', 'merge_full_rewrite'],
   ['optimise when an AI agent loads a skill', 'describe_skill'],
+  ['You play a person talking to an assistant', 'user_simulator'],
 ];
 
 export interface ChatBody {

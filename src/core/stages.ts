@@ -53,6 +53,7 @@ const TARGET = [
 ] as const;
 const OPTIMIZER = [
   'judge',
+  'userSimulator',
   'reflect',
   'merge',
   'lrDecision',
@@ -65,7 +66,7 @@ const OPTIMIZER = [
   'activationRewrite',
 ] as const;
 export type CallStage = (typeof TARGET)[number] | (typeof OPTIMIZER)[number];
-/** Call stages answered by the target model, and by the optimizer (or the judge). */
+/** Call stages answered by the target model, and by the optimizer (or the judge, or the user simulator). */
 export const TARGET_STAGES: readonly CallStage[] = TARGET;
 export const OPTIMIZER_STAGES: readonly CallStage[] = OPTIMIZER;
 
@@ -73,6 +74,7 @@ export const CALL_STAGES: Record<CallStage, { label: string; pipeline: PipelineS
   baseline: { label: 'Baseline (validation)', pipeline: 'baseline' },
   rollout: { label: 'Rollouts (train)', pipeline: 'rollout' },
   judge: { label: 'Judge', pipeline: 'rollout' },
+  userSimulator: { label: 'User simulator', pipeline: 'rollout' },
   reflect: { label: 'Reflect (analysts)', pipeline: 'reflect' },
   merge: { label: 'Aggregate (merges)', pipeline: 'aggregate' },
   rank: { label: 'Select (ranking)', pipeline: 'select' },
@@ -129,6 +131,7 @@ const PROMPT_STAGES: Record<string, CallStage> = {
   meta_skill: 'metaSkill',
   describe_skill: 'activationRewrite',
   judge: 'judge',
+  user_simulator: 'userSimulator',
 };
 
 /** The call stage of an optimizer or judge call, from its prompt name ("reflect_failure", "rank_edits"…). */

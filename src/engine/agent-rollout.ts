@@ -17,13 +17,14 @@ import {
 import { declaredResult } from '../core/agent/declarative-tools';
 import { mergeTools, type ToolSpec } from '../core/agent/tool-spec';
 import { parseArguments } from '../core/agent/tool-match';
-import type { TrajectoryEntry } from '../core/agent/trajectory';
+import { finalAnswerOf, type ToolEntry, type TrajectoryEntry } from '../core/agent/trajectory';
 import type { DatasetItem } from '../core/dataset-types';
 import { callStageOfPhase } from '../core/stages';
 import { renderRollout } from '../core/templates';
 import type { EngineContext } from './context';
 import { isEnvironmentError, type EnvEpisode, type ToolOutcome } from './environment';
 import { PauseError } from './pause';
+import { userTurn } from './simulated-user';
 import type { TrajectoryView } from './trajectory';
 import { isLlmError, type ChatMessage, type LlmResponse, type LlmUsage } from './ports';
 
@@ -88,7 +89,7 @@ export interface AgentRollout {
 
 const checkpointKey = (cacheKey: string) => `trajectory/${cacheKey}`;
 
-/** The conversation of a trajectory: system, user, then each turn and its tool messages. */
+/** The conversation of a trajectory: system, user, then each turn, its tool messages and the user's replies. */
 export function messagesOf(system: string, user: string, entries: readonly TrajectoryEntry[]): ChatMessage[] {
   const out: ChatMessage[] = [
     { role: 'system', content: system },
@@ -97,7 +98,9 @@ export function messagesOf(system: string, user: string, entries: readonly Traje
   for (const e of entries) {
     if (e.kind === 'assistant')
       out.push({ role: 'assistant', content: e.content, ...(e.toolCalls?.length ? { toolCalls: e.toolCalls } : {}) });
-    else out.push({ role: 'tool', toolCallId: e.callId, content: e.result });
+    else if (e.kind === 'tool') out.push({ role: 'tool', toolCallId: e.callId, content: e.result });
+    // A simulated user's message; its closing words (the conversation ended) are not sent.
+    else if (!e.end) out.push({ role: 'user', content: e.content });
   }
   return out;
 }
@@ -115,6 +118,7 @@ export async function runAgent(
   const envTools = new Set(ctx.agent.environmentTools.map((t) => t.name));
   const offered = new Set(setting.tools.map((t) => t.name));
   const env = ctx.agent.environment;
+  const user = item.agent?.user;
   const needsEpisode = env && setting.tools.some((t) => envTools.has(t.name));
   const episode = needsEpisode ? await envCall(ctx, () => env.open(item)) : null;
   const notes: string[] = [];
@@ -139,15 +143,20 @@ export async function runAgent(
 
     for (;;) {
       const last = cp.entries[cp.entries.length - 1];
-      if (last?.kind === 'assistant' && !last.toolCalls?.length) break; // answered
+      if (last?.kind === 'user' && last.end) break; // the simulated user ended the conversation
+      if (last?.kind === 'assistant' && !last.toolCalls?.length) {
+        if (!user) break; // answered
+        // A simulated user reads the answer and replies, or ends the conversation (issue #31).
+        cp.entries.push(await userTurn(ctx, { item, user, entries: cp.entries, cacheKey: a.cacheKey }));
+        await save();
+        continue;
+      }
       if (last?.kind === 'assistant' || last?.kind === 'tool') {
         // Answer the calls of the last turn that are still unanswered, in order.
         const turn = [...cp.entries].reverse().find((e) => e.kind === 'assistant')!;
         const asked = turn.kind === 'assistant' ? (turn.toolCalls ?? []) : [];
         const answered = new Set(
-          cp.entries
-            .filter((e) => e.kind === 'tool' && e.turn === turn.turn)
-            .map((e) => (e as { callId: string }).callId),
+          cp.entries.filter((e) => e.kind === 'tool' && e.turn === turn.turn).map((e) => (e as ToolEntry).callId),
         );
         const next = asked.find((c) => !answered.has(c.id));
         if (next) {
@@ -164,7 +173,7 @@ export async function runAgent(
           await save();
           continue;
         }
-        if (turn.turn >= maxTurns) break; // out of turns
+        if (turnsSinceUser(cp.entries) >= maxTurns) break; // out of turns (for this user message)
       }
       const turnNo = cp.entries.filter((e) => e.kind === 'assistant').length + 1;
       const messages = messagesOf(prompts.system, prompts.user, cp.entries);
@@ -181,8 +190,7 @@ export async function runAgent(
       });
       await save();
     }
-    const last = cp.entries[cp.entries.length - 1];
-    const answer = last?.kind === 'assistant' && !last.toolCalls?.length ? last.content : null;
+    const answer = finalAnswerOf(cp.entries);
     return {
       entries: cp.entries,
       answer,
@@ -196,6 +204,13 @@ export async function runAgent(
     await episode?.close().catch(() => undefined);
     throw e;
   }
+}
+
+/** Model turns since the last user message: `maxTurns` limits each of a conversation's exchanges. */
+function turnsSinceUser(entries: readonly TrajectoryEntry[]): number {
+  let n = 0;
+  for (let i = entries.length - 1; i >= 0 && entries[i].kind !== 'user'; i--) if (entries[i].kind === 'assistant') n++;
+  return n;
 }
 
 /** A finished trajectory's checkpoint is no longer needed: its row holds it. */

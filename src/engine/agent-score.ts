@@ -2,13 +2,15 @@
  * Scoring an agent's trajectory (issue #30): the run's scorer on the final answer (the judge
  * grades the whole conversation), the item's expected and forbidden calls, and the
  * environment's own score — hard only when every check passes, soft their mean, and a failure
- * reason that names the turn that went wrong.
+ * reason that names the turn that went wrong. A conversation with a simulated user that nothing
+ * else scores is scored by the user's verdict: was its goal met?
  */
 import {
   combineChecks,
   expectedCallChecks,
   forbiddenCallCheck,
   outOfTurnsCheck,
+  userGoalCheck,
   type CheckResult,
 } from '../core/agent/trajectory-checks';
 import { conversationLines } from '../core/agent/transcript';
@@ -43,6 +45,8 @@ export async function scoreTrajectory(
   checks.push(...forbiddenCallCheck(run.entries, item.agent?.forbiddenToolCalls));
   const own = await environmentScore(ctx, run);
   if (own) checks.push(own);
+  // A conversation nothing else scores is scored by its simulated user's verdict (issue #31).
+  if (!checks.length && item.agent?.user) checks.push(userGoalCheck(run.entries));
   const c = combineChecks(checks);
   return {
     hard: c.hard,

@@ -75,7 +75,9 @@ export async function createContext(a: {
   };
   agent.active = isAgentRun(a.config, agent, a.items);
   // What shapes an agent's trajectory is part of what the target saw: the tools, the turn
-  // limit, how references are read, the environment's identity.
+  // limit, how references are read, the environment's identity — and a simulated user's model
+  // and prompt, when a conversation has one (issue #31).
+  const conversations = a.items.some((i) => i.agent?.user);
   const agentKey = agent.active
     ? JSON.stringify([
         agent.datasetTools,
@@ -84,6 +86,7 @@ export async function createContext(a: {
         agent.packageFiles,
         a.config.maxTurns,
         a.config.referencesOnDemand,
+        ...(conversations ? [a.llm.settingsKey?.('userSimulator') ?? '', a.prompts.user_simulator] : []),
       ])
     : '';
   return {
@@ -95,6 +98,7 @@ export async function createContext(a: {
       target: new CallSlots(a.config.targetConcurrency),
       optimizer: new CallSlots(a.config.optimizerConcurrency),
       judge: new CallSlots(a.config.optimizerConcurrency),
+      userSimulator: new CallSlots(a.config.optimizerConcurrency),
     },
     // Part of the rollout cache key: what the target saw and how its answer was scored.
     targetKey: `${a.llm.targetSettingsKey()}|${await skillHash(JSON.stringify([template, a.config.rollout.contextLimit, a.config.scorer]))}${agentKey ? `|${await skillHash(agentKey)}` : ''}`,

@@ -10,6 +10,8 @@ import { renderRollout, type RolloutTemplate } from '../core/templates';
 import type { PromptSet } from './prompts';
 import { costOf, type Prices } from './meter';
 import { BATCH_CALL_STAGES, BATCH_PRICE_FACTOR } from '../core/batch-api';
+import { DEFAULT_MAX_USER_TURNS } from '../core/agent/agent-item';
+import type { Role } from './types';
 
 /** Assumed completion tokens per call, by stage. */
 /** Items whose lengths stand for the dataset's (the first ones). */
@@ -25,6 +27,7 @@ export const ASSUMED_COMPLETION_TOKENS: Record<Stage, number> = {
   finalValidation: 150,
   test: 150,
   judge: 60,
+  userSimulator: 60,
   reflect: 700,
   merge: 900,
   lrDecision: 150,
@@ -61,6 +64,23 @@ export interface CostEstimate extends PricedCalls {
 
 const tokens = (chars: number) => Math.ceil(chars / 4);
 
+/** Who answers a stage's calls. */
+function roleOfStage(stage: Stage): Role {
+  if (!OPTIMIZER_STAGES.includes(stage)) return 'target';
+  return stage === 'judge' ? 'judge' : stage === 'userSimulator' ? 'userSimulator' : 'optimizer';
+}
+
+/** Items with a simulated user: their share, and the simulator's calls per conversation (measured, else the limit). */
+function conversationsOf(
+  sample: readonly DatasetItem[],
+  measured: number | undefined,
+): { share: number; simulatorCalls: number } | null {
+  const users = sample.flatMap((i) => (i.agent?.user ? [i.agent.user] : []));
+  if (!users.length) return null;
+  const limit = users.reduce((n, u) => n + (u.maxTurns ?? DEFAULT_MAX_USER_TURNS), 0) / users.length;
+  return { share: users.length / sample.length, simulatorCalls: measured ?? limit };
+}
+
 export function estimateCost(args: {
   config: RunConfig;
   items: readonly DatasetItem[];
@@ -79,20 +99,26 @@ export function estimateCost(args: {
    * when there is one, else `maxTurns`, an upper bound. Each turn is one target call.
    */
   agent?: { turns: number; measured: boolean };
+  /** The user simulator's calls per conversation, when the baseline measured them (issue #31). */
+  simulator?: { calls: number };
 }): CostEstimate {
   const { config: c, items, skill, prompts } = args;
+  const sample = items.slice(0, ESTIMATE_SAMPLE);
+  const talks = conversationsOf(sample, args.simulator?.calls);
   const counts: StageCounts = estimateRunCalls(c, args.splits, {
     trainAccuracy: args.trainAccuracy,
     triggers: args.triggers,
+    ...(talks ? { conversations: talks } : {}),
   });
-  const sample = items.slice(0, ESTIMATE_SAMPLE);
   const avgTarget = sample.length
     ? sample.reduce((a, it) => {
         const m = renderRollout(args.template, skill, it, c.rollout.contextLimit);
         return a + m.system.length + m.user.length;
       }, 0) / sample.length
     : skill.length;
-  const turns = args.agent ? Math.max(1, args.agent.turns) : 1;
+  // A conversation answers each user message: until measured, its turns are per message.
+  const exchanges = talks && !args.agent?.measured ? 1 + talks.share * (talks.simulatorCalls - 1) : 1;
+  const turns = (args.agent ? Math.max(1, args.agent.turns) : 1) * exchanges;
   // An agent's later turns resend the conversation so far: about 400 characters a turn more.
   const avgTurn = avgTarget + ((turns - 1) / 2) * 400;
   // A trajectory repeats the target's prompts plus its response and an evaluation block (and each turn).
@@ -110,6 +136,7 @@ export function estimateCost(args: {
     finalValidation: avgTurn,
     test: avgTurn,
     judge: promptLen('judge') + 600,
+    userSimulator: promptLen('user_simulator') + 300 + ((talks?.simulatorCalls ?? 1) / 2) * 400,
     reflect: promptLen('reflect_failure') + sk + c.minibatchSize * trajectory,
     merge: promptLen('merge_failure') + sk + c.mergeBatchSize * 4 * 300,
     rank: promptLen('rank_edits') + sk + 12 * 300,
@@ -129,10 +156,11 @@ export function estimateCost(args: {
     let totalCost: number | null = 0;
     for (const [stage, rollouts] of Object.entries(n) as [Stage, number][]) {
       if (!rollouts) continue;
-      const role = OPTIMIZER_STAGES.includes(stage) ? (stage === 'judge' ? 'judge' : 'optimizer') : 'target';
+      const role = roleOfStage(stage);
       // The activation track's decisions stay single calls; an agent's rollout is a call per turn.
       const calls = role === 'target' && !stage.startsWith('activation') ? Math.ceil(rollouts * turns) : rollouts;
-      const price = args.prices?.[role] ?? (role === 'judge' ? args.prices?.optimizer : undefined);
+      const price =
+        args.prices?.[role] ?? (role === 'judge' || role === 'userSimulator' ? args.prices?.optimizer : undefined);
       // In full-rewrite mode every analyst and merge reply holds a whole skill.
       const wholeSkill = c.updateMode === 'full_rewrite' && (stage === 'reflect' || stage === 'merge') ? tokens(sk) : 0;
       const usage = {
@@ -167,6 +195,11 @@ export function estimateCost(args: {
             args.agent.measured
               ? `Each rollout is an agent's trajectory of ${turns.toFixed(1)} turns on average (measured at the baseline); each turn is one target call.`
               : `Each rollout is an agent's trajectory of at most ${turns} turns (maxTurns: an upper bound until the baseline measures the mean); each turn is one target call.`,
+          ]
+        : []),
+      ...(talks
+        ? [
+            `${Math.round(talks.share * 100)}% of the items are conversations with a simulated user: ${args.simulator ? `${talks.simulatorCalls.toFixed(1)} simulator calls each (measured at the baseline)` : `up to ${talks.simulatorCalls.toFixed(1)} user messages each, a simulator call and an agent's answer per message (an upper bound until the baseline measures it)`}.`,
           ]
         : []),
       ...(args.batchOneShot

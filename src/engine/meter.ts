@@ -137,9 +137,9 @@ export class Meter {
     this.reservedTokens -= r.tokens;
   }
 
-  /** A judge without its own price is billed at the optimizer's (it usually is the same model). */
+  /** A judge or user simulator without its own price is billed at the optimizer's (it usually is the same model). */
   private priceOf(role: Role): Price | undefined {
-    return this.prices[role] ?? (role === 'judge' ? this.prices.optimizer : undefined);
+    return this.prices[role] ?? (role === 'judge' || role === 'userSimulator' ? this.prices.optimizer : undefined);
   }
 
   get totalCostUsd(): number {
@@ -186,7 +186,7 @@ export class Meter {
 /** The output limits an LLM port declares, by role. */
 export function outputLimits(llm: { outputLimit?(role: Role): number | undefined }): Partial<Record<Role, number>> {
   const out: Partial<Record<Role, number>> = {};
-  for (const role of ['target', 'optimizer', 'judge'] as const) {
+  for (const role of ['target', 'optimizer', 'judge', 'userSimulator'] as const) {
     const n = llm.outputLimit?.(role);
     if (n) out[role] = n;
   }

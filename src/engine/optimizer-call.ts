@@ -16,6 +16,11 @@ import type { PromptName } from './prompts';
 import { STAGE_SCHEMAS } from './schemas';
 import type { OptimizerCallRecord } from './types';
 
+/** Who answers a prompt: the judge and the user simulator have their own roles (and endpoints). */
+export function roleOfPrompt(prompt: string): 'optimizer' | 'judge' | 'userSimulator' {
+  return prompt === 'judge' ? 'judge' : prompt === 'user_simulator' ? 'userSimulator' : 'optimizer';
+}
+
 export interface OptimizerResult {
   /** The parsed JSON object, or null when the reply held none (or the call errored). */
   json: JsonObject | null;
@@ -30,7 +35,7 @@ export async function callOptimizer(
   prompt: PromptName,
   /** The prompt's values, or a function building them once the call holds a slot (big prompts). */
   values: Record<string, string> | (() => Record<string, string>),
-  role: 'optimizer' | 'judge' = 'optimizer',
+  role: 'optimizer' | 'judge' | 'userSimulator' = 'optimizer',
   /**
    * Which replies are finished calls, memoised for replay. By default every reply is (an
    * unusable one makes its stage fall back); the judge memoises only verdicts, so a reply
@@ -51,7 +56,7 @@ async function send(
   key: string,
   prompt: PromptName,
   values: Record<string, string>,
-  role: 'optimizer' | 'judge',
+  role: 'optimizer' | 'judge' | 'userSimulator',
   memoise: (json: JsonObject | null) => boolean,
   schema: Record<string, unknown> | undefined,
 ): Promise<OptimizerResult> {

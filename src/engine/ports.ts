@@ -139,6 +139,8 @@ export interface LlmPort {
   targetBatch?: TargetBatchPort;
   /** Identity of the target's settings, part of the rollout cache key. */
   targetSettingsKey(): string;
+  /** Identity of a role's settings (the user simulator's is part of a conversation's cache key). */
+  settingsKey?(role: Role): string;
   /** The most completion tokens a call of this role may use, when a limit is set (the budget cap reserves it). */
   outputLimit?(role: Role): number | undefined;
 }

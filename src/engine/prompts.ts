@@ -24,6 +24,7 @@ export const PROMPT_NAMES = [
   'slow_update',
   'meta_skill',
   'judge',
+  'user_simulator',
   'feedback_edits',
   'describe_skill',
   'meta_block',

@@ -132,7 +132,8 @@ async function rolloutOne(
   // An agent's rollout: several turns with tools (issue #30); a run without tools never gets here.
   const setting = ctx.agent.active && !batched ? agentSetting(ctx, o.skill, item) : null;
   try {
-    if (setting?.tools.length) {
+    // A conversation with a simulated user is an agent's rollout too, tools or not (issue #31).
+    if (setting && (setting.tools.length || item.agent?.user)) {
       row = {
         ...base,
         ...(await agentRow(ctx, o.phase, item, setting, cacheKey, counter)),

@@ -90,6 +90,7 @@ export const STAGE_SCHEMAS: Record<string, Record<string, unknown>> = {
   describe_skill: obj({ reasoning: str, description: str }),
   meta_skill: obj({ reasoning: str, meta_skill_content: str }),
   judge: obj({ pass: { type: 'boolean' }, score: { type: 'number' }, reason: str }),
+  user_simulator: obj({ message: str, status: { type: 'string', enum: ['continue', 'goal_met', 'gave_up'] } }),
   // Rewrite mode (§3.5): suggestions instead of edits, then one rewrite.
   reflect_suggestions: obj({
     batch_size: int,

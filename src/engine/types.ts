@@ -10,8 +10,8 @@ import type { LiftInterval } from '../core/lift';
 import type { TrajectoryEntry } from '../core/agent/trajectory';
 import type { ToolSpec } from '../core/agent/tool-spec';
 
-/** Who a call is for. */
-export type Role = 'target' | 'optimizer' | 'judge';
+/** Who answers a call: the target, the optimizer, the judge, or the user simulator (issue #31). */
+export type Role = 'target' | 'optimizer' | 'judge' | 'userSimulator';
 
 /** Tokens a call used, as the provider reported them (or estimated). */
 export interface LlmUsage {
@@ -321,6 +321,8 @@ export interface RunState {
   activation?: ActivationState;
   /** Agents' runs: the mean model turns per rollout at the baseline (what the estimate goes by). */
   agentTurns?: number;
+  /** Conversations with a simulated user: its mean calls per conversation at the baseline (issue #31). */
+  simulatorCalls?: number;
   summary?: RunSummary;
   startedAt: number;
   updatedAt: number;

@@ -250,7 +250,13 @@ export interface ClientSet {
   target: EndpointConfig;
   optimizer: EndpointConfig;
   judge?: EndpointConfig;
+  /** The user simulator's endpoint (issue #31); the optimizer's when not given, as the judge's. */
+  userSimulator?: EndpointConfig;
 }
+
+/** What of an endpoint shapes its answers: part of the rollout cache key. */
+const settingsKey = (e: EndpointConfig) =>
+  JSON.stringify([e.baseURL, e.model, e.temperature ?? null, e.maxOutputTokens ?? null, e.reasoningEffort ?? '']);
 
 /** The engine's LlmPort: routes each request to the client of its role. */
 export function createLlmPort(
@@ -260,23 +266,18 @@ export function createLlmPort(
   const target = new RoleClient('target', endpoints.target, opts);
   const optimizer = new RoleClient('optimizer', endpoints.optimizer, opts);
   const judge = endpoints.judge ? new RoleClient('judge', endpoints.judge, opts) : optimizer;
-  const clients: Record<Role, RoleClient> = { target, optimizer, judge };
+  const sim = endpoints.userSimulator;
+  const userSimulator = sim ? new RoleClient('userSimulator', sim, opts) : optimizer;
+  const clients: Record<Role, RoleClient> = { target, optimizer, judge, userSimulator };
+  const endpointOf = (role: Role): EndpointConfig =>
+    role === 'judge' || role === 'userSimulator' ? (endpoints[role] ?? endpoints.optimizer) : endpoints[role];
   const t = endpoints.target;
   return {
     clients,
     complete: (req) => clients[req.role].complete(req),
     ...(t.batchApi ? { targetBatch: new TargetBatchClient(target, t.batchApi, t.batchPollMs) } : {}),
-    targetSettingsKey: () => {
-      const t = endpoints.target;
-      return JSON.stringify([
-        t.baseURL,
-        t.model,
-        t.temperature ?? null,
-        t.maxOutputTokens ?? null,
-        t.reasoningEffort ?? '',
-      ]);
-    },
-    outputLimit: (role) =>
-      (role === 'judge' ? (endpoints.judge ?? endpoints.optimizer) : endpoints[role]).maxOutputTokens,
+    targetSettingsKey: () => settingsKey(endpoints.target),
+    settingsKey: (role) => settingsKey(endpointOf(role)),
+    outputLimit: (role) => endpointOf(role).maxOutputTokens,
   };
 }

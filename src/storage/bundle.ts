@@ -93,6 +93,12 @@ const trajectoryEntrySchema = z.discriminatedUnion('kind', [
     result: z.string(),
     error: z.literal(true).optional(),
   }),
+  z.object({
+    kind: z.literal('user'),
+    message: z.number().int().min(2),
+    content: z.string(),
+    end: z.enum(['goal_met', 'gave_up', 'limit']).optional(),
+  }),
 ]);
 const withRun = (shape: z.ZodRawShape) => z.looseObject({ runId: z.string(), ...shape });
 const bundleSchema = z.object({

@@ -17,7 +17,9 @@
  * - activation / activation-noisy: the activation track's trigger world (bench-activation.ts);
  * - agentic / agentic-noisy / agentic-no-trajectories: a tool-using agent over several turns, and
  *   the same loop reflecting on final answers only (bench-agentic.ts);
- * - mcp-agentic: the agentic world's tools served by a real MCP server (bench-mcp.ts).
+ * - mcp-agentic: the agentic world's tools served by a real MCP server (bench-mcp.ts);
+ * - simulated-user / simulated-user-noisy: conversations with simulated users whose goals hold
+ *   facts the agent must ask for (bench-simulated-user.ts).
  * Each seed gets its own server (its own noise seed), so runs never share a target's draws.
  * Options: --baseline (the issue-#8 mechanisms off), --off=knob,knob (switch single mechanisms
  * off), --on=knob,knob (switch single mechanisms on), --set=knob:N,knob:N (numeric knobs), --noise=X (how often the simulated optimizer
@@ -41,6 +43,7 @@ import { INITIAL_SKILL, SMALL_CONFIG, worldDataset } from './harness';
 import { startLlmServer, type ServerOptions } from './llm-server';
 import { ACTIVATION_WORLDS, activationSeed, aggregateActivation, type ActivationWorld } from './bench-activation';
 import { MCP_WORLDS, mcpSeed, type McpWorld } from './bench-mcp';
+import { SIMULATED_USER_WORLDS, simulatedUserSeed, type SimulatedUserWorld } from './bench-simulated-user';
 import { AGENTIC_WORLDS, agenticSeed, agenticSummary, agenticTable, aggregateAgentic, type AgenticSeedResult, type AgenticWorld } from './bench-agentic';
 import { BROAD_WORLD, HARD_WORLD, hardTargetAnswer, makeHardWorldItems, simulatedTargetAnswer, type HardWorldSpec } from './rule-world';
 
@@ -68,6 +71,8 @@ export interface SeedResult {
   liftInterval: [number, number] | null;
   trainingTargetCalls: number;
   optimizerCalls: number;
+  /** The user simulator's calls (conversations with simulated users), not counted as optimizer calls. */
+  simulatorCalls?: number;
   accepts: number;
   counters: Record<string, number>;
 }
@@ -159,7 +164,8 @@ export async function trainSetup(name: string, setup: SeedSetup, seed: number, k
       liftInterval: liftIntervalOf(summary),
       // Every model turn is a target call (an agent's trajectory takes several).
       trainingTargetCalls: trainingRows(rows).reduce((n, r) => n + (r.turns ?? 1), 0),
-      optimizerCalls: calls.length,
+      optimizerCalls: calls.filter((c) => c.stage !== 'user_simulator').length,
+      ...(calls.some((c) => c.stage === 'user_simulator') ? { simulatorCalls: calls.filter((c) => c.stage === 'user_simulator').length } : {}),
       accepts: summary.accepts,
       counters: await countCauses(store, runId, summary.totalSteps),
     };
@@ -218,6 +224,7 @@ export function aggregate(results: SeedResult[]) {
     minHeldOut: Math.min(...results.map((r) => r.heldOut)),
     meanTrainingTargetCalls: sum((r) => r.trainingTargetCalls) / results.length,
     meanOptimizerCalls: sum((r) => r.optimizerCalls) / results.length,
+    ...(results.some((r) => r.simulatorCalls) ? { meanSimulatorCalls: sum((r) => r.simulatorCalls ?? 0) / results.length } : {}),
     lift: {
       meanTrue: round(sum((r) => r.heldOut - r.initialHeldOut) / results.length),
       meanReported: round(sum((r) => r.reportedLift ?? 0) / results.length),
@@ -255,6 +262,8 @@ export async function main(argv: string[]): Promise<number> {
   const agenticWorlds = named.length ? askedAgentic : [...AGENTIC_WORLDS];
   const askedMcp = named.filter((w): w is McpWorld => (MCP_WORLDS as readonly string[]).includes(w));
   const mcpWorlds = named.length ? askedMcp : [...MCP_WORLDS];
+  const askedUsers = named.filter((w): w is SimulatedUserWorld => (SIMULATED_USER_WORLDS as readonly string[]).includes(w));
+  const userWorlds = named.length ? askedUsers : [...SIMULATED_USER_WORLDS];
   // --off=a,b / --on=a,b switch single mechanisms off or on (ablations of the defaults).
   const flags = (name: string, value: boolean) => Object.fromEntries((arg(name) ?? '').split(',').filter(Boolean).map((k) => [k, value]));
   const off = flags('off', false) as Partial<RunConfig>;
@@ -298,10 +307,15 @@ export async function main(argv: string[]): Promise<number> {
     if (argv.includes('--table')) for (const line of agenticTable(world, String(out.mode), results)) console.log(line);
   }
   if (argv.includes('--table') && agenticWorlds.length > 1) for (const line of agenticSummary(agenticWorlds.map((w) => [w, out[w] as ReturnType<typeof aggregateAgentic>]))) console.log(line);
-  // The agentic world's tools served by a real MCP server (bench-mcp.ts).
-  for (const world of mcpWorlds) {
+  // The agentic world's tools served by a real MCP server (bench-mcp.ts), and conversations
+  // with simulated users (bench-simulated-user.ts).
+  const hosted: [string, (s: number) => Promise<AgenticSeedResult>][] = [
+    ...mcpWorlds.map((w) => [w, (s: number) => mcpSeed(w, s, knobs, { noise })] as [string, (s: number) => Promise<AgenticSeedResult>]),
+    ...userWorlds.map((w) => [w, (s: number) => simulatedUserSeed(w, s, knobs, { noise })] as [string, (s: number) => Promise<AgenticSeedResult>]),
+  ];
+  for (const [world, train] of hosted) {
     const results: AgenticSeedResult[] = [];
-    for (let i = 0; i < seeds.length; i += 2) results.push(...(await Promise.all(seeds.slice(i, i + 2).map((s) => mcpSeed(world, s, knobs, { noise })))));
+    for (let i = 0; i < seeds.length; i += 2) results.push(...(await Promise.all(seeds.slice(i, i + 2).map(train))));
     out[world] = aggregateAgentic(results);
     if (argv.includes('--table')) for (const line of agenticTable(world, String(out.mode), results)) console.log(line);
   }

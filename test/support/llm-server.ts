@@ -15,6 +15,7 @@ import { simulatedOptimizerAnswer, stageOf, type ChatBody } from '../../src/core
 import { createBatchRoutes, type BatchRecord, type BatchServerOptions, type ChatOutcome } from './batch-routes';
 import { agenticOptimizerAnswer } from './agentic-optimizer';
 import { agenticPolicy } from './agentic-target';
+import { simulatedUserReply, type UserSimulatorKind } from './simulated-user';
 
 export type FaultKind = '429' | '500' | '401' | 'timeout' | 'malformed' | 'empty' | 'drop' | 'truncated' | 'filtered' | 'refusal' | 'bad_param' | 'length_empty';
 
@@ -96,6 +97,11 @@ export interface ServerOptions extends BatchServerOptions {
    * the next turn or a final answer.
    */
   agentPolicy?: AgentPolicy;
+  /**
+   * How the user simulator plays its part (issue #31; simulated-user.ts): 'goal' follows its goal
+   * (the default), 'never' is never satisfied (the engine's limit of user messages ends it).
+   */
+  userSimulator?: UserSimulatorKind;
   /** A world's own optimizer: its answer for a stage, or undefined to leave the stage to the rule world's. */
   optimizerHook?: (stage: string, system: string, user: string) => unknown;
   /** Port to listen on; 0 picks a free one. */
@@ -371,7 +377,9 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
       const answer = JSON.stringify(
         stage === 'describe_skill'
           ? describerReply(user, hashFraction(`describe|${user}`), options.describerSlip ?? 0.25)
-          : optimizerAnswer(stage, system, withSkillInTrajectories(user), options),
+          : stage === 'user_simulator'
+            ? simulatedUserReply(system, user, options.userSimulator)
+            : optimizerAnswer(stage, system, withSkillInTrajectories(user), options),
       );
       text = fault?.kind === 'malformed' ? 'My patch: {op: append, content: add a rule} — as discussed.' : rf ? answer : `Sure.\n\`\`\`json\n${answer}\n\`\`\``;
       // The output limit cut the reply mid-word: what jsonrepair would turn into partial edits.

@@ -19,11 +19,28 @@ export interface ExpectedToolCall {
   arguments?: Record<string, unknown>;
 }
 
+/**
+ * A simulated user (issue #31): the item's question opens the conversation, and a user-simulator
+ * model plays the user from `goal` (in the manner of `persona`) until the goal is met, it gives
+ * up, or `maxTurns` user messages (the opening one included) have been sent.
+ */
+export interface SimulatedUser {
+  goal: string;
+  persona?: string;
+  maxTurns?: number;
+}
+
+/** User messages of a conversation when an item does not say (the opening one included). */
+export const DEFAULT_MAX_USER_TURNS = 5;
+/** The most user messages an item may ask for. */
+export const MAX_USER_TURNS = 20;
+
 export interface AgentItemSpec {
   tools?: ToolSpec[];
   toolResults?: ToolResultRule[];
   expectedToolCalls?: ExpectedToolCall[];
   forbiddenToolCalls?: string[];
+  user?: SimulatedUser;
 }
 
 /** The raw field names, as datasets write them. */
@@ -32,6 +49,9 @@ export const AGENT_FIELDS = {
   toolResults: 'tool_results',
   expectedToolCalls: 'expected_tool_calls',
   forbiddenToolCalls: 'forbidden_tool_calls',
+  userGoal: 'user_goal',
+  userPersona: 'user_persona',
+  maxUserTurns: 'max_user_turns',
 } as const;
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -104,10 +124,43 @@ export function readAgentFields(
     if (bad >= 0) add(F.forbiddenToolCalls, `entry ${bad + 1} must be a tool name`);
     else if (names.length) spec.forbiddenToolCalls = names as string[];
   }
+  const user = readSimulatedUser(record, add);
+  if (user) spec.user = user;
   return spec;
 }
 
-/** The item checks its trajectory, so it needs no expected answer to be scored. */
+/** `user_goal`, `user_persona`, `max_user_turns`: a persona or a limit without a goal is a problem. */
+function readSimulatedUser(
+  record: Record<string, unknown>,
+  add: (field: string, message: string) => void,
+): SimulatedUser | undefined {
+  const F = AGENT_FIELDS;
+  const text = (field: string): string | undefined => {
+    if (!present(record[field])) return undefined;
+    if (typeof record[field] === 'string' && record[field].trim()) return record[field].trim();
+    add(field, 'must be text');
+    return undefined;
+  };
+  const goal = text(F.userGoal);
+  const persona = text(F.userPersona);
+  let maxTurns: number | undefined;
+  if (present(record[F.maxUserTurns])) {
+    const n = Number(record[F.maxUserTurns]);
+    if (Number.isInteger(n) && n >= 1 && n <= MAX_USER_TURNS) maxTurns = n;
+    else add(F.maxUserTurns, `must be a whole number from 1 to ${MAX_USER_TURNS}`);
+  }
+  if (!goal) {
+    if (persona !== undefined) add(F.userPersona, `needs a ${F.userGoal}: what the simulated user wants`);
+    if (maxTurns !== undefined) add(F.maxUserTurns, `needs a ${F.userGoal}: what the simulated user wants`);
+    return undefined;
+  }
+  return { goal, ...(persona ? { persona } : {}), ...(maxTurns ? { maxTurns } : {}) };
+}
+
+/**
+ * The item checks its trajectory (or its simulated user says whether the goal was met), so it
+ * needs no expected answer to be scored.
+ */
 export function hasToolChecks(spec: AgentItemSpec): boolean {
-  return Boolean(spec.expectedToolCalls?.length || spec.forbiddenToolCalls?.length);
+  return Boolean(spec.expectedToolCalls?.length || spec.forbiddenToolCalls?.length || spec.user);
 }

@@ -61,6 +61,21 @@ export function outOfTurnsCheck(entries: readonly TrajectoryEntry[], maxTurns: n
   return { hard: 0, soft: 0, failReason: `${OUT_OF_TURNS} (${maxTurns} turns${what})` };
 }
 
+/**
+ * A simulated user's verdict as a check (issue #31), for an item nothing else scores: the goal
+ * was met, or the user gave up, or its messages ran out first.
+ */
+export function userGoalCheck(entries: readonly TrajectoryEntry[]): CheckResult {
+  const last = entries[entries.length - 1];
+  if (last?.kind === 'user' && last.end === 'goal_met') return { hard: 1, soft: 1 };
+  if (last?.kind === 'user' && last.end === 'gave_up')
+    return { hard: 0, soft: 0, failReason: `the user gave up at message ${last.message}: ${cut(last.content)}` };
+  const sent = 1 + entries.filter((e) => e.kind === 'user' && !e.end).length;
+  return { hard: 0, soft: 0, failReason: `the user's goal was not met within ${sent} messages` };
+}
+
+const cut = (text: string) => (text.length > 160 ? `${text.slice(0, 160)}…` : text.trim());
+
 /** The row's score from its checks: hard when all pass, soft their mean, the failed ones' reasons. */
 export function combineChecks(checks: readonly CheckResult[]): CheckResult {
   if (!checks.length)

@@ -11,8 +11,16 @@ export interface ToolCallRecord {
   arguments: string;
 }
 
+/**
+ * How a simulated user ended the conversation (issue #31): its goal was met, it gave up, or the
+ * item's limit of user messages was reached. The ending message is not sent to the agent.
+ */
+export type UserEnd = 'goal_met' | 'gave_up' | 'limit';
+
 export type TrajectoryEntry =
   | { kind: 'assistant'; turn: number; content: string; toolCalls?: ToolCallRecord[] }
+  /** A simulated user's message: `message` counts the user's messages, the opening question being 1. */
+  | { kind: 'user'; message: number; content: string; end?: UserEnd }
   | {
       kind: 'tool';
       turn: number;
@@ -36,10 +44,17 @@ export function turnsOf(entries: readonly TrajectoryEntry[]): number {
   return entries.filter((e) => e.kind === 'assistant').length;
 }
 
-/** The final answer: the last model turn, when it asked for no call. */
+/** The final answer: the last model turn, when it asked for no call (a user's closing message aside). */
 export function finalAnswerOf(entries: readonly TrajectoryEntry[]): string | null {
-  const last = entries[entries.length - 1];
+  const tail = entries[entries.length - 1];
+  const last = tail?.kind === 'user' && tail.end ? entries[entries.length - 2] : tail;
   return last?.kind === 'assistant' && !last.toolCalls?.length ? last.content : null;
+}
+
+/** How a simulated user ended the conversation, when it did. */
+export function userEndOf(entries: readonly TrajectoryEntry[]): UserEnd | null {
+  const tail = entries[entries.length - 1];
+  return tail?.kind === 'user' && tail.end ? tail.end : null;
 }
 
 /** "lookup ×2, read_file ×1": which tools were called, how often, in order of first use. */

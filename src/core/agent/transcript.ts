@@ -5,7 +5,14 @@
  */
 import { READ_FILE } from './references-on-demand';
 import { parseArguments } from './tool-match';
-import { callsOf, showCall, type TrajectoryEntry } from './trajectory';
+import { callsOf, showCall, type TrajectoryEntry, type UserEnd } from './trajectory';
+
+/** How a simulated user's ending reads in a transcript. */
+export const USER_ENDS: Record<UserEnd, string> = {
+  goal_met: 'goal met',
+  gave_up: 'the user gave up',
+  limit: 'the limit of user messages was reached',
+};
 
 /** A tool result cut to `limit` characters, saying how much was left out. */
 export function capResult(text: string, limit: number): string {
@@ -13,13 +20,16 @@ export function capResult(text: string, limit: number): string {
   return `${text.slice(0, Math.max(0, limit))}…[cut, ${text.length} chars]`;
 }
 
-/** One line per turn, call and result, in order. */
+/** One line per turn, call, result and simulated user's message, in order. */
 export function conversationLines(entries: readonly TrajectoryEntry[], resultChars: number): string[] {
   const lines: string[] = [];
   for (const e of entries) {
     if (e.kind === 'assistant') {
       if (e.content.trim()) lines.push(`[assistant turn ${e.turn}] ${e.content.trim()}`);
       for (const c of e.toolCalls ?? []) lines.push(`[tool call turn ${e.turn}] ${showCall(c.name, c.arguments)}`);
+    } else if (e.kind === 'user') {
+      const ended = e.end ? `, ${USER_ENDS[e.end]}` : '';
+      lines.push(`[user message ${e.message}${ended}] ${e.content.trim()}`);
     } else {
       const tag = e.error ? 'tool error' : 'tool result';
       lines.push(`[${tag} turn ${e.turn}] ${capResult(e.result, resultChars)}`);

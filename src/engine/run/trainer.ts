@@ -15,6 +15,7 @@ import { createContext } from '../context';
 import type { EngineStage, EventSink } from '../events';
 import { Meter, outputLimits, type Prices } from '../meter';
 import { callStageOfPhase, callStageOfPrompt } from '../../core/stages';
+import { roleOfPrompt } from '../optimizer-call';
 import { isPauseError, stopRequestOf } from '../pause';
 import { isLlmError, type LlmPort, type RunStore } from '../ports';
 import type { PromptSet } from '../prompts';
@@ -127,8 +128,7 @@ async function restoreMeter(meter: Meter, store: RunStore, runId: string): Promi
   for (const r of await store.listRollouts(runId)) {
     if (!r.cached) meter.add(callStageOfPhase(r.phase), 'target', r.usage, r.viaBatch ? BATCH_PRICE_FACTOR : 1);
   }
-  for (const c of await store.listCalls(runId))
-    meter.add(callStageOfPrompt(c.stage), c.stage === 'judge' ? 'judge' : 'optimizer', c.usage);
+  for (const c of await store.listCalls(runId)) meter.add(callStageOfPrompt(c.stage), roleOfPrompt(c.stage), c.usage);
 }
 
 /**
@@ -229,6 +229,11 @@ export async function runTraining(input: TrainInput, deps: TrainDeps): Promise<T
       if (ctx.agent.active) {
         const rows = (await deps.store.getRollouts(input.runId, 'baseline')).filter((r) => r.turns);
         if (rows.length) state.agentTurns = rows.reduce((a, r) => a + (r.turns ?? 0), 0) / rows.length;
+        // Each user entry of a conversation is one call of the user simulator.
+        const talks = rows.filter((r) => r.trajectory?.some((e) => e.kind === 'user'));
+        if (talks.length)
+          state.simulatorCalls =
+            talks.reduce((a, r) => a + r.trajectory!.filter((e) => e.kind === 'user').length, 0) / talks.length;
       }
       emit({ type: 'baseline', score: sel.gate, n: sel.score.n });
       await saveVersion(state.initialSkill, INITIAL_ORIGIN, 0);

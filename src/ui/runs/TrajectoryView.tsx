@@ -1,14 +1,14 @@
 import type { RolloutRow } from '../../worker/api-types';
 import { showCall } from '../../core/agent/trajectory';
-import { referencesRead } from '../../core/agent/transcript';
+import { USER_ENDS, referencesRead } from '../../core/agent/transcript';
 
 /** How much of a tool result shows before it is folded. */
 const PREVIEW = 160;
 
 /**
  * An agent's trajectory, turn by turn (issue #30): what the agent wrote, each call with its
- * arguments, each result folded under its first line, the references it read, and the reason
- * the item failed. A single-call row shows its one answer.
+ * arguments, each result folded under its first line, a simulated user's replies (issue #31),
+ * the references it read, and the reason the item failed. A single-call row shows its one answer.
  */
 export function TrajectoryView({ row, question }: { row: RolloutRow; question?: string }) {
   const t = row.trajectory;
@@ -34,6 +34,14 @@ export function TrajectoryView({ row, question }: { row: RolloutRow; question?: 
                   → {showCall(c.name, c.arguments)}
                 </div>
               ))}
+            </li>
+          ) : e.kind === 'user' ? (
+            <li key={i} className="turn user-turn">
+              <span className="badge">
+                user {e.message}
+                {e.end ? ` · ${USER_ENDS[e.end]}` : ''}
+              </span>
+              <pre className="mono small wrap">{e.content.trim()}</pre>
             </li>
           ) : (
             <li key={i} className={`tool-result${e.error ? ' error' : ''}`}>
