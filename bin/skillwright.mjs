@@ -7,4 +7,5 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { module } = await runnerImport(`${root}src/cli/node-entry.ts`, { configFile: false, logLevel: 'error' });
-process.exitCode = await module.main(process.argv.slice(2));
+// Node's own import() for a user's environment module: the module runner's is closed by then.
+process.exitCode = await module.main(process.argv.slice(2), (url) => import(url));

@@ -28,7 +28,10 @@ export function hostChanges(stored: RunEndpoints, fresh: RunEndpoints): string[]
 export function runDifferences(
   stored: { run: RunRecord; dataset: DatasetRecord | null },
   fresh: {
-    run: Pick<RunRecord, 'initialSkill' | 'skillPackage' | 'skillMeta' | 'triggerQueries' | 'endpoints' | 'config'>;
+    run: Pick<
+      RunRecord,
+      'initialSkill' | 'skillPackage' | 'skillMeta' | 'triggerQueries' | 'endpoints' | 'config' | 'environment'
+    >;
     dataset: DatasetRecord;
   },
 ): string[] {
@@ -39,6 +42,7 @@ export function runDifferences(
   if (!same(a.skillPackage, b.skillPackage)) out.push("the skill package's files or frontmatter");
   if (!same(a.skillMeta, b.skillMeta)) out.push("the skill's name or description");
   if (!same(a.triggerQueries, b.triggerQueries)) out.push('the trigger queries');
+  if (a.environment?.module?.hash !== b.environment?.module?.hash) out.push("the agents' environment module");
   const d = stored.dataset;
   if (!d || !same(d.items, fresh.dataset.items) || !same(d.splits, fresh.dataset.splits)) out.push('the dataset');
   for (const r of ROLES) if (a.endpoints[r]?.model !== b.endpoints[r]?.model) out.push(`the ${r} model`);

@@ -11,6 +11,7 @@ import { FileRunStore } from '../storage/file-store';
 import type { HostDeps, KeySource, Outcome } from '../service/ports';
 import { ConfigError, keysFromEnv } from './config';
 import type { CliIo } from './io';
+import { runnerEnvironments, type RunnerEnvironment } from './environment';
 
 export const storePath = (out: string) => join(out, 'run.jsonl');
 
@@ -37,14 +38,18 @@ function promptFiles(dir: string): Record<string, string> {
   );
 }
 
-/** The service's deps in this process (a run's use cases add the run store of an `--out` folder). */
-export function runnerDeps(io: CliIo): HostDeps {
+/**
+ * The service's deps in this process (a run's use cases add the run store of an `--out` folder);
+ * an agent's environment module comes from the config's path, else from the run's copy in `out`.
+ */
+export function runnerDeps(io: CliIo, env: RunnerEnvironment | null = null, out: string | null = null): HostDeps {
   return {
     promptFiles: promptFiles(io.promptsDir),
     keys: envKeys(io),
     now: io.now,
     newId: () => `cli-${io.now().toString(36)}`,
     place: 'this folder',
+    environments: runnerEnvironments(env, out, io.importModule),
   };
 }
 

@@ -13,6 +13,8 @@ import type { DatasetRecord } from '../storage/schema';
 import { ConfigError, parseCliConfig, type CliConfig } from './config';
 import { readText, type CliArgs, type CliIo } from './io';
 import { readSkillInput, type SkillInput } from './skill-files';
+import { readEnvironment } from './environment';
+import { mergeTools } from '../core/agent/tool-spec';
 
 /** The dataset and starting skill a `train`, `estimate` or `eval` names, validated as the page does. */
 export function loadInputs(args: CliArgs, io: CliIo) {
@@ -29,8 +31,11 @@ export function loadInputs(args: CliArgs, io: CliIo) {
   if (!dataPath && !fromPackage)
     throw new ConfigError('No dataset: give --data, "data" in the config, or a skill package with evals/evals.json.');
   const dataName = dataPath ?? fromPackage!;
+  const environment = readEnvironment(config, base);
   const imported = importDatasetText(dataPath ? readText(dataPath, 'dataset') : input.evals!, {
     fileName: dataName,
+    // An environment module scores the items it is given: they need no expected answer.
+    ...(environment.module ? { answersOptional: true } : {}),
     ...(config.split?.ratio ? { ratio: config.split.ratio } : {}),
     ...(config.split?.seed !== undefined ? { splitSeed: config.split.seed } : {}),
   });
@@ -45,14 +50,24 @@ export function loadInputs(args: CliArgs, io: CliIo) {
   const sizes = { train: d.splits.train.length, val: d.splits.val.length, test: d.splits.test.length };
   const problems = validateAgainstSplits(config.run, sizes);
   if (problems.length) throw new ConfigError(problems.map((p) => `run.${p.field}: ${p.message}`).join('; '));
+  const tools = mergeTools(d.tools, environment.tools);
   const dataset: DatasetRecord = {
     ...d,
+    ...(tools.length ? { tools } : {}),
     id: `ds-${d.items.length}-${sizes.train}`,
     name: dataPath ? (dataPath.split('/').pop() ?? 'dataset') : 'evals.json',
     createdAt: io.now(),
     fieldNames: imported.fieldNames,
   };
-  return { config, dataset, skill: input.skill, input, sizes, triggers: loadTriggers(config, base, input) };
+  return {
+    config,
+    dataset,
+    skill: input.skill,
+    input,
+    sizes,
+    triggers: loadTriggers(config, base, input),
+    environment,
+  };
 }
 
 /** The activation track's queries (config "triggers", else the package's own), when the track is on. */

@@ -23,6 +23,11 @@ export interface CliIo {
   interrupted: Promise<void>;
   promptsDir: string;
   now: () => number;
+  /**
+   * Node's own import, for a user's environment module (issue #30): the runner's TypeScript runs
+   * through Vite's module runner, whose import() is closed once the command has started.
+   */
+  importModule?: (url: string) => Promise<unknown>;
 }
 
 const OPTIONS = {

@@ -21,7 +21,14 @@ export interface LoadedModule {
   name: string;
 }
 
-export async function loadEnvironmentModule(path: string, timeoutSeconds = 60): Promise<LoadedModule> {
+/** How a module is imported: Node's own import() (the runner passes it; tests run in Vitest's). */
+export type Importer = (url: string) => Promise<unknown>;
+
+export async function loadEnvironmentModule(
+  path: string,
+  timeoutSeconds = 60,
+  importer: Importer = (url) => import(/* @vite-ignore */ url),
+): Promise<LoadedModule> {
   let source: string;
   try {
     source = readFileSync(path, 'utf8');
@@ -30,7 +37,7 @@ export async function loadEnvironmentModule(path: string, timeoutSeconds = 60): 
   }
   let def: unknown;
   try {
-    def = ((await import(pathToFileURL(path).href)) as { default?: unknown }).default;
+    def = ((await importer(pathToFileURL(path).href)) as { default?: unknown }).default;
   } catch (e) {
     throw new ConfigError(
       `The environment module ${path} failed to load: ${e instanceof Error ? e.message : String(e)}`,

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { runCli } from './main';
 import { printable } from '../core/printable';
 
-export async function main(argv: string[]): Promise<number> {
+export async function main(argv: string[], importModule?: (url: string) => Promise<unknown>): Promise<number> {
   let stops = 0;
   const interrupted = new Promise<void>((resolve) => {
     process.on('SIGINT', () => {
@@ -21,5 +21,6 @@ export async function main(argv: string[]): Promise<number> {
     interrupted,
     promptsDir: fileURLToPath(new URL('../../prompts/', import.meta.url)),
     now: () => Date.now(),
+    ...(importModule ? { importModule } : {}),
   });
 }

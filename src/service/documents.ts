@@ -22,6 +22,7 @@ export async function exportEvals(deps: ServiceDeps, runId: string): Promise<Out
     runName: run.name,
     tests: summary?.tests,
     lift: summary?.lift,
+    ...(dataset.tools?.length ? { tools: dataset.tools } : {}),
   });
   return { ok: true, evals };
 }

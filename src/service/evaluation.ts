@@ -17,6 +17,8 @@ import { MemoryRunStore } from '../storage/memory-store';
 import type { RunEndpoints } from '../storage/schema';
 import { llmPortFor } from './llm-port';
 import { fail, type HostDeps, type Outcome } from './ports';
+import { isAgenticSetup, type RunEnvironmentSpec } from '../core/agent/environment-spec';
+import type { PackageFile } from '../core/skill-package';
 
 export interface EvaluateInput {
   skill: string;
@@ -27,6 +29,10 @@ export interface EvaluateInput {
   endpoints: RunEndpoints;
   prices?: Prices;
   data: RunDataset;
+  /** The agents' environment module (issue #30), when the skill is an agent's. */
+  environment?: RunEnvironmentSpec;
+  /** A skill package's untrained text files, which an agent may read. */
+  packageFiles?: PackageFile[];
 }
 
 export interface Evaluation {
@@ -46,6 +52,7 @@ export async function evaluateSkill(
 ): Promise<Outcome<Evaluation>> {
   const port = await llmPortFor(deps, input.endpoints, input.config, 'evaluate');
   if (!port.ok) return port;
+  const environment = await deps.environments?.({ config: input.config, spec: input.environment });
   const r = await evaluate(
     {
       skill: input.skill,
@@ -54,6 +61,7 @@ export async function evaluateSkill(
       config: input.config,
       data: input.data,
       prices: input.prices,
+      ...(input.packageFiles ? { packageFiles: input.packageFiles } : {}),
     },
     {
       llm: port.llm,
@@ -61,9 +69,9 @@ export async function evaluateSkill(
       prompts: buildPromptSet(deps.promptFiles, input.config.promptOverrides),
       ...o,
       now: deps.now,
-      environment: await deps.environments?.({ config: input.config }),
+      environment,
     },
-  );
+  ).finally(() => environment?.dispose?.());
   if (!r.ok) return fail(r.kind, r.reason);
   return { ok: true, hard: r.hard, soft: r.soft, n: r.n, errors: r.errors, rows: r.rows, costUsd: r.costUsd };
 }
@@ -114,10 +122,22 @@ export interface EstimateInput {
   prices?: Prices;
   batchOneShot?: boolean;
   triggers?: { train: number; val: number; test: number };
+  /** The dataset's own tools and the run's environment: with either, rollouts are agents' (issue #30). */
+  datasetTools?: readonly unknown[];
+  environment?: RunEnvironmentSpec;
+  /** The mean turns per rollout a run measured at its baseline, when there is one. */
+  measuredTurns?: number;
 }
 
 /** The cost of a planned run: calls per stage from the call formulas, tokens from the prompts. */
 export function estimateCost(deps: Pick<HostDeps, 'promptFiles'>, input: EstimateInput): CostEstimate {
+  // An agent's turns each wait on the last: its rollouts are never a batch, whatever the endpoint offers.
+  const agentic = isAgenticSetup({
+    datasetTools: input.datasetTools,
+    items: input.items,
+    environment: input.environment,
+    referencesOnDemand: input.config.referencesOnDemand,
+  });
   const prompts = buildPromptSet(deps.promptFiles, input.config.promptOverrides);
   return estimate({
     config: input.config,
@@ -127,7 +147,13 @@ export function estimateCost(deps: Pick<HostDeps, 'promptFiles'>, input: Estimat
     template: rolloutTemplateOf(input.config, prompts),
     prompts,
     prices: input.prices,
-    batchOneShot: input.batchOneShot,
     ...(input.triggers ? { triggers: input.triggers } : {}),
+    ...(agentic
+      ? {
+          agent: input.measuredTurns
+            ? { turns: input.measuredTurns, measured: true }
+            : { turns: input.config.maxTurns, measured: false },
+        }
+      : { batchOneShot: input.batchOneShot }),
   });
 }

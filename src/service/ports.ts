@@ -5,6 +5,7 @@
  * everything else is the service's own.
  */
 import type { RunConfig } from '../core/run-config';
+import type { RunEnvironmentSpec } from '../core/agent/environment-spec';
 import type { ToolEnvironment } from '../engine/environment';
 import type { ClientOptions } from '../llm/openai-client';
 import type { RunRecords } from '../storage/run-records';
@@ -27,6 +28,8 @@ export interface KeySource {
 export interface EnvironmentRequest {
   runId?: string;
   config: RunConfig;
+  /** What the run (or evaluation) keeps of its environment: the module it was made with. */
+  spec?: RunEnvironmentSpec;
 }
 
 /**

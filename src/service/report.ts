@@ -11,6 +11,9 @@ import { reportData, reportGate } from '../storage/report-data';
 import type { RunRecords } from '../storage/run-records';
 import { blameSkill } from '../storage/skill-blame';
 import { readRunShared, readStepRecords } from '../storage/step-records';
+import { reportTrajectories } from '../core/agent/report-trajectories';
+import { stepKey } from '../engine/keys';
+import type { RunRecord } from '../storage/schema';
 
 /** Each gated step's row: the settled verdict's items, else the first answers' changes. */
 async function gatesOf(records: RunRecords, runId: string, baseline: number | undefined): Promise<ReportGate[]> {
@@ -48,18 +51,36 @@ async function blameOf(records: RunRecords, runId: string, bestSkill: string): P
     });
 }
 
+/**
+ * An agent run's trajectories (issue #30): the exported skill's on the test split, failures first
+ * (a run that was not tested: its last train batch's). Absent for a single-call run.
+ */
+async function agentsOf(records: RunRecords, run: RunRecord): Promise<ReportData['agents']> {
+  const tested = await records.getRollouts(run.id, 'test/best');
+  let rows = tested.filter((r) => r.trajectory);
+  if (!rows.length) {
+    const last = (await records.getSteps(run.id)).at(-1);
+    if (last) rows = (await records.getRollouts(run.id, `${stepKey(last.step)}/rollout`)).filter((r) => r.trajectory);
+  }
+  if (!rows.length && run.state?.agentTurns === undefined) return undefined;
+  return {
+    turns: run.state?.agentTurns ?? null,
+    trajectories: reportTrajectories(rows, run.config.toolResultChars ?? 400),
+  };
+}
+
 /** The run's report as one HTML document; null when there is no such run. */
 export async function reportHtml(records: RunRecords, runId: string): Promise<string | null> {
   const run = await records.getRun(runId);
   if (!run) return null;
   const bestSkill = run.state?.gate.bestSkill ?? run.initialSkill;
-  const [steps, gates, blame, datasetName] = await Promise.all([
+  const [steps, gates, blame, datasetName, agents] = await Promise.all([
     records.getSteps(runId),
     gatesOf(records, runId, run.state?.baselineScore),
     blameOf(records, runId, bestSkill),
     records.datasetName(run.datasetId),
+    agentsOf(records, run),
   ]);
-  return renderRunReport(
-    reportData({ run, state: run.state, steps, gates, datasetName: datasetName ?? run.datasetId, blame }),
-  );
+  const data = reportData({ run, state: run.state, steps, gates, datasetName: datasetName ?? run.datasetId, blame });
+  return renderRunReport(agents ? { ...data, agents } : data);
 }

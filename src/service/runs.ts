@@ -8,6 +8,7 @@ import { validateAgainstSplits, validateRunConfig, type RunConfig } from '../cor
 import type { SkillMeta } from '../core/skill-file';
 import type { PackageShell } from '../core/package-zip';
 import type { TriggerQuery } from '../core/trigger-queries';
+import type { RunEnvironmentSpec } from '../core/agent/environment-spec';
 import type { EventSink } from '../engine/events';
 import type { Prices } from '../engine/meter';
 import { buildPromptSet } from '../engine/prompts';
@@ -28,6 +29,8 @@ export interface CreateRunInput {
   skillMeta?: SkillMeta;
   skillPackage?: PackageShell;
   triggerQueries?: TriggerQuery[];
+  /** The agents' environment module (issue #30), kept with the run. */
+  environment?: RunEnvironmentSpec;
 }
 
 export interface StartOptions {
@@ -76,6 +79,7 @@ export async function createRun(deps: ServiceDeps, input: CreateRunInput): Promi
     ...(input.skillMeta ? { skillMeta: input.skillMeta } : {}),
     ...(input.skillPackage ? { skillPackage: input.skillPackage } : {}),
     ...(input.triggerQueries?.length ? { triggerQueries: input.triggerQueries } : {}),
+    ...(input.environment?.module ? { environment: input.environment } : {}),
   };
   await deps.records.putRun(run);
   return { ok: true, runId: run.id };
@@ -106,15 +110,22 @@ export async function startRun(deps: ServiceDeps, runId: string, o: StartOptions
       const fresh = (await deps.records.getRun(runId)) ?? run;
       await deps.records.putRun({ ...fresh, config, state: fresh.state && { ...fresh.state, config } });
     }
-    return runTraining(trainInputOf(run, d, config), {
-      llm: port.llm,
-      store: deps.records.runStore(runId),
-      prompts: buildPromptSet(deps.promptFiles, config.promptOverrides),
-      signal: o.signal,
-      onEvent: o.onEvent,
-      now: deps.now,
-      environment: await deps.environments?.({ runId, config }),
-    });
+    // The environment lives for this session only: a resume makes a fresh one (a module's worker,
+    // connections), and the engine rebuilds each open trajectory's state from its checkpoint.
+    const environment = await deps.environments?.({ runId, config, spec: run.environment });
+    try {
+      return await runTraining(trainInputOf(run, d, config), {
+        llm: port.llm,
+        store: deps.records.runStore(runId),
+        prompts: buildPromptSet(deps.promptFiles, config.promptOverrides),
+        signal: o.signal,
+        onEvent: o.onEvent,
+        now: deps.now,
+        environment,
+      });
+    } finally {
+      environment?.dispose?.();
+    }
   };
   const outcome = o.hold ? await o.hold(body) : await body();
   if (!outcome) return fail('locked', 'This run is open in another tab, which is running it. It is read-only here.');

@@ -8,6 +8,7 @@
 import { parseRunConfig } from '../core/run-config';
 import { priceProblem } from '../core/pricing';
 import { z } from 'zod';
+import { MAX_MODULE_BYTES } from '../core/agent/environment-spec';
 import type { SkillwrightDb } from './open-db';
 import { RUN_DATA_STORES, datasetIndexOf, type DatasetRecord, type RunRecord, type StoredEndpoint } from './schema';
 import type { ArtifactRecord, OptimizerCallRecord, RolloutRow, SkillVersion, StepRecord } from '../engine/types';
@@ -75,6 +76,19 @@ const runSchema = z.looseObject({
   skillPackage: packageShellSchema.optional(),
   skillMeta: skillMetaSchema.optional(),
   triggerQueries: triggerQueriesSchema.optional(),
+  // An agent run's environment module (issue #30): code, kept so the run resumes with it.
+  environment: z
+    .object({
+      module: z
+        .object({
+          name: z.string().max(200),
+          fileName: z.string().max(200),
+          source: z.string().max(MAX_MODULE_BYTES),
+          hash: z.string().regex(/^[0-9a-f]{16}$/),
+        })
+        .optional(),
+    })
+    .optional(),
 });
 const toolCallSchema = z.object({ id: z.string(), name: z.string(), arguments: z.string() });
 const trajectoryEntrySchema = z.discriminatedUnion('kind', [

@@ -3,6 +3,7 @@
  * persisted in users' browsers. Never change them without a new version and an upgrade step
  * in open-db.ts, with a test that seeds the previous version by hand.
  */
+import type { RunEnvironmentSpec } from '../core/agent/environment-spec';
 import type { BatchApi } from '../core/batch-api';
 import type { ServiceTier } from '../core/service-tier';
 import type { SkillMeta } from '../core/skill-file';
@@ -118,6 +119,8 @@ export interface RunRecord {
   skillPackage?: PackageShell;
   /** Trigger queries of the activation track (issue #23 item 4), when the run trains the description. */
   triggerQueries?: TriggerQuery[];
+  /** Its agents' environment module, kept with the run (issue #30). */
+  environment?: RunEnvironmentSpec;
 }
 
 export interface SettingRecord {

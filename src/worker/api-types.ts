@@ -26,6 +26,7 @@ import type { RunConfig } from '../core/run-config';
 import type { SkillMeta } from '../core/skill-file';
 import type { PackageShell } from '../core/package-zip';
 import type { TriggerQuery } from '../core/trigger-queries';
+import type { ModuleSource, RunEnvironmentSpec } from '../core/agent/environment-spec';
 import type { BuildChoices, ImportOptions } from '../core/dataset-import';
 import type { DatasetListItem } from '../storage/datasets-repo';
 import type { RunListItem } from '../storage/runs-repo';
@@ -123,6 +124,8 @@ export interface CreateRunInput {
   skillPackage?: PackageShell;
   /** Trigger queries for the activation track (config.activationTrack). */
   triggerQueries?: TriggerQuery[];
+  /** The agents' environment module (issue #30), kept with the run. */
+  environment?: RunEnvironmentSpec;
 }
 
 /** A run event as the page receives it: with the id of the run it belongs to (issue #20 item 3). */
@@ -182,6 +185,8 @@ export interface EvaluateSkillInput {
   config: RunConfig;
   endpoints: RunEndpoints;
   prices?: Prices;
+  /** The agents' environment module (issue #30), when the skill is an agent's. */
+  environment?: RunEnvironmentSpec;
 }
 export interface EvaluateSkillOutput {
   hard: number;
@@ -214,6 +219,8 @@ export interface EstimateInput {
   batchOneShot?: boolean;
   /** Trigger queries per split, when the activation track runs. */
   triggers?: { train: number; val: number; test: number };
+  /** The agents' environment module (issue #30): with it, each rollout is a trajectory of turns. */
+  environment?: RunEnvironmentSpec;
 }
 export interface ConnectionInput {
   target: StoredEndpoint;
@@ -259,6 +266,14 @@ export interface DatasetsApi {
     limit: number,
   ): Promise<Result<{ items: DatasetItem[]; total: number }>>;
   deleteDataset(id: string): Promise<void>;
+  /**
+   * Load an environment module (issue #30) in a worker of its own and say what it offers — its
+   * name, tools and whether it scores — or what is wrong with it; nothing is kept.
+   */
+  inspectModule(
+    source: string,
+    fileName: string,
+  ): Promise<Result<{ module: ModuleSource; tools: { name: string; description?: string }[]; scores: boolean }>>;
 }
 
 /** Skill and Train work outside a run (handlers/evaluation.ts). */

@@ -6,7 +6,7 @@ import { EXIT, type CliArgs, type CliIo } from '../io';
 import { runnerDeps } from '../host';
 
 export function estimate(args: CliArgs, io: CliIo): number {
-  const { config, dataset, skill, sizes, triggers } = loadInputs(args, io);
+  const { config, dataset, skill, sizes, triggers, environment } = loadInputs(args, io);
   const tsplit = triggers && splitTriggerQueries(triggers, config.run.seed);
   const batchOneShot = Boolean(config.endpoints.target.batchApi);
   const e = estimateCost(runnerDeps(io), {
@@ -16,6 +16,8 @@ export function estimate(args: CliArgs, io: CliIo): number {
     skill,
     prices: config.prices,
     batchOneShot,
+    ...(dataset.tools ? { datasetTools: dataset.tools } : {}),
+    ...(environment.module ? { environment: { module: environment.module } } : {}),
     ...(tsplit ? { triggers: { train: tsplit.train.length, val: tsplit.val.length, test: tsplit.test.length } } : {}),
   });
   const cost = e.totalCostUsd === null ? 'unknown (set "prices" in the config)' : `$${e.totalCostUsd.toFixed(2)}`;

@@ -6,17 +6,19 @@ import { inputChecked, runnerDeps } from '../host';
 import { loadInputs } from '../inputs';
 import { EXIT, stopOnInterrupt, type CliArgs, type CliIo } from '../io';
 import { Progress } from '../progress';
+import { checkedSpec } from '../environment';
 
 /** Score one skill (--skill, else the config's, else none) on a split, without training. */
 export async function evaluate(args: CliArgs, io: CliIo): Promise<number> {
   const split = (args.split ?? 'test') as SplitName;
   if (!['train', 'val', 'test'].includes(split)) throw new ConfigError('--split must be train, val or test.');
-  const { config, dataset, skill } = loadInputs(args, io);
+  const { config, dataset, skill, environment } = loadInputs(args, io);
+  const spec = await checkedSpec(environment, io.importModule);
   const controller = stopOnInterrupt(io);
   const progress = new Progress(io.err, io.rawErr);
   const r = inputChecked(
     await evaluateSkill(
-      runnerDeps(io),
+      runnerDeps(io, environment),
       {
         skill,
         split,
@@ -24,7 +26,8 @@ export async function evaluate(args: CliArgs, io: CliIo): Promise<number> {
         config: config.run,
         endpoints: config.endpoints,
         prices: config.prices,
-        data: { items: dataset.items, splits: dataset.splits },
+        data: { items: dataset.items, splits: dataset.splits, ...(dataset.tools ? { tools: dataset.tools } : {}) },
+        ...(spec ? { environment: spec } : {}),
       },
       { signal: controller.signal, onEvent: (e) => progress.event(e) },
     ),

@@ -18,7 +18,8 @@ export async function resume(args: CliArgs, io: CliIo): Promise<number> {
     throw new ConfigError(`No run in ${out} (${storePath(out)} is missing).`);
   return withOutLock(out, async () => {
     const records = openFolder(out);
-    const service = createRunService({ ...runnerDeps(io), records });
+    // An agent's module: the run's own copy (a config given with --bundle names endpoints, not the module).
+    const service = createRunService({ ...runnerDeps(io, null, out), records });
     if (args.bundle) {
       const text = readText(resolve(args.bundle), 'run bundle');
       if (records.store.run) throw new ConfigError(`${out} already holds a run; choose another --out.`);

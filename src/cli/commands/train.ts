@@ -14,15 +14,17 @@ import { numberOption, type CliArgs, type CliIo } from '../io';
 import { withOutLock } from '../out-lock';
 import { continueRun } from '../session';
 import { estimate } from './estimate';
+import { checkedSpec } from '../environment';
 
 export async function train(args: CliArgs, io: CliIo): Promise<number> {
   const out = resolve(args.out ?? 'skillwright-out');
-  const { config, dataset, skill, input, triggers } = loadInputs(args, io);
+  const { config, dataset, skill, input, triggers, environment } = loadInputs(args, io);
   const maxUsd = numberOption(args['max-usd'], 'max-usd');
   const runConfig =
     maxUsd !== undefined ? { ...config.run, budget: { ...config.run.budget, usd: maxUsd } } : config.run;
   if (args['dry-run']) return estimate(args, io);
   keysFromEnv(config.endpoints, io.env); // before anything is written
+  const spec = await checkedSpec(environment, io.importModule); // a module that cannot serve is named before any call
   return withOutLock(out, async () => {
     const fresh: CreateRunInput = {
       ...(config.name ? { name: config.name } : {}),
@@ -34,9 +36,10 @@ export async function train(args: CliArgs, io: CliIo): Promise<number> {
       ...(input.shell ? { skillPackage: input.shell } : {}),
       ...(input.meta ? { skillMeta: { name: input.meta.name ?? '', description: input.meta.description ?? '' } } : {}),
       ...(triggers ? { triggerQueries: triggers } : {}),
+      ...(spec ? { environment: spec } : {}),
     };
     const records = openFolder(out);
-    const service = createRunService({ ...runnerDeps(io), records });
+    const service = createRunService({ ...runnerDeps(io, environment, out), records });
     const stored = records.store.run;
     if (stored) {
       // A run in the out folder is continued by the same command — only if it is this command's run.

@@ -12,6 +12,7 @@ import type { ApiError, Secrets } from '../api-types';
 import { keyFor, withKeys } from '../key-binding';
 import { defaultLocks, runLockName, type LockManagerLike } from '../locks';
 import { withDemoEndpoint } from '../demo-endpoint';
+import { pageModuleEnvironment } from '../page-module-environment';
 
 export interface ApiDeps {
   db: SkillwrightDb | Promise<SkillwrightDb>;
@@ -136,6 +137,8 @@ export function createApiContext(deps: ApiDeps): ApiContext {
       now,
       newId,
       place: 'this browser',
+      // A run's environment module runs in a worker of its own, made for each session of the run.
+      environments: async ({ spec }) => (spec?.module ? pageModuleEnvironment(spec.module) : undefined),
     }),
   );
   return {

@@ -15,6 +15,9 @@ import { deleteDataset, getDataset, listDatasets, putDataset, toDatasetItem } fr
 import type { DatasetCheck, Result, DatasetsApi } from '../api-types';
 import type { DatasetListItem } from '../../storage/datasets-repo';
 import { fail, type ApiContext } from './context';
+import { inspectModule } from '../page-module-environment';
+import { MAX_MODULE_BYTES } from '../../core/agent/environment-spec';
+import { contentId } from '../../core/hash';
 
 /** Drafts kept at once: the page shows one file; an abandoned one is dropped when another comes. */
 const MAX_DRAFTS = 2;
@@ -126,6 +129,22 @@ export function datasetsHandlers(c: ApiContext): DatasetsApi {
 
     async deleteDataset(id) {
       await deleteDataset(await dbp, id);
+    },
+
+    async inspectModule(source, fileName) {
+      if (new TextEncoder().encode(source).length > MAX_MODULE_BYTES)
+        return fail(
+          'too_large',
+          `The module is larger than ${MAX_MODULE_BYTES / 1024} KB: a module is code, not data.`,
+        );
+      const r = await inspectModule(source);
+      if (!r.ok) return fail('invalid_module', `The environment module ${fileName} cannot be used: ${r.error}`);
+      return {
+        ok: true,
+        module: { name: r.name, fileName, source, hash: contentId(source) },
+        tools: r.tools,
+        scores: r.scores,
+      };
     },
   };
 }

@@ -3,6 +3,7 @@ import { ESTIMATE_SAMPLE } from '../../engine/cost-estimate';
 import type { RunEvent } from '../../engine/events';
 import { getDataset, getDatasetIndex, noteTestLook } from '../../storage/datasets-repo';
 import type { DatasetItem } from '../../core/dataset-types';
+import type { ToolSpec } from '../../core/agent/tool-spec';
 import type { EvaluationApi } from '../api-types';
 import { EventCoalescer } from '../event-coalescer';
 import { fail, type ApiContext } from './context';
@@ -11,14 +12,14 @@ export function evaluationHandlers(c: ApiContext): EvaluationApi {
   const { dbp, deps, now } = c;
   // The estimate reads the first items only: kept per dataset (stored datasets never change), so
   // a settings change does not read a dataset of up to 100 MB again (issue #20 item 15).
-  const samples = new Map<string, DatasetItem[]>();
-  const sampleOf = async (id: string): Promise<DatasetItem[] | null> => {
+  const samples = new Map<string, { items: DatasetItem[]; tools?: ToolSpec[] }>();
+  const sampleOf = async (id: string): Promise<{ items: DatasetItem[]; tools?: ToolSpec[] } | null> => {
     if (!(await getDatasetIndex(await dbp, id))) return null; // deleted since
     let sample = samples.get(id);
     if (!sample) {
       const d = await getDataset(await dbp, id);
       if (!d) return null;
-      sample = d.items.slice(0, ESTIMATE_SAMPLE);
+      sample = { items: d.items.slice(0, ESTIMATE_SAMPLE), ...(d.tools ? { tools: d.tools } : {}) };
       samples.set(id, sample);
     }
     return sample;
@@ -31,7 +32,10 @@ export function evaluationHandlers(c: ApiContext): EvaluationApi {
       const { datasetId: _id, ...rest } = input;
       const r = await (
         await c.service
-      ).evaluateSkill({ ...rest, data: { items: d.items, splits: d.splits } }, { onEvent: (e) => events.push(e) });
+      ).evaluateSkill(
+        { ...rest, data: { items: d.items, splits: d.splits, ...(d.tools ? { tools: d.tools } : {}) } },
+        { onEvent: (e) => events.push(e) },
+      );
       await events.close();
       if (!r.ok) return r;
       // Scores on the test split were seen before training ended: counted, so the page can warn.
@@ -46,10 +50,16 @@ export function evaluationHandlers(c: ApiContext): EvaluationApi {
 
     async estimateCost(input) {
       const index = await getDatasetIndex(await dbp, input.datasetId);
-      const items = index && (await sampleOf(input.datasetId));
-      if (!index || !items) return fail('not_found', 'That dataset is not in this browser.');
+      const sample = index && (await sampleOf(input.datasetId));
+      if (!index || !sample) return fail('not_found', 'That dataset is not in this browser.');
       const { datasetId: _id, ...rest } = input;
-      return { ok: true, estimate: (await c.service).estimateCost({ ...rest, items, splits: index.counts }) };
+      const estimate = (await c.service).estimateCost({
+        ...rest,
+        items: sample.items,
+        splits: index.counts,
+        datasetTools: sample.tools,
+      });
+      return { ok: true, estimate };
     },
   };
 }

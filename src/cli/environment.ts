@@ -1,0 +1,100 @@
+/**
+ * The runner's agents' environment (issue #30): what the config's `environment` names, read once
+ * — the tools every item is offered and the module, checked before anything is spent — and the
+ * service's environment factory: each session loads the module from the config's path (it must
+ * still be the code the run was made with) or, when the command names no config (`resume --out`),
+ * from the copy the run keeps beside it.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import type { ModuleSource, RunEnvironmentSpec } from '../core/agent/environment-spec';
+import { MAX_MODULE_BYTES } from '../core/agent/environment-spec';
+import type { ToolSpec } from '../core/agent/tool-spec';
+import { contentId } from '../core/hash';
+import type { EnvironmentFactory } from '../service/ports';
+import type { CliConfig } from './config';
+import { ConfigError } from './config-error';
+import { toolsOf } from './environment-config';
+import { loadEnvironmentModule, type Importer } from './module-loader';
+
+export interface RunnerEnvironment {
+  /** Tools the config offers every item (beside the dataset's own). */
+  tools: ToolSpec[];
+  /** The module the config names, as a run keeps it, and where it is. */
+  module?: ModuleSource & { path: string };
+  timeoutSeconds?: number;
+}
+
+/** Read the config's environment (tools file, module source); problems are ConfigErrors. */
+export function readEnvironment(config: CliConfig, base: string): RunnerEnvironment {
+  const e = config.environment;
+  if (!e) return { tools: [] };
+  let tools = e.tools ?? [];
+  if (e.toolsFile) {
+    const path = resolve(base, e.toolsFile);
+    let raw: unknown;
+    try {
+      raw = JSON.parse(readFileSync(path, 'utf8'));
+    } catch (err) {
+      throw new ConfigError(`The tools file ${path} cannot be read as JSON: ${(err as Error).message}`);
+    }
+    tools = toolsOf(raw, path);
+  }
+  if (!e.module) return { tools, ...(e.timeoutSeconds ? { timeoutSeconds: e.timeoutSeconds } : {}) };
+  const path = resolve(base, e.module);
+  let source: string;
+  try {
+    source = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new ConfigError(`The environment module ${path} cannot be read: ${(err as Error).message}`);
+  }
+  if (Buffer.byteLength(source) > MAX_MODULE_BYTES)
+    throw new ConfigError(`The environment module ${path} is larger than ${MAX_MODULE_BYTES / 1024} KB.`);
+  return {
+    tools,
+    module: { name: '', fileName: basename(path), source, hash: contentId(source), path },
+    ...(e.timeoutSeconds ? { timeoutSeconds: e.timeoutSeconds } : {}),
+  };
+}
+
+/** Load the module once before the run is created: a module that cannot serve is named now, not paid for. */
+export async function checkedSpec(
+  env: RunnerEnvironment,
+  importer?: Importer,
+): Promise<RunEnvironmentSpec | undefined> {
+  if (!env.module) return undefined;
+  const loaded = await loadEnvironmentModule(env.module.path, env.timeoutSeconds, importer);
+  loaded.environment.dispose?.();
+  const { path: _path, ...module } = env.module;
+  return { module: { ...module, name: loaded.name } };
+}
+
+/**
+ * The service's environment factory. A run's module comes from the config's path when the command
+ * names one (refused when it is not the code the run was made with), else from the run's own copy,
+ * written to `<out>/environment/`.
+ */
+export function runnerEnvironments(
+  env: RunnerEnvironment | null,
+  out: string | null,
+  importer?: Importer,
+): EnvironmentFactory {
+  return async ({ spec }) => {
+    const kept = spec?.module;
+    if (!kept) return undefined;
+    let path: string;
+    if (env?.module) {
+      if (env.module.hash !== kept.hash)
+        throw new ConfigError(
+          `The environment module ${env.module.path} is not the one this run was made with (${kept.fileName}, changed since): restore it, or start a new run in another --out.`,
+        );
+      path = env.module.path;
+    } else {
+      if (!out) throw new ConfigError('This run calls an environment module: give --config naming it.');
+      path = join(out, 'environment', basename(kept.fileName));
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, kept.source);
+    }
+    return (await loadEnvironmentModule(path, env?.timeoutSeconds, importer)).environment;
+  };
+}

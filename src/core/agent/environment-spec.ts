@@ -1,0 +1,33 @@
+/**
+ * What a run keeps of its agents' environment (issue #30): the environment module it was made
+ * with — its source, so the run resumes (and travels in a bundle) with the very code it trained
+ * against, and its hash, which names it in the rollout cache and lets a runner refuse a module
+ * that changed under a paused run.
+ */
+
+/** An environment module as opened: its name (its default export's), the file it came from, its text. */
+export interface ModuleSource {
+  name: string;
+  fileName: string;
+  source: string;
+  hash: string;
+}
+
+export interface RunEnvironmentSpec {
+  module?: ModuleSource;
+}
+
+/** A module the page keeps with a run (drafts, run records, bundles) must stay small: it is code, not data. */
+export const MAX_MODULE_BYTES = 512 * 1024;
+
+/** Could any rollout of a run on this data and these settings be an agent's? (The engine decides per item.) */
+export function isAgenticSetup(a: {
+  datasetTools?: readonly unknown[];
+  items?: readonly { agent?: unknown }[];
+  environment?: RunEnvironmentSpec;
+  referencesOnDemand?: boolean;
+}): boolean {
+  return Boolean(
+    a.datasetTools?.length || a.environment?.module || a.referencesOnDemand || a.items?.some((i) => i.agent),
+  );
+}

@@ -1,0 +1,132 @@
+// An agent's skill trained headless (issue #30): the config's environment (a stateful module and
+// tools), a run killed mid-trajectory and resumed by the same command to the same best skill, and
+// a module that changed under a paused run refused.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startLlmServer, type LlmTestServer } from '../support/llm-server';
+import { DOUBLE, LOOKUP, NUMBER, toolWorldItems, toolWorldOptimizer, toolWorldPolicy } from '../support/tool-world';
+
+const BIN = new URL('../../bin/skillwright.mjs', import.meta.url).pathname;
+let srv: LlmTestServer;
+let dir: string;
+
+/** The catalogue as a module: it knows parts by number only, and counts each episode's lookups. */
+const CATALOGUE = `
+const NAMES = ['Amber bolt', 'Basalt nut', 'Cobalt gear', 'Dune washer', 'Ember spring', 'Fjord pin'];
+export default {
+  name: 'catalogue',
+  tools: [{ type: 'function', function: { name: 'lookup', description: 'The catalogue entry of a part.',
+    parameters: { type: 'object', properties: { code: { type: 'string' } }, required: ['code'] } } }],
+  reset() { return { lookups: 0 }; },
+  call(name, args, state) {
+    state.lookups++;
+    const n = Number(args.code);
+    if (!/^\\d+$/.test(String(args.code))) return 'no part with that code';
+    return NAMES[(n - 100) % 6] + '; weight ' + (((n - 100) % 7) + 1) + ' kg';
+  },
+  score({ state }) {
+    return state.lookups <= 2 ? { hard: 1, soft: 1 } : { hard: 0, soft: 0.5, failReason: 'looked up ' + state.lookups + ' times' };
+  },
+};
+`;
+
+beforeAll(async () => {
+  srv = await startLlmServer({ latencyMs: 10, agentPolicy: toolWorldPolicy, optimizerHook: toolWorldOptimizer });
+  dir = mkdtempSync(join(tmpdir(), 'skillwright-cli-agent-'));
+  const items = toolWorldItems(60).map(({ tool_results: _r, expected_tool_calls: _e, ...rest }) => rest);
+  writeFileSync(join(dir, 'data.json'), JSON.stringify(items));
+  writeFileSync(join(dir, 'catalogue.mjs'), CATALOGUE);
+  writeFileSync(join(dir, 'skill.md'), `# Parts\n\nWeights in the catalogue are in kg: grams = kg × 1000.\n\n${LOOKUP}\n${DOUBLE}\n`);
+  writeFileSync(
+    join(dir, 'agent.json'),
+    JSON.stringify({
+      data: 'data.json',
+      skill: 'skill.md',
+      target: { baseURL: srv.url, model: 'sim-target', maxRetries: 2 },
+      optimizer: { baseURL: srv.url, model: 'sim-optimizer', maxRetries: 2 },
+      environment: { module: 'catalogue.mjs', maxTurns: 4 },
+      run: { epochs: 1, batchSize: 12, minibatchSize: 4, mergeBatchSize: 3, slowUpdateSamples: 8, targetConcurrency: 3, optimizerConcurrency: 3 },
+    }),
+  );
+});
+afterAll(() => srv.close());
+
+interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Run the CLI; `killWhen` is asked as the run's store grows and SIGKILLs the runner when it says so. */
+function cli(args: string[], killWhen?: (store: string) => boolean): Promise<Ran> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '', SKILLWRIGHT_TARGET_API_KEY: 'sk-agent-key' },
+    });
+    let stdout = '';
+    let stderr = '';
+    const out = join(dir, args[args.indexOf('--out') + 1], 'run.jsonl');
+    const watch = killWhen
+      ? setInterval(() => {
+          if (existsSync(out) && killWhen(readFileSync(out, 'utf8'))) child.kill('SIGKILL');
+        }, 20)
+      : undefined;
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (code) => {
+      clearInterval(watch);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+const best = (out: string) => readFileSync(join(dir, out, 'best-skill.md'), 'utf8');
+
+describe('an agent trained by the runner (issue #30)', () => {
+  let reference = '';
+
+  it('trains with the config’s environment module: its tools, its state per trajectory, its score', async () => {
+    const r = await cli(['train', '--config', 'agent.json', '--out', 'ref', '--json']);
+    expect(r.stderr).not.toMatch(/Error|problem/);
+    expect(r.code).toBe(0);
+    reference = best('ref');
+    expect(reference).toContain(NUMBER);
+    expect(reference).not.toContain(DOUBLE);
+    const bundle = JSON.parse(readFileSync(join(dir, 'ref', 'run-bundle.json'), 'utf8')) as {
+      run: { environment?: { module?: { fileName: string; hash: string } } };
+      rollouts: { trajectory?: { kind: string; name?: string; result?: string }[]; failReason?: string }[];
+    };
+    expect(bundle.run.environment?.module?.fileName).toBe('catalogue.mjs');
+    const calls = bundle.rollouts.flatMap((r) => r.trajectory ?? []).filter((e) => e.kind === 'tool');
+    expect(calls.some((c) => c.result === 'no part with that code')).toBe(true);
+    expect(calls.some((c) => /^Cobalt gear; weight/.test(c.result ?? ''))).toBe(true);
+    // The module's score is one of the checks: an agent that looped was told why.
+    expect(bundle.rollouts.some((r) => r.failReason?.includes('looked up 4 times'))).toBe(true);
+    expect(readFileSync(join(dir, 'ref', 'report.html'), 'utf8')).toContain('<h2>Agents: trajectories</h2>');
+  }, 120_000);
+
+  it('killed mid-trajectory, the same command resumes it to the same best skill', async () => {
+    // Killed once the store holds a few trajectory checkpoints of the baseline, and no finished step.
+    const dead = await cli(['train', '--config', 'agent.json', '--out', 'killed'], (store) => {
+      const turns = store.split('\n').filter((l) => l.includes('"key":"trajectory/')).length;
+      return turns >= 6;
+    });
+    expect(dead.code).toBeNull(); // killed
+    const resumed = await cli(['train', '--config', 'agent.json', '--out', 'killed']);
+    expect(resumed.stderr).toContain('Continuing the run');
+    expect(resumed.code).toBe(0);
+    expect(best('killed')).toBe(reference);
+  }, 120_000);
+
+  it('refuses to continue a run whose module changed', async () => {
+    writeFileSync(join(dir, 'catalogue.mjs'), CATALOGUE.replace("'Amber bolt'", "'Amber screw'"));
+    const r = await cli(['train', '--config', 'agent.json', '--out', 'ref']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/the agents' environment module differ/);
+    writeFileSync(join(dir, 'catalogue.mjs'), CATALOGUE);
+  }, 60_000);
+});
