@@ -19,8 +19,10 @@ export interface StepDetail {
   step: StepRecord;
   rollouts: RolloutRow[];
   gateRollouts: RolloutRow[];
+  /** The current skill's rows on the same validation items (for improved / regressed / unchanged). */
   currentRollouts: RolloutRow[];
   calls: OptimizerCallRecord[];
+  /** The step's artifacts by name (engine/artifacts.ts). */
   artifacts: Partial<StepArtifacts>;
   currentSkillBefore: string | null;
   candidateSkill: string | null;

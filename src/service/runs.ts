@@ -26,8 +26,11 @@ export interface CreateRunInput {
   endpoints: RunEndpoints;
   prices?: Prices;
   parent?: { runId: string; hash: string; label?: string };
+  /** Agent Skills name and description, kept with the run for its SKILL.md export. */
   skillMeta?: SkillMeta;
+  /** A skill package's frontmatter and untrained files, kept with the run for its .zip export. */
   skillPackage?: PackageShell;
+  /** Trigger queries for the activation track (config.activationTrack). */
   triggerQueries?: TriggerQuery[];
   /** The agents' environment module (issue #30), kept with the run. */
   environment?: RunEnvironmentSpec;

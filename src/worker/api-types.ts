@@ -9,7 +9,6 @@ import type { CostEstimate } from '../engine/cost-estimate';
 import type { Price, Prices } from '../engine/meter';
 import type { EngineStage, NoiseReading, RunEvent } from '../engine/events';
 import type {
-  OptimizerCallRecord,
   RolloutRow,
   RunStatus,
   SkillVersion,
@@ -25,8 +24,10 @@ import type { DatasetItem, DatasetProblem, FieldMapping, DatasetFormat } from '.
 import type { RunConfig } from '../core/run-config';
 import type { SkillMeta } from '../core/skill-file';
 import type { PackageShell } from '../core/package-zip';
-import type { TriggerQuery } from '../core/trigger-queries';
 import type { ModuleSource, RunEnvironmentSpec } from '../core/agent/environment-spec';
+import type { CreateRunInput } from '../service/runs';
+import type { StepDetail } from '../service/inspection';
+import type { Evaluation as EvaluateSkillOutput, Feedback as FeedbackOutput } from '../service/evaluation';
 import type { BuildChoices, ImportOptions } from '../core/dataset-import';
 import type { DatasetListItem } from '../storage/datasets-repo';
 import type { RunListItem } from '../storage/runs-repo';
@@ -46,6 +47,8 @@ import type {
 } from '../engine/artifacts';
 
 // What the page needs by name from below; nothing else is re-exported.
+// The run service's own shapes, as the page sends and receives them.
+export type { CreateRunInput, StepDetail, EvaluateSkillOutput, FeedbackOutput };
 export type { AppendixFlush } from '../engine/artifacts';
 export type { BlameLine, BlameSource, SkillBlame, ReviewRequest };
 export type {
@@ -110,24 +113,6 @@ export interface DatasetInspection {
 /** A dataset checked under some choices: its counts and preview, or its problems. */
 export type DatasetCheck = Result<DatasetInspection> | ({ ok: false } & DatasetInspection & { error: ApiError });
 
-export interface CreateRunInput {
-  name?: string;
-  datasetId: string;
-  config: RunConfig;
-  initialSkill: string;
-  endpoints: RunEndpoints;
-  prices?: Prices;
-  parent?: { runId: string; hash: string; label?: string };
-  /** Agent Skills name and description, kept with the run for its SKILL.md export. */
-  skillMeta?: SkillMeta;
-  /** A skill package's frontmatter and untrained files, kept with the run for its .zip export. */
-  skillPackage?: PackageShell;
-  /** Trigger queries for the activation track (config.activationTrack). */
-  triggerQueries?: TriggerQuery[];
-  /** The agents' environment module (issue #30), kept with the run. */
-  environment?: RunEnvironmentSpec;
-}
-
 /** A run event as the page receives it: with the id of the run it belongs to (issue #20 item 3). */
 export type RunEventOf = RunEvent & { runId: string };
 
@@ -157,19 +142,6 @@ export interface RunDetail {
   lockedElsewhere: boolean;
 }
 
-export interface StepDetail {
-  step: StepRecord;
-  rollouts: RolloutRow[];
-  gateRollouts: RolloutRow[];
-  /** The current skill's rows on the same validation items (for improved / regressed / unchanged). */
-  currentRollouts: RolloutRow[];
-  calls: OptimizerCallRecord[];
-  /** The step's artifacts by name (engine/artifacts.ts). */
-  artifacts: Partial<StepArtifacts>;
-  currentSkillBefore: string | null;
-  candidateSkill: string | null;
-}
-
 export interface StartOutcome {
   status: RunStatus;
   reason?: string;
@@ -188,27 +160,12 @@ export interface EvaluateSkillInput {
   /** The agents' environment module (issue #30), when the skill is an agent's. */
   environment?: RunEnvironmentSpec;
 }
-export interface EvaluateSkillOutput {
-  hard: number;
-  soft: number;
-  n: number;
-  errors: number;
-  rows: RolloutRow[];
-  costUsd: number;
-}
 export interface FeedbackInput {
   skill: string;
   feedback: string;
   config: RunConfig;
   endpoints: RunEndpoints;
   prices?: Prices;
-}
-export interface FeedbackOutput {
-  reasoning: string;
-  candidate: string;
-  applied: number;
-  proposed: number;
-  costUsd: number;
 }
 export interface EstimateInput {
   datasetId: string;
