@@ -20,7 +20,7 @@ export function isDemoEndpoint(baseURL: string): boolean {
 
 function draftsOf(s: ParkedDrafts): ParkedDrafts {
   const { connection, datasetId, datasetName, skill, skillSource, skillMeta, skillPackage, skillParent } = s;
-  const { triggerQueries, config } = s;
+  const { triggerQueries, environmentModule, config } = s;
   return {
     connection,
     datasetId,
@@ -31,6 +31,7 @@ function draftsOf(s: ParkedDrafts): ParkedDrafts {
     skillPackage,
     skillParent,
     triggerQueries,
+    environmentModule,
     config,
   };
 }
@@ -74,6 +75,7 @@ export async function startDemo(): Promise<string | null> {
     skillPackage: null,
     skillParent: null,
     triggerQueries: { queries: triggerWorldQueries(), source: 'the demo (simulated)' },
+    environmentModule: null,
     config: {
       ...DEFAULT_RUN_CONFIG,
       epochs: 2,

@@ -90,6 +90,7 @@ export async function startTraining(): Promise<void> {
     ...(s.skillPackage ? { skillPackage: s.skillPackage } : {}),
     ...(s.skillParent ? { parent: s.skillParent } : {}),
     ...(s.config.activationTrack && s.triggerQueries ? { triggerQueries: s.triggerQueries.queries } : {}),
+    ...(s.environmentModule ? { environment: { module: s.environmentModule.module } } : {}),
   });
   if (!created.ok) return void setApp({ problem: created.error.message });
   const run = await trainer().getRun(created.runId);

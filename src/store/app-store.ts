@@ -4,6 +4,7 @@
  * localStorage as UI preferences; run data lives in IndexedDB behind the worker. Keys are held
  * here in memory only.
  */
+import type { ModuleSource } from '../core/agent/environment-spec';
 import type { SkillMeta } from '../core/skill-file';
 import type { TriggerQuery } from '../core/trigger-queries';
 import type { PackageShell } from '../core/package-zip';
@@ -78,6 +79,8 @@ export interface AppState {
   skillParent: { runId: string; hash: string; label: string } | null;
   /** Trigger queries for the activation track (issue #23 item 4), and the file they came from. */
   triggerQueries: { queries: TriggerQuery[]; source: string } | null;
+  /** An environment module for agents' tools (issue #30), with what it offers as the worker found it. */
+  environmentModule: EnvironmentModuleDraft | null;
   /** Hold a screen wake lock while a run is running (client/run-keepalive.ts). */
   keepAwake: boolean;
   /** Show a notification when a running run ends. */
@@ -102,8 +105,16 @@ export type ParkedDrafts = Pick<
   | 'skillPackage'
   | 'skillParent'
   | 'triggerQueries'
+  | 'environmentModule'
   | 'config'
 >;
+
+/** An opened environment module: its source as a run keeps it, and its tools for the Data screen. */
+export interface EnvironmentModuleDraft {
+  module: ModuleSource;
+  tools: { name: string; description?: string }[];
+  scores: boolean;
+}
 
 export const DEFAULT_CONNECTION: ConnectionDraft = {
   presetId: 'openai',
@@ -149,6 +160,7 @@ export const useApp = create<AppState>()(
       skillPackage: null,
       skillParent: null,
       triggerQueries: null,
+      environmentModule: null,
       keepAwake: true,
       notifyOnEnd: false,
       config: DEFAULT_RUN_CONFIG,
@@ -171,6 +183,7 @@ export const useApp = create<AppState>()(
         skillPackage: draftOfPackage(s.skillPackage),
         skillParent: s.skillParent,
         triggerQueries: s.triggerQueries,
+        environmentModule: s.environmentModule,
         keepAwake: s.keepAwake,
         notifyOnEnd: s.notifyOnEnd,
         config: s.config,

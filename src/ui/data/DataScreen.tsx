@@ -5,6 +5,7 @@ import { DatasetPreview, ProblemsAlert } from './DatasetPreview';
 import { listExamples, type ExampleInfo } from './examples';
 import { chooseDataset, SavedDatasets } from './SavedDatasets';
 import { ScoringCard } from './ScoringCard';
+import { EnvironmentCard } from './EnvironmentCard';
 import { SourceCard } from './SourceCard';
 import { useStagedDataset } from './use-staged-dataset';
 
@@ -49,6 +50,7 @@ export function DataScreen() {
         />
       )}
       <ScoringCard />
+      <EnvironmentCard />
       <SavedDatasets saved={saved} />
     </div>
   );

@@ -5,6 +5,10 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { trainer } from '../../client/trainer-client';
+import { useApp } from '../../store/app-store';
+
+/** With an environment module, it scores the items: they need no expected answer (issue #30). */
+const moduleChoices = () => (useApp.getState().environmentModule ? { answersOptional: true } : {});
 import { formatProblem, type MappingRole } from '../../core/dataset-types';
 import type { DatasetCheck, DatasetInspection, DatasetListItem } from '../../worker/api-types';
 
@@ -54,7 +58,7 @@ export function useStagedDataset(onStored: (d: DatasetListItem) => Promise<void>
     setMapping({});
     setBusy(true);
     try {
-      const res = await trainer().stageDataset(file, { fileName: name, ratio: r, splitSeed: seed });
+      const res = await trainer().stageDataset(file, { fileName: name, ratio: r, splitSeed: seed, ...moduleChoices() });
       if (n === latest.current) setLoaded(loadedFrom(name, res.draftId ?? null, res));
     } finally {
       setBusy(false);
@@ -68,7 +72,13 @@ export function useStagedDataset(onStored: (d: DatasetListItem) => Promise<void>
     clearTimeout(recheckTimer.current);
     const n = ++latest.current;
     recheckTimer.current = setTimeout(async () => {
-      const res = await trainer().inspectStaged(draft.draftId!, { mapping, ratio, splitSeed: seed, ...choices });
+      const res = await trainer().inspectStaged(draft.draftId!, {
+        mapping,
+        ratio,
+        splitSeed: seed,
+        ...moduleChoices(),
+        ...choices,
+      });
       if (n === latest.current) setLoaded(loadedFrom(draft.name, draft.draftId, res));
     }, RECHECK_DELAY_MS);
   };
@@ -80,7 +90,13 @@ export function useStagedDataset(onStored: (d: DatasetListItem) => Promise<void>
     latest.current++;
     setBusy(true);
     try {
-      const r = await trainer().commitStaged(loaded.draftId, { name: loaded.name, mapping, ratio, splitSeed: seed });
+      const r = await trainer().commitStaged(loaded.draftId, {
+        name: loaded.name,
+        mapping,
+        ratio,
+        splitSeed: seed,
+        ...moduleChoices(),
+      });
       if (r.ok) {
         await onStored(r.dataset);
         setLoaded(null);

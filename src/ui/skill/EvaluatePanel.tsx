@@ -47,6 +47,7 @@ export function EvaluatePanel() {
         config: s.config,
         endpoints: runEndpoints(s.connection),
         prices: effectivePrices(s.connection),
+        ...(s.environmentModule ? { environment: { module: s.environmentModule.module } } : {}),
       });
       if (r.ok) setResult(r);
       else setError(r.error.message);

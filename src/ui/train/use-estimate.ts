@@ -19,6 +19,7 @@ export function useEstimate(
   const skill = useApp((s) => s.skill);
   const connection = useApp((s) => s.connection);
   const triggerQueries = useApp((s) => s.triggerQueries);
+  const environmentModule = useApp((s) => s.environmentModule?.module);
   const [estimate, setEstimate] = useState<CostEstimate | null>(null);
   const [listCost, setListCost] = useState<number | null>(null);
   const prices = useMemo(() => effectivePrices(connection), [connection]);
@@ -44,7 +45,13 @@ export function useEstimate(
   useEffect(() => {
     if (!datasetId) return;
     const t = setTimeout(() => {
-      const asked = { datasetId, config, skill, ...(triggers ? { triggers } : {}) };
+      const asked = {
+        datasetId,
+        config,
+        skill,
+        ...(triggers ? { triggers } : {}),
+        ...(environmentModule ? { environment: { module: environmentModule } } : {}),
+      };
       void trainer()
         .estimateCost({
           ...asked,
@@ -62,6 +69,6 @@ export function useEstimate(
       else setListCost(null);
     }, 250);
     return () => clearTimeout(t);
-  }, [datasetId, config, skill, prices, listPrices, batchOneShot, triggers]);
+  }, [datasetId, config, skill, prices, listPrices, batchOneShot, triggers, environmentModule]);
   return { estimate, listCost };
 }
