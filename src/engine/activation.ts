@@ -38,9 +38,11 @@ export function activationContext(ctx: EngineContext, data: ActivationData): Eng
     ...ctx,
     items: new Map(data.items.map((i) => [i.id, i])),
     rolloutTemplate: ctx.prompts['rollout-trigger'],
-    config: { ...ctx.config, scorer: { kind: 'exact' } },
+    config: { ...ctx.config, scorer: { kind: 'exact' }, referencesOnDemand: false },
     // Its own cache keys: a description on a query is never a skill on an item.
     targetKey: `${ctx.targetKey}|trigger`,
+    // Deciding whether to load a skill is one call, even for an agent's skill: no tools.
+    agent: { datasetTools: [], packageFiles: [], environmentTools: [], active: false },
   };
 }
 

@@ -193,8 +193,8 @@ export function estimateCost(args: {
       ...(args.agent
         ? [
             args.agent.measured
-              ? `Each rollout is an agent's trajectory of ${turns.toFixed(1)} turns on average (measured at the baseline); each turn is one target call.`
-              : `Each rollout is an agent's trajectory of at most ${turns} turns (maxTurns: an upper bound until the baseline measures the mean); each turn is one target call.`,
+              ? `Each rollout is an agent's trajectory of ${turns.toFixed(1)} turns on average (measured at the baseline); each turn is one target call, and none goes through a batch API (each turn waits on the last).`
+              : `Each rollout is an agent's trajectory of at most ${turns} turns (maxTurns: an upper bound until the baseline measures the mean); each turn is one target call, and none goes through a batch API (each turn waits on the last).`,
           ]
         : []),
       ...(talks

@@ -168,3 +168,32 @@ describe('repairing an agent’s bundle (issue #30)', () => {
     server.set({ keepPrompts: false });
   });
 });
+
+describe('the activation track of an agent’s skill (issue #30)', () => {
+  it('decides whether to load the skill in one call: no tools reach the trigger queries', async () => {
+    const { createStandaloneContext } = await import('../../src/engine/context');
+    const { activationContext } = await import('../../src/engine/activation');
+    const { agentSetting } = await import('../../src/engine/agent-rollout');
+    const { createLlmPort } = await import('../../src/llm/openai-client');
+    const { testEndpoint } = await import('../support/endpoints');
+    const { loadPrompts } = await import('../support/prompts');
+    const { MemoryRunStore } = await import('../../src/storage/memory-store');
+    const { DEFAULT_RUN_CONFIG } = await import('../../src/core/run-config');
+    const { triggerItems } = await import('../../src/core/trigger-queries');
+    const data = toolData();
+    const ctx = await createStandaloneContext({
+      runId: 'act',
+      config: { ...DEFAULT_RUN_CONFIG, referencesOnDemand: true },
+      llm: createLlmPort({ target: testEndpoint(server.url, 'sim-target'), optimizer: testEndpoint(server.url, 'sim-optimizer') }),
+      store: new MemoryRunStore(),
+      prompts: loadPrompts(),
+      items: data.items,
+      datasetTools: data.tools,
+    });
+    expect(ctx.agent.active).toBe(true);
+    const items = triggerItems([{ id: 'q', query: 'find part AMB-1', shouldTrigger: true }], 'parts');
+    const tctx = activationContext(ctx, { items, splits: { train: ['trigger:q'], val: [], test: [] }, name: 'parts', description: 'd' });
+    expect(tctx.agent.active).toBe(false);
+    expect(agentSetting(tctx, START, items[0]).tools).toEqual([]);
+  });
+});
