@@ -149,3 +149,17 @@ describe('agentic rollouts (issue #30)', () => {
     );
   });
 });
+
+describe('the judge of an agent (issue #30)', () => {
+  it('grades the whole conversation, not the final answer alone', async () => {
+    server.set({ keepPrompts: true });
+    server.log.length = 0;
+    const out = await evaluate(SKILL(LOOKUP, NUMBER), { config: { scorer: { kind: 'judge' } } });
+    const judged = server.log.filter((e) => e.stage === 'judge').map((e) => e.user ?? '');
+    expect(judged.length).toBe(out.rows.length);
+    expect(judged.every((u) => u.includes('[tool call turn 1] lookup({"code":"'))).toBe(true);
+    expect(judged.some((u) => u.includes('[tool result turn 1] '))).toBe(true);
+    expect(out.rows.every((r) => r.judge)).toBe(true);
+    server.set({ keepPrompts: false });
+  });
+});
