@@ -4,8 +4,8 @@
  * Tests fail when either differs from what this writes.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { knobsMarkdown } from '../src/core/knobs';
-import { DEFAULT_RUN_CONFIG } from '../src/core/run-config';
+import { knobsMarkdown } from '../src/core/config/knobs';
+import { DEFAULT_RUN_CONFIG } from '../src/core/config/run-config';
 import { cliConfigSchema } from '../src/cli/config-schema';
 
 export const KNOBS_START = '<!-- knobs:start (npm run docs) -->';

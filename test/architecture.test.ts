@@ -30,6 +30,33 @@ describe('src/core is pure', () => {
   });
 });
 
+// Issue #29 item 6: core is in domain folders a newcomer finds by name, never a bucket again.
+// Its top holds only those folders and the realm's own compiler settings; each folder says in a
+// README what lives there, and imports only the folders before it in this order (src/core/README.md).
+const DOMAINS = ['basics', 'skill', 'scoring', 'verdict', 'agent', 'dataset', 'simulators', 'config', 'report'];
+const CORE_TOP_FILES = ['README.md', 'tsconfig.json', 'platform.d.ts'];
+
+describe('src/core is in domain folders', () => {
+  const top = readdirSync(CORE, { withFileTypes: true });
+  it('has only domain folders and the realm settings at its top', () => {
+    expect(top.filter((e) => e.isFile()).map((e) => e.name).sort()).toEqual([...CORE_TOP_FILES].sort());
+    expect(top.filter((e) => e.isDirectory()).map((e) => e.name).sort()).toEqual([...DOMAINS].sort());
+  });
+  it.each(DOMAINS)('%s/ has a README and files of its own', (domain) => {
+    const own = readdirSync(join(CORE, domain));
+    expect(own).toContain('README.md');
+    expect(own.filter((f) => f.endsWith('.ts')).length).toBeGreaterThan(0);
+  });
+  it.each(files.filter((f) => f.includes('/')))('%s imports only the domains before its own', (file) => {
+    const own = DOMAINS.indexOf(file.split('/')[0]);
+    const text = readFileSync(join(CORE, file), 'utf8');
+    for (const m of text.matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+['"](\.[^'"]+)['"]/gm)) {
+      const to = relative(CORE, join(CORE, file, '..', m[1])).split('/')[0];
+      expect(DOMAINS.indexOf(to), `${file} imports ${m[1]}`).toBeLessThanOrEqual(own);
+    }
+  });
+});
+
 // The layers above core (DESIGN §2; issue #10): each folder imports only the folders below it,
 // and the page (ui, store, client) reaches the worker's realm through worker/api-types alone.
 const SRC = new URL('../src/', import.meta.url).pathname;

@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { knobsMarkdown } from '../src/core/knobs';
-import { DEFAULT_RUN_CONFIG } from '../src/core/run-config';
+import { knobsMarkdown } from '../src/core/config/knobs';
+import { DEFAULT_RUN_CONFIG } from '../src/core/config/run-config';
 import { KNOBS_END, KNOBS_START } from '../scripts/write-docs';
 
 const ROOT = new URL('..', import.meta.url).pathname;

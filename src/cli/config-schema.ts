@@ -2,12 +2,12 @@
  * A JSON Schema of `skillwright.json` (issue #21: one table per knob), generated from the knob
  * table, so an editor that reads `"$schema"` offers each run setting with its range, choices and
  * help. `skillwright schema` prints it; docs/skillwright.schema.json is this output (a test keeps
- * them equal). Validation itself stays with the code that runs (cli/config.ts, core/run-config.ts).
+ * them equal). Validation itself stays with the code that runs (cli/config.ts, core/config/run-config.ts).
  */
-import { BATCH_APIS } from '../core/batch-api';
-import { KNOB_PRESETS, KNOBS, type Knob } from '../core/knobs';
-import { DEFAULT_RUN_CONFIG } from '../core/run-config';
-import { SERVICE_TIERS } from '../core/service-tier';
+import { BATCH_APIS } from '../core/config/batch-api';
+import { KNOB_PRESETS, KNOBS, type Knob } from '../core/config/knobs';
+import { DEFAULT_RUN_CONFIG } from '../core/config/run-config';
+import { SERVICE_TIERS } from '../core/config/service-tier';
 
 type Schema = Record<string, unknown>;
 

@@ -3,13 +3,13 @@
  * keeps, validated by the same code and filled with the same defaults. Keys are never in it: they
  * come from SKILLWRIGHT_TARGET_API_KEY, SKILLWRIGHT_OPTIMIZER_API_KEY, SKILLWRIGHT_JUDGE_API_KEY.
  */
-import { BATCH_APIS, type BatchApi } from '../core/batch-api';
-import { parseRunConfig, type RunConfig } from '../core/run-config';
+import { BATCH_APIS, type BatchApi } from '../core/config/batch-api';
+import { parseRunConfig, type RunConfig } from '../core/config/run-config';
 import type { Prices } from '../engine/meter';
-import { presetPrice, priceProblem } from '../core/pricing';
-import { parseRatio } from '../core/dataset-split';
+import { presetPrice, priceProblem } from '../core/config/pricing';
+import { parseRatio } from '../core/dataset/dataset-split';
 import { isSecretHeader } from '../storage/bundle';
-import { SERVICE_TIERS, tieredPrice, type ServiceTier } from '../core/service-tier';
+import { SERVICE_TIERS, tieredPrice, type ServiceTier } from '../core/config/service-tier';
 import type { RunEndpoints, StoredEndpoint } from '../storage/schema';
 import { environmentOf, type EnvironmentConfig } from './environment-config';
 

@@ -5,7 +5,7 @@
  * `referencesOnDemand`, which may be given here or under "run" (not both).
  */
 import { readToolSpecs, type ToolSpec } from '../core/agent/tool-spec';
-import type { RunConfig } from '../core/run-config';
+import type { RunConfig } from '../core/config/run-config';
 import { ConfigError } from './config-error';
 
 export interface EnvironmentConfig {

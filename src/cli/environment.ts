@@ -10,7 +10,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import type { ModuleSource, RunEnvironmentSpec } from '../core/agent/environment-spec';
 import { MAX_MODULE_BYTES } from '../core/agent/environment-spec';
 import type { ToolSpec } from '../core/agent/tool-spec';
-import { contentId } from '../core/hash';
+import { contentId } from '../core/basics/hash';
 import type { EnvironmentFactory } from '../service/ports';
 import type { CliConfig } from './config';
 import { ConfigError } from './config-error';

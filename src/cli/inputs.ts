@@ -4,11 +4,11 @@
  * activation track's trigger queries — validated as the page validates them.
  */
 import { dirname, join, resolve } from 'node:path';
-import { importDatasetText } from '../core/dataset-import';
-import { formatProblem } from '../core/dataset-types';
-import { validateAgainstSplits } from '../core/run-config';
-import { PACKAGE_EVALS } from '../core/skill-package';
-import { parseTriggerQueries, type TriggerQuery } from '../core/trigger-queries';
+import { importDatasetText } from '../core/dataset/dataset-import';
+import { formatProblem } from '../core/dataset/dataset-types';
+import { validateAgainstSplits } from '../core/config/run-config';
+import { PACKAGE_EVALS } from '../core/skill/skill-package';
+import { parseTriggerQueries, type TriggerQuery } from '../core/dataset/trigger-queries';
 import type { DatasetRecord } from '../storage/schema';
 import { ConfigError, parseCliConfig, type CliConfig } from './config';
 import { readText, type CliArgs, type CliIo } from './io';

@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { contentId } from '../core/hash';
+import { contentId } from '../core/basics/hash';
 import { isEnvironmentError, type ToolEnvironment } from '../engine/environment';
 import { moduleHost, remoteEnvironment } from '../engine/module-environment';
 import { ConfigError } from './config-error';

@@ -1,7 +1,7 @@
 /** The runner in a Node process: its arguments, environment, terminal and Ctrl-C. */
 import { fileURLToPath } from 'node:url';
 import { runCli } from './main';
-import { printable } from '../core/printable';
+import { printable } from '../core/basics/printable';
 
 export async function main(argv: string[], importModule?: (url: string) => Promise<unknown>): Promise<number> {
   let stops = 0;

@@ -7,8 +7,8 @@
  */
 import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runShell } from '../core/package-zip';
-import { trainedDescription } from '../core/trigger-queries';
+import { runShell } from '../core/skill/package-zip';
+import { trainedDescription } from '../core/dataset/trigger-queries';
 import type { RunService } from '../service/run-service';
 import { ConfigError } from './config';
 import { writeBestSkill } from './skill-files';

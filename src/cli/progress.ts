@@ -3,7 +3,7 @@
  * counts, the step, the spend and an ETA; otherwise plain lines when a phase or a step ends.
  */
 import type { RunEvent } from '../engine/events';
-import { printable } from '../core/printable';
+import { printable } from '../core/basics/printable';
 
 export class Progress {
   private line = '';

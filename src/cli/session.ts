@@ -4,7 +4,7 @@
  * what happened said on the terminal and chosen as the exit code.
  */
 import { join } from 'node:path';
-import type { RunConfig } from '../core/run-config';
+import type { RunConfig } from '../core/config/run-config';
 import type { TrainOutcome } from '../engine/run/trainer';
 import type { RunService } from '../service/run-service';
 import { ConfigError } from './config';

@@ -17,10 +17,10 @@ import {
   writePackageZip,
   type PackageShell,
   type SkillPackage,
-} from '../core/package-zip';
-import type { SkillMeta } from '../core/skill-file';
-import { TRIGGER_FILES } from '../core/trigger-queries';
-import { PACKAGE_EVALS } from '../core/skill-package';
+} from '../core/skill/package-zip';
+import type { SkillMeta } from '../core/skill/skill-file';
+import { TRIGGER_FILES } from '../core/dataset/trigger-queries';
+import { PACKAGE_EVALS } from '../core/skill/skill-package';
 import { ConfigError } from './config';
 
 export interface SkillInput {

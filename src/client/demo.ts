@@ -8,9 +8,9 @@
  */
 import { trainer } from './trainer-client';
 import { DEFAULT_CONNECTION, setApp, useApp, type ParkedDrafts } from '../store/app-store';
-import { DEFAULT_RUN_CONFIG } from '../core/run-config';
-import { DEMO_BASE_URL, DEMO_INITIAL_SKILL, DEMO_MODELS, makeWorldItems } from '../core/demo-world';
-import { TRIGGER_START_DESCRIPTION, triggerWorldQueries } from '../core/demo-trigger-world';
+import { DEFAULT_RUN_CONFIG } from '../core/config/run-config';
+import { DEMO_BASE_URL, DEMO_INITIAL_SKILL, DEMO_MODELS, makeWorldItems } from '../core/simulators/demo-world';
+import { TRIGGER_START_DESCRIPTION, triggerWorldQueries } from '../core/simulators/demo-trigger-world';
 
 export const DEMO_DATASET_NAME = 'Demo: specimen codes (simulated)';
 

@@ -9,12 +9,12 @@
  * checkpoints like any other. This module returns outcomes; the epoch boundary and the finish
  * write them into the run state.
  */
-import { isPass } from '../core/credit';
-import type { DatasetItem } from '../core/dataset-types';
-import type { NoisePolicy } from '../core/noise';
-import { cleanDescription, type TriggerSplits } from '../core/trigger-queries';
-import { MAX_DESCRIPTION } from '../core/skill-file';
-import { splitBundle } from '../core/skill-package';
+import { isPass } from '../core/verdict/credit';
+import type { DatasetItem } from '../core/dataset/dataset-types';
+import type { NoisePolicy } from '../core/verdict/noise';
+import { cleanDescription, type TriggerSplits } from '../core/dataset/trigger-queries';
+import { MAX_DESCRIPTION } from '../core/skill/skill-file';
+import { splitBundle } from '../core/skill/skill-package';
 import type { EngineContext } from './context';
 import { callOptimizer } from './optimizer-call';
 import { PauseError } from './pause';

@@ -14,8 +14,8 @@ import {
   type CheckResult,
 } from '../core/agent/trajectory-checks';
 import { conversationLines } from '../core/agent/transcript';
-import { extractAnswer } from '../core/answer-extraction';
-import type { DatasetItem } from '../core/dataset-types';
+import { extractAnswer } from '../core/scoring/answer-extraction';
+import type { DatasetItem } from '../core/dataset/dataset-types';
 import { envCall, type AgentRollout } from './agent-rollout';
 import { scoreAnswer, type AnswerScore } from './answer-score';
 import type { EngineContext } from './context';

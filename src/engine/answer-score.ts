@@ -2,9 +2,9 @@
  * Scoring an answer with the run's scorer (DESIGN §3.2); the judge scorer asks the LLM, and a
  * judge that gives no verdict makes an error row, never a wrong answer.
  */
-import { stripThinking } from '../core/thinking';
-import { scoreResponse, type ScoreResult } from '../core/scoring';
-import type { DatasetItem } from '../core/dataset-types';
+import { stripThinking } from '../core/basics/thinking';
+import { scoreResponse, type ScoreResult } from '../core/scoring/scoring';
+import type { DatasetItem } from '../core/dataset/dataset-types';
 import type { EngineContext } from './context';
 import { callOptimizer } from './optimizer-call';
 import type { RolloutRow } from './types';

@@ -5,15 +5,15 @@
  * service (its report, blame, review and step detail) reads back with `getStepArtifact` and
  * `readStepArtifacts`. No key is spelled out anywhere else (keys.ts holds the format).
  */
-import type { GateRuleVerdict } from '../core/gate-rules';
-import { applyPatch, type Edit, type EditReportRow, type Patch } from '../core/edits';
-import type { DropReason } from '../core/edit-screen';
-import type { LrDecision } from '../core/learning-rate';
+import type { GateRuleVerdict } from '../core/verdict/gate-rules';
+import { applyPatch, type Edit, type EditReportRow, type Patch } from '../core/skill/edits';
+import type { DropReason } from '../core/skill/edit-screen';
+import type { LrDecision } from '../core/config/learning-rate';
 import type { EngineContext } from './context';
 import type { RunStore } from './ports';
 import type { ArtifactRecord } from './types';
 import type { BestRecheck } from './validation-score';
-import type { JsonObject } from '../core/json-extract';
+import type { JsonObject } from '../core/basics/json-extract';
 import { epochKey, stepKey } from './keys';
 
 // The values of the appendix and review artifacts live here, beside the others: the stages that
@@ -113,7 +113,7 @@ export type RepairStep =
     }
   | { kind: 'blame'; round: number; probes: BlameProbe[]; dropped: Edit[]; after: DeltaSummary | null };
 
-/** A paired verdict as artifacts store it (core/paired-verdict.ts). */
+/** A paired verdict as artifacts store it (core/verdict/paired-verdict.ts). */
 export interface VerdictRecord {
   n: number;
   improved: string[];

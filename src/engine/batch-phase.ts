@@ -10,9 +10,9 @@
  * with a warning and the phase sent again. Phases that stop early or re-sample stay live: they
  * are small, or their next call depends on the last answer.
  */
-import { BATCH_CALL_STAGES, BATCH_PRICE_FACTOR } from '../core/batch-api';
-import { callStageOfPhase } from '../core/stages';
-import { renderRollout } from '../core/templates';
+import { BATCH_CALL_STAGES, BATCH_PRICE_FACTOR } from '../core/config/batch-api';
+import { callStageOfPhase } from '../core/config/stages';
+import { renderRollout } from '../core/config/templates';
 import type { EngineContext } from './context';
 import { PauseError } from './pause';
 import { isLlmError, LlmError, type BatchLine, type LlmResponse } from './ports';

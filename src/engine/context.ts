@@ -1,16 +1,16 @@
 /** What every stage of a run needs, built once per session of the run. */
-import type { DatasetItem } from '../core/dataset-types';
-import { skillHash } from '../core/hash';
-import type { RunConfig } from '../core/run-config';
-import type { RolloutTemplate } from '../core/templates';
+import type { DatasetItem } from '../core/dataset/dataset-types';
+import { skillHash } from '../core/basics/hash';
+import type { RunConfig } from '../core/config/run-config';
+import type { RolloutTemplate } from '../core/config/templates';
 import type { EventSink } from './events';
 import { Meter, outputLimits, type Prices } from './meter';
 import type { LlmPort, Role, RunStore } from './ports';
-import { CallSlots } from '../core/call-slots';
+import { CallSlots } from '../core/basics/call-slots';
 import type { PromptName, PromptSet } from './prompts';
 import type { ToolEnvironment } from './environment';
 import type { ToolSpec } from '../core/agent/tool-spec';
-import type { PackageFile } from '../core/skill-package';
+import type { PackageFile } from '../core/skill/skill-package';
 
 /** What an agent's rollouts draw on (issue #30): all empty for a single-call run. */
 export interface AgentSetup {

@@ -3,13 +3,19 @@
  * upper bound: no cache hits, no early stops) and tokens from the sizes of the skill, the
  * prompts and the items. Completion lengths are assumptions, stated here, not measurements.
  */
-import { estimateRunCalls, lowRunCalls, OPTIMIZER_STAGES, type Stage, type StageCounts } from '../core/call-count';
-import type { DatasetItem } from '../core/dataset-types';
-import type { RunConfig } from '../core/run-config';
-import { renderRollout, type RolloutTemplate } from '../core/templates';
+import {
+  estimateRunCalls,
+  lowRunCalls,
+  OPTIMIZER_STAGES,
+  type Stage,
+  type StageCounts,
+} from '../core/config/call-count';
+import type { DatasetItem } from '../core/dataset/dataset-types';
+import type { RunConfig } from '../core/config/run-config';
+import { renderRollout, type RolloutTemplate } from '../core/config/templates';
 import type { PromptSet } from './prompts';
 import { costOf, type Prices } from './meter';
-import { BATCH_CALL_STAGES, BATCH_PRICE_FACTOR } from '../core/batch-api';
+import { BATCH_CALL_STAGES, BATCH_PRICE_FACTOR } from '../core/config/batch-api';
 import { DEFAULT_MAX_USER_TURNS } from '../core/agent/agent-item';
 import type { Role } from './types';
 
@@ -56,7 +62,7 @@ export interface PricedCalls {
   totalCostUsd: number | null;
 }
 
-/** The upper bound, stage by stage, and the low end of the same run (core/call-count.ts lowRunCalls). */
+/** The upper bound, stage by stage, and the low end of the same run (core/config/call-count.ts lowRunCalls). */
 export interface CostEstimate extends PricedCalls {
   low: PricedCalls;
   assumptions: string[];

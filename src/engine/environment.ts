@@ -7,7 +7,7 @@
  */
 import type { CheckResult } from '../core/agent/trajectory-checks';
 import type { ToolSpec } from '../core/agent/tool-spec';
-import type { DatasetItem } from '../core/dataset-types';
+import type { DatasetItem } from '../core/dataset/dataset-types';
 import type { ChatMessage } from './ports';
 
 /** A tool's answer: its text for the model, and whether the tool failed (the agent's problem). */

@@ -3,8 +3,8 @@
  * rollouts, scorer and error handling as training, with nothing stored beyond the store given
  * (the worker passes a throwaway one).
  */
-import type { SplitName } from '../core/dataset-types';
-import type { RunConfig } from '../core/run-config';
+import type { SplitName } from '../core/dataset/dataset-types';
+import type { RunConfig } from '../core/config/run-config';
 import { createStandaloneContext } from './context';
 import type { EventSink } from './events';
 import type { Prices } from './meter';
@@ -13,7 +13,7 @@ import type { LlmPort, RunStore } from './ports';
 import type { PromptSet } from './prompts';
 import { rolloutPhase } from './rollout';
 import type { RolloutRow, RunDataset, StageUsage } from './types';
-import type { PackageFile } from '../core/skill-package';
+import type { PackageFile } from '../core/skill/skill-package';
 import type { ToolEnvironment } from './environment';
 
 export interface EvaluateInput {

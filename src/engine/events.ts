@@ -1,8 +1,8 @@
 /** What the engine reports while it runs. Small and frequent; large objects are fetched by id. */
 import type { RunStatus, StageUsage } from './types';
-import type { PipelineStage } from '../core/stages';
+import type { PipelineStage } from '../core/config/stages';
 
-/** What the engine is doing now: a pipeline stage (core/stages.ts). */
+/** What the engine is doing now: a pipeline stage (core/config/stages.ts). */
 export type EngineStage = PipelineStage;
 
 export type RunEvent =

@@ -4,9 +4,9 @@
  * protected regions kept — and handed back as a candidate for the person to take or leave.
  * Nothing is gated or stored: the person decides, and may evaluate or train from it.
  */
-import { validatePayload } from '../core/json-extract';
-import { applyPatch, type Edit, type EditReportRow } from '../core/edits';
-import type { RunConfig } from '../core/run-config';
+import { validatePayload } from '../core/basics/json-extract';
+import { applyPatch, type Edit, type EditReportRow } from '../core/skill/edits';
+import type { RunConfig } from '../core/config/run-config';
 import { createStandaloneContext } from './context';
 import type { Prices } from './meter';
 import { callOptimizer } from './optimizer-call';

@@ -6,21 +6,28 @@
  * the reason is in the input, not in a second copy of the gate:
  * - the comparison: item by item, noise-aware (engine/verdict.ts), against the current skill —
  *   or, for the final promotion, against the best one (the final skill already is current);
- * - a strict gain accepts (core/epsilon.ts); a tie only by the tie-break, which needs a strict win
+ * - a strict gain accepts (core/verdict/epsilon.ts); a tie only by the tie-break, which needs a strict win
  *   on a train batch (`check`): a slow update, the final promotion and a description have no
  *   train batch, so they pass `check: null` and a tie rejects them;
- * - the run's gate rule (core/gate-rules.ts) on the items' settled values, for every accept;
+ * - the run's gate rule (core/verdict/gate-rules.ts) on the items' settled values, for every accept;
  * - against the winner's curse, a would-be new best is re-checked on fresh samples (noisy targets,
  *   `recheckBest`). The description track keeps no best apart from the description it has: its
  *   verdict against that one is already the new-best check, so it has no re-check.
  */
-import { isGain, isTie } from '../core/epsilon';
-import { tieBreakAccepts, type ItemDelta } from '../core/credit';
-import { acceptTie, decidePaired, evaluateGate, isAccept, type GateDecision, type GateMetric } from '../core/gate';
-import { judgeByRule, type GateRuleVerdict } from '../core/gate-rules';
-import { resamples, type NoisePolicy } from '../core/noise';
-import { hardValue, type ItemPair, type PairedVerdict } from '../core/paired-verdict';
-import type { RunConfig } from '../core/run-config';
+import { isGain, isTie } from '../core/verdict/epsilon';
+import { tieBreakAccepts, type ItemDelta } from '../core/verdict/credit';
+import {
+  acceptTie,
+  decidePaired,
+  evaluateGate,
+  isAccept,
+  type GateDecision,
+  type GateMetric,
+} from '../core/verdict/gate';
+import { judgeByRule, type GateRuleVerdict } from '../core/verdict/gate-rules';
+import { resamples, type NoisePolicy } from '../core/verdict/noise';
+import { hardValue, type ItemPair, type PairedVerdict } from '../core/verdict/paired-verdict';
+import type { RunConfig } from '../core/config/run-config';
 import type { EngineContext } from './context';
 import type { RunDataset } from './types';
 import {

@@ -2,11 +2,11 @@
  * Usage and cost per stage, and the budget cap: a call that could push spending past the cap
  * is not made, and the run pauses instead (DESIGN §4).
  */
-import type { BudgetCap } from '../core/run-config';
+import type { BudgetCap } from '../core/config/run-config';
 import type { LlmUsage, Role } from './ports';
 import type { MeterSnapshot, StageUsage } from './types';
 import { PauseError } from './pause';
-import type { Price } from '../core/pricing';
+import type { Price } from '../core/config/pricing';
 
 export type { Price };
 export type Prices = Partial<Record<Role, Price>>;

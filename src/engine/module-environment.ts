@@ -8,7 +8,7 @@
  * freezing it. The module's worker holds no key and no store.
  */
 import { readToolSpecs, type ToolSpec } from '../core/agent/tool-spec';
-import type { DatasetItem } from '../core/dataset-types';
+import type { DatasetItem } from '../core/dataset/dataset-types';
 import { EnvironmentError, type EnvEpisode, type ToolEnvironment, type ToolOutcome } from './environment';
 import type { ChatMessage } from './ports';
 

@@ -4,16 +4,16 @@
  * A step reads its noise policy once, at its start, so every verdict of the step — and of a
  * resumed replay of it — settles items with the same margin.
  */
-import { addUnit, flipRate, NO_FLIPS, noisePolicy, type FlipTally, type NoisePolicy } from '../core/noise';
+import { addUnit, flipRate, NO_FLIPS, noisePolicy, type FlipTally, type NoisePolicy } from '../core/verdict/noise';
 import type { NoiseReading } from './events';
-import type { RunConfig } from '../core/run-config';
+import type { RunConfig } from '../core/config/run-config';
 import type { RolloutRow, RunState } from './types';
 import type { EngineContext } from './context';
 import { rolloutPhase } from './rollout';
-import { skillHash } from '../core/hash';
-import { isPass } from '../core/credit';
+import { skillHash } from '../core/basics/hash';
+import { isPass } from '../core/verdict/credit';
 import type { FlipUnits } from './verdict';
-import type { Unit } from '../core/lift';
+import type { Unit } from '../core/verdict/lift';
 
 export function runFlipTally(state: Pick<RunState, 'flips'>): FlipTally {
   let t = NO_FLIPS;
@@ -38,7 +38,10 @@ export function withFlips(flips: RunState['flips'], units: FlipUnits): NonNullab
   return out;
 }
 
-/** The samples after each unit's first, as latent-class units (core/lift.ts): they were drawn whatever they say. */
+/**
+ * The samples after each unit's first, as latent-class units (core/verdict/lift.ts): they were drawn
+ * whatever they say.
+ */
 export function laterSamples(state: Pick<RunState, 'flips'>): Unit[] {
   return Object.values(state.flips ?? {})
     .filter((f) => f[2] !== undefined && f[3] !== undefined && f[0] > 1)

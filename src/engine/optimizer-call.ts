@@ -4,14 +4,14 @@
  * finished call too (its stage falls back, §2.10). Transport failures are not memoised: they
  * are retried on resume, and fatal ones (bad key, unknown model) stop the run.
  */
-import { bundlePaths, hasFileSections } from '../core/skill-package';
-import { extractJsonObject, type JsonObject } from '../core/json-extract';
-import { skillHash } from '../core/hash';
-import { renderTemplate } from '../core/templates';
+import { bundlePaths, hasFileSections } from '../core/skill/skill-package';
+import { extractJsonObject, type JsonObject } from '../core/basics/json-extract';
+import { skillHash } from '../core/basics/hash';
+import { renderTemplate } from '../core/config/templates';
 import type { EngineContext } from './context';
 import { isLlmError, LlmError } from './ports';
 import { PauseError } from './pause';
-import { callStageOfPrompt } from '../core/stages';
+import { callStageOfPrompt } from '../core/config/stages';
 import type { PromptName } from './prompts';
 import { STAGE_SCHEMAS } from './schemas';
 import type { OptimizerCallRecord } from './types';
@@ -151,7 +151,7 @@ export function checkErrorRate(ctx: EngineContext, stage: string, results: reado
 }
 
 /**
- * A skill package (core/skill-package.ts) tells the prompts so: `{{#package}}` sections explain
+ * A skill package (core/skill/skill-package.ts) tells the prompts so: `{{#package}}` sections explain
  * the file markers and the edits' "file" key, and `{{package_files}}` lists the files. A single
  * `.md` skill leaves both empty, so its prompts are the reference's, byte for byte.
  */

@@ -3,7 +3,7 @@
  * Files come from prompts/*.md (read by Vite in the browser, from disk in Node); a run may
  * override any of them by name, and the overrides are stored with the run.
  */
-import { parseRolloutTemplate, type RolloutTemplate } from '../core/templates';
+import { parseRolloutTemplate, type RolloutTemplate } from '../core/config/templates';
 
 export const PROMPT_NAMES = [
   'reflect_failure',

@@ -6,19 +6,19 @@
  * many errors pause the run. With an early-stop bound the items go in waves, in their fixed
  * order, and evaluation stops once the bound says the skill can no longer win.
  */
-import { skillHash } from '../core/hash';
-import { renderRollout } from '../core/templates';
-import type { DatasetItem } from '../core/dataset-types';
+import { skillHash } from '../core/basics/hash';
+import { renderRollout } from '../core/config/templates';
+import type { DatasetItem } from '../core/dataset/dataset-types';
 import type { EngineContext } from './context';
 import { scoreAnswer } from './answer-score';
 import { agentSetting, dropCheckpoint, runAgent } from './agent-rollout';
 import { scoreTrajectory } from './agent-score';
 import { isLlmError, type LlmResponse, type LlmUsage } from './ports';
 import { PauseError } from './pause';
-import { callStageOfPhase } from '../core/stages';
+import { callStageOfPhase } from '../core/config/stages';
 import type { RolloutRow } from './types';
 import { answerByBatch, sendsByBatch, type BatchAnswer } from './batch-phase';
-import { BATCH_PRICE_FACTOR } from '../core/batch-api';
+import { BATCH_PRICE_FACTOR } from '../core/config/batch-api';
 
 const ZERO: LlmUsage = { promptTokens: 0, completionTokens: 0, reasoningTokens: 0 };
 

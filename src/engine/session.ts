@@ -6,7 +6,7 @@
 import type { EngineContext } from './context';
 import type { EngineStage } from './events';
 import type { RunDataset, StepRecord } from './types';
-import { isAccept } from '../core/gate';
+import { isAccept } from '../core/verdict/gate';
 import type { ActivationData } from './activation';
 
 export interface TrainSession {

@@ -8,9 +8,9 @@
  */
 import { DEFAULT_MAX_USER_TURNS, type SimulatedUser } from '../core/agent/agent-item';
 import type { TrajectoryEntry, UserEnd } from '../core/agent/trajectory';
-import type { DatasetItem } from '../core/dataset-types';
-import type { JsonObject } from '../core/json-extract';
-import { stripThinking } from '../core/thinking';
+import type { DatasetItem } from '../core/dataset/dataset-types';
+import type { JsonObject } from '../core/basics/json-extract';
+import { stripThinking } from '../core/basics/thinking';
 import type { EngineContext } from './context';
 import { callOptimizer } from './optimizer-call';
 import { LlmError } from './ports';

@@ -5,8 +5,8 @@
  * than stored per row. An agent's row (issue #30) shows its whole trajectory: every turn, call,
  * argument and (capped) result, the references it read, and the turn that failed.
  */
-import type { DatasetItem } from '../core/dataset-types';
-import { renderRollout, type RolloutTemplate } from '../core/templates';
+import type { DatasetItem } from '../core/dataset/dataset-types';
+import { renderRollout, type RolloutTemplate } from '../core/config/templates';
 import { conversationLines, referencesRead } from '../core/agent/transcript';
 import { toolTally, turnsOf } from '../core/agent/trajectory';
 import { OUT_OF_TURNS } from '../core/agent/trajectory-checks';

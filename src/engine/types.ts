@@ -1,12 +1,12 @@
 /** Records the engine reads and writes through its RunStore (algorithm doc §1.8–§1.10, DESIGN §5). */
-import type { GateRuleVerdict } from '../core/gate-rules';
-import type { Diagnosis } from '../core/diagnostics';
-import type { Edit, EditApplySummary } from '../core/edits';
-import type { GateAction, GateState } from '../core/gate';
-import type { ScheduleState } from '../core/schedules';
-import type { RunConfig } from '../core/run-config';
-import type { DatasetItem, SplitName } from '../core/dataset-types';
-import type { LiftInterval } from '../core/lift';
+import type { GateRuleVerdict } from '../core/verdict/gate-rules';
+import type { Diagnosis } from '../core/verdict/diagnostics';
+import type { Edit, EditApplySummary } from '../core/skill/edits';
+import type { GateAction, GateState } from '../core/verdict/gate';
+import type { ScheduleState } from '../core/config/schedules';
+import type { RunConfig } from '../core/config/run-config';
+import type { DatasetItem, SplitName } from '../core/dataset/dataset-types';
+import type { LiftInterval } from '../core/verdict/lift';
 import type { TrajectoryEntry } from '../core/agent/trajectory';
 import type { ToolSpec } from '../core/agent/tool-spec';
 
@@ -188,7 +188,7 @@ export interface EpochStats {
     gateScore?: number;
     complete?: boolean;
     cacheHit?: boolean;
-    /** The gate rule's verdict when the slow update passed the mean gate (core/gate-rules.ts). */
+    /** The gate rule's verdict when the slow update passed the mean gate (core/verdict/gate-rules.ts). */
     rule?: GateRuleVerdict;
   };
   metaSkill?: { action: string; content?: string };
@@ -234,7 +234,7 @@ export interface TestReport {
   byTaskType: Record<string, { total: number; hard: number }>;
 }
 
-/** A lift on test as the run reports it: core/lift.ts's interval, against which skill, and the noise. */
+/** A lift on test as the run reports it: core/verdict/lift.ts's interval, against which skill, and the noise. */
 export interface LiftReport extends LiftInterval {
   against: 'initial' | 'none';
   /** The fitted noise: miss and guess rates, and the run's own flip rate with its evidence. */
@@ -267,7 +267,7 @@ export interface RunSummary {
   usage: Record<string, StageUsage>;
   totalCostUsd: number;
   wallTimeMs: number;
-  /** Why no step was accepted, when none was (core/diagnostics.ts). */
+  /** Why no step was accepted, when none was (core/verdict/diagnostics.ts). */
   diagnosis?: Diagnosis;
 }
 
@@ -311,9 +311,9 @@ export interface RunState {
   pendingEdits?: Edit[];
   /**
    * Repeated samples of one skill on one item, by `${skill hash}|${item id}`: [samples, minority,
-   * passes, first sample passed (1/0)]. Their sum is the run's flip tally (core/noise.ts): how
+   * passes, first sample passed (1/0)]. Their sum is the run's flip tally (core/verdict/noise.ts): how
    * stochastic the target is; the samples after the first (never chosen for disagreeing) also
-   * tell its miss rate from its guess rate (core/lift.ts).
+   * tell its miss rate from its guess rate (core/verdict/lift.ts).
    */
   flips?: Record<string, [number, number, number?, number?]>;
   epochStats: EpochStats[];

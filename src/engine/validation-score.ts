@@ -6,16 +6,16 @@
  * as a full evaluation's, and the stored score is marked as an upper bound, never reused as a
  * full score.
  */
-import { isGain, isTie } from '../core/epsilon';
-import { skillHash } from '../core/hash';
-import { gateScore, semanticDensity, type GateScoreOptions } from '../core/gate';
-import type { NoisePolicy } from '../core/noise';
+import { isGain, isTie } from '../core/verdict/epsilon';
+import { skillHash } from '../core/basics/hash';
+import { gateScore, semanticDensity, type GateScoreOptions } from '../core/verdict/gate';
+import type { NoisePolicy } from '../core/verdict/noise';
 import { compareSkills, type Comparison, type FlipUnits } from './verdict';
-import { injectEmptySlowUpdate } from '../core/protected-regions';
-import type { RunConfig } from '../core/run-config';
+import { injectEmptySlowUpdate } from '../core/skill/protected-regions';
+import type { RunConfig } from '../core/config/run-config';
 import type { EngineContext } from './context';
 import { rolloutPhase, storedFirstSamples } from './rollout';
-import type { GateState } from '../core/gate';
+import type { GateState } from '../core/verdict/gate';
 import type { RolloutRow, RunDataset, SelectionScore } from './types';
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Two skills compared item by item with a noise-aware verdict (issue #19; core/paired-verdict.ts).
+ * Two skills compared item by item with a noise-aware verdict (issue #19; core/verdict/paired-verdict.ts).
  * The candidate is scored on the items in a fixed order, in waves; after each wave the items where
  * the two skills disagree are asked again — both skills, fresh samples — until each side's outcome
  * is settled (one answer leads by the noise policy's margin) or its samples run out. A deterministic
@@ -7,10 +7,10 @@
  * most the unscored items could still add, so a candidate that can no longer win stops costing calls.
  * The k-th sample of a skill on an item has its own cache key: drawn once, reused by every verdict.
  */
-import { isGain } from '../core/epsilon';
-import { skillHash } from '../core/hash';
-import { isPass } from '../core/credit';
-import { resamples, type NoisePolicy } from '../core/noise';
+import { isGain } from '../core/verdict/epsilon';
+import { skillHash } from '../core/basics/hash';
+import { isPass } from '../core/verdict/credit';
+import { resamples, type NoisePolicy } from '../core/verdict/noise';
 import {
   disagree,
   isSettled,
@@ -20,7 +20,7 @@ import {
   type PairedVerdict,
   type Sample,
   type ValueOptions,
-} from '../core/paired-verdict';
+} from '../core/verdict/paired-verdict';
 import type { EngineContext } from './context';
 import { rolloutCacheKey, rolloutPhase } from './rollout';
 import type { RolloutRow } from './types';

@@ -10,7 +10,7 @@
  * run is its LlmError — never a wrong answer.
  */
 import OpenAI, { toFile } from 'openai';
-import { BATCH_API_LABELS, DEFAULT_BATCH_POLL_MS, type BatchApi } from '../core/batch-api';
+import { BATCH_API_LABELS, DEFAULT_BATCH_POLL_MS, type BatchApi } from '../core/config/batch-api';
 import { LlmError, type BatchLine, type BatchProgress, type LlmResponse, type TargetBatchPort } from '../engine/ports';
 import { classifyError, redact, type ClassifyContext } from './errors';
 import { readCompletion } from './read-completion';

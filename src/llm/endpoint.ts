@@ -1,6 +1,6 @@
 /** How to reach one model: an OpenAI-compatible endpoint and the options of its calls. */
-import type { BatchApi } from '../core/batch-api';
-import type { ServiceTier } from '../core/service-tier';
+import type { BatchApi } from '../core/config/batch-api';
+import type { ServiceTier } from '../core/config/service-tier';
 export type ReasoningEffort = '' | 'minimal' | 'low' | 'medium' | 'high';
 
 export interface EndpointConfig {

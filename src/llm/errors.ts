@@ -4,7 +4,7 @@
  */
 import { APIError, APIConnectionError, APIConnectionTimeoutError, APIUserAbortError } from 'openai';
 import { LlmError, type LlmErrorKind, type Role } from '../engine/ports';
-import { printable } from '../core/printable';
+import { printable } from '../core/basics/printable';
 
 /** An endpoint's text as shown to a person: keys redacted, control characters (terminal escapes) dropped. */
 export function redact(text: string, secrets: readonly string[]): string {

@@ -10,8 +10,8 @@
  * stand, and the calls still to come go to a fresh session. What a server keeps outside its
  * sessions (a real database) is changed for real, once per call the agent makes.
  */
-import { CallSlots } from '../core/call-slots';
-import { contentId } from '../core/hash';
+import { CallSlots } from '../core/basics/call-slots';
+import { contentId } from '../core/basics/hash';
 import { offeredTools, type McpToolInfo, type OfferedTool } from '../core/agent/mcp-servers';
 import type { ToolSpec } from '../core/agent/tool-spec';
 import { EnvironmentError, type EnvEpisode, type ToolEnvironment, type ToolOutcome } from '../engine/environment';

@@ -3,7 +3,7 @@
  * an Agent Skills evals/evals.json, its split and lift as metadata) and the run bundle (written
  * piece by piece), and bundles taken in (validated whole first; a new run, read-only until bound).
  */
-import { toEvalsFile, type EvalsFile } from '../core/evals-export';
+import { toEvalsFile, type EvalsFile } from '../core/report/evals-export';
 import { MAX_BUNDLE_CHARS, parseBundle } from '../storage/bundle';
 import { bundlePieces } from '../storage/bundle-pieces';
 import { fail, type Outcome, type ServiceDeps } from './ports';

@@ -3,8 +3,8 @@
  * candidate, and the cost estimate of a planned run. The host finds the data (the page's stored
  * dataset, the runner's file) and shows the answer; the LLM port and prompts are built here.
  */
-import type { DatasetItem, SplitName } from '../core/dataset-types';
-import type { RunConfig } from '../core/run-config';
+import type { DatasetItem, SplitName } from '../core/dataset/dataset-types';
+import type { RunConfig } from '../core/config/run-config';
 import { rolloutTemplateOf } from '../engine/context';
 import { estimateCost as estimate, type CostEstimate } from '../engine/cost-estimate';
 import { evaluateSkill as evaluate } from '../engine/evaluate';
@@ -18,7 +18,7 @@ import type { RunEndpoints } from '../storage/schema';
 import { llmPortFor } from './llm-port';
 import { fail, type HostDeps, type Outcome } from './ports';
 import { isAgenticSetup, type RunEnvironmentSpec } from '../core/agent/environment-spec';
-import type { PackageFile } from '../core/skill-package';
+import type { PackageFile } from '../core/skill/skill-package';
 
 export interface EvaluateInput {
   skill: string;

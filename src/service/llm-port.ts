@@ -4,8 +4,8 @@
  * Which roles a use case calls decides which keys it asks for — training needs all of them, an
  * evaluation the target (and a judge only when it scores with one), feedback the optimizer alone.
  */
-import { FLEX_TIMEOUT_MS } from '../core/service-tier';
-import type { RunConfig } from '../core/run-config';
+import { FLEX_TIMEOUT_MS } from '../core/config/service-tier';
+import type { RunConfig } from '../core/config/run-config';
 import type { LlmPort } from '../engine/ports';
 import type { EndpointConfig } from '../llm/endpoint';
 import { createLlmPort } from '../llm/openai-client';

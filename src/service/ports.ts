@@ -4,7 +4,7 @@
  * where a run's tool environment comes from. The page's worker and the runner each provide them;
  * everything else is the service's own.
  */
-import type { RunConfig } from '../core/run-config';
+import type { RunConfig } from '../core/config/run-config';
 import type { RunEnvironmentSpec } from '../core/agent/environment-spec';
 import type { ToolEnvironment } from '../engine/environment';
 import type { ClientOptions } from '../llm/openai-client';

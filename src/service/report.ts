@@ -1,11 +1,11 @@
 /**
- * A stored run's HTML report (core/run-report.ts), gathered once over the store port — so the
+ * A stored run's HTML report (core/report/run-report.ts), gathered once over the store port — so the
  * page's export and the runner's report.html say the same thing: each gated step's items against
  * the skill it started from (storage/step-records.ts), and the best skill's blame with each run
  * of lines' source and why (storage/skill-blame.ts).
  */
-import { compareOutcomes } from '../core/credit';
-import { renderRunReport, type ReportData, type ReportGate } from '../core/run-report';
+import { compareOutcomes } from '../core/verdict/credit';
+import { renderRunReport, type ReportData, type ReportGate } from '../core/report/run-report';
 import { readStepArtifacts } from '../engine/artifacts';
 import { reportData, reportGate } from '../storage/report-data';
 import type { RunRecords } from '../storage/run-records';

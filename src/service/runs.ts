@@ -4,10 +4,10 @@
  * person's own endpoints. A host adds only what it needs around them: the page a lock per run
  * and coalesced events, the runner its folder lock and progress line.
  */
-import { validateAgainstSplits, validateRunConfig, type RunConfig } from '../core/run-config';
-import type { SkillMeta } from '../core/skill-file';
-import type { PackageShell } from '../core/package-zip';
-import type { TriggerQuery } from '../core/trigger-queries';
+import { validateAgainstSplits, validateRunConfig, type RunConfig } from '../core/config/run-config';
+import type { SkillMeta } from '../core/skill/skill-file';
+import type { PackageShell } from '../core/skill/package-zip';
+import type { TriggerQuery } from '../core/dataset/trigger-queries';
 import type { RunEnvironmentSpec } from '../core/agent/environment-spec';
 import type { EventSink } from '../engine/events';
 import type { Prices } from '../engine/meter';

@@ -7,9 +7,9 @@
  * Each problem is named by its path in the bundle (e.g. `run.skillPackage.assets.0.path`).
  */
 import { z } from 'zod';
-import { SPLITS } from '../core/dataset-types';
-import { isPackagePath, pathClashes } from '../core/package-paths';
-import { isTrainedPath } from '../core/skill-package';
+import { SPLITS } from '../core/dataset/dataset-types';
+import { isPackagePath, pathClashes } from '../core/skill/package-paths';
+import { isTrainedPath } from '../core/skill/skill-package';
 
 const FRONTMATTER = /^---\n[\s\S]*?\n---[ \t]*(?:\n|$)/;
 

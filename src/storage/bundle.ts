@@ -5,8 +5,8 @@
  * parts that reach files and exports), then writes it in one transaction — a malformed bundle is
  * refused with the reason and stores nothing.
  */
-import { parseRunConfig } from '../core/run-config';
-import { priceProblem } from '../core/pricing';
+import { parseRunConfig } from '../core/config/run-config';
+import { priceProblem } from '../core/config/pricing';
 import { z } from 'zod';
 import { MAX_MODULE_BYTES } from '../core/agent/environment-spec';
 import type { SkillwrightDb } from './open-db';

@@ -1,10 +1,10 @@
 /**
- * A stored run as the HTML report's data (core/run-report.ts). The page's worker and the headless
+ * A stored run as the HTML report's data (core/report/run-report.ts). The page's worker and the headless
  * runner gather the records from their own stores (IndexedDB, the runner's file) and share this
  * mapping, so both reports say the same thing.
  */
-import type { ItemDelta } from '../core/credit';
-import type { ReportData, ReportGate } from '../core/run-report';
+import type { ItemDelta } from '../core/verdict/credit';
+import type { ReportData, ReportGate } from '../core/report/run-report';
 import type { StepArtifacts } from '../engine/artifacts';
 import type { RunState, StepRecord } from '../engine/types';
 import type { RunRecord } from './schema';

@@ -4,14 +4,14 @@
  * in open-db.ts, with a test that seeds the previous version by hand.
  */
 import type { RunEnvironmentSpec } from '../core/agent/environment-spec';
-import type { BatchApi } from '../core/batch-api';
-import type { ServiceTier } from '../core/service-tier';
-import type { SkillMeta } from '../core/skill-file';
-import type { TriggerQuery } from '../core/trigger-queries';
-import type { PackageShell } from '../core/package-zip';
+import type { BatchApi } from '../core/config/batch-api';
+import type { ServiceTier } from '../core/config/service-tier';
+import type { SkillMeta } from '../core/skill/skill-file';
+import type { TriggerQuery } from '../core/dataset/trigger-queries';
+import type { PackageShell } from '../core/skill/package-zip';
 import type { DBSchema } from 'idb';
-import type { Dataset } from '../core/dataset-types';
-import type { RunConfig } from '../core/run-config';
+import type { Dataset } from '../core/dataset/dataset-types';
+import type { RunConfig } from '../core/config/run-config';
 import type { Prices } from '../engine/meter';
 import type {
   ArtifactRecord,

@@ -1,18 +1,18 @@
 /**
  * Edit blame of a skill text against a run's history (issue #11): which version introduced each
- * line (core/edit-blame.ts), and for lines a step wrote, the edit, the analysts' reasoning, the
+ * line (core/skill/edit-blame.ts), and for lines a step wrote, the edit, the analysts' reasoning, the
  * train items that failed and the validation items it fixed. The text's lineage is the chain of
  * versions the run made current up to the last one equal to it; a text no version equals (edited
  * by hand since) gets its own last link, "edited".
  */
-import { blameLines, blameRanges } from '../core/edit-blame';
-import { compareOutcomes, isPass } from '../core/credit';
-import type { Edit } from '../core/edits';
+import { blameLines, blameRanges } from '../core/skill/edit-blame';
+import { compareOutcomes, isPass } from '../core/verdict/credit';
+import type { Edit } from '../core/skill/edits';
 import { readStepArtifacts } from '../engine/artifacts';
 import type { SkillVersion } from '../engine/types';
 import type { RunRecords } from './run-records';
 import { readStepRecords } from './step-records';
-import { INITIAL_ORIGIN, parseOrigin } from '../core/version-origin';
+import { INITIAL_ORIGIN, parseOrigin } from '../core/skill/version-origin';
 
 export type BlameKind = 'initial' | 'step' | 'slow_update' | 'appendix' | 'edited';
 

@@ -4,11 +4,11 @@
  * the items its candidate was gated on.
  */
 import { stepKey } from '../engine/keys';
-import { skillHash } from '../core/hash';
+import { skillHash } from '../core/basics/hash';
 import type { ArtifactRecord, OptimizerCallRecord, RolloutRow, SkillVersion, StepRecord } from '../engine/types';
 import type { RunRecord } from './schema';
 import type { RunRecords } from './run-records';
-import { parseOrigin } from '../core/version-origin';
+import { parseOrigin } from '../core/skill/version-origin';
 
 export interface StepRecords {
   step: StepRecord;

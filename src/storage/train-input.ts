@@ -3,7 +3,7 @@
  * when it has trigger queries — the activation track's queries with the SKILL.md name and
  * description. One place for the page's worker and the CLI, so both start a run alike.
  */
-import type { RunConfig } from '../core/run-config';
+import type { RunConfig } from '../core/config/run-config';
 import type { TrainInput } from '../engine/run/trainer';
 import type { RunDataset } from '../engine/types';
 import type { RunRecord } from './schema';

@@ -5,13 +5,13 @@
  * here in memory only.
  */
 import type { ModuleSource } from '../core/agent/environment-spec';
-import type { SkillMeta } from '../core/skill-file';
-import type { TriggerQuery } from '../core/trigger-queries';
-import type { PackageShell } from '../core/package-zip';
+import type { SkillMeta } from '../core/skill/skill-file';
+import type { TriggerQuery } from '../core/dataset/trigger-queries';
+import type { PackageShell } from '../core/skill/package-zip';
 import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
 import { draftsStorage } from './drafts-storage';
-import { DEFAULT_RUN_CONFIG, type RunConfig } from '../core/run-config';
+import { DEFAULT_RUN_CONFIG, type RunConfig } from '../core/config/run-config';
 import type { EngineStage, NoiseReading, Price, RunStatus, StageUsage, StoredEndpoint } from '../worker/api-types';
 
 export interface ChartPoint {

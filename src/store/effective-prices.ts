@@ -3,8 +3,8 @@
  * model (the numbers Connect shows). Sent with every run and evaluation, so the cost so far and
  * the budget cap count real dollars, not $0 (issue #9 item 4).
  */
-import { presetPrice, type Price } from '../core/pricing';
-import { tieredPrice } from '../core/service-tier';
+import { presetPrice, type Price } from '../core/config/pricing';
+import { tieredPrice } from '../core/config/service-tier';
 import type { ConnectionDraft } from './app-store';
 
 export function effectivePrices(c: Pick<ConnectionDraft, 'prices' | 'target' | 'optimizer'>): {

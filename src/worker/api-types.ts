@@ -20,15 +20,15 @@ import type {
   LiftReport,
   ActivationState,
 } from '../engine/types';
-import type { DatasetItem, DatasetProblem, FieldMapping, DatasetFormat } from '../core/dataset-types';
-import type { RunConfig } from '../core/run-config';
-import type { SkillMeta } from '../core/skill-file';
-import type { PackageShell } from '../core/package-zip';
+import type { DatasetItem, DatasetProblem, FieldMapping, DatasetFormat } from '../core/dataset/dataset-types';
+import type { RunConfig } from '../core/config/run-config';
+import type { SkillMeta } from '../core/skill/skill-file';
+import type { PackageShell } from '../core/skill/package-zip';
 import type { ModuleSource, RunEnvironmentSpec } from '../core/agent/environment-spec';
 import type { CreateRunInput } from '../service/runs';
 import type { StepDetail } from '../service/inspection';
 import type { Evaluation as EvaluateSkillOutput, Feedback as FeedbackOutput } from '../service/evaluation';
-import type { BuildChoices, ImportOptions } from '../core/dataset-import';
+import type { BuildChoices, ImportOptions } from '../core/dataset/dataset-import';
 import type { DatasetListItem } from '../storage/datasets-repo';
 import type { RunListItem } from '../storage/runs-repo';
 import type { BlameLine, BlameSource, SkillBlame } from '../storage/skill-blame';

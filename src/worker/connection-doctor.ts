@@ -4,7 +4,7 @@
  * all (an opaque no-cors request), and does the endpoint's CORS allow this page with only the
  * basic headers — and the advice names the fix, per provider.
  */
-import { isLocalEndpoint } from '../core/local-endpoint';
+import { isLocalEndpoint } from '../core/config/local-endpoint';
 
 export type DoctorKind =
   'mixed_content' | 'anthropic_header' | 'unreachable' | 'local_unreachable' | 'cors_headers' | 'cors';

@@ -1,9 +1,9 @@
 /** "Test connection": one tiny call per role, with its latency or a diagnosis the user can act on. */
 import OpenAI from 'openai';
 import { RoleClient, rememberJsonMode, rememberedJsonMode } from '../llm/openai-client';
-import { extractJsonObject } from '../core/json-extract';
-import { stripThinking } from '../core/thinking';
-import { isLocalEndpoint } from '../core/local-endpoint';
+import { extractJsonObject } from '../core/basics/json-extract';
+import { stripThinking } from '../core/basics/thinking';
+import { isLocalEndpoint } from '../core/config/local-endpoint';
 import { withoutSdkHeaders } from '../llm/minimal-headers';
 import { contextFix, diagnoseUnreachable } from './connection-doctor';
 import { classifyError } from '../llm/errors';

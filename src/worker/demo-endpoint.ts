@@ -1,17 +1,17 @@
 /**
  * The zero-key demo (issue #11): an OpenAI-compatible endpoint simulated inside the worker,
- * running the rule world (core/demo-world.ts, core/demo-optimizer.ts), the activation track's
- * trigger world (core/demo-trigger-world.ts) and the agent example's parts desk
- * (core/demo-tool-world.ts). Requests to its base URL
+ * running the rule world (core/simulators/demo-world.ts, core/simulators/demo-optimizer.ts), the activation track's
+ * trigger world (core/simulators/demo-trigger-world.ts) and the agent example's parts desk
+ * (core/simulators/demo-tool-world.ts). Requests to its base URL
  * never leave the page — the `.invalid` domain cannot resolve, so nothing could reach a
  * network even by mistake. Everything it answers is a simulation, and the app says so.
  */
-import { DEMO_BASE_URL, DEMO_LATENCY_MS, DEMO_MODELS, simulatedTargetAnswer } from '../core/demo-world';
-import { simulatedOptimizerAnswer, stageOf, type ChatBody } from '../core/demo-optimizer';
-import { describerReply, isTriggerPrompt, triggerReply } from '../core/demo-trigger-world';
-import { toolWorldOptimizer, toolWorldPolicy, type DeskRequest } from '../core/demo-tool-world';
+import { DEMO_BASE_URL, DEMO_LATENCY_MS, DEMO_MODELS, simulatedTargetAnswer } from '../core/simulators/demo-world';
+import { simulatedOptimizerAnswer, stageOf, type ChatBody } from '../core/simulators/demo-optimizer';
+import { describerReply, isTriggerPrompt, triggerReply } from '../core/simulators/demo-trigger-world';
+import { toolWorldOptimizer, toolWorldPolicy, type DeskRequest } from '../core/simulators/demo-tool-world';
 
-export { DEMO_BASE_URL, DEMO_KEY, DEMO_MODELS } from '../core/demo-world';
+export { DEMO_BASE_URL, DEMO_KEY, DEMO_MODELS } from '../core/simulators/demo-world';
 
 /** A stable number in [0, 1) from a text (FNV-1a): the simulation's "randomness". */
 export function fnvFraction(text: string): number {
@@ -37,7 +37,7 @@ function complete(body: ChatBody): Response {
     .map((m) => m.content)
     .join('\n');
   const stage = stageOf(body);
-  // The activation track's question and rewrite (core/demo-trigger-world.ts).
+  // The activation track's question and rewrite (core/simulators/demo-trigger-world.ts).
   const trigger = stage === 'target' && isTriggerPrompt(system);
   const content = trigger
     ? triggerReply(system, user)

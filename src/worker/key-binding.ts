@@ -4,7 +4,7 @@
  * against another provider, therefore never receives the user's current key.
  */
 import type { Secrets } from './api-types';
-import { DEMO_BASE_URL, DEMO_KEY } from '../core/demo-world';
+import { DEMO_BASE_URL, DEMO_KEY } from '../core/simulators/demo-world';
 
 const ROLES = ['target', 'optimizer', 'judge'] as const;
 type KeyRole = (typeof ROLES)[number];

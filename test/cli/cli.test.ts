@@ -13,7 +13,7 @@ import { openSkillwrightDb } from '../../src/storage/open-db';
 import { importBundle, parseBundle } from '../../src/storage/bundle';
 import { exportRunFile } from '../support/bundle-file';
 import { runCli } from '../../src/cli/main';
-import { readPackageZip } from '../../src/core/package-zip';
+import { readPackageZip } from '../../src/core/skill/package-zip';
 import { ruleText, topicCode, TOPICS } from '../support/rule-world';
 import { TRIGGER_START_DESCRIPTION, triggerWorldQueries } from '../support/trigger-world';
 

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseCliConfig } from '../../src/cli/config';
 import { cliConfigSchema } from '../../src/cli/config-schema';
-import { DEFAULT_RUN_CONFIG } from '../../src/core/run-config';
+import { DEFAULT_RUN_CONFIG } from '../../src/core/config/run-config';
 
 const base = { target: { baseURL: 'http://127.0.0.1:8787/v1', model: 'sim-target' }, optimizer: { baseURL: 'http://127.0.0.1:8787/v1', model: 'sim-optimizer' } };
 

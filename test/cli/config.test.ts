@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { ConfigError, ENDPOINT_KEYS, keysFromEnv, parseCliConfig } from '../../src/cli/config';
 import { cliConfigSchema } from '../../src/cli/config-schema';
-import { DEFAULT_RUN_CONFIG } from '../../src/core/run-config';
-import { presetPrice } from '../../src/core/pricing';
+import { DEFAULT_RUN_CONFIG } from '../../src/core/config/run-config';
+import { presetPrice } from '../../src/core/config/pricing';
 
 const base = { target: { baseURL: 'https://api.openai.com/v1', model: 'gpt-4o-mini', serviceTier: 'flex' }, optimizer: { baseURL: 'https://api.openai.com/v1', model: 'gpt-4o' } };
 

@@ -12,7 +12,7 @@ import { connectTrainer } from '../../src/client/trainer-client';
 import { cancelRun, recoverOnStartup, resumeRun, startTraining } from '../../src/client/run-controller';
 import { DEFAULT_CONNECTION, setApp, useApp, type LiveRun } from '../../src/store/app-store';
 import { SMALL_CONFIG, INITIAL_SKILL } from '../support/harness';
-import { DEFAULT_RUN_CONFIG } from '../../src/core/run-config';
+import { DEFAULT_RUN_CONFIG } from '../../src/core/config/run-config';
 
 const server = sharedLlmServer();
 const KEY = 'sk-client-test-123';

@@ -11,7 +11,7 @@ import { startLlmServer, type LlmTestServer } from '../support/llm-server';
 import { HARD_INITIAL_SKILL, makeHardWorldItems, makeWorldItems, ruleText } from '../support/rule-world';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { TRIGGER_START_DESCRIPTION, triggerWorldQueries } from '../support/trigger-world';
-import { withDescription } from '../../src/core/skill-file';
+import { withDescription } from '../../src/core/skill/skill-file';
 
 const appUrl = inject('appUrl');
 const distDir = inject('distDir');

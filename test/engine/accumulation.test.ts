@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { sharedLlmServer } from '../support/shared-server';
 import { trainOnce } from '../support/harness';
-import { deriveSteps } from '../../src/core/run-config';
+import { deriveSteps } from '../../src/core/config/run-config';
 
 const server = sharedLlmServer();
 

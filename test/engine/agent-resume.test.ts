@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLlmServer, type LlmTestServer } from '../support/llm-server';
 import { killAndResume, referenceRun, type World } from '../support/resume-harness';
 import { DOUBLE, LOOKUP, UNITS_REFERENCE, toolWorldFile, toolWorldOptimizer, toolWorldPolicy } from '../support/tool-world';
-import { importDatasetText } from '../../src/core/dataset-import';
-import { DEFAULT_RUN_CONFIG } from '../../src/core/run-config';
-import { bundlePackage } from '../../src/core/skill-package';
+import { importDatasetText } from '../../src/core/dataset/dataset-import';
+import { DEFAULT_RUN_CONFIG } from '../../src/core/config/run-config';
+import { bundlePackage } from '../../src/core/skill/skill-package';
 
 let server: LlmTestServer;
 beforeAll(async () => {

@@ -11,8 +11,8 @@ import {
   toolWorldOptimizer,
   toolWorldPolicy,
 } from '../support/tool-world';
-import { importDatasetText } from '../../src/core/dataset-import';
-import { bundlePackage, splitBundle } from '../../src/core/skill-package';
+import { importDatasetText } from '../../src/core/dataset/dataset-import';
+import { bundlePackage, splitBundle } from '../../src/core/skill/skill-package';
 import type { RunDataset } from '../../src/engine/types';
 
 let server: LlmTestServer;
@@ -133,7 +133,7 @@ describe('repairing an agent’s bundle (issue #30)', () => {
     const { testEndpoint } = await import('../support/endpoints');
     const { loadPrompts } = await import('../support/prompts');
     const { MemoryRunStore } = await import('../../src/storage/memory-store');
-    const { DEFAULT_RUN_CONFIG } = await import('../../src/core/run-config');
+    const { DEFAULT_RUN_CONFIG } = await import('../../src/core/config/run-config');
     const data = toolData();
     const ctx = await createStandaloneContext({
       runId: 'repair',
@@ -178,8 +178,8 @@ describe('the activation track of an agent’s skill (issue #30)', () => {
     const { testEndpoint } = await import('../support/endpoints');
     const { loadPrompts } = await import('../support/prompts');
     const { MemoryRunStore } = await import('../../src/storage/memory-store');
-    const { DEFAULT_RUN_CONFIG } = await import('../../src/core/run-config');
-    const { triggerItems } = await import('../../src/core/trigger-queries');
+    const { DEFAULT_RUN_CONFIG } = await import('../../src/core/config/run-config');
+    const { triggerItems } = await import('../../src/core/dataset/trigger-queries');
     const data = toolData();
     const ctx = await createStandaloneContext({
       runId: 'act',

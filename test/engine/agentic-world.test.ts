@@ -9,7 +9,7 @@ import { startLlmServer, type LlmTestServer } from '../support/llm-server';
 import { trainOnce } from '../support/harness';
 import { AGENTIC_KNOBS, agenticDataset, agenticHeldOut } from '../support/bench-agentic';
 import { AGENTIC_INITIAL_SKILL, RULES, UNITS_PATH } from '../support/agentic-world';
-import { splitBundle } from '../../src/core/skill-package';
+import { splitBundle } from '../../src/core/skill/skill-package';
 
 const data = agenticDataset();
 

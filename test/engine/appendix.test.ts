@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { sharedLlmServer } from '../support/shared-server';
 import { trainOnce } from '../support/harness';
-import { APPENDIX_START, getAppendixNotes } from '../../src/core/protected-regions';
+import { APPENDIX_START, getAppendixNotes } from '../../src/core/skill/protected-regions';
 import type { AppendixFlush } from '../../src/engine/artifacts';
 
 const server = sharedLlmServer();

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLlmServer, type LlmTestServer } from '../support/llm-server';
 import { trainOnce, type RunOptions } from '../support/harness';
 import { MemoryRunStore } from '../../src/storage/memory-store';
-import { callStageOfPhase } from '../../src/core/stages';
+import { callStageOfPhase } from '../../src/core/config/stages';
 import type { RunEvent } from '../../src/engine/events';
 import type { RunStore } from '../../src/engine/ports';
 import type { RolloutRow } from '../../src/engine/types';

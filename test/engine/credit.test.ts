@@ -6,8 +6,8 @@ import { startLlmServer, type LlmTestServer } from '../support/llm-server';
 import { trainOnce } from '../support/harness';
 import { BASELINE_KNOBS, hardWorldDataset } from '../support/bench-quality';
 import { HARD_INITIAL_SKILL } from '../support/rule-world';
-import { EDIT_OPS, type Edit, type EditReportRow, type Patch } from '../../src/core/edits';
-import type { RunConfig } from '../../src/core/run-config';
+import { EDIT_OPS, type Edit, type EditReportRow, type Patch } from '../../src/core/skill/edits';
+import type { RunConfig } from '../../src/core/config/run-config';
 import type { RunStore } from '../../src/engine/ports';
 
 let srv: LlmTestServer;

@@ -6,8 +6,8 @@ import { loadPrompts } from '../support/prompts';
 import { MemoryRunStore } from '../../src/storage/memory-store';
 import { estimateCost } from '../../src/engine/cost-estimate';
 import { rolloutTemplateOf } from '../../src/engine/context';
-import { estimateRunCalls, totalCalls } from '../../src/core/call-count';
-import { presetPrice } from '../../src/core/pricing';
+import { estimateRunCalls, totalCalls } from '../../src/core/config/call-count';
+import { presetPrice } from '../../src/core/config/pricing';
 import type { RunEvent } from '../../src/engine/events';
 
 const server = sharedLlmServer();

@@ -14,8 +14,8 @@ import { Meter } from '../../src/engine/meter';
 import { initialRunState } from '../../src/engine/run/trainer';
 import { gateCandidate } from '../../src/engine/gate';
 import { scoreOnSelection } from '../../src/engine/validation-score';
-import { applyPatch } from '../../src/core/edits';
-import { noisePolicy, NO_FLIPS } from '../../src/core/noise';
+import { applyPatch } from '../../src/core/skill/edits';
+import { noisePolicy, NO_FLIPS } from '../../src/core/verdict/noise';
 
 // A target known to be deterministic: one answer settles an item.
 const policy = { ...noisePolicy(NO_FLIPS, 1), margin: 1 };

@@ -5,9 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { sharedLlmServer } from '../support/shared-server';
 import { trainOnce, INITIAL_SKILL } from '../support/harness';
 import { ruleText, TOPICS, HARMFUL_RULE } from '../support/rule-world';
-import { isPass } from '../../src/core/credit';
+import { isPass } from '../../src/core/verdict/credit';
 import type { GateArtifact } from '../../src/engine/artifacts';
-import type { RunConfig } from '../../src/core/run-config';
+import type { RunConfig } from '../../src/core/config/run-config';
 
 const server = sharedLlmServer();
 const START = `${INITIAL_SKILL}\n${ruleText(TOPICS[0])}\n${ruleText(TOPICS[1])}\n`;

@@ -6,8 +6,8 @@ import { lookupTool, mcpDeskData } from '../support/mcp-tool-world';
 import { trainOnce } from '../support/harness';
 import { killAndResume, referenceRun, type World } from '../support/resume-harness';
 import { DOUBLE, LOOKUP, UNITS_REFERENCE, toolWorldOptimizer, toolWorldPolicy } from '../support/tool-world';
-import { DEFAULT_RUN_CONFIG, type RunConfig } from '../../src/core/run-config';
-import { bundlePackage } from '../../src/core/skill-package';
+import { DEFAULT_RUN_CONFIG, type RunConfig } from '../../src/core/config/run-config';
+import { bundlePackage } from '../../src/core/skill/skill-package';
 import { MemoryRunStore } from '../../src/storage/memory-store';
 import { connectMcpEnvironment, type McpEnvironment } from '../../src/mcp/mcp-environment';
 

@@ -10,7 +10,7 @@ import { createContext } from '../../src/engine/context';
 import { Meter } from '../../src/engine/meter';
 import { initialRunState } from '../../src/engine/run/trainer';
 import { scoreOnSelection } from '../../src/engine/validation-score';
-import { skillHash } from '../../src/core/hash';
+import { skillHash } from '../../src/core/basics/hash';
 
 const server = sharedLlmServer();
 

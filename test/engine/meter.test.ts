@@ -1,7 +1,7 @@
 // The meter: what each call costs and where it is billed (issue #9 item 5, part; issue #8 stages).
 import { describe, expect, it } from 'vitest';
 import { Meter } from '../../src/engine/meter';
-import { CALL_STAGES, callStageOfPhase, callStageOfPrompt } from '../../src/core/stages';
+import { CALL_STAGES, callStageOfPhase, callStageOfPrompt } from '../../src/core/config/stages';
 import { sharedLlmServer } from '../support/shared-server';
 import { trainOnce } from '../support/harness';
 

@@ -16,8 +16,8 @@ import { initialRunState } from '../../src/engine/run/trainer';
 import { finish } from '../../src/engine/run/finish';
 import { judge } from '../../src/engine/gate';
 import { scoreOnSelection } from '../../src/engine/validation-score';
-import { pairedVerdict, type ItemPair } from '../../src/core/paired-verdict';
-import type { RunConfig } from '../../src/core/run-config';
+import { pairedVerdict, type ItemPair } from '../../src/core/verdict/paired-verdict';
+import type { RunConfig } from '../../src/core/config/run-config';
 import type { RunEvent } from '../../src/engine/events';
 
 const server = sharedLlmServer();

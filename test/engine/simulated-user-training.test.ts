@@ -7,7 +7,7 @@ import { conversationPolicy } from '../support/conversation-agent';
 import { conversationOptimizerAnswer } from '../support/conversation-optimizer';
 import { BROAD, HARM, RULES, START_SKILL } from '../support/conversation-world';
 import { conversationDataset } from '../support/bench-simulated-user';
-import { DEFAULT_RUN_CONFIG, type RunConfig } from '../../src/core/run-config';
+import { DEFAULT_RUN_CONFIG, type RunConfig } from '../../src/core/config/run-config';
 
 let server: LlmTestServer;
 beforeAll(async () => {

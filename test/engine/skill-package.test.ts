@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { sharedLlmServer } from '../support/shared-server';
 import { INITIAL_SKILL, trainOnce } from '../support/harness';
 import { ruleKey, ruleText, topicCode, TOPICS } from '../support/rule-world';
-import { bundlePackage, fileSections, splitBundle } from '../../src/core/skill-package';
+import { bundlePackage, fileSections, splitBundle } from '../../src/core/skill/skill-package';
 import { startLlmServer } from '../support/llm-server';
-import { simulatedOptimizerAnswer } from '../../src/core/demo-optimizer';
+import { simulatedOptimizerAnswer } from '../../src/core/simulators/demo-optimizer';
 import { hashFraction } from '../support/sim-text';
-import { openPackage, packageFromFiles, packageOf, writePackageZip } from '../../src/core/package-zip';
+import { openPackage, packageFromFiles, packageOf, writePackageZip } from '../../src/core/skill/package-zip';
 import { strFromU8, strToU8, unzipSync } from 'fflate';
 
 const server = sharedLlmServer();

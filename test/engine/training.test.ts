@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { sharedLlmServer } from '../support/shared-server';
 import { trainOnce } from '../support/harness';
 import { HARMFUL_KEY, ruleText } from '../support/rule-world';
-import { mergeCalls, rankCalls, reflectCalls } from '../../src/core/call-count';
+import { mergeCalls, rankCalls, reflectCalls } from '../../src/core/config/call-count';
 import type { RunStore } from '../../src/engine/ports';
-import type { Patch } from '../../src/core/edits';
+import type { Patch } from '../../src/core/skill/edits';
 
 const server = sharedLlmServer();
 

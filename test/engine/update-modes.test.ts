@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { sharedLlmServer } from '../support/shared-server';
 import { trainOnce } from '../support/harness';
-import { SLOW_UPDATE_START } from '../../src/core/protected-regions';
+import { SLOW_UPDATE_START } from '../../src/core/skill/protected-regions';
 import type { RewriteArtifact } from '../../src/engine/artifacts';
 import type { StepRecord } from '../../src/engine/types';
 

@@ -6,7 +6,7 @@ import { testEndpoint } from '../support/endpoints';
 import { RoleClient } from '../../src/llm/openai-client';
 import { TargetBatchClient } from '../../src/llm/batch-client';
 import { isLlmError, type BatchLine, type LlmError, type LlmResponse } from '../../src/engine/ports';
-import type { BatchApi } from '../../src/core/batch-api';
+import type { BatchApi } from '../../src/core/config/batch-api';
 
 let srv: LlmTestServer;
 beforeAll(async () => {

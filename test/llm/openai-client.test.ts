@@ -207,7 +207,7 @@ describe('service tiers (issue #22)', () => {
   it('flex gets the provider’s 15-minute timeout unless the user set one, and half the list price', async () => {
     const { endpointConfig } = await import('../../src/service/llm-port');
     const { effectivePrices } = await import('../../src/store/effective-prices');
-    const { presetPrice } = await import('../../src/core/pricing');
+    const { presetPrice } = await import('../../src/core/config/pricing');
     expect(endpointConfig({ baseURL: srv.url, model: 'm', serviceTier: 'flex' }, 'k', 4, 'target').timeoutMs).toBe(15 * 60_000);
     expect(endpointConfig({ baseURL: srv.url, model: 'm', serviceTier: 'flex', timeoutMs: 5000 }, 'k', 4, 'target').timeoutMs).toBe(5000);
     expect(endpointConfig({ baseURL: srv.url, model: 'm' }, 'k', 4, 'target').timeoutMs).toBe(120_000);

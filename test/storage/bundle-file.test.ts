@@ -6,7 +6,7 @@ import { parseBundle } from '../../src/storage/bundle';
 import { exportRunFile } from '../support/bundle-file';
 import { putRun } from '../../src/storage/runs-repo';
 import { RUN_DATA_STORES } from '../../src/storage/schema';
-import { DEFAULT_RUN_CONFIG } from '../../src/core/run-config';
+import { DEFAULT_RUN_CONFIG } from '../../src/core/config/run-config';
 import type { RolloutRow, StepRecord } from '../../src/engine/types';
 
 async function seed(db: SkillwrightDb, runId: string, rollouts: number): Promise<void> {

@@ -2,7 +2,7 @@
 // an export is checked at import, and a bad one is named by its path in the bundle.
 import { describe, expect, it } from 'vitest';
 import { BUNDLE_FORMAT, parseBundle, type RunBundle } from '../../src/storage/bundle';
-import { DEFAULT_RUN_CONFIG } from '../../src/core/run-config';
+import { DEFAULT_RUN_CONFIG } from '../../src/core/config/run-config';
 
 function bundle(): RunBundle {
   const items = ['a', 'b', 'c'].map((id) => ({ id, question: `q ${id}`, answers: ['x'], fields: {} }));

@@ -13,7 +13,7 @@ async function countRunRows(db: SkillwrightDb, id: string): Promise<Record<strin
   return out;
 }
 import { forgetKeys, getRememberedKeys, rememberKeys } from '../../src/storage/settings-repo';
-import { DEFAULT_RUN_CONFIG } from '../../src/core/run-config';
+import { DEFAULT_RUN_CONFIG } from '../../src/core/config/run-config';
 import type { DatasetRecord, RunRecord } from '../../src/storage/schema';
 import { listDatasets, noteTestLook, putDataset } from '../../src/storage/datasets-repo';
 import type { RolloutRow } from '../../src/engine/types';

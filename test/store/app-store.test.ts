@@ -1,7 +1,7 @@
 // Settings saved in localStorage by an older version gain the newer knobs' defaults (gate rule).
 import { describe, expect, it } from 'vitest';
 import { draftOfPackage, MAX_DRAFT_ASSET_CHARS, useApp, withSavedSettings } from '../../src/store/app-store';
-import { DEFAULT_RUN_CONFIG, validateRunConfig } from '../../src/core/run-config';
+import { DEFAULT_RUN_CONFIG, validateRunConfig } from '../../src/core/config/run-config';
 
 describe('saved settings', () => {
   it('an older saved config without the gate rule takes its default and stays valid', () => {

@@ -1,7 +1,7 @@
 // Issue #9 item 4: the prices Connect shows are the prices a run is charged at.
 import { describe, expect, it } from 'vitest';
 import { effectivePrices } from '../../src/store/effective-prices';
-import { PRICE_PRESETS } from '../../src/core/pricing';
+import { PRICE_PRESETS } from '../../src/core/config/pricing';
 
 const endpoint = (model: string) => ({ baseURL: 'https://api.example.com/v1', model });
 

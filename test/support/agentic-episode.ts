@@ -11,9 +11,9 @@ import { READ_FILE, READ_FILE_TOOL, onDemandSkill, readSkillFile } from '../../s
 import { mergeTools, type ToolSpec } from '../../src/core/agent/tool-spec';
 import { combineChecks, expectedCallChecks, forbiddenCallCheck, outOfTurnsCheck, type CheckResult } from '../../src/core/agent/trajectory-checks';
 import type { TrajectoryEntry } from '../../src/core/agent/trajectory';
-import type { DatasetItem } from '../../src/core/dataset-types';
-import { scoreResponse } from '../../src/core/scoring';
-import { renderRollout, type RolloutTemplate } from '../../src/core/templates';
+import type { DatasetItem } from '../../src/core/dataset/dataset-types';
+import { scoreResponse } from '../../src/core/scoring/scoring';
+import { renderRollout, type RolloutTemplate } from '../../src/core/config/templates';
 import { agentAction, replyText, type AgentAction, type AgentRequest, type ToolStep } from './agentic-agent';
 
 export interface EpisodeSetting {

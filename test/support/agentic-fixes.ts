@@ -13,7 +13,7 @@
 import { codesIn } from './agentic-agent';
 import { callsInReason, expectedArgs, reasonNamesCalls, type Evidence, type SeenCall } from './agentic-evidence';
 import { BROAD, BROAD_STOP, DECOYS, HARM, RULES, UNIT_CODES, UNITS_PATH, archiveRule, unitLine, type DecoyId, type RuleId, type Task, type WorldRule } from './agentic-world';
-import { hasFileSections, splitBundle } from '../../src/core/skill-package';
+import { hasFileSections, splitBundle } from '../../src/core/skill/skill-package';
 import type { SimEdit } from './sim-text';
 
 /** A generic rule an analyst without evidence writes: harmless, and no help. */

@@ -23,7 +23,7 @@
  * lookup answered "unknown" may lack the lookup, the bare number or its family's archive, and
  * decoys (every part in the archive, unit names, every refund escalated) explain it as well.
  */
-import { bundlePackage } from '../../src/core/skill-package';
+import { bundlePackage } from '../../src/core/skill/skill-package';
 
 export const UNITS_PATH = 'references/units.md';
 

@@ -3,7 +3,7 @@ import * as Comlink from 'comlink';
 import { createApi, type ApiDeps } from '../../src/worker/create-api';
 import type { WorkerApi } from '../../src/worker/api-types';
 import { openSkillwrightDb, type SkillwrightDb } from '../../src/storage/open-db';
-import { DEFAULT_RUN_CONFIG, type RunConfig } from '../../src/core/run-config';
+import { DEFAULT_RUN_CONFIG, type RunConfig } from '../../src/core/config/run-config';
 import { makeWorldItems } from './rule-world';
 import { promptFiles } from './prompts';
 import { INITIAL_SKILL, SMALL_CONFIG } from './harness';

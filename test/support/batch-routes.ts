@@ -10,7 +10,7 @@
  * `batchDelayMs` has passed; faults: a refused batch, expired lines, per-line faults.
  */
 import type http from 'node:http';
-import type { ChatBody } from '../../src/core/demo-optimizer';
+import type { ChatBody } from '../../src/core/simulators/demo-optimizer';
 
 export interface ChatOutcome {
   status: number;

@@ -6,8 +6,8 @@
  * queries the kept description decides right *without noise*; the figure the run shows (its test
  * shares, noise in them) is reported beside it.
  */
-import type { RunConfig } from '../../src/core/run-config';
-import { splitTriggerQueries, triggerItems } from '../../src/core/trigger-queries';
+import type { RunConfig } from '../../src/core/config/run-config';
+import { splitTriggerQueries, triggerItems } from '../../src/core/dataset/trigger-queries';
 import { createLlmPort } from '../../src/llm/openai-client';
 import { MemoryRunStore } from '../../src/storage/memory-store';
 import { runTraining } from '../../src/engine/run/trainer';

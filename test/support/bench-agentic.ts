@@ -11,8 +11,8 @@
  * the kept skill's accuracy on the test items when the agent does not slip, its trajectories run
  * offline against the items' environment and scored as the engine scores them (agentic-episode.ts).
  */
-import { importDatasetText } from '../../src/core/dataset-import';
-import type { RunConfig } from '../../src/core/run-config';
+import { importDatasetText } from '../../src/core/dataset/dataset-import';
+import type { RunConfig } from '../../src/core/config/run-config';
 import type { RunDataset, RolloutRow } from '../../src/engine/types';
 import { AGENTIC_INITIAL_SKILL, agenticDatasetText } from './agentic-world';
 import { agenticAccuracy, type EpisodeSetting } from './agentic-episode';

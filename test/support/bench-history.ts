@@ -7,10 +7,10 @@
 import { createApi } from '../../src/worker/create-api';
 import { openSkillwrightDb, type SkillwrightDb } from '../../src/storage/open-db';
 import { putRun } from '../../src/storage/runs-repo';
-import { keptLines } from '../../src/core/edit-blame';
-import { skillHash } from '../../src/core/hash';
+import { keptLines } from '../../src/core/skill/edit-blame';
+import { skillHash } from '../../src/core/basics/hash';
 import { stepKey } from '../../src/engine/keys';
-import { DEFAULT_RUN_CONFIG } from '../../src/core/run-config';
+import { DEFAULT_RUN_CONFIG } from '../../src/core/config/run-config';
 import type { RolloutRow, StepRecord } from '../../src/engine/types';
 import { promptFiles } from './prompts';
 

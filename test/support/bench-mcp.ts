@@ -5,7 +5,7 @@
  * noise (5 % / 3 % per action), same analyst; the dataset declares no tools. Held-out replays
  * the kept skill offline against the declared world, whose answers the server gives.
  */
-import type { RunConfig } from '../../src/core/run-config';
+import type { RunConfig } from '../../src/core/config/run-config';
 import { connectMcpEnvironment } from '../../src/mcp/mcp-environment';
 import { agenticSetup, trainAgentic, type AgenticSeedResult } from './bench-agentic';
 import type { SeedOptions, SeedSetup } from './bench-quality';

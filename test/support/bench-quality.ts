@@ -26,12 +26,12 @@
  * slips, default 1), --seeds=N (default 8), --world=a,b (default all), --table (a per-seed table
  * before the JSON), --gate-rule=no_regression|significance [--k=N], --update-mode=rewrite|full_rewrite.
  */
-import { shownLift } from '../../src/core/lift';
+import { shownLift } from '../../src/core/verdict/lift';
 import '../setup';
-import { importDatasetText } from '../../src/core/dataset-import';
-import { type RunConfig } from '../../src/core/run-config';
-import { renderRollout } from '../../src/core/templates';
-import { scoreResponse } from '../../src/core/scoring';
+import { importDatasetText } from '../../src/core/dataset/dataset-import';
+import { type RunConfig } from '../../src/core/config/run-config';
+import { renderRollout } from '../../src/core/config/templates';
+import { scoreResponse } from '../../src/core/scoring/scoring';
 import { createLlmPort } from '../../src/llm/openai-client';
 import { MemoryRunStore } from '../../src/storage/memory-store';
 import { runTraining } from '../../src/engine/run/trainer';
@@ -158,7 +158,7 @@ export async function trainSetup(name: string, setup: SeedSetup, seed: number, k
       seed,
       heldOut: setup.heldOut(state.gate.bestSkill),
       initialHeldOut: setup.heldOut(initialSkill),
-      // What the lift card shows: the estimate when the target is noisy (core/lift.ts shownLift).
+      // What the lift card shows: the estimate when the target is noisy (core/verdict/lift.ts shownLift).
       reportedLift: summary.lift ? shownLift(summary.lift) : summary.testDelta,
       measuredLift: summary.testDelta,
       liftInterval: liftIntervalOf(summary),

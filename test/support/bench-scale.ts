@@ -17,7 +17,7 @@ import { openSkillwrightDb } from '../../src/storage/open-db';
 import { putRun } from '../../src/storage/runs-repo';
 import { parseBundle } from '../../src/storage/bundle';
 import { exportRunFile } from './bundle-file';
-import { DEFAULT_RUN_CONFIG } from '../../src/core/run-config';
+import { DEFAULT_RUN_CONFIG } from '../../src/core/config/run-config';
 import { loadPrompts } from './prompts';
 import { testEndpoint } from './endpoints';
 import { INITIAL_SKILL, worldDataset } from './harness';

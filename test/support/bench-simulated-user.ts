@@ -8,8 +8,8 @@
  * Held-out replays the kept skill's conversations offline on the test items, neither the agent
  * nor the user slipping (conversation-episode.ts).
  */
-import { importDatasetText } from '../../src/core/dataset-import';
-import type { RunConfig } from '../../src/core/run-config';
+import { importDatasetText } from '../../src/core/dataset/dataset-import';
+import type { RunConfig } from '../../src/core/config/run-config';
 import type { RunDataset } from '../../src/engine/types';
 import { trainAgentic, type AgenticSeedResult } from './bench-agentic';
 import type { SeedOptions, SeedSetup } from './bench-quality';

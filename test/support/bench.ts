@@ -10,7 +10,7 @@
  */
 import '../setup'; // lifts Node's abort-listener warning, as in the tests
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mergeTreeCalls, reflectCalls, rankCalls } from '../../src/core/call-count';
+import { mergeTreeCalls, reflectCalls, rankCalls } from '../../src/core/config/call-count';
 import { createLlmPort } from '../../src/llm/openai-client';
 import { MemoryRunStore } from '../../src/storage/memory-store';
 import { runTraining } from '../../src/engine/run/trainer';
@@ -18,7 +18,7 @@ import { evaluateSkill } from '../../src/engine/evaluate';
 import { loadPrompts } from './prompts';
 import { testEndpoint } from './endpoints';
 import { INITIAL_SKILL, SMALL_CONFIG, worldDataset } from './harness';
-import { presetPrice } from '../../src/core/pricing';
+import { presetPrice } from '../../src/core/config/pricing';
 
 export async function startServerProcess(latencyMs: number, harmfulRate = 0.5, batchDelayMs = BATCH_DELAY_MS): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, ['scripts/run-ts.mjs', 'test/support/dev-mock.ts'], {

@@ -9,7 +9,7 @@
  * and restates lines the skill has. Merging and ranking are the hard world's; the repairer drops
  * the harmful and over-broad rules; the epoch reviewer, shown no conversations, adds nothing.
  */
-import { AGENT_ANALYST } from '../../src/core/demo-tool-world';
+import { AGENT_ANALYST } from '../../src/core/simulators/demo-tool-world';
 import { BROAD, HARM, RULES, openingKind, type Kind, type RuleId } from './conversation-world';
 import { hardOptimizerAnswer } from './hard-optimizer';
 import { after, dedupeEdits, exampleEditsIn, hashFraction, section, type SimEdit } from './sim-text';

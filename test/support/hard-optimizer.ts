@@ -19,8 +19,8 @@ import {
   type HardWorldSpec,
 } from './rule-world';
 import { after, dedupeEdits, exampleEditsIn, hashFraction, jsonArrayAfter, section, type SimEdit } from './sim-text';
-import { applyPatch, type Edit } from '../../src/core/edits';
-import { stripProtectedRegions } from '../../src/core/protected-regions';
+import { applyPatch, type Edit } from '../../src/core/skill/edits';
+import { stripProtectedRegions } from '../../src/core/skill/protected-regions';
 
 /**
  * The rewrite modes in the hard world: a suggestion carries the edit the patch-mode analyst

@@ -1,6 +1,6 @@
 /** A run wired for tests: the rule world's dataset, the real prompts, the real LLM client. */
-import { importDatasetText } from '../../src/core/dataset-import';
-import { DEFAULT_RUN_CONFIG, type RunConfig } from '../../src/core/run-config';
+import { importDatasetText } from '../../src/core/dataset/dataset-import';
+import { DEFAULT_RUN_CONFIG, type RunConfig } from '../../src/core/config/run-config';
 import { createLlmPort } from '../../src/llm/openai-client';
 import { setMaxListeners } from 'node:events';
 import type { EndpointConfig } from '../../src/llm/endpoint';

@@ -11,7 +11,7 @@ import { BROAD_WORLD, HARD_WORLD, expectedAnswer, hardTargetAnswer, hardWorldExp
 import { hardOptimizerAnswer } from './hard-optimizer';
 import { hashFraction, withSkillInTrajectories } from './sim-text';
 import { describerReply, isTriggerPrompt, triggerDecision, triggerExpected } from './trigger-world';
-import { simulatedOptimizerAnswer, stageOf, type ChatBody } from '../../src/core/demo-optimizer';
+import { simulatedOptimizerAnswer, stageOf, type ChatBody } from '../../src/core/simulators/demo-optimizer';
 import { createBatchRoutes, type BatchRecord, type BatchServerOptions, type ChatOutcome } from './batch-routes';
 import { agenticOptimizerAnswer } from './agentic-optimizer';
 import { agenticPolicy } from './agentic-target';
@@ -171,7 +171,7 @@ export const DEFAULTS: ServerOptions = {
   port: 0,
 };
 
-/** The simulated optimizer: the hard world's own, else the rule world's (src/core/demo-optimizer.ts). */
+/** The simulated optimizer: the hard world's own, else the rule world's (src/core/simulators/demo-optimizer.ts). */
 function worldSpec(world: ServerOptions['world']): HardWorldSpec | null {
   return world === 'hard' ? HARD_WORLD : world === 'broad' ? BROAD_WORLD : null;
 }

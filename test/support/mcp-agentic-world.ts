@@ -9,7 +9,7 @@
  */
 import { declaredResult } from '../../src/core/agent/declarative-tools';
 import type { ToolResultRule } from '../../src/core/agent/agent-item';
-import { importDatasetText } from '../../src/core/dataset-import';
+import { importDatasetText } from '../../src/core/dataset/dataset-import';
 import type { RunDataset } from '../../src/engine/types';
 import { AGENTIC_TOOLS, makeAgenticItems, type AgenticItem } from './agentic-world';
 import type { McpTestTool } from './mcp-server';

@@ -1,10 +1,10 @@
 /**
- * The parts desk (src/core/demo-tool-world.ts) served by a real MCP server (issue #31): its
+ * The parts desk (src/core/simulators/demo-tool-world.ts) served by a real MCP server (issue #31): its
  * `lookup` answers from the catalogue every item's declared result comes from, so a skill earns
  * the same through MCP as through declared tools; the dataset keeps its answers and expected
  * calls but declares no tools. Each session counts its lookups (a server's per-session state).
  */
-import { importDatasetText } from '../../src/core/dataset-import';
+import { importDatasetText } from '../../src/core/dataset/dataset-import';
 import type { RunDataset } from '../../src/engine/types';
 import { LOOKUP_TOOL, toolWorldItems } from './tool-world';
 import type { McpTestTool } from './mcp-server';

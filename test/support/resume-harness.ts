@@ -15,7 +15,7 @@ import { createLlmPort } from '../../src/llm/openai-client';
 import { runTraining, type ActivationInput, type TrainOutcome } from '../../src/engine/run/trainer';
 import type { RunStore } from '../../src/engine/ports';
 import type { ToolEnvironment } from '../../src/engine/environment';
-import { DEFAULT_RUN_CONFIG, type RunConfig } from '../../src/core/run-config';
+import { DEFAULT_RUN_CONFIG, type RunConfig } from '../../src/core/config/run-config';
 import type { RunDataset } from '../../src/engine/types';
 
 /** What a resumed run trains, and against which test server. */

@@ -1,9 +1,9 @@
 /**
- * The rule worlds of the test LLM server: the easy world lives in src/core/demo-world.ts (the
+ * The rule worlds of the test LLM server: the easy world lives in src/core/simulators/demo-world.ts (the
  * in-page demo runs it too); the hard worlds below are built on it.
  */
-export * from '../../src/core/demo-world';
-import { HARMFUL_KEY, HARMFUL_RULE, TOPICS, parseQuestion, ruleKey, topicCode, type WorldItem } from '../../src/core/demo-world';
+export * from '../../src/core/simulators/demo-world';
+import { HARMFUL_KEY, HARMFUL_RULE, TOPICS, parseQuestion, ruleKey, topicCode, type WorldItem } from '../../src/core/simulators/demo-world';
 
 /*
  * The hard world (issue #8): built to defeat a loop that wastes its edit budget.

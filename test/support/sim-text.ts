@@ -7,8 +7,8 @@ export function hashFraction(text: string): number {
   return parseInt(createHash('sha256').update(text).digest('hex').slice(0, 8), 16) / 0xffffffff;
 }
 
-export { section, after, jsonArrayAfter, dedupeEdits, type SimEdit } from '../../src/core/demo-optimizer';
-import type { SimEdit } from '../../src/core/demo-optimizer';
+export { section, after, jsonArrayAfter, dedupeEdits, type SimEdit } from '../../src/core/simulators/demo-optimizer';
+import type { SimEdit } from '../../src/core/simulators/demo-optimizer';
 
 /** Literal example edit objects written into a prompt — what a model may echo back. */
 export function exampleEditsIn(system: string): SimEdit[] {

@@ -1,2 +1,5 @@
-/** The activation track's trigger world: it lives in src/core/demo-trigger-world.ts (the in-page demo runs it too). */
-export * from '../../src/core/demo-trigger-world';
+/**
+ * The activation track's trigger world: it lives in src/core/simulators/demo-trigger-world.ts (the in-page demo
+ * runs it too).
+ */
+export * from '../../src/core/simulators/demo-trigger-world';

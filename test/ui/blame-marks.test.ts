@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { blameMarks, plainMarkdown, rangesByFile } from '../../src/ui/skill/blame-marks';
-import { bundlePackage } from '../../src/core/skill-package';
+import { bundlePackage } from '../../src/core/skill/skill-package';
 import type { SkillBlame } from '../../src/worker/api-types';
 
 const unescape = (md: string) => md.replace(/\\([!-/:-@[-`{-~])/g, '$1');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { protectedLineRanges } from '../../src/ui/skill/protected-lines';
-import { APPENDIX_END, APPENDIX_START, SLOW_UPDATE_END, SLOW_UPDATE_START } from '../../src/core/protected-regions';
+import { APPENDIX_END, APPENDIX_START, SLOW_UPDATE_END, SLOW_UPDATE_START } from '../../src/core/skill/protected-regions';
 
 describe('protectedLineRanges', () => {
   it('gives the lines of each paired block, in document order', () => {

@@ -322,7 +322,7 @@ describe('evaluating a skill without a run', () => {
     const tab = await openTab();
     const ds = await tab.remote.importDataset(WORLD_TEXT, { name: 'World', ratio: [2, 1, 2], splitSeed: 7 });
     if (!ds.ok) throw new Error('import failed');
-    const { DEFAULT_RUN_CONFIG } = await import('../../src/core/run-config');
+    const { DEFAULT_RUN_CONFIG } = await import('../../src/core/config/run-config');
     const { ruleText, TOPICS } = await import('../support/rule-world');
     await tab.remote.setKeys(KEYS_FOR(srv.url), false);
     const endpoints = { target: { baseURL: srv.url, model: 'sim-target' }, optimizer: { baseURL: srv.url, model: 'sim-optimizer' } };

@@ -4,10 +4,10 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { newRun, openTab } from '../support/api-harness';
-import { DEFAULT_RUN_CONFIG } from '../../src/core/run-config';
+import { DEFAULT_RUN_CONFIG } from '../../src/core/config/run-config';
 import { SMALL_CONFIG } from '../support/harness';
 import { seedHistory } from '../support/bench-history';
-import { keptLines } from '../../src/core/edit-blame';
+import { keptLines } from '../../src/core/skill/edit-blame';
 
 describe('reads of whole datasets', () => {
   it('getRun, the report and repeated estimates read the dataset once at most', async () => {

@@ -3,7 +3,7 @@ import 'fake-indexeddb/auto';
 // choices (mapping, shares, seed) are checked against the staged rows, then committed.
 import { describe, expect, it } from 'vitest';
 import { openTab, WORLD_TEXT } from '../support/api-harness';
-import { MAX_DATASET_BYTES } from '../../src/core/dataset-parse';
+import { MAX_DATASET_BYTES } from '../../src/core/dataset/dataset-parse';
 
 const CSV = 'prompt,gold,alt\nq1,a1,x1\nq2,a2,x2\nq3,a3,x3\nq4,a4,x4\n';
 

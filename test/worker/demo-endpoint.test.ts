@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { openTab } from '../support/api-harness';
 import { DEMO_BASE_URL, DEMO_KEY, DEMO_MODELS, fnvFraction } from '../../src/worker/demo-endpoint';
-import { makeWorldItems } from '../../src/core/demo-world';
-import { DEFAULT_RUN_CONFIG } from '../../src/core/run-config';
+import { makeWorldItems } from '../../src/core/simulators/demo-world';
+import { DEFAULT_RUN_CONFIG } from '../../src/core/config/run-config';
 import { INITIAL_SKILL, SMALL_CONFIG } from '../support/harness';
 
 const endpoints = { target: { baseURL: DEMO_BASE_URL, model: DEMO_MODELS.target }, optimizer: { baseURL: DEMO_BASE_URL, model: DEMO_MODELS.optimizer } };

@@ -4,8 +4,8 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { sharedLlmServer } from '../support/shared-server';
 import { openTab } from '../support/api-harness';
-import { DEFAULT_RUN_CONFIG } from '../../src/core/run-config';
-import { SLOW_UPDATE_END, SLOW_UPDATE_START } from '../../src/core/protected-regions';
+import { DEFAULT_RUN_CONFIG } from '../../src/core/config/run-config';
+import { SLOW_UPDATE_END, SLOW_UPDATE_START } from '../../src/core/skill/protected-regions';
 
 const server = sharedLlmServer();
 

@@ -4,7 +4,7 @@ import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLlmServer, type LlmTestServer } from '../support/llm-server';
 import { openTab, WORLD_TEXT } from '../support/api-harness';
-import { DEFAULT_RUN_CONFIG } from '../../src/core/run-config';
+import { DEFAULT_RUN_CONFIG } from '../../src/core/config/run-config';
 
 let main: LlmTestServer;
 let judge: LlmTestServer;

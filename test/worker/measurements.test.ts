@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { startLlmServer, type LlmTestServer } from '../support/llm-server';
 import { newRun, openTab } from '../support/api-harness';
 import { putRun } from '../../src/storage/runs-repo';
-import { DEFAULT_RUN_CONFIG } from '../../src/core/run-config';
+import { DEFAULT_RUN_CONFIG } from '../../src/core/config/run-config';
 import type { RolloutRow, StepRecord } from '../../src/engine/types';
 
 let srv: LlmTestServer;

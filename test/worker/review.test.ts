@@ -7,7 +7,7 @@ import * as Comlink from 'comlink';
 import type { RunEvent } from '../../src/engine/events';
 import { sharedLlmServer } from '../support/shared-server';
 import { newRun, openTab } from '../support/api-harness';
-import { applyPatch, type Edit } from '../../src/core/edits';
+import { applyPatch, type Edit } from '../../src/core/skill/edits';
 import { INITIAL_SKILL } from '../support/harness';
 
 const server = sharedLlmServer();

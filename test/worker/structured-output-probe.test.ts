@@ -8,7 +8,7 @@ import { openTab } from '../support/api-harness';
 import { rememberedJsonMode } from '../../src/llm/openai-client';
 import { testEndpoint } from '../support/endpoints';
 import { contextFix } from '../../src/worker/connection-doctor';
-import { isLocalEndpoint } from '../../src/core/local-endpoint';
+import { isLocalEndpoint } from '../../src/core/config/local-endpoint';
 
 const servers: LlmTestServer[] = [];
 afterAll(() => servers.forEach((s) => s.close()));

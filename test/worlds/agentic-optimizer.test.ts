@@ -13,10 +13,10 @@ import { AGENTIC_INITIAL_SKILL, BROAD, BROAD_STOP, DECOYS, HARM, RULES, UNITS_PA
 import { agenticDataset } from '../support/bench-agentic';
 import { loadPrompts } from '../support/prompts';
 import type { SimEdit } from '../support/sim-text';
-import { extractAnswer } from '../../src/core/answer-extraction';
-import type { DatasetItem } from '../../src/core/dataset-types';
-import { applyPatch, type Edit } from '../../src/core/edits';
-import { renderTemplate } from '../../src/core/templates';
+import { extractAnswer } from '../../src/core/scoring/answer-extraction';
+import type { DatasetItem } from '../../src/core/dataset/dataset-types';
+import { applyPatch, type Edit } from '../../src/core/skill/edits';
+import { renderTemplate } from '../../src/core/config/templates';
 import { renderTrajectory } from '../../src/engine/trajectory';
 import type { RolloutRow } from '../../src/engine/types';
 

@@ -26,7 +26,7 @@ import {
   unitLine,
   type Kind,
 } from '../support/agentic-world';
-import { bundlePackage } from '../../src/core/skill-package';
+import { bundlePackage } from '../../src/core/skill/skill-package';
 
 const data = agenticDataset();
 const kindOf = new Map(makeAgenticItems().map((i) => [i.id, i.kind]));

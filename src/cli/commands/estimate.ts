@@ -1,5 +1,5 @@
 /** `skillwright estimate --config F [--data F] [--skill F] [--json]`: the cost estimate the page shows before a run. */
-import { splitTriggerQueries } from '../../core/trigger-queries';
+import { splitTriggerQueries } from '../../core/dataset/trigger-queries';
 import { estimateCost } from '../../service/evaluation';
 import { loadInputs } from '../inputs';
 import { EXIT, type CliArgs, type CliIo } from '../io';

@@ -1,5 +1,5 @@
 /** `skillwright eval --config F [--skill F] [--data F] [--split test|val|train] [--json]`: one skill scored, no training. */
-import type { SplitName } from '../../core/dataset-types';
+import type { SplitName } from '../../core/dataset/dataset-types';
 import { evaluateSkill } from '../../service/evaluation';
 import { ConfigError } from '../config';
 import { inputChecked, runnerDeps } from '../host';

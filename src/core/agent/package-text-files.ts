@@ -4,8 +4,8 @@
  * left out: an agent's read_file returns text.
  */
 import { strFromU8, strToU8 } from 'fflate';
-import type { PackageShell } from '../package-zip';
-import type { PackageFile } from '../skill-package';
+import type { PackageShell } from '../skill/package-zip';
+import type { PackageFile } from '../skill/skill-package';
 
 /** Larger kept files are not offered to read_file (a reference is text an agent reads whole). */
 export const MAX_READABLE_BYTES = 200_000;

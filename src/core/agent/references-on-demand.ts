@@ -4,7 +4,7 @@
  * tool returns a file when the agent asks for it — the references of the skill version being
  * rolled out, so what the optimizer edits in them is what the agent reads.
  */
-import { SKILL_ENTRY, normalisePackagePath, splitBundle, type PackageFile } from '../skill-package';
+import { SKILL_ENTRY, normalisePackagePath, splitBundle, type PackageFile } from '../skill/skill-package';
 import type { ToolSpec } from './tool-spec';
 
 export const READ_FILE = 'read_file';

@@ -6,10 +6,14 @@
 import { putEpochArtifact } from '../artifacts';
 import { epochKey } from '../keys';
 import { gateCandidate } from '../gate';
-import { evaluateGate, isAccept } from '../../core/gate';
+import { evaluateGate, isAccept } from '../../core/verdict/gate';
 import { policyOf, withFlips } from '../noise-ledger';
-import { skillHash } from '../../core/hash';
-import { getSlowUpdateContent, injectEmptySlowUpdate, replaceSlowUpdateBlock } from '../../core/protected-regions';
+import { skillHash } from '../../core/basics/hash';
+import {
+  getSlowUpdateContent,
+  injectEmptySlowUpdate,
+  replaceSlowUpdateBlock,
+} from '../../core/skill/protected-regions';
 import { comparePrevCurr, renderComparison, type ComparisonPair } from './comparison';
 import { callOptimizer } from '../optimizer-call';
 import { PauseError } from '../pause';
@@ -17,7 +21,7 @@ import { scoreOnSelection, type SelectionOutcome } from '../validation-score';
 import type { EpochStats, RunState } from '../types';
 
 import { countActions, type TrainSession } from '../session';
-import { originKey } from '../../core/version-origin';
+import { originKey } from '../../core/skill/version-origin';
 import { activationBaseline, activationEpoch } from '../activation';
 
 /** The epoch boundary (§2.8): slow update, then meta skill; then a fresh step buffer. */

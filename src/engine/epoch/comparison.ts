@@ -3,13 +3,13 @@
  * epoch started from and the one it ended with, rolled out on the same sampled train items,
  * paired by item and sorted into improved / regressed / persistent failures / stable successes.
  */
-import { longitudinalOrder } from '../../core/batching';
+import { longitudinalOrder } from '../../core/config/batching';
 import type { EngineContext } from '../context';
 import { rolloutPhase } from '../rollout';
 import { conversationBlock, shownFailReason } from '../trajectory';
 import { trajectoryView } from '../agent-rollout';
 import type { RolloutRow, RunDataset } from '../types';
-import { isPass } from '../../core/credit';
+import { isPass } from '../../core/verdict/credit';
 import type { PairCategory } from '../artifacts';
 import { epochKey } from '../keys';
 

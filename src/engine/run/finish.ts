@@ -2,23 +2,23 @@
  * End of training (algorithm doc §2.9): final validation and promotion, test evaluation of
  * each distinct skill, and the run summary.
  */
-import { gateScore, isAccept } from '../../core/gate';
-import { skillHash } from '../../core/hash';
-import { injectEmptySlowUpdate } from '../../core/protected-regions';
+import { gateScore, isAccept } from '../../core/verdict/gate';
+import { skillHash } from '../../core/basics/hash';
+import { injectEmptySlowUpdate } from '../../core/skill/protected-regions';
 import { type EngineContext } from '../context';
 import { rolloutPhase, type PhaseResult } from '../rollout';
 import { gateOptions, scoreOnSelection } from '../validation-score';
 import { gateCandidate } from '../gate';
 import { laterSamples, policyOf, runFlipTally, withFlips } from '../noise-ledger';
 import type { RolloutRow, RunState, RunSummary, TestReport } from '../types';
-import { fitLatent, liftInterval, type Unit } from '../../core/lift';
-import { flipRate, resamples, type NoisePolicy } from '../../core/noise';
-import { isSettled } from '../../core/paired-verdict';
-import { isPass } from '../../core/credit';
+import { fitLatent, liftInterval, type Unit } from '../../core/verdict/lift';
+import { flipRate, resamples, type NoisePolicy } from '../../core/verdict/noise';
+import { isSettled } from '../../core/verdict/paired-verdict';
+import { isPass } from '../../core/verdict/credit';
 
 import { activationTest } from '../activation';
 import { countActions, type TrainSession } from '../session';
-import { diagnoseNoProgress, type StepFacts } from '../../core/diagnostics';
+import { diagnoseNoProgress, type StepFacts } from '../../core/verdict/diagnostics';
 import { getStepArtifact } from '../artifacts';
 import type { StepRecord } from '../types';
 
@@ -61,7 +61,7 @@ function testReport(skill: TestReport['skill'], r: PhaseResult, items: EngineCon
 
 /**
  * The best skill's lift over the starting skill (and over no skill) on test, with the target's
- * noise taken out and an interval over items and noise (core/lift.ts).
+ * noise taken out and an interval over items and noise (core/verdict/lift.ts).
  */
 function honestLifts(
   state: RunState,

@@ -6,15 +6,15 @@
  * an uninterrupted run would. Results are always combined in a fixed order, never in order of
  * completion, so the outcome does not depend on concurrency or timing.
  */
-import { BATCH_PRICE_FACTOR } from '../../core/batch-api';
-import { batchesForStep, planEpochBatches } from '../../core/batching';
-import { skillHash } from '../../core/hash';
-import { deriveSteps, type RunConfig } from '../../core/run-config';
-import { createSchedule } from '../../core/schedules';
+import { BATCH_PRICE_FACTOR } from '../../core/config/batch-api';
+import { batchesForStep, planEpochBatches } from '../../core/config/batching';
+import { skillHash } from '../../core/basics/hash';
+import { deriveSteps, type RunConfig } from '../../core/config/run-config';
+import { createSchedule } from '../../core/config/schedules';
 import { createContext } from '../context';
 import type { EngineStage, EventSink } from '../events';
 import { Meter, outputLimits, type Prices } from '../meter';
-import { callStageOfPhase, callStageOfPrompt } from '../../core/stages';
+import { callStageOfPhase, callStageOfPrompt } from '../../core/config/stages';
 import { roleOfPrompt } from '../optimizer-call';
 import { isPauseError, stopRequestOf } from '../pause';
 import { isLlmError, type LlmPort, type RunStore } from '../ports';
@@ -22,7 +22,7 @@ import type { PromptSet } from '../prompts';
 import { scoreOnSelection, selectionIds } from '../validation-score';
 import { rolloutPhase } from '../rollout';
 import { noiseReading, withFlips } from '../noise-ledger';
-import { isPass } from '../../core/credit';
+import { isPass } from '../../core/verdict/credit';
 import type { FlipUnits } from '../verdict';
 import type { EngineContext } from '../context';
 import type { RunDataset, RunState, RunStatus, RunSummary } from '../types';
@@ -31,9 +31,14 @@ import { epochBoundary } from '../epoch/boundary';
 import { finish } from './finish';
 import type { TrainSession } from '../session';
 import type { ActivationData } from '../activation';
-import { cleanDescription, splitTriggerQueries, triggerItems, type TriggerQuery } from '../../core/trigger-queries';
-import { INITIAL_ORIGIN } from '../../core/version-origin';
-import type { PackageFile } from '../../core/skill-package';
+import {
+  cleanDescription,
+  splitTriggerQueries,
+  triggerItems,
+  type TriggerQuery,
+} from '../../core/dataset/trigger-queries';
+import { INITIAL_ORIGIN } from '../../core/skill/version-origin';
+import type { PackageFile } from '../../core/skill/skill-package';
 import type { ToolEnvironment } from '../environment';
 
 export interface TrainInput {

@@ -5,9 +5,9 @@
  * An unusable merge reply falls back to concatenating its inputs (§2.10). The items are edits,
  * revise suggestions or whole skills, by update mode (engine/mode-prompts.ts).
  */
-import { chunk } from '../../core/batching';
-import { validatePayload, type JsonObject } from '../../core/json-extract';
-import type { Edit, Patch } from '../../core/edits';
+import { chunk } from '../../core/config/batching';
+import { validatePayload, type JsonObject } from '../../core/basics/json-extract';
+import type { Edit, Patch } from '../../core/skill/edits';
 import type { EngineContext } from '../context';
 import { callOptimizer, checkErrorRate, type OptimizerResult } from '../optimizer-call';
 import { MODE_PROMPTS, type ModePrompts } from './mode-prompts';

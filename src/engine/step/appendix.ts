@@ -5,15 +5,15 @@
  * and shorter). Unlike the reference, a changed current skill is scored again on validation
  * (§10): the next candidate must beat what the target now sees, not a score it did not earn.
  */
-import { getAppendixNotes, mergeAppendixNotes, replaceAppendixNotes } from '../../core/protected-regions';
+import { getAppendixNotes, mergeAppendixNotes, replaceAppendixNotes } from '../../core/skill/protected-regions';
 import type { EngineContext } from '../context';
 import { callOptimizer } from '../optimizer-call';
 import { scoreOnSelection } from '../validation-score';
 import type { TrainSession } from '../session';
 import { putStepArtifact, type AppendixFlush } from '../artifacts';
 import type { RunState } from '../types';
-import type { GateState } from '../../core/gate';
-import { originKey } from '../../core/version-origin';
+import type { GateState } from '../../core/verdict/gate';
+import { originKey } from '../../core/skill/version-origin';
 
 /**
  * Merge the step's notes into the current skill and re-score it. Returns the gate state with the

@@ -6,11 +6,11 @@
  * one that does not improve on train is rejected without spending validation calls (GEPA's
  * minibatch check). Each mechanism is a knob. The validation gate itself: engine/gate.ts.
  */
-import { isTie } from '../../core/epsilon';
-import { poolWithCarried } from '../../core/credit';
-import { screenEdits } from '../../core/edit-screen';
-import { applyPatch, type Edit, type Patch, type PatchResult } from '../../core/edits';
-import type { NoisePolicy } from '../../core/noise';
+import { isTie } from '../../core/verdict/epsilon';
+import { poolWithCarried } from '../../core/verdict/credit';
+import { screenEdits } from '../../core/skill/edit-screen';
+import { applyPatch, type Edit, type Patch, type PatchResult } from '../../core/skill/edits';
+import type { NoisePolicy } from '../../core/verdict/noise';
 import type { FlipUnits } from '../verdict';
 import { putStepArtifact } from '../artifacts';
 import type { EngineContext } from '../context';

@@ -3,8 +3,8 @@
  * optimizer's own decision in autonomous mode (the schedule is then not stepped). Full-rewrite
  * mode has no budget: its merged skill is the candidate.
  */
-import { decideLearningRate } from '../../core/learning-rate';
-import { stepSchedule, type ScheduleState } from '../../core/schedules';
+import { decideLearningRate } from '../../core/config/learning-rate';
+import { stepSchedule, type ScheduleState } from '../../core/config/schedules';
 import type { EngineContext } from '../context';
 import { callOptimizer, checkErrorRate } from '../optimizer-call';
 import { putStepArtifact } from '../artifacts';

@@ -6,14 +6,14 @@
  * removed rule was carrying. The check's rows and the repair call are checkpoints like any
  * rollout or optimizer call, so a resumed step replays them.
  */
-import { isGain, isTie } from '../../core/epsilon';
-import { isPass, type ItemDelta } from '../../core/credit';
-import type { NoisePolicy } from '../../core/noise';
-import type { PairedVerdict } from '../../core/paired-verdict';
+import { isGain, isTie } from '../../core/verdict/epsilon';
+import { isPass, type ItemDelta } from '../../core/verdict/credit';
+import type { NoisePolicy } from '../../core/verdict/noise';
+import type { PairedVerdict } from '../../core/verdict/paired-verdict';
 import { compareSkills, type FlipUnits } from '../verdict';
-import { screenEdits } from '../../core/edit-screen';
-import type { Edit } from '../../core/edits';
-import { validatePayload } from '../../core/json-extract';
+import { screenEdits } from '../../core/skill/edit-screen';
+import type { Edit } from '../../core/skill/edits';
+import { validatePayload } from '../../core/basics/json-extract';
 import type { EngineContext } from '../context';
 import { trajectoryView } from '../agent-rollout';
 import { conversationLines } from '../../core/agent/transcript';
@@ -22,7 +22,7 @@ import { okRows, rolloutPhase } from '../rollout';
 import { describeEdit, pickIndices } from './rank-edits';
 import type { RolloutRow } from '../types';
 import type { BlameProbe, CheckArtifact, DeltaSummary, VerdictRecord } from '../artifacts';
-import { applyPatch } from '../../core/edits';
+import { applyPatch } from '../../core/skill/edits';
 
 export interface TrainCheck {
   delta: ItemDelta;

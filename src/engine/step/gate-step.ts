@@ -3,10 +3,10 @@
  * record the gate's verdict (artifact), make the step's buffer entry, choose the edits to carry
  * and save an accepted version. Returns all of it as an outcome; run-step.ts writes the state.
  */
-import { isAccept, type GateState } from '../../core/gate';
-import type { Edit } from '../../core/edits';
-import { nextPending } from '../../core/credit';
-import { skillHash } from '../../core/hash';
+import { isAccept, type GateState } from '../../core/verdict/gate';
+import type { Edit } from '../../core/skill/edits';
+import { nextPending } from '../../core/verdict/credit';
+import { skillHash } from '../../core/basics/hash';
 import type { Candidate } from './candidate';
 import { gateCandidate } from '../gate';
 import { verdictRecord } from './credit-check';
@@ -17,9 +17,9 @@ import { makeBufferEntry } from './step-buffer';
 import type { BufferEntry, RolloutRow } from '../types';
 import type { Scoring } from '../validation-score';
 import type { GateFields } from './step-record';
-import type { NoisePolicy } from '../../core/noise';
+import type { NoisePolicy } from '../../core/verdict/noise';
 import type { FlipUnits } from '../verdict';
-import { originKey } from '../../core/version-origin';
+import { originKey } from '../../core/skill/version-origin';
 
 export interface GateStepInput {
   key: string;

@@ -1,8 +1,8 @@
 /**
- * The prompts of each update mode (core/update-modes.ts): which analyst and merge prompts a step
+ * The prompts of each update mode (core/skill/update-modes.ts): which analyst and merge prompts a step
  * calls, and under which key their items come back.
  */
-import { PAYLOAD_KEYS, type UpdateMode } from '../../core/update-modes';
+import { PAYLOAD_KEYS, type UpdateMode } from '../../core/skill/update-modes';
 import type { PromptName } from '../prompts';
 
 export interface ModePrompts {

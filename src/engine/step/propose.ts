@@ -3,10 +3,10 @@
  * (choose-budget.ts), and the candidate built — a patch of ranked, checked edits (candidate.ts) or
  * a whole-skill rewrite (rewrite-candidate.ts). Returns what it decided; run-step.ts writes it.
  */
-import type { Edit } from '../../core/edits';
-import type { NoisePolicy } from '../../core/noise';
-import type { ScheduleState } from '../../core/schedules';
-import { describeSuggestion, normaliseSuggestion } from '../../core/update-modes';
+import type { Edit } from '../../core/skill/edits';
+import type { NoisePolicy } from '../../core/verdict/noise';
+import type { ScheduleState } from '../../core/config/schedules';
+import { describeSuggestion, normaliseSuggestion } from '../../core/skill/update-modes';
 import { putStepArtifact } from '../artifacts';
 import type { StageTimer } from '../context';
 import type { TrainSession } from '../session';

@@ -3,7 +3,7 @@
  * edits than this step's budget, the optimizer ranks them and the top L are kept. Budget 0
  * keeps nothing (the reference keeps one). An unusable ranking keeps the first L (§2.10).
  */
-import { editFile, type Edit, type Patch } from '../../core/edits';
+import { editFile, type Edit, type Patch } from '../../core/skill/edits';
 import type { EngineContext } from '../context';
 import { callOptimizer, checkErrorRate } from '../optimizer-call';
 import type { PromptName } from '../prompts';

@@ -3,15 +3,15 @@
  * shuffled with the batch seed, cut into minibatches, and each minibatch goes to an analyst.
  * Calls run up to the optimizer concurrency; results are combined in minibatch order, never completion order.
  */
-import { reflectMinibatches } from '../../core/batching';
-import { validatePayload, type JsonObject } from '../../core/json-extract';
-import { normaliseSkillCandidate, normaliseSuggestion } from '../../core/update-modes';
+import { reflectMinibatches } from '../../core/config/batching';
+import { validatePayload, type JsonObject } from '../../core/basics/json-extract';
+import { normaliseSkillCandidate, normaliseSuggestion } from '../../core/skill/update-modes';
 import type { EngineContext } from '../context';
 import { callOptimizer, checkErrorRate, type OptimizerResult } from '../optimizer-call';
 import { renderTrajectory } from '../trajectory';
 import { trajectoryView } from '../agent-rollout';
 import type { RolloutRow } from '../types';
-import { isPass } from '../../core/credit';
+import { isPass } from '../../core/verdict/credit';
 import { MODE_PROMPTS } from './mode-prompts';
 import { STAGE_SCHEMAS, withAppendixNotes } from '../schemas';
 

@@ -6,7 +6,7 @@
  * on train again if it changed, and gated as usual. The request and the decision are stored, so
  * the pause survives reloads and the decision is part of the run's record.
  */
-import { skillHash } from '../../core/hash';
+import { skillHash } from '../../core/basics/hash';
 import { bundleOf, type Candidate } from './candidate';
 import type { EngineContext } from '../context';
 import { checkArtifact, checkOnTrain } from './credit-check';
@@ -15,7 +15,7 @@ import { okRows } from '../rollout';
 import { describeEdit } from './rank-edits';
 import { deleteStepArtifact, getStepArtifact, putStepArtifact, type ReviewRequest } from '../artifacts';
 import type { RolloutRow } from '../types';
-import type { NoisePolicy } from '../../core/noise';
+import type { NoisePolicy } from '../../core/verdict/noise';
 
 /** What makes a proposal the same proposal: what the person saw. */
 async function proposalOf(current: string, cand: Candidate): Promise<string> {

@@ -5,14 +5,14 @@
  * protected blocks back, and the candidate then meets the same train check and gate as a patch.
  * Nothing usable written ⇒ null: the step is `skip_no_rewrite`, no gate is run.
  */
-import type { JsonObject } from '../../core/json-extract';
+import type { JsonObject } from '../../core/basics/json-extract';
 import {
   describeSuggestion,
   finishRewrittenSkill,
   normaliseSkillCandidate,
   normaliseSuggestion,
   type ReviseSuggestion,
-} from '../../core/update-modes';
+} from '../../core/skill/update-modes';
 import type { Proposals } from './aggregate';
 import type { Candidate } from './candidate';
 import type { EngineContext } from '../context';
@@ -22,7 +22,7 @@ import { okRows } from '../rollout';
 import { rankAndSelect, type Ranking } from './rank-edits';
 import { putStepArtifact, type RewriteArtifact } from '../artifacts';
 import type { RolloutRow } from '../types';
-import type { NoisePolicy } from '../../core/noise';
+import type { NoisePolicy } from '../../core/verdict/noise';
 
 const SUGGESTION_RANKING: Ranking<ReviseSuggestion> = { prompt: 'rank_suggestions', describe: describeSuggestion };
 

@@ -4,7 +4,7 @@
  * that has always answered the same is spot-checked in the same round trip. Returns what the
  * step saw; run-step.ts writes it.
  */
-import type { NoisePolicy } from '../../core/noise';
+import type { NoisePolicy } from '../../core/verdict/noise';
 import type { StageTimer } from '../context';
 import { spotCheckRollout } from '../noise-ledger';
 import { rolloutPhase } from '../rollout';

@@ -4,11 +4,11 @@
  * repeat themselves. Analyst summaries and fail-reason groups are kept side by side rather
  * than paired by position (the reference's pairing is arbitrary).
  */
-import { renderTemplate } from '../../core/templates';
-import type { Edit } from '../../core/edits';
+import { renderTemplate } from '../../core/config/templates';
+import type { Edit } from '../../core/skill/edits';
 import type { BufferEntry, RolloutRow } from '../types';
 import type { PromptSet } from '../prompts';
-import { isPass } from '../../core/credit';
+import { isPass } from '../../core/verdict/credit';
 import { answerPartOf } from '../trajectory';
 
 /**

@@ -4,7 +4,7 @@
  * step. Every field is named here once, so a stage cannot overwrite another's by spread order.
  */
 import { emptyUsage } from '../meter';
-import type { GateAction, GateState } from '../../core/gate';
+import type { GateAction, GateState } from '../../core/verdict/gate';
 import type { StageUsage, StepRecord } from '../types';
 import type { Seen } from './rollout-reflect';
 

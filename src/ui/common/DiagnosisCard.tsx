@@ -1,4 +1,4 @@
-import type { Diagnosis } from '../../core/diagnostics';
+import type { Diagnosis } from '../../core/verdict/diagnostics';
 import { Card } from './Field';
 
 const CAUSE_TITLES: Record<string, string> = {

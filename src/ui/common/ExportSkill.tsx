@@ -6,9 +6,9 @@ import {
   skillFileName,
   type SkillFileFormat,
   type SkillMeta,
-} from '../../core/skill-file';
-import { newShell, packageOf, withTrainedDescription, writePackageZip } from '../../core/package-zip';
-import { hasFileSections } from '../../core/skill-package';
+} from '../../core/skill/skill-file';
+import { newShell, packageOf, withTrainedDescription, writePackageZip } from '../../core/skill/package-zip';
+import { hasFileSections } from '../../core/skill/skill-package';
 import { trainer } from '../../client/trainer-client';
 import { downloadBlob, downloadText, safeFileName } from './download';
 

@@ -1,6 +1,6 @@
-import { BATCH_APIS, BATCH_API_LABELS } from '../../core/batch-api';
-import { presetPrice } from '../../core/pricing';
-import { SERVICE_TIERS, TIER_HINTS, tieredPrice } from '../../core/service-tier';
+import { BATCH_APIS, BATCH_API_LABELS } from '../../core/config/batch-api';
+import { presetPrice } from '../../core/config/pricing';
+import { SERVICE_TIERS, TIER_HINTS, tieredPrice } from '../../core/config/service-tier';
 import { useApp } from '../../store/app-store';
 import type { StoredEndpoint } from '../../worker/api-types';
 import { NumberField } from '../common/Field';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { trainer } from '../../client/trainer-client';
 import { handOverKeys } from '../../client/keys';
-import { isLocalEndpoint } from '../../core/local-endpoint';
+import { isLocalEndpoint } from '../../core/config/local-endpoint';
 import { effectiveOptimizer, setApp, useApp } from '../../store/app-store';
 import { Field } from '../common/Field';
 import { SelectField } from '../common/SelectField';

@@ -1,4 +1,4 @@
-import { DEMO_BASE_URL, DEMO_MODELS } from '../../core/demo-world';
+import { DEMO_BASE_URL, DEMO_MODELS } from '../../core/simulators/demo-world';
 
 /** Provider presets (DESIGN §4): base URL, default models, extra headers, and what CORS needs. */
 export interface ProviderPreset {

@@ -1,4 +1,4 @@
-import type { DatasetItem, FieldMapping, MappingRole } from '../../core/dataset-types';
+import type { DatasetItem, FieldMapping, MappingRole } from '../../core/dataset/dataset-types';
 import { Alert, Card, Field, NumberField } from '../common/Field';
 import { VirtualTable } from '../common/VirtualTable';
 import type { Loaded, Mapping, Ratio } from './use-staged-dataset';

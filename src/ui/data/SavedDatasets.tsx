@@ -1,4 +1,4 @@
-import { DEFAULT_RUN_CONFIG, scaledDefaults } from '../../core/run-config';
+import { DEFAULT_RUN_CONFIG, scaledDefaults } from '../../core/config/run-config';
 import { setApp, useApp } from '../../store/app-store';
 import type { DatasetListItem } from '../../worker/api-types';
 import { Card } from '../common/Field';

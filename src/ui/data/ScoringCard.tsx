@@ -1,5 +1,5 @@
-import { SCORER_KINDS, type ScorerSpec } from '../../core/scoring';
-import { ROLLOUT_PRESETS } from '../../core/templates';
+import { SCORER_KINDS, type ScorerSpec } from '../../core/scoring/scoring';
+import { ROLLOUT_PRESETS } from '../../core/config/templates';
 import { setApp, useApp } from '../../store/app-store';
 import { Card, Field } from '../common/Field';
 

@@ -1,5 +1,5 @@
 import { useState, type DragEvent } from 'react';
-import { PACKAGE_EVALS } from '../../core/skill-package';
+import { PACKAGE_EVALS } from '../../core/skill/skill-package';
 import { setApp, useApp } from '../../store/app-store';
 import { Card } from '../common/Field';
 import { SelectField } from '../common/SelectField';

@@ -9,7 +9,7 @@ import { useApp } from '../../store/app-store';
 
 /** With an environment module, it scores the items: they need no expected answer (issue #30). */
 const moduleChoices = () => (useApp.getState().environmentModule ? { answersOptional: true } : {});
-import { formatProblem, type MappingRole } from '../../core/dataset-types';
+import { formatProblem, type MappingRole } from '../../core/dataset/dataset-types';
 import type { DatasetCheck, DatasetInspection, DatasetListItem } from '../../worker/api-types';
 
 export interface Loaded {

@@ -3,9 +3,9 @@
  * ranking with their reasons, the train-batch check, the bundle repair and the validation
  * tie-break. Reads the step's artifacts; a run with these mechanisms off shows none of it.
  */
-import { DROP_REASON_TEXT } from '../../core/edit-screen';
+import { DROP_REASON_TEXT } from '../../core/skill/edit-screen';
 import type { CheckArtifact, RepairArtifact, ScreenedArtifact, TieBreakRecord } from '../../worker/api-types';
-import type { Edit } from '../../core/edits';
+import type { Edit } from '../../core/skill/edits';
 import { Card } from '../common/Field';
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;

@@ -1,5 +1,5 @@
 import type { GateArtifact } from '../../worker/api-types';
-import { GATE_RULE_LABELS } from '../../core/gate-rules';
+import { GATE_RULE_LABELS } from '../../core/verdict/gate-rules';
 
 const fmt = (x: number) => x.toFixed(3);
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;

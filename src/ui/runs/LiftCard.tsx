@@ -1,4 +1,4 @@
-import { liftIsNoisy, shownLift } from '../../core/lift';
+import { liftIsNoisy, shownLift } from '../../core/verdict/lift';
 import type { LiftReport, TestReport } from '../../worker/api-types';
 import { Card } from '../common/Field';
 

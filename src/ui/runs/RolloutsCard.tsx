@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { RolloutRow } from '../../worker/api-types';
 import { Card } from '../common/Field';
 import { VirtualTable } from '../common/VirtualTable';
-import { isPass } from '../../core/credit';
+import { isPass } from '../../core/verdict/credit';
 import { TrajectoryView } from './TrajectoryView';
 
 type Filter = 'all' | 'pass' | 'fail' | 'error';

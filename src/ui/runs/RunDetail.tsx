@@ -3,12 +3,12 @@
  * the lift and test report, the epochs, the steps with the inspector, and the skill versions.
  * This file loads the run and keeps it fresh while it is live; each part renders one concern.
  */
-import { skillHash } from '../../core/hash';
+import { skillHash } from '../../core/basics/hash';
 import { useEffect, useRef, useState } from 'react';
 import { trainer } from '../../client/trainer-client';
 import { setApp, useApp } from '../../store/app-store';
 import type { RunDetail as Detail, SkillVersion, StepRecord } from '../../worker/api-types';
-import { originLabel } from '../../core/version-origin';
+import { originLabel } from '../../core/skill/version-origin';
 import { DiagnosisCard } from '../common/DiagnosisCard';
 import { Alert } from '../common/Field';
 import { LiftCard } from './LiftCard';

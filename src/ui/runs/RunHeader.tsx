@@ -10,7 +10,7 @@ import { effectiveOptimizer, useApp } from '../../store/app-store';
 import { effectivePrices } from '../../store/effective-prices';
 import type { RunDetail, RunListItem } from '../../worker/api-types';
 import { ExportSkill } from '../common/ExportSkill';
-import { trainedDescription } from '../../core/trigger-queries';
+import { trainedDescription } from '../../core/dataset/trigger-queries';
 import { Card } from '../common/Field';
 import { downloadBlob, safeFileName } from '../common/download';
 import { hostsOf, pct } from './run-format';

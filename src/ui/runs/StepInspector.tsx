@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { trainer } from '../../client/trainer-client';
 import type { StepDetail } from '../../worker/api-types';
-import type { Edit } from '../../core/edits';
+import type { Edit } from '../../core/skill/edits';
 import type { RolloutRow } from '../../worker/api-types';
 import { Card } from '../common/Field';
 import { VirtualTable } from '../common/VirtualTable';

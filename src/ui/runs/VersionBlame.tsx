@@ -3,7 +3,7 @@ import type { SkillVersion } from '../../worker/api-types';
 import { BlamePanel } from '../skill/BlamePanel';
 import type { LineMark } from '../skill/blame-marks';
 import { SkillEditor } from '../skill/LazyEditors';
-import { originLabel } from '../../core/version-origin';
+import { originLabel } from '../../core/skill/version-origin';
 
 /** Edit blame of one stored version: the text read-only, with its gutter marks and hover, and the list. */
 export function VersionBlame({ runId, version }: { runId: string; version: SkillVersion }) {

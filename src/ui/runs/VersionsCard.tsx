@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { originLabel } from '../../core/version-origin';
+import { originLabel } from '../../core/skill/version-origin';
 import type { SkillVersion } from '../../worker/api-types';
 import { Card } from '../common/Field';
 import { DataTable } from '../common/DataTable';

@@ -6,7 +6,7 @@ import type { RolloutRow } from '../../worker/api-types';
 import { Alert, Card, NumberField } from '../common/Field';
 import { VirtualTable } from '../common/VirtualTable';
 import { effectivePrices } from '../../store/effective-prices';
-import { isPass } from '../../core/credit';
+import { isPass } from '../../core/verdict/credit';
 
 /** Score the skill being edited on a split of the chosen dataset — a quick check before training. */
 export function EvaluatePanel() {

@@ -1,4 +1,4 @@
-import { changedFiles } from '../../core/skill-package';
+import { changedFiles } from '../../core/skill/skill-package';
 import { lazy, Suspense } from 'react';
 import type { LineMark } from './blame-marks';
 

@@ -1,4 +1,4 @@
-import { splitBundle } from '../../core/skill-package';
+import { splitBundle } from '../../core/skill/skill-package';
 import { useApp } from '../../store/app-store';
 
 /**

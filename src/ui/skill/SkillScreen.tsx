@@ -1,5 +1,5 @@
 import { setApp, useApp } from '../../store/app-store';
-import { parseSkillFile, skillName } from '../../core/skill-file';
+import { parseSkillFile, skillName } from '../../core/skill/skill-file';
 import { Card, Field } from '../common/Field';
 import { SkillEditor } from './LazyEditors';
 import { protectedLineRanges } from './protected-lines';

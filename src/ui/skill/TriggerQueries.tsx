@@ -1,4 +1,4 @@
-import { parseTriggerQueries } from '../../core/trigger-queries';
+import { parseTriggerQueries } from '../../core/dataset/trigger-queries';
 import { setApp, useApp } from '../../store/app-store';
 
 /**

@@ -1,7 +1,7 @@
 // Edit blame as editor marks: one per line, a coloured bar in the gutter by kind of source and
 // a hover that says which step wrote the line, with its edit, the analysts' reasoning and items.
 import type { BlameSource, SkillBlame } from '../../worker/api-types';
-import { bundleLineFiles, SKILL_ENTRY } from '../../core/skill-package';
+import { bundleLineFiles, SKILL_ENTRY } from '../../core/skill/skill-package';
 
 export interface LineMark {
   line: number;

@@ -3,10 +3,16 @@
  * The skill becomes the package's bundle (SKILL.md's body, then each reference file between its
  * markers); the frontmatter and the untrained files wait in the package shell for the export.
  */
-import { openPackage, packageFromFiles, readPackageZip, PackageError, type SkillPackage } from '../../core/package-zip';
-import { skillName } from '../../core/skill-file';
+import {
+  openPackage,
+  packageFromFiles,
+  readPackageZip,
+  PackageError,
+  type SkillPackage,
+} from '../../core/skill/package-zip';
+import { skillName } from '../../core/skill/skill-file';
 import { setApp, type AppState } from '../../store/app-store';
-import { parseTriggerQueries, TRIGGER_FILES } from '../../core/trigger-queries';
+import { parseTriggerQueries, TRIGGER_FILES } from '../../core/dataset/trigger-queries';
 
 /** The package's own trigger queries (evals/trigger-evals.json and the like), when it carries usable ones. */
 function triggersOf(pkg: SkillPackage): AppState['triggerQueries'] {

@@ -1,4 +1,4 @@
-import { findProtectedRegions, type RegionKind } from '../../core/protected-regions';
+import { findProtectedRegions, type RegionKind } from '../../core/skill/protected-regions';
 
 const LABEL: Record<RegionKind, string> = {
   slow_update: 'Epoch guidance (slow update)',
@@ -10,7 +10,7 @@ const lineOf = (text: string, pos: number) => text.slice(0, pos).split('\n').len
 
 /**
  * 1-based line ranges of the protected regions of a skill, for highlighting: exactly the
- * regions the engine protects (core/protected-regions.ts; an unpaired marker is no region).
+ * regions the engine protects (core/skill/protected-regions.ts; an unpaired marker is no region).
  */
 export function protectedLineRanges(text: string): { start: number; end: number; kind: string }[] {
   return findProtectedRegions(text)

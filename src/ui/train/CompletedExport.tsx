@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react';
 import { trainer } from '../../client/trainer-client';
-import type { SkillMeta } from '../../core/skill-file';
+import type { SkillMeta } from '../../core/skill/skill-file';
 import { ExportSkill } from '../common/ExportSkill';
-import { trainedDescription } from '../../core/trigger-queries';
+import { trainedDescription } from '../../core/dataset/trigger-queries';
 import { DiagnosisCard } from '../common/DiagnosisCard';
-import type { Diagnosis } from '../../core/diagnostics';
+import type { Diagnosis } from '../../core/verdict/diagnostics';
 
 /** When the live run completes, its best skill can be saved from the Train screen too. */
 export function CompletedExport({ runId }: { runId: string }) {

@@ -1,7 +1,7 @@
 import { memo } from 'react';
-import { formatDuration, runSeconds, type Pace } from '../../core/run-duration';
-import { callStageLabel } from '../../core/stages';
-import type { RunConfig } from '../../core/run-config';
+import { formatDuration, runSeconds, type Pace } from '../../core/config/run-duration';
+import { callStageLabel } from '../../core/config/stages';
+import type { RunConfig } from '../../core/config/run-config';
 import type { CostEstimate } from '../../worker/api-types';
 import { Card } from '../common/Field';
 

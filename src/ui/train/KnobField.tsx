@@ -1,10 +1,10 @@
 /**
- * One Train setting, generated from its row of the knob table (core/knobs.ts): its control,
+ * One Train setting, generated from its row of the knob table (core/config/knobs.ts): its control,
  * range, label and help come from the row, so the form offers exactly what validation accepts.
  * The label is the control's accessible name (DESIGN §9).
  */
-import type { Knob } from '../../core/knobs';
-import { DEFAULT_RUN_CONFIG, type RunConfig } from '../../core/run-config';
+import type { Knob } from '../../core/config/knobs';
+import { DEFAULT_RUN_CONFIG, type RunConfig } from '../../core/config/run-config';
 import { NumberField } from '../common/Field';
 import { SelectField } from '../common/SelectField';
 

@@ -7,8 +7,8 @@ import {
   type Knob,
   type KnobKey,
   type KnobSection,
-} from '../../core/knobs';
-import type { RunConfig } from '../../core/run-config';
+} from '../../core/config/knobs';
+import type { RunConfig } from '../../core/config/run-config';
 import { KnobField } from './KnobField';
 
 const knobs = KNOBS as readonly Knob[];

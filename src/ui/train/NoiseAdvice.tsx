@@ -1,4 +1,4 @@
-import { detectableGainItems } from '../../core/noise';
+import { detectableGainItems } from '../../core/verdict/noise';
 import type { CostEstimate } from '../../worker/api-types';
 import { useApp } from '../../store/app-store';
 

@@ -8,8 +8,8 @@ import {
   withPreset,
   type KnobPreset,
   type PresetId,
-} from '../../core/knobs';
-import type { RunConfig } from '../../core/run-config';
+} from '../../core/config/knobs';
+import type { RunConfig } from '../../core/config/run-config';
 
 function PresetOption({ preset, active, choose }: { preset: KnobPreset; active: boolean; choose: () => void }) {
   const id = useId();

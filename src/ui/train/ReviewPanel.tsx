@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { trainer } from '../../client/trainer-client';
 import { submitReviewAndResume } from '../../client/run-controller';
-import { applyPatch } from '../../core/edits';
+import { applyPatch } from '../../core/skill/edits';
 import type { ReviewRequest } from '../../worker/api-types';
 import { Card } from '../common/Field';
 import { SkillDiff } from '../skill/LazyEditors';

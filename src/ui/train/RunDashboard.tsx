@@ -1,7 +1,7 @@
 import { useApp, type LiveRun } from '../../store/app-store';
 import { ScoreChart } from './ScoreChart';
 import { NoiseNote } from './NoiseNote';
-import { PIPELINE_LABELS, STEP_STAGES, type PipelineStage } from '../../core/stages';
+import { PIPELINE_LABELS, STEP_STAGES, type PipelineStage } from '../../core/config/stages';
 
 /** Stages outside the six of a step are named in a line under the strip. */
 const outsideStep = (stage: PipelineStage | undefined) =>

@@ -1,7 +1,7 @@
 import { memo, useState, type ReactNode } from 'react';
-import { KNOBS, type Knob } from '../../core/knobs';
-import { deriveSteps, type RunConfig } from '../../core/run-config';
-import { scheduleSequence } from '../../core/schedules';
+import { KNOBS, type Knob } from '../../core/config/knobs';
+import { deriveSteps, type RunConfig } from '../../core/config/run-config';
+import { scheduleSequence } from '../../core/config/schedules';
 import { Card, Field } from '../common/Field';
 import { KnobField } from './KnobField';
 import { KnobSections } from './KnobSections';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useApp } from '../../store/app-store';
-import type { ConfigProblem } from '../../core/run-config';
+import type { ConfigProblem } from '../../core/config/run-config';
 import { cancelRun, pauseRun, resumeRun, startTraining } from '../../client/run-controller';
 import { NumberField } from '../common/Field';
 

@@ -8,9 +8,9 @@ import {
   scaledDefaults,
   validateRunConfig,
   type RunConfig,
-} from '../../core/run-config';
-import { DEFAULT_PRESET, knobText, presetById, presetDrift, type PresetId } from '../../core/knobs';
-import { DEMO_PACE, HOSTED_PACE } from '../../core/run-duration';
+} from '../../core/config/run-config';
+import { DEFAULT_PRESET, knobText, presetById, presetDrift, type PresetId } from '../../core/config/knobs';
+import { DEMO_PACE, HOSTED_PACE } from '../../core/config/run-duration';
 import type { DatasetListItem } from '../../worker/api-types';
 import { Alert } from '../common/Field';
 import { RunDashboard } from './RunDashboard';

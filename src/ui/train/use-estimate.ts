@@ -1,8 +1,8 @@
 import { useEffect, useMemo, useState } from 'react';
 import { trainer } from '../../client/trainer-client';
-import { tierPriceFactor } from '../../core/service-tier';
-import { splitTriggerQueries } from '../../core/trigger-queries';
-import type { RunConfig } from '../../core/run-config';
+import { tierPriceFactor } from '../../core/config/service-tier';
+import { splitTriggerQueries } from '../../core/dataset/trigger-queries';
+import type { RunConfig } from '../../core/config/run-config';
 import type { CostEstimate } from '../../worker/api-types';
 import { useApp } from '../../store/app-store';
 import { effectivePrices } from '../../store/effective-prices';

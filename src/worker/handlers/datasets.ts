@@ -9,15 +9,15 @@ import {
   type BuildChoices,
   type ImportResult,
   type StagedDataset,
-} from '../../core/dataset-import';
-import { MAX_DATASET_BYTES } from '../../core/dataset-parse';
+} from '../../core/dataset/dataset-import';
+import { MAX_DATASET_BYTES } from '../../core/dataset/dataset-parse';
 import { deleteDataset, getDataset, listDatasets, putDataset, toDatasetItem } from '../../storage/datasets-repo';
 import type { DatasetCheck, Result, DatasetsApi } from '../api-types';
 import type { DatasetListItem } from '../../storage/datasets-repo';
 import { fail, type ApiContext } from './context';
 import { inspectModule } from '../page-module-environment';
 import { MAX_MODULE_BYTES } from '../../core/agent/environment-spec';
-import { contentId } from '../../core/hash';
+import { contentId } from '../../core/basics/hash';
 
 /** Drafts kept at once: the page shows one file; an abandoned one is dropped when another comes. */
 const MAX_DRAFTS = 2;

@@ -2,7 +2,7 @@
 import { ESTIMATE_SAMPLE } from '../../engine/cost-estimate';
 import type { RunEvent } from '../../engine/events';
 import { getDataset, getDatasetIndex, noteTestLook } from '../../storage/datasets-repo';
-import type { DatasetItem } from '../../core/dataset-types';
+import type { DatasetItem } from '../../core/dataset/dataset-types';
 import type { ToolSpec } from '../../core/agent/tool-spec';
 import type { EvaluationApi } from '../api-types';
 import { EventCoalescer } from '../event-coalescer';

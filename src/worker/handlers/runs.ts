@@ -2,9 +2,9 @@
  * Runs: create, start or resume (the run service's; this tab adds the lock that lets one tab at a
  * time run a run, and coalesced events), pause, cancel, list, rename, delete, and recovery at start-up.
  */
-import { deriveSteps } from '../../core/run-config';
+import { deriveSteps } from '../../core/config/run-config';
 import type { RunEvent } from '../../engine/events';
-import { runShell } from '../../core/package-zip';
+import { runShell } from '../../core/skill/package-zip';
 import type { TrainOutcome } from '../../engine/run/trainer';
 import { getDatasetIndex } from '../../storage/datasets-repo';
 import {

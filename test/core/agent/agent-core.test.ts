@@ -11,10 +11,10 @@ import {
 } from '../../../src/core/agent/trajectory-checks';
 import { capResult, conversationLines, referencesRead } from '../../../src/core/agent/transcript';
 import { onDemandSkill, readSkillFile } from '../../../src/core/agent/references-on-demand';
-import { bundlePackage } from '../../../src/core/skill-package';
+import { bundlePackage } from '../../../src/core/skill/skill-package';
 import type { TrajectoryEntry } from '../../../src/core/agent/trajectory';
-import { importDatasetText } from '../../../src/core/dataset-import';
-import { formatProblem } from '../../../src/core/dataset-types';
+import { importDatasetText } from '../../../src/core/dataset/dataset-import';
+import { formatProblem } from '../../../src/core/dataset/dataset-types';
 
 const call = (turn: number, name: string, args: unknown, result = 'ok', error = false): TrajectoryEntry[] => [
   { kind: 'assistant', turn, content: '', toolCalls: [{ id: `c${turn}`, name, arguments: JSON.stringify(args) }] },
@@ -202,7 +202,7 @@ describe('datasets with tools (issue #30)', () => {
 
 describe('an agent’s cases in evals.json (issue #30)', () => {
   it('carry their tools and checks out, and read back to the same items', async () => {
-    const { toEvalsFile } = await import('../../../src/core/evals-export');
+    const { toEvalsFile } = await import('../../../src/core/report/evals-export');
     const source = {
       tools: [{ type: 'function', function: { name: 'lookup', description: 'd' } }],
       items: [
@@ -257,7 +257,7 @@ describe('a loop’s failure reason', () => {
 describe('an agent run’s report (issue #30)', () => {
   it('shows the exported skill’s test trajectories, failures first, every text escaped', async () => {
     const { reportTrajectories } = await import('../../../src/core/agent/report-trajectories');
-    const { renderRunReport } = await import('../../../src/core/run-report');
+    const { renderRunReport } = await import('../../../src/core/report/run-report');
     const row = (itemId: string, hard: number, phase = 'test/best') => ({
       itemId,
       phase,

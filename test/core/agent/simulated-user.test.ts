@@ -2,14 +2,14 @@
 // the analysts and the judge read them, the user's verdict as a check, the calls in the estimate.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { importDatasetText } from '../../../src/core/dataset-import';
-import { formatProblem } from '../../../src/core/dataset-types';
+import { importDatasetText } from '../../../src/core/dataset/dataset-import';
+import { formatProblem } from '../../../src/core/dataset/dataset-types';
 import { finalAnswerOf, userEndOf, type TrajectoryEntry } from '../../../src/core/agent/trajectory';
 import { conversationLines } from '../../../src/core/agent/transcript';
 import { combineChecks, userGoalCheck } from '../../../src/core/agent/trajectory-checks';
-import { estimateRunCalls, lowRunCalls } from '../../../src/core/call-count';
-import { DEFAULT_RUN_CONFIG } from '../../../src/core/run-config';
-import { callStageOfPrompt, CALL_STAGES, OPTIMIZER_STAGES } from '../../../src/core/stages';
+import { estimateRunCalls, lowRunCalls } from '../../../src/core/config/call-count';
+import { DEFAULT_RUN_CONFIG } from '../../../src/core/config/run-config';
+import { callStageOfPrompt, CALL_STAGES, OPTIMIZER_STAGES } from '../../../src/core/config/stages';
 import { estimateCost } from '../../../src/engine/cost-estimate';
 import { rolloutTemplateOf } from '../../../src/engine/context';
 import { Meter } from '../../../src/engine/meter';
