@@ -14,6 +14,10 @@
  *   prompt asked again is a fresh sample;
  * - broad: a starting rule that carries three families, a repairer that slips in harmful rules;
  * - broad-noisy: the broad world with the noisy world's stochastic target;
+ * - broad-pairs: the locked start (issue #32) — the broad world whose other families need grade
+ *   marks the analysts see only once the prefix is right, so the first right step is neutral on train;
+ * - aa: the A/A world (aa-world.ts) — the noisy target, a start right on half the items, an
+ *   optimizer that only rewords: no candidate is better or worse, so every accept is a false one;
  * - activation / activation-noisy: the activation track's trigger world (bench-activation.ts);
  * - agentic / agentic-noisy / agentic-no-trajectories: a tool-using agent over several turns, and
  *   the same loop reflecting on final answers only (bench-agentic.ts);
@@ -21,7 +25,12 @@
  * - simulated-user / simulated-user-noisy: conversations with simulated users whose goals hold
  *   facts the agent must ask for (bench-simulated-user.ts).
  * Each seed gets its own server (its own noise seed), so runs never share a target's draws.
- * Options: --baseline (the issue-#8 mechanisms off), --off=knob,knob (switch single mechanisms
+ * Beside the totals (issue #32): training target calls until the exported best first scores 0.95
+ * held-out (bench-calls.ts) and by call stage; the verdict figures — runs and steps that accept,
+ * the best validation shown against its truth, whether the shown lift's interval covers 0, and how
+ * much of the validation lift the test keeps (the winner's curse).
+ * Options: --baseline (the issue-#8 mechanisms off), --skillopt (SkillOpt unmodified: every safeguard and
+ * noise measure off, the whole validation split per candidate), --off=knob,knob (switch single mechanisms
  * off), --on=knob,knob (switch single mechanisms on), --set=knob:N,knob:N (numeric knobs), --noise=X (how often the simulated optimizer
  * slips, default 1), --seeds=N (default 8), --world=a,b (default all), --table (a per-seed table
  * before the JSON), --gate-rule=no_regression|significance [--k=N], --update-mode=rewrite|full_rewrite.
@@ -38,6 +47,8 @@ import { runTraining } from '../../src/engine/run/trainer';
 import type { RolloutRow, RunDataset, RunSummary } from '../../src/engine/types';
 import type { ToolEnvironment } from '../../src/engine/environment';
 import { loadPrompts } from './prompts';
+import { callsByStage, callsToHeldOut } from './bench-calls';
+import { AA_WORLD, aaOptimizerAnswer } from './aa-world';
 import { testEndpoint } from './endpoints';
 import { INITIAL_SKILL, SMALL_CONFIG, worldDataset } from './harness';
 import { startLlmServer, type ServerOptions } from './llm-server';
@@ -45,9 +56,11 @@ import { ACTIVATION_WORLDS, activationSeed, aggregateActivation, type Activation
 import { MCP_WORLDS, mcpSeed, type McpWorld } from './bench-mcp';
 import { SIMULATED_USER_WORLDS, simulatedUserSeed, type SimulatedUserWorld } from './bench-simulated-user';
 import { AGENTIC_WORLDS, agenticSeed, agenticSummary, agenticTable, aggregateAgentic, type AgenticSeedResult, type AgenticWorld } from './bench-agentic';
-import { BROAD_WORLD, HARD_WORLD, hardTargetAnswer, makeHardWorldItems, simulatedTargetAnswer, type HardWorldSpec } from './rule-world';
+import { BROAD_PAIRS_WORLD, BROAD_WORLD, HARD_WORLD, hardTargetAnswer, makeHardWorldItems, simulatedTargetAnswer, type HardWorldSpec } from './rule-world';
 
 export const BASELINE_KNOBS: Partial<RunConfig> = { screenEdits: false, trainCheck: false, repairEdits: false, carryEdits: false, tieBreak: false };
+/** SkillOpt unmodified: no safeguard, one answer per item, every candidate scored on all of validation, a higher mean accepts. */
+export const SKILLOPT_KNOBS: Partial<RunConfig> = { ...BASELINE_KNOBS, settleVerdicts: false, noiseProbe: 0, earlyStopGate: false };
 
 export function hardWorldDataset(spec: HardWorldSpec = HARD_WORLD): RunDataset {
   const r = importDatasetText(JSON.stringify(makeHardWorldItems(spec)));
@@ -70,14 +83,25 @@ export interface SeedResult {
   measuredLift: number | null;
   liftInterval: [number, number] | null;
   trainingTargetCalls: number;
+  /** Training target calls until the exported best first scores 0.95 held-out (null: never). */
+  callsTo95: number | null;
+  /** Training target calls by call stage (core/stages.ts). */
+  callsByStage: Record<string, number>;
   optimizerCalls: number;
   /** The user simulator's calls (conversations with simulated users), not counted as optimizer calls. */
   simulatorCalls?: number;
   accepts: number;
+  totalSteps: number;
+  /** The exported best is not the starting skill (a step, the slow update or the final promotion moved it). */
+  bestMoved: boolean;
+  /** The best validation score the run shows, the one it measured as chosen, and the truth (no noise), when known. */
+  shownBestValidation: number;
+  baselineValidation: number;
+  bestValidationTruth: number | null;
   counters: Record<string, number>;
 }
 
-export const WORLDS = ['hard', 'sloppy', 'easy', 'noisy', 'noisier', 'broad', 'broad-noisy'] as const;
+export const WORLDS = ['hard', 'sloppy', 'easy', 'noisy', 'noisier', 'broad', 'broad-noisy', 'broad-pairs', 'aa'] as const;
 export type World = (typeof WORLDS)[number];
 
 /** Each world's server settings, dataset and starting skill. */
@@ -89,14 +113,16 @@ export function worldSetup(world: World, noise = 1): { server: Partial<ServerOpt
     case 'noisy': return { server: { world: 'hard', noise, targetNoise: { miss: 0.1, guess: 0.05 } }, spec: HARD_WORLD };
     case 'noisier': return { server: { world: 'hard', noise, targetNoise: { miss: 0.2, guess: 0.1 } }, spec: HARD_WORLD };
     case 'broad': return { server: { world: 'broad', noise, repairSlip: 0.35 }, spec: BROAD_WORLD };
+    case 'broad-pairs': return { server: { world: 'broad', noise, repairSlip: 0.35, spec: BROAD_PAIRS_WORLD }, spec: BROAD_PAIRS_WORLD };
+    case 'aa': return { server: { world: 'hard', noise, targetNoise: { miss: 0.1, guess: 0.05 }, spec: AA_WORLD, optimizerHook: aaOptimizerAnswer }, spec: AA_WORLD };
     case 'broad-noisy': return { server: { world: 'broad', noise, repairSlip: 0.35, targetNoise: { miss: 0.1, guess: 0.05 } }, spec: BROAD_WORLD };
   }
 }
 
 /** Accuracy of a skill on the test items when the simulated target does not slip. */
-export function noiseFreeAccuracy(skill: string, data: RunDataset, spec: HardWorldSpec | null): number {
+export function noiseFreeAccuracy(skill: string, data: RunDataset, spec: HardWorldSpec | null, split: 'test' | 'val' = 'test'): number {
   const prompts = loadPrompts();
-  const ids = data.splits.test;
+  const ids = data.splits[split];
   const byId = new Map(data.items.map((i) => [i.id, i]));
   let sum = 0;
   for (const id of ids) {
@@ -118,13 +144,15 @@ export interface SeedSetup {
   heldOut: (skill: string) => number;
   /** A host's environment for the agent's tools (MCP servers), started for the seed and closed after it. */
   environment?: () => Promise<{ environment: ToolEnvironment; close(): Promise<void> }>;
+  /** Its accuracy on the validation items without noise: the truth a shown validation score estimates. */
+  valTruth?: (skill: string) => number;
 }
 
 export async function trainSeed(world: World, seed: number, knobs: Partial<RunConfig>, opts: SeedOptions = {}): Promise<SeedResult> {
   const setup = worldSetup(world, opts.noise ?? 1);
   const data = setup.spec ? hardWorldDataset(setup.spec) : worldDataset(120);
   const initialSkill = setup.spec ? setup.spec.initialSkill : INITIAL_SKILL;
-  const run = await trainSetup(world, { server: setup.server, data, initialSkill, heldOut: (skill) => noiseFreeAccuracy(skill, data, setup.spec) }, seed, knobs, opts);
+  const run = await trainSetup(world, { server: setup.server, data, initialSkill, heldOut: (skill) => noiseFreeAccuracy(skill, data, setup.spec), valTruth: (skill) => noiseFreeAccuracy(skill, data, setup.spec, 'val') }, seed, knobs, opts);
   return run.result;
 }
 
@@ -154,6 +182,7 @@ export async function trainSetup(name: string, setup: SeedSetup, seed: number, k
     const calls = await store.listCalls(runId);
     const summary = outcome.summary!;
     const state = (await store.loadState(runId))!;
+    const training = trainingRows(rows);
     const result: SeedResult = {
       seed,
       heldOut: setup.heldOut(state.gate.bestSkill),
@@ -163,10 +192,17 @@ export async function trainSetup(name: string, setup: SeedSetup, seed: number, k
       measuredLift: summary.testDelta,
       liftInterval: liftIntervalOf(summary),
       // Every model turn is a target call (an agent's trajectory takes several).
-      trainingTargetCalls: trainingRows(rows).reduce((n, r) => n + (r.turns ?? 1), 0),
+      trainingTargetCalls: training.reduce((n, r) => n + (r.turns ?? 1), 0),
+      callsTo95: await callsToHeldOut(store, runId, training, { heldOut: setup.heldOut, threshold: 0.95, finalBest: state.gate.bestSkill }),
+      callsByStage: callsByStage(training),
       optimizerCalls: calls.filter((c) => c.stage !== 'user_simulator').length,
       ...(calls.some((c) => c.stage === 'user_simulator') ? { simulatorCalls: calls.filter((c) => c.stage === 'user_simulator').length } : {}),
       accepts: summary.accepts,
+      totalSteps: summary.totalSteps,
+      bestMoved: state.gate.bestSkill !== initialSkill,
+      shownBestValidation: summary.bestSelection,
+      baselineValidation: summary.baselineSelection,
+      bestValidationTruth: setup.valTruth ? setup.valTruth(state.gate.bestSkill) : null,
       counters: await countCauses(store, runId, summary.totalSteps),
     };
     return { result, rows };
@@ -212,6 +248,32 @@ async function countCauses(store: MemoryRunStore, runId: string, steps: number):
   return counters;
 }
 
+/**
+ * What a user would bet on (issue #32): how often runs and steps accept, the best validation
+ * shown against the truth, whether the shown lift's interval covers 0, and how much of the
+ * validation lift the test keeps (the winner's curse: 1 keeps it all).
+ */
+export function verdictFigures(results: readonly SeedResult[]) {
+  const round = (x: number) => Number(x.toFixed(4));
+  const n = results.length;
+  const truths = results.filter((r) => r.bestValidationTruth !== null);
+  const valLift = results.reduce((a, r) => a + r.shownBestValidation - r.baselineValidation, 0);
+  const testLift = results.reduce((a, r) => a + (r.reportedLift ?? 0), 0);
+  const withInterval = results.filter((r) => r.liftInterval);
+  return {
+    runsAccepting: round(results.filter((r) => r.accepts > 0).length / n),
+    runsMovingBest: round(results.filter((r) => r.bestMoved).length / n),
+    stepsAccepted: round(results.reduce((a, r) => a + r.accepts, 0) / Math.max(1, results.reduce((a, r) => a + r.totalSteps, 0))),
+    meanShownBestValidation: round(results.reduce((a, r) => a + r.shownBestValidation, 0) / n),
+    maxShownBestValidation: round(Math.max(...results.map((r) => r.shownBestValidation))),
+    ...(truths.length ? { meanBestValidationTruth: round(truths.reduce((a, r) => a + r.bestValidationTruth!, 0) / truths.length) } : {}),
+    ...(withInterval.length ? { intervalCoversZero: round(withInterval.filter((r) => r.liftInterval![0] <= 1e-9 && r.liftInterval![1] >= -1e-9).length / withInterval.length) } : {}),
+    meanValidationLift: round(valLift / n),
+    meanShownTestLift: round(testLift / n),
+    testKeeps: Math.abs(valLift) > 1e-9 ? round(testLift / valLift) : null,
+  };
+}
+
 export function aggregate(results: SeedResult[]) {
   const sum = (f: (r: SeedResult) => number) => results.reduce((a, r) => a + f(r), 0);
   const counters: Record<string, number> = {};
@@ -223,6 +285,12 @@ export function aggregate(results: SeedResult[]) {
     meanHeldOut: round(sum((r) => r.heldOut) / results.length),
     minHeldOut: Math.min(...results.map((r) => r.heldOut)),
     meanTrainingTargetCalls: sum((r) => r.trainingTargetCalls) / results.length,
+    // Calls to reach 0.95 held-out, over the seeds that reached it (a seed that never did counts its total).
+    reached95: results.filter((r) => r.callsTo95 !== null).length,
+    meanCallsTo95: round(sum((r) => r.callsTo95 ?? r.trainingTargetCalls) / results.length),
+    callsByStage: Object.fromEntries(
+      [...new Set(results.flatMap((r) => Object.keys(r.callsByStage)))].map((k) => [k, round(sum((r) => r.callsByStage[k] ?? 0) / results.length)]),
+    ),
     meanOptimizerCalls: sum((r) => r.optimizerCalls) / results.length,
     ...(results.some((r) => r.simulatorCalls) ? { meanSimulatorCalls: sum((r) => r.simulatorCalls ?? 0) / results.length } : {}),
     lift: {
@@ -236,6 +304,7 @@ export function aggregate(results: SeedResult[]) {
           }
         : {}),
     },
+    verdicts: verdictFigures(results),
     counters,
     perSeed: results.map((r) => ({
       seed: r.seed,
@@ -244,6 +313,7 @@ export function aggregate(results: SeedResult[]) {
       reportedLift: r.reportedLift === null ? null : round(r.reportedLift),
       liftInterval: r.liftInterval?.map(round) ?? null,
       targetCalls: r.trainingTargetCalls,
+      callsTo95: r.callsTo95,
       optimizerCalls: r.optimizerCalls,
       accepts: r.accepts,
     })),
@@ -275,9 +345,10 @@ export async function main(argv: string[]): Promise<number> {
   const rule = arg('gate-rule') as RunConfig['gateRule'] | undefined;
   const ruleKnobs: Partial<RunConfig> = rule ? { gateRule: rule, ...(arg('k') ? { gateSignificanceK: Number(arg('k')) } : {}) } : {};
   const updateMode = arg('update-mode') as RunConfig['updateMode'] | undefined;
-  const knobs = { ...(argv.includes('--baseline') ? BASELINE_KNOBS : { ...off, ...on }), ...ruleKnobs, ...(updateMode ? { updateMode } : {}) };
+  const preset = argv.includes('--skillopt') ? SKILLOPT_KNOBS : argv.includes('--baseline') ? BASELINE_KNOBS : { ...off, ...on };
+  const knobs = { ...preset, ...ruleKnobs, ...(updateMode ? { updateMode } : {}) };
   const changed = [...Object.keys(off).map((k) => `without ${k}`), ...Object.entries(on).map(([k, v]) => `with ${k}${v === true ? '' : `=${v}`}`)];
-  const base = argv.includes('--baseline') ? 'baseline' : changed.length ? `defaults ${changed.join(', ')}` : 'defaults';
+  const base = argv.includes('--skillopt') ? 'SkillOpt unmodified' : argv.includes('--baseline') ? 'baseline' : changed.length ? `defaults ${changed.join(', ')}` : 'defaults';
   const ruled = rule ? `${base}, gate rule ${rule}${arg('k') ? ` k=${arg('k')}` : ''}` : base;
   const mode = updateMode ? `${ruled}, update mode ${updateMode}` : ruled;
   const out: Record<string, unknown> = { mode, seeds: seeds.length };
@@ -290,11 +361,11 @@ export async function main(argv: string[]): Promise<number> {
     }
     out[world] = aggregate(results);
     if (argv.includes('--table')) {
-      console.log(`${world} world (${out.mode}):  seed  held-out  true lift  reported  interval        target calls  optimizer calls  accepts`);
+      console.log(`${world} world (${out.mode}):  seed  held-out  true lift  reported  interval        target calls  to 0.95  optimizer calls  accepts  val shown  val truth`);
       for (const r of results) {
         const iv = r.liftInterval ? `[${r.liftInterval[0].toFixed(2)}, ${r.liftInterval[1].toFixed(2)}]` : '—';
         console.log(
-          `  ${String(r.seed).padStart(4)}  ${r.heldOut.toFixed(3).padStart(8)}  ${(r.heldOut - r.initialHeldOut).toFixed(3).padStart(9)}  ${(r.reportedLift ?? 0).toFixed(3).padStart(8)}  ${iv.padEnd(14)}  ${String(r.trainingTargetCalls).padStart(12)}  ${String(r.optimizerCalls).padStart(15)}  ${String(r.accepts).padStart(7)}`,
+          `  ${String(r.seed).padStart(4)}  ${r.heldOut.toFixed(3).padStart(8)}  ${(r.heldOut - r.initialHeldOut).toFixed(3).padStart(9)}  ${(r.reportedLift ?? 0).toFixed(3).padStart(8)}  ${iv.padEnd(14)}  ${String(r.trainingTargetCalls).padStart(12)}  ${String(r.callsTo95 ?? '—').padStart(7)}  ${String(r.optimizerCalls).padStart(15)}  ${String(r.accepts).padStart(7)}  ${r.shownBestValidation.toFixed(3).padStart(9)}  ${(r.bestValidationTruth?.toFixed(3) ?? '—').padStart(9)}`,
         );
       }
     }

@@ -16,6 +16,7 @@ import {
   questionsIn,
   ruleKey,
   ruleText,
+  topicCode,
   type HardWorldSpec,
 } from './rule-world';
 import { after, dedupeEdits, exampleEditsIn, hashFraction, jsonArrayAfter, section, type SimEdit } from './sim-text';
@@ -101,7 +102,9 @@ function fixesFor(failures: readonly Failure[], skill: string, spec: HardWorldSp
           : { op: 'replace', target: broad.text, content: ruleText(f.topic) },
       );
     } else if (!skill.includes(ruleKey(f.topic))) edits.push({ op: 'append', content: ruleText(f.topic) });
-    if (spec.grades[f.topic] && !skill.includes(gradeKey(f.topic))) edits.push({ op: 'append', content: gradeText(f.topic) });
+    // One cause at a time (spec.oneCause): the grade mark is seen missing only once the prefix is right.
+    const prefixRight = f.predicted.startsWith(`${topicCode(f.topic)}-`);
+    if (spec.grades[f.topic] && !skill.includes(gradeKey(f.topic)) && (!spec.oneCause || prefixRight)) edits.push({ op: 'append', content: gradeText(f.topic) });
   }
   return dedupeEdits(edits.map((e) => ({ ...e, support_count: 1, source_type: 'failure' }))).sort(
     (a, b) => (b.support_count ?? 0) - (a.support_count ?? 0),
@@ -254,7 +257,8 @@ export function hardOptimizerAnswer(stage: string, system: string, user: string,
       for (const q of questionsIn(persistent)) {
         const t = q.topics[0];
         if (!curr.includes(ruleKey(t)) && !lines.includes(ruleText(t))) lines.push(ruleText(t));
-        if (spec.grades[t] && !curr.includes(gradeKey(t)) && !lines.includes(gradeText(t))) lines.push(gradeText(t));
+        const prefixRight = curr.includes(ruleKey(t)) && !BROAD_RULES.some((b) => curr.includes(b.key));
+        if (spec.grades[t] && !curr.includes(gradeKey(t)) && !lines.includes(gradeText(t)) && (!spec.oneCause || prefixRight)) lines.push(gradeText(t));
       }
       const content = lines.length ? lines.slice(0, 3).join('\n') : '- Check every specimen question against the rules above before answering.';
       return { reasoning: `persistent failures: ${lines.length}`, slow_update_content: content };

@@ -69,6 +69,8 @@ export interface ServerOptions extends BatchServerOptions {
   targetNoise?: { miss: number; guess: number };
   /** Seeds the target's draws, so runs on separate servers see different noise. */
   noiseSeed?: number;
+  /** Hard worlds: the world's own spec (its families, grade marks, blind families, start), in place of the named world's. */
+  spec?: HardWorldSpec;
   /** Hard worlds: share of bundle repairs that also slip in a harmful or broad rule. */
   repairSlip?: number;
   /** The activation track's describer (trigger-world.ts): share of rewrites that are over-broad, and as many that forget. */
@@ -172,8 +174,9 @@ export const DEFAULTS: ServerOptions = {
 };
 
 /** The simulated optimizer: the hard world's own, else the rule world's (src/core/simulators/demo-optimizer.ts). */
-function worldSpec(world: ServerOptions['world']): HardWorldSpec | null {
-  return world === 'hard' ? HARD_WORLD : world === 'broad' ? BROAD_WORLD : null;
+function worldSpec(opts: Pick<ServerOptions, 'world' | 'spec'>): HardWorldSpec | null {
+  const named = opts.world === 'hard' ? HARD_WORLD : opts.world === 'broad' ? BROAD_WORLD : null;
+  return named && opts.spec ? opts.spec : named;
 }
 
 function optimizerAnswer(stage: string, system: string, user: string, opts: ServerOptions): unknown {
@@ -183,7 +186,7 @@ function optimizerAnswer(stage: string, system: string, user: string, opts: Serv
     const agentic = agenticOptimizerAnswer(stage, system, user, { noise: opts.noise });
     if (agentic !== undefined) return agentic;
   }
-  const spec = worldSpec(opts.world);
+  const spec = worldSpec(opts);
   if (spec) {
     const hard = hardOptimizerAnswer(stage, system, user, { noise: opts.noise, spec, repairSlip: opts.repairSlip });
     if (hard !== undefined) return hard;
@@ -192,8 +195,8 @@ function optimizerAnswer(stage: string, system: string, user: string, opts: Serv
 }
 
 /** The expected answer of a world's question (what a lucky guess says), or null. */
-function expectedFor(user: string, world: ServerOptions['world']): string | null {
-  const spec = worldSpec(world);
+function expectedFor(user: string, opts: ServerOptions): string | null {
+  const spec = worldSpec(opts);
   if (spec) return hardWorldExpected(user, spec);
   const q = parseQuestion(user);
   return q ? expectedAnswer(q.topics, q.specimen) : null;
@@ -201,7 +204,7 @@ function expectedFor(user: string, world: ServerOptions['world']): string | null
 
 /** `draw` ∈ [0, 1) decides a stochastic target's slip; without noise the answer is the world's. */
 function targetAnswer(system: string, user: string, opts: ServerOptions, draw: number): string {
-  const spec = worldSpec(opts.world);
+  const spec = worldSpec(opts);
   // The activation track's question (prompts/rollout-trigger.md): would the agent load the skill?
   const trigger = isTriggerPrompt(system);
   let answer = trigger
@@ -209,7 +212,7 @@ function targetAnswer(system: string, user: string, opts: ServerOptions, draw: n
     : spec
       ? hardTargetAnswer(system, user, spec)
       : simulatedTargetAnswer(system, user);
-  const expected = !opts.targetNoise ? null : trigger ? triggerExpected(user) : expectedFor(user, opts.world);
+  const expected = !opts.targetNoise ? null : trigger ? triggerExpected(user) : expectedFor(user, opts);
   if (opts.targetNoise && expected !== null) {
     if (answer === expected && draw < opts.targetNoise.miss) answer = draw < opts.targetNoise.miss / 2 ? 'unknown' : `${expected.replace(/-(\d+)/, '-0$1')}`;
     else if (answer !== expected && draw < opts.targetNoise.guess) answer = expected;

@@ -22,6 +22,12 @@ import { HARMFUL_KEY, HARMFUL_RULE, TOPICS, parseQuestion, ruleKey, topicCode, t
  * eight families fully (held-out 0.375): replacing it with one family's rule loses the three,
  * so a bundle must carry the replacement and the three restored rules — more than the decayed
  * budget — and its repairer (llm-server `repairSlipRate`) sometimes slips in a harmful rule.
+ *
+ * The broad-pairs world (issue #32) is the locked start: the broad world where every family the
+ * broad rule does not carry also needs a grade mark, and the analysts see one cause of a failure
+ * at a time (a missing grade mark only once the prefix is right). Replacing the broad rule by one
+ * family's precise form, with the three it carried restored, fixes no train item (the fixed
+ * family still lacks its mark) and breaks none: a neutral step the train check reads "no better".
  */
 export interface HardWorldSpec {
   name: string;
@@ -31,6 +37,8 @@ export interface HardWorldSpec {
   /** Families with no validation items. */
   blind: readonly string[];
   initialSkill: string;
+  /** The simulated analysts see one cause of a failure at a time: a missing grade mark only once the prefix is right. */
+  oneCause?: boolean;
 }
 
 /** Blanket rules that override every family's prefix with one digit; the first one in the skill wins. */
@@ -54,6 +62,16 @@ export const BROAD_WORLD: HardWorldSpec = {
   grades: { ember: 'K', fjord: 'R' },
   blind: ['basalt', 'fjord'],
   initialSkill: `# Specimen codes\n\nAnswer with the specimen code.\n\n${BROAD_RULES[2].text}\n`,
+};
+
+/** The locked start (issue #32): the broad start where every family it does not carry needs a grade mark too. */
+export const BROAD_PAIRS_WORLD: HardWorldSpec = {
+  name: 'broad-pairs',
+  topics: BROAD_WORLD.topics,
+  grades: { amber: 'M', basalt: 'B', cobalt: 'C', ember: 'K', fjord: 'R' },
+  blind: ['basalt', 'fjord'],
+  initialSkill: BROAD_WORLD.initialSkill,
+  oneCause: true,
 };
 
 export function gradeText(topic: string, grades: Readonly<Record<string, string>> = PAIRED_GRADES): string {
