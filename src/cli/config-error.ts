@@ -5,3 +5,8 @@ export class ConfigError extends Error {
     this.name = 'ConfigError';
   }
 }
+
+/** The environment variable a role's key comes from: SKILLWRIGHT_USER_SIMULATOR_API_KEY for `userSimulator`. */
+export function keyVariable(role: string): string {
+  return `SKILLWRIGHT_${role.replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase()}_API_KEY`;
+}

@@ -8,6 +8,7 @@ import { BATCH_APIS } from '../core/config/batch-api';
 import { KNOB_PRESETS, KNOBS, type Knob } from '../core/config/knobs';
 import { DEFAULT_RUN_CONFIG } from '../core/config/run-config';
 import { SERVICE_TIERS } from '../core/config/service-tier';
+import { keyVariable } from './config-error';
 
 type Schema = Record<string, unknown>;
 
@@ -41,10 +42,10 @@ const price = {
   description: 'USD per million tokens.',
 };
 
-function endpoint(role: 'target' | 'optimizer' | 'judge'): Schema {
+function endpoint(role: 'target' | 'optimizer' | 'judge' | 'userSimulator'): Schema {
   return {
     type: 'object',
-    description: `The ${role} model's OpenAI-compatible endpoint. Its key comes from SKILLWRIGHT_${role.toUpperCase()}_API_KEY, never from this file.`,
+    description: `The ${role} model's OpenAI-compatible endpoint. Its key comes from ${keyVariable(role)}, never from this file.`,
     required: ['baseURL', 'model'],
     additionalProperties: false,
     properties: {
@@ -124,10 +125,46 @@ export function cliConfigSchema(): Schema {
           },
           maxTurns: { type: 'integer', minimum: 1, maximum: 64, description: 'The same as run.maxTurns.' },
           referencesOnDemand: { type: 'boolean', description: 'The same as run.referencesOnDemand.' },
+          mcp: {
+            type: 'array',
+            description:
+              "MCP servers over Streamable HTTP (issue #31) whose tools the agent calls — for real: tools with side effects act during training. Each server's token comes from SKILLWRIGHT_MCP_<NAME>_TOKEN, never from this file.",
+            items: {
+              type: 'object',
+              properties: {
+                url: { type: 'string', description: 'The server’s MCP endpoint, e.g. https://mcp.example.com/mcp.' },
+                name: {
+                  type: 'string',
+                  pattern: '^[a-zA-Z0-9_-]{1,32}$',
+                  description:
+                    'Prefixes its tools where two servers share a name, and names its token variable (default: from the host).',
+                },
+                headers: {
+                  type: 'object',
+                  additionalProperties: { type: 'string' },
+                  description: 'Headers sent with every request; never a credential.',
+                },
+                tools: {
+                  type: 'array',
+                  items: { type: 'string' },
+                  description: 'The tools the agent may use (default: all).',
+                },
+              },
+              required: ['url'],
+              additionalProperties: false,
+            },
+          },
+          toolConcurrency: {
+            type: 'integer',
+            minimum: 1,
+            maximum: 64,
+            description: 'MCP tool calls under way at once (default 4): a tool call is not a model call.',
+          },
           timeoutSeconds: {
             type: 'number',
             exclusiveMinimum: 0,
-            description: "How long a module's reset, call or score may take before the run pauses (default 60).",
+            description:
+              "How long a module's reset, call or score, or an MCP server's answer, may take before the run pauses (default 60).",
           },
         },
         additionalProperties: false,
@@ -135,9 +172,10 @@ export function cliConfigSchema(): Schema {
       target: endpoint('target'),
       optimizer: endpoint('optimizer'),
       judge: endpoint('judge'),
+      userSimulator: endpoint('userSimulator'),
       prices: {
         type: 'object',
-        properties: { target: price, optimizer: price, judge: price },
+        properties: { target: price, optimizer: price, judge: price, userSimulator: price },
         additionalProperties: false,
       },
       run: {

@@ -1,7 +1,8 @@
 /**
  * The headless runner's config file (issue #22): the endpoints, prices and run settings the page
  * keeps, validated by the same code and filled with the same defaults. Keys are never in it: they
- * come from SKILLWRIGHT_TARGET_API_KEY, SKILLWRIGHT_OPTIMIZER_API_KEY, SKILLWRIGHT_JUDGE_API_KEY.
+ * come from SKILLWRIGHT_TARGET_API_KEY, SKILLWRIGHT_OPTIMIZER_API_KEY, SKILLWRIGHT_JUDGE_API_KEY,
+ * SKILLWRIGHT_USER_SIMULATOR_API_KEY (and an MCP server's token from SKILLWRIGHT_MCP_<NAME>_TOKEN).
  */
 import { BATCH_APIS, type BatchApi } from '../core/config/batch-api';
 import { parseRunConfig, type RunConfig } from '../core/config/run-config';
@@ -30,7 +31,7 @@ export interface CliConfig {
   environment?: EnvironmentConfig;
 }
 
-import { ConfigError } from './config-error';
+import { ConfigError, keyVariable } from './config-error';
 
 export { ConfigError };
 
@@ -42,6 +43,7 @@ const KNOWN = new Set([
   'target',
   'optimizer',
   'judge',
+  'userSimulator',
   'prices',
   'run',
   'split',
@@ -104,7 +106,7 @@ function headers(v: unknown, role: string): void {
   for (const [name, value] of Object.entries(v)) {
     if (isSecretHeader(name))
       throw new ConfigError(
-        `"${role}.headers.${name}" carries a credential: keys are never read from the config (it is stored with the run); set SKILLWRIGHT_${role.toUpperCase()}_API_KEY.`,
+        `"${role}.headers.${name}" carries a credential: keys are never read from the config (it is stored with the run); set ${keyVariable(role)}.`,
       );
     if (typeof value !== 'string') throw new ConfigError(`"${role}.headers.${name}" must be a string.`);
   }
@@ -116,8 +118,8 @@ function givenPrices(v: unknown): Prices {
   if (!v || typeof v !== 'object' || Array.isArray(v))
     throw new ConfigError('"prices" must be an object: { "target": { "input": …, "output": … }, … }.');
   for (const [role, price] of Object.entries(v)) {
-    if (!['target', 'optimizer', 'judge'].includes(role))
-      throw new ConfigError(`"prices.${role}" is not a role (target, optimizer, judge).`);
+    if (!['target', 'optimizer', 'judge', 'userSimulator'].includes(role))
+      throw new ConfigError(`"prices.${role}" is not a role (target, optimizer, judge, userSimulator).`);
     const problem = priceProblem(price);
     if (problem) throw new ConfigError(`"prices.${role}" ${problem}.`);
   }
@@ -183,6 +185,7 @@ export function parseCliConfig(text: string, file = 'the config'): { config: Cli
     target: endpoint(c.target, 'target'),
     optimizer: endpoint(c.optimizer, 'optimizer'),
     ...(c.judge !== undefined ? { judge: endpoint(c.judge, 'judge') } : {}),
+    ...(c.userSimulator !== undefined ? { userSimulator: endpoint(c.userSimulator, 'userSimulator') } : {}),
   };
   for (const k of ['name', 'data', 'skill', 'triggers'] as const) {
     if (c[k] !== undefined && typeof c[k] !== 'string') throw new ConfigError(`"${k}" must be a string.`);
@@ -210,7 +213,10 @@ export type Env = Record<string, string | undefined>;
  * target's key when their endpoint has the target's origin: a key is sent only to hosts the
  * config names for it.
  */
-export function keysFromEnv(endpoints: RunEndpoints, env: Env): { target: string; optimizer: string; judge?: string } {
+export function keysFromEnv(
+  endpoints: RunEndpoints,
+  env: Env,
+): { target: string; optimizer: string; judge?: string; userSimulator?: string } {
   const origin = (u: string) => new URL(u).origin;
   const target = env.SKILLWRIGHT_TARGET_API_KEY;
   const sameHost = (e: StoredEndpoint) => origin(e.baseURL) === origin(endpoints.target.baseURL);
@@ -227,5 +233,14 @@ export function keysFromEnv(endpoints: RunEndpoints, env: Env): { target: string
     : undefined;
   if (endpoints.judge && !judge)
     throw new ConfigError('Set SKILLWRIGHT_JUDGE_API_KEY: the judge is on another host than the optimizer.');
-  return { target, optimizer, ...(judge ? { judge } : {}) };
+  const sim = endpoints.userSimulator;
+  const userSimulator = sim
+    ? (env.SKILLWRIGHT_USER_SIMULATOR_API_KEY ??
+      (origin(sim.baseURL) === origin(endpoints.optimizer.baseURL) ? optimizer : undefined))
+    : undefined;
+  if (sim && !userSimulator)
+    throw new ConfigError(
+      'Set SKILLWRIGHT_USER_SIMULATOR_API_KEY: the user simulator is on another host than the optimizer.',
+    );
+  return { target, optimizer, ...(judge ? { judge } : {}), ...(userSimulator ? { userSimulator } : {}) };
 }

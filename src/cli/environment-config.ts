@@ -2,10 +2,13 @@
  * The runner's `environment` (issue #30): where an agent's tools come from — an environment
  * module (`module`, a path to an ES module), tools for every item (`tools`, a list of OpenAI
  * function definitions or a path to a JSON file holding one), and the agent knobs `maxTurns` and
- * `referencesOnDemand`, which may be given here or under "run" (not both).
+ * `referencesOnDemand`, which may be given here or under "run" (not both). MCP servers (`mcp`,
+ * issue #31) with their `toolConcurrency` and `timeoutSeconds` are kept with the run as its
+ * environment (it resumes on them); their tokens come from SKILLWRIGHT_MCP_<NAME>_TOKEN.
  */
 import { readToolSpecs, type ToolSpec } from '../core/agent/tool-spec';
 import type { RunConfig } from '../core/config/run-config';
+import { readMcpSettings, type McpSettings } from '../core/agent/mcp-servers';
 import { ConfigError } from './config-error';
 
 export interface EnvironmentConfig {
@@ -15,11 +18,13 @@ export interface EnvironmentConfig {
   tools?: ToolSpec[];
   /** A tools file to read, relative to the config file (when `tools` names one). */
   toolsFile?: string;
-  /** Seconds an environment module's call may take before the run pauses. */
+  /** Seconds an environment module's call (or an MCP server's answer) may take before the run pauses. */
   timeoutSeconds?: number;
+  /** MCP servers (issue #31), kept with the run as its environment. */
+  mcp?: McpSettings;
 }
 
-const KEYS = ['module', 'tools', 'maxTurns', 'referencesOnDemand', 'timeoutSeconds'];
+const KEYS = ['module', 'tools', 'mcp', 'toolConcurrency', 'maxTurns', 'referencesOnDemand', 'timeoutSeconds'];
 const KNOBS = ['maxTurns', 'referencesOnDemand'] as const;
 
 /** Read the config's "environment"; its agent knobs move into the run settings. */
@@ -49,6 +54,17 @@ export function environmentOf(
     out.timeoutSeconds = e.timeoutSeconds;
   }
   const next = { ...run };
+  if (e.mcp !== undefined) {
+    if (out.module) throw new ConfigError('"environment" names both a module and MCP servers: use one of them.');
+    const m = readMcpSettings({
+      servers: e.mcp,
+      ...(e.toolConcurrency !== undefined ? { toolConcurrency: e.toolConcurrency } : {}),
+      ...(e.timeoutSeconds !== undefined ? { timeoutSeconds: e.timeoutSeconds } : {}),
+    });
+    if (!m.settings) throw new ConfigError(`"environment.mcp": ${m.problems.join('; ')}.`);
+    out.mcp = m.settings;
+  } else if (e.toolConcurrency !== undefined)
+    throw new ConfigError('"environment.toolConcurrency" limits MCP tool calls: it needs "environment.mcp".');
   for (const k of KNOBS) {
     if (e[k] === undefined) continue;
     if (givenRun[k] !== undefined)

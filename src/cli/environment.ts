@@ -3,7 +3,8 @@
  * — the tools every item is offered and the module, checked before anything is spent — and the
  * service's environment factory: each session loads the module from the config's path (it must
  * still be the code the run was made with) or, when the command names no config (`resume --out`),
- * from the copy the run keeps beside it.
+ * from the copy the run keeps beside it; or the run's MCP servers (issue #31), with their tokens
+ * from the environment.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -11,6 +12,8 @@ import type { ModuleSource, RunEnvironmentSpec } from '../core/agent/environment
 import { MAX_MODULE_BYTES } from '../core/agent/environment-spec';
 import type { ToolSpec } from '../core/agent/tool-spec';
 import { contentId } from '../core/basics/hash';
+import { tokenVariable, type McpSettings } from '../core/agent/mcp-servers';
+import { mcpEnvironmentOf } from '../mcp/from-settings';
 import type { EnvironmentFactory } from '../service/ports';
 import type { CliConfig } from './config';
 import { ConfigError } from './config-error';
@@ -23,6 +26,8 @@ export interface RunnerEnvironment {
   /** The module the config names, as a run keeps it, and where it is. */
   module?: ModuleSource & { path: string };
   timeoutSeconds?: number;
+  /** MCP servers (issue #31), kept with the run as its environment. */
+  mcp?: McpSettings;
 }
 
 /** Read the config's environment (tools file, module source); problems are ConfigErrors. */
@@ -40,6 +45,7 @@ export function readEnvironment(config: CliConfig, base: string): RunnerEnvironm
     }
     tools = toolsOf(raw, path);
   }
+  if (e.mcp) return { tools, mcp: e.mcp };
   if (!e.module) return { tools, ...(e.timeoutSeconds ? { timeoutSeconds: e.timeoutSeconds } : {}) };
   const path = resolve(base, e.module);
   let source: string;
@@ -62,6 +68,7 @@ export async function checkedSpec(
   env: RunnerEnvironment,
   importer?: Importer,
 ): Promise<RunEnvironmentSpec | undefined> {
+  if (env.mcp) return { mcp: env.mcp };
   if (!env.module) return undefined;
   const loaded = await loadEnvironmentModule(env.module.path, env.timeoutSeconds, importer);
   loaded.environment.dispose?.();
@@ -78,8 +85,16 @@ export function runnerEnvironments(
   env: RunnerEnvironment | null,
   out: string | null,
   importer?: Importer,
+  vars: Record<string, string | undefined> = {},
 ): EnvironmentFactory {
   return async ({ spec }) => {
+    // MCP servers (issue #31): each server's token from SKILLWRIGHT_MCP_<NAME>_TOKEN.
+    if (spec?.mcp)
+      return mcpEnvironmentOf(spec.mcp, ({ name }) => {
+        const variable = tokenVariable(name);
+        const token = vars[variable];
+        return { ...(token ? { token } : {}), hint: `set ${variable} to its token` };
+      });
     const kept = spec?.module;
     if (!kept) return undefined;
     let path: string;

@@ -7,7 +7,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { DatasetRecord, RunEndpoints, RunRecord } from '../storage/schema';
 
-const ROLES = ['target', 'optimizer', 'judge'] as const;
+const ROLES = ['target', 'optimizer', 'judge', 'userSimulator'] as const;
 
 /** As stored: the store's records went through JSON (no undefined fields), so compare them that way, in any key order. */
 const asStored = (v: unknown): unknown => (v === undefined ? undefined : JSON.parse(JSON.stringify(v)));

@@ -32,6 +32,8 @@ export async function llmPortFor(
   endpoints: RunEndpoints,
   config: RunConfig,
   use: LlmUse,
+  /** An evaluation whose items talk with a simulated user calls the simulator (issue #31). */
+  o: { conversations?: boolean } = {},
 ): Promise<Outcome<{ llm: LlmPort }>> {
   const key = async (role: KeyRole, borrow?: KeyRole) => deps.keys.keyFor(role, endpoints, borrow);
   const made = (e: StoredEndpoint, k: string, role: KeyRole) =>
@@ -45,18 +47,25 @@ export async function llmPortFor(
   }
   const t = await key('target');
   if (!t.ok) return fail(t.kind, t.message);
-  // An evaluation calls a second model only to judge: its own judge endpoint, else the optimizer.
+  // An evaluation calls a second model only to judge or to play a simulated user: their own
+  // endpoints, else the optimizer's.
   const judging = use === 'run' || config.scorer.kind === 'judge';
+  const simulating = use === 'run' || Boolean(o.conversations);
   const ownJudge = judging ? endpoints.judge : undefined;
-  const o = use === 'run' ? await key('optimizer') : judging && !ownJudge ? await key('optimizer', 'target') : null;
-  if (o && !o.ok) return fail(o.kind, o.message);
+  const ownSim = simulating ? endpoints.userSimulator : undefined;
+  const needsOptimizer = (judging && !ownJudge) || (simulating && !ownSim);
+  const opt = use === 'run' ? await key('optimizer') : needsOptimizer ? await key('optimizer', 'target') : null;
+  if (opt && !opt.ok) return fail(opt.kind, opt.message);
   const j = ownJudge ? await key('judge', 'optimizer') : null;
   if (j && !j.ok) return fail(j.kind, j.message);
+  const s = ownSim ? await key('userSimulator', 'optimizer') : null;
+  if (s && !s.ok) return fail(s.kind, s.message);
   const llm = createLlmPort(
     {
       target: made(endpoints.target, t.key, 'target'),
-      optimizer: made(endpoints.optimizer, o?.ok ? o.key : 'unused-no-judge', 'optimizer'),
+      optimizer: made(endpoints.optimizer, opt?.ok ? opt.key : 'unused-no-judge', 'optimizer'),
       ...(ownJudge && j?.ok ? { judge: made(ownJudge, j.key, 'judge') } : {}),
+      ...(ownSim && s?.ok ? { userSimulator: made(ownSim, s.key, 'userSimulator') } : {}),
     },
     deps.transport,
   );

@@ -11,7 +11,7 @@ import type { ClientOptions } from '../llm/openai-client';
 import type { RunRecords } from '../storage/run-records';
 import type { RunEndpoints } from '../storage/schema';
 
-export type KeyRole = 'target' | 'optimizer' | 'judge';
+export type KeyRole = 'target' | 'optimizer' | 'judge' | 'userSimulator';
 
 export type KeyFor = { ok: true; key: string } | { ok: false; kind: string; message: string };
 

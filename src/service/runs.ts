@@ -13,6 +13,7 @@ import type { EventSink } from '../engine/events';
 import type { Prices } from '../engine/meter';
 import { buildPromptSet } from '../engine/prompts';
 import { runTraining, type TrainOutcome } from '../engine/run/trainer';
+import { isEnvironmentError } from '../engine/environment';
 import type { RunEndpoints, RunRecord } from '../storage/schema';
 import { trainInputOf } from '../storage/train-input';
 import { llmPortFor } from './llm-port';
@@ -32,7 +33,7 @@ export interface CreateRunInput {
   skillPackage?: PackageShell;
   /** Trigger queries for the activation track (config.activationTrack). */
   triggerQueries?: TriggerQuery[];
-  /** The agents' environment module (issue #30), kept with the run. */
+  /** The agents' environment module (issue #30) or MCP servers (issue #31), kept with the run. */
   environment?: RunEnvironmentSpec;
 }
 
@@ -82,7 +83,7 @@ export async function createRun(deps: ServiceDeps, input: CreateRunInput): Promi
     ...(input.skillMeta ? { skillMeta: input.skillMeta } : {}),
     ...(input.skillPackage ? { skillPackage: input.skillPackage } : {}),
     ...(input.triggerQueries?.length ? { triggerQueries: input.triggerQueries } : {}),
-    ...(input.environment?.module ? { environment: input.environment } : {}),
+    ...(input.environment?.module || input.environment?.mcp ? { environment: input.environment } : {}),
   };
   await deps.records.putRun(run);
   return { ok: true, runId: run.id };
@@ -114,8 +115,19 @@ export async function startRun(deps: ServiceDeps, runId: string, o: StartOptions
       await deps.records.putRun({ ...fresh, config, state: fresh.state && { ...fresh.state, config } });
     }
     // The environment lives for this session only: a resume makes a fresh one (a module's worker,
-    // connections), and the engine rebuilds each open trajectory's state from its checkpoint.
-    const environment = await deps.environments?.({ runId, config, spec: run.environment });
+    // connections), and the engine rebuilds each open trajectory's state from its checkpoint. One
+    // that cannot be had (an MCP server down, its token refused) pauses, as one that fails mid-run does.
+    let environment;
+    try {
+      environment = await deps.environments?.({ runId, config, spec: run.environment });
+    } catch (e) {
+      if (!isEnvironmentError(e)) throw e;
+      return {
+        status: 'paused' as const,
+        reasonKind: 'environment',
+        reason: `${e.message}. Nothing was run; resume when it works.`,
+      };
+    }
     try {
       return await runTraining(trainInputOf(run, d, config), {
         llm: port.llm,

@@ -9,6 +9,7 @@ import { parseRunConfig } from '../core/config/run-config';
 import { priceProblem } from '../core/config/pricing';
 import { z } from 'zod';
 import { MAX_MODULE_BYTES } from '../core/agent/environment-spec';
+import { readMcpSettings, type McpSettings } from '../core/agent/mcp-servers';
 import type { SkillwrightDb } from './open-db';
 import { RUN_DATA_STORES, datasetIndexOf, type DatasetRecord, type RunRecord, type StoredEndpoint } from './schema';
 import type { ArtifactRecord, OptimizerCallRecord, RolloutRow, SkillVersion, StepRecord } from '../engine/types';
@@ -85,6 +86,12 @@ const runSchema = z.looseObject({
           fileName: z.string().max(200),
           source: z.string().max(MAX_MODULE_BYTES),
           hash: z.string().regex(/^[0-9a-f]{16}$/),
+        })
+        .optional(),
+      // Its MCP servers (issue #31), checked as a config's are: a header holding a secret is refused.
+      mcp: z
+        .custom<McpSettings>((v) => readMcpSettings(v).problems.length === 0, {
+          message: 'the MCP servers are not valid settings (or hold a secret header)',
         })
         .optional(),
     })

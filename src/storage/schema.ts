@@ -51,6 +51,8 @@ export interface RunEndpoints {
   target: StoredEndpoint;
   optimizer: StoredEndpoint;
   judge?: StoredEndpoint;
+  /** The user simulator's own endpoint (issue #31); the optimizer's when absent. */
+  userSimulator?: StoredEndpoint;
 }
 
 export interface DatasetRecord extends Dataset {

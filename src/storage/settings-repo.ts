@@ -4,9 +4,13 @@
  */
 import type { SkillwrightDb } from './open-db';
 
-export type RememberedKeys = Partial<Record<'target' | 'optimizer' | 'judge', string>> & {
+type KeyRole = 'target' | 'optimizer' | 'judge' | 'userSimulator';
+
+export type RememberedKeys = Partial<Record<KeyRole, string>> & {
   /** The origin each key was typed for (keys are only sent there). */
-  hosts?: Partial<Record<'target' | 'optimizer' | 'judge', string>>;
+  hosts?: Partial<Record<KeyRole, string>>;
+  /** MCP servers' tokens by the server's URL (issue #31): each sent only to that URL's origin. */
+  mcp?: Record<string, string>;
 };
 
 const KEYS = 'remembered-keys';

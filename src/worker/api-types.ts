@@ -92,11 +92,15 @@ export interface Secrets {
   target?: string;
   optimizer?: string;
   judge?: string;
+  /** The user simulator's own key (issue #31), when its endpoint is not the optimizer's. */
+  userSimulator?: string;
   /**
    * The origin (scheme://host:port) each key was typed for. The worker sends a key only to that
    * origin, so a run from a file or an old run on another provider cannot receive it.
    */
-  hosts?: { target?: string; optimizer?: string; judge?: string };
+  hosts?: { target?: string; optimizer?: string; judge?: string; userSimulator?: string };
+  /** MCP servers' tokens by the server's URL (issue #31): each sent only to that URL's origin. */
+  mcp?: Record<string, string>;
 }
 
 export interface DatasetInspection {
@@ -196,6 +200,36 @@ export interface ConnectionApi {
   testConnection(input: ConnectionInput): Promise<RoleCheck[]>;
   /** The endpoint's model list, asked with the target key held for its host (if any). */
   listModels(endpoint: ModelListEndpoint): Promise<Result<{ models: string[] }>>;
+}
+
+/** A tool as Test MCP server lists it (issue #31). */
+export interface McpToolReport {
+  name: string;
+  description?: string;
+  /** The server says it changes nothing (MCP's readOnlyHint). */
+  readOnly: boolean;
+  /** The server says it may destroy or change things (MCP's destructiveHint, or no hint). */
+  sideEffects: boolean;
+}
+
+export interface McpServerReport {
+  server?: { name: string; version: string };
+  tools: McpToolReport[];
+  resources: number;
+}
+
+/** MCP servers (handlers/mcp.ts). */
+export interface McpApi {
+  /**
+   * Connect to an MCP server (with the token `setKeys` gave for its URL, if any), list its tools
+   * and resources, and end the session; or name the problem: unreachable, CORS (with the fix),
+   * unauthorized, not an MCP endpoint, protocol version, time-out.
+   */
+  testMcpServer(input: {
+    url: string;
+    name?: string;
+    headers?: Record<string, string>;
+  }): Promise<Result<McpServerReport>>;
 }
 
 /** Data (handlers/datasets.ts). */
@@ -323,6 +357,7 @@ export interface KeysApi {
 
 /** The worker's whole contract with the page: one part per handler file. */
 export type WorkerApi = ConnectionApi &
+  McpApi &
   DatasetsApi &
   EvaluationApi &
   RunsApi &

@@ -138,3 +138,90 @@ export async function diagnoseUnreachable(
     basicCorsOk,
   });
 }
+
+/**
+ * The headers an MCP client sends and reads over Streamable HTTP (issue #31): a browser page gets
+ * an answer only when the server's CORS allows them, and reads the session only when it is exposed.
+ */
+export const MCP_REQUEST_HEADERS = [
+  'Content-Type',
+  'Accept',
+  'Authorization',
+  'Mcp-Session-Id',
+  'Mcp-Protocol-Version',
+  'Last-Event-ID',
+];
+export const MCP_EXPOSED_HEADERS = ['Mcp-Session-Id', 'Mcp-Protocol-Version'];
+
+/** How to let this page in, for the MCP server at `url`: the two official SDKs' ways, or a proxy. */
+export function mcpCorsFix(url: string, pageOrigin = 'this page’s origin'): string {
+  const allowed = MCP_REQUEST_HEADERS.map((h) => `"${h}"`).join(', ');
+  return (
+    `Make ${host(url)} answer this page's preflight (OPTIONS): allow the origin ${pageOrigin}, the methods GET, POST and DELETE, ` +
+    `the headers ${MCP_REQUEST_HEADERS.join(', ')}, and expose ${MCP_EXPOSED_HEADERS.join(', ')}. ` +
+    `TypeScript SDK (express): app.use(cors({ origin: "${pageOrigin}", allowedHeaders: [${allowed}], exposedHeaders: ["Mcp-Session-Id"] })). ` +
+    `Python SDK (FastMCP, Starlette): CORSMiddleware(app, allow_origins=["${pageOrigin}"], allow_methods=["GET", "POST", "DELETE"], allow_headers=["*"], expose_headers=["Mcp-Session-Id"]). ` +
+    'A server you do not run: put a proxy you control in front of it that adds these headers.'
+  );
+}
+
+export interface McpDoctorFacts {
+  url: string;
+  pageOrigin?: string;
+  /** Something answers there (an opaque request). */
+  reachable: boolean;
+  /** A request with MCP's headers passed CORS. */
+  mcpCorsOk: boolean | null;
+}
+
+/** The likeliest cause of an MCP server a page cannot reach, and its fix. */
+export function adviseMcp(f: McpDoctorFacts): DoctorAdvice {
+  const h = host(f.url);
+  if (f.pageOrigin?.startsWith('https:') && f.url.startsWith('http://') && !isLocalEndpoint(f.url))
+    return {
+      kind: 'mixed_content',
+      message: `${h} is called over http:// from this https:// page, so the browser blocks it (mixed content). Use the server's https:// URL.`,
+    };
+  if (!f.reachable)
+    return isLocalEndpoint(f.url)
+      ? { kind: 'local_unreachable', message: `Nothing answers at ${h}. Is the MCP server running on that port?` }
+      : { kind: 'unreachable', message: `Nothing answers at ${h}: check the URL, your connection, or a firewall.` };
+  if (f.mcpCorsOk)
+    return {
+      kind: 'cors_headers',
+      message: `${h} lets this page send MCP's headers, but not every request an MCP client makes (GET for its event stream, DELETE to end a session, the Authorization header) or does not expose Mcp-Session-Id. ${mcpCorsFix(f.url, f.pageOrigin)}`,
+    };
+  return {
+    kind: 'cors',
+    message: `${h} answers, but its CORS does not let this page call it with MCP's headers. ${mcpCorsFix(f.url, f.pageOrigin)}`,
+  };
+}
+
+/** Probe an MCP server from here (a browser context) and advise. */
+export async function diagnoseMcp(
+  url: string,
+  extra: Record<string, string> = {},
+  fetchImpl: typeof fetch = globalThis.fetch.bind(globalThis),
+  pageOrigin: string | undefined = globalThis.location?.origin,
+): Promise<DoctorAdvice> {
+  const probe = async (init: RequestInit) => {
+    try {
+      await fetchImpl(url, { ...init, signal: AbortSignal.timeout(10_000) });
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const reachable = await probe({ mode: 'no-cors', credentials: 'omit' });
+  // A ping with the headers every MCP request carries after the handshake: its preflight is the test.
+  const headers = {
+    ...extra,
+    'Content-Type': 'application/json',
+    Accept: 'application/json, text/event-stream',
+    'Mcp-Protocol-Version': '2025-06-18',
+  };
+  const mcpCorsOk = reachable
+    ? await probe({ method: 'POST', headers, body: '{"jsonrpc":"2.0","id":0,"method":"ping"}' })
+    : null;
+  return adviseMcp({ url, pageOrigin, reachable, mcpCorsOk });
+}

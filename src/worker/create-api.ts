@@ -8,6 +8,7 @@
 import type { WorkerApi } from './api-types';
 import { createApiContext, type ApiDeps } from './handlers/context';
 import { connectionHandlers } from './handlers/connection';
+import { mcpHandlers } from './handlers/mcp';
 import { datasetsHandlers } from './handlers/datasets';
 import { evaluationHandlers } from './handlers/evaluation';
 import { runsHandlers } from './handlers/runs';
@@ -23,6 +24,7 @@ export function createApi(deps: ApiDeps): WorkerApi {
   const c = createApiContext(deps);
   return {
     ...connectionHandlers(c),
+    ...mcpHandlers(c),
     ...datasetsHandlers(c),
     ...evaluationHandlers(c),
     ...runsHandlers(c),

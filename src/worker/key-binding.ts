@@ -6,7 +6,7 @@
 import type { Secrets } from './api-types';
 import { DEMO_BASE_URL, DEMO_KEY } from '../core/simulators/demo-world';
 
-const ROLES = ['target', 'optimizer', 'judge'] as const;
+const ROLES = ['target', 'optimizer', 'judge', 'userSimulator'] as const;
 type KeyRole = (typeof ROLES)[number];
 
 /** scheme://host:port of a base URL; null when it does not parse as an http(s) URL (it then matches nothing). */
@@ -33,6 +33,9 @@ export function withKeys(held: Secrets, given: Secrets | null | undefined): Secr
       delete out.hosts![role];
     }
   if (!given) return out;
+  // An MCP server's token is held under its URL, which binds it to that URL's origin.
+  for (const [url, token] of Object.entries(given.mcp ?? {}))
+    if (originOf(url)) out.mcp = token ? { ...out.mcp, [url]: token } : withoutKey(out.mcp, url);
   for (const role of ROLES) {
     const key = given[role];
     if (!key) continue;
@@ -42,6 +45,16 @@ export function withKeys(held: Secrets, given: Secrets | null | undefined): Secr
     out.hosts![role] = host;
   }
   return out;
+}
+
+const withoutKey = (m: Record<string, string> | undefined, k: string) =>
+  Object.fromEntries(Object.entries(m ?? {}).filter(([x]) => x !== k));
+
+/** The token held for an MCP server, sent only to the origin of the URL it was given for (issue #31). */
+export function mcpTokenFor(k: Secrets, url: string): string | undefined {
+  const origin = originOf(url);
+  const entry = Object.entries(k.mcp ?? {}).find(([u]) => u === url);
+  return entry && origin && originOf(entry[0]) === origin ? entry[1] : undefined;
 }
 
 /** The demo endpoint's own key, supplied by the worker for that origin only: no held key is touched. */

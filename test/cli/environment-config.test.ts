@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCliConfig } from '../../src/cli/config';
+import { keysFromEnv, parseCliConfig } from '../../src/cli/config';
 
 const base = { target: { baseURL: 'http://127.0.0.1:1/v1', model: 't' }, optimizer: { baseURL: 'http://127.0.0.1:1/v1', model: 'o' } };
 const parse = (extra: Record<string, unknown>) => parseCliConfig(JSON.stringify({ ...base, ...extra }));
@@ -24,5 +24,24 @@ describe('the runner’s environment (issue #30)', () => {
     expect(() => parse({ environment: { maxTurns: 3 }, run: { maxTurns: 4 } })).toThrow('"maxTurns" is given both');
     expect(() => parse({ environment: { referencesOnDemand: 'yes' } })).toThrow('must be true or false');
     expect(() => parse({ run: { maxTurns: 100 } })).toThrow(/run\.maxTurns: maximum turns must be at most 64/);
+  });
+});
+
+describe('MCP servers and the user simulator in the runner’s config (issue #31)', () => {
+  it('moves the servers into the run settings, with their knobs and defaults', () => {
+    const { config } = parse({ environment: { mcp: [{ url: 'http://127.0.0.1:3/mcp', name: 'desk', tools: ['lookup'] }], toolConcurrency: 2 } });
+    expect(config.environment?.mcp).toEqual({ servers: [{ url: 'http://127.0.0.1:3/mcp', name: 'desk', tools: ['lookup'] }], toolConcurrency: 2, timeoutSeconds: 60 });
+    expect(() => parse({ environment: { toolConcurrency: 2 } })).toThrow('"environment.toolConcurrency" limits MCP tool calls: it needs "environment.mcp"');
+    expect(() => parse({ environment: { mcp: [] } })).toThrow('"environment.mcp": "servers" lists no server.');
+  });
+  it('reads the user simulator’s endpoint; its key is its own, or the optimizer’s on the same host', () => {
+    const sim = { baseURL: 'http://127.0.0.1:2/v1', model: 'u' };
+    const { config } = parse({ userSimulator: sim, prices: { userSimulator: { input: 1, output: 2 } } });
+    expect(config.endpoints.userSimulator).toMatchObject(sim);
+    expect(() => keysFromEnv(config.endpoints, { SKILLWRIGHT_TARGET_API_KEY: 't' })).toThrow('Set SKILLWRIGHT_USER_SIMULATOR_API_KEY');
+    expect(keysFromEnv(config.endpoints, { SKILLWRIGHT_TARGET_API_KEY: 't', SKILLWRIGHT_USER_SIMULATOR_API_KEY: 'u' })).toEqual({ target: 't', optimizer: 't', userSimulator: 'u' });
+    const near = parse({ userSimulator: { ...sim, baseURL: 'http://127.0.0.1:1/v1' } }).config;
+    expect(keysFromEnv(near.endpoints, { SKILLWRIGHT_TARGET_API_KEY: 't' })).toEqual({ target: 't', optimizer: 't', userSimulator: 't' });
+    expect(() => parse({ userSimulator: { ...sim, headers: { Authorization: 'x' } } })).toThrow('set SKILLWRIGHT_USER_SIMULATOR_API_KEY');
   });
 });

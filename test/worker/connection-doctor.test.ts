@@ -1,6 +1,6 @@
 // The connection doctor (issue #11): the cause of a failed browser call, and its fix per provider.
 import { describe, expect, it } from 'vitest';
-import { adviseConnection, diagnoseUnreachable } from '../../src/worker/connection-doctor';
+import { adviseConnection, adviseMcp, diagnoseMcp, diagnoseUnreachable } from '../../src/worker/connection-doctor';
 
 const base = { reachable: true, basicCorsOk: false, pageOrigin: 'https://skillwright.example' };
 
@@ -51,5 +51,34 @@ describe('connection doctor', () => {
     expect(seen).toEqual([{ mode: 'no-cors', headers: [] }, { mode: undefined, headers: ['Authorization'] }]);
     expect((await diagnoseUnreachable(cfg, fake((m) => m === 'no-cors'), 'https://a.example')).kind).toBe('cors');
     expect((await diagnoseUnreachable(cfg, fake(() => false), 'https://a.example')).kind).toBe('unreachable');
+  });
+});
+
+describe('the doctor for MCP servers (issue #31)', () => {
+  const url = 'https://mcp.example.com/mcp';
+  it('tells down from CORS, and names MCP’s headers and each SDK’s fix', () => {
+    expect(adviseMcp({ url, reachable: false, mcpCorsOk: null }).kind).toBe('unreachable');
+    expect(adviseMcp({ url: 'http://127.0.0.1:3000/mcp', reachable: false, mcpCorsOk: null }).kind).toBe('local_unreachable');
+    expect(adviseMcp({ url: 'http://mcp.example.com/mcp', pageOrigin: 'https://app.example', reachable: true, mcpCorsOk: false }).kind).toBe('mixed_content');
+    const cors = adviseMcp({ url, pageOrigin: 'https://app.example', reachable: true, mcpCorsOk: false });
+    expect(cors.kind).toBe('cors');
+    for (const h of ['Mcp-Session-Id', 'Mcp-Protocol-Version', 'Authorization', 'Last-Event-ID'])
+      expect(cors.message).toContain(h);
+    expect(cors.message).toContain('exposedHeaders: ["Mcp-Session-Id"]');
+    expect(cors.message).toContain('expose_headers=["Mcp-Session-Id"]');
+    expect(cors.message).toContain('allow the origin https://app.example');
+    expect(adviseMcp({ url, reachable: true, mcpCorsOk: true }).kind).toBe('cors_headers');
+  });
+
+  it('probes with the headers every MCP request carries', async () => {
+    const seen: RequestInit[] = [];
+    const fake = (async (_u: string, init: RequestInit) => {
+      seen.push(init);
+      if (init.mode !== 'no-cors') throw new TypeError('Failed to fetch');
+      return new Response(null);
+    }) as typeof fetch;
+    const advice = await diagnoseMcp(url, { Authorization: 'Bearer probe' }, fake, 'https://app.example');
+    expect(advice.kind).toBe('cors');
+    expect(seen[1].headers).toMatchObject({ 'Mcp-Protocol-Version': '2025-06-18', Authorization: 'Bearer probe', Accept: 'application/json, text/event-stream' });
   });
 });

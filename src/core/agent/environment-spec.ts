@@ -5,6 +5,8 @@
  * that changed under a paused run.
  */
 
+import type { McpSettings } from './mcp-servers';
+
 /** An environment module as opened: its name (its default export's), the file it came from, its text. */
 export interface ModuleSource {
   name: string;
@@ -15,6 +17,8 @@ export interface ModuleSource {
 
 export interface RunEnvironmentSpec {
   module?: ModuleSource;
+  /** MCP servers whose tools the agent calls (issue #31): never their tokens. */
+  mcp?: McpSettings;
 }
 
 /** A module the page keeps with a run (drafts, run records, bundles) must stay small: it is code, not data. */
@@ -28,6 +32,10 @@ export function isAgenticSetup(a: {
   referencesOnDemand?: boolean;
 }): boolean {
   return Boolean(
-    a.datasetTools?.length || a.environment?.module || a.referencesOnDemand || a.items?.some((i) => i.agent),
+    a.datasetTools?.length ||
+    a.environment?.module ||
+    a.environment?.mcp ||
+    a.referencesOnDemand ||
+    a.items?.some((i) => i.agent),
   );
 }

@@ -18,6 +18,40 @@ export interface McpServerConfig {
   tools?: string[];
 }
 
+/**
+ * A run's MCP servers (stored with the run, never a secret) and how their tools are called: a
+ * tool call is not a model call, so it has its own concurrency and time limit.
+ */
+export interface McpSettings {
+  servers: McpServerConfig[];
+  /** Tool calls (and resource reads) under way at once, over all trajectories. */
+  toolConcurrency: number;
+  /** Seconds a server may take to answer one request before the run pauses. */
+  timeoutSeconds: number;
+}
+
+export const MCP_DEFAULTS = { toolConcurrency: 4, timeoutSeconds: 60 } as const;
+
+/** A run's MCP settings, every problem named; absent numbers take the defaults. */
+export function readMcpSettings(raw: unknown): { settings?: McpSettings; problems: string[] } {
+  if (!isRecord(raw)) return { problems: ['must be an object {servers, toolConcurrency?, timeoutSeconds?}'] };
+  const { servers, problems } = readMcpServers(raw.servers);
+  const n = (k: 'toolConcurrency' | 'timeoutSeconds', ok: (v: number) => boolean, what: string): number => {
+    const v = raw[k] ?? MCP_DEFAULTS[k];
+    if (typeof v === 'number' && ok(v)) return v;
+    problems.push(`"${k}" must be ${what}`);
+    return MCP_DEFAULTS[k];
+  };
+  const toolConcurrency = n(
+    'toolConcurrency',
+    (v) => Number.isInteger(v) && v >= 1 && v <= 64,
+    'a whole number from 1 to 64',
+  );
+  const timeoutSeconds = n('timeoutSeconds', (v) => v > 0 && v <= 3600, 'a number of seconds above 0 (at most 3600)');
+  if (!servers.length && !problems.length) problems.push('"servers" lists no server');
+  return problems.length ? { problems } : { settings: { servers, toolConcurrency, timeoutSeconds }, problems };
+}
+
 /** Headers that hold credentials: refused in a config, which is stored with the run. */
 export const SECRET_HEADERS = ['authorization', 'proxy-authorization', 'cookie', 'x-api-key', 'api-key'];
 

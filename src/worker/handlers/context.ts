@@ -7,9 +7,9 @@ import { IdbRunRecords } from '../../storage/idb-run-records';
 import type { SkillwrightDb } from '../../storage/open-db';
 import { forgetKeys, getRememberedKeys, rememberKeys } from '../../storage/settings-repo';
 import { createRunService, type RunService } from '../../service/run-service';
-import type { KeySource } from '../../service/ports';
+import type { EnvironmentFactory, KeySource } from '../../service/ports';
 import type { ApiError, Secrets } from '../api-types';
-import { keyFor, withKeys } from '../key-binding';
+import { keyFor, mcpTokenFor, withKeys } from '../key-binding';
 import { defaultLocks, runLockName, type LockManagerLike } from '../locks';
 import { withDemoEndpoint } from '../demo-endpoint';
 import { pageModuleEnvironment } from '../page-module-environment';
@@ -120,6 +120,24 @@ function vaultKeys(vault: KeyVault): KeySource {
   };
 }
 
+/**
+ * A run's environment: its module runs in a worker of its own, made for each session of the run;
+ * its MCP servers (issue #31) are called with the token the vault holds for each server's URL
+ * (the SDK's client loads only when a run has servers: a separate chunk of the worker).
+ */
+function pageEnvironments(vault: KeyVault): EnvironmentFactory {
+  return async ({ spec }) => {
+    if (spec?.module) return pageModuleEnvironment(spec.module);
+    if (!spec?.mcp) return undefined;
+    const keys = await vault.current();
+    const { mcpEnvironmentOf } = await import('../../mcp/from-settings');
+    return mcpEnvironmentOf(spec.mcp, ({ url, name }) => {
+      const token = mcpTokenFor(keys, url);
+      return { ...(token ? { token } : {}), hint: `enter ${name}'s token under MCP servers on Data` };
+    });
+  };
+}
+
 export function createApiContext(deps: ApiDeps): ApiContext {
   const dbp = Promise.resolve(deps.db);
   const locks = deps.locks ?? defaultLocks();
@@ -133,12 +151,11 @@ export function createApiContext(deps: ApiDeps): ApiContext {
       records: new IdbRunRecords(db, deps.estimate),
       promptFiles: deps.promptFiles,
       keys: vaultKeys(vault),
+      environments: pageEnvironments(vault),
       transport: { ...deps.clientOptions, fetch },
       now,
       newId,
       place: 'this browser',
-      // A run's environment module runs in a worker of its own, made for each session of the run.
-      environments: async ({ spec }) => (spec?.module ? pageModuleEnvironment(spec.module) : undefined),
     }),
   );
   return {
