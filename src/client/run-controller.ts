@@ -90,7 +90,14 @@ export async function startTraining(): Promise<void> {
     ...(s.skillPackage ? { skillPackage: s.skillPackage } : {}),
     ...(s.skillParent ? { parent: s.skillParent } : {}),
     ...(s.config.activationTrack && s.triggerQueries ? { triggerQueries: s.triggerQueries.queries } : {}),
-    ...(s.environmentModule ? { environment: { module: s.environmentModule.module } } : {}),
+    ...(s.environmentModule || s.mcp?.servers.length
+      ? {
+          environment: {
+            ...(s.environmentModule ? { module: s.environmentModule.module } : {}),
+            ...(s.mcp?.servers.length ? { mcp: s.mcp } : {}),
+          },
+        }
+      : {}),
   });
   if (!created.ok) return void setApp({ problem: created.error.message });
   const run = await trainer().getRun(created.runId);

@@ -41,6 +41,18 @@ const ACCEPT_ANY: jsonSchemaValidator = {
   getValidator: () => (input: unknown) => ({ valid: true, data: input as never, errorMessage: undefined }),
 };
 
+/**
+ * The client's GET for a server-initiated event stream, answered here with 405 ("no stream"),
+ * which the protocol allows: a trajectory's tool calls need nothing the server would push, and a
+ * stream held open per session would use up a browser's six connections to the server's host.
+ */
+function withoutEventStream(f: typeof fetch): typeof fetch {
+  return (input, init) =>
+    (init?.method ?? 'GET').toUpperCase() === 'GET'
+      ? Promise.resolve(new Response(null, { status: 405, statusText: 'Method Not Allowed' }))
+      : f(input, init);
+}
+
 /** At most this many pages of a list (tools, resources) are read. */
 const MAX_PAGES = 20;
 
@@ -57,7 +69,7 @@ export class McpSession {
     const headers = { ...link.config.headers, ...(link.token ? { Authorization: `Bearer ${link.token}` } : {}) };
     const transport = new StreamableHTTPClientTransport(new URL(link.config.url), {
       requestInit: { headers },
-      ...(o.fetch ? { fetch: o.fetch } : {}),
+      fetch: withoutEventStream(o.fetch ?? globalThis.fetch.bind(globalThis)),
       // A broken stream is a failed request here (the run pauses): no reconnection in the background.
       reconnectionOptions: {
         maxRetries: 0,

@@ -9,6 +9,7 @@ import type { SkillMeta } from '../core/skill/skill-file';
 import type { PackageShell } from '../core/skill/package-zip';
 import type { TriggerQuery } from '../core/dataset/trigger-queries';
 import type { RunEnvironmentSpec } from '../core/agent/environment-spec';
+import { readMcpSettings } from '../core/agent/mcp-servers';
 import type { EventSink } from '../engine/events';
 import type { Prices } from '../engine/meter';
 import { buildPromptSet } from '../engine/prompts';
@@ -67,6 +68,15 @@ export async function createRun(deps: ServiceDeps, input: CreateRunInput): Promi
   const sizes = { train: d.splits.train.length, val: d.splits.val.length, test: d.splits.test.length };
   const problem = problemsOf(deps, input.config, sizes);
   if (problem) return fail('invalid_config', problem);
+  if (input.environment?.module && input.environment.mcp)
+    return fail(
+      'invalid_config',
+      'A run takes its tools from an environment module or from MCP servers, not both: remove one on Data.',
+    );
+  if (input.environment?.mcp) {
+    const mcp = readMcpSettings(input.environment.mcp).problems;
+    if (mcp.length) return fail('invalid_config', `MCP servers: ${mcp.join('; ')}.`);
+  }
   const t = deps.now();
   const run: RunRecord = {
     id: deps.newId(),

@@ -12,6 +12,7 @@ import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
 import { draftsStorage } from './drafts-storage';
 import { DEFAULT_RUN_CONFIG, type RunConfig } from '../core/config/run-config';
+import type { McpSettings } from '../core/agent/mcp-servers';
 import type { EngineStage, NoiseReading, Price, RunStatus, StageUsage, StoredEndpoint } from '../worker/api-types';
 
 export interface ChartPoint {
@@ -86,6 +87,8 @@ export interface AppState {
   /** Show a notification when a running run ends. */
   notifyOnEnd: boolean;
   config: RunConfig;
+  /** MCP servers whose tools the agent calls (issue #31): kept with the next run, never their tokens. */
+  mcp: McpSettings | null;
   live: LiveRun | null;
   /** A problem to show in the page-level alert. */
   problem: string | null;
@@ -164,6 +167,7 @@ export const useApp = create<AppState>()(
       keepAwake: true,
       notifyOnEnd: false,
       config: DEFAULT_RUN_CONFIG,
+      mcp: null,
       live: null,
       problem: null,
       parked: null,
@@ -187,6 +191,7 @@ export const useApp = create<AppState>()(
         keepAwake: s.keepAwake,
         notifyOnEnd: s.notifyOnEnd,
         config: s.config,
+        mcp: s.mcp,
         parked: s.parked,
       }),
       merge: withSavedSettings,

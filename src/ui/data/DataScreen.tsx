@@ -6,6 +6,7 @@ import { listExamples, type ExampleInfo } from './examples';
 import { chooseDataset, SavedDatasets } from './SavedDatasets';
 import { ScoringCard } from './ScoringCard';
 import { EnvironmentCard } from './EnvironmentCard';
+import { McpCard } from './McpCard';
 import { SourceCard } from './SourceCard';
 import { useStagedDataset } from './use-staged-dataset';
 
@@ -51,6 +52,7 @@ export function DataScreen() {
       )}
       <ScoringCard />
       <EnvironmentCard />
+      <McpCard />
       <SavedDatasets saved={saved} />
     </div>
   );
