@@ -8,7 +8,15 @@ import { effectiveKeys, setApp, useApp } from '../store/app-store';
 /** What the worker holds, for the Connect screen and the start checks. */
 export async function refreshHeldKeys(): Promise<void> {
   const s = await trainer().keyStatus();
-  setApp({ heldKeys: { target: s.target, optimizer: s.optimizer, judge: s.judge, remembered: s.remembered } });
+  setApp({
+    heldKeys: {
+      target: s.target,
+      optimizer: s.optimizer,
+      judge: s.judge,
+      userSimulator: s.userSimulator,
+      remembered: s.remembered,
+    },
+  });
 }
 
 /** An http(s) address a key can be bound to. */
@@ -32,13 +40,15 @@ export async function handOverKeys(): Promise<void> {
     target: bindable(keys.hosts.target) ? keys.target : '',
     optimizer: bindable(keys.hosts.optimizer) ? keys.optimizer : '',
     ...(keys.judge && bindable(keys.hosts.judge) ? { judge: keys.judge } : {}),
+    ...(keys.userSimulator && bindable(keys.hosts.userSimulator) ? { userSimulator: keys.userSimulator } : {}),
   };
-  if (!send.target && !send.optimizer && !('judge' in send)) return;
+  if (!send.target && !send.optimizer && !('judge' in send) && !('userSimulator' in send)) return;
   // The optimizer shares the target's field when "same endpoint" is on.
   const keep = {
     target: send.target ? '' : s.keys.target,
     optimizer: send.optimizer || s.connection.sameEndpoint ? '' : s.keys.optimizer,
     ...(s.keys.judge && !('judge' in send) ? { judge: s.keys.judge } : {}),
+    ...(s.keys.userSimulator && !('userSimulator' in send) ? { userSimulator: s.keys.userSimulator } : {}),
   };
   setApp({ keys: keep });
   await trainer().setKeys({ ...send, hosts: keys.hosts }, s.connection.remember);

@@ -2,7 +2,7 @@
  * A stored run as a bundle's text (bundle.ts's format), written once over the store port so both
  * hosts export the same file.
  */
-import { BUNDLE_FORMAT, BUNDLE_VERSION, stripSecretHeaders } from './bundle';
+import { BUNDLE_FORMAT, BUNDLE_VERSION, storedEndpoints } from './bundle';
 import type { RunRecords } from './run-records';
 import { RUN_DATA_STORES } from './schema';
 
@@ -26,12 +26,7 @@ export async function bundlePieces(
   if (!stored) return null;
   const { state, ...run } = stored;
   const dataset = (await records.getDataset(run.datasetId)) ?? null;
-  const e = run.endpoints;
-  const endpoints = {
-    target: stripSecretHeaders(e.target),
-    optimizer: stripSecretHeaders(e.optimizer),
-    ...(e.judge ? { judge: stripSecretHeaders(e.judge) } : {}),
-  };
+  const endpoints = storedEndpoints(run.endpoints);
   const head = {
     format: BUNDLE_FORMAT,
     version: BUNDLE_VERSION,

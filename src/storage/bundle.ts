@@ -11,7 +11,14 @@ import { z } from 'zod';
 import { MAX_MODULE_BYTES } from '../core/agent/environment-spec';
 import { readMcpSettings, type McpSettings } from '../core/agent/mcp-servers';
 import type { SkillwrightDb } from './open-db';
-import { RUN_DATA_STORES, datasetIndexOf, type DatasetRecord, type RunRecord, type StoredEndpoint } from './schema';
+import {
+  RUN_DATA_STORES,
+  datasetIndexOf,
+  type DatasetRecord,
+  type RunEndpoints,
+  type RunRecord,
+  type StoredEndpoint,
+} from './schema';
 import type { ArtifactRecord, OptimizerCallRecord, RolloutRow, SkillVersion, StepRecord } from '../engine/types';
 import { guardQuota } from './quota';
 import { withStatus } from './runs-repo';
@@ -50,6 +57,16 @@ export function stripSecretHeaders(e: StoredEndpoint): StoredEndpoint {
   return { ...e, headers: Object.fromEntries(Object.entries(e.headers).filter(([k]) => !isSecretHeader(k))) };
 }
 
+/** Every role's endpoint (the judge's and the user simulator's too) without a header that carries a credential. */
+export function storedEndpoints(e: RunEndpoints): RunEndpoints {
+  return {
+    target: stripSecretHeaders(e.target),
+    optimizer: stripSecretHeaders(e.optimizer),
+    ...(e.judge ? { judge: stripSecretHeaders(e.judge) } : {}),
+    ...(e.userSimulator ? { userSimulator: stripSecretHeaders(e.userSimulator) } : {}),
+  };
+}
+
 const endpointSchema = z.looseObject({ baseURL: z.string(), model: z.string() });
 const runSchema = z.looseObject({
   id: z.string().min(1).max(200),
@@ -60,7 +77,12 @@ const runSchema = z.looseObject({
   status: z.enum(['idle', 'running', 'paused', 'interrupted', 'completed', 'failed', 'cancelled']),
   config: z.looseObject({ epochs: z.number().int(), batchSize: z.number().int() }),
   initialSkill: z.string(),
-  endpoints: z.looseObject({ target: endpointSchema, optimizer: endpointSchema, judge: endpointSchema.optional() }),
+  endpoints: z.looseObject({
+    target: endpointSchema,
+    optimizer: endpointSchema,
+    judge: endpointSchema.optional(),
+    userSimulator: endpointSchema.optional(),
+  }),
   prices: z.record(z.string(), z.unknown()).superRefine((prices, ctx) => {
     for (const [role, price] of Object.entries(prices)) {
       const problem = priceProblem(price);
@@ -215,11 +237,7 @@ export async function importBundle(db: SkillwrightDb, bundle: RunBundle, newId: 
       ...bundle.run,
       id,
       name: taken ? `${bundle.run.name} (imported)` : bundle.run.name,
-      endpoints: {
-        target: stripSecretHeaders(bundle.run.endpoints.target),
-        optimizer: stripSecretHeaders(bundle.run.endpoints.optimizer),
-        ...(bundle.run.endpoints.judge ? { judge: stripSecretHeaders(bundle.run.endpoints.judge) } : {}),
-      },
+      endpoints: storedEndpoints(bundle.run.endpoints),
       state: bundle.run.state && { ...bundle.run.state, runId: id },
       // The bundle's hosts are the exporter's: never call them with this user's keys.
       needsBinding: true,

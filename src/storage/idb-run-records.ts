@@ -4,7 +4,7 @@
  * by the skill-item index, a bundle's rows a page at a time by primary key.
  */
 import type { SkillwrightDb } from './open-db';
-import { importBundle, stripSecretHeaders, type RunBundle } from './bundle';
+import { importBundle, storedEndpoints, type RunBundle } from './bundle';
 import { IdbRunStore } from './idb-run-store';
 import { getRun, putRun } from './runs-repo';
 import { getDataset, getDatasetIndex, putDataset } from './datasets-repo';
@@ -26,13 +26,7 @@ export class IdbRunRecords implements RunRecords {
 
   /** The browser never stores a header that carries a credential: keys live in the vault only. */
   putRun(run: RunRecord) {
-    const e = run.endpoints;
-    const endpoints = {
-      target: stripSecretHeaders(e.target),
-      optimizer: stripSecretHeaders(e.optimizer),
-      ...(e.judge ? { judge: stripSecretHeaders(e.judge) } : {}),
-    };
-    return putRun(this.db, { ...run, endpoints });
+    return putRun(this.db, { ...run, endpoints: storedEndpoints(run.endpoints) });
   }
 
   getDataset(id: string) {

@@ -58,6 +58,8 @@ export interface ConnectionDraft {
   sameEndpoint: boolean;
   /** A separate LLM judge (used by the judge scorer); without it the optimizer judges. */
   judge?: StoredEndpoint;
+  /** A separate user simulator (items with a user_goal, issue #31); without it the optimizer plays the user. */
+  userSimulator?: StoredEndpoint;
   prices: { target?: Price; optimizer?: Price };
   remember: boolean;
 }
@@ -65,9 +67,9 @@ export interface ConnectionDraft {
 export interface AppState {
   connection: ConnectionDraft;
   /** Keys being typed, until they are handed to the worker (client/keys.ts); memory only. */
-  keys: { target: string; optimizer: string; judge?: string };
+  keys: { target: string; optimizer: string; judge?: string; userSimulator?: string };
   /** Which keys the worker holds (it never tells the page the keys themselves). */
-  heldKeys: { target: boolean; optimizer: boolean; judge?: boolean; remembered: boolean };
+  heldKeys: { target: boolean; optimizer: boolean; judge?: boolean; userSimulator?: boolean; remembered: boolean };
   datasetId: string | null;
   datasetName: string | null;
   skill: string;
@@ -211,17 +213,22 @@ export function effectiveKeys(s: Pick<AppState, 'connection' | 'keys'>): {
   target: string;
   optimizer: string;
   judge?: string;
-  hosts: { target: string; optimizer: string; judge?: string };
+  userSimulator?: string;
+  hosts: { target: string; optimizer: string; judge?: string; userSimulator?: string };
 } {
-  const judge = s.connection.judge && s.keys.judge ? { judge: s.keys.judge } : {};
+  const c = s.connection;
+  const judge = c.judge && s.keys.judge ? { judge: s.keys.judge } : {};
+  const sim = c.userSimulator && s.keys.userSimulator ? { userSimulator: s.keys.userSimulator } : {};
   return {
     target: s.keys.target,
-    optimizer: s.connection.sameEndpoint ? s.keys.target : s.keys.optimizer,
+    optimizer: c.sameEndpoint ? s.keys.target : s.keys.optimizer,
     ...judge,
+    ...sim,
     hosts: {
-      target: s.connection.target.baseURL,
-      optimizer: effectiveOptimizer(s.connection).baseURL,
-      ...(s.connection.judge ? { judge: s.connection.judge.baseURL } : {}),
+      target: c.target.baseURL,
+      optimizer: effectiveOptimizer(c).baseURL,
+      ...(c.judge ? { judge: c.judge.baseURL } : {}),
+      ...(c.userSimulator ? { userSimulator: c.userSimulator.baseURL } : {}),
     },
   };
 }
@@ -231,6 +238,12 @@ export function runEndpoints(c: ConnectionDraft): {
   target: StoredEndpoint;
   optimizer: StoredEndpoint;
   judge?: StoredEndpoint;
+  userSimulator?: StoredEndpoint;
 } {
-  return { target: c.target, optimizer: effectiveOptimizer(c), ...(c.judge ? { judge: c.judge } : {}) };
+  return {
+    target: c.target,
+    optimizer: effectiveOptimizer(c),
+    ...(c.judge ? { judge: c.judge } : {}),
+    ...(c.userSimulator ? { userSimulator: c.userSimulator } : {}),
+  };
 }

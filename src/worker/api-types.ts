@@ -187,6 +187,7 @@ export interface ConnectionInput {
   target: StoredEndpoint;
   optimizer: StoredEndpoint;
   judge?: StoredEndpoint;
+  userSimulator?: StoredEndpoint;
 }
 export interface ModelListEndpoint {
   baseURL: string;
@@ -350,7 +351,13 @@ export interface KeysApi {
   setKeys(keys: Secrets, remember: boolean): Promise<void>;
   /** Bind an imported run to endpoints the user chose (their Connect settings); it can run afterwards. */
   bindRun(runId: string, endpoints: RunEndpoints, prices: Prices): Promise<Result<{ hosts: string[] }>>;
-  keyStatus(): Promise<{ target: boolean; optimizer: boolean; judge: boolean; remembered: boolean }>;
+  keyStatus(): Promise<{
+    target: boolean;
+    optimizer: boolean;
+    judge: boolean;
+    userSimulator: boolean;
+    remembered: boolean;
+  }>;
   /** Delete remembered keys from this device; also from memory unless `keepSession` (unticking "Remember"). */
   forgetKeys(opts?: { keepSession?: boolean }): Promise<void>;
 }

@@ -31,7 +31,7 @@ describe('keys handed over once', () => {
   it('leaves no copy in the page; the worker uses the key it holds for later checks', async () => {
     await handOverKeys();
     expect(useApp.getState().keys).toEqual({ target: '', optimizer: '' });
-    expect(useApp.getState().heldKeys).toEqual({ target: true, optimizer: true, judge: false, remembered: false });
+    expect(useApp.getState().heldKeys).toEqual({ target: true, optimizer: true, judge: false, userSimulator: false, remembered: false });
     expect(JSON.stringify(useApp.getState())).not.toContain(KEY);
     // The server accepts only this key: the checks pass only if the worker sends the key it holds.
     server().set({ apiKey: KEY });
@@ -51,7 +51,7 @@ describe('keys handed over once', () => {
     expect(await getRememberedKeys(tab.db)).toEqual({});
     expect(useApp.getState().heldKeys).toMatchObject({ target: true, remembered: false }); // this tab keeps it
     await forgetAllKeys();
-    expect(useApp.getState().heldKeys).toEqual({ target: false, optimizer: false, judge: false, remembered: false });
+    expect(useApp.getState().heldKeys).toEqual({ target: false, optimizer: false, judge: false, userSimulator: false, remembered: false });
   });
 
   it('a hand-over followed at once by "remember" stores the handed key (the worker keeps their order)', async () => {
@@ -60,5 +60,14 @@ describe('keys handed over once', () => {
     const remembered = rememberKeys(true);
     await Promise.all([handed, remembered]);
     expect(await getRememberedKeys(tab.db)).toMatchObject({ target: KEY });
+  });
+
+  it('hands over a separate user simulator’s key, bound to its own host (issue #31)', async () => {
+    const sim = { baseURL: 'http://127.0.0.1:9/v1', model: 'sim-user', temperature: 0, maxOutputTokens: 512 };
+    setApp((s) => ({ connection: { ...s.connection, userSimulator: sim }, keys: { ...s.keys, userSimulator: 'sk-sim' } }));
+    await handOverKeys();
+    expect(useApp.getState().keys).toEqual({ target: '', optimizer: '' });
+    expect(useApp.getState().heldKeys).toMatchObject({ target: true, userSimulator: true });
+    expect(JSON.stringify(useApp.getState())).not.toContain('sk-sim');
   });
 });

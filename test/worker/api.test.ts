@@ -173,7 +173,7 @@ describe('worker API over a MessageChannel', () => {
     const first = await openTab({ dbName: name });
     const runId = await newRun(first.remote, srv.url, { epochs: 1 });
     await first.remote.setKeys(KEYS_FOR(srv.url), false);
-    expect(await first.remote.keyStatus()).toEqual({ target: true, optimizer: true, judge: false, remembered: false });
+    expect(await first.remote.keyStatus()).toEqual({ target: true, optimizer: true, judge: false, userSimulator: false, remembered: false });
     first.close();
     const reloaded = await openTab({ dbName: name });
     const r = await reloaded.remote.startRun(runId);

@@ -49,7 +49,7 @@ describe('keys bound to their host', () => {
     expect(await second.remote.startRun(runId)).toMatchObject({ ok: false, error: { kind: 'host_mismatch' } });
     expect(other.log).toEqual([]);
     await second.remote.forgetKeys();
-    expect(await second.remote.keyStatus()).toEqual({ target: false, optimizer: false, judge: false, remembered: false });
+    expect(await second.remote.keyStatus()).toEqual({ target: false, optimizer: false, judge: false, userSimulator: false, remembered: false });
     const third = await openTab({ dbName });
     expect(await third.remote.keyStatus()).toMatchObject({ target: false, remembered: false });
     second.close();
@@ -66,11 +66,11 @@ describe('forgetting keys', () => {
     expect(await stored()).toContain('sk-mine-target-1111');
     await tab.remote.forgetKeys({ keepSession: true });
     expect(await stored()).not.toContain('sk-mine');
-    expect(await tab.remote.keyStatus()).toEqual({ target: true, optimizer: true, judge: false, remembered: false });
+    expect(await tab.remote.keyStatus()).toEqual({ target: true, optimizer: true, judge: false, userSimulator: false, remembered: false });
     await tab.remote.setKeys(keysFor(mine.url), true);
     await tab.remote.forgetKeys();
     expect(await stored()).not.toContain('sk-mine');
-    expect(await tab.remote.keyStatus()).toEqual({ target: false, optimizer: false, judge: false, remembered: false });
+    expect(await tab.remote.keyStatus()).toEqual({ target: false, optimizer: false, judge: false, userSimulator: false, remembered: false });
     tab.close();
   });
 });

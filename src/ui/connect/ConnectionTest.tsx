@@ -31,6 +31,7 @@ export function ConnectionTest() {
         target: c.target,
         optimizer: effectiveOptimizer(c),
         ...(c.judge ? { judge: c.judge } : {}),
+        ...(c.userSimulator ? { userSimulator: c.userSimulator } : {}),
       });
       setChecks(result);
     } finally {

@@ -3,20 +3,13 @@ import { trainer } from '../../client/trainer-client';
 import { handOverKeys } from '../../client/keys';
 import { isLocalEndpoint } from '../../core/config/local-endpoint';
 import { effectiveOptimizer, setApp, useApp } from '../../store/app-store';
-import { Field } from '../common/Field';
 import { SelectField } from '../common/SelectField';
 import { patchConnection, patchEndpoint } from './connection-edit';
 import { KeyInput } from './KeyInput';
 import { ModelInput } from './ModelInput';
 import { PRESETS, presetById } from './presets';
-
-function UrlInput({ label, value, onChange }: { label: string; value: string; onChange: (v: string) => void }) {
-  return (
-    <Field label={label}>
-      {(id) => <input id={id} value={value} spellCheck={false} onChange={(e) => onChange(e.target.value.trim())} />}
-    </Field>
-  );
-}
+import { SeparateEndpoint } from './SeparateEndpoint';
+import { UrlInput } from './UrlInput';
 
 /** The endpoints: the provider, each role's base URL, key and model, a separate judge, and the model list. */
 export function EndpointFields() {
@@ -117,63 +110,13 @@ export function EndpointFields() {
           onChange={(v) => patchEndpoint('optimizer', { model: v })}
         />
       </div>
-      <JudgeFields models={models} />
+      <SeparateEndpoint role="judge" models={models} />
+      <SeparateEndpoint role="userSimulator" models={models} />
       {isLocalEndpoint(c.target.baseURL) && isLocalEndpoint(effectiveOptimizer(c).baseURL) && (
         <p className="muted" role="note">
           Both roles run on your own machine. A small local model is a fine target, but the optimizer reads the failures
           and writes the rules: give it a strong model (untick “Same endpoint for optimizer”).
         </p>
-      )}
-    </>
-  );
-}
-
-/** A separate judge endpoint, for the judge scorer only. */
-function JudgeFields({ models }: { models: string[] }) {
-  const c = useApp((s) => s.connection);
-  const keys = useApp((s) => s.keys);
-  const held = useApp((s) => s.heldKeys);
-  return (
-    <>
-      <div className="row">
-        <label className="check">
-          <input
-            type="checkbox"
-            checked={Boolean(c.judge)}
-            onChange={(e) =>
-              patchConnection({
-                judge: e.target.checked
-                  ? { baseURL: c.target.baseURL, model: '', temperature: 0, maxOutputTokens: 512 }
-                  : undefined,
-              })
-            }
-          />
-          Separate judge endpoint
-        </label>
-        <span className="muted">
-          Used only by the judge scorer (Data → Scorer); without it the optimizer model judges.
-        </span>
-      </div>
-      {c.judge && (
-        <div className="grid-2">
-          <UrlInput
-            label="Judge base URL"
-            value={c.judge.baseURL}
-            onChange={(v) => patchConnection({ judge: { ...c.judge!, baseURL: v } })}
-          />
-          <KeyInput
-            label="Judge API key"
-            value={keys.judge ?? ''}
-            held={Boolean(held.judge)}
-            onChange={(v) => setApp((s) => ({ keys: { ...s.keys, judge: v } }))}
-          />
-          <ModelInput
-            label="Judge model"
-            value={c.judge.model}
-            models={models}
-            onChange={(v) => patchConnection({ judge: { ...c.judge!, model: v } })}
-          />
-        </div>
       )}
     </>
   );

@@ -3,7 +3,12 @@ import { setApp, type ConnectionDraft } from '../../store/app-store';
 import type { StoredEndpoint } from '../../worker/api-types';
 
 export const ROLE_LABEL = { target: 'Target', optimizer: 'Optimizer' } as const;
-export const ROLE_NAMES: Record<string, string> = { target: 'Target', optimizer: 'Optimizer', judge: 'Judge' };
+export const ROLE_NAMES: Record<string, string> = {
+  target: 'Target',
+  optimizer: 'Optimizer',
+  judge: 'Judge',
+  userSimulator: 'User simulator',
+};
 
 /** Options whose label is their value. */
 export const choices = (values: readonly string[]) => values.map((value) => ({ value, label: value }));

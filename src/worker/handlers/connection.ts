@@ -6,7 +6,7 @@ import type { StoredEndpoint } from '../../storage/schema';
 import { endpointConfig } from '../../service/llm-port';
 import type { ApiContext } from './context';
 
-type Role = 'target' | 'optimizer' | 'judge';
+type Role = 'target' | 'optimizer' | 'judge' | 'userSimulator';
 
 export function connectionHandlers(c: ApiContext): ConnectionApi {
   const { vault } = c;
@@ -14,7 +14,7 @@ export function connectionHandlers(c: ApiContext): ConnectionApi {
     async testConnection(input) {
       const keys = await vault.current();
       const check = (role: Role, e: StoredEndpoint) => {
-        const k = keyFor(keys, role, e.baseURL, role === 'judge' ? 'optimizer' : undefined);
+        const k = keyFor(keys, role, e.baseURL, role === 'judge' || role === 'userSimulator' ? 'optimizer' : undefined);
         if (!k.ok)
           return Promise.resolve({ role, ok: false, model: e.model, error: { kind: k.kind, message: k.message } });
         return checkEndpoint(role, endpointConfig(e, k.key, 1, role), c.fetch);
@@ -23,6 +23,7 @@ export function connectionHandlers(c: ApiContext): ConnectionApi {
         check('target', input.target),
         check('optimizer', input.optimizer),
         ...(input.judge ? [check('judge', input.judge)] : []),
+        ...(input.userSimulator ? [check('userSimulator', input.userSimulator)] : []),
       ]);
     },
 

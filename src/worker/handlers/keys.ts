@@ -17,7 +17,7 @@ export function keysHandlers(c: ApiContext): KeysApi {
       if (!r.ok) return r;
       const hosts = [
         ...new Set(
-          [endpoints.target, endpoints.optimizer, endpoints.judge]
+          [endpoints.target, endpoints.optimizer, endpoints.judge, endpoints.userSimulator]
             .filter((e) => e !== undefined)
             .map((e) => originOf(e.baseURL) ?? e.baseURL),
         ),
@@ -32,6 +32,7 @@ export function keysHandlers(c: ApiContext): KeysApi {
         target: Boolean(keys.target),
         optimizer: Boolean(keys.optimizer),
         judge: Boolean(keys.judge),
+        userSimulator: Boolean(keys.userSimulator),
         remembered: Boolean(remembered.target || remembered.optimizer),
       };
     },
