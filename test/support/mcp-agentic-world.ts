@@ -33,11 +33,16 @@ export function agenticMcpTools(items: readonly AgenticItem[] = makeAgenticItems
   }));
 }
 
-/** The world's dataset without its tools: answers and expected or forbidden calls only. */
-export function mcpAgenticDataset(items: readonly AgenticItem[] = makeAgenticItems()): RunDataset {
+/** The world's dataset file without its tools: answers and expected or forbidden calls only, in its splits. */
+export function mcpAgenticDatasetText(items: readonly AgenticItem[] = makeAgenticItems()): string {
   const strip = ({ split: _s, kind: _k, tool_results: _r, ...rest }: AgenticItem) => rest;
   const of = (s: AgenticItem['split']) => items.filter((x) => x.split === s).map(strip);
-  const r = importDatasetText(JSON.stringify({ train: of('train'), val: of('val'), test: of('test') }));
+  return JSON.stringify({ train: of('train'), val: of('val'), test: of('test') });
+}
+
+/** The world's dataset without its tools, as a run reads it. */
+export function mcpAgenticDataset(items: readonly AgenticItem[] = makeAgenticItems()): RunDataset {
+  const r = importDatasetText(mcpAgenticDatasetText(items));
   if (!r.ok) throw new Error(`MCP agentic dataset invalid: ${JSON.stringify(r.problems)}`);
   return { items: r.dataset.items, splits: r.dataset.splits };
 }
