@@ -76,6 +76,38 @@ function endpoint(role: 'target' | 'optimizer' | 'judge' | 'userSimulator'): Sch
   };
 }
 
+/** An agent CLI as the target (issue #31): the runner starts it per item (cli/agent-cli-target.ts). */
+const agentTarget: Schema = {
+  type: 'object',
+  description:
+    'An agent CLI the runner starts once per item in a fresh workspace holding the skill (no key: it signs in its own way).',
+  required: ['command'],
+  additionalProperties: false,
+  properties: {
+    command: {
+      type: 'array',
+      items: { type: 'string', minLength: 1 },
+      minItems: 1,
+      description:
+        'The program and its arguments, e.g. ["codex", "exec", "--full-auto"]; "{task}" stands for the task.',
+    },
+    skillFile: {
+      type: 'string',
+      description:
+        'Where the skill is written in the workspace: "AGENTS.md" (default), or a SKILL.md under the agent\'s skills folder (e.g. ".agents/skills/my-skill/SKILL.md", with its references beside it).',
+    },
+    task: { enum: ['stdin', 'argument'], description: 'How the task reaches the agent (default stdin).' },
+    answerFile: { type: 'string', description: 'A workspace file holding the final answer; else standard output.' },
+    transcriptFile: {
+      type: 'string',
+      description: 'A workspace file where the agent writes its transcript as JSON lines, for the analysts.',
+    },
+    model: { type: 'string', minLength: 1, description: "The agent's name in reports (default: the program)." },
+    timeoutMs: { type: 'integer', minimum: 1, description: 'Time limit per item (default 600 000).' },
+    maxRetries: { type: 'integer', minimum: 0, description: 'Attempts after a transient failure (default 2).' },
+  },
+};
+
 export function cliConfigSchema(): Schema {
   const defaults = DEFAULT_RUN_CONFIG as unknown as Record<string, unknown>;
   const run = Object.fromEntries((KNOBS as readonly Knob[]).map((k) => [k.key, knobSchema(k, defaults[k.key])]));
@@ -169,7 +201,7 @@ export function cliConfigSchema(): Schema {
         },
         additionalProperties: false,
       },
-      target: endpoint('target'),
+      target: { oneOf: [endpoint('target'), agentTarget] },
       optimizer: endpoint('optimizer'),
       judge: endpoint('judge'),
       userSimulator: endpoint('userSimulator'),

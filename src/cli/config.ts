@@ -13,6 +13,7 @@ import { isSecretHeader } from '../storage/bundle';
 import { SERVICE_TIERS, tieredPrice, type ServiceTier } from '../core/config/service-tier';
 import type { RunEndpoints, StoredEndpoint } from '../storage/schema';
 import { environmentOf, type EnvironmentConfig } from './environment-config';
+import { AGENT_CLI_URL, readAgentCommand } from '../core/agent/agent-command';
 
 export interface CliConfig {
   name?: string;
@@ -66,10 +67,45 @@ export const ENDPOINT_KEYS: ReadonlySet<string> = new Set([
   'batchPollMs',
 ]);
 
+/** An agent CLI as the target's settings (core/agent/agent-command.ts), beside its time limit and retries. */
+export const AGENT_KEYS: ReadonlySet<string> = new Set([
+  'command',
+  'skillFile',
+  'task',
+  'answerFile',
+  'transcriptFile',
+  'model',
+  'timeoutMs',
+  'maxRetries',
+]);
+
+/** The target as an agent CLI the runner starts per item (issue #31): its address is a stand-in. */
+function agentTarget(e: Record<string, unknown>): StoredEndpoint {
+  for (const k of Object.keys(e))
+    if (!AGENT_KEYS.has(k))
+      throw new ConfigError(`"target.${k}" is not an agent CLI setting (${[...AGENT_KEYS].join(', ')}).`);
+  const read = readAgentCommand(e);
+  if ('problem' in read) throw new ConfigError(`"target": ${read.problem}.`);
+  if (e.model !== undefined && (typeof e.model !== 'string' || !e.model.trim()))
+    throw new ConfigError('"target.model" names the agent in reports; it must be a non-empty string.');
+  for (const k of ['timeoutMs', 'maxRetries'] as const)
+    if (e[k] !== undefined && !(Number.isSafeInteger(e[k]) && (e[k] as number) >= (k === 'timeoutMs' ? 1 : 0)))
+      throw new ConfigError(`"target.${k}" must be a whole number${k === 'timeoutMs' ? ' of milliseconds' : ''}.`);
+  return {
+    baseURL: AGENT_CLI_URL,
+    model: typeof e.model === 'string' ? e.model : read.command.command[0],
+    // An agent works for minutes where a completion takes seconds.
+    timeoutMs: (e.timeoutMs as number | undefined) ?? 600_000,
+    maxRetries: (e.maxRetries as number | undefined) ?? 2,
+    agentCommand: read.command,
+  };
+}
+
 function endpoint(v: unknown, role: string): StoredEndpoint {
   if (!v || typeof v !== 'object' || Array.isArray(v))
     throw new ConfigError(`"${role}" must be an object with "baseURL" and "model".`);
   const e = v as Record<string, unknown>;
+  if (role === 'target' && e.command !== undefined) return agentTarget(e);
   for (const k of Object.keys(e)) {
     if (k === 'apiKey' || k === 'key')
       throw new ConfigError(
@@ -218,15 +254,21 @@ export function keysFromEnv(
   env: Env,
 ): { target: string; optimizer: string; judge?: string; userSimulator?: string } {
   const origin = (u: string) => new URL(u).origin;
-  const target = env.SKILLWRIGHT_TARGET_API_KEY;
-  const sameHost = (e: StoredEndpoint) => origin(e.baseURL) === origin(endpoints.target.baseURL);
+  // An agent CLI as the target signs in its own way: it has no key, and none is lent from it.
+  const agent = Boolean(endpoints.target.agentCommand);
+  const target = agent ? '' : env.SKILLWRIGHT_TARGET_API_KEY;
+  const sameHost = (e: StoredEndpoint) => !agent && origin(e.baseURL) === origin(endpoints.target.baseURL);
   const optimizer = env.SKILLWRIGHT_OPTIMIZER_API_KEY ?? (sameHost(endpoints.optimizer) ? target : undefined);
-  if (!target)
+  if (target === undefined || (!agent && !target))
     throw new ConfigError(
       'Set SKILLWRIGHT_TARGET_API_KEY to the target endpoint’s key (keys are never read from files).',
     );
   if (!optimizer)
-    throw new ConfigError('Set SKILLWRIGHT_OPTIMIZER_API_KEY: the optimizer is on another host than the target.');
+    throw new ConfigError(
+      agent
+        ? 'Set SKILLWRIGHT_OPTIMIZER_API_KEY: the target is an agent CLI, which lends no key.'
+        : 'Set SKILLWRIGHT_OPTIMIZER_API_KEY: the optimizer is on another host than the target.',
+    );
   const judge = endpoints.judge
     ? (env.SKILLWRIGHT_JUDGE_API_KEY ??
       (origin(endpoints.judge.baseURL) === origin(endpoints.optimizer.baseURL) ? optimizer : undefined))

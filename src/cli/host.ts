@@ -12,6 +12,14 @@ import type { HostDeps, KeySource, Outcome } from '../service/ports';
 import { ConfigError, keysFromEnv } from './config';
 import type { CliIo } from './io';
 import { runnerEnvironments, type RunnerEnvironment } from './environment';
+import { agentCliTarget } from './agent-cli-target';
+import type { StoredEndpoint } from '../storage/schema';
+
+/** The runner starts an agent CLI target itself (issue #31); any other target is an endpoint. */
+function targetRunner(cfg: Pick<StoredEndpoint, 'agentCommand'> & { timeoutMs: number; maxRetries: number }) {
+  const command = cfg.agentCommand;
+  return command ? agentCliTarget(command, { timeoutMs: cfg.timeoutMs, maxRetries: cfg.maxRetries }) : undefined;
+}
 
 export const storePath = (out: string) => join(out, 'run.jsonl');
 
@@ -21,6 +29,7 @@ function envKeys(io: CliIo): KeySource {
     async keyFor(role, endpoints) {
       try {
         const key = keysFromEnv(endpoints, io.env)[role];
+        if (key === '' && role === 'target' && endpoints.target.agentCommand) return { ok: true, key };
         return key ? { ok: true, key } : { ok: false, kind: 'missing_key', message: `No key for the ${role}.` };
       } catch (e) {
         if (e instanceof ConfigError) return { ok: false, kind: 'missing_key', message: e.message };
@@ -50,6 +59,7 @@ export function runnerDeps(io: CliIo, env: RunnerEnvironment | null = null, out:
     newId: () => `cli-${io.now().toString(36)}`,
     place: 'this folder',
     environments: runnerEnvironments(env, out, io.importModule, io.env),
+    transport: { targetRunner },
   };
 }
 

@@ -90,11 +90,29 @@ async function finishSession(s: Session, outcome: TrainOutcome): Promise<number>
     io.err(
       `Best skill: ${written.join(' and ')} · report: ${join(out, 'report.html')} · run bundle (import it on the Runs screen): ${join(out, 'run-bundle.json')}`,
     );
+    if (!summary.accepted) io.err(await whyNothingLearned(s));
   } else io.err(`${outcome.status}: ${outcome.reason ?? ''}`);
   if (s.args.json) io.out(JSON.stringify(summary));
   if (outcome.status === 'paused' || outcome.status === 'interrupted') return EXIT.paused;
   if (outcome.status === 'completed') return lifted ? EXIT.lift : EXIT.noLift;
   return EXIT.failed;
+}
+
+/**
+ * A run that learned nothing says whether the target failed or the skill did (issue #31, after
+ * SkillOpt's agent backend): failed calls are never scored, so a target that mostly failed left
+ * the analysts little to read.
+ */
+async function whyNothingLearned(s: Session): Promise<string> {
+  const run = await s.service.runRecord(s.runId);
+  const who = run?.endpoints.target.agentCommand ? 'agent' : 'target';
+  const steps = await s.service.steps(s.runId);
+  const n = steps.reduce((a, x) => a + x.rolloutN, 0);
+  const errors = steps.reduce((a, x) => a + x.rolloutErrors, 0);
+  const where = `each step's rollouts, reflections and gate are in ${join(s.out, 'report.html')}`;
+  if (n && errors / n >= 0.2)
+    return `No step was accepted, and the ${who} failed on ${errors} of ${n} training rollouts (not scored): fix the ${who} first — ${where}.`;
+  return `No step was accepted: the ${who} answered (${errors} of ${n} training rollouts failed), so the skill's edits did not raise validation — ${where}.`;
 }
 
 const fmt = (v: number | null) => (v === null ? '—' : v.toFixed(3));

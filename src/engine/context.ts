@@ -73,7 +73,7 @@ export async function createContext(a: {
     environmentTools: a.environment ? await a.environment.tools() : [],
     active: false,
   };
-  agent.active = isAgentRun(a.config, agent, a.items);
+  agent.active = Boolean(a.llm.targetIsAgent) || isAgentRun(a.config, agent, a.items);
   // What shapes an agent's trajectory is part of what the target saw: the tools, the turn
   // limit, how references are read, the environment's identity — and a simulated user's model
   // and prompt, when a conversation has one (issue #31).

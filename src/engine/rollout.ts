@@ -13,6 +13,7 @@ import type { EngineContext } from './context';
 import { scoreAnswer } from './answer-score';
 import { agentSetting, dropCheckpoint, runAgent } from './agent-rollout';
 import { scoreTrajectory } from './agent-score';
+import { turnsOf, type TrajectoryEntry } from '../core/agent/trajectory';
 import { isLlmError, type LlmResponse, type LlmUsage } from './ports';
 import { PauseError } from './pause';
 import { callStageOfPhase } from '../core/config/stages';
@@ -159,6 +160,7 @@ async function rolloutOne(
                 { role: 'system', content: messages.system },
                 { role: 'user', content: messages.user },
               ],
+              ...(ctx.llm.targetIsAgent ? { skill: o.skill } : {}),
               signal: ctx.signal,
             });
             ctx.meter.settle(reservation, callStageOfPhase(o.phase), r.usage);
@@ -174,7 +176,10 @@ async function rolloutOne(
     if (note) ctx.emit({ type: 'log', level: 'warn', message: note });
     const cut = res.finishReason === 'length' ? ctx.meter.noteCutOff() : null;
     if (cut) ctx.emit({ type: 'log', level: 'warn', message: cut });
-    const s = await scoreAnswer(ctx, item, res.text, cacheKey);
+    // An agent harness's transcript is scored as any trajectory: its calls checked, its turns named.
+    const s = res.transcript?.length
+      ? await scoreTrajectory(ctx, item, harnessRollout(res), cacheKey)
+      : await scoreAnswer(ctx, item, res.text, cacheKey);
     row = {
       ...base,
       status: s.judgeError ? 'error' : 'ok',
@@ -188,6 +193,8 @@ async function rolloutOne(
       usage: res.usage,
       latencyMs: ctx.now() - started,
       cached: false,
+      // An agent harness as the target told how it worked: the analysts read it as a trajectory.
+      ...(res.transcript?.length ? { trajectory: harnessEntries(res), turns: turnsOf(harnessEntries(res)) } : {}),
     };
   } catch (e) {
     if (!isLlmError(e)) throw e;
@@ -208,6 +215,18 @@ async function rolloutOne(
   }
   await ctx.store.putRollout(row);
   return row;
+}
+
+/** A harness's transcript with its final answer as the last turn. */
+function harnessEntries(res: LlmResponse): TrajectoryEntry[] {
+  const entries = res.transcript ?? [];
+  return [...entries, { kind: 'assistant', turn: turnsOf(entries) + 1, content: res.text }];
+}
+
+/** A harness's transcript and final answer as a trajectory to score. */
+function harnessRollout(res: LlmResponse): Parameters<typeof scoreTrajectory>[2] {
+  const entries = harnessEntries(res);
+  return { entries, answer: res.text, usage: res.usage, messages: [], episode: null, calls: 1, notes: [] };
 }
 
 /** An agent's trajectory run (or continued from its checkpoint) and scored, as a row's fields. */

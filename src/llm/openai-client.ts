@@ -35,6 +35,11 @@ export interface ClientOptions {
   maxBackoffMs?: number;
   /** Injected for tests; defaults to the global fetch. */
   fetch?: typeof fetch;
+  /**
+   * A host's own target for endpoints it knows how to run (the runner starts an agent CLI per
+   * item, issue #31); undefined: the target is an OpenAI-compatible endpoint.
+   */
+  targetRunner?: (cfg: EndpointConfig) => { complete(req: LlmRequest): Promise<LlmResponse> } | undefined;
   /** Called after each finished call (for usage accounting and logs). */
   onCall?: (info: { role: Role; stage: string; response?: LlmResponse; error?: LlmError }) => void;
 }
@@ -255,14 +260,23 @@ export interface ClientSet {
 }
 
 /** What of an endpoint shapes its answers: part of the rollout cache key. */
-const settingsKey = (e: EndpointConfig) =>
-  JSON.stringify([e.baseURL, e.model, e.temperature ?? null, e.maxOutputTokens ?? null, e.reasoningEffort ?? '']);
+const settingsKey = (e: EndpointConfig & { agentCommand?: unknown }) =>
+  JSON.stringify([
+    e.baseURL,
+    e.model,
+    e.temperature ?? null,
+    e.maxOutputTokens ?? null,
+    e.reasoningEffort ?? '',
+    // An agent CLI's command and where it reads the skill shape its answers too (none for an endpoint: keys unchanged).
+    ...(e.agentCommand ? [e.agentCommand] : []),
+  ]);
 
 /** The engine's LlmPort: routes each request to the client of its role. */
 export function createLlmPort(
   endpoints: ClientSet,
   opts: ClientOptions = {},
 ): LlmPort & { clients: Record<Role, RoleClient> } {
+  const runner = opts.targetRunner?.(endpoints.target);
   const target = new RoleClient('target', endpoints.target, opts);
   const optimizer = new RoleClient('optimizer', endpoints.optimizer, opts);
   const judge = endpoints.judge ? new RoleClient('judge', endpoints.judge, opts) : optimizer;
@@ -274,7 +288,12 @@ export function createLlmPort(
   const t = endpoints.target;
   return {
     clients,
-    complete: (req) => clients[req.role].complete(req),
+    // A host's target runner takes the target's slots: its concurrency knob bounds agents at work too.
+    complete: (req) =>
+      runner && req.role === 'target'
+        ? target.pool.run(() => runner.complete(req), req.signal)
+        : clients[req.role].complete(req),
+    ...(runner ? { targetIsAgent: true } : {}),
     ...(t.batchApi ? { targetBatch: new TargetBatchClient(target, t.batchApi, t.batchPollMs) } : {}),
     targetSettingsKey: () => settingsKey(endpoints.target),
     settingsKey: (role) => settingsKey(endpointOf(role)),

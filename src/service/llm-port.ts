@@ -35,6 +35,11 @@ export async function llmPortFor(
   /** An evaluation whose items talk with a simulated user calls the simulator (issue #31). */
   o: { conversations?: boolean } = {},
 ): Promise<Outcome<{ llm: LlmPort }>> {
+  if (endpoints.target.agentCommand && use !== 'feedback' && !deps.transport?.targetRunner)
+    return fail(
+      'invalid_config',
+      `This run's target is an agent CLI (${endpoints.target.model}): only the headless runner can start it (skillwright resume --out DIR).`,
+    );
   const key = async (role: KeyRole, borrow?: KeyRole) => deps.keys.keyFor(role, endpoints, borrow);
   const made = (e: StoredEndpoint, k: string, role: KeyRole) =>
     endpointConfig(e, k, role === 'target' ? config.targetConcurrency : config.optimizerConcurrency, role);
@@ -45,7 +50,8 @@ export async function llmPortFor(
     const endpoint = endpointConfig(endpoints.optimizer, o.key, 1, 'optimizer');
     return { ok: true, llm: createLlmPort({ target: endpoint, optimizer: endpoint }, deps.transport) };
   }
-  const t = await key('target');
+  // An agent CLI signs in its own way: no key is asked for it, none is sent.
+  const t = endpoints.target.agentCommand ? { ok: true as const, key: '' } : await key('target');
   if (!t.ok) return fail(t.kind, t.message);
   // An evaluation calls a second model only to judge or to play a simulated user: their own
   // endpoints, else the optimizer's.

@@ -30,6 +30,8 @@ const USE_CASES = {
   exportReport: (deps: ServiceDeps, runId: string) => reportHtml(deps.records, runId),
   /** The stored run record, its state inside (what a host shows or writes out of it). */
   runRecord: (deps: ServiceDeps, runId: string) => deps.records.getRun(runId),
+  /** The run's step records (a host's closing words: why nothing was learned). */
+  steps: (deps: ServiceDeps, runId: string) => deps.records.getSteps(runId),
 };
 
 export type RunService = { [K in keyof typeof USE_CASES]: Bound<(typeof USE_CASES)[K]> };

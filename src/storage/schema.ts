@@ -4,6 +4,7 @@
  * in open-db.ts, with a test that seeds the previous version by hand.
  */
 import type { RunEnvironmentSpec } from '../core/agent/environment-spec';
+import type { AgentCommand } from '../core/agent/agent-command';
 import type { BatchApi } from '../core/config/batch-api';
 import type { ServiceTier } from '../core/config/service-tier';
 import type { SkillMeta } from '../core/skill/skill-file';
@@ -45,6 +46,8 @@ export interface StoredEndpoint {
   batchApi?: BatchApi;
   /** Wait between batch polls (default 30 s; the CLI's config can shorten it for a local server). */
   batchPollMs?: number;
+  /** The target is an agent CLI the runner starts per item (issue #31); its address is a stand-in. */
+  agentCommand?: AgentCommand;
 }
 
 export interface RunEndpoints {

@@ -2,7 +2,7 @@
 // JSON Schema comes from the knob table (issue #21).
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { ConfigError, ENDPOINT_KEYS, keysFromEnv, parseCliConfig } from '../../src/cli/config';
+import { AGENT_KEYS, ConfigError, ENDPOINT_KEYS, keysFromEnv, parseCliConfig } from '../../src/cli/config';
 import { cliConfigSchema } from '../../src/cli/config-schema';
 import { DEFAULT_RUN_CONFIG } from '../../src/core/config/run-config';
 import { presetPrice } from '../../src/core/config/pricing';
@@ -58,14 +58,48 @@ describe('the runner’s config file', () => {
   });
 });
 
+// Issue #31 part 3: an agent CLI as the target.
+describe('an agent CLI as the runner’s target', () => {
+  const agent = (target: Record<string, unknown>) => JSON.stringify({ ...base, target: { command: ['codex', 'exec'], ...target } });
+  it('takes a command, with defaults a real agent needs: AGENTS.md, stdin, minutes per item', () => {
+    const t = parseCliConfig(agent({})).config.endpoints.target;
+    expect(t).toMatchObject({ baseURL: 'agent-cli://local', model: 'codex', timeoutMs: 600_000, maxRetries: 2 });
+    expect(t.agentCommand).toEqual({ command: ['codex', 'exec'], skillFile: 'AGENTS.md', task: 'stdin' });
+    const pkg = parseCliConfig(
+      agent({ skillFile: '.agents/skills/s/SKILL.md', task: 'argument', command: ['a', '{task}'], answerFile: 'out.txt', model: 'my-agent' }),
+    ).config.endpoints.target;
+    expect(pkg.agentCommand).toMatchObject({ skillFile: '.agents/skills/s/SKILL.md', task: 'argument', answerFile: 'out.txt' });
+    expect(pkg.model).toBe('my-agent');
+  });
+  it('names what is wrong with it', () => {
+    const bad = (t: Record<string, unknown>) => () => parseCliConfig(agent(t));
+    expect(bad({ command: [] })).toThrow(/"command" must be a list of the program and its arguments/);
+    expect(bad({ command: 'codex exec' })).toThrow(/"command" must be a list/);
+    expect(bad({ skillFile: '../AGENTS.md' })).toThrow(/"skillFile" must be a path inside the workspace/);
+    expect(bad({ answerFile: '/tmp/answer' })).toThrow(/"answerFile" must be a path inside the workspace/);
+    expect(bad({ task: 'argument' })).toThrow(/needs an argument "\{task\}"/);
+    expect(bad({ task: 'file' })).toThrow(/"task" must be "stdin" or "argument"/);
+    expect(bad({ baseURL: 'https://x' })).toThrow(/"target.baseURL" is not an agent CLI setting/);
+    expect(bad({ timeoutMs: 0 })).toThrow(/"target.timeoutMs" must be a whole number of milliseconds/);
+  });
+  it('needs no target key, and lends none: the optimizer brings its own', () => {
+    const { endpoints } = parseCliConfig(agent({})).config;
+    expect(keysFromEnv(endpoints, { SKILLWRIGHT_OPTIMIZER_API_KEY: 'o' })).toEqual({ target: '', optimizer: 'o' });
+    expect(() => keysFromEnv(endpoints, { SKILLWRIGHT_TARGET_API_KEY: 't' })).toThrow(/the target is an agent CLI, which lends no key/);
+  });
+});
+
 describe('the config’s JSON Schema (generated from the knob table)', () => {
-  const schema = cliConfigSchema() as { properties: Record<string, { properties: Record<string, unknown> }> };
+  const schema = cliConfigSchema() as {
+    properties: Record<string, { properties: Record<string, unknown>; oneOf: { properties: Record<string, unknown> }[] }>;
+  };
   it('is what docs/skillwright.schema.json holds (regenerate: npx skillwright schema > docs/skillwright.schema.json)', () => {
     expect(JSON.parse(readFileSync(new URL('../../docs/skillwright.schema.json', import.meta.url), 'utf8'))).toEqual(schema);
   });
   it('names every run setting and every endpoint setting the runner accepts', () => {
     expect(Object.keys(schema.properties.run.properties).sort()).toEqual([...Object.keys(DEFAULT_RUN_CONFIG), 'preset'].sort());
-    expect(Object.keys(schema.properties.target.properties).sort()).toEqual([...ENDPOINT_KEYS].sort());
+    expect(Object.keys(schema.properties.target.oneOf[0].properties).sort()).toEqual([...ENDPOINT_KEYS].sort());
+    expect(Object.keys(schema.properties.target.oneOf[1].properties).sort()).toEqual([...AGENT_KEYS].sort());
     expect(schema.properties.run.properties.editBudget).toMatchObject({ type: 'integer', minimum: 1, maximum: 999, default: 4 });
   });
   it('is referenced by the example config, which the runner accepts', () => {

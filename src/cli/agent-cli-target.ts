@@ -1,0 +1,149 @@
+/**
+ * An agent CLI as the target (issue #31): each rollout runs the real agent once, in a fresh
+ * temporary workspace holding the skill where the agent reads skills (AGENTS.md, or a SKILL.md
+ * package under its skills folder), with the task on standard input or as an argument; its final
+ * answer comes from standard output or a file, its transcript (when it writes one) becomes the
+ * row's trajectory. Transient failures (empty output, a timeout, a crash) are asked again and
+ * never scored; fatal ones (an expired login, a model the account cannot use, an outdated CLI)
+ * stop the run at once with the agent's own words. The workspace is removed after each item.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { classifyAgentFailure, type AgentCommand } from '../core/agent/agent-command';
+import { readAgentTranscript } from '../core/agent/agent-transcript';
+import { splitBundle } from '../core/skill/skill-package';
+import { LlmError, type LlmRequest, type LlmResponse } from '../engine/ports';
+
+/** Output kept of a run, for the answer and the messages (a runaway agent is cut, not stored whole). */
+const MAX_OUTPUT = 1_000_000;
+
+interface Attempt {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+}
+
+/** Write the skill where the agent reads it: a package's references beside its SKILL.md. */
+function installSkill(ws: string, skillFile: string, skill: string): void {
+  const path = join(ws, skillFile);
+  mkdirSync(dirname(path), { recursive: true });
+  if (basename(skillFile) !== 'SKILL.md') return writeFileSync(path, skill);
+  const { main, files } = splitBundle(skill);
+  // Agents find a skill by its frontmatter: a bundle's body has none, so it gets a plain one.
+  const name = basename(dirname(path)) || 'skill';
+  const body = main.startsWith('---\n')
+    ? main
+    : `---\nname: ${name}\ndescription: The skill being trained.\n---\n${main}`;
+  writeFileSync(path, body);
+  for (const f of files) {
+    const p = join(dirname(path), f.path);
+    mkdirSync(dirname(p), { recursive: true });
+    writeFileSync(p, f.text);
+  }
+}
+
+function run(cmd: AgentCommand, ws: string, task: string, timeoutMs: number, signal?: AbortSignal): Promise<Attempt> {
+  return new Promise((resolve, reject) => {
+    const args = cmd.command.slice(1).map((a) => (cmd.task === 'argument' && a === '{task}' ? task : a));
+    const child = spawn(cmd.command[0], args, { cwd: ws, env: process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    let timedOut = false;
+    const stop = () => child.kill('SIGKILL');
+    const timer = setTimeout(() => {
+      timedOut = true;
+      stop();
+    }, timeoutMs);
+    const onAbort = () => stop();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    child.stdout.on('data', (d: Buffer) => (stdout = (stdout + d.toString()).slice(0, MAX_OUTPUT)));
+    child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(0, MAX_OUTPUT)));
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      reject(
+        new LlmError('bad_request', `The agent CLI "${cmd.command[0]}" cannot be started: ${e.message}`, {
+          role: 'target',
+        }),
+      );
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      resolve({ code, stdout, stderr, timedOut });
+    });
+    child.stdin.on('error', () => undefined); // an agent that does not read its input
+    child.stdin.end(cmd.task === 'stdin' ? task : '');
+  });
+}
+
+const firstLines = (text: string) => text.trim().split('\n').slice(0, 3).join(' ').slice(0, 300);
+const tokens = (chars: number) => Math.max(1, Math.ceil(chars / 4));
+
+/** The target role's client for an agent CLI: `complete` runs the agent on one task. */
+export function agentCliTarget(cmd: AgentCommand, o: { timeoutMs: number; maxRetries: number; backoffMs?: number }) {
+  return {
+    async complete(req: LlmRequest): Promise<LlmResponse> {
+      const skill = req.skill ?? req.messages.find((m) => m.role === 'system')?.content ?? '';
+      const task = req.messages
+        .filter((m) => m.role === 'user')
+        .map((m) => m.content)
+        .join('\n\n');
+      const started = Date.now();
+      let last = '';
+      for (let attempt = 1; attempt <= o.maxRetries + 1; attempt++) {
+        if (req.signal?.aborted) throw new LlmError('aborted', 'The call was cancelled.', { role: 'target' });
+        const ws = mkdtempSync(join(tmpdir(), 'skillwright-agent-'));
+        try {
+          installSkill(ws, cmd.skillFile, skill);
+          const r = await run(cmd, ws, task, o.timeoutMs, req.signal);
+          if (req.signal?.aborted) throw new LlmError('aborted', 'The call was cancelled.', { role: 'target' });
+          const output = `${r.stderr}\n${r.stdout}`;
+          const answerPath = cmd.answerFile ? join(ws, cmd.answerFile) : null;
+          const answer = (
+            answerPath ? (existsSync(answerPath) ? readFileSync(answerPath, 'utf8') : '') : r.stdout
+          ).trim();
+          if (r.timedOut) last = `it did not finish within ${Math.round(o.timeoutMs / 1000)} s`;
+          else if (r.code !== 0 || !answer) {
+            const kind = classifyAgentFailure(output);
+            if (kind !== 'transient')
+              throw new LlmError(kind, `The agent CLI stopped: ${firstLines(output) || `exit code ${r.code}`}`, {
+                role: 'target',
+              });
+            last = r.code !== 0 ? `exit code ${r.code}: ${firstLines(output)}` : 'it gave no answer';
+          } else {
+            const transcriptPath = cmd.transcriptFile ? join(ws, cmd.transcriptFile) : null;
+            const transcript =
+              transcriptPath && existsSync(transcriptPath)
+                ? readAgentTranscript(readFileSync(transcriptPath, 'utf8'))
+                : [];
+            return {
+              text: answer,
+              usage: {
+                promptTokens: tokens(skill.length + task.length),
+                completionTokens: tokens(answer.length),
+                reasoningTokens: 0,
+              },
+              usageEstimated: true,
+              latencyMs: Date.now() - started,
+              attempts: attempt,
+              ...(transcript.length ? { transcript } : {}),
+            };
+          }
+        } finally {
+          rmSync(ws, { recursive: true, force: true });
+        }
+        if (attempt <= o.maxRetries) await new Promise((r) => setTimeout(r, (o.backoffMs ?? 500) * attempt));
+      }
+      // Never a wrong answer: an error row, asked again when the run resumes.
+      throw new LlmError(
+        last.startsWith('it did not finish') ? 'timeout' : 'server',
+        `The agent CLI failed ${o.maxRetries ? `${o.maxRetries + 1} times` : 'once'} (last: ${last}).`,
+        { role: 'target' },
+      );
+    },
+  };
+}

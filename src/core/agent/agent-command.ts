@@ -1,0 +1,75 @@
+/**
+ * An agent CLI as the target (issue #31): the command a runner starts once per item, in a fresh
+ * workspace holding the skill where that agent reads skills, and where its answer and transcript
+ * are found. Only the headless runner can start processes; the page names the limit.
+ */
+export interface AgentCommand {
+  /** argv; an argument "{task}" is replaced by the task when `task` is "argument". */
+  command: string[];
+  /** Where the skill is written in the workspace: "AGENTS.md", or a SKILL.md under the agent's skills folder. */
+  skillFile: string;
+  /** How the task reaches the agent. */
+  task: 'stdin' | 'argument';
+  /** A file in the workspace holding the final answer; else standard output. */
+  answerFile?: string;
+  /** A file in the workspace where the agent writes its transcript (JSON lines: core/agent/agent-transcript.ts). */
+  transcriptFile?: string;
+}
+
+/** The pseudo-address an agent CLI target is stored under (no key is sent anywhere for it). */
+export const AGENT_CLI_URL = 'agent-cli://local';
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** A path inside the workspace: relative, no "..". */
+const inside = (p: unknown) =>
+  typeof p === 'string' && p.trim() !== '' && !p.startsWith('/') && !p.split(/[\\/]/).includes('..');
+
+/** The config's agent command, or the problem with it (named by its key). */
+export function readAgentCommand(raw: Record<string, unknown>): { command: AgentCommand } | { problem: string } {
+  const c = raw.command;
+  if (!Array.isArray(c) || !c.length || !c.every((x) => typeof x === 'string' && x !== ''))
+    return { problem: '"command" must be a list of the program and its arguments, e.g. ["codex", "exec"]' };
+  const skillFile = raw.skillFile ?? 'AGENTS.md';
+  if (!inside(skillFile)) return { problem: '"skillFile" must be a path inside the workspace, e.g. "AGENTS.md"' };
+  const task = raw.task ?? 'stdin';
+  if (task !== 'stdin' && task !== 'argument') return { problem: '"task" must be "stdin" or "argument"' };
+  if (task === 'argument' && !c.includes('{task}'))
+    return { problem: '"task": "argument" needs an argument "{task}" in "command"' };
+  for (const k of ['answerFile', 'transcriptFile'] as const)
+    if (raw[k] !== undefined && !inside(raw[k])) return { problem: `"${k}" must be a path inside the workspace` };
+  return {
+    command: {
+      command: c as string[],
+      skillFile: skillFile as string,
+      task,
+      ...(isRecord(raw) && typeof raw.answerFile === 'string' ? { answerFile: raw.answerFile } : {}),
+      ...(typeof raw.transcriptFile === 'string' ? { transcriptFile: raw.transcriptFile } : {}),
+    },
+  };
+}
+
+/**
+ * Why an agent CLI failed, from its exit and output: a fatal kind stops the run at once (it will
+ * not heal by asking again), anything else is transient and asked again.
+ */
+export function classifyAgentFailure(output: string): 'auth' | 'not_found' | 'bad_request' | 'transient' {
+  if (
+    /not logged in|log ?in (again|first)|login (has )?expired|session (has )?expired|unauthori[sz]ed|invalid api key|authenticat/i.test(
+      output,
+    )
+  )
+    return 'auth';
+  if (
+    /model\b[^\n]*\b(not found|not available|does not exist|unsupported|no access)|no access to (the )?model/i.test(
+      output,
+    )
+  )
+    return 'not_found';
+  if (
+    /update (is )?required|please (update|upgrade)|outdated|no longer supported|unsupported (cli )?version/i.test(
+      output,
+    )
+  )
+    return 'bad_request';
+  return 'transient';
+}

@@ -1,0 +1,53 @@
+// An agent CLI as the target (issue #31 part 3): its failures told apart from its output, and its
+// transcript read into a trajectory the analysts read like any other.
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { classifyAgentFailure } from '../../../src/core/agent/agent-command';
+import { readAgentTranscript } from '../../../src/core/agent/agent-transcript';
+
+describe('an agent CLI’s failure', () => {
+  it('is fatal when asking again cannot heal it: a login, a model the account lacks, an outdated CLI', () => {
+    expect(classifyAgentFailure('Error: Your access token could not be refreshed. Please log in again.')).toBe('auth');
+    expect(classifyAgentFailure('Not logged in · Please run /login')).toBe('auth');
+    expect(classifyAgentFailure('error: 401 Unauthorized')).toBe('auth');
+    expect(classifyAgentFailure("The model 'gpt-9' does not exist or you do not have access to it.")).toBe('not_found');
+    expect(classifyAgentFailure('This version is no longer supported. Please update codex.')).toBe('bad_request');
+  });
+  it('is transient otherwise: a dropped stream, a crash, nothing at all', () => {
+    for (const out of ['', 'stream disconnected before completion', 'Segmentation fault', 'rate limit exceeded, retry'])
+      expect(classifyAgentFailure(out)).toBe('transient');
+  });
+});
+
+describe('an agent CLI’s transcript', () => {
+  it('reads messages, calls and their results into turns, matching results by id or by name', () => {
+    const jsonl = [
+      '{"role":"assistant","content":"Looking it up."}',
+      '{"type":"tool_call","name":"lookup","arguments":{"code":"12"},"id":"a"}',
+      '{"type":"tool_call","name":"convert","arguments":"{\\"kg\\":2}"}',
+      '{"type":"tool_result","id":"a","content":"Amber bolt"}',
+      '{"type":"tool_result","name":"convert","output":"2000 g","is_error":true}',
+      'agent log line, not JSON',
+      '{"type":"tool_call","name":"lookup","arguments":{"code":"13"}}',
+      '{"type":"tool_result","content":"Basalt nut"}',
+    ].join('\n');
+    const t = readAgentTranscript(jsonl);
+    expect(t.filter((e) => e.kind === 'assistant').map((e) => e.turn)).toEqual([1, 2]);
+    const results = t.filter((e) => e.kind === 'tool');
+    expect(results.map((e) => [e.turn, e.name, e.result])).toEqual([
+      [1, 'lookup', 'Amber bolt'],
+      [1, 'convert', '2000 g'],
+      [2, 'lookup', 'Basalt nut'],
+    ]);
+    expect(results[1]).toMatchObject({ error: true, arguments: '{"kg":2}' });
+  });
+  it('never throws, whatever the agent wrote, and every result answers a call it made', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.string(), fc.json(), fc.constant('{"type":"tool_result","content":"x"}'))), (lines) => {
+        const t = readAgentTranscript(lines.join('\n'));
+        const calls = new Set(t.flatMap((e) => (e.kind === 'assistant' ? (e.toolCalls ?? []).map((c) => c.id) : [])));
+        expect(t.every((e) => e.kind !== 'tool' || calls.has(e.callId))).toBe(true);
+      }),
+    );
+  });
+});
