@@ -8,6 +8,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { strToU8, zipSync } from 'fflate';
 import { launchBrowser } from './support/chromium';
 import { connect, knob, readRuns, setKnobs, uploadDataset, waitForStatus } from './support/app';
+import { shootThemes } from './support/shots';
 import { startLlmServer, type LlmTestServer } from '../support/llm-server';
 import { startMcpServer, type McpTestServer } from '../support/mcp-server';
 import { agenticMcpTools, mcpAgenticDatasetText } from '../support/mcp-agentic-world';
@@ -63,6 +64,11 @@ describe.skipIf(Boolean(skip))('the MCP world, in Chromium', () => {
     await refund.check();
     await page.getByRole('button', { name: 'Use this server (4 tools)' }).click();
     await page.getByText(mcp.url).waitFor();
+    // Tool calls have their own knobs, kept with the run.
+    await page.getByLabel('Tool calls at once').fill('3');
+    await page.getByLabel('Tool time limit (s)').fill('30');
+    const card = page.locator('section.card', { has: page.getByRole('heading', { name: 'MCP servers' }) });
+    await shootThemes(page, card, 'data-mcp-server-kept');
 
     await page.getByRole('link', { name: 'Train' }).click();
     await (await knob(page, 'References on demand')).check();
@@ -82,6 +88,8 @@ describe.skipIf(Boolean(skip))('the MCP world, in Chromium', () => {
     expect(await page.getByRole('status').first().innerText()).toMatch(/Completed/);
 
     const [run] = await readRuns(page);
+    const kept = (run as { environment?: { mcp?: unknown } }).environment?.mcp;
+    expect(kept).toEqual({ servers: [{ url: mcp.url, tools: ['lookup', 'convert', 'search_orders', 'refund'] }], toolConcurrency: 3, timeoutSeconds: 30 });
     const calls = mcp.log.filter((e) => e.method === 'tools/call');
     expect(new Set(calls.map((e) => e.tool))).toEqual(new Set(['lookup', 'convert', 'search_orders', 'refund']));
     expect(agenticHeldOut(run.state!.gate.bestSkill, agenticDataset()).accuracy).toBeGreaterThanOrEqual(0.95);

@@ -6,6 +6,7 @@ import { mkdirSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { launchBrowser } from './support/chromium';
 import { connect, readRuns, setKnobs, waitForStatus } from './support/app';
+import { shootThemes } from './support/shots';
 import { startLlmServer, type LlmTestServer } from '../support/llm-server';
 import { startMcpServer, type McpTestServer } from '../support/mcp-server';
 import { lookupTool } from '../support/mcp-tool-world';
@@ -48,20 +49,7 @@ describe.skipIf(Boolean(skip))('MCP servers, in Chromium', () => {
 
   const mcpCard = () => page.locator('section.card', { has: page.getByRole('heading', { name: 'MCP servers' }) });
 
-  const shoot = async (name: string) => {
-    const card = mcpCard();
-    await card.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: `test-results/${name}-light.png` });
-    await page.emulateMedia({ colorScheme: 'dark' });
-    await page.screenshot({ path: `test-results/${name}-dark.png` });
-    await page.setViewportSize({ width: 390, height: 844 });
-    await card.scrollIntoViewIfNeeded();
-    await page.screenshot({ path: `test-results/${name}-phone-dark.png` });
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    expect(overflow).toBeLessThanOrEqual(0);
-    await page.setViewportSize({ width: 1280, height: 800 });
-    await page.emulateMedia({ colorScheme: 'light' });
-  };
+  const shoot = (name: string) => shootThemes(page, mcpCard(), name);
 
   it('names a server whose CORS keeps the page out, lists a good one’s tools, and trains against it', async () => {
     await connect(page, srv.url, 'sk-e2e-key');

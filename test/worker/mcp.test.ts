@@ -78,4 +78,29 @@ describe('MCP servers in the page (issue #31)', () => {
     for (const store of ['runs', 'datasets', ...RUN_DATA_STORES] as const) expect(JSON.stringify(await tab.db.getAll(store))).not.toContain(TOKEN);
     tab.close();
   }, 60_000);
+
+  it('pauses a run whose tool does not answer within the run’s own time limit, scoring nothing from it', async () => {
+    const tab = await openTab();
+    const hang = lookupTool(40);
+    const slow = await startMcpServer({ name: 'slow', tools: [{ ...hang, handler: () => new Promise<string>(() => {}) }] });
+    const items = toolWorldItems(40).map(({ tool_results: _r, ...rest }) => rest);
+    const ds = await tab.remote.importDataset(JSON.stringify(items), { name: 'Desk' });
+    if (!ds.ok) throw new Error(ds.error.message);
+    const created = await tab.remote.createRun({
+      datasetId: ds.dataset.id,
+      config: { ...DEFAULT_RUN_CONFIG, epochs: 1, batchSize: 8, minibatchSize: 4, maxTurns: 4, targetConcurrency: 3, optimizerConcurrency: 3 },
+      environment: { mcp: { servers: [{ url: slow.url, name: 'slow' }], toolConcurrency: 2, timeoutSeconds: 0.5 } },
+      initialSkill: `# Parts\n\n${LOOKUP}\n`,
+      endpoints: { target: { baseURL: llm.url, model: 'sim-target' }, optimizer: { baseURL: llm.url, model: 'sim-optimizer' } },
+    });
+    if (!created.ok) throw new Error(created.error.message);
+    await tab.remote.setKeys({ target: 'k', optimizer: 'k', hosts: { target: llm.url, optimizer: llm.url } }, false);
+    const paused = await tab.remote.startRun(created.runId);
+    expect(paused).toMatchObject({ ok: true, status: 'paused', reasonKind: 'environment' });
+    if (paused.ok) expect(paused.reason).toMatch(/MCP server slow .*its call to lookup: did not answer within 0\.5 s/);
+    const rows = (await tab.db.getAll('rollouts')).filter((r) => r.runId === created.runId);
+    expect(rows.every((r) => r.status === 'ok')).toBe(true);
+    await slow.close();
+    tab.close();
+  }, 60_000);
 });

@@ -4,6 +4,7 @@ import { trainer } from '../../client/trainer-client';
 import { setApp, useApp } from '../../store/app-store';
 import type { McpServerReport } from '../../worker/api-types';
 import { Alert, Card, Field } from '../common/Field';
+import { McpKnobs } from './McpKnobs';
 import { McpToolPicker } from './McpToolPicker';
 
 const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
@@ -93,6 +94,7 @@ export function McpCard() {
           ))}
         </ul>
       ) : null}
+      {mcp?.servers.length ? <McpKnobs /> : null}
       <div className="grid-2">
         <Field label="MCP server URL" hint="Its Streamable HTTP endpoint, e.g. https://mcp.example.com/mcp">
           {(id, hintId) => (
