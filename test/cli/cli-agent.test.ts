@@ -122,6 +122,18 @@ describe('an agent trained by the runner (issue #30)', () => {
     expect(best('killed')).toBe(reference);
   }, 120_000);
 
+  it('takes a bundle’s module in only when the person’s config names the same file', async () => {
+    const { environment: _e, ...rest } = JSON.parse(readFileSync(join(dir, 'agent.json'), 'utf8')) as Record<string, unknown>;
+    writeFileSync(join(dir, 'no-module.json'), JSON.stringify(rest));
+    const refused = await cli(['resume', '--bundle', 'ref/run-bundle.json', '--config', 'no-module.json', '--out', 'sent']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/carries an environment module \(catalogue.mjs\)/);
+    expect(existsSync(join(dir, 'sent', 'environment'))).toBe(false); // never written, never imported
+    const taken = await cli(['resume', '--bundle', 'ref/run-bundle.json', '--config', 'agent.json', '--out', 'sent2']);
+    expect(taken.stderr).not.toMatch(/carries an environment module/);
+    expect(taken.code).toBe(0);
+  }, 60_000);
+
   it('refuses to continue a run whose module changed', async () => {
     writeFileSync(join(dir, 'catalogue.mjs'), CATALOGUE.replace("'Amber bolt'", "'Amber screw'"));
     const r = await cli(['train', '--config', 'agent.json', '--out', 'ref']);

@@ -4,29 +4,36 @@
  * and prices the config names, so a key goes only to hosts the person's own config names.
  */
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { createRunService } from '../../service/run-service';
 import { ConfigError, keysFromEnv, parseCliConfig } from '../config';
 import { inputChecked, openFolder, runnerDeps, storePath } from '../host';
 import { numberOption, readText, type CliArgs, type CliIo } from '../io';
 import { withOutLock } from '../out-lock';
 import { continueRun } from '../session';
+import { checkBundleEnvironment } from '../bundle-environment';
+import { readEnvironment } from '../environment';
+
+const readConfig = (file: string) => parseCliConfig(readText(resolve(file), 'config file'), file).config;
 
 export async function resume(args: CliArgs, io: CliIo): Promise<number> {
   const out = resolve(args.out ?? 'skillwright-out');
   if (!args.bundle && !existsSync(storePath(out)))
     throw new ConfigError(`No run in ${out} (${storePath(out)} is missing).`);
+  // A bundle continues on what the person's own config names: its endpoints, and its environment.
+  const config = args.bundle && args.config ? readConfig(args.config) : null;
+  const env = config ? readEnvironment(config, dirname(resolve(args.config!))) : null;
   return withOutLock(out, async () => {
     const records = openFolder(out);
-    // An agent's module: the run's own copy (a config given with --bundle names endpoints, not the module).
-    const service = createRunService({ ...runnerDeps(io, null, out), records });
+    // An agent's module: the config's (checked against the run's), else the run's own copy in `out`.
+    const service = createRunService({ ...runnerDeps(io, env, out), records });
     if (args.bundle) {
       const text = readText(resolve(args.bundle), 'run bundle');
       if (records.store.run) throw new ConfigError(`${out} already holds a run; choose another --out.`);
-      if (!args.config)
+      if (!config || !env)
         throw new ConfigError('--bundle needs --config: the run continues on the endpoints your config names.');
-      const { config } = parseCliConfig(readText(resolve(args.config), 'config file'), args.config);
       keysFromEnv(config.endpoints, io.env);
+      checkBundleEnvironment(text, env);
       const taken = inputChecked(await service.importBundle(text, { needsDataset: true }));
       if (!taken.ok) throw new ConfigError(taken.error.message);
       inputChecked(await service.bindRun(taken.runId, config.endpoints, config.prices));
