@@ -11,7 +11,7 @@ import { startMcpServer, type McpTestServer } from '../support/mcp-server';
 import { agenticMcpTools, mcpAgenticDatasetText } from '../support/mcp-agentic-world';
 import { AGENTIC_INITIAL_SKILL, START_SKILL_MD, START_UNITS_MD, UNITS_PATH } from '../support/agentic-world';
 import { AGENTIC_NOISE, agenticDataset, agenticHeldOut } from '../support/bench-agentic';
-import { runCli } from '../../src/cli/main';
+import { runCliIn } from '../support/cli-here';
 
 let llm: LlmTestServer;
 let mcp: McpTestServer;
@@ -44,25 +44,9 @@ afterAll(async () => {
 
 describe('the MCP world in the runner (issue #31)', () => {
   it('trains the agentic world against a real MCP server to a skill that holds on the test items', async () => {
-    let stdout = '';
-    let stderr = '';
-    const cwd = process.cwd();
-    process.chdir(dir);
-    try {
-      const code = await runCli(['train', '--config', 'skillwright.json', '--out', 'out', '--json'], {
-        env: { SKILLWRIGHT_TARGET_API_KEY: 'sk-any' },
-        err: (t) => (stderr += `${t}\n`),
-        out: (t) => (stdout += `${t}\n`),
-        rawErr: null,
-        interrupted: new Promise(() => {}),
-        promptsDir: new URL('../../prompts/', import.meta.url).pathname,
-        now: () => Date.now(),
-      });
-      expect(code, stderr).toBe(0);
-    } finally {
-      process.chdir(cwd);
-    }
-    expect(JSON.parse(stdout.trim().split('\n').at(-1)!)).toMatchObject({ status: 'completed' });
+    const r = await runCliIn(dir, ['train', '--config', 'skillwright.json', '--out', 'out', '--json'], { SKILLWRIGHT_TARGET_API_KEY: 'sk-any' });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout.trim().split('\n').at(-1)!)).toMatchObject({ status: 'completed' });
     // Every tool the agent called was the server's: the dataset declares none.
     const calls = mcp.log.filter((e) => e.method === 'tools/call');
     expect(new Set(calls.map((e) => e.tool))).toEqual(new Set(['lookup', 'convert', 'search_orders', 'refund']));

@@ -9,7 +9,7 @@ import { startLlmServer, type LlmTestServer } from '../support/llm-server';
 import { startMcpServer, type McpTestServer } from '../support/mcp-server';
 import { lookupTool } from '../support/mcp-tool-world';
 import { LOOKUP, NUMBER, toolWorldItems, toolWorldOptimizer, toolWorldPolicy } from '../support/tool-world';
-import { runCli } from '../../src/cli/main';
+import { runCliIn } from '../support/cli-here';
 
 const KEY = 'sk-cli-secret-key-123';
 const TOKEN = 'mcp-desk-token-456';
@@ -40,26 +40,7 @@ afterAll(async () => {
   await mcp.close();
 });
 
-async function cli(args: string[], env: Record<string, string>) {
-  let stdout = '';
-  let stderr = '';
-  const cwd = process.cwd();
-  process.chdir(dir);
-  try {
-    const code = await runCli(args, {
-      env: { SKILLWRIGHT_TARGET_API_KEY: KEY, ...env },
-      err: (t) => (stderr += `${t}\n`),
-      out: (t) => (stdout += `${t}\n`),
-      rawErr: null,
-      interrupted: new Promise(() => {}),
-      promptsDir: new URL('../../prompts/', import.meta.url).pathname,
-      now: () => Date.now(),
-    });
-    return { code, stdout, stderr };
-  } finally {
-    process.chdir(cwd);
-  }
-}
+const cli = (args: string[], env: Record<string, string>) => runCliIn(dir, args, { SKILLWRIGHT_TARGET_API_KEY: KEY, ...env });
 
 describe('the runner with MCP servers (issue #31)', () => {
   it('pauses naming the token variable when the server refuses, resumes once it is set, and never writes the token', async () => {

@@ -11,7 +11,7 @@ import { conversationPolicy } from '../support/conversation-agent';
 import { conversationOptimizerAnswer } from '../support/conversation-optimizer';
 import { START_SKILL, conversationDatasetText } from '../support/conversation-world';
 import { conversationDataset, conversationHeldOut } from '../support/bench-simulated-user';
-import { runCli } from '../../src/cli/main';
+import { runCliIn } from '../support/cli-here';
 
 const SIM_KEY = 'sk-user-simulator-cli-77';
 const NOISE = { miss: 0.05, guess: 0.03 };
@@ -47,26 +47,7 @@ afterAll(async () => {
   await sim.close();
 });
 
-async function cli(args: string[], env: Record<string, string>) {
-  let stdout = '';
-  let stderr = '';
-  const cwd = process.cwd();
-  process.chdir(dir);
-  try {
-    const code = await runCli(args, {
-      env: { SKILLWRIGHT_TARGET_API_KEY: 'sk-any', ...env },
-      err: (t) => (stderr += `${t}\n`),
-      out: (t) => (stdout += `${t}\n`),
-      rawErr: null,
-      interrupted: new Promise(() => {}),
-      promptsDir: new URL('../../prompts/', import.meta.url).pathname,
-      now: () => Date.now(),
-    });
-    return { code, stdout, stderr };
-  } finally {
-    process.chdir(cwd);
-  }
-}
+const cli = (args: string[], env: Record<string, string>) => runCliIn(dir, args, { SKILLWRIGHT_TARGET_API_KEY: 'sk-any', ...env });
 
 describe('the simulated-user world in the runner (issue #31)', () => {
   it('asks for the simulator’s own key, then trains with the users played there to a skill that holds on the test items', async () => {
