@@ -115,6 +115,11 @@ export async function runAgent(
   const prompts = renderRollout(ctx.rolloutTemplate, setting.promptSkill, item, ctx.config.rollout.contextLimit);
   const saved = (await ctx.store.getArtifact(ctx.runId, checkpointKey(a.cacheKey)))?.value as Checkpoint | undefined;
   const cp: Checkpoint = saved ? { entries: [...saved.entries], usage: saved.usage } : { entries: [], usage: ZERO };
+  // Turns a crashed session made are in no row: a meter rebuilt from the rows counts them here, once.
+  if (saved) {
+    const turns = saved.entries.filter((e) => e.kind === 'assistant').length;
+    ctx.meter.addCheckpointed(checkpointKey(a.cacheKey), callStageOfPhase(a.phase), 'target', saved.usage, turns);
+  }
   const envTools = new Set(ctx.agent.environmentTools.map((t) => t.name));
   const offered = new Set(setting.tools.map((t) => t.name));
   const env = ctx.agent.environment;
@@ -139,7 +144,10 @@ export async function runAgent(
       if (episode && envTools.has(name)) return envCall(ctx, () => episode.call(name, parsed.args));
       return { result: declaredResult(item.agent?.toolResults, name, parsed.args) };
     };
-    const save = () => ctx.store.putArtifact({ runId: ctx.runId, key: checkpointKey(a.cacheKey), value: cp });
+    const save = () => {
+      ctx.meter.noteCheckpoint(checkpointKey(a.cacheKey));
+      return ctx.store.putArtifact({ runId: ctx.runId, key: checkpointKey(a.cacheKey), value: cp });
+    };
 
     for (;;) {
       const last = cp.entries[cp.entries.length - 1];

@@ -1,6 +1,7 @@
 /** What the engine reports while it runs. Small and frequent; large objects are fetched by id. */
 import type { RunStatus, StageUsage } from './types';
 import type { PipelineStage } from '../core/config/stages';
+import type { CurveMark } from '../core/report/learning-curve';
 
 /** What the engine is doing now: a pipeline stage (core/config/stages.ts). */
 export type EngineStage = PipelineStage;
@@ -24,6 +25,8 @@ export type RunEvent =
       editBudget: number | null;
     }
   | { type: 'epoch'; epoch: number; slowUpdate?: string; metaSkill?: string }
+  /** A point of the learning curve, as recorded (engine/curve-marks.ts): the baseline, a step, a measured boundary. */
+  | { type: 'curve'; mark: CurveMark }
   /** How stochastic the target looks so far (issue #19): its flip rate, a cautious bound, the evidence. */
   | { type: 'noise'; noise: NoiseReading }
   | { type: 'usage'; usage: Record<string, StageUsage>; totalCostUsd: number }

@@ -7,6 +7,7 @@ import type { LlmUsage, Role } from './ports';
 import type { MeterSnapshot, StageUsage } from './types';
 import { PauseError } from './pause';
 import type { Price } from '../core/config/pricing';
+import type { Spend } from '../core/report/learning-curve';
 
 export type { Price };
 export type Prices = Partial<Record<Role, Price>>;
@@ -39,6 +40,13 @@ export class Meter {
 
   private estimated = 0;
   private cutOff = 0;
+  /**
+   * Rebuilt from the stored rows after a crash: the turns of a trajectory the crash cut short are
+   * only in its checkpoint, and are counted when the trajectory resumes (`addCheckpointed`).
+   */
+  rebuiltFromRows = false;
+  /** Checkpoints whose calls this meter holds: written in this session, or counted on replay. */
+  private readonly checkpoints = new Set<string>();
 
   constructor(
     private readonly prices: Prices,
@@ -70,7 +78,7 @@ export class Meter {
    * the share of the list price it is billed at — a batch line's half is kept in the ledger, so
    * a re-priced or resumed run bills it the same way.
    */
-  add(stage: string, role: Role, usage: LlmUsage, priceFactor = 1): void {
+  add(stage: string, role: Role, usage: LlmUsage, priceFactor = 1, calls = 1): void {
     const cost = costOf(usage, this.priceOf(role)) * priceFactor;
     const key = priceFactor === 1 ? `${stage}|${role}` : `${stage}|${role}|x${priceFactor}`;
     const entry = (this.ledger[key] ??= {
@@ -80,16 +88,28 @@ export class Meter {
       ...(priceFactor === 1 ? {} : { priceFactor }),
     });
     for (const s of [(this.byStage[stage] ??= emptyUsage()), entry]) {
-      s.calls++;
+      s.calls += calls;
       s.promptTokens += usage.promptTokens;
       s.completionTokens += usage.completionTokens;
       s.reasoningTokens += usage.reasoningTokens;
       s.costUsd += cost;
     }
     const c = (this.completionSeen[role] ??= { n: 0, tokens: 0, max: 0 });
-    c.n++;
+    c.n += calls;
     c.tokens += usage.completionTokens;
     c.max = Math.max(c.max, usage.completionTokens);
+  }
+
+  /** A checkpoint written now: its calls were metered as they were made. */
+  noteCheckpoint(key: string): void {
+    this.checkpoints.add(key);
+  }
+
+  /** The calls a checkpoint holds, counted once when a meter rebuilt from rows does not hold them. */
+  addCheckpointed(key: string, stage: string, role: Role, usage: LlmUsage, calls: number): void {
+    if (!this.rebuiltFromRows || this.checkpoints.has(key) || calls <= 0) return;
+    this.checkpoints.add(key);
+    this.add(stage, role, usage, 1, calls);
   }
 
   snapshot(): MeterSnapshot {
@@ -144,6 +164,14 @@ export class Meter {
 
   get totalCostUsd(): number {
     return Object.values(this.byStage).reduce((a, s) => a + s.costUsd, 0);
+  }
+
+  /** What the run has spent so far, as its learning curve counts it: target calls outside the test, and all cost. */
+  spend(): Spend {
+    const targetCalls = Object.values(this.ledger)
+      .filter((u) => u.role === 'target' && u.stage !== 'test')
+      .reduce((a, u) => a + u.calls, 0);
+    return { targetCalls, costUsd: this.totalCostUsd };
   }
 
   get totalTokens(): number {

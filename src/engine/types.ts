@@ -9,6 +9,7 @@ import type { DatasetItem, SplitName } from '../core/dataset/dataset-types';
 import type { LiftInterval } from '../core/verdict/lift';
 import type { TrajectoryEntry } from '../core/agent/trajectory';
 import type { ToolSpec } from '../core/agent/tool-spec';
+import type { Spend } from '../core/report/learning-curve';
 
 /** Who answers a call: the target, the optimizer, the judge, or the user simulator (issue #31). */
 export type Role = 'target' | 'optimizer' | 'judge' | 'userSimulator';
@@ -160,6 +161,8 @@ export interface StepRecord {
   timing: Record<string, number>;
   usage: Record<string, StageUsage>;
   wallTimeMs: number;
+  /** What the run had spent when the step ended (the meter's totals, not this step's): its learning curve's x. */
+  spend?: Spend;
 }
 
 export interface SkillVersion {
@@ -188,10 +191,14 @@ export interface EpochStats {
     gateScore?: number;
     complete?: boolean;
     cacheHit?: boolean;
+    /** Validation items its score stands on. */
+    n?: number;
     /** The gate rule's verdict when the slow update passed the mean gate (core/verdict/gate-rules.ts). */
     rule?: GateRuleVerdict;
   };
   metaSkill?: { action: string; content?: string };
+  /** What the run had spent when the boundary ended (the learning curve's x). */
+  spend?: Spend;
 }
 
 /** One epoch of the activation track (engine/activation.ts). */
@@ -300,6 +307,8 @@ export interface RunState {
   initialSkill: string;
   /** The initial skill's gate score on validation, once measured. */
   baselineScore?: number;
+  /** Validation items the baseline stands on, and what the run had spent when it was measured (the learning curve's first point). */
+  baselineMark?: { n: number; spend: Spend };
   /** The skill the current epoch started from (the "previous" skill of the next slow update). */
   epochStartSkill: string;
   schedule: ScheduleState;

@@ -17,6 +17,9 @@ import type { RunStore } from '../../src/engine/ports';
 import type { ToolEnvironment } from '../../src/engine/environment';
 import { DEFAULT_RUN_CONFIG, type RunConfig } from '../../src/core/config/run-config';
 import type { RunDataset } from '../../src/engine/types';
+import { curveMarks } from '../../src/engine/curve-marks';
+import { learningCurve } from '../../src/core/report/learning-curve';
+import type { Prices } from '../../src/engine/meter';
 
 /** What a resumed run trains, and against which test server. */
 export interface World {
@@ -27,6 +30,7 @@ export interface World {
   activation?: ActivationInput;
   /** The host's environment for agents' tools (a module, MCP servers). */
   environment?: ToolEnvironment;
+  prices?: Prices;
 }
 
 let dbCount = 0;
@@ -120,7 +124,7 @@ export function session(w: World, store: RunStore, controller = new AbortControl
     },
     { backoffBaseMs: 5, fetch: countingFetch },
   );
-  const input = { runId: 'run', config: w.config, data: w.data, initialSkill: w.initialSkill, ...(w.activation ? { activation: w.activation } : {}) };
+  const input = { runId: 'run', config: w.config, data: w.data, initialSkill: w.initialSkill, ...(w.activation ? { activation: w.activation } : {}), ...(w.prices ? { prices: w.prices } : {}) };
   return runTraining(input, { llm, store, prompts: loadPrompts(), signal: controller.signal, environment: w.environment });
 }
 
@@ -138,6 +142,8 @@ export async function fingerprint(db: SkillwrightDb) {
     tests: state.summary?.tests.map((t) => [t.skill, t.hash, t.hard, t.soft]),
     activation: state.activation,
     versions: (await store.getSkillVersions('run')).map((v) => [v.hash, v.origin]).sort(),
+    // The learning curve: the spend recorded at each point (costs summed in another order differ in the last bits).
+    curve: learningCurve(curveMarks(state, steps)).map((p) => ({ ...p, costUsd: Number(p.costUsd.toFixed(9)) })),
   };
 }
 

@@ -23,6 +23,7 @@ import type { EpochStats, RunState } from '../types';
 import { countActions, type TrainSession } from '../session';
 import { originKey } from '../../core/skill/version-origin';
 import { activationBaseline, activationEpoch } from '../activation';
+import { epochMark } from '../curve-marks';
 
 /** The epoch boundary (§2.8): slow update, then meta skill; then a fresh step buffer. */
 export async function epochBoundary(
@@ -110,6 +111,7 @@ export async function epochBoundary(
           gateScore: g.gate,
           complete: g.score.complete,
           cacheHit: g.cacheHit,
+          n: g.score.n,
         });
         if (c.slowUpdateGated) {
           session.stage('gate', lastStep, epoch);
@@ -180,10 +182,13 @@ export async function epochBoundary(
     );
   stats.bestScoreAtEnd = state.gate.bestScore;
   stats.currentScoreAtEnd = state.gate.currentScore;
+  stats.spend = ctx.meter.spend();
   state.epochStats = [...state.epochStats.filter((s) => s.epoch !== epoch), stats];
   state.stepBuffer = [];
   state.epochStartSkill = state.gate.currentSkill;
   state.boundaryDoneEpoch = epoch;
   ctx.emit({ type: 'epoch', epoch, slowUpdate: stats.slowUpdate?.action, metaSkill: stats.metaSkill?.action });
+  const mark = epochMark(stats, lastStep);
+  if (mark) ctx.emit({ type: 'curve', mark });
   return state;
 }

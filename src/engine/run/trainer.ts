@@ -29,6 +29,7 @@ import type { RunDataset, RunState, RunStatus, RunSummary } from '../types';
 import { runStep } from '../step/run-step';
 import { epochBoundary } from '../epoch/boundary';
 import { finish } from './finish';
+import { baselineMark } from '../curve-marks';
 import type { TrainSession } from '../session';
 import type { ActivationData } from '../activation';
 import {
@@ -131,8 +132,11 @@ export function initialRunState(input: TrainInput, now: number): RunState {
 async function restoreMeter(meter: Meter, store: RunStore, runId: string): Promise<void> {
   // Error rows count too: a judge error follows a target answer that was billed (issue #20 item 10).
   for (const r of await store.listRollouts(runId)) {
-    if (!r.cached) meter.add(callStageOfPhase(r.phase), 'target', r.usage, r.viaBatch ? BATCH_PRICE_FACTOR : 1);
+    // An agent's row is one call per model turn (its usage is theirs summed).
+    if (!r.cached)
+      meter.add(callStageOfPhase(r.phase), 'target', r.usage, r.viaBatch ? BATCH_PRICE_FACTOR : 1, r.turns ?? 1);
   }
+  meter.rebuiltFromRows = true;
   for (const c of await store.listCalls(runId)) meter.add(callStageOfPrompt(c.stage), roleOfPrompt(c.stage), c.usage);
 }
 
@@ -231,6 +235,8 @@ export async function runTraining(input: TrainInput, deps: TrainDeps): Promise<T
       state.gate = { ...state.gate, currentScore: sel.gate, bestScore: sel.gate };
       state.baselineDone = true;
       state.baselineScore = sel.gate;
+      // The probe's calls are the baseline's too: the curve's first point stands after both.
+      state.baselineMark = { n: sel.score.n, spend: meter.spend() };
       if (ctx.agent.active) {
         const rows = (await deps.store.getRollouts(input.runId, 'baseline')).filter((r) => r.turns);
         if (rows.length) state.agentTurns = rows.reduce((a, r) => a + (r.turns ?? 0), 0) / rows.length;
@@ -241,6 +247,8 @@ export async function runTraining(input: TrainInput, deps: TrainDeps): Promise<T
             talks.reduce((a, r) => a + r.trajectory!.filter((e) => e.kind === 'user').length, 0) / talks.length;
       }
       emit({ type: 'baseline', score: sel.gate, n: sel.score.n });
+      const mark = baselineMark(state);
+      if (mark) emit({ type: 'curve', mark });
       await saveVersion(state.initialSkill, INITIAL_ORIGIN, 0);
       await save(state);
       emit({

@@ -16,6 +16,7 @@ import { reviewCandidate } from './review';
 import { rolloutAndReflect, type StepBatches } from './rollout-reflect';
 import { boundBuffer, renderBuffer, renderMetaBlock } from './step-buffer';
 import { stepRecord, usageSince, type Proposed } from './step-record';
+import { stepMark } from '../curve-marks';
 
 export interface StepArgs extends StepBatches {
   stepInEpoch: number;
@@ -86,6 +87,7 @@ export async function runStep(session: TrainSession, prev: RunState, a: StepArgs
     timing: timer.timing,
     usage: usageSince(ctx.meter.byStage, usageBefore),
     wallTimeMs: ctx.now() - started,
+    spend: ctx.meter.spend(),
   });
   await ctx.store.putStep(record);
   announce(session, record);
@@ -112,6 +114,8 @@ function announce(session: TrainSession, r: StepRecord): void {
     r.candidateGateScore !== null
       ? ` (candidate ${r.candidateGateScore.toFixed(4)}${early}, current ${scoreBefore.toFixed(4)})`
       : '';
+  const mark = stepMark(r);
+  if (mark) session.ctx.emit({ type: 'curve', mark });
   session.ctx.emit({
     type: 'log',
     level: 'info',

@@ -5,6 +5,7 @@
  */
 import { emptyUsage } from '../meter';
 import type { GateAction, GateState } from '../../core/verdict/gate';
+import type { Spend } from '../../core/report/learning-curve';
 import type { StageUsage, StepRecord } from '../types';
 import type { Seen } from './rollout-reflect';
 
@@ -63,6 +64,8 @@ export function stepRecord(a: {
   timing: Record<string, number>;
   usage: Record<string, StageUsage>;
   wallTimeMs: number;
+  /** The meter's totals when the step ended. */
+  spend: Spend;
 }): StepRecord {
   const { seen, proposed, gated, after } = a;
   return {
@@ -103,5 +106,6 @@ export function stepRecord(a: {
     timing: a.timing,
     usage: a.usage,
     wallTimeMs: a.wallTimeMs,
+    spend: a.spend,
   };
 }

@@ -1,0 +1,128 @@
+/**
+ * A run's learning curve (issue #32): its validation score against what it had spent — training
+ * target calls and cost — at each point it was measured: the baseline, every step, every epoch
+ * boundary that measured a slow update. What a user looks at to decide whether more budget is
+ * worth it. The figures are the ones recorded when each point happened (the meter's totals then),
+ * so a resumed run draws the same curve as an unbroken one.
+ */
+
+/** What a run had spent at a moment: its target calls outside the test phases, and the cost of every call. */
+export interface Spend {
+  targetCalls: number;
+  costUsd: number;
+}
+
+/** The starting skill's score on validation, over `n` items. */
+export interface BaselineMark {
+  kind: 'baseline';
+  score: number;
+  n: number;
+  spend: Spend;
+}
+
+/** A step's candidate, or an epoch boundary's slow update, as the gate measured it. */
+export interface GateMark {
+  kind: 'step' | 'epoch';
+  /** The step it follows (an epoch boundary: its epoch's last step). */
+  step: number;
+  epoch: number;
+  action: string;
+  /** The candidate's validation score; null when nothing reached validation. */
+  score: number | null;
+  n: number | null;
+  /** false: the gate stopped early (the score is an upper bound). */
+  complete: boolean | null;
+  /** The run's best score after this point. */
+  best: number;
+  spend: Spend;
+}
+
+/** A measured point as the run recorded it (engine/curve-marks.ts makes these from its records). */
+export type CurveMark = BaselineMark | GateMark;
+
+export interface CurvePoint {
+  kind: CurveMark['kind'];
+  step: number;
+  epoch: number;
+  /** "Baseline", "Step 3", "Epoch 1 boundary". */
+  label: string;
+  targetCalls: number;
+  costUsd: number;
+  score: number | null;
+  /** The score's 95 % interval over the items scored (Wilson); null without a score. */
+  low: number | null;
+  high: number | null;
+  n: number | null;
+  complete: boolean;
+  action: string;
+  /** The measured skill was kept (the baseline is the skill a run starts from). */
+  accepted: boolean;
+  /** The best validation score so far: never lower than at an earlier point. */
+  best: number;
+}
+
+/** z for a two-sided 95 % interval. */
+const Z95 = 1.959964;
+
+/**
+ * Wilson's 95 % interval for a share `p` of `n` items. Item values in [0, 1] that are not 0/1
+ * (a soft or mixed gate metric) vary less than a share does, so for them it is on the wide side.
+ */
+export function wilsonInterval(p: number, n: number): [number, number] {
+  if (!(n > 0)) return [0, 1];
+  const q = Math.min(1, Math.max(0, p));
+  const z2 = Z95 * Z95;
+  const centre = (q + z2 / (2 * n)) / (1 + z2 / n);
+  const half = (Z95 / (1 + z2 / n)) * Math.sqrt((q * (1 - q)) / n + z2 / (4 * n * n));
+  // The interval holds its own share exactly (at 0 and 1 the formula misses by a rounding error).
+  return [Math.max(0, Math.min(q, centre - half)), Math.min(1, Math.max(q, centre + half))];
+}
+
+const isAccepted = (action: string) => action.includes('accept') || action === 'force_inject';
+
+/** Points in the order the run made them: the baseline, then by step, a boundary after its last step. */
+const order = (m: CurveMark) => (m.kind === 'baseline' ? -1 : m.step * 2 + (m.kind === 'epoch' ? 1 : 0));
+
+/** The curve from a run's marks, in the order they happened, with intervals and the best so far. */
+export function learningCurve(marks: readonly CurveMark[]): CurvePoint[] {
+  let best = -Infinity;
+  return [...marks]
+    .sort((a, b) => order(a) - order(b))
+    .map((m): CurvePoint => {
+      const interval = m.score !== null && m.n ? wilsonInterval(m.score, m.n) : null;
+      const base = {
+        score: m.score,
+        low: interval ? interval[0] : null,
+        high: interval ? interval[1] : null,
+        n: m.n,
+        targetCalls: m.spend.targetCalls,
+        costUsd: m.spend.costUsd,
+      };
+      if (m.kind === 'baseline') {
+        best = Math.max(best, m.score);
+        return {
+          ...base,
+          kind: 'baseline',
+          step: 0,
+          epoch: 0,
+          label: 'Baseline',
+          complete: true,
+          action: 'baseline',
+          accepted: true,
+          best,
+        };
+      }
+      best = Math.max(best, m.best);
+      return {
+        ...base,
+        kind: m.kind,
+        step: m.step,
+        epoch: m.epoch,
+        label: m.kind === 'step' ? `Step ${m.step}` : `Epoch ${m.epoch} boundary`,
+        complete: m.complete !== false,
+        action: m.action,
+        accepted: isAccepted(m.action),
+        best,
+      };
+    });
+}
