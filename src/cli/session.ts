@@ -12,6 +12,7 @@ import { inputChecked, storePath } from './host';
 import { EXIT, numberOption, stopOnInterrupt, type CliArgs, type CliIo } from './io';
 import { checkOutputs, writeOutputs } from './outputs';
 import { Progress } from './progress';
+import { learningCurve } from '../core/report/learning-curve';
 
 export interface Session {
   service: RunService;
@@ -71,6 +72,8 @@ async function finishSession(s: Session, outcome: TrainOutcome): Promise<number>
     lift,
     liftInterval: sum?.lift?.interval ?? null,
     costUsd: sum?.totalCostUsd ?? null,
+    // Validation score against training target calls and cost, point by point (core/report/learning-curve.ts).
+    learningCurve: learningCurve(await s.service.curveMarks(s.runId)),
     ...(a
       ? {
           activation: {

@@ -1,6 +1,6 @@
 /**
- * Reading a run's history through the store port: one step in full (the inspector), a text's
- * blame, and the review a run paused for (steering) with the person's decision on it.
+ * Reading a run's history through the store port: one step in full (the inspector), the learning
+ * curve's marks, a text's blame, and the review a run paused for (steering) with the person's decision on it.
  */
 import {
   getStepArtifact,
@@ -11,6 +11,8 @@ import {
   type StepArtifacts,
 } from '../engine/artifacts';
 import type { OptimizerCallRecord, RolloutRow, StepRecord } from '../engine/types';
+import { curveMarks as marksOf } from '../engine/curve-marks';
+import type { CurveMark } from '../core/report/learning-curve';
 import { blameSkill as blame, type SkillBlame } from '../storage/skill-blame';
 import { readStepRecords } from '../storage/step-records';
 import { fail, type Outcome, type ServiceDeps } from './ports';
@@ -26,6 +28,12 @@ export interface StepDetail {
   artifacts: Partial<StepArtifacts>;
   currentSkillBefore: string | null;
   candidateSkill: string | null;
+}
+
+/** The learning curve's marks a stored run holds (core/learning-curve.ts draws them); none for an unknown run. */
+export async function curveMarks(deps: ServiceDeps, runId: string): Promise<CurveMark[]> {
+  const run = await deps.records.getRun(runId);
+  return run ? marksOf(run.state, await deps.records.getSteps(runId)) : [];
 }
 
 /** One step in full: its record, rows, calls, artifacts, the skill it started from and its candidate. */

@@ -7,7 +7,7 @@ import type { ServiceDeps } from './ports';
 import { bindRun, createRun, startRun } from './runs';
 import { estimateCost, evaluateSkill, improveWithFeedback } from './evaluation';
 import { exportBundle, exportEvals, importBundle } from './documents';
-import { blameSkill, pendingReview, stepDetail, submitReview } from './inspection';
+import { blameSkill, curveMarks, pendingReview, stepDetail, submitReview } from './inspection';
 import { reportHtml } from './report';
 
 /** Each use case with the host's deps bound: `service.startRun(runId, …)`. */
@@ -24,6 +24,7 @@ const USE_CASES = {
   exportBundle,
   importBundle,
   stepDetail,
+  curveMarks,
   blameSkill,
   pendingReview,
   submitReview,

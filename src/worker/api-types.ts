@@ -24,6 +24,7 @@ import type { DatasetItem, DatasetProblem, FieldMapping, DatasetFormat } from '.
 import type { RunConfig } from '../core/config/run-config';
 import type { SkillMeta } from '../core/skill/skill-file';
 import type { PackageShell } from '../core/skill/package-zip';
+import type { CurveMark } from '../core/report/learning-curve';
 import type { ModuleSource, RunEnvironmentSpec } from '../core/agent/environment-spec';
 import type { CreateRunInput } from '../service/runs';
 import type { StepDetail } from '../service/inspection';
@@ -304,6 +305,8 @@ export interface InspectionApi {
   getRollouts(runId: string, phase: string): Promise<RolloutRow[]>;
   /** The run's versions, oldest first, from `offset` on (a live page asks only for new ones). */
   getSkillVersions(runId: string, offset?: number): Promise<SkillVersion[]>;
+  /** The learning curve's marks so far (core/learning-curve.ts turns them into points). */
+  getCurveMarks(runId: string): Promise<CurveMark[]>;
   /** Edit blame: which version of the run introduced each line of `text`, with the step's edit, reasoning and items. */
   blameSkill(runId: string, text: string): Promise<Result<{ blame: SkillBlame }>>;
 }

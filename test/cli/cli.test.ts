@@ -14,6 +14,7 @@ import { importBundle, parseBundle } from '../../src/storage/bundle';
 import { exportRunFile } from '../support/bundle-file';
 import { runCli } from '../../src/cli/main';
 import { readPackageZip } from '../../src/core/skill/package-zip';
+import type { CurvePoint } from '../../src/core/report/learning-curve';
 import { ruleText, topicCode, TOPICS } from '../support/rule-world';
 import { TRIGGER_START_DESCRIPTION, triggerWorldQueries } from '../support/trigger-world';
 
@@ -91,12 +92,25 @@ async function cliHere(args: string[], env: Record<string, string> = { SKILLWRIG
 
 describe('skillwright (the headless runner)', () => {
   let reference: string;
+  let referenceCurve: CurvePoint[];
 
   it('trains to completion: exit 0, the best skill, the run bundle and one JSON line; no key in any output', async () => {
     const r = await cli(['train', '--config', 'skillwright.json', '--out', 'ref', '--json']);
     expect(r.code, r.stderr).toBe(0);
-    const summary = JSON.parse(r.stdout.trim()) as { status: string; accepted: number; lift: number };
+    const summary = JSON.parse(r.stdout.trim()) as { status: string; accepted: number; lift: number; learningCurve: CurvePoint[] };
     expect(summary).toMatchObject({ status: 'completed' });
+    // The learning curve: the baseline, every step (and a measured epoch boundary), calls growing, the best never falling.
+    const curve = summary.learningCurve;
+    const steps = r.stderr.match(/^Step \d+: /gm)!.length;
+    expect(curve.map((p) => p.label).slice(0, steps + 1)).toEqual(['Baseline', ...Array.from({ length: steps }, (_, i) => `Step ${i + 1}`)]);
+    expect(curve.length - steps - 1, 'measured epoch boundaries').toBeLessThanOrEqual(2);
+    for (let i = 1; i < curve.length; i++) {
+      expect(curve[i].targetCalls).toBeGreaterThan(curve[i - 1].targetCalls);
+      expect(curve[i].best).toBeGreaterThanOrEqual(curve[i - 1].best);
+    }
+    expect(curve.filter((p) => p.score !== null).every((p) => p.low! <= p.score! && p.score! <= p.high!)).toBe(true);
+    expect(curve.at(-1)!.best).toBeGreaterThan(curve[0].best);
+    referenceCurve = curve;
     expect(summary.accepted).toBeGreaterThan(0);
     expect(summary.lift).toBeGreaterThan(0);
     reference = best('ref');
@@ -104,6 +118,7 @@ describe('skillwright (the headless runner)', () => {
     expect(parseBundle(readFileSync(join(dir, 'ref', 'run-bundle.json'), 'utf8')).ok).toBe(true);
     const html = readFileSync(join(dir, 'ref', 'report.html'), 'utf8');
     expect(html).toContain('<h2>Accepted edits</h2>');
+    expect(html).toContain('<h2>Learning curve</h2>');
     expect(html).not.toMatch(/<script/i);
     expect(html).toMatch(/<td>Step \d+ \(accept/); // the blame names the step each line of the best skill came from
     for (const f of readdirSync(join(dir, 'ref'))) expect(readFileSync(join(dir, 'ref', f), 'utf8'), f).not.toContain(KEY);
@@ -115,10 +130,12 @@ describe('skillwright (the headless runner)', () => {
     const first = await cli(args, { onErr: (text, kill) => /Step 1:/.test(text) && kill() });
     expect(first.code, first.stderr).toBe(3);
     expect(first.stderr).toMatch(/Pausing at the next checkpoint/);
-    const again = await cli(args);
+    const again = await cli([...args, '--json']);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toMatch(/Continuing the run/);
     expect(best('paused')).toBe(reference);
+    // The paused and resumed run spent what the unbroken one did, point by point.
+    expect((JSON.parse(again.stdout.trim()) as { learningCurve: CurvePoint[] }).learningCurve).toEqual(referenceCurve);
   }, 60_000);
 
   it('a paused run moves CLI → page → CLI and ends as the uninterrupted run', async () => {

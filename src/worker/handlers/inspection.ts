@@ -25,6 +25,10 @@ export function inspectionHandlers(c: ApiContext): InspectionApi {
       return (await new IdbRunStore(await dbp).getSkillVersions(runId)).slice(offset);
     },
 
+    async getCurveMarks(runId) {
+      return (await c.service).curveMarks(runId);
+    },
+
     async blameSkill(runId, text) {
       return (await c.service).blameSkill(runId, text);
     },
