@@ -8,6 +8,8 @@ import type { ReportData, ReportGate } from '../core/report/run-report';
 import type { StepArtifacts } from '../engine/artifacts';
 import type { RunState, StepRecord } from '../engine/types';
 import type { RunRecord } from './schema';
+import { curveMarks } from '../engine/curve-marks';
+import { learningCurve } from '../core/report/learning-curve';
 
 /**
  * One gated step's row: the settled verdict's items when there is one (issue #19), else the first
@@ -65,6 +67,7 @@ export function reportData(a: {
       best: s.bestScore,
     })),
     gates: a.gates,
+    curve: learningCurve(curveMarks(state, a.steps)),
     tests: summary?.tests ?? [],
     usage: summary?.usage ?? {},
     totalCostUsd: summary?.totalCostUsd ?? null,

@@ -7,6 +7,9 @@ import { liftIsNoisy, shownLift } from '../verdict/lift';
 import { settingsSummary } from '../config/knobs';
 import { DEFAULT_RUN_CONFIG } from '../config/run-config';
 import { callStageLabel } from '../config/stages';
+import { escapeHtml, isNum } from './html';
+import { curveSection } from './learning-curve-html';
+import type { CurvePoint } from './learning-curve';
 import type { LiftInterval } from '../verdict/lift';
 import type { ReportTrajectory } from '../agent/report-trajectories';
 
@@ -68,19 +71,16 @@ export interface ReportData {
     epochs: { epoch: number; action: string; valCurrent?: number; valCandidate?: number }[];
     test?: { initial: number; best: number; n: number };
   };
+  /** The learning curve (core/report/learning-curve.ts): absent for a run made before it was recorded. */
+  curve?: CurvePoint[];
   /** An agent's run (issue #30): turns per rollout at the baseline, and trajectories of the exported skill. */
   agents?: { turns: number | null; trajectories: ReportTrajectory[] };
 }
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-/** Text from the run, safe in HTML text and attributes. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
-}
+export { escapeHtml };
 
 // Numbers are rendered only when they are numbers: an imported bundle may hold anything in their
 // place, and none of it may reach the HTML unescaped (issue #20 item 12).
-const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 const int = (v: unknown) => (isNum(v) ? String(v) : '—');
 const num = (x: unknown, digits: number) => (isNum(x) ? x.toFixed(digits) : '—');
 const pct = (v: unknown) => (isNum(v) ? `${(v * 100).toFixed(1)}%` : '—');
@@ -207,9 +207,11 @@ body{font:15px/1.5 system-ui,sans-serif;max-width:960px;margin:2rem auto;padding
 h1{font-size:1.5rem;margin:0 0 .25rem}h2{font-size:1.1rem;margin:2rem 0 .5rem;border-bottom:1px solid #dde2e8;padding-bottom:.25rem}
 .meta{color:#5f6b7a}table{border-collapse:collapse;width:100%;font-size:.9rem}th,td{text-align:left;padding:.3rem .5rem;border-bottom:1px solid #eef1f4;vertical-align:top}
 svg{width:100%;height:auto}svg text{font-size:10px;fill:#5f6b7a}.grid{stroke:#e5e8ec}.current{stroke:#3b5bdb;fill:none;stroke-width:2}.best{stroke:#2b8a3e;fill:none;stroke-dasharray:5 3}
+.band{fill:#3b5bdb;fill-opacity:.15}.whisker{stroke:#3b5bdb;stroke-opacity:.7;stroke-width:1.5}.kept circle{fill:#2b8a3e}.refused circle{fill:#fff;stroke:#c92a2a;stroke-width:2}.tick{stroke:#5f6b7a;stroke-width:2}.k.band{color:#3b5bdb}
+.curve-scroll{overflow-x:auto}svg.curve{min-width:520px;max-width:640px;display:block}svg.curve text{font-size:12px}
 .accept{fill:#2b8a3e}.reject{stroke:#c92a2a;stroke-width:2}.legend{font-size:.85rem;color:#5f6b7a}.k.current{color:#3b5bdb}.k.best{color:#2b8a3e}
 pre{white-space:pre-wrap;background:#f6f8fa;border:1px solid #dde2e8;padding:.75rem;border-radius:6px;font-size:.85rem}code{font-size:.85rem}
-@media (prefers-color-scheme:dark){body{background:#15191e;color:#e3e7eb}pre{background:#1d232b;border-color:#2c343d}th,td{border-color:#2c343d}}
+@media (prefers-color-scheme:dark){body{background:#15191e;color:#e3e7eb}.refused circle{fill:#15191e}pre{background:#1d232b;border-color:#2c343d}th,td{border-color:#2c343d}}
 </style></head><body>
 <h1>${escapeHtml(d.name)}</h1>
 <p class="meta">${escapeHtml(d.status)} · dataset ${escapeHtml(d.datasetName)} · target ${escapeHtml(d.targetModel)} · optimizer ${escapeHtml(d.optimizerModel)} · ${escapeHtml(d.createdAt)}</p>
@@ -217,7 +219,7 @@ pre{white-space:pre-wrap;background:#f6f8fa;border:1px solid #dde2e8;padding:.75
 ${d.diagnosis ? `<p><strong>${escapeHtml(d.diagnosis.headline)}</strong></p>` : ''}
 <h2>Validation score</h2>
 ${chart(d.steps, d.baseline)}
-<h2>Accepted edits</h2>
+${curveSection(d.curve)}<h2>Accepted edits</h2>
 ${
   accepted.length
     ? accepted

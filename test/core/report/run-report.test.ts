@@ -1,6 +1,7 @@
 // The HTML report of a run (issue #11): self-contained, scriptless, every run text escaped.
 import { describe, expect, it } from 'vitest';
 import { escapeHtml, renderRunReport, type ReportData } from '../../../src/core/report/run-report';
+import { learningCurve, type CurveMark } from '../../../src/core/report/learning-curve';
 
 const data = (p: Partial<ReportData> = {}): ReportData => ({
   name: 'Run <one>',
@@ -126,5 +127,49 @@ describe('HTML run report under noise (issue #19)', () => {
     expect(html).toContain('(measured +42.0 points; the target missed about 10% of answers it knew and guessed about 5% of the others, from 120 repeated answers)');
     expect(html).toMatch(/Over no skill: <strong>\+3\.0 points<\/strong>, 95% interval −5\.0 points to \+10\.0 points — <strong>cannot be told from noise<\/strong>/);
     expect(html).toContain('<td>p = 0.031</td><td>3 item(s), 2-vote margin</td>');
+  });
+
+  describe('the learning curve', () => {
+    const marks: CurveMark[] = [
+      { kind: 'baseline', score: 0.1, n: 20, spend: { targetCalls: 24, costUsd: 0.001 } },
+      { kind: 'step', step: 1, epoch: 1, action: 'accept_new_best', score: 0.5, n: 20, complete: true, best: 0.5, spend: { targetCalls: 90, costUsd: 0.004 } },
+      { kind: 'step', step: 2, epoch: 1, action: 'reject', score: 0.4, n: 12, complete: false, best: 0.5, spend: { targetCalls: 140, costUsd: 0.006 } },
+      { kind: 'step', step: 3, epoch: 1, action: 'skip_no_patches', score: null, n: null, complete: null, best: 0.5, spend: { targetCalls: 160, costUsd: 0.007 } },
+    ];
+    const section = (html: string) => html.slice(html.indexOf('<h2>Learning curve</h2>'), html.indexOf('<h2>Accepted edits</h2>'));
+
+    it('draws every point inline, kept and not, with its interval, and lists them in a table', () => {
+      const html = section(renderRunReport(data({ curve: learningCurve(marks) })));
+      expect(html).toContain('<svg');
+      // Three scored points (a circle and a whisker each), the skip as a tick on the axis.
+      expect(html.match(/<circle /g)).toHaveLength(3);
+      expect(html.match(/class="whisker"/g)).toHaveLength(3);
+      expect(html.match(/class="tick"/g)).toHaveLength(1);
+      expect(html.match(/<g class="kept">/g)).toHaveLength(2); // the baseline and step 1
+      expect(html).toContain('class="band"');
+      expect(html).toContain('Training target calls');
+      expect(html.match(/<tr><td>/g)).toHaveLength(4);
+      expect(html).toContain('<td>Step 2</td><td>140</td><td>$0.0060</td><td>0.400 (stopped early)</td>');
+      expect(html).toContain('best 0.500, reached at 90 calls ($0.0040); 70 calls since then without a better score.');
+    });
+
+    it('is left out for a run made before it was recorded', () => {
+      expect(renderRunReport(data())).not.toContain('Learning curve');
+      expect(renderRunReport(data({ curve: [] }))).not.toContain('Learning curve');
+    });
+
+    it('drops points a crafted bundle filled with text, and escapes a crafted label', () => {
+      const evil = '<form action="https://evil.example">';
+      const good = learningCurve(marks);
+      const curve = [
+        ...good.slice(0, 2),
+        { ...good[2], targetCalls: evil as unknown as number },
+        { ...good[3], label: evil },
+      ];
+      const html = section(renderRunReport(data({ curve })));
+      expect(html).not.toMatch(/<form/i);
+      expect(html).toContain('&lt;form action=&quot;https://evil.example&quot;&gt;');
+      expect(html.match(/<tr><td>/g)).toHaveLength(3);
+    });
   });
 });
