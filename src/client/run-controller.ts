@@ -120,6 +120,7 @@ export async function resumeRun(runId: string, patch?: { budgetUsd?: number }): 
   const prior = run.detail.run.status;
   startLive(runId, prior, run.detail.totalSteps, {
     points: await storedPoints(runId),
+    curve: await trainer().getCurveMarks(runId),
     baseline: run.detail.baselineScore,
     reason: run.detail.reason,
     reasonKind: run.detail.reasonKind,
@@ -180,6 +181,7 @@ export async function recoverOnStartup(): Promise<void> {
     const run = await trainer().getRun(last.id);
     startLive(last.id, last.status, run.ok ? run.detail.totalSteps : 0, {
       points: await storedPoints(last.id),
+      curve: await trainer().getCurveMarks(last.id),
       baseline: run.ok ? run.detail.baselineScore : undefined,
       reason: last.reason,
       reasonKind: run.ok ? run.detail.reasonKind : undefined,

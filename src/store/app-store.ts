@@ -13,6 +13,7 @@ import { persist } from 'zustand/middleware';
 import { draftsStorage } from './drafts-storage';
 import { DEFAULT_RUN_CONFIG, type RunConfig } from '../core/config/run-config';
 import type { McpSettings } from '../core/agent/mcp-servers';
+import type { CurveMark } from '../core/report/learning-curve';
 import type { EngineStage, NoiseReading, Price, RunStatus, StageUsage, StoredEndpoint } from '../worker/api-types';
 
 export interface ChartPoint {
@@ -40,6 +41,8 @@ export interface LiveRun {
   progress?: { phase: string; done: number; total: number };
   points: ChartPoint[];
   baseline?: number;
+  /** The learning curve's marks so far (core/learning-curve.ts). */
+  curve: CurveMark[];
   usage: Record<string, StageUsage>;
   costUsd: number;
   log: { at: number; level: string; message: string }[];

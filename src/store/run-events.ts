@@ -5,6 +5,10 @@
  */
 import type { RunEventOf, RunStatus } from '../worker/api-types';
 import { setApp, useApp, type LiveRun } from './app-store';
+import type { CurveMark } from '../core/report/learning-curve';
+
+const sameMark = (a: CurveMark, b: CurveMark) =>
+  a.kind === b.kind && (a.kind === 'baseline' || (b.kind !== 'baseline' && a.step === b.step && a.epoch === b.epoch));
 
 const MAX_LOG = 400;
 /** How long events wait to be folded together: ten screen updates a second is as live as a person reads. */
@@ -38,13 +42,14 @@ export function startLive(
   totalSteps: number,
   opts: {
     points?: LiveRun['points'];
+    curve?: LiveRun['curve'];
     baseline?: number;
     reason?: string;
     reasonKind?: string;
     starting?: boolean;
   } = {},
 ): void {
-  const { points = [], baseline, reason, reasonKind, starting } = opts;
+  const { points = [], curve = [], baseline, reason, reasonKind, starting } = opts;
   flushRunEvents();
   setApp({
     live: {
@@ -56,6 +61,7 @@ export function startLive(
       epoch: 0,
       totalSteps,
       points,
+      curve,
       baseline,
       usage: {},
       costUsd: 0,
@@ -123,6 +129,10 @@ function foldRunEvent(live: LiveRun, e: RunEventOf): LiveRun {
       break;
     case 'noise':
       next.noise = e.noise;
+      break;
+    case 'curve':
+      // A point made again (a resumed step) replaces its earlier self.
+      next.curve = [...live.curve.filter((m) => !sameMark(m, e.mark)), e.mark];
       break;
     case 'epoch':
       next.log = [

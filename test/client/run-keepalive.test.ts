@@ -4,7 +4,7 @@ import { startKeepalive, type KeepaliveEnv } from '../../src/client/run-keepaliv
 import { setApp, type LiveRun } from '../../src/store/app-store';
 
 const live = (status: LiveRun['status'], extra: Partial<LiveRun> = {}): LiveRun => ({
-  runId: 'r1', status, step: 0, epoch: 0, totalSteps: 4, points: [], usage: {}, costUsd: 0, log: [], startedAt: 0, ...extra,
+  runId: 'r1', status, step: 0, epoch: 0, totalSteps: 4, points: [], curve: [], usage: {}, costUsd: 0, log: [], startedAt: 0, ...extra,
 });
 const tick = () => new Promise((r) => setTimeout(r, 0));
 

@@ -20,18 +20,21 @@ import { EpochsCard } from './EpochsCard';
 import { ActivationCard } from './ActivationCard';
 import { StepsCard } from './StepsCard';
 import { VersionsCard } from './VersionsCard';
+import { LearningCurve } from '../common/LearningCurve';
+import type { CurveMark } from '../../core/report/learning-curve';
 
 /**
  * The run, and the steps and versions after those the page already has: while a run is live this
  * is called after every step, and a long run's versions hold megabytes of text (issue #20 item 17).
  */
 async function fetchRun(runId: string, have = { steps: 0, versions: 0 }) {
-  const [run, steps, versions] = await Promise.all([
+  const [run, steps, versions, curve] = await Promise.all([
     trainer().getRun(runId),
     trainer().getSteps(runId, have.steps, 10_000),
     trainer().getSkillVersions(runId, have.versions),
+    trainer().getCurveMarks(runId),
   ]);
-  return { run, steps: steps.steps, versions, have };
+  return { run, steps: steps.steps, versions, curve, have };
 }
 
 export function RunDetail({
@@ -50,6 +53,7 @@ export function RunDetail({
   const [detail, setDetail] = useState<Detail | null>(null);
   const [steps, setSteps] = useState<StepRecord[]>([]);
   const [versions, setVersions] = useState<SkillVersion[]>([]);
+  const [curve, setCurve] = useState<CurveMark[]>([]);
   // What the page has, for the live refresh to ask only for what is new.
   const stepsRef = useRef(steps);
   const versionsRef = useRef(versions);
@@ -64,6 +68,7 @@ export function RunDetail({
   const apply = (r: Awaited<ReturnType<typeof fetchRun>>) => {
     if (!r.run.ok) return setError(r.run.error.message);
     setDetail(r.run.detail);
+    setCurve(r.curve);
     // Steps and versions are only ever added (a step is stored once, when it ends).
     setSteps((old) => (r.have.steps ? [...old.slice(0, r.have.steps), ...r.steps] : r.steps));
     setVersions((old) => (r.have.versions ? [...old.slice(0, r.have.versions), ...r.versions] : r.versions));
@@ -121,6 +126,11 @@ export function RunDetail({
         go={go}
       />
       {d.summary?.diagnosis && <DiagnosisCard diagnosis={d.summary.diagnosis} />}
+      {curve.length > 0 && (
+        <section className="card">
+          <LearningCurve marks={curve} />
+        </section>
+      )}
       <LiftCard tests={d.summary?.tests ?? []} lift={d.summary?.lift} liftOverNone={d.summary?.liftOverNone} />
       <TestReportCard tests={d.summary?.tests ?? []} testDelta={d.summary?.testDelta} />
       <ActivationCard activation={d.activation} />

@@ -2,6 +2,7 @@ import { useApp, type LiveRun } from '../../store/app-store';
 import { ScoreChart } from './ScoreChart';
 import { NoiseNote } from './NoiseNote';
 import { PIPELINE_LABELS, STEP_STAGES, type PipelineStage } from '../../core/config/stages';
+import { LearningCurve } from '../common/LearningCurve';
 
 /** Stages outside the six of a step are named in a line under the strip. */
 const outsideStep = (stage: PipelineStage | undefined) =>
@@ -76,6 +77,7 @@ export function RunDashboard() {
       </div>
       <NoiseNote noise={live.noise} />
       <ScoreChart points={live.points} totalSteps={live.totalSteps} baseline={live.baseline} />
+      <LearningCurve marks={live.curve} />
       <details className="timeline" open>
         <summary>Steps and log</summary>
         <ol className="steps">
