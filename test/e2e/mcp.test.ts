@@ -75,6 +75,10 @@ describe.skipIf(Boolean(skip))('MCP servers, in Chromium', () => {
     await page.getByLabel('Token (optional)').fill(TOKEN);
     await page.getByRole('button', { name: 'Test MCP server' }).click();
     await page.getByText(/desk 1\.0\.0: 2 tools — connected/).waitFor();
+    // The token crossed to the worker once: the field is empty, the page keeps no copy.
+    expect(await page.getByLabel('Token (optional)').inputValue()).toBe('');
+    expect(await page.getByLabel('Token (optional)').getAttribute('placeholder')).toBe('Token held — type to replace');
+    expect(await page.evaluate(() => JSON.stringify({ ...localStorage }))).not.toContain(TOKEN);
     // A tool the server does not declare read-only is not ticked: it would be called for real.
     expect(await page.getByRole('checkbox', { name: /lookup/ }).isChecked()).toBe(true);
     expect(await page.getByRole('checkbox', { name: /refund/ }).isChecked()).toBe(false);

@@ -33,6 +33,7 @@ export function McpCard() {
   const [url, setUrl] = useState('');
   const [name, setName] = useState('');
   const [token, setToken] = useState('');
+  const [heldFor, setHeldFor] = useState('');
   const [busy, setBusy] = useState(false);
   const [report, setReport] = useState<McpServerReport | null>(null);
   const [problem, setProblem] = useState<{ kind: string; message: string } | null>(null);
@@ -42,7 +43,12 @@ export function McpCard() {
     setReport(null);
     setProblem(null);
     try {
-      if (token) await trainer().setKeys({ mcp: { [url.trim()]: token } }, remember);
+      // The token crosses once: the worker holds it for this URL, the page keeps no copy.
+      if (token) {
+        await trainer().setKeys({ mcp: { [url.trim()]: token } }, remember);
+        setToken('');
+        setHeldFor(url.trim());
+      }
       const r = await trainer().testMcpServer({ url: url.trim(), ...(name.trim() ? { name: name.trim() } : {}) });
       if (!r.ok) return setProblem(r.error);
       setReport(r);
@@ -106,13 +112,17 @@ export function McpCard() {
             <input id={id} aria-describedby={hintId} value={name} onChange={(e) => setName(e.target.value)} />
           )}
         </Field>
-        <Field label="Token (optional)" hint="Sent as a bearer token to this URL only; never stored with a run.">
+        <Field
+          label="Token (optional)"
+          hint="Sent as a bearer token to this URL only, held by the app's worker; never stored with a run."
+        >
           {(id, hintId) => (
             <input
               id={id}
               type="password"
               autoComplete="off"
               aria-describedby={hintId}
+              placeholder={heldFor && heldFor === url.trim() ? 'Token held — type to replace' : ''}
               value={token}
               onChange={(e) => setToken(e.target.value)}
             />
