@@ -50,7 +50,9 @@ export async function evaluateSkill(
   input: EvaluateInput,
   o: { signal?: AbortSignal; onEvent?: EventSink } = {},
 ): Promise<Outcome<Evaluation>> {
-  const port = await llmPortFor(deps, input.endpoints, input.config, 'evaluate');
+  // Items with a user_goal are conversations: the user simulator's own endpoint plays their users.
+  const conversations = input.data.items.some((i) => i.agent?.user);
+  const port = await llmPortFor(deps, input.endpoints, input.config, 'evaluate', { conversations });
   if (!port.ok) return port;
   const environment = await deps.environments?.({ config: input.config, spec: input.environment });
   const r = await evaluate(

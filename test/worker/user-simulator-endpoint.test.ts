@@ -47,6 +47,11 @@ describe('the user simulator’s own endpoint (issue #31)', () => {
     const config = { ...DEFAULT_RUN_CONFIG, epochs: 1, batchSize: 8, minibatchSize: 4, mergeBatchSize: 3, slowUpdateSamples: 8, maxTurns: 6, targetConcurrency: 3, optimizerConcurrency: 3 };
     const created = await tab.remote.createRun({ datasetId: ds.dataset.id, config, initialSkill: START_SKILL, endpoints });
     if (!created.ok) throw new Error(created.error.message);
+    // Scoring a skill without a run plays the users there too, with the simulator's key only.
+    await tab.remote.setKeys({ target: 'k', userSimulator: SIM_KEY, hosts: { target: main.url, userSimulator: sim.url } }, false);
+    const evaluation = await tab.remote.evaluateSkill({ datasetId: ds.dataset.id, split: 'val', limit: 4, skill: START_SKILL, config, endpoints });
+    expect(evaluation).toMatchObject({ ok: true, n: 4, errors: 0 });
+    expect(sim.log.filter((e) => e.stage === 'user_simulator' && e.status === 200).length).toBeGreaterThan(0);
     main.log.length = 0;
     sim.log.length = 0;
     expect(await tab.remote.startRun(created.runId)).toMatchObject({ ok: true, status: 'completed' });
