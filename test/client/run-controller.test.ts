@@ -60,7 +60,7 @@ describe('run controller', () => {
     expect(live.points.length).toBeGreaterThan(0);
     expect(live.baseline).toBeTypeOf('number');
     expect(useApp.getState().problem).toBeNull();
-  });
+  }, 30_000);
 
   it('records where a branched skill came from: the new run names its parent run and version', async () => {
     const parentId = await newRun(tab.remote, server().url, { epochs: 1 });
@@ -72,7 +72,7 @@ describe('run controller', () => {
     expect(child.parent).toEqual({ runId: parentId, label: 'step 1 candidate' });
     expect((await tab.remote.listRuns()).find((r) => r.id === parentId)!.parent).toBeUndefined();
     setApp({ skillParent: null });
-  });
+  }, 30_000);
 
   it('asks for a dataset, then for a key, before creating anything', async () => {
     await startTraining();
@@ -84,7 +84,7 @@ describe('run controller', () => {
     expect(useApp.getState().problem).toMatch(/API key/);
     expect(await tab.remote.listRuns()).toEqual([]);
     expect(useApp.getState().live).toBeNull();
-  });
+  }, 30_000);
 
   it('puts back the status it showed when the worker refuses a resume', async () => {
     const runId = await newRun(tab.remote, server().url, { epochs: 1 });
@@ -94,7 +94,7 @@ describe('run controller', () => {
     expect(live).toMatchObject({ runId, status: 'idle' });
     expect(live.starting).toBeUndefined();
     expect(useApp.getState().problem).toMatch(/key/i);
-  });
+  }, 30_000);
 
   it('shows the last unfinished run at start-up, with its stored chart, and cancels it', async () => {
     const runId = await newRun(tab.remote, server().url, { epochs: 1 });
@@ -110,5 +110,5 @@ describe('run controller', () => {
     await cancelRun();
     expect(useApp.getState().live).toMatchObject({ runId, status: 'cancelled' });
     expect((await tab.remote.listRuns())[0]).toMatchObject({ id: runId, status: 'cancelled' });
-  });
+  }, 30_000);
 });

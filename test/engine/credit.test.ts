@@ -55,7 +55,7 @@ describe('credit assignment on the hard world', () => {
     [run, carry] = await Promise.all([hardRun(), hardRun({ carryEdits: true, tieBreak: false }, 'carry')]);
     expect(run.outcome.status).toBe('completed');
     expect(carry.outcome.status).toBe('completed');
-  });
+  }, 120_000); // two whole runs: minutes on a loaded machine
 
   it('screens edits before ranking: dropped edits never take budget and every ranked edit applies', async () => {
     const { store, runId } = run;

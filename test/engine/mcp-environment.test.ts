@@ -133,12 +133,13 @@ describe('MCP servers as an environment (issue #31)', () => {
 
   it('pauses, never scores, when a tool call does not answer within the time limit', async () => {
     const server = await mcp([{ ...lookupTool(), handler: (args) => (args.code === '108' ? new Promise(() => {}) : 'Part; weight 1 kg') }]);
-    const env = await connectMcpEnvironment([link(server, { name: 'slow' })], { timeoutMs: 300, concurrency: 4 });
+    // The limit leaves a loaded machine time to connect: only the call that never answers reaches it.
+    const env = await connectMcpEnvironment([link(server, { name: 'slow' })], { timeoutMs: 3000, concurrency: 4 });
     const out = await evaluate(env);
     expect(out.ok).toBe(false);
     if (out.ok) return;
     expect(out.kind).toBe('environment');
-    expect(out.reason).toMatch(/MCP server slow failed: MCP server slow \(.*\), its call to lookup: did not answer within 0\.3 s/);
+    expect(out.reason).toMatch(/MCP server slow failed: MCP server slow \(.*\), its call to lookup: did not answer within 3 s/);
   });
 
   it('prefixes colliding tool names with their server, offers only the allowed tools, and refuses an unknown one', async () => {
