@@ -89,9 +89,11 @@ export function learningCurve(marks: readonly CurveMark[]): CurvePoint[] {
   return [...marks]
     .sort((a, b) => order(a) - order(b))
     .map((m): CurvePoint => {
-      const interval = m.score !== null && m.n ? wilsonInterval(m.score, m.n) : null;
+      // A gate that stopped before its first item (the candidate could not win) measured nothing.
+      const score = m.score !== null && m.n ? m.score : null;
+      const interval = score !== null ? wilsonInterval(score, m.n!) : null;
       const base = {
-        score: m.score,
+        score,
         low: interval ? interval[0] : null,
         high: interval ? interval[1] : null,
         n: m.n,

@@ -61,6 +61,11 @@ describe('learningCurve', () => {
     expect(curve[2].high).toBeCloseTo(wilsonInterval(0.7, 20)[1], 12);
   });
 
+  it('has no score where the gate stopped before its first item (the candidate could not win)', () => {
+    const [p] = learningCurve([step(1, { score: 1, n: 0, complete: false })]);
+    expect(p).toMatchObject({ score: null, low: null, high: null, targetCalls: 50 });
+  });
+
   it('marks an early-stopped gate score and a forced slow update', () => {
     const curve = learningCurve([
       step(1, { complete: false, score: 0.3 }),
@@ -74,7 +79,7 @@ describe('learningCurve', () => {
     const markArb = fc.record({
       action: fc.constantFrom('accept', 'accept_new_best', 'accept_tie', 'reject', 'skip_no_patches'),
       score: fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: null }),
-      n: fc.integer({ min: 1, max: 200 }),
+      n: fc.integer({ min: 0, max: 200 }),
       best: fc.double({ min: 0, max: 1, noNaN: true }),
       calls: fc.integer({ min: 0, max: 500 }),
       cost: fc.double({ min: 0, max: 1, noNaN: true }),
@@ -108,6 +113,7 @@ describe('learningCurve', () => {
         for (const p of curve) {
           if (p.score === null) expect([p.low, p.high]).toEqual([null, null]);
           else {
+            expect([typeof p.low, typeof p.high]).toEqual(['number', 'number']);
             expect(p.low!).toBeLessThanOrEqual(p.score);
             expect(p.high!).toBeGreaterThanOrEqual(p.score);
           }
