@@ -121,12 +121,22 @@ function CurveTable({ points }: { points: ReturnType<typeof learningCurve> }) {
           <thead>
             <tr>
               <th scope="col">Point</th>
-              <th scope="col">Target calls</th>
-              <th scope="col">Cost</th>
-              <th scope="col">Validation</th>
-              <th scope="col">95% interval</th>
+              <th scope="col" className="num">
+                Target calls
+              </th>
+              <th scope="col" className="num">
+                Cost
+              </th>
+              <th scope="col" className="num">
+                Validation
+              </th>
+              <th scope="col" className="num">
+                95% interval
+              </th>
               <th scope="col">Kept</th>
-              <th scope="col">Best so far</th>
+              <th scope="col" className="num">
+                Best so far
+              </th>
             </tr>
           </thead>
           <tbody>
