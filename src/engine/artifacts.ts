@@ -6,6 +6,7 @@
  * `readStepArtifacts`. No key is spelled out anywhere else (keys.ts holds the format).
  */
 import type { GateRuleVerdict } from '../core/verdict/gate-rules';
+import type { PosteriorFigures } from '../core/verdict/paired-verdict';
 import { applyPatch, type Edit, type EditReportRow, type Patch } from '../core/skill/edits';
 import type { DropReason } from '../core/skill/edit-screen';
 import type { LrDecision } from '../core/config/learning-rate';
@@ -80,6 +81,18 @@ export interface CheckArtifact extends DeltaSummary {
   resampleCalls?: number;
 }
 
+/** A neutral candidate's look one step ahead: what still failed, the edits added, and the extended bundle's check. */
+export interface LookAheadArtifact {
+  failing: string[];
+  /** Edits the analysts proposed (merged), and those ranked into the bundle. */
+  proposed: number;
+  added: Edit[];
+  /** The extended bundle's check on the same train items (null: nothing was added). */
+  after: DeltaSummary | null;
+  /** The extended bundle went on to the gate. */
+  taken: boolean;
+}
+
 export interface RepairArtifact {
   regressed: string[];
   fixed: string[];
@@ -125,6 +138,8 @@ export interface VerdictRecord {
   unsettled: number;
   /** Votes an outcome needed over the other to count as settled. */
   margin: number;
+  /** Posterior verdicts (issue #32): how sure it was, either way, and the expected items gained. */
+  posterior?: PosteriorFigures;
 }
 
 export interface TieBreakRecord {
@@ -187,6 +202,8 @@ export interface StepArtifacts {
   ranked: Patch;
   check: CheckArtifact;
   repair: RepairArtifact;
+  /** Looking one step ahead from a neutral candidate (issue #32). */
+  ahead: LookAheadArtifact;
   /** The bundle applied to the current skill: the ranked edits, repaired. */
   candidate_edits: Edit[];
   apply_report: EditReportRow[];
@@ -223,6 +240,7 @@ const NAMES: readonly StepArtifactName[] = [
   'ranked',
   'check',
   'repair',
+  'ahead',
   'candidate_edits',
   'apply_report',
   'gate',

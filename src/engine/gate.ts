@@ -17,8 +17,8 @@
 import { isGain, isTie } from '../core/verdict/epsilon';
 import { tieBreakAccepts, type ItemDelta } from '../core/verdict/credit';
 import {
+  acceptPaired,
   acceptTie,
-  decidePaired,
   evaluateGate,
   isAccept,
   type GateDecision,
@@ -31,7 +31,9 @@ import type { RunConfig } from '../core/config/run-config';
 import type { EngineContext } from './context';
 import type { RunDataset } from './types';
 import {
+  beatsOrTies,
   compareOnSelection,
+  notWorse,
   recheckAsBest,
   scoreOnSelection,
   versusBest,
@@ -39,12 +41,21 @@ import {
   type Scoring,
   type SelectionOutcome,
 } from './validation-score';
-import type { FlipUnits } from './verdict';
+import type { Comparison, FlipUnits } from './verdict';
+import type { Weighed } from './weigh';
+import { pooledBetter, type ItemShift } from '../core/verdict/paired-posterior';
 
 /** What a step's train check said of its candidate: the tie-break reads `strict`. */
 export interface TrainVerdict {
   improved: boolean;
   strict: boolean;
+  /**
+   * Posterior verdicts: the check weighs only as far as "more likely better than not"; whether it is
+   * better with the gate's confidence is asked only when a tie-break could use it (more repeats).
+   */
+  confirmStrict?: () => Promise<boolean>;
+  /** Posterior verdicts: each train item's chance of having been gained and lost (pooled with validation's for a tie). */
+  changes?: readonly ItemShift[];
 }
 
 export interface GateInput {
@@ -133,11 +144,37 @@ export function gateRuleVerdict(
  * goes to the tie-break when `tie` says it may (a strict win on a train batch); an accept then
  * meets the gate rule. `metric` overrides the run's gate metric (the description track's is hard).
  */
+/**
+ * Posterior verdicts take a tie only when the train check's items and validation's together make
+ * the candidate better with the gate's confidence (issue #32): a few train items that look gained
+ * on a noisy target, beside a validation that moved nowhere, are most likely noise.
+ */
+function pooledSure(c: RunConfig, check: TrainVerdict | null | undefined, cmp: Comparison): boolean {
+  const val = (cmp as Partial<Weighed>).posterior?.items;
+  if (!val || !check?.changes) return true;
+  return pooledBetter([...check.changes, ...val]) >= c.gateConfidence;
+}
+
 export function judge(
   c: RunConfig,
   cmp: Compared,
   o: { margin: number; tie: { trainStrict: boolean } | null; metric?: GateMetric },
 ): Judgement {
+  const p = cmp.verdict.posterior;
+  if (p) {
+    // Posterior verdicts (issue #32): sure enough that it is better — a sequential verdict may have
+    // stopped as soon as it was; else a tie the tie-break takes: every item scored, none likely lost.
+    let outcome: Judgement['outcome'] = p.pBetter >= c.gateConfidence ? 'gain' : 'none';
+    let tieBreak: Judgement['tieBreak'] = null;
+    if (outcome === 'none' && o.tie && cmp.complete) {
+      const accepted = o.tie.trainStrict && notWorse(cmp.verdict);
+      tieBreak = { val: deltaOf(cmp.verdict), accepted };
+      if (accepted) outcome = 'tie';
+    }
+    const rule =
+      outcome === 'none' ? null : gateRuleVerdict(c, { pairs: cmp.pairs, margin: o.margin, metric: o.metric });
+    return { outcome, tieBreak, rule };
+  }
   if (!cmp.complete) return { outcome: 'none', tieBreak: null, rule: null };
   let outcome: Judgement['outcome'] = isGain(cmp.gain) ? 'gain' : 'none';
   let tieBreak: Judgement['tieBreak'] = null;
@@ -180,7 +217,8 @@ export async function gateCandidate(
     return { decision: evaluateGate(before, { ...proposal, score: g.gate }, false), selection: g, ...none };
   }
   const reference = a.against === 'best' ? before.bestSkill : before.currentSkill;
-  const mayTie = c.useGate && c.tieBreak && !!a.check?.strict;
+  // Posterior verdicts confirm the train check's strictness only when a tie comes to need it.
+  const mayTie = c.useGate && c.tieBreak && !!(a.check?.strict || (a.check?.improved && a.check.confirmStrict));
   const cmp = await compareOnSelection(ctx, s, data, a.phase, reference, a.candidate, {
     policy: a.policy,
     allowTie: mayTie,
@@ -198,23 +236,32 @@ export async function gateCandidate(
       resampleCalls: cmp.cmp.resampleCalls,
     },
   };
-  const j = judge(
-    c,
-    { complete: cmp.cmp.complete, gain: cmp.gain, verdict: cmp.cmp.verdict, pairs: cmp.cmp.pairs },
-    { margin: a.policy.margin, tie: mayTie && a.candidate !== reference ? { trainStrict: true } : null },
-  );
+  const compared: Compared = {
+    complete: cmp.cmp.complete,
+    gain: cmp.gain,
+    verdict: cmp.cmp.verdict,
+    pairs: cmp.cmp.pairs,
+  };
+  const tie = mayTie && a.candidate !== reference ? { trainStrict: true } : null;
+  let j = judge(c, compared, { margin: a.policy.margin, tie });
+  if (j.outcome === 'tie' && a.check?.confirmStrict) {
+    // The tie-break would take it: now make sure the train check is strictly better, its gains settled.
+    const strict = await a.check.confirmStrict();
+    if (!strict) j = judge(c, compared, { margin: a.policy.margin, tie: { trainStrict: false } });
+  }
+  if (j.outcome === 'tie' && !pooledSure(c, a.check, cmp.cmp))
+    j = judge(c, compared, { margin: a.policy.margin, tie: { trainStrict: false } });
   const scored = { ...proposal, score: cmp.candScore };
   // Against the best, the comparison is the best's verdict; else current and best are the same
   // skill most of the time, and when not the candidate meets the best too.
   const best = async () => {
-    if (a.against === 'best') return { beats: isGain(cmp.gain), ties: isTie(cmp.gain) };
+    if (a.against === 'best') return beatsOrTies(c, cmp);
     const b = await versusBest(ctx, s, data, a.phase, a.candidate, a.policy);
     Object.assign(units, b.units);
     return b;
   };
   let decision = reject;
-  if (j.outcome === 'gain')
-    decision = decidePaired(before, scored, { gain: cmp.gain, beatsBest: (await best()).beats });
+  if (j.outcome === 'gain') decision = acceptPaired(before, scored, (await best()).beats);
   else if (j.outcome === 'tie') {
     const b = await best();
     decision = acceptTie(before, scored, b.beats || b.ties);

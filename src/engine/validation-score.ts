@@ -11,6 +11,7 @@ import { skillHash } from '../core/basics/hash';
 import { gateScore, semanticDensity, type GateScoreOptions } from '../core/verdict/gate';
 import type { NoisePolicy } from '../core/verdict/noise';
 import { compareSkills, type Comparison, type FlipUnits } from './verdict';
+import { GATE_WAVE, weighSkills, weighsByPosterior } from './weigh';
 import { injectEmptySlowUpdate } from '../core/skill/protected-regions';
 import type { RunConfig } from '../core/config/run-config';
 import type { EngineContext } from './context';
@@ -140,17 +141,34 @@ export async function compareOnSelection(
   const carried = s.selectionCache[await skillHash(reference)];
   const refRows =
     carried?.carried && carried.carriedFrom ? await storedFirstSamples(ctx, carried.carriedFrom, ids) : null;
-  const cmp = await compareSkills(ctx, {
-    phase,
-    ref: reference,
-    cand: candidate,
-    itemIds: ids,
-    ...(refRows ? { refRows } : {}),
-    policy: o.policy,
-    values: { metric: c.gateMetric, mixedWeight: c.gateMixedWeight },
-    continueWhile,
-    ...(o.gather ? { gather: { upTo: o.policy.maxSamples } } : {}),
-  });
+  // Posterior verdicts weigh every sample either skill holds and stop as soon as they are sure (weigh.ts).
+  const cmp = weighsByPosterior(c)
+    ? await weighSkills(ctx, {
+        phase,
+        ref: reference,
+        cand: candidate,
+        itemIds: ids,
+        ...(refRows ? { refRows } : {}),
+        policy: o.policy,
+        accept: c.gateConfidence,
+        wave: GATE_WAVE,
+        // An accept rests on the items it gained: each is asked again until settled (a fluke rarely repeats).
+        settleGains: true,
+        // A tie needs every item, and to know which were lost; a comparison that may not stop early, every item.
+        scoreAll: !!o.allowTie || !earlyStop,
+        settleAll: !!o.allowTie,
+      })
+    : await compareSkills(ctx, {
+        phase,
+        ref: reference,
+        cand: candidate,
+        itemIds: ids,
+        ...(refRows ? { refRows } : {}),
+        policy: o.policy,
+        values: { metric: c.gateMetric, mixedWeight: c.gateMixedWeight },
+        continueWhile,
+        ...(o.gather ? { gather: { upTo: o.policy.maxSamples } } : {}),
+      });
   const ok = cmp.candRows.filter((x) => x.status === 'ok');
   let score: SelectionScore;
   if (cmp.complete) {
@@ -174,8 +192,19 @@ export async function compareOnSelection(
   }
   if (!cached || score.complete) s.selectionCache[hash] = score;
   const v = cmp.verdict;
+  const outcome = { hash, score, gate: gateScore(score.hard, score.soft, opts, candidate), cacheHit, calls: cmp.calls };
+  // Posterior verdicts score each side by its expected share of items known: the noise taken out,
+  // and the candidate's drawn toward the reference where its own samples say little (the selection it survived).
+  if (v.posterior)
+    return {
+      outcome,
+      cmp,
+      gain: v.posterior.gain / Math.max(1, v.n),
+      refScore: v.posterior.refKnown,
+      candScore: v.posterior.candKnown,
+    };
   return {
-    outcome: { hash, score, gate: gateScore(score.hard, score.soft, opts, candidate), cacheHit, calls: cmp.calls },
+    outcome,
     cmp,
     gain: v.gain + densityGain,
     refScore: v.refScore + density(reference),
@@ -210,7 +239,19 @@ export async function versusBest(
     policy,
     earlyStop: false,
   });
-  return { beats: isGain(cmp.gain), ties: isTie(cmp.gain), units: cmp.cmp.units };
+  return { ...beatsOrTies(ctx.config, cmp), units: cmp.cmp.units };
+}
+
+/** Whether a comparison's candidate beats its reference, or at least ties it (posterior: surely better; no loss likely). */
+export function beatsOrTies(c: RunConfig, cmp: SelectionComparison): { beats: boolean; ties: boolean } {
+  const p = cmp.cmp.verdict.posterior;
+  if (!p) return { beats: isGain(cmp.gain), ties: isTie(cmp.gain) };
+  return { beats: p.pBetter >= c.gateConfidence, ties: notWorse(cmp.cmp.verdict) };
+}
+
+/** Posterior verdicts: no item more likely lost than not, and a loss overall no likelier than not. */
+export function notWorse(v: { regressed: readonly string[]; posterior?: { pWorse: number } }): boolean {
+  return v.regressed.length === 0 && (v.posterior?.pWorse ?? 0) <= 0.5;
 }
 
 export interface BestRecheck {
@@ -256,7 +297,7 @@ export async function recheckAsBest(
     gather: true,
   });
   return {
-    confirmed: isGain(cmp.gain),
+    confirmed: beatsOrTies(ctx.config, cmp).beats,
     fresh: gateScore(fresh.hard, fresh.soft, gateOptions(ctx.config), candidate),
     n: fresh.n,
     best: cmp.refScore,

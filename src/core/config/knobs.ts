@@ -184,6 +184,14 @@ export const KNOBS = [
     help: 'Standard errors the gain must exceed (1 ≈ 84% one-sided, 2 ≈ 98%).',
   },
   {
+    key: 'gateConfidence',
+    label: 'Gate confidence',
+    noun: 'gate confidence',
+    section: 'gate',
+    control: { kind: 'number', min: 0, max: 0.999, step: 0.05 },
+    help: 'How sure the gate must be that a candidate knows more validation items than the current skill, the target’s noise taken out; verdicts stop as soon as they are sure either way. 0: any higher mean (SkillOpt).',
+  },
+  {
     key: 'earlyStopGate',
     label: 'Early-stopped gate',
     noun: 'early-stopped gate',
@@ -255,6 +263,14 @@ export const KNOBS = [
     section: 'safeguards',
     control: TOGGLE,
     help: 'When a repaired bundle still breaks items, each edit is left out in turn on a few broken and fixed items, and an edit whose absence restores them without losing a gain is dropped — ablation-based credit assignment, no optimizer call.',
+  },
+  {
+    key: 'lookAhead',
+    label: 'Look one step ahead',
+    noun: 'look-ahead',
+    section: 'safeguards',
+    control: TOGGLE,
+    help: 'A candidate that neither fixes nor breaks a train item (a bad rule replaced, the next rule not in yet) takes the next step’s edits now, and goes on if the train check finds it better: a plateau crossed, not a locked start.',
   },
   {
     key: 'carryEdits',

@@ -80,6 +80,11 @@ export interface RunConfig {
   testNoSkill: boolean;
   /** Samples per test item and skill: more make the lift's interval tighter on a noisy target. */
   testRepeats: number;
+  /**
+   * Posterior verdicts (issue #32): the chance a candidate must have of knowing more validation items
+   * than the current skill, the target's noise taken out (core/paired-posterior.ts); 0: a higher mean.
+   */
+  gateConfidence: number;
   /** Stop a candidate's validation as soon as it can no longer beat the current score. */
   earlyStopGate: boolean;
   /** Drop edits that cannot apply or add nothing before they take budget (edit-screen.ts). */
@@ -94,6 +99,8 @@ export interface RunConfig {
   blameEdits: boolean;
   /** A rejected candidate that improved on train keeps its edits for the next step. */
   carryEdits: boolean;
+  /** A candidate that neither fixes nor breaks a train item looks one step ahead: the next step's edits join it (issue #32). */
+  lookAhead: boolean;
   /** Steering: pause at each candidate so a person approves or vetoes its edits before the gate. */
   reviewEdits: boolean;
   /** Accept a validation tie when train improves strictly and no validation item regresses. */
@@ -161,6 +168,7 @@ export const DEFAULT_RUN_CONFIG: RunConfig = {
   evalTest: true,
   testNoSkill: true,
   testRepeats: 1,
+  gateConfidence: 0,
   earlyStopGate: true,
   screenEdits: true,
   trainCheck: true,
@@ -168,6 +176,7 @@ export const DEFAULT_RUN_CONFIG: RunConfig = {
   repairRounds: 2,
   blameEdits: true,
   carryEdits: false,
+  lookAhead: true,
   tieBreak: true,
   settleVerdicts: true,
   maxSamples: 3,

@@ -105,6 +105,16 @@ export function decidePaired(
   o: { gain: number; beatsBest: boolean },
 ): GateDecision {
   if (!isGain(o.gain)) return { action: 'reject', state };
+  return acceptPaired(state, candidate, o.beatsBest);
+}
+
+/** A candidate the verdict found better becomes current, and best too when it also beats the best. */
+export function acceptPaired(
+  state: GateState,
+  candidate: { skill: string; score: number; origin: string; step: number },
+  beatsBest: boolean,
+): GateDecision {
+  const o = { beatsBest };
   const asCurrent = { currentSkill: candidate.skill, currentScore: candidate.score, currentOrigin: candidate.origin };
   const best = o.beatsBest
     ? { bestSkill: candidate.skill, bestScore: candidate.score, bestStep: candidate.step, bestOrigin: candidate.origin }

@@ -75,6 +75,10 @@ export function settleMargin(eps: number, confidence = SETTLE_CONFIDENCE): numbe
 export interface NoisePolicy {
   /** Upper bound of the flip rate the margin was derived from. */
   flipUpper: number;
+  /** The flip rate's posterior mean (Jeffreys): what posterior verdicts take the noise to be. */
+  flipMean?: number;
+  /** The tally both came from: posterior verdicts weigh every flip rate it leaves plausible. */
+  flips?: { minority: number; samples: number };
   margin: number;
   /** Most samples per skill and item when settling (1 turns re-sampling off). */
   maxSamples: number;
@@ -86,6 +90,8 @@ export function noisePolicy(t: FlipTally, maxSamples: number): NoisePolicy {
   const flipUpper = flipRateUpper(t);
   return {
     flipUpper,
+    flipMean: (t.minority + 0.5) / (t.samples + 1),
+    flips: { minority: t.minority, samples: t.samples },
     margin: settleMargin(flipUpper),
     maxSamples: Math.max(1, maxSamples),
     spotCheck: t.minority === 0 && t.samples < SPOT_CHECK_UNTIL,

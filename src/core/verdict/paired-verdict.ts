@@ -97,6 +97,20 @@ export interface PairedVerdict {
   /** Items left unsettled (a side still split when its samples ran out). */
   unsettled: number;
   margin: number;
+  /**
+   * Posterior verdicts (core/paired-posterior.ts): the chance the candidate knows more of the items
+   * and fewer, the expected items gained, and each side's expected share known. Improved and
+   * regressed are then the items more likely gained or lost than not.
+   */
+  posterior?: PosteriorFigures;
+}
+
+export interface PosteriorFigures {
+  pBetter: number;
+  pWorse: number;
+  gain: number;
+  refKnown: number;
+  candKnown: number;
 }
 
 /** The verdict on every item both skills were scored on. */

@@ -26,6 +26,7 @@ import {
 import type { RepairStep } from '../artifacts';
 import { okRows } from '../rollout';
 import { rankAndSelect } from './rank-edits';
+import { editsAhead, onPlateau } from './look-ahead';
 import type { RolloutRow } from '../types';
 
 export interface CandidateInput {
@@ -40,6 +41,9 @@ export interface CandidateInput {
   rows: readonly RolloutRow[];
   /** The step's noise policy. */
   policy: NoisePolicy;
+  /** What a look one step ahead needs: the batch's seed for the analysts' shuffle, and the step buffer. */
+  batchSeed: number;
+  bufferText: string;
 }
 
 /**
@@ -126,6 +130,11 @@ export async function buildCandidate(ctx: EngineContext, a: CandidateInput): Pro
       bundle = credit.bundle;
       check = credit.check;
     }
+    if (c.lookAhead && onPlateau(check, base) && bundle.applied.skill !== a.current) {
+      const ahead = await lookAhead(ctx, { ...a, bundle, check, base, checkBundle });
+      bundle = ahead.bundle;
+      check = ahead.check;
+    }
     await putStepArtifact(ctx, a.key, 'check', checkArtifact(check));
   }
   await putStepArtifact(ctx, a.key, 'candidate_edits', bundle.edits);
@@ -142,6 +151,41 @@ export async function buildCandidate(ctx: EngineContext, a: CandidateInput): Pro
   };
 }
 
+/**
+ * A neutral candidate looks one step ahead (look-ahead.ts): the edits the next step would make to
+ * it join the bundle, and the extended bundle goes on if its check finds it better on train.
+ */
+async function lookAhead(
+  ctx: EngineContext,
+  a: CandidateInput & {
+    bundle: Bundle;
+    check: TrainCheck;
+    base: RolloutRow[];
+    checkBundle: (phase: string, bundle: Bundle) => Promise<TrainCheck>;
+  },
+): Promise<{ bundle: Bundle; check: TrainCheck }> {
+  const ahead = await editsAhead(ctx, { ...a, edits: a.bundle.edits, candidate: a.bundle.applied.skill });
+  const extended = ahead.edits.length ? bundleOf(a.current, [...a.bundle.edits, ...ahead.edits]) : null;
+  let grown = extended && extended.applied.skill !== a.bundle.applied.skill ? extended : null;
+  let check = grown ? await a.checkBundle(`${a.key}/check-ahead`, grown) : null;
+  if (grown && check && ctx.config.repairEdits && check.delta.regressed.length) {
+    // The step ahead broke items too: the same credit assignment, under its own keys.
+    const credit = await assignCredit(ctx, { ...a, key: `${a.key}/ahead`, bundle: grown, check });
+    grown = credit.bundle;
+    check = credit.check;
+  }
+  // Taken only if the step ahead fixes a train item and the check finds it better: the plateau crossed.
+  const taken = !!check?.improved && check.delta.improved.length > 0;
+  await putStepArtifact(ctx, a.key, 'ahead', {
+    failing: ahead.failing,
+    proposed: ahead.proposed,
+    added: grown ? grown.edits.filter((e) => !a.bundle.edits.includes(e)) : [],
+    after: check ? summariseDelta(check.delta) : null,
+    taken,
+  });
+  return taken ? { bundle: grown!, check: check! } : { bundle: a.bundle, check: a.check };
+}
+
 /** One bundle the credit assignment checked on the step's train items. */
 interface Checked extends Bundle {
   check: TrainCheck;
@@ -152,7 +196,11 @@ interface Checked extends Bundle {
 function better(x: Checked, y: Checked): boolean {
   const score = (b: Checked) => [
     b.check.improved ? 1 : 0,
-    b.check.verdict ? b.check.verdict.gain * b.check.verdict.n : b.check.delta.after.hard - b.check.delta.before.hard,
+    b.check.verdict?.posterior
+      ? b.check.verdict.posterior.gain
+      : b.check.verdict
+        ? b.check.verdict.gain * b.check.verdict.n
+        : b.check.delta.after.hard - b.check.delta.before.hard,
     -b.check.delta.regressed.length,
   ];
   const [a, b] = [score(x), score(y)];

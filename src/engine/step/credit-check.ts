@@ -11,6 +11,8 @@ import { isPass, type ItemDelta } from '../../core/verdict/credit';
 import type { NoisePolicy } from '../../core/verdict/noise';
 import type { PairedVerdict } from '../../core/verdict/paired-verdict';
 import { compareSkills, type FlipUnits } from '../verdict';
+import { weighSkills, weighsByPosterior } from '../weigh';
+import type { ItemShift } from '../../core/verdict/paired-posterior';
 import { screenEdits } from '../../core/skill/edit-screen';
 import type { Edit } from '../../core/skill/edits';
 import { validatePayload } from '../../core/basics/json-extract';
@@ -34,6 +36,12 @@ export interface TrainCheck {
   improved: boolean;
   /** The candidate is strictly better in hard score on the batch. */
   strict: boolean;
+  /** Posterior verdicts: weigh on until strictly better with the gate's confidence, or not (a tie-break asks). */
+  confirmStrict?: () => Promise<boolean>;
+  /** The check was weighed on by confirmStrict: its artifact is rewritten after the gate. */
+  confirmed?: boolean;
+  /** Posterior verdicts: each item's chance of having been gained and lost (a tie pools them with validation's). */
+  changes?: ItemShift[];
   /** The item-by-item verdict (settled where the target is noisy), and the repeated samples it drew. */
   verdict?: PairedVerdict;
   resampleCalls?: number;
@@ -69,6 +77,8 @@ export async function checkOnTrain(
   // for regressions, stop too when it is sure: better even if every item left goes against it.
   const canImprove = (gainSum: number, left: number) => !isGain(-(gainSum + left));
   const sure = (gainSum: number, lost: number) => isGain(gainSum + lost);
+  const wave = o.findRegressions ? Math.max(1, ordered.length) : CHECK_WAVE;
+  if (weighsByPosterior(ctx.config)) return weighOnTrain(ctx, { phase, current, candidate, ordered, wave, ...o });
   const cmp = await compareSkills(ctx, {
     phase,
     ref: current,
@@ -79,7 +89,7 @@ export async function checkOnTrain(
     values,
     continueWhile: (v, gainSum, left, lost) =>
       v.n === 0 && !isGain(left) ? false : canImprove(gainSum, left) && (o.findRegressions || !sure(gainSum, lost)),
-    wave: o.findRegressions ? Math.max(1, ordered.length) : CHECK_WAVE,
+    wave,
   });
   const v = cmp.verdict;
   const softGain = meanSoft(cmp.pairs.flatMap((p) => p.cand)) - meanSoft(cmp.pairs.flatMap((p) => p.ref));
@@ -108,6 +118,76 @@ export async function checkOnTrain(
   const certain = v.n > 0 && sure(v.gain * v.n, lost);
   return { ...base, complete: false, improved: certain, strict: certain };
 }
+
+/**
+ * The check by posterior verdict (issue #32): improved when the candidate is more likely better
+ * than not, and it stops as soon as that is decided either way; strict (for the tie-break) when it
+ * is better with the gate's confidence — weighed on only if a tie comes to need it. Looking for
+ * regressions, every item is scored first (the repair reads the items more likely lost than not).
+ */
+async function weighOnTrain(
+  ctx: EngineContext,
+  a: {
+    phase: string;
+    current: string;
+    candidate: string;
+    ordered: readonly RolloutRow[];
+    wave: number;
+    policy: NoisePolicy;
+    findRegressions?: boolean;
+  },
+): Promise<TrainCheck> {
+  const weigh = (accept: number, cautious = false) =>
+    weighSkills(ctx, {
+      noise: cautious ? 'cautious' : 'estimate',
+      settleGains: cautious,
+      phase: a.phase,
+      ref: a.current,
+      cand: a.candidate,
+      itemIds: a.ordered.map((x) => x.itemId),
+      refRows: a.ordered,
+      policy: a.policy,
+      accept,
+      wave: a.wave,
+      scoreAll: a.findRegressions,
+      settleLosses: a.findRegressions,
+      acceptEarly: true,
+    });
+  const check = trainCheckOf(ctx, await weigh(0.5));
+  // Only a tie-break needs more: the same verdict, weighed on (its samples so far count) to the gate's confidence.
+  check.confirmStrict = async () => {
+    if (check.confirmed) return check.strict;
+    // A tie has no validation evidence of its own: its train evidence is weighed at the cautious
+    // noise bound, and every gain it rests on is asked again until settled (a fluke rarely repeats).
+    const sure = trainCheckOf(ctx, await weigh(ctx.config.gateConfidence, true));
+    Object.assign(check, { ...sure, confirmStrict: check.confirmStrict, confirmed: true });
+    return check.strict;
+  };
+  return check;
+}
+
+function trainCheckOf(ctx: EngineContext, cmp: Awaited<ReturnType<typeof weighSkills>>): TrainCheck {
+  const v = cmp.verdict;
+  const both = cmp.pairs.filter((p) => p.ref.length && p.cand.length);
+  const side = (f: 'ref' | 'cand') => ({
+    hard: meanOf(both.map((p) => p[f][0].hard)),
+    soft: meanSoft(both.flatMap((p) => p[f])),
+  });
+  return {
+    delta: { n: v.n, regressed: v.regressed, improved: v.improved, before: side('ref'), after: side('cand') },
+    rows: cmp.candRows,
+    calls: cmp.calls,
+    verdict: v,
+    resampleCalls: cmp.resampleCalls,
+    units: cmp.units,
+    complete: cmp.complete,
+    improved: cmp.posterior.pBetter >= 0.5,
+    strict: cmp.posterior.pBetter >= ctx.config.gateConfidence,
+    changes: cmp.posterior.items.map((x) => ({ up: x.up, down: x.down })),
+  };
+}
+
+const meanOf = (xs: readonly number[]) => (xs.length ? xs.reduce((a, x) => a + x, 0) / xs.length : 0);
 
 export interface RepairOutcome {
   /** The repaired bundle: kept edits, then the added ones. */
@@ -273,5 +353,6 @@ export function verdictRecord(v: PairedVerdict): VerdictRecord {
     resampled: v.resampled,
     unsettled: v.unsettled,
     margin: v.margin,
+    ...(v.posterior ? { posterior: v.posterior } : {}),
   };
 }

@@ -9,7 +9,7 @@ import { nextPending } from '../../core/verdict/credit';
 import { skillHash } from '../../core/basics/hash';
 import type { Candidate } from './candidate';
 import { gateCandidate } from '../gate';
-import { verdictRecord } from './credit-check';
+import { checkArtifact, verdictRecord } from './credit-check';
 import type { StageTimer } from '../context';
 import type { TrainSession } from '../session';
 import { putStepArtifact } from '../artifacts';
@@ -74,6 +74,8 @@ export async function gateStep(session: TrainSession, s: Scoring, a: GateStepInp
     }),
   );
   const decision = gated.decision;
+  // A tie-break weighed the train check on: its artifact says what it found.
+  if (cand.check?.confirmed) await putStepArtifact(ctx, key, 'check', checkArtifact(cand.check));
   const g = gated.selection;
   const gateScoreValue = g?.gate ?? null;
   await putStepArtifact(ctx, key, 'gate', {

@@ -74,7 +74,18 @@ export async function propose(session: TrainSession, a: ProposeInput, timer: Sta
   const { policy } = a;
   const cand: Candidate | null = await timer.time('select', () =>
     merged
-      ? buildCandidate(ctx, { key, current, merged, pending: a.pending, budget, metaText, rows, policy })
+      ? buildCandidate(ctx, {
+          key,
+          current,
+          merged,
+          pending: a.pending,
+          budget,
+          metaText,
+          rows,
+          policy,
+          batchSeed: seen.batches[0]?.batchSeed ?? a.step,
+          bufferText,
+        })
       : buildRewriteCandidate(ctx, { key, current, merged: agg.merged, budget, metaText, bufferText, rows, policy }),
   );
   return {

@@ -1,0 +1,286 @@
+/**
+ * Two skills weighed item by item until the verdict is sure (issue #32; core/paired-posterior.ts).
+ * Every sample either skill already holds on the items is counted first — repeats drawn by earlier
+ * verdicts included (the k-th sample of a skill on an item is one cache key, drawn once). The
+ * candidate is then scored in fixed waves, and after each wave and each round of repeats the
+ * posterior says whether the candidate is better with the confidence asked (stop: sure), or could
+ * no longer become so even if every answer still to come went its way (stop: it cannot). Only the
+ * items where a change is plausible are asked again, both skills, while their samples last. Waves
+ * are fixed, never the concurrency, so where a verdict stops never depends on it.
+ */
+import { skillHash } from '../core/basics/hash';
+import { isPass } from '../core/verdict/credit';
+import { pairedVerdict, type ItemPair, type Sample, type ValueOptions } from '../core/verdict/paired-verdict';
+import {
+  CHANGE_PRIOR,
+  knownPrior,
+  noiseLevels,
+  posteriorOverNoise,
+  type NoiseLevel,
+  type NoiseRates,
+  type ItemChange,
+  type ItemTallies,
+  type PosteriorVerdict,
+  type Tally,
+} from '../core/verdict/paired-posterior';
+import type { NoisePolicy } from '../core/verdict/noise';
+import type { EngineContext } from './context';
+import { rolloutCacheKey, rolloutPhase } from './rollout';
+import type { RolloutRow } from './types';
+import type { Comparison, FlipUnits } from './verdict';
+
+export interface WeighOptions {
+  /** Phase of the candidate's first samples; its repeats go to `${phase}/r<k>`, the reference's to `${refPhase}/r<k>`. */
+  phase: string;
+  refPhase?: string;
+  ref: string;
+  cand: string;
+  /** The items, in the order the candidate is scored. */
+  itemIds: readonly string[];
+  /** The reference's first samples, when at hand (the step's own rollouts). */
+  refRows?: readonly RolloutRow[];
+  policy: NoisePolicy;
+  /** Stop as sure once P(better) reaches this. */
+  accept: number;
+  /** Stop as hopeless once P(better) can no longer reach this (default `accept`). */
+  reject?: number;
+  /** Candidate items scored per wave; the whole list at once when every item must be seen (a repair reads what broke). */
+  wave: number;
+  /** Score every item before stopping (the tie-break and the repair need all of them). */
+  scoreAll?: boolean;
+  /**
+   * Stop scoring first samples as soon as the candidate is sure to be better. A gate does not: the
+   * next step's verdict needs the accepted skill's answers on every item anyway, and its score is
+   * then measured, not guessed; a train check does (its answers are not needed again).
+   */
+  acceptEarly?: boolean;
+  /** Before stopping, ask again where a loss is plausible but not sure (a repair reads what was lost). */
+  settleLosses?: boolean;
+  /** Before stopping as sure, ask again where a gain is plausible but not sure (a tie rests on train gains alone). */
+  settleGains?: boolean;
+  /**
+   * The noise the verdict assumes: every level the run's flips leave plausible, averaged (a gate's
+   * accept); the run's estimate alone (a train check's screen, which the gate checks again); or its
+   * cautious bound (a tie, which has no validation evidence of its own).
+   */
+  noise?: 'averaged' | 'estimate' | 'cautious';
+  /** Ask again where a change is plausible even once P(better) cannot reach `accept` (a tie needs to know what was lost). */
+  settleAll?: boolean;
+}
+
+export interface Weighed extends Comparison {
+  posterior: PosteriorVerdict;
+}
+
+/** Whether a run weighs its verdicts by the posterior: a confidence asked, on the hard metric, no density bonus. */
+export function weighsByPosterior(c: { gateConfidence?: number; gateMetric: string; densityWeight?: number }): boolean {
+  return (c.gateConfidence ?? 0) > 0 && c.gateMetric === 'hard' && !((c.densityWeight ?? 0) > 0);
+}
+
+/** Candidate items a gate scores per wave: fixed, so where it stops never depends on the concurrency. */
+export const GATE_WAVE = 8;
+
+/** Items whose chance of having changed is at least this are asked again while their samples last. */
+const PLAUSIBLE = 0.05;
+/** A loss this likely is settled: the repair may read it. */
+const SURE = 0.9;
+
+const asSample = (r: RolloutRow): Sample => ({ hard: r.hard, soft: r.soft });
+const tallyOf = (rows: readonly RolloutRow[] | undefined): Tally => ({
+  passes: (rows ?? []).filter((r) => isPass(r.hard)).length,
+  n: rows?.length ?? 0,
+});
+
+export async function weighSkills(ctx: EngineContext, o: WeighOptions): Promise<Weighed> {
+  const refPhase = o.refPhase ?? `${o.phase}-current`;
+  const max = Math.max(1, o.policy.maxSamples);
+  const p = o.policy;
+  const levels: NoiseLevel[] =
+    (o.noise ?? 'averaged') === 'averaged' && p.flips
+      ? noiseLevels(p.flips)
+      : [{ rate: o.noise === 'cautious' ? p.flipUpper : (p.flipMean ?? p.flipUpper), weight: 1 }];
+  const [refHash, candHash] = await Promise.all([skillHash(o.ref), skillHash(o.cand)]);
+  const position = new Map(o.itemIds.map((id, i) => [id, i]));
+  const refRollout = o.refRows ? null : await rolloutPhase(ctx, { phase: refPhase, skill: o.ref, itemIds: o.itemIds });
+  const refFirst = refRollout ? refRollout.rows : o.refRows!.filter((r) => position.has(r.itemId));
+  const ref = new Map<string, RolloutRow[]>();
+  const cand = new Map<string, RolloutRow[]>();
+  for (const r of refFirst) if (r.status === 'ok') ref.set(r.itemId, [r]);
+  // Every repeat either skill already holds counts: earlier verdicts drew them.
+  const gather = async (hash: string, side: Map<string, RolloutRow[]>, from: number) => {
+    for (const id of o.itemIds) {
+      for (let k = from; k < max; k++) {
+        const row = await ctx.store.findRollout(ctx.runId, rolloutCacheKey(hash, id, ctx.targetKey, k));
+        if (row?.status === 'ok' && (side.get(id)?.length ?? 0) === k) side.set(id, [...(side.get(id) ?? []), row]);
+        else break;
+      }
+    }
+  };
+  await gather(refHash, ref, 1);
+  const firstPasses = [...ref.values()].filter((rows) => isPass(rows[0].hard)).length;
+  const prior = (noise: NoiseRates) => ({ known: knownPrior(firstPasses, ref.size, noise), change: CHANGE_PRIOR });
+  const posterior = (t: ItemTallies[]) => posteriorOverNoise(t, levels, prior);
+  const tallies = (optimistic: boolean): ItemTallies[] =>
+    o.itemIds
+      .filter((id) => ref.has(id))
+      .map((id) => {
+        const r = tallyOf(ref.get(id));
+        const c = tallyOf(cand.get(id));
+        if (!optimistic || !mayAsk(id)) return { itemId: id, ref: r, cand: c };
+        // Every answer still to come goes the candidate's way: passes for it, fails for the reference.
+        const refGains = c.n === 0 && r.passes === r.n ? 0 : max - r.n;
+        return {
+          itemId: id,
+          ref: { passes: r.passes, n: r.n + refGains },
+          cand: { passes: c.passes + (max - c.n), n: max },
+        };
+      });
+  let scoredAll = false;
+  // An item may still get answers: not scored yet, or plausibly changed with samples left.
+  const mayAsk = (id: string) => {
+    if (!cand.has(id)) return !scoredAll;
+    const x = last?.items.find((it) => it.itemId === id);
+    return !!x && x.up + x.down >= PLAUSIBLE && (tallyOf(ref.get(id)).n < max || tallyOf(cand.get(id)).n < max);
+  };
+  let last: PosteriorVerdict | null = null;
+  const weigh = () => (last = posterior(tallies(false)));
+  const reject = o.reject ?? o.accept;
+  // Sure: stop. Hopeless: stop too — but first samples on every item when all must be scored, and
+  // repeats on every plausible change when they must be settled.
+  const samplesLeft = (id: string) => tallyOf(ref.get(id)).n < max || tallyOf(cand.get(id)).n < max;
+  const open = (p: number) => p >= PLAUSIBLE && p < SURE;
+  // A plausible loss the repair would read, or a likely gain an accept rests on, still open while samples last.
+  const unsettled = (x: ItemChange & { itemId: string }, gains = true) =>
+    ((!!o.settleLosses && open(x.down)) || (gains && !!o.settleGains && x.up >= 0.5 && x.up < SURE)) &&
+    samplesLeft(x.itemId);
+  // Gains need settling only on the way to "sure"; a hopeless verdict leaves them.
+  const lossesOpen = (gains = false) => scoredAll && last!.items.some((x) => unsettled(x, gains));
+  const decided = () => {
+    if (weigh().pBetter >= o.accept && (scoredAll || o.acceptEarly)) return !lossesOpen(true);
+    if (scoredAll ? o.settleAll : o.scoreAll) return false;
+    return posterior(tallies(true)).pBetter < reject && !lossesOpen();
+  };
+  const take = (rows: readonly RolloutRow[]) => {
+    for (const r of rows) if (r.status === 'ok' && !cand.has(r.itemId)) cand.set(r.itemId, [r]);
+  };
+  const first = await rolloutPhase(ctx, {
+    phase: o.phase,
+    skill: o.cand,
+    itemIds: o.itemIds,
+    wave: o.wave,
+    canStillWin: (_uh, _us, _lh, _ls, rows) => {
+      take(rows);
+      return rows.length === o.itemIds.length || !decided();
+    },
+  });
+  take(first.rows);
+  scoredAll = first.complete;
+  await gather(candHash, cand, 1);
+  let resampleCalls = 0;
+  const exhausted = new Set<string>();
+  // Repeats, a round at a time, where a change is plausible, until the verdict is sure either way.
+  while (first.complete && !decided()) {
+    const asks: { side: 'ref' | 'cand'; id: string; k: number }[] = [];
+    // Sure or hopeless already, and only losses or gains left to settle: only those are asked again.
+    const settling = last!.pBetter >= o.accept || posterior(tallies(true)).pBetter < reject;
+    const settles = !!(o.settleLosses || o.settleGains);
+    for (const x of last!.items) {
+      const gains = last!.pBetter >= o.accept;
+      if (!cand.has(x.itemId) || x.up + x.down < PLAUSIBLE || (settling && settles && !unsettled(x, gains))) continue;
+      for (const [side, rows] of [
+        ['ref', ref.get(x.itemId)!],
+        ['cand', cand.get(x.itemId)!],
+      ] as const)
+        if (rows.length < max && !exhausted.has(`${side}|${x.itemId}`))
+          asks.push({ side, id: x.itemId, k: rows.length });
+    }
+    if (!asks.length) break;
+    resampleCalls += await askAgain(ctx, {
+      phase: o.phase,
+      refPhase,
+      skills: { ref: o.ref, cand: o.cand },
+      asks,
+      samples: { ref, cand },
+      position,
+      exhausted,
+    });
+  }
+  weigh();
+  const pairs: ItemPair[] = o.itemIds
+    .filter((id) => cand.has(id) || ref.has(id))
+    .map((id) => ({
+      itemId: id,
+      ref: (ref.get(id) ?? []).map(asSample),
+      cand: (cand.get(id) ?? []).map(asSample),
+    }));
+  const vopts: ValueOptions = { metric: 'hard', margin: o.policy.margin };
+  const v = pairedVerdict(pairs, vopts);
+  const units: FlipUnits = {};
+  for (const [hash, side] of [
+    [refHash, ref],
+    [candHash, cand],
+  ] as const)
+    for (const [id, rows] of side) if (rows.length > 1) units[`${hash}|${id}`] = rows.map((x) => isPass(x.hard));
+  const verdictNow = last!;
+  return {
+    // The lists a repair and the tie-break read: items more likely gained or lost than not.
+    verdict: {
+      ...v,
+      improved: verdictNow.improved,
+      regressed: verdictNow.regressed,
+      posterior: {
+        pBetter: verdictNow.pBetter,
+        pWorse: verdictNow.pWorse,
+        gain: verdictNow.gain,
+        refKnown: verdictNow.refKnown,
+        candKnown: verdictNow.candKnown,
+      },
+    },
+    pairs,
+    candRows: first.rows,
+    refRows: refFirst,
+    complete: first.complete,
+    calls: first.calls + resampleCalls + (refRollout?.calls ?? 0),
+    resampleCalls,
+    units,
+    posterior: verdictNow,
+  };
+}
+
+/** One more sample for each side asked, grouped by side and sample number. Returns the calls made. */
+async function askAgain(
+  ctx: EngineContext,
+  a: {
+    phase: string;
+    refPhase: string;
+    skills: { ref: string; cand: string };
+    asks: readonly { side: 'ref' | 'cand'; id: string; k: number }[];
+    samples: { ref: Map<string, RolloutRow[]>; cand: Map<string, RolloutRow[]> };
+    position: ReadonlyMap<string, number>;
+    exhausted: Set<string>;
+  },
+): Promise<number> {
+  const groups = new Map<string, (typeof a.asks)[number][]>();
+  for (const x of a.asks) groups.set(`${x.side}|${x.k}`, [...(groups.get(`${x.side}|${x.k}`) ?? []), x]);
+  const results = await Promise.all(
+    [...groups.values()].map((g) =>
+      rolloutPhase(ctx, {
+        phase: `${g[0].side === 'ref' ? a.refPhase : a.phase}/r${g[0].k}`,
+        skill: a.skills[g[0].side],
+        itemIds: g.map((x) => x.id),
+        orders: g.map((x) => a.position.get(x.id) ?? 0),
+        repeat: g[0].k,
+      }).then((res) => ({ g, res })),
+    ),
+  );
+  let calls = 0;
+  for (const { g, res } of results) {
+    calls += res.calls;
+    // An errored sample is not an answer: that side keeps the samples it has and is not asked again.
+    res.rows.forEach((row, i) => {
+      if (row.status === 'ok') a.samples[g[i].side].get(g[i].id)!.push(row);
+      else a.exhausted.add(`${g[i].side}|${g[i].id}`);
+    });
+  }
+  return calls;
+}
