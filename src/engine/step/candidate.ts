@@ -174,6 +174,7 @@ async function lookAhead(
     grown = credit.bundle;
     check = credit.check;
   }
+  if (grown) grown = applyingOnly(a.current, grown);
   // Taken only if the step ahead fixes a train item and the check finds it better: the plateau crossed.
   const taken = !!check?.improved && check.delta.improved.length > 0;
   await putStepArtifact(ctx, a.key, 'ahead', {
@@ -184,6 +185,21 @@ async function lookAhead(
     taken,
   });
   return taken ? { bundle: grown!, check: check! } : { bundle: a.bundle, check: a.check };
+}
+
+/**
+ * The bundle without edits that no longer apply: a repair that drops the rule a step-ahead edit
+ * deleted leaves that delete without a target. A skipped edit changes nothing, so the text and its
+ * check stay as they are.
+ */
+function applyingOnly(current: string, b: Bundle): Bundle {
+  const skipped = new Set(b.applied.report.filter((r) => r.status.startsWith('skipped')).map((r) => r.index - 1));
+  return skipped.size
+    ? bundleOf(
+        current,
+        b.edits.filter((_, i) => !skipped.has(i)),
+      )
+    : b;
 }
 
 /** One bundle the credit assignment checked on the step's train items. */
