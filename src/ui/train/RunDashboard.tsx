@@ -24,6 +24,9 @@ export function RunDashboard() {
   const tokens = Object.values(live.usage).reduce((a, u) => a + u.promptTokens + u.completionTokens, 0);
   const calls = Object.values(live.usage).reduce((a, u) => a + u.calls, 0);
   const last = live.points[live.points.length - 1];
+  // An epoch boundary's slow update can raise the best without a step: the curve's last mark knows it.
+  const lastMark = live.curve.at(-1);
+  const best = Math.max(last?.best ?? -1, lastMark && lastMark.kind !== 'baseline' ? lastMark.best : -1);
   return (
     <section className="card dashboard" aria-label="Training progress">
       <ol className="pipeline" aria-label="Stages">
@@ -63,7 +66,7 @@ export function RunDashboard() {
           <span className="stat">{last ? last.current.toFixed(3) : '—'}</span> current
         </div>
         <div>
-          <span className="stat">{last ? last.best.toFixed(3) : '—'}</span> best
+          <span className="stat">{best >= 0 ? best.toFixed(3) : '—'}</span> best
         </div>
         <div>
           <span className="stat">{calls.toLocaleString()}</span> calls
