@@ -1,0 +1,258 @@
+// The Runs screen and its step inspector in Chromium: dropped edits, checks, repairs and tie-breaks;
+// the no-regression gate rule; a stochastic target's verdicts and lift; why no step was accepted and
+// a branch from a refused candidate; a run exported, deleted and imported; rewrite mode and the
+// execution notes appendix.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { readFileSync } from 'node:fs';
+import { startLlmServer, type LlmTestServer } from '../support/llm-server';
+import { HARD_INITIAL_SKILL } from '../support/rule-world';
+import { connect, knob, readRuns, setKnobs, waitForStatus } from './support/app';
+import { appSession, demoRun, KNOBS, skip, chooseHardWorld } from './support/session';
+
+describe.skipIf(Boolean(skip))('the Runs screen in Chromium', () => {
+  let hardSrv: LlmTestServer;
+  /** Servers a single test starts: their requests are ours too. */
+  const extraServers: LlmTestServer[] = [];
+  const app = appSession(() => [hardSrv, ...extraServers], { quiet: true });
+  let page: Page;
+  beforeAll(() => {
+    ({ page } = app);
+  });
+
+  beforeAll(async () => {
+    hardSrv = await startLlmServer({ world: 'hard', noise: 2 });
+  });
+  afterAll(async () => {
+    await hardSrv?.close();
+  });
+
+  it('the step inspector shows edits dropped before ranking, the train check, a bundle repair and a validation tie-break', async () => {
+    // The hard world with a noisy optimizer (rule-world.ts): seed 7 repairs bundles and accepts a tie.
+    await chooseHardWorld(page, hardSrv);
+    for (const label of ['Screen edits before ranking', 'Train-batch check', 'Repair bundles', 'Validation tie-break']) expect(await page.getByLabel(label).isChecked(), label).toBe(true);
+    expect(await page.getByLabel('Carry promising edits').isChecked()).toBe(false);
+    await page.getByRole('button', { name: 'Start training' }).click();
+    await waitForStatus(page, 'Completed');
+    await page.getByRole('link', { name: 'Runs' }).click();
+    await page.getByText('Test report').waitFor();
+    const seen = new Set<string>();
+    let droppedText = '';
+    for (let step = 1; step <= 6; step++) {
+      await page.getByRole('button', { name: `Inspect step ${step}`, exact: true }).click();
+      await page.getByText(new RegExp(`^Step ${step} — `)).waitFor();
+      for (const title of ['Dropped before ranking', 'Train-batch check', 'Bundle repaired', 'Validation tie-break']) {
+        if (await page.getByRole('heading', { name: new RegExp(`^${title}`) }).count()) seen.add(title);
+      }
+      if (await page.getByRole('heading', { name: 'Bundle repaired' }).count()) {
+        await page.getByRole('heading', { name: 'Bundle repaired' }).scrollIntoViewIfNeeded();
+        await page.screenshot({ path: 'test-results/runs-step-repair-light.png', fullPage: true });
+        const card = (title: string) => page.locator('section.card', { has: page.getByRole('heading', { name: new RegExp(`^${title}`) }) });
+        await card('Dropped before ranking').screenshot({ path: 'test-results/runs-step-dropped-card.png' });
+        await card('Bundle repaired').screenshot({ path: 'test-results/runs-step-repair-card.png' });
+      }
+      for (const t of await page.getByRole('table', { name: 'Edits dropped before ranking' }).all()) droppedText += await t.innerText();
+    }
+    expect([...seen].sort()).toEqual(['Bundle repaired', 'Dropped before ranking', 'Train-batch check', 'Validation tie-break']);
+    expect(droppedText).toMatch(/target not in the skill/);
+    expect(droppedText).toMatch(/the skill already says this/);
+  }, 180_000);
+
+  it('trains under the no-regression gate rule and shows its verdict in the step inspector', async () => {
+    // The hard world from the previous test is still the chosen dataset, on the hard-world server.
+    await page.getByRole('link', { name: 'Train' }).click();
+    await (await knob(page, 'Gate rule')).selectOption('no_regression');
+    expect(await page.getByLabel('Significance k').count()).toBe(0);
+    await (await knob(page, 'Gate rule')).selectOption('significance');
+    expect(await page.getByLabel('Significance k').inputValue()).toBe('1');
+    await (await knob(page, 'Gate rule')).selectOption('no_regression');
+    // The previous run also ended "Completed": wait for this run's own end.
+    const completed = async () => (await readRuns(page)).filter((r) => r.status === 'completed').length;
+    const before = await completed();
+    await page.getByRole('button', { name: 'Start training' }).click();
+    await expect.poll(completed, { timeout: 120_000 }).toBe(before + 1);
+    await page.getByRole('link', { name: 'Runs' }).click();
+    await page.getByText('Test report').waitFor();
+    const verdicts: string[] = [];
+    for (let step = 1; step <= 6; step++) {
+      await page.getByRole('button', { name: `Inspect step ${step}`, exact: true }).click();
+      await page.getByText(new RegExp(`^Step ${step} — `)).waitFor();
+      for (const p of await page.getByText(/^Gate rule “Higher mean, no item regresses”/).all()) verdicts.push(await p.innerText());
+    }
+    expect(verdicts.length).toBeGreaterThan(0);
+    for (const v of verdicts) expect(v).toMatch(/held — No item regresses over \d+ items\.|refused the candidate — \d+ items? that passed would fail/);
+    await page.getByRole('link', { name: 'Train' }).click();
+    await (await knob(page, 'Gate rule')).selectOption('mean');
+  }, 180_000);
+
+  it('trains through a stochastic target: the dashboard measures its noise, the inspector shows each verdict with its statistics, the lift card an interval', async () => {
+    // The hard world (still the chosen dataset and skill) behind a target that misses 10% of the answers it knows and guesses 5%.
+    const noisy = await startLlmServer({ world: 'hard', targetNoise: { miss: 0.1, guess: 0.05 }, noiseSeed: 1, latencyMs: 5 });
+    extraServers.push(noisy);
+    try {
+      await connect(page, noisy.url, 'sk-e2e-key');
+      await page.getByRole('link', { name: 'Train' }).click();
+      const advice = page.getByRole('note', { name: 'What validation can tell apart' });
+      await advice.waitFor();
+      expect(await advice.innerText()).toMatch(/18 validation items: one item is 5\.6 points\..*cannot tell a gain below 3 items \(16\.7 points\) from noise/s);
+      for (const label of ['Settle noisy verdicts', 'Leave-one-out blame']) expect(await page.getByLabel(label).isChecked(), label).toBe(true);
+      expect(await page.getByLabel('Re-check a new best').isChecked()).toBe(false);
+      await setKnobs(page, { ...KNOBS, Seed: '1' });
+      await advice.screenshot({ path: 'test-results/train-noise-advice-light.png' });
+      await page.getByRole('button', { name: 'Start training' }).click();
+      const noise = page.getByLabel('Target noise');
+      await noise.waitFor({ timeout: 60_000 });
+      expect(await noise.innerText()).toMatch(/of \d+ repeated answers changed \(at most [\d.]+% at 90% confidence\)/);
+      await waitForStatus(page, 'Completed');
+      expect(await noise.innerText()).toMatch(/Verdicts ask again where the two skills disagree, until one answer leads by \d votes\./);
+      await page.locator('section.dashboard').screenshot({ path: 'test-results/train-noise-light.png' });
+      await page.getByRole('link', { name: 'Runs' }).click();
+      const lift = page.locator('section.card', { has: page.getByRole('heading', { name: 'Lift on the test split' }) });
+      await lift.waitFor();
+      const liftText = await lift.innerText();
+      expect(liftText).toMatch(/Over the starting skill \(training\): \+[\d.]+ points, 95% interval [+−][\d.]+ points to \+[\d.]+ points/);
+      expect(liftText).toMatch(/a real gain/);
+      expect(liftText).toMatch(/this target missed about \d+% of answers it knew and guessed about \d+% of the others/);
+      await lift.screenshot({ path: 'test-results/runs-lift-noise-light.png' });
+      let settled = '';
+      for (let step = 1; step <= 6 && !settled; step++) {
+        await page.getByRole('button', { name: `Inspect step ${step}`, exact: true }).click();
+        await page.getByText(new RegExp(`^Step ${step} — `)).waitFor();
+        const verdict = page.getByLabel('Gate verdict');
+        if ((await verdict.count()) && /asked again \(where the two disagreed, until one answer led by [2-9] votes/.test(await verdict.innerText())) settled = await verdict.innerText();
+      }
+      expect(settled).toMatch(/Item by item: \d+ won \d+ lost \(sign test, p [=<] [\d.]+ of winning this often by chance\)/);
+      await page.getByLabel('Gate verdict').scrollIntoViewIfNeeded();
+      await page.locator('.inspector section.card').first().screenshot({ path: 'test-results/runs-step-verdict-light.png' });
+    } finally {
+      // The tests after this one train on the hard-world server.
+      await connect(page, hardSrv.url, 'sk-e2e-key');
+      await noisy.close();
+    }
+  }, 180_000);
+
+  it('exports a run, deletes it, and imports it back', async () => {
+    page.on('dialog', (d) => void d.accept());
+    await page.getByRole('link', { name: 'Runs' }).click();
+    await page.getByText('Runs in this browser').waitFor();
+    const before = (await readRuns(page)).length;
+    await page.getByRole('button', { name: /world\.json/ }).last().click();
+    await page.getByRole('button', { name: 'Export run' }).waitFor();
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export run' }).click();
+    const bundle = readFileSync(await (await download).path(), 'utf8');
+    expect(bundle).not.toContain('sk-e2e-key');
+    await page.getByRole('button', { name: 'Delete' }).click();
+    // The runs list is the page's first clickable table (the selected run's steps follow it).
+    await page.waitForFunction((n) => document.querySelector('.card table.clickable')!.querySelectorAll('tbody tr').length === n - 1, before);
+    expect(await readRuns(page)).toHaveLength(before - 1);
+    await page.getByLabel('Import run file').setInputFiles({ name: 'run.json', mimeType: 'application/json', buffer: Buffer.from(bundle) });
+    await page.getByText('Run imported.').waitFor();
+    expect(await readRuns(page)).toHaveLength(before);
+    // Imported runs are read-only until bound to the user's own connection (issue #9).
+    await page.getByRole('button', { name: /world\.json/ }).last().click();
+    const note = page.getByRole('note').filter({ hasText: 'Imported from a file: read-only' });
+    await note.waitFor();
+    expect(await page.getByRole('button', { name: /^Resume/ }).count()).toBe(0);
+    await note.screenshot({ path: 'test-results/runs-imported-note.png' });
+    await page.getByRole('button', { name: 'Use my connection for this run' }).click();
+    await page.getByText(/This run now uses your connection \(http:\/\/127\.0\.0\.1:\d+\)/).waitFor();
+    expect(await note.count()).toBe(0);
+    await page.getByLabel('Import run file').setInputFiles({ name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{"format":"skillwright-run","version":1}') });
+    await page.getByRole('alert').filter({ hasText: 'broken.json was not imported' }).waitFor();
+    expect(await readRuns(page)).toHaveLength(before);
+  });
+  it('says why a run accepted no step, with the evidence, on Train and on Runs', async () => {
+    await page.getByRole('link', { name: 'Train' }).click();
+    await (await knob(page, 'Gate rule')).selectOption('significance');
+    await (await knob(page, 'Significance k')).fill('10');
+    const completed = async () => (await readRuns(page)).filter((r) => r.status === 'completed').length;
+    const before = await completed();
+    await page.getByRole('button', { name: 'Start training' }).click();
+    await expect.poll(completed, { timeout: 120_000 }).toBe(before + 1);
+    const card = page.locator('section.card', { has: page.getByRole('heading', { name: 'Why no step was accepted' }) });
+    await card.waitFor();
+    expect(await card.innerText()).toMatch(/No step was accepted\. In \d+ steps?, the candidate beat the mean but the gate rule refused it\./);
+    expect(await card.innerText()).toMatch(/Refused by the gate rule \(steps? [\d, ]+\)/);
+    await card.screenshot({ path: 'test-results/train-diagnosis-card.png' });
+    await page.getByRole('link', { name: 'Runs' }).click();
+    await page.getByRole('heading', { name: 'Why no step was accepted' }).waitFor();
+    // Steering: branch a new run from a candidate the gate refused.
+    await page.getByRole('button', { name: 'Inspect step 1', exact: true }).click();
+    await page.getByText(/^Step 1 — reject/).waitFor();
+    await page.getByRole('button', { name: 'New run from the refused candidate' }).click();
+    await page.getByText(/from .*, step 1 candidate \(refused by the gate\)/).waitFor();
+    const branched = await page.evaluate(() => JSON.parse(localStorage.getItem('skillwright-ui')!).state.skill as string);
+    // The run accepted nothing, so its best skill is the starting one; the refused candidate carries its edits.
+    expect(branched).not.toBe(HARD_INITIAL_SKILL);
+    expect(branched).toContain('# Specimen codes');
+    // The branch trains as a new run that names where it came from; the parent lists it.
+    await page.getByRole('link', { name: 'Train' }).click();
+    await (await knob(page, 'Gate rule')).selectOption('mean');
+    const done = async () => (await readRuns(page)).filter((r) => r.status === 'completed').length;
+    const doneBefore = await done();
+    await page.getByRole('button', { name: 'Start training' }).click();
+    await expect.poll(done, { timeout: 120_000 }).toBe(doneBefore + 1);
+    await page.getByRole('link', { name: 'Runs' }).click();
+    await page.getByRole('table').getByRole('button').first().click(); // the newest run: the branch
+    await page.getByText(/^Branched from hard-world\.json · sim-target \(step 1 candidate \(refused by the gate\)\)\./).waitFor();
+    await page.locator('.lineage').getByRole('button', { name: 'hard-world.json · sim-target' }).click();
+    await page.getByText(/Branches: hard-world\.json · sim-target \(from step 1 candidate/).waitFor();
+    await page.getByRole('link', { name: 'Train' }).click();
+    await (await knob(page, 'Gate rule')).selectOption('mean');
+  }, 180_000);
+
+});
+
+describe.skipIf(Boolean(skip))('the step inspector in the zero-key demo', () => {
+  const app = appSession(() => [], { start: demoRun });
+  let page: Page;
+  beforeAll(() => {
+    ({ page } = app);
+  });
+
+  it('trains in rewrite mode and shows the suggestions and the rewrite in the step inspector', async () => {
+    await page.getByRole('link', { name: 'Train' }).click();
+    await (await knob(page, 'Update mode')).selectOption('rewrite');
+    const estimate = page.locator('table').filter({ hasText: 'Update (rewrite)' });
+    await estimate.waitFor({ state: 'attached' }); // in the folded table per stage
+    await page.getByRole('button', { name: 'Start training' }).click();
+    await expect.poll(async () => (await readRuns(page)).filter((r) => r.status === 'completed').length, { timeout: 60_000 }).toBe(2);
+    const runs = await readRuns(page);
+    const latest = runs.find((r) => r.state?.config.updateMode === 'rewrite')!;
+    expect(latest.state!.gate.bestScore).toBeGreaterThan(0.5);
+    await page.getByRole('link', { name: 'Runs' }).click();
+    await page.getByText('Test report').waitFor();
+    await page.getByRole('button', { name: 'Inspect step 1', exact: true }).click();
+    const card = page.locator('section.card').filter({ has: page.getByRole('heading', { name: 'Rewrite from suggestions' }) });
+    await card.waitFor();
+    expect(await card.innerText()).toMatch(/Suggestions \(\d+ of \d+ chosen for the rewrite\)/);
+    expect(await card.innerText()).toMatch(/What the rewrite changed\s+added - /);
+    await card.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: 'test-results/runs-rewrite-step-light.png' });
+    await page.getByRole('link', { name: 'Train' }).click();
+    await (await knob(page, 'Update mode')).selectOption('patch');
+  }, 120_000);
+
+  it('skill-aware reflection writes reminders into the appendix and shows the re-scored skill in the step inspector', async () => {
+    await page.getByRole('link', { name: 'Train' }).click();
+    expect(await page.getByLabel('Reminders from').count()).toBe(0);
+    await (await knob(page, 'Skill-aware reflection')).check();
+    expect(await page.getByLabel('Reminders from').inputValue()).toBe('failure_only');
+    await (await knob(page, 'Compact reminders above')).fill('3');
+    await page.getByRole('button', { name: 'Start training' }).click();
+    await expect.poll(async () => (await readRuns(page)).filter((r) => r.status === 'completed').length, { timeout: 60_000 }).toBe(3);
+    await page.getByRole('link', { name: 'Runs' }).click();
+    await page.getByText('Test report').waitFor();
+    await page.getByRole('button', { name: 'Inspect step 1', exact: true }).click();
+    const card = page.locator('section.card').filter({ has: page.getByRole('heading', { name: 'Execution notes appendix' }) });
+    await card.waitFor();
+    const text = await card.innerText();
+    expect(text).toMatch(/\d+ reminders? from the analysts · notes 0 → \d+ · compacted \d+ → \d+/);
+    expect(text).toMatch(/scored again on validation: \d+\.\d% → \d+\.\d%/);
+    await card.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: 'test-results/runs-appendix-step-light.png' });
+    await page.getByRole('link', { name: 'Train' }).click();
+    await (await knob(page, 'Skill-aware reflection')).uncheck();
+  }, 120_000);
+});
