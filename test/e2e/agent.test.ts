@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { mkdirSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { launchBrowser } from './support/chromium';
-import { connect, knob, readRuns, setKnobs, uploadDataset, waitForStatus } from './support/app';
+import { connect, knob, setKnobs, trainToCompletion, uploadDataset, waitForStatus } from './support/app';
 import { strToU8, zipSync } from 'fflate';
 import { startLlmServer, type LlmTestServer } from '../support/llm-server';
 import { LOOKUP, NUMBER, DOUBLE, UNITS, UNITS_REFERENCE, toolWorldItems, toolWorldOptimizer, toolWorldPolicy } from '../support/tool-world';
@@ -63,10 +63,8 @@ describe.skipIf(Boolean(skip))('an agent with tools, in Chromium', () => {
     await page.getByText(/Training will use/).waitFor();
     await page.getByRole('link', { name: 'Train' }).click();
     await setKnobs(page, { Epochs: '2', 'Batch size': '12' });
-    await page.getByRole('button', { name: 'Start training' }).click();
+    const run = await trainToCompletion(page);
     await waitForStatus(page, 'Completed');
-
-    const [run] = await readRuns(page);
     const best = run.state!.gate.bestSkill;
     expect(best).toContain(LOOKUP);
     expect(best).toContain(NUMBER);
@@ -130,10 +128,8 @@ describe.skipIf(Boolean(skip))('an agent with tools, in Chromium', () => {
     await page.getByLabel('Open skill file').setInputFiles({ name: 'parts.md', mimeType: 'text/markdown', buffer: Buffer.from(`# Parts\n\nWeights in the catalogue are in kg: grams = kg × 1000.\n\n${LOOKUP}\n${DOUBLE}\n`) });
     await page.getByRole('link', { name: 'Train' }).click();
     await setKnobs(page, { Epochs: '1', 'Batch size': '12', 'Maximum turns': '4' });
-    await page.getByRole('button', { name: 'Start training' }).click();
+    const run = await trainToCompletion(page);
     await waitForStatus(page, 'Completed');
-    const runs = await readRuns(page);
-    const run = runs.sort((a, b) => b.updatedAt - a.updatedAt)[0];
     expect(run.state!.gate.bestSkill).toContain(NUMBER);
     expect(run.state!.gate.bestSkill).not.toContain(DOUBLE);
     await page.getByRole('link', { name: 'Runs' }).click();
@@ -170,9 +166,8 @@ describe.skipIf(Boolean(skip))('an agent with tools, in Chromium', () => {
     await page.getByRole('link', { name: 'Train' }).click();
     await (await knob(page, 'References on demand')).check();
     await setKnobs(page, { Epochs: '1', 'Batch size': '12' });
-    await page.getByRole('button', { name: 'Start training' }).click();
+    const run = await trainToCompletion(page);
     await waitForStatus(page, 'Completed');
-    const run = (await readRuns(page)).sort((a, b) => b.updatedAt - a.updatedAt)[0];
     // Weight questions need the reference: the optimizer learned to make the agent read it.
     expect(run.state!.gate.bestSkill).toContain(UNITS);
     // The agent read the reference of the version it ran with, through read_file.

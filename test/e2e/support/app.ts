@@ -91,6 +91,22 @@ export function readRuns(page: Page): Promise<
   );
 }
 
+/**
+ * Start training and wait for the run it made to complete, read from the store: a status line
+ * reading "Completed" may still be the previous run's when the new one has not started yet.
+ */
+export async function trainToCompletion(page: Page, timeout = 180_000): Promise<Awaited<ReturnType<typeof readRuns>>[number]> {
+  const before = new Set((await readRuns(page)).map((r) => r.id));
+  await page.getByRole('button', { name: 'Start training' }).click();
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const run = (await readRuns(page)).find((r) => !before.has(r.id));
+    if (run?.status === 'completed' && run.state) return run;
+    if (Date.now() > deadline) throw new Error(`The new run did not complete (status: ${run?.status ?? 'not created'}).`);
+    await page.waitForTimeout(250); // a polling interval: the condition is the stored state
+  }
+}
+
 export function countStore(page: Page, store: string): Promise<number> {
   return page.evaluate(
     (name) =>
