@@ -28,6 +28,13 @@ describe('generated docs', () => {
     }
   });
 
+  it('src/ui/README.md names every screen folder’s files (the folders share it)', () => {
+    const ui = join(ROOT, 'src/ui');
+    const text = readFileSync(join(ui, 'README.md'), 'utf8');
+    for (const d of readdirSync(ui, { withFileTypes: true }).filter((e) => e.isDirectory() && !existsSync(join(ui, e.name, 'README.md'))))
+      for (const f of readdirSync(join(ui, d.name)).filter((n) => /\.tsx?$/.test(n))) expect(text, `src/ui/README.md names ${d.name}/${f}`).toContain(f);
+  });
+
   it('the README stays short: the two commands, the rest in the guide', () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     expect(readme).toContain('npm install && npm run dev');
