@@ -12,7 +12,7 @@ import { makeWorldItems } from '../support/rule-world';
 import { openSkillwrightDb } from '../../src/storage/open-db';
 import { importBundle, parseBundle } from '../../src/storage/bundle';
 import { exportRunFile } from '../support/bundle-file';
-import { runCli } from '../../src/cli/main';
+import { runCliIn } from '../support/cli-here';
 import { readPackageZip } from '../../src/core/skill/package-zip';
 import type { CurvePoint } from '../../src/core/report/learning-curve';
 import { ruleText, topicCode, TOPICS } from '../support/rule-world';
@@ -69,26 +69,7 @@ function cli(args: string[], o: { env?: Record<string, string>; onErr?: (text: s
 const best = (out: string) => readFileSync(join(dir, out, 'best-skill.md'), 'utf8');
 
 /** The same CLI in this process (its config and data checks), where a spawn adds nothing. */
-async function cliHere(args: string[], env: Record<string, string> = { SKILLWRIGHT_TARGET_API_KEY: KEY }): Promise<Ran> {
-  let stdout = '';
-  let stderr = '';
-  const cwd = process.cwd();
-  process.chdir(dir);
-  try {
-    const code = await runCli(args, {
-      env,
-      err: (t) => (stderr += `${t}\n`),
-      out: (t) => (stdout += `${t}\n`),
-      rawErr: null,
-      interrupted: new Promise(() => {}),
-      promptsDir: new URL('../../prompts/', import.meta.url).pathname,
-      now: () => Date.now(),
-    });
-    return { code, stdout, stderr };
-  } finally {
-    process.chdir(cwd);
-  }
-}
+const cliHere = (args: string[], env: Record<string, string> = { SKILLWRIGHT_TARGET_API_KEY: KEY }) => runCliIn(dir, args, env);
 
 describe('skillwright (the headless runner)', () => {
   let reference: string;

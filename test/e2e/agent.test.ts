@@ -1,9 +1,8 @@
 // An agent's skill trained in the page (issue #30): the parts-desk example (a dataset that declares
 // its lookup tool), the trajectory inspector turn by turn, in both themes and at phone width.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { mkdirSync } from 'node:fs';
-import type { BrowserContext, Page } from 'playwright-core';
-import { launchBrowser } from './support/chromium';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { appSession, skip } from './support/session';
 import { connect, knob, setKnobs, trainToCompletion, uploadDataset, waitForStatus } from './support/app';
 import { strToU8, zipSync } from 'fflate';
 import { startLlmServer, type LlmTestServer } from '../support/llm-server';
@@ -26,29 +25,20 @@ export default {
 };
 `;
 
-const appUrl = inject('appUrl');
-const skip = inject('e2eSkipReason');
 
 describe.skipIf(Boolean(skip))('an agent with tools, in Chromium', () => {
   let srv: LlmTestServer;
-  let ctx: BrowserContext;
+  // Errors, warnings and uncaught page errors are collected; each test checks none came.
+  const session = appSession();
   let page: Page;
-  const problems: string[] = [];
+  const problems = session.consoleProblems;
 
   beforeAll(async () => {
-    mkdirSync('test-results', { recursive: true });
+    page = session.page;
     srv = await startLlmServer({ latencyMs: 5, agentPolicy: toolWorldPolicy, optimizerHook: toolWorldOptimizer });
-    ctx = await launchBrowser();
-    page = await ctx.newPage();
-    page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(m.text());
-    });
-    page.on('pageerror', (e) => problems.push(e.message));
-    await page.goto(appUrl);
   });
 
   afterAll(async () => {
-    await ctx?.close();
     await srv?.close();
   });
 

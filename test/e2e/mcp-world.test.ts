@@ -2,11 +2,10 @@
 // server on 127.0.0.1, the dataset declaring none, the skill a package read on demand. Data's MCP
 // card adds the server (its refund tool, which changes things, ticked by hand), the run trains
 // end to end, and the kept skill is judged as bench:quality judges it.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { mkdirSync } from 'node:fs';
-import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { strToU8, zipSync } from 'fflate';
-import { launchBrowser } from './support/chromium';
+import { appSession, skip } from './support/session';
 import { connect, knob, readRuns, setKnobs, uploadDataset, waitForStatus } from './support/app';
 import { shootThemes } from './support/shots';
 import { startLlmServer, type LlmTestServer } from '../support/llm-server';
@@ -15,31 +14,22 @@ import { agenticMcpTools, mcpAgenticDatasetText } from '../support/mcp-agentic-w
 import { START_SKILL_MD, START_UNITS_MD, UNITS_PATH } from '../support/agentic-world';
 import { AGENTIC_NOISE, agenticDataset, agenticHeldOut } from '../support/bench-agentic';
 
-const appUrl = inject('appUrl');
-const skip = inject('e2eSkipReason');
 
 describe.skipIf(Boolean(skip))('the MCP world, in Chromium', () => {
   let llm: LlmTestServer;
   let mcp: McpTestServer;
-  let ctx: BrowserContext;
+  // Errors, warnings and uncaught page errors are collected; each test checks none came.
+  const session = appSession();
   let page: Page;
-  const problems: string[] = [];
+  const problems = session.consoleProblems;
 
   beforeAll(async () => {
-    mkdirSync('test-results', { recursive: true });
+    page = session.page;
     llm = await startLlmServer({ world: 'agentic', targetNoise: AGENTIC_NOISE.agentic, noiseSeed: 1 });
     mcp = await startMcpServer({ name: 'desk', tools: agenticMcpTools() });
-    ctx = await launchBrowser();
-    page = await ctx.newPage();
-    page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(m.text());
-    });
-    page.on('pageerror', (e) => problems.push(e.message));
-    await page.goto(appUrl);
   });
 
   afterAll(async () => {
-    await ctx?.close();
     await llm?.close();
     await mcp?.close();
   });

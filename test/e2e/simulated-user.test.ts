@@ -1,10 +1,9 @@
 // The simulated-user world in the page (issue #31): Connect gives the user simulator an endpoint
 // of its own (tested with its own key), the orders desk's customers are played there, and the run
 // trains end to end; the kept skill is judged as bench:quality judges it.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { mkdirSync } from 'node:fs';
-import type { BrowserContext, Page } from 'playwright-core';
-import { launchBrowser } from './support/chromium';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { appSession, skip } from './support/session';
 import { connect, readRuns, setKnobs, uploadDataset, waitForStatus } from './support/app';
 import { shootThemes } from './support/shots';
 import { startLlmServer, type LlmTestServer } from '../support/llm-server';
@@ -13,20 +12,19 @@ import { conversationOptimizerAnswer } from '../support/conversation-optimizer';
 import { START_SKILL, conversationDatasetText } from '../support/conversation-world';
 import { conversationDataset, conversationHeldOut } from '../support/bench-simulated-user';
 
-const appUrl = inject('appUrl');
-const skip = inject('e2eSkipReason');
 const SIM_KEY = 'sk-user-simulator-e2e-5';
 const NOISE = { miss: 0.05, guess: 0.03 };
 
 describe.skipIf(Boolean(skip))('simulated users, in Chromium', () => {
   let llm: LlmTestServer;
   let sim: LlmTestServer;
-  let ctx: BrowserContext;
+  // Errors, warnings and uncaught page errors are collected; each test checks none came.
+  const session = appSession();
   let page: Page;
-  const problems: string[] = [];
+  const problems = session.consoleProblems;
 
   beforeAll(async () => {
-    mkdirSync('test-results', { recursive: true });
+    page = session.page;
     llm = await startLlmServer({
       targetNoise: NOISE,
       noiseSeed: 1,
@@ -34,17 +32,9 @@ describe.skipIf(Boolean(skip))('simulated users, in Chromium', () => {
       optimizerHook: (stage, system, user) => conversationOptimizerAnswer(stage, system, user, { noise: 1 }),
     });
     sim = await startLlmServer({ apiKey: SIM_KEY });
-    ctx = await launchBrowser();
-    page = await ctx.newPage();
-    page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(m.text());
-    });
-    page.on('pageerror', (e) => problems.push(e.message));
-    await page.goto(appUrl);
   });
 
   afterAll(async () => {
-    await ctx?.close();
     await llm?.close();
     await sim?.close();
   });

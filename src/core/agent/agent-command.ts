@@ -19,7 +19,6 @@ export interface AgentCommand {
 /** The pseudo-address an agent CLI target is stored under (no key is sent anywhere for it). */
 export const AGENT_CLI_URL = 'agent-cli://local';
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 /** A path inside the workspace: relative, no "..". */
 const inside = (p: unknown) =>
   typeof p === 'string' && p.trim() !== '' && !p.startsWith('/') && !p.split(/[\\/]/).includes('..');
@@ -42,7 +41,7 @@ export function readAgentCommand(raw: Record<string, unknown>): { command: Agent
       command: c as string[],
       skillFile: skillFile as string,
       task,
-      ...(isRecord(raw) && typeof raw.answerFile === 'string' ? { answerFile: raw.answerFile } : {}),
+      ...(typeof raw.answerFile === 'string' ? { answerFile: raw.answerFile } : {}),
       ...(typeof raw.transcriptFile === 'string' ? { transcriptFile: raw.transcriptFile } : {}),
     },
   };
