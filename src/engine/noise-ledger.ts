@@ -24,7 +24,16 @@ export function runFlipTally(state: Pick<RunState, 'flips'>): FlipTally {
 
 /** The policy of a step: the margin from the tally so far; settling off (or a run from before it) never re-samples. */
 export function policyOf(config: RunConfig, state: Pick<RunState, 'flips'>): NoisePolicy {
-  return noisePolicy(runFlipTally(state), config.settleVerdicts ? (config.maxSamples ?? 3) : 1);
+  return noisePolicy(runFlipTally(state), config.settleVerdicts ? (config.maxSamples ?? 3) : 1, repeatUnits(state));
+}
+
+/** Every repeated unit with its answers, or none when a run from before kept only their tallies. */
+export function repeatUnits(
+  state: Pick<RunState, 'flips'>,
+): { samples: number; passes: number; first: boolean }[] | undefined {
+  const all = Object.values(state.flips ?? {});
+  if (all.some((f) => f[2] === undefined || f[3] === undefined)) return undefined;
+  return all.map(([samples, , passes, first]) => ({ samples, passes: passes!, first: first === 1 }));
 }
 
 /** A unit's samples replace what the run knew of it (a unit only ever gains samples). */

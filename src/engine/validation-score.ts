@@ -193,15 +193,15 @@ export async function compareOnSelection(
   if (!cached || score.complete) s.selectionCache[hash] = score;
   const v = cmp.verdict;
   const outcome = { hash, score, gate: gateScore(score.hard, score.soft, opts, candidate), cacheHit, calls: cmp.calls };
-  // Posterior verdicts score each side by its expected share of items known: the noise taken out,
-  // and the candidate's drawn toward the reference where its own samples say little (the selection it survived).
+  // Posterior verdicts score each side by its expected pass rate: the candidate's drawn toward the
+  // reference where its own samples say little (the selection it survived), on a measured score's scale.
   if (v.posterior)
     return {
       outcome,
       cmp,
       gain: v.posterior.gain / Math.max(1, v.n),
-      refScore: v.posterior.refKnown,
-      candScore: v.posterior.candKnown,
+      refScore: v.posterior.refRate,
+      candScore: v.posterior.candRate,
     };
   return {
     outcome,

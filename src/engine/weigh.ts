@@ -14,6 +14,8 @@ import { pairedVerdict, type ItemPair, type Sample, type ValueOptions } from '..
 import {
   CHANGE_PRIOR,
   knownPrior,
+  meanNoise,
+  noiseGrid,
   noiseLevels,
   posteriorOverNoise,
   type NoiseLevel,
@@ -91,14 +93,26 @@ const tallyOf = (rows: readonly RolloutRow[] | undefined): Tally => ({
   n: rows?.length ?? 0,
 });
 
+/**
+ * The noise levels a verdict weighs: misses and guesses apart from the run's repeats when it kept
+ * their answers (else one flip rate for both, from its tally); a screen takes their mean, a tie
+ * the cautious bound of the flip rate.
+ */
+export function noiseLevelsOf(p: NoisePolicy, mode: NonNullable<WeighOptions['noise']>): NoiseLevel[] {
+  const single = (r: NoiseRates): NoiseLevel[] => [{ ...r, weight: 1 }];
+  if (mode === 'cautious') return single({ miss: p.flipUpper, guess: p.flipUpper });
+  const levels = p.repeats?.length ? noiseGrid(p.repeats) : p.flips ? noiseLevels(p.flips) : null;
+  if (mode === 'averaged' && levels) return levels;
+  if (levels && p.repeats?.length) return single(meanNoise(levels));
+  const rate = p.flipMean ?? p.flipUpper;
+  return single({ miss: rate, guess: rate });
+}
+
 export async function weighSkills(ctx: EngineContext, o: WeighOptions): Promise<Weighed> {
   const refPhase = o.refPhase ?? `${o.phase}-current`;
   const max = Math.max(1, o.policy.maxSamples);
   const p = o.policy;
-  const levels: NoiseLevel[] =
-    (o.noise ?? 'averaged') === 'averaged' && p.flips
-      ? noiseLevels(p.flips)
-      : [{ rate: o.noise === 'cautious' ? p.flipUpper : (p.flipMean ?? p.flipUpper), weight: 1 }];
+  const levels = noiseLevelsOf(p, o.noise ?? 'averaged');
   const [refHash, candHash] = await Promise.all([skillHash(o.ref), skillHash(o.cand)]);
   const position = new Map(o.itemIds.map((id, i) => [id, i]));
   const refRollout = o.refRows ? null : await rolloutPhase(ctx, { phase: refPhase, skill: o.ref, itemIds: o.itemIds });
@@ -234,6 +248,8 @@ export async function weighSkills(ctx: EngineContext, o: WeighOptions): Promise<
         gain: verdictNow.gain,
         refKnown: verdictNow.refKnown,
         candKnown: verdictNow.candKnown,
+        refRate: verdictNow.refRate,
+        candRate: verdictNow.candRate,
       },
     },
     pairs,

@@ -79,6 +79,8 @@ export interface NoisePolicy {
   flipMean?: number;
   /** The tally both came from: posterior verdicts weigh every flip rate it leaves plausible. */
   flips?: { minority: number; samples: number };
+  /** The repeated units themselves, with their answers: posterior verdicts weigh misses and guesses apart. */
+  repeats?: readonly { samples: number; passes: number; first: boolean }[];
   margin: number;
   /** Most samples per skill and item when settling (1 turns re-sampling off). */
   maxSamples: number;
@@ -86,12 +88,17 @@ export interface NoisePolicy {
   spotCheck?: boolean;
 }
 
-export function noisePolicy(t: FlipTally, maxSamples: number): NoisePolicy {
+export function noisePolicy(
+  t: FlipTally,
+  maxSamples: number,
+  repeats?: readonly { samples: number; passes: number; first: boolean }[],
+): NoisePolicy {
   const flipUpper = flipRateUpper(t);
   return {
     flipUpper,
     flipMean: (t.minority + 0.5) / (t.samples + 1),
     flips: { minority: t.minority, samples: t.samples },
+    ...(repeats ? { repeats } : {}),
     margin: settleMargin(flipUpper),
     maxSamples: Math.max(1, maxSamples),
     spotCheck: t.minority === 0 && t.samples < SPOT_CHECK_UNTIL,

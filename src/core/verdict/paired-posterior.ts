@@ -161,35 +161,98 @@ export interface PosteriorVerdict {
   /** Expected share of the items each side knows: scores with the target's noise taken out. */
   refKnown: number;
   candKnown: number;
+  /**
+   * Expected pass rate of each side, the target's noise kept (the scale of a measured score): what
+   * a run shows as a skill's score. The candidate's is drawn toward the reference where its own
+   * samples say little — the selection it survived is in its prior, not read as skill.
+   */
+  refRate: number;
+  candRate: number;
   items: (ItemChange & { itemId: string })[];
 }
 
-/** One noise level a verdict weighs, with its prior weight (from the run's flip tally). */
+/** One noise level a verdict weighs — a miss and a guess rate — with its prior weight (from the run's repeats). */
 export interface NoiseLevel {
-  rate: number;
+  miss: number;
+  guess: number;
   weight: number;
 }
 
 /** Flip rates a verdict averages over: a grid from a near-deterministic target to a coin. */
 const NOISE_GRID = [0.002, 0.01, 0.02, 0.035, 0.05, 0.07, 0.1, 0.14, 0.2, 0.28, 0.38];
 
+/** A grid point stands for the stretch of rates around it: its prior weight is its width. */
+const width = (i: number) => (NOISE_GRID[Math.min(i + 1, NOISE_GRID.length - 1)] - NOISE_GRID[Math.max(i - 1, 0)]) / 2;
+
+const normalised = (levels: NoiseLevel[], logs: number[]): NoiseLevel[] => {
+  const top = Math.max(...logs);
+  const w = logs.map((x) => Math.exp(x - top));
+  const z = w.reduce((a, x) => a + x, 0);
+  return levels.map((l, i) => ({ ...l, weight: w[i] / z })).filter((x) => x.weight > 1e-6);
+};
+
 /**
- * The noise levels a verdict averages over (issue #32), weighed by how likely the run's flip tally
- * makes each (Jeffreys: Beta(minority + ½, agreeing + ½)). A point estimate from a short, lucky
- * tally takes a noisy target for a steady one and reads its flips as gains; the levels it cannot
- * rule out keep their weight, and each verdict's own samples weigh them again.
+ * The noise levels a verdict averages over (issue #32), one flip rate for misses and guesses alike,
+ * weighed by how likely the run's flip tally makes each (Jeffreys: Beta(minority + ½, agreeing + ½)).
+ * A point estimate from a short, lucky tally takes a noisy target for a steady one and reads its
+ * flips as gains; the levels it cannot rule out keep their weight, and each verdict's own samples
+ * weigh them again. What a run falls back on when its repeats were kept without their answers.
  */
 export function noiseLevels(t: { minority: number; samples: number }): NoiseLevel[] {
+  const levels = NOISE_GRID.map((rate) => ({ miss: rate, guess: rate, weight: 0 }));
   const logs = NOISE_GRID.map(
-    (e) => (t.minority + 0.5 - 1) * Math.log(e) + (t.samples - t.minority + 0.5 - 1) * Math.log(1 - e),
+    (e, i) =>
+      (t.minority + 0.5 - 1) * Math.log(e) + (t.samples - t.minority + 0.5 - 1) * Math.log(1 - e) + Math.log(width(i)),
   );
-  const top = Math.max(...logs);
-  // A grid point stands for the stretch of rates around it: weigh it by its width.
-  const width = (i: number) =>
-    (NOISE_GRID[Math.min(i + 1, NOISE_GRID.length - 1)] - NOISE_GRID[Math.max(i - 1, 0)]) / 2;
-  const w = logs.map((x, i) => Math.exp(x - top) * width(i));
-  const z = w.reduce((a, x) => a + x, 0);
-  return NOISE_GRID.map((rate, i) => ({ rate, weight: w[i] / z })).filter((x) => x.weight > 1e-6);
+  return normalised(levels, logs);
+}
+
+/** The repeated samples of one skill on one item: how many, how many passed, and whether the first did. */
+export interface RepeatUnit {
+  samples: number;
+  passes: number;
+  first: boolean;
+}
+
+/**
+ * The noise levels a verdict averages over, misses and guesses apart (issue #32): a target that
+ * slips on a step of a task it knows (an agent's several tool calls) misses far more often than it
+ * guesses, and one flip rate for both reads its rare lucky passes as known items and its real
+ * gains as flukes. Each (miss, guess) pair is weighed by how well it explains the run's repeats:
+ * the samples after each unit's first, given the first (a unit was asked again because of what its
+ * first sample said, never because of what the later ones would say), the unit either known or not.
+ */
+export function noiseGrid(units: readonly RepeatUnit[]): NoiseLevel[] {
+  const levels: NoiseLevel[] = [];
+  const logs: number[] = [];
+  NOISE_GRID.forEach((m, i) =>
+    NOISE_GRID.forEach((g, j) => {
+      // Known must mean "answered right more often" by a clear margin: the classes never swap.
+      if (m + g >= 0.6) return;
+      let log = Math.log(width(i)) + Math.log(width(j));
+      for (const u of units) {
+        const later = u.passes - (u.first ? 1 : 0);
+        const fails = u.samples - 1 - later;
+        const known = Math.log(u.first ? 1 - m : m) + later * Math.log(1 - m) + fails * Math.log(m);
+        const unknown = Math.log(u.first ? g : 1 - g) + later * Math.log(g) + fails * Math.log(1 - g);
+        const firstOnly = Math.log((u.first ? 1 - m : m) + (u.first ? g : 1 - g));
+        const top = Math.max(known, unknown);
+        log += top + Math.log(Math.exp(known - top) + Math.exp(unknown - top)) - firstOnly;
+      }
+      levels.push({ miss: m, guess: g, weight: 0 });
+      logs.push(log);
+    }),
+  );
+  return normalised(levels, logs);
+}
+
+/** The single noise a screen assumes: the levels' weighted mean, misses and guesses apart. */
+export function meanNoise(levels: readonly NoiseLevel[]): NoiseRates {
+  const z = levels.reduce((a, l) => a + l.weight, 0) || 1;
+  return {
+    miss: levels.reduce((a, l) => a + l.weight * l.miss, 0) / z,
+    guess: levels.reduce((a, l) => a + l.weight * l.guess, 0) / z,
+  };
 }
 
 /**
@@ -201,9 +264,10 @@ export function posteriorOverNoise(
   levels: readonly NoiseLevel[],
   prior: (noise: NoiseRates) => ChangePrior,
 ): PosteriorVerdict {
-  if (levels.length === 1) return posteriorVerdict(tallies, noiseOf(levels[0].rate), prior(noiseOf(levels[0].rate)));
+  const rates = (l: NoiseLevel): NoiseRates => ({ miss: l.miss, guess: l.guess });
+  if (levels.length === 1) return posteriorVerdict(tallies, rates(levels[0]), prior(rates(levels[0])));
   const each = levels.map((l) => {
-    const v = posteriorVerdict(tallies, noiseOf(l.rate), prior(noiseOf(l.rate)));
+    const v = posteriorVerdict(tallies, rates(l), prior(rates(l)));
     return { v, log: Math.log(l.weight) + v.items.reduce((a, x) => a + x.logEvidence, 0) };
   });
   const top = Math.max(...each.map((x) => x.log));
@@ -228,6 +292,8 @@ export function posteriorOverNoise(
     regressed: items.filter((x) => x.down >= 0.5).map((x) => x.itemId),
     refKnown: mix((v) => v.refKnown),
     candKnown: mix((v) => v.candKnown),
+    refRate: mix((v) => v.refRate),
+    candRate: mix((v) => v.candRate),
     items,
   };
 }
@@ -245,6 +311,9 @@ export function posteriorVerdict(
   const items = tallies.map((t) => ({ itemId: t.itemId, ...itemChange(t.ref, t.cand, noise, prior) }));
   const sum = changeSum(items);
   const n = items.length;
+  const refKnown = n ? items.reduce((a, x) => a + x.refKnown, 0) / n : 0;
+  const candKnown = n ? items.reduce((a, x) => a + x.candKnown, 0) / n : 0;
+  const rate = (known: number) => known * (1 - noise.miss) + (1 - known) * noise.guess;
   return {
     n,
     pBetter: atLeast(sum, 1),
@@ -252,8 +321,10 @@ export function posteriorVerdict(
     gain: items.reduce((a, x) => a + x.up - x.down, 0),
     improved: items.filter((x) => x.up >= 0.5).map((x) => x.itemId),
     regressed: items.filter((x) => x.down >= 0.5).map((x) => x.itemId),
-    refKnown: n ? items.reduce((a, x) => a + x.refKnown, 0) / n : 0,
-    candKnown: n ? items.reduce((a, x) => a + x.candKnown, 0) / n : 0,
+    refKnown,
+    candKnown,
+    refRate: n ? rate(refKnown) : 0,
+    candRate: n ? rate(candKnown) : 0,
     items,
   };
 }

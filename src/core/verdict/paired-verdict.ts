@@ -99,7 +99,7 @@ export interface PairedVerdict {
   margin: number;
   /**
    * Posterior verdicts (core/paired-posterior.ts): the chance the candidate knows more of the items
-   * and fewer, the expected items gained, and each side's expected share known. Improved and
+   * and fewer, the expected items gained, each side's expected share known and pass rate. Improved and
    * regressed are then the items more likely gained or lost than not.
    */
   posterior?: PosteriorFigures;
@@ -111,6 +111,9 @@ export interface PosteriorFigures {
   gain: number;
   refKnown: number;
   candKnown: number;
+  /** Each side's expected pass rate, the noise kept: the score a run shows. */
+  refRate: number;
+  candRate: number;
 }
 
 /** The verdict on every item both skills were scored on. */

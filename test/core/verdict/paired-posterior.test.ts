@@ -175,7 +175,7 @@ describe('the noise a verdict cannot rule out (issue #32)', () => {
   ];
 
   it('weighs each flip rate by the run’s tally: a long agreeing tally leaves only low ones, a short one keeps high ones', () => {
-    const mass = (levels: { rate: number; weight: number }[]) => levels.filter((l) => l.rate >= 0.07).reduce((a, l) => a + l.weight, 0);
+    const mass = (levels: { miss: number; weight: number }[]) => levels.filter((l) => l.miss >= 0.07).reduce((a, l) => a + l.weight, 0);
     const sum = (levels: { weight: number }[]) => levels.reduce((a, l) => a + l.weight, 0);
     expect(sum(noiseLevels({ minority: 0, samples: 32 }))).toBeCloseTo(1, 5);
     expect(mass(noiseLevels({ minority: 0, samples: 32 }))).toBeGreaterThan(0.02);
@@ -190,7 +190,7 @@ describe('the noise a verdict cannot rule out (issue #32)', () => {
     const upOf = (items: ItemTallies[]) => posteriorOverNoise(items, levels, known).items[0].up;
     expect(upOf(flippy)).toBeLessThan(upOf(flukeOrGain) - 0.05);
     // A single level cannot learn it: the lone flip's chance of being a gain stays where it was.
-    const one = [{ rate: 0.015, weight: 1 }];
+    const one = [{ miss: 0.015, guess: 0.015, weight: 1 }];
     expect(posteriorOverNoise(flippy, one, known).items[0].up).toBeCloseTo(posteriorOverNoise(flukeOrGain, one, known).items[0].up, 12);
   });
 
@@ -203,7 +203,7 @@ describe('the noise a verdict cannot rule out (issue #32)', () => {
   });
 
   it('one level is the plain verdict', () => {
-    const one = posteriorOverNoise(flukeOrGain, [{ rate: 0.05, weight: 1 }], known);
+    const one = posteriorOverNoise(flukeOrGain, [{ miss: 0.05, guess: 0.05, weight: 1 }], known);
     expect(one.pBetter).toBeCloseTo(posteriorVerdict(flukeOrGain, noiseOf(0.05), prior).pBetter, 12);
   });
 
