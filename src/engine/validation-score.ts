@@ -157,6 +157,8 @@ export async function compareOnSelection(
         // A tie needs every item, and to know which were lost; a comparison that may not stop early, every item.
         scoreAll: !!o.allowTie || !earlyStop,
         settleAll: !!o.allowTie,
+        // A tie is taken only with no item likely lost: a first answer that slipped is asked again.
+        settleLosses: !!o.allowTie,
       })
     : await compareSkills(ctx, {
         phase,
@@ -193,16 +195,20 @@ export async function compareOnSelection(
   if (!cached || score.complete) s.selectionCache[hash] = score;
   const v = cmp.verdict;
   const outcome = { hash, score, gate: gateScore(score.hard, score.soft, opts, candidate), cacheHit, calls: cmp.calls };
-  // Posterior verdicts score each side by its expected pass rate: the candidate's drawn toward the
-  // reference where its own samples say little (the selection it survived), on a measured score's scale.
-  if (v.posterior)
+  // Posterior verdicts on a target seen to flip score each side by its expected pass rate: the
+  // candidate's drawn toward the reference where its own samples say little (the selection it
+  // survived), on a measured score's scale. A target that never changed an answer has no luck to
+  // correct for: its scores are as measured.
+  if (v.posterior) {
+    const steady = (o.policy.flips?.minority ?? 0) === 0;
     return {
       outcome,
       cmp,
       gain: v.posterior.gain / Math.max(1, v.n),
-      refScore: v.posterior.refRate,
-      candScore: v.posterior.candRate,
+      refScore: steady ? v.refScore : v.posterior.refRate,
+      candScore: steady ? v.candScore : v.posterior.candRate,
     };
+  }
   return {
     outcome,
     cmp,

@@ -12,13 +12,12 @@ import { skillHash } from '../core/basics/hash';
 import { isPass } from '../core/verdict/credit';
 import { pairedVerdict, type ItemPair, type Sample, type ValueOptions } from '../core/verdict/paired-verdict';
 import {
+  CHANGE_LEVELS,
   CHANGE_PRIOR,
   knownPrior,
-  meanNoise,
-  noiseGrid,
   noiseLevels,
   posteriorOverNoise,
-  type NoiseLevel,
+  type ChangePrior,
   type NoiseRates,
   type ItemChange,
   type ItemTallies,
@@ -26,6 +25,7 @@ import {
   type Tally,
 } from '../core/verdict/paired-posterior';
 import type { NoisePolicy } from '../core/verdict/noise';
+import { noiseMixture, posteriorPerItem } from '../core/verdict/item-noise';
 import type { EngineContext } from './context';
 import { rolloutCacheKey, rolloutPhase } from './rollout';
 import type { RolloutRow } from './types';
@@ -42,8 +42,19 @@ export interface WeighOptions {
   /** The reference's first samples, when at hand (the step's own rollouts). */
   refRows?: readonly RolloutRow[];
   policy: NoisePolicy;
-  /** Stop as sure once P(better) reaches this. */
+  /** Stop as sure once P(better) reaches this (with `lead`, P(better) − P(worse)). */
   accept: number;
+  /**
+   * Weigh the lead of "better" over "worse" instead of P(better): a screen's question. Before any
+   * sample the lead is 0 whatever the prior, where P(better) alone is already what the prior gives
+   * a change of any size.
+   */
+  lead?: boolean;
+  /**
+   * Most samples per side and item in this verdict (default: the run's). A tie rests on a train
+   * item or two: on a noisy target three answers cannot tell a gain from a slip, six can.
+   */
+  samples?: number;
   /** Stop as hopeless once P(better) can no longer reach this (default `accept`). */
   reject?: number;
   /** Candidate items scored per wave; the whole list at once when every item must be seen (a repair reads what broke). */
@@ -61,9 +72,10 @@ export interface WeighOptions {
   /** Before stopping as sure, ask again where a gain is plausible but not sure (a tie rests on train gains alone). */
   settleGains?: boolean;
   /**
-   * The noise the verdict assumes: every level the run's flips leave plausible, averaged (a gate's
-   * accept); the run's estimate alone (a train check's screen, which the gate checks again); or its
-   * cautious bound (a tie, which has no validation evidence of its own).
+   * The noise the verdict assumes: each item's own level from the run's mix, or where the run kept
+   * only its flip tally every level it leaves plausible (a gate's accept) or its estimate alone (a
+   * train check's screen, which the gate checks again); or the flip rate's cautious bound for every
+   * item (a tie, which has no validation evidence of its own).
    */
   noise?: 'averaged' | 'estimate' | 'cautious';
   /** Ask again where a change is plausible even once P(better) cannot reach `accept` (a tie needs to know what was lost). */
@@ -94,25 +106,29 @@ const tallyOf = (rows: readonly RolloutRow[] | undefined): Tally => ({
 });
 
 /**
- * The noise levels a verdict weighs: misses and guesses apart from the run's repeats when it kept
- * their answers (else one flip rate for both, from its tally); a screen takes their mean, a tie
- * the cautious bound of the flip rate.
+ * How a verdict weighs the target's noise: each item its own level, drawn from the run's mix
+ * fitted on its repeats (core/verdict/item-noise.ts), when the run kept their answers; else one
+ * flip rate for every item — every rate the run's tally leaves plausible, or its estimate — as a
+ * run from before did. A tie weighs its train evidence at the cautious bound of the flip rate.
  */
-export function noiseLevelsOf(p: NoisePolicy, mode: NonNullable<WeighOptions['noise']>): NoiseLevel[] {
-  const single = (r: NoiseRates): NoiseLevel[] => [{ ...r, weight: 1 }];
-  if (mode === 'cautious') return single({ miss: p.flipUpper, guess: p.flipUpper });
-  const levels = p.repeats?.length ? noiseGrid(p.repeats) : p.flips ? noiseLevels(p.flips) : null;
-  if (mode === 'averaged' && levels) return levels;
-  if (levels && p.repeats?.length) return single(meanNoise(levels));
-  const rate = p.flipMean ?? p.flipUpper;
-  return single({ miss: rate, guess: rate });
+function posteriorOf(
+  p: NoisePolicy,
+  mode: NonNullable<WeighOptions['noise']>,
+  prior: (noise: NoiseRates) => ChangePrior,
+): (t: readonly ItemTallies[]) => PosteriorVerdict {
+  if (mode !== 'cautious' && p.repeats?.length) {
+    const mix = noiseMixture(p.repeats);
+    return (t) => posteriorPerItem(t, mix, prior, CHANGE_LEVELS);
+  }
+  const rate = mode === 'cautious' ? p.flipUpper : (p.flipMean ?? p.flipUpper);
+  const levels = mode === 'averaged' && p.flips ? noiseLevels(p.flips) : [{ miss: rate, guess: rate, weight: 1 }];
+  return (t) => posteriorOverNoise(t, levels, prior, CHANGE_LEVELS);
 }
 
 export async function weighSkills(ctx: EngineContext, o: WeighOptions): Promise<Weighed> {
   const refPhase = o.refPhase ?? `${o.phase}-current`;
-  const max = Math.max(1, o.policy.maxSamples);
+  const max = Math.max(1, o.samples ?? o.policy.maxSamples);
   const p = o.policy;
-  const levels = noiseLevelsOf(p, o.noise ?? 'averaged');
   const [refHash, candHash] = await Promise.all([skillHash(o.ref), skillHash(o.cand)]);
   const position = new Map(o.itemIds.map((id, i) => [id, i]));
   const refRollout = o.refRows ? null : await rolloutPhase(ctx, { phase: refPhase, skill: o.ref, itemIds: o.itemIds });
@@ -120,12 +136,16 @@ export async function weighSkills(ctx: EngineContext, o: WeighOptions): Promise<
   const ref = new Map<string, RolloutRow[]>();
   const cand = new Map<string, RolloutRow[]>();
   for (const r of refFirst) if (r.status === 'ok') ref.set(r.itemId, [r]);
-  // Every repeat either skill already holds counts: earlier verdicts drew them.
+  // Every repeat either skill already holds counts: earlier verdicts drew them. Not this verdict's
+  // own (a run resumed mid-verdict): those are asked for again round by round and come from the
+  // cache, so a resumed verdict takes the very path, and makes the very calls, of an unbroken one.
+  const own = (phase: string) => phase.startsWith(`${o.phase}/r`) || phase.startsWith(`${refPhase}/r`);
   const gather = async (hash: string, side: Map<string, RolloutRow[]>, from: number) => {
     for (const id of o.itemIds) {
       for (let k = from; k < max; k++) {
         const row = await ctx.store.findRollout(ctx.runId, rolloutCacheKey(hash, id, ctx.targetKey, k));
-        if (row?.status === 'ok' && (side.get(id)?.length ?? 0) === k) side.set(id, [...(side.get(id) ?? []), row]);
+        if (row?.status === 'ok' && !own(row.phase) && (side.get(id)?.length ?? 0) === k)
+          side.set(id, [...(side.get(id) ?? []), row]);
         else break;
       }
     }
@@ -133,7 +153,7 @@ export async function weighSkills(ctx: EngineContext, o: WeighOptions): Promise<
   await gather(refHash, ref, 1);
   const firstPasses = [...ref.values()].filter((rows) => isPass(rows[0].hard)).length;
   const prior = (noise: NoiseRates) => ({ known: knownPrior(firstPasses, ref.size, noise), change: CHANGE_PRIOR });
-  const posterior = (t: ItemTallies[]) => posteriorOverNoise(t, levels, prior);
+  const posterior = posteriorOf(p, o.noise ?? 'averaged', prior);
   const tallies = (optimistic: boolean): ItemTallies[] =>
     o.itemIds
       .filter((id) => ref.has(id))
@@ -157,6 +177,7 @@ export async function weighSkills(ctx: EngineContext, o: WeighOptions): Promise<
     return !!x && x.up + x.down >= PLAUSIBLE && (tallyOf(ref.get(id)).n < max || tallyOf(cand.get(id)).n < max);
   };
   let last: PosteriorVerdict | null = null;
+  const measure = (v: PosteriorVerdict) => (o.lead ? v.pBetter - v.pWorse : v.pBetter);
   const weigh = () => (last = posterior(tallies(false)));
   const reject = o.reject ?? o.accept;
   // Sure: stop. Hopeless: stop too — but first samples on every item when all must be scored, and
@@ -170,9 +191,9 @@ export async function weighSkills(ctx: EngineContext, o: WeighOptions): Promise<
   // Gains need settling only on the way to "sure"; a hopeless verdict leaves them.
   const lossesOpen = (gains = false) => scoredAll && last!.items.some((x) => unsettled(x, gains));
   const decided = () => {
-    if (weigh().pBetter >= o.accept && (scoredAll || o.acceptEarly)) return !lossesOpen(true);
+    if (measure(weigh()) >= o.accept && (scoredAll || o.acceptEarly)) return !lossesOpen(true);
     if (scoredAll ? o.settleAll : o.scoreAll) return false;
-    return posterior(tallies(true)).pBetter < reject && !lossesOpen();
+    return measure(posterior(tallies(true))) < reject && !lossesOpen();
   };
   const take = (rows: readonly RolloutRow[]) => {
     for (const r of rows) if (r.status === 'ok' && !cand.has(r.itemId)) cand.set(r.itemId, [r]);
@@ -196,10 +217,10 @@ export async function weighSkills(ctx: EngineContext, o: WeighOptions): Promise<
   while (first.complete && !decided()) {
     const asks: { side: 'ref' | 'cand'; id: string; k: number }[] = [];
     // Sure or hopeless already, and only losses or gains left to settle: only those are asked again.
-    const settling = last!.pBetter >= o.accept || posterior(tallies(true)).pBetter < reject;
+    const settling = measure(last!) >= o.accept || measure(posterior(tallies(true))) < reject;
     const settles = !!(o.settleLosses || o.settleGains);
     for (const x of last!.items) {
-      const gains = last!.pBetter >= o.accept;
+      const gains = measure(last!) >= o.accept;
       if (!cand.has(x.itemId) || x.up + x.down < PLAUSIBLE || (settling && settles && !unsettled(x, gains))) continue;
       for (const [side, rows] of [
         ['ref', ref.get(x.itemId)!],

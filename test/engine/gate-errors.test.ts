@@ -60,7 +60,8 @@ describe('gate with errored rows', () => {
     expect(g.selection!.gate).toBeGreaterThan(state.gate.currentScore);
     // … but on the items both scored the two are equal, so the gate rejects it.
     expect(g.compared!.candidate).toBeCloseTo(g.compared!.current, 12);
-    expect(g.compared!.gain).toBe(0);
+    // (a posterior verdict's gain is an expectation: a hair above 0 where nothing moved)
+    expect(g.compared!.gain).toBeCloseTo(0, 2);
     expect(g.verdict!.n).toBe(g.selection!.score.n);
     expect(g.verdict!).toMatchObject({ improved: [], regressed: [] });
     expect(g.decision.action).toBe('reject');

@@ -3,12 +3,17 @@
 // spot checks), the run measures its target's flip rate, a bad repair is survived by leave-one-out
 // blame and a second round, the lift carries an interval that holds the noise-free lift, and a
 // noisy run is the same at any concurrency (the noise comes from the endpoint, never the engine).
+// These are the mean gate's settling (gate confidence 0); posterior verdicts, the default since
+// issue #32, are tested in verdicts.test.ts.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MemoryRunStore } from '../../src/storage/memory-store';
 import { HARMFUL_KEY } from '../support/rule-world';
 import { trainSeed, type SeedResult } from '../support/bench-quality';
 import type { GateArtifact, RepairArtifact } from '../../src/engine/artifacts';
 import type { RunState } from '../../src/engine/types';
+
+/** The mean gate: its settling by a margin of votes is what these tests read. */
+const MEAN_GATE = { gateConfidence: 0 };
 
 const key = (step: number) => `s${String(step).padStart(4, '0')}`;
 
@@ -26,7 +31,7 @@ describe('a stochastic target', () => {
   let result: SeedResult;
   let state: RunState;
   beforeAll(async () => {
-    result = await trainSeed('noisy', 1, {}, { store });
+    result = await trainSeed('noisy', 1, MEAN_GATE, { store });
     state = (await store.loadState('noisy-1'))!;
   });
 
@@ -60,7 +65,7 @@ describe('a stochastic target', () => {
 
   it('gives the same run at any concurrency', async () => {
     const one = new MemoryRunStore();
-    await trainSeed('noisy', 1, {}, { store: one, concurrency: 1 });
+    await trainSeed('noisy', 1, MEAN_GATE, { store: one, concurrency: 1 });
     const fingerprint = async (s: MemoryRunStore, runId: string) => (await s.getSteps(runId)).map((x) => [x.step, x.action, x.candidateHash, x.candidateGateScore, x.currentScore]);
     expect(await fingerprint(one, 'noisy-1')).toEqual(await fingerprint(store, 'noisy-1'));
     expect((await one.loadState('noisy-1'))!.summary!.lift).toEqual(state.summary!.lift);
@@ -70,7 +75,7 @@ describe('a stochastic target', () => {
 describe('a deterministic target', () => {
   it('is only spot-checked: one answer settles every item once the probe shows no flips', async () => {
     const store = new MemoryRunStore();
-    await trainSeed('hard', 1, {}, { store });
+    await trainSeed('hard', 1, MEAN_GATE, { store });
     const state = (await store.loadState('hard-1'))!;
     expect(Object.values(state.flips ?? {}).every((f) => f[1] === 0)).toBe(true);
     const gs = await gates(store, 'hard-1');
@@ -86,7 +91,7 @@ describe('a deterministic target', () => {
 describe('credit assignment that survives a bad repair', () => {
   it('drops the harmful rule a repair slipped in (leave-one-out) and repairs again what is still broken', async () => {
     const store = new MemoryRunStore();
-    const r = await trainSeed('broad-noisy', 4, {}, { store });
+    const r = await trainSeed('broad-noisy', 4, MEAN_GATE, { store });
     expect(r.heldOut).toBe(1);
     const repairs: RepairArtifact[] = [];
     for (const s of await store.getSteps('broad-noisy-4')) {

@@ -79,10 +79,11 @@ describe('a full training run through the SDK and the test server', () => {
     server().set({ harmfulRate: 1 });
     // A good starting skill: candidates carrying the harmful rule fall behind within a few waves.
     const initialSkill = `# Specimen codes\n\n${['amber', 'basalt', 'cobalt', 'dune', 'ember', 'fjord'].map(ruleText).join('\n')}\n`;
-    const full = await trainOnce({ url: server().url, runId: 'full', initialSkill, config: { earlyStopGate: false, trainCheck: false } });
+    // The mean gate's early stop (gate confidence 0): a posterior verdict stops on its own (weigh.ts).
+    const full = await trainOnce({ url: server().url, runId: 'full', initialSkill, config: { earlyStopGate: false, trainCheck: false, gateConfidence: 0 } });
     const fullGate = server().log.length;
     server().log.length = 0;
-    const early = await trainOnce({ url: server().url, runId: 'early', initialSkill, config: { earlyStopGate: true, trainCheck: false } });
+    const early = await trainOnce({ url: server().url, runId: 'early', initialSkill, config: { earlyStopGate: true, trainCheck: false, gateConfidence: 0 } });
     const earlyGate = server().log.length;
     const a = await fingerprint(full.store, full.runId);
     const b = await fingerprint(early.store, early.runId);

@@ -1,11 +1,13 @@
 // Verdicts you can bet on (issue #32), through the real SDK against the test server: a neutral
 // step out of a locked start is crossed by looking one step ahead (on by default), a noisy
-// target's rewordings are never taken for gains with posterior verdicts (the gate confidence knob:
-// the A/A world), and both are the same at any concurrency.
+// target's rewordings are never taken for gains by posterior verdicts (the gate confidence, 0.7 by
+// default: the A/A world), an agent's gains are told from its slips, and all are the same at any
+// concurrency.
 import { describe, expect, it } from 'vitest';
 import { MemoryRunStore } from '../../src/storage/memory-store';
 import type { LookAheadArtifact } from '../../src/engine/artifacts';
 import { trainSeed } from '../support/bench-quality';
+import { agenticSeed } from '../support/bench-agentic';
 
 describe('a locked start', () => {
   it('is crossed by looking one step ahead: the neutral step takes the next step’s edits and goes on', async () => {
@@ -33,11 +35,11 @@ describe('a locked start', () => {
   }, 120_000);
 });
 
-describe('posterior verdicts', () => {
-  const sure = { gateConfidence: 0.8 };
+describe('posterior verdicts (the default)', () => {
+  const sure = {};
 
   it('accept no rewording on a noisy target (the A/A world), where a higher mean accepts some', async () => {
-    const byMean = await trainSeed('aa', 1, {});
+    const byMean = await trainSeed('aa', 1, { gateConfidence: 0 });
     expect(byMean.accepts).toBeGreaterThan(0);
     for (const seed of [1, 3, 6, 7]) {
       const r = await trainSeed('aa', seed, sure);
@@ -47,9 +49,20 @@ describe('posterior verdicts', () => {
   }, 240_000);
 
   it('still learn the noisy world', async () => {
-    const r = await trainSeed('noisy', 1, sure);
+    for (const seed of [2, 3]) {
+      const r = await trainSeed('noisy', seed, sure);
+      expect(r.heldOut, `seed ${seed}`).toBe(1);
+      expect(r.accepts, `seed ${seed}`).toBeGreaterThan(1);
+    }
+  }, 240_000);
+
+  it('tell an agent’s gain from its slip: a tie resting on one train item is settled with twice the samples', async () => {
+    const store = new MemoryRunStore();
+    const r = await agenticSeed('agentic', 2, sure, { store });
+    // Three answers per item left step 4's fix (a family validation cannot see) at 0.94.
     expect(r.heldOut).toBe(1);
-    expect(r.accepts).toBeGreaterThan(1);
+    const rows = await store.listRollouts('agentic-2');
+    expect(rows.some((x) => /\/check.*\/r5$/.test(x.phase))).toBe(true);
   }, 240_000);
 
   it('give the same run at any concurrency', async () => {

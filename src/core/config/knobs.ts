@@ -189,7 +189,7 @@ export const KNOBS = [
     noun: 'gate confidence',
     section: 'gate',
     control: { kind: 'number', min: 0, max: 0.999, step: 0.05 },
-    help: 'How sure the gate must be that a candidate knows more validation items than the current skill, the target’s noise taken out; verdicts stop as soon as they are sure either way. 0: any higher mean (SkillOpt).',
+    help: 'How sure the gate must be that a candidate knows more validation items than the current skill, each item’s noise taken out; verdicts stop as soon as they are sure either way, and a noisy target’s lucky flips are not taken for gains. 0: any higher mean (SkillOpt).',
   },
   {
     key: 'earlyStopGate',

@@ -214,61 +214,55 @@ export interface RepeatUnit {
   first: boolean;
 }
 
+/** A share of items an edit may change, with its prior weight. */
+export interface ChangeLevel {
+  change: number;
+  weight: number;
+}
+
 /**
- * The noise levels a verdict averages over, misses and guesses apart (issue #32): a target that
- * slips on a step of a task it knows (an agent's several tool calls) misses far more often than it
- * guesses, and one flip rate for both reads its rare lucky passes as known items and its real
- * gains as flukes. Each (miss, guess) pair is weighed by how well it explains the run's repeats:
- * the samples after each unit's first, given the first (a unit was asked again because of what its
- * first sample said, never because of what the later ones would say), the unit either known or not.
+ * How many items an edit changes, before any sample: mostly few, sometimes many (a candidate that
+ * replaces a broad rule moves a third of the items at once). One fixed share drew every gain of a
+ * sweeping candidate toward "noise" — a skill that fixed 15 of 24 items showed 0.73 — while a
+ * neutral rewording's flips, both ways, are still best read as noise at any of these shares.
  */
-export function noiseGrid(units: readonly RepeatUnit[]): NoiseLevel[] {
-  const levels: NoiseLevel[] = [];
-  const logs: number[] = [];
-  NOISE_GRID.forEach((m, i) =>
-    NOISE_GRID.forEach((g, j) => {
-      // Known must mean "answered right more often" by a clear margin: the classes never swap.
-      if (m + g >= 0.6) return;
-      let log = Math.log(width(i)) + Math.log(width(j));
-      for (const u of units) {
-        const later = u.passes - (u.first ? 1 : 0);
-        const fails = u.samples - 1 - later;
-        const known = Math.log(u.first ? 1 - m : m) + later * Math.log(1 - m) + fails * Math.log(m);
-        const unknown = Math.log(u.first ? g : 1 - g) + later * Math.log(g) + fails * Math.log(1 - g);
-        const firstOnly = Math.log((u.first ? 1 - m : m) + (u.first ? g : 1 - g));
-        const top = Math.max(known, unknown);
-        log += top + Math.log(Math.exp(known - top) + Math.exp(unknown - top)) - firstOnly;
-      }
-      levels.push({ miss: m, guess: g, weight: 0 });
-      logs.push(log);
-    }),
-  );
-  return normalised(levels, logs);
-}
+export const CHANGE_LEVELS: readonly ChangeLevel[] = [
+  { change: 0.03, weight: 0.3 },
+  { change: 0.1, weight: 0.4 },
+  { change: 0.25, weight: 0.2 },
+  { change: 0.5, weight: 0.1 },
+];
 
-/** The single noise a screen assumes: the levels' weighted mean, misses and guesses apart. */
-export function meanNoise(levels: readonly NoiseLevel[]): NoiseRates {
-  const z = levels.reduce((a, l) => a + l.weight, 0) || 1;
-  return {
-    miss: levels.reduce((a, l) => a + l.weight * l.miss, 0) / z,
-    guess: levels.reduce((a, l) => a + l.weight * l.guess, 0) / z,
-  };
-}
+/** Levels carrying this much of the weight are kept; the rest can never move a verdict. */
+const KEPT_MASS = 0.9999;
 
 /**
- * The verdict averaged over noise levels: each level's verdict, weighed by its prior weight and by
- * how well it explains the samples at hand (repeats that disagree make a steady target unlikely).
+ * The verdict averaged over noise levels (and, given `changes`, over how many items the edit
+ * changes): each setting's verdict, weighed by its prior weight and by how well it explains the
+ * samples at hand (repeats that disagree make a steady target unlikely; gains all one way, a
+ * sweeping edit).
  */
 export function posteriorOverNoise(
   tallies: readonly ItemTallies[],
   levels: readonly NoiseLevel[],
   prior: (noise: NoiseRates) => ChangePrior,
+  changes: readonly ChangeLevel[] | null = null,
 ): PosteriorVerdict {
   const rates = (l: NoiseLevel): NoiseRates => ({ miss: l.miss, guess: l.guess });
-  if (levels.length === 1) return posteriorVerdict(tallies, rates(levels[0]), prior(rates(levels[0])));
-  const each = levels.map((l) => {
-    const v = posteriorVerdict(tallies, rates(l), prior(rates(l)));
-    return { v, log: Math.log(l.weight) + v.items.reduce((a, x) => a + x.logEvidence, 0) };
+  if (levels.length === 1 && !changes) return posteriorVerdict(tallies, rates(levels[0]), prior(rates(levels[0])));
+  const sorted = [...levels].sort((a, b) => b.weight - a.weight);
+  let mass = 0;
+  const kept = sorted.filter((l) => (mass += l.weight) - l.weight < KEPT_MASS);
+  const settings = kept.flatMap((l) =>
+    (changes ?? [{ change: prior(rates(l)).change, weight: 1 }]).map((c) => ({
+      noise: rates(l),
+      change: c.change,
+      weight: l.weight * c.weight,
+    })),
+  );
+  const each = settings.map((x) => {
+    const v = posteriorVerdict(tallies, x.noise, { ...prior(x.noise), change: x.change });
+    return { v, log: Math.log(x.weight) + v.items.reduce((a, it) => a + it.logEvidence, 0) };
   });
   const top = Math.max(...each.map((x) => x.log));
   const raw = each.map((x) => Math.exp(x.log - top));

@@ -120,8 +120,24 @@ export async function checkOnTrain(
 }
 
 /**
- * The check by posterior verdict (issue #32): improved when the candidate is more likely better
- * than not, and it stops as soon as that is decided either way; strict (for the tie-break) when it
+ * A train check passes a candidate on to the gate when "better" leads "worse" by this much: a
+ * screen, not a verdict — the gate weighs it again at the run's confidence. Asking "more likely
+ * better than not" instead stopped real fixes on a noisy target (most of the mass sits on "no
+ * change" after 20 items), and any fixed bar on P(better) alone is met by the prior itself once an
+ * edit may change many items; the lead is 0 before any sample.
+ */
+const SCREEN_LEAD = 0.2;
+
+/**
+ * A tie's train gains are settled with this many times the run's samples per item: the tie rests
+ * on a train item or two, and on an agent that slips one answer in ten three answers cannot tell
+ * a gain from a slip (agentic seed 2 stopped at 0.94 with 3, reached 1.00 with 6).
+ */
+const TIE_SAMPLES = 2;
+
+/**
+ * The check by posterior verdict (issue #32): improved when "better" leads "worse" by the screen's
+ * margin (SCREEN_LEAD), and it stops as soon as that is decided either way; strict (for the tie-break) when it
  * is better with the gate's confidence — weighed on only if a tie comes to need it. Looking for
  * regressions, every item is scored first (the repair reads the items more likely lost than not).
  */
@@ -139,7 +155,9 @@ async function weighOnTrain(
 ): Promise<TrainCheck> {
   const weigh = (accept: number, cautious = false) =>
     weighSkills(ctx, {
+      ...(cautious ? { samples: TIE_SAMPLES * a.policy.maxSamples } : {}),
       noise: cautious ? 'cautious' : 'estimate',
+      lead: !cautious,
       settleGains: cautious,
       phase: a.phase,
       ref: a.current,
@@ -153,7 +171,7 @@ async function weighOnTrain(
       settleLosses: a.findRegressions,
       acceptEarly: true,
     });
-  const check = trainCheckOf(ctx, await weigh(0.5));
+  const check = trainCheckOf(ctx, await weigh(SCREEN_LEAD));
   // Only a tie-break needs more: the same verdict, weighed on (its samples so far count) to the gate's confidence.
   check.confirmStrict = async () => {
     if (check.confirmed) return check.strict;
@@ -181,7 +199,7 @@ function trainCheckOf(ctx: EngineContext, cmp: Awaited<ReturnType<typeof weighSk
     resampleCalls: cmp.resampleCalls,
     units: cmp.units,
     complete: cmp.complete,
-    improved: cmp.posterior.pBetter >= 0.5,
+    improved: cmp.posterior.pBetter - cmp.posterior.pWorse >= SCREEN_LEAD,
     strict: cmp.posterior.pBetter >= ctx.config.gateConfidence,
     changes: cmp.posterior.items.map((x) => ({ up: x.up, down: x.down })),
   };

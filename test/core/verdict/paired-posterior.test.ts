@@ -175,7 +175,8 @@ describe('the noise a verdict cannot rule out (issue #32)', () => {
   ];
 
   it('weighs each flip rate by the run’s tally: a long agreeing tally leaves only low ones, a short one keeps high ones', () => {
-    const mass = (levels: { miss: number; weight: number }[]) => levels.filter((l) => l.miss >= 0.07).reduce((a, l) => a + l.weight, 0);
+    const mass = (levels: { miss: number; weight: number }[]) =>
+      levels.filter((l) => l.miss >= 0.07).reduce((a, l) => a + l.weight, 0);
     const sum = (levels: { weight: number }[]) => levels.reduce((a, l) => a + l.weight, 0);
     expect(sum(noiseLevels({ minority: 0, samples: 32 }))).toBeCloseTo(1, 5);
     expect(mass(noiseLevels({ minority: 0, samples: 32 }))).toBeGreaterThan(0.02);
@@ -191,12 +192,16 @@ describe('the noise a verdict cannot rule out (issue #32)', () => {
     expect(upOf(flippy)).toBeLessThan(upOf(flukeOrGain) - 0.05);
     // A single level cannot learn it: the lone flip's chance of being a gain stays where it was.
     const one = [{ miss: 0.015, guess: 0.015, weight: 1 }];
-    expect(posteriorOverNoise(flippy, one, known).items[0].up).toBeCloseTo(posteriorOverNoise(flukeOrGain, one, known).items[0].up, 12);
+    expect(posteriorOverNoise(flippy, one, known).items[0].up).toBeCloseTo(
+      posteriorOverNoise(flukeOrGain, one, known).items[0].up,
+      12,
+    );
   });
 
   it('a repeat that confirms the gain makes it surer; one that does not, less sure', () => {
     const levels = noiseLevels({ minority: 0, samples: 32 });
-    const again = (cand: Tally) => posteriorOverNoise([{ ...flukeOrGain[0], ref: t(0, 2), cand }, ...flukeOrGain.slice(1)], levels, known).pBetter;
+    const again = (cand: Tally) =>
+      posteriorOverNoise([{ ...flukeOrGain[0], ref: t(0, 2), cand }, ...flukeOrGain.slice(1)], levels, known).pBetter;
     const once = posteriorOverNoise(flukeOrGain, levels, known).pBetter;
     expect(again(t(2, 2))).toBeGreaterThan(once);
     expect(again(t(1, 2))).toBeLessThan(once);
