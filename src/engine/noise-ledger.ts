@@ -4,7 +4,15 @@
  * A step reads its noise policy once, at its start, so every verdict of the step — and of a
  * resumed replay of it — settles items with the same margin.
  */
-import { addUnit, flipRate, NO_FLIPS, noisePolicy, type FlipTally, type NoisePolicy } from '../core/verdict/noise';
+import {
+  addUnit,
+  flipRate,
+  NO_FLIPS,
+  noisePolicy,
+  type FlipTally,
+  type NoisePolicy,
+  type RepeatUnit,
+} from '../core/verdict/noise';
 import type { NoiseReading } from './events';
 import type { RunConfig } from '../core/config/run-config';
 import type { RolloutRow, RunState } from './types';
@@ -28,9 +36,7 @@ export function policyOf(config: RunConfig, state: Pick<RunState, 'flips'>): Noi
 }
 
 /** Every repeated unit with its answers, or none when a run from before kept only their tallies. */
-export function repeatUnits(
-  state: Pick<RunState, 'flips'>,
-): { samples: number; passes: number; first: boolean }[] | undefined {
+export function repeatUnits(state: Pick<RunState, 'flips'>): RepeatUnit[] | undefined {
   const all = Object.values(state.flips ?? {});
   if (all.some((f) => f[2] === undefined || f[3] === undefined)) return undefined;
   return all.map(([samples, , passes, first]) => ({ samples, passes: passes!, first: first === 1 }));

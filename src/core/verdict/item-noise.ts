@@ -7,18 +7,19 @@
  * which fits it. The edit's reach (how many items it changes) stays one thing per verdict.
  */
 import {
-  changeSum,
-  atLeast,
-  atMost,
   itemChange,
+  keptLevels,
+  mixVerdicts,
+  verdictFrom,
   type ChangeLevel,
   type ChangePrior,
+  type ItemPosterior,
   type ItemTallies,
   type NoiseLevel,
   type NoiseRates,
   type PosteriorVerdict,
-  type RepeatUnit,
 } from './paired-posterior';
+import type { RepeatUnit } from './noise';
 
 /** Flip rates an item's misses and guesses may take: from a near-steady target to a coin. */
 const GRID = [0.002, 0.01, 0.02, 0.035, 0.05, 0.07, 0.1, 0.14, 0.2, 0.28, 0.38];
@@ -76,7 +77,7 @@ function itemOverLevels(
   levels: readonly NoiseLevel[],
   prior: (noise: NoiseRates) => ChangePrior,
   change: number,
-) {
+): ItemPosterior {
   const each = levels.map((l) => {
     const noise = { miss: l.miss, guess: l.guess };
     const x = itemChange(t.ref, t.cand, noise, { ...prior(noise), change });
@@ -112,40 +113,11 @@ export function posteriorPerItem(
   prior: (noise: NoiseRates) => ChangePrior,
   changes: readonly ChangeLevel[],
 ): PosteriorVerdict {
-  const sorted = [...levels].sort((a, b) => b.weight - a.weight);
-  let mass = 0;
-  const kept = sorted.filter((l) => (mass += l.weight) - l.weight < KEPT_MASS);
-  const each = changes.map((c) => {
-    const items = tallies.map((t) => itemOverLevels(t, kept, prior, c.change));
-    const sum = changeSum(items);
-    return { c, items, sum, log: Math.log(c.weight) + items.reduce((a, x) => a + x.logEvidence, 0) };
-  });
-  const top = Math.max(...each.map((e) => e.log));
-  const raw = each.map((e) => Math.exp(e.log - top));
-  const z = raw.reduce((a, x) => a + x, 0);
-  const mix = (f: (e: (typeof each)[number]) => number) => each.reduce((a, e, k) => a + (raw[k] / z) * f(e), 0);
-  const n = tallies.length;
-  const items = tallies.map((t, i) => ({
-    itemId: t.itemId,
-    up: mix((e) => e.items[i].up),
-    down: mix((e) => e.items[i].down),
-    refKnown: mix((e) => e.items[i].refKnown),
-    candKnown: mix((e) => e.items[i].candKnown),
-    logEvidence: mix((e) => e.items[i].logEvidence),
-  }));
-  const mean = (f: (x: ReturnType<typeof itemOverLevels>) => number) =>
-    n ? mix((e) => e.items.reduce((a, x) => a + f(x), 0) / n) : 0;
-  return {
-    n,
-    pBetter: mix((e) => atLeast(e.sum, 1)),
-    pWorse: mix((e) => atMost(e.sum, -1)),
-    gain: items.reduce((a, x) => a + x.up - x.down, 0),
-    improved: items.filter((x) => x.up >= 0.5).map((x) => x.itemId),
-    regressed: items.filter((x) => x.down >= 0.5).map((x) => x.itemId),
-    refKnown: mean((x) => x.refKnown),
-    candKnown: mean((x) => x.candKnown),
-    refRate: mean((x) => x.refRate),
-    candRate: mean((x) => x.candRate),
-    items,
-  };
+  const kept = keptLevels(levels, KEPT_MASS);
+  return mixVerdicts(
+    changes.map((c) => {
+      const v = verdictFrom(tallies.map((t) => itemOverLevels(t, kept, prior, c.change)));
+      return { v, log: Math.log(c.weight) + v.items.reduce((a, x) => a + x.logEvidence, 0) };
+    }),
+  );
 }

@@ -17,6 +17,13 @@ export interface FlipTally {
   minority: number;
 }
 
+/** The repeated samples of one skill on one item: how many, how many passed, and whether the first did. */
+export interface RepeatUnit {
+  samples: number;
+  passes: number;
+  first: boolean;
+}
+
 export const NO_FLIPS: FlipTally = { units: 0, samples: 0, minority: 0 };
 
 /** Add one unit's pass/fail samples (a unit of one sample says nothing about flips). */
@@ -80,7 +87,7 @@ export interface NoisePolicy {
   /** The tally both came from: posterior verdicts weigh every flip rate it leaves plausible. */
   flips?: { minority: number; samples: number };
   /** The repeated units themselves, with their answers: posterior verdicts weigh misses and guesses apart. */
-  repeats?: readonly { samples: number; passes: number; first: boolean }[];
+  repeats?: readonly RepeatUnit[];
   margin: number;
   /** Most samples per skill and item when settling (1 turns re-sampling off). */
   maxSamples: number;
@@ -88,11 +95,7 @@ export interface NoisePolicy {
   spotCheck?: boolean;
 }
 
-export function noisePolicy(
-  t: FlipTally,
-  maxSamples: number,
-  repeats?: readonly { samples: number; passes: number; first: boolean }[],
-): NoisePolicy {
+export function noisePolicy(t: FlipTally, maxSamples: number, repeats?: readonly RepeatUnit[]): NoisePolicy {
   const flipUpper = flipRateUpper(t);
   return {
     flipUpper,

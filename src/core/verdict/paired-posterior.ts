@@ -207,13 +207,6 @@ export function noiseLevels(t: { minority: number; samples: number }): NoiseLeve
   return normalised(levels, logs);
 }
 
-/** The repeated samples of one skill on one item: how many, how many passed, and whether the first did. */
-export interface RepeatUnit {
-  samples: number;
-  passes: number;
-  first: boolean;
-}
-
 /** A share of items an edit may change, with its prior weight. */
 export interface ChangeLevel {
   change: number;
@@ -233,9 +226,6 @@ export const CHANGE_LEVELS: readonly ChangeLevel[] = [
   { change: 0.5, weight: 0.1 },
 ];
 
-/** Levels carrying this much of the weight are kept; the rest can never move a verdict. */
-const KEPT_MASS = 0.9999;
-
 /**
  * The verdict averaged over noise levels (and, given `changes`, over how many items the edit
  * changes): each setting's verdict, weighed by its prior weight and by how well it explains the
@@ -250,25 +240,36 @@ export function posteriorOverNoise(
 ): PosteriorVerdict {
   const rates = (l: NoiseLevel): NoiseRates => ({ miss: l.miss, guess: l.guess });
   if (levels.length === 1 && !changes) return posteriorVerdict(tallies, rates(levels[0]), prior(rates(levels[0])));
-  const sorted = [...levels].sort((a, b) => b.weight - a.weight);
-  let mass = 0;
-  const kept = sorted.filter((l) => (mass += l.weight) - l.weight < KEPT_MASS);
-  const settings = kept.flatMap((l) =>
+  const settings = keptLevels(levels).flatMap((l) =>
     (changes ?? [{ change: prior(rates(l)).change, weight: 1 }]).map((c) => ({
       noise: rates(l),
       change: c.change,
       weight: l.weight * c.weight,
     })),
   );
-  const each = settings.map((x) => {
-    const v = posteriorVerdict(tallies, x.noise, { ...prior(x.noise), change: x.change });
-    return { v, log: Math.log(x.weight) + v.items.reduce((a, it) => a + it.logEvidence, 0) };
-  });
+  return mixVerdicts(
+    settings.map((x) => {
+      const v = posteriorVerdict(tallies, x.noise, { ...prior(x.noise), change: x.change });
+      return { v, log: Math.log(x.weight) + v.items.reduce((a, it) => a + it.logEvidence, 0) };
+    }),
+  );
+}
+
+/** Levels carrying this much of the weight are kept; the rest can never move a verdict. */
+const KEPT_MASS = 0.9999;
+
+/** The heaviest levels that together carry `mass` of the weight. */
+export function keptLevels<L extends { weight: number }>(levels: readonly L[], mass = KEPT_MASS): L[] {
+  let sum = 0;
+  return [...levels].sort((a, b) => b.weight - a.weight).filter((l) => (sum += l.weight) - l.weight < mass);
+}
+
+/** Verdicts under several settings, each weighed by its prior and evidence (`log`), averaged into one. */
+export function mixVerdicts(each: readonly { v: PosteriorVerdict; log: number }[]): PosteriorVerdict {
   const top = Math.max(...each.map((x) => x.log));
   const raw = each.map((x) => Math.exp(x.log - top));
   const z = raw.reduce((a, x) => a + x, 0);
-  const w = raw.map((x) => x / z);
-  const mix = (f: (v: PosteriorVerdict) => number) => each.reduce((a, x, i) => a + w[i] * f(x.v), 0);
+  const mix = (f: (v: PosteriorVerdict) => number) => each.reduce((a, x, i) => a + (raw[i] / z) * f(x.v), 0);
   const items = each[0].v.items.map((it, k) => ({
     itemId: it.itemId,
     up: mix((v) => v.items[k].up),
@@ -302,12 +303,23 @@ export function posteriorVerdict(
   noise: NoiseRates,
   prior: ChangePrior,
 ): PosteriorVerdict {
-  const items = tallies.map((t) => ({ itemId: t.itemId, ...itemChange(t.ref, t.cand, noise, prior) }));
+  const rate = (known: number) => known * (1 - noise.miss) + (1 - known) * noise.guess;
+  return verdictFrom(
+    tallies.map((t) => {
+      const x = itemChange(t.ref, t.cand, noise, prior);
+      return { itemId: t.itemId, ...x, refRate: rate(x.refKnown), candRate: rate(x.candKnown) };
+    }),
+  );
+}
+
+/** One item's posterior with each side's expected pass rate (the noise kept). */
+export type ItemPosterior = ItemChange & { itemId: string; refRate: number; candRate: number };
+
+/** The verdict on items whose posteriors are known: their sum's chances, and each side's means. */
+export function verdictFrom(items: readonly ItemPosterior[]): PosteriorVerdict {
   const sum = changeSum(items);
   const n = items.length;
-  const refKnown = n ? items.reduce((a, x) => a + x.refKnown, 0) / n : 0;
-  const candKnown = n ? items.reduce((a, x) => a + x.candKnown, 0) / n : 0;
-  const rate = (known: number) => known * (1 - noise.miss) + (1 - known) * noise.guess;
+  const mean = (f: (x: ItemPosterior) => number) => (n ? items.reduce((a, x) => a + f(x), 0) / n : 0);
   return {
     n,
     pBetter: atLeast(sum, 1),
@@ -315,10 +327,10 @@ export function posteriorVerdict(
     gain: items.reduce((a, x) => a + x.up - x.down, 0),
     improved: items.filter((x) => x.up >= 0.5).map((x) => x.itemId),
     regressed: items.filter((x) => x.down >= 0.5).map((x) => x.itemId),
-    refKnown,
-    candKnown,
-    refRate: n ? rate(refKnown) : 0,
-    candRate: n ? rate(candKnown) : 0,
-    items,
+    refKnown: mean((x) => x.refKnown),
+    candKnown: mean((x) => x.candKnown),
+    refRate: mean((x) => x.refRate),
+    candRate: mean((x) => x.candRate),
+    items: [...items],
   };
 }

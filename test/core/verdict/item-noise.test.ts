@@ -4,12 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { noiseMixture, posteriorPerItem } from '../../../src/core/verdict/item-noise';
-import {
-  CHANGE_LEVELS,
-  posteriorOverNoise,
-  type ItemTallies,
-  type RepeatUnit,
-} from '../../../src/core/verdict/paired-posterior';
+import type { RepeatUnit } from '../../../src/core/verdict/noise';
+import { CHANGE_LEVELS, posteriorOverNoise, type ItemTallies } from '../../../src/core/verdict/paired-posterior';
 
 const t = (passes: number, n: number) => ({ passes, n });
 const prior = () => ({ known: 0.5, change: 0.1 });
