@@ -72,6 +72,15 @@ export function itemChange(ref: Tally, cand: Tally, noise: NoiseRates, prior: Ch
   const w = l.map((x) => Math.exp(x - top));
   const z = w[0] + w[1] + w[2] + w[3];
   const [, p01, p10, p11] = w.map((x) => x / z);
+  // One side not yet seen on an item: as likely gained as lost. The prior's evenness holds over all
+  // items, not on one the reference fails, where an unseen change can only be a gain — and a batch
+  // the reference mostly fails would read as won before a single answer (a train screen let a
+  // candidate that lost every item through without scoring one).
+  if (cand.n === 0 || ref.n === 0) {
+    const shift = (p01 + p10) / 2;
+    const known = cand.n === 0 ? p10 + p11 : p01 + p11;
+    return { up: shift, down: shift, refKnown: known, candKnown: known, logEvidence: top + Math.log(z) };
+  }
   return { up: p01, down: p10, refKnown: p10 + p11, candKnown: p01 + p11, logEvidence: top + Math.log(z) };
 }
 

@@ -153,10 +153,22 @@ describe('the verdict', () => {
     expect(v.candKnown).toBeGreaterThan(v.refKnown);
   });
 
-  it('an item not scored for the candidate weighs by the prior alone: one the reference knows can only be lost', () => {
+  it('an item not scored for the candidate is as likely gained as lost, whatever the reference did', () => {
+    for (const ref of [t(1, 1), t(0, 1), t(0, 3)]) {
+      const v = posteriorVerdict(items([[ref, none]]), noise, prior);
+      expect(v.items[0].up).toBeCloseTo(v.items[0].down, 12);
+      expect(v.candKnown).toBeCloseTo(v.refKnown, 12);
+    }
+    // The change's mass is the prior's: half of the change share on each side.
     const v = posteriorVerdict(items([[t(1, 1), none]]), noise, prior);
-    expect(v.items[0].down).toBeGreaterThan(5 * v.items[0].up);
     expect(v.items[0].up + v.items[0].down).toBeCloseTo(0.1, 9);
+  });
+
+  it('a batch the reference mostly fails is not won before the candidate answers once (a screen passed one that lost all)', () => {
+    const unseen: [Tally, Tally][] = Array.from({ length: 20 }, (_, i) => [t(i < 16 ? 0 : 1, 1), none]);
+    const v = posteriorVerdict(items(unseen), noise, prior);
+    expect(v.pBetter).toBeCloseTo(v.pWorse, 12);
+    expect(v.gain).toBeCloseTo(0, 12);
   });
 
   it('the known share before samples: the pass rate with the noise taken out', () => {
