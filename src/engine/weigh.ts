@@ -71,11 +71,14 @@ export interface WeighOptions {
   settleLosses?: boolean;
   /** Before stopping as sure, ask again where a gain is plausible but not sure (a tie rests on train gains alone). */
   settleGains?: boolean;
+  /** Gains settled: from this chance (default 0.5, likelier than not) until this sure (default 0.9). */
+  gainsFrom?: number;
+  gainsSure?: number;
   /**
-   * The noise the verdict assumes: each item's own level from the run's mix, or where the run kept
-   * only its flip tally every level it leaves plausible (a gate's accept) or its estimate alone (a
-   * train check's screen, which the gate checks again); or the flip rate's cautious bound for every
-   * item (a tie, which has no validation evidence of its own).
+   * The noise the verdict assumes: each item's own level from the run's mix; where the run kept
+   * only its flip tally, every level it leaves plausible (a gate's accept), its estimate alone (a
+   * train check's screen, which the gate checks again), or its cautious bound (a tie, which has no
+   * validation evidence of its own).
    */
   noise?: 'averaged' | 'estimate' | 'cautious';
   /** Ask again where a change is plausible even once P(better) cannot reach `accept` (a tie needs to know what was lost). */
@@ -108,8 +111,8 @@ const tallyOf = (rows: readonly RolloutRow[] | undefined): Tally => ({
 /**
  * How a verdict weighs the target's noise: each item its own level, drawn from the run's mix
  * fitted on its repeats (core/verdict/item-noise.ts), when the run kept their answers; else one
- * flip rate for every item — every rate the run's tally leaves plausible, or its estimate — as a
- * run from before did. A tie weighs its train evidence at the cautious bound of the flip rate.
+ * flip rate for every item — every rate the run's tally leaves plausible, its estimate, or (a tie)
+ * its cautious bound — as a run from before did.
  */
 function posteriorOf(
   p: NoisePolicy,
@@ -186,7 +189,8 @@ export async function weighSkills(ctx: EngineContext, o: WeighOptions): Promise<
   const open = (p: number) => p >= PLAUSIBLE && p < SURE;
   // A plausible loss the repair would read, or a likely gain an accept rests on, still open while samples last.
   const unsettled = (x: ItemChange & { itemId: string }, gains = true) =>
-    ((!!o.settleLosses && open(x.down)) || (gains && !!o.settleGains && x.up >= 0.5 && x.up < SURE)) &&
+    ((!!o.settleLosses && open(x.down)) ||
+      (gains && !!o.settleGains && x.up >= (o.gainsFrom ?? 0.5) && x.up < (o.gainsSure ?? SURE))) &&
     samplesLeft(x.itemId);
   // Gains need settling only on the way to "sure"; a hopeless verdict leaves them.
   const lossesOpen = (gains = false) => scoredAll && last!.items.some((x) => unsettled(x, gains));

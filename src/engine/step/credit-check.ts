@@ -136,6 +136,14 @@ const SCREEN_LEAD = 0.2;
 const TIE_SAMPLES = 2;
 
 /**
+ * A tie's train gains are asked again from the first hint of one (a chance of 0.05) until each is
+ * 0.99 sure or out of samples. A tie has nothing else to rest on: five single answers that each
+ * might have been a gain summed to "better" without one repeat (A/A seed 26), and one item looked
+ * 0.9 sure after a reference that knew it slipped three answers of four (A/A seed 8).
+ */
+const TIE_GAINS = { gainsFrom: 0.05, gainsSure: 0.99 };
+
+/**
  * The check by posterior verdict (issue #32): improved when "better" leads "worse" by the screen's
  * margin (SCREEN_LEAD), and it stops as soon as that is decided either way; strict (for the tie-break) when it
  * is better with the gate's confidence — weighed on only if a tie comes to need it. Looking for
@@ -155,7 +163,7 @@ async function weighOnTrain(
 ): Promise<TrainCheck> {
   const weigh = (accept: number, cautious = false) =>
     weighSkills(ctx, {
-      ...(cautious ? { samples: TIE_SAMPLES * a.policy.maxSamples } : {}),
+      ...(cautious ? { samples: TIE_SAMPLES * a.policy.maxSamples, ...TIE_GAINS } : {}),
       noise: cautious ? 'cautious' : 'estimate',
       lead: !cautious,
       settleGains: cautious,
