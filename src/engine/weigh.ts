@@ -18,13 +18,14 @@ import {
   noiseLevels,
   posteriorOverNoise,
   type ChangePrior,
+  type NoiseLevel,
   type NoiseRates,
   type ItemChange,
   type ItemTallies,
   type PosteriorVerdict,
   type Tally,
 } from '../core/verdict/paired-posterior';
-import type { NoisePolicy } from '../core/verdict/noise';
+import type { NoisePolicy, RepeatUnit } from '../core/verdict/noise';
 import { noiseMixture, posteriorPerItem } from '../core/verdict/item-noise';
 import type { EngineContext } from './context';
 import { rolloutCacheKey, rolloutPhase } from './rollout';
@@ -108,6 +109,9 @@ const tallyOf = (rows: readonly RolloutRow[] | undefined): Tally => ({
   n: rows?.length ?? 0,
 });
 
+/** Each step's fitted noise mix, by its policy's repeats (one array per step). */
+const mixes = new WeakMap<readonly RepeatUnit[], NoiseLevel[]>();
+
 /**
  * How a verdict weighs the target's noise: each item its own level, drawn from the run's mix
  * fitted on its repeats (core/verdict/item-noise.ts), when the run kept their answers; else one
@@ -120,7 +124,9 @@ function posteriorOf(
   prior: (noise: NoiseRates) => ChangePrior,
 ): (t: readonly ItemTallies[]) => PosteriorVerdict {
   if (mode !== 'cautious' && p.repeats?.length) {
-    const mix = noiseMixture(p.repeats);
+    const repeats = p.repeats;
+    // A step's verdicts share its policy, and so its repeats: the mix is fitted once per step.
+    const mix = mixes.get(repeats) ?? mixes.set(repeats, noiseMixture(repeats)).get(repeats)!;
     return (t) => posteriorPerItem(t, mix, prior, CHANGE_LEVELS);
   }
   const rate = mode === 'cautious' ? p.flipUpper : (p.flipMean ?? p.flipUpper);

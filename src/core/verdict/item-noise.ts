@@ -7,9 +7,13 @@
  * which fits it. The edit's reach (how many items it changes) stays one thing per verdict.
  */
 import {
+  fromLogs,
   itemChange,
   keptLevels,
+  logSumExp,
   mixVerdicts,
+  NOISE_GRID as GRID,
+  passRate,
   verdictFrom,
   type ChangeLevel,
   type ChangePrior,
@@ -21,8 +25,6 @@ import {
 } from './paired-posterior';
 import type { RepeatUnit } from './noise';
 
-/** Flip rates an item's misses and guesses may take: from a near-steady target to a coin. */
-const GRID = [0.002, 0.01, 0.02, 0.035, 0.05, 0.07, 0.1, 0.14, 0.2, 0.28, 0.38];
 /** Pseudo-units of the vague prior in the fitted mix: a short run's few repeats do not rule a level out. */
 const PRIOR_UNITS = 4;
 const EM_ROUNDS = 60;
@@ -83,20 +85,18 @@ function itemOverLevels(
     const x = itemChange(t.ref, t.cand, noise, { ...prior(noise), change });
     return { x, noise, log: Math.log(l.weight) + x.logEvidence };
   });
-  const top = Math.max(...each.map((e) => e.log));
-  const w = each.map((e) => Math.exp(e.log - top));
-  const z = w.reduce((a, x) => a + x, 0);
-  const mix = (f: (e: (typeof each)[number]) => number) => each.reduce((a, e, k) => a + (w[k] / z) * f(e), 0);
-  const rate = (known: number, n: NoiseRates) => known * (1 - n.miss) + (1 - known) * n.guess;
+  const logs = each.map((e) => e.log);
+  const w = fromLogs(logs);
+  const mix = (f: (e: (typeof each)[number]) => number) => each.reduce((a, e, k) => a + w[k] * f(e), 0);
   return {
     itemId: t.itemId,
     up: mix((e) => e.x.up),
     down: mix((e) => e.x.down),
     refKnown: mix((e) => e.x.refKnown),
     candKnown: mix((e) => e.x.candKnown),
-    refRate: mix((e) => rate(e.x.refKnown, e.noise)),
-    candRate: mix((e) => rate(e.x.candKnown, e.noise)),
-    logEvidence: top + Math.log(z),
+    refRate: mix((e) => passRate(e.x.refKnown, e.noise)),
+    candRate: mix((e) => passRate(e.x.candKnown, e.noise)),
+    logEvidence: logSumExp(logs),
   };
 }
 

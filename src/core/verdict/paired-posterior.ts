@@ -188,16 +188,29 @@ export interface NoiseLevel {
 }
 
 /** Flip rates a verdict averages over: a grid from a near-deterministic target to a coin. */
-const NOISE_GRID = [0.002, 0.01, 0.02, 0.035, 0.05, 0.07, 0.1, 0.14, 0.2, 0.28, 0.38];
+export const NOISE_GRID = [0.002, 0.01, 0.02, 0.035, 0.05, 0.07, 0.1, 0.14, 0.2, 0.28, 0.38];
+
+/** log Σ exp(x), the largest taken out first so none underflows. */
+export function logSumExp(logs: readonly number[]): number {
+  const top = Math.max(...logs);
+  return top + Math.log(logs.reduce((a, x) => a + Math.exp(x - top), 0));
+}
+
+/** Weights from log-weights, summing to one. */
+export function fromLogs(logs: readonly number[]): number[] {
+  const z = logSumExp(logs);
+  return logs.map((x) => Math.exp(x - z));
+}
+
+/** A side's expected pass rate when it knows the item with chance `known`: its misses and guesses kept. */
+export const passRate = (known: number, noise: NoiseRates) => known * (1 - noise.miss) + (1 - known) * noise.guess;
 
 /** A grid point stands for the stretch of rates around it: its prior weight is its width. */
 const width = (i: number) => (NOISE_GRID[Math.min(i + 1, NOISE_GRID.length - 1)] - NOISE_GRID[Math.max(i - 1, 0)]) / 2;
 
 const normalised = (levels: NoiseLevel[], logs: number[]): NoiseLevel[] => {
-  const top = Math.max(...logs);
-  const w = logs.map((x) => Math.exp(x - top));
-  const z = w.reduce((a, x) => a + x, 0);
-  return levels.map((l, i) => ({ ...l, weight: w[i] / z })).filter((x) => x.weight > 1e-6);
+  const w = fromLogs(logs);
+  return levels.map((l, i) => ({ ...l, weight: w[i] })).filter((x) => x.weight > 1e-6);
 };
 
 /**
@@ -275,10 +288,8 @@ export function keptLevels<L extends { weight: number }>(levels: readonly L[], m
 
 /** Verdicts under several settings, each weighed by its prior and evidence (`log`), averaged into one. */
 export function mixVerdicts(each: readonly { v: PosteriorVerdict; log: number }[]): PosteriorVerdict {
-  const top = Math.max(...each.map((x) => x.log));
-  const raw = each.map((x) => Math.exp(x.log - top));
-  const z = raw.reduce((a, x) => a + x, 0);
-  const mix = (f: (v: PosteriorVerdict) => number) => each.reduce((a, x, i) => a + (raw[i] / z) * f(x.v), 0);
+  const w = fromLogs(each.map((x) => x.log));
+  const mix = (f: (v: PosteriorVerdict) => number) => each.reduce((a, x, i) => a + w[i] * f(x.v), 0);
   const items = each[0].v.items.map((it, k) => ({
     itemId: it.itemId,
     up: mix((v) => v.items[k].up),
@@ -312,11 +323,10 @@ export function posteriorVerdict(
   noise: NoiseRates,
   prior: ChangePrior,
 ): PosteriorVerdict {
-  const rate = (known: number) => known * (1 - noise.miss) + (1 - known) * noise.guess;
   return verdictFrom(
     tallies.map((t) => {
       const x = itemChange(t.ref, t.cand, noise, prior);
-      return { itemId: t.itemId, ...x, refRate: rate(x.refKnown), candRate: rate(x.candKnown) };
+      return { itemId: t.itemId, ...x, refRate: passRate(x.refKnown, noise), candRate: passRate(x.candKnown, noise) };
     }),
   );
 }
