@@ -8,6 +8,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { startLlmServer, type LlmTestServer } from '../support/llm-server';
 import { makeWorldItems } from '../support/rule-world';
 import { launchBrowser } from './support/chromium';
+import { traceMainThread } from './support/main-thread';
 import { connect, knob, readRuns, setKnobs, uploadDataset, useDataset, waitForStatus, waitForStatusQuietly } from './support/app';
 import { appSession, appUrl, KNOBS, recordFigures, shootTrain, skip, trainFirstView, WORLD } from './support/session';
 
@@ -73,34 +74,45 @@ describe.skipIf(Boolean(skip))('training in Chromium', () => {
       w.__longframes.length = 0;
     });
     const started = Date.now();
+    let trace = await traceMainThread(ctx, page);
     await page.getByRole('button', { name: 'Start training' }).click();
     await page.waitForFunction(() => document.querySelector('.steps li') !== null, null, { polling: 100, timeout: 60_000 });
     figures.startToFirstChartPointMs = Date.now() - started;
     // A full-page screenshot relayouts the page at another size: its own work is not the app's.
+    const tasks = await trace.stop();
     const shotFrom = await page.evaluate(() => performance.now());
     await page.screenshot({ path: 'test-results/train-running-light.png', fullPage: true });
     // The page is laid out again at its own size in the frames after the screenshot: still the screenshot's work.
     const shotTo = await page.evaluate(
       () => new Promise<number>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(performance.now())))),
     );
+    trace = await traceMainThread(ctx, page);
     await waitForStatusQuietly(page, 'Completed');
+    tasks.push(...(await trace.stop()));
+    // Recorded before the checks below: the tests after this one compare their runs with it.
+    const [run] = await readRuns(page);
+    firstBest = run.state!.gate.bestSkill;
+    firstTests = run.state!.summary!.tests.map((t) => [t.skill, t.hard]);
+    const outsideShot = (t: { start: number; duration: number }) => t.start + t.duration < shotFrom || t.start > shotTo;
     const longtasks = (await page.evaluate(() => (window as unknown as { __longtasks: { start: number; duration: number }[] }).__longtasks))
-      .filter((t) => t.start + t.duration < shotFrom || t.start > shotTo)
+      .filter(outsideShot)
       .map((t) => t.duration);
     figures.longFrameScripts = (await page.evaluate(() => (window as unknown as { __longframes: { start: number; duration: number; scripts: string[] }[] }).__longframes))
-      .filter((t) => t.duration > 50 && (t.start + t.duration < shotFrom || t.start > shotTo))
+      .filter((t) => t.duration > 50 && outsideShot(t))
       .map((t) => `${Math.round(t.duration)}ms: ${t.scripts.join('; ') || '(no script: style, layout or paint)'}`);
     figures.longestTaskDuringRunMs = Math.max(0, ...longtasks);
     figures.longTaskDurations = longtasks.map(Math.round);
     figures.longTasksDuringRun = longtasks.length;
-    expect(figures.longestTaskDuringRunMs).toBeLessThanOrEqual(50);
+    // The main thread stays free while the worker trains: no task of the page's takes 50 ms of CPU. Asserted on
+    // the thread's own time: the wall time above also holds waits for a core, which other processes on two
+    // cores stretch past 50 ms (75–89 ms seen in CI around an 8 ms script).
+    figures.longestTaskCpuDuringRunMs = Math.round(Math.max(0, ...tasks.map((t) => t.cpuMs)));
+    figures.longestTaskWallInTraceMs = Math.round(Math.max(0, ...tasks.map((t) => t.wallMs)));
+    expect(figures.longestTaskCpuDuringRunMs).toBeLessThanOrEqual(50);
     expect(await page.locator('.chart circle').count()).toBeGreaterThan(0);
     await page.screenshot({ path: 'test-results/train-done-light.png', fullPage: true });
     await page.screenshot({ path: 'test-results/readme-train.png' });
 
-    const [run] = await readRuns(page);
-    firstBest = run.state!.gate.bestSkill;
-    firstTests = run.state!.summary!.tests.map((t) => [t.skill, t.hard]);
     expect(firstBest).toContain('Answer with the specimen code only.');
 
     await page.getByRole('link', { name: 'Runs' }).click();
@@ -423,6 +435,16 @@ describe.skipIf(Boolean(skip))('the Train screen in the zero-key demo', () => {
     expect(skillAfter.startsWith(skillBefore.trimEnd())).toBe(true);
     expect(requests.filter((u) => !u.startsWith(appUrl) && !u.startsWith('data:') && !u.startsWith('blob:'))).toEqual([]);
   }, 120_000);
+});
+
+// Its own page: steering pauses the run and reloads it. On the page the demo's trainings had used, the
+// Connect screen's "Try without a key" did not show within 30 s in a busy CI run (cause not seen).
+describe.skipIf(Boolean(skip))('steering the zero-key demo', () => {
+  const app = appSession(() => []);
+  let page: Page;
+  beforeAll(() => {
+    ({ page } = app);
+  });
 
   it('steering: each step waits for approval before the gate, the pause survives a reload, and only approved edits are gated', async () => {
     await page.getByRole('link', { name: 'Connect' }).click();
