@@ -5,8 +5,9 @@
  * candidate is then scored in fixed waves, and after each wave and each round of repeats the
  * posterior says whether the candidate is better with the confidence asked (stop: sure), or could
  * no longer become so even if every answer still to come went its way (stop: it cannot). Only the
- * items where a change is plausible are asked again, both skills, while their samples last. Waves
- * are fixed, never the concurrency, so where a verdict stops never depends on it.
+ * items where a change is plausible are asked again while their samples last: the skill whose answers
+ * are in doubt (`askDoubtfulSide`), else both. Waves are fixed, never the concurrency, so where a
+ * verdict stops never depends on it.
  */
 import { skillHash } from '../core/basics/hash';
 import { isPass } from '../core/verdict/credit';
@@ -100,6 +101,8 @@ export const GATE_WAVE = 8;
 
 /** Items whose chance of having changed is at least this are asked again while their samples last. */
 const PLAUSIBLE = 0.05;
+/** A side is asked again only if one more answer from it tells at least this share of what one from the other would. */
+const LESS_TELLING = 0.25;
 /** A loss this likely is settled: the repair may read it. */
 const SURE = 0.9;
 
@@ -232,12 +235,20 @@ export async function weighSkills(ctx: EngineContext, o: WeighOptions): Promise<
     for (const x of last!.items) {
       const gains = measure(last!) >= o.accept;
       if (!cand.has(x.itemId) || x.up + x.down < PLAUSIBLE || (settling && settles && !unsettled(x, gains))) continue;
-      for (const [side, rows] of [
-        ['ref', ref.get(x.itemId)!],
-        ['cand', cand.get(x.itemId)!],
-      ] as const)
-        if (rows.length < max && !exhausted.has(`${side}|${x.itemId}`))
-          asks.push({ side, id: x.itemId, k: rows.length });
+      const held = (side: 'ref' | 'cand') => (side === 'ref' ? ref : cand).get(x.itemId)!.length;
+      const sides = (['ref', 'cand'] as const).filter(
+        (side) => held(side) < max && !exhausted.has(`${side}|${x.itemId}`),
+      );
+      // One more answer moves what is known of a side by 2·q·(1−q)·(1−miss−guess) on average (q: the chance it
+      // knows the item); the noise is the item's on both sides, so q·(1−q) ranks them. A side whose answers
+      // already say (beside a fail, a pass is rarely a guess) waits until the other's doubt is near its own, or
+      // the other has no samples left.
+      const doubt = (side: 'ref' | 'cand') =>
+        (side === 'ref' ? x.refKnown : x.candKnown) * (1 - (side === 'ref' ? x.refKnown : x.candKnown));
+      const most = Math.max(...sides.map(doubt));
+      for (const side of sides)
+        if (!ctx.config.askDoubtfulSide || doubt(side) >= LESS_TELLING * most)
+          asks.push({ side, id: x.itemId, k: held(side) });
     }
     if (!asks.length) break;
     resampleCalls += await askAgain(ctx, {

@@ -73,6 +73,18 @@ describe('posterior verdicts (the default)', () => {
     }
   }, 240_000);
 
+  it('ask again the side in doubt: the noisy world learns as well on fewer calls', async () => {
+    const both = await trainSeed('noisy', 2, { askDoubtfulSide: false });
+    const store = new MemoryRunStore();
+    const doubtful = await trainSeed('noisy', 2, sure, { store });
+    expect([doubtful.heldOut, both.heldOut]).toEqual([1, 1]);
+    expect(doubtful.trainingTargetCalls).toBeLessThan(both.trainingTargetCalls - 20);
+    // Beside a candidate's fail, the reference's pass is mostly left alone: fewer repeats of it than of the candidate.
+    const rows = (await store.listRollouts('noisy-2')).filter((r) => !r.cached);
+    const repeats = (re: RegExp) => rows.filter((r) => re.test(r.phase)).length;
+    expect(repeats(/\/check-current\/r\d+$/)).toBeLessThan(repeats(/\/check\/r\d+$/));
+  }, 240_000);
+
   it('tell an agent’s gain from its slip: a tie resting on one train item is settled with twice the samples', async () => {
     const store = new MemoryRunStore();
     const r = await agenticSeed('agentic', 2, sure, { store });

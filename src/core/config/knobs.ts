@@ -306,6 +306,14 @@ export const KNOBS = [
     help: 'Most answers per skill and item when settling a verdict. More: surer verdicts on a noisy target, more calls.',
   },
   {
+    key: 'askDoubtfulSide',
+    label: 'Ask the doubtful side',
+    noun: 'doubtful-side repeats',
+    section: 'noise',
+    control: TOGGLE,
+    help: 'Settling an item, ask again only the skill whose answers are in doubt (beside a fail, a pass is rarely a guess); the other once those run out. Off: both skills, more calls.',
+  },
+  {
     key: 'noiseProbe',
     label: 'Noise probe',
     noun: 'noise probe items',

@@ -114,6 +114,11 @@ export interface RunConfig {
   settleVerdicts: boolean;
   /** Most samples of one skill on one item when settling a verdict. */
   maxSamples: number;
+  /**
+   * Posterior verdicts ask again only the side whose answers are in doubt (issue #32): beside a fail, a
+   * pass is rarely a guess. Off (and in runs from before the option): both sides.
+   */
+  askDoubtfulSide?: boolean;
   /** Validation items the baseline asks twice, to measure how often the target changes its answer (0: none). */
   noiseProbe: number;
   /** Noisy targets: a would-be new best is scored again on fresh samples and must still win (the winner's curse). */
@@ -182,6 +187,7 @@ export const DEFAULT_RUN_CONFIG: RunConfig = {
   tieBreak: true,
   settleVerdicts: true,
   maxSamples: 3,
+  askDoubtfulSide: true,
   noiseProbe: 16,
   recheckBest: false,
   reviewEdits: false,
