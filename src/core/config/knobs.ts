@@ -295,7 +295,7 @@ export const KNOBS = [
     noun: 'settled verdicts',
     section: 'noise',
     control: TOGGLE,
-    help: 'Noise-aware verdicts: where the current skill and the candidate disagree on an item, the target is asked again (both skills) until one answer leads by enough votes — like averaging several forward passes of a stochastic network before comparing two checkpoints. How many votes follows the noise the run measures; a target that always answers the same is only spot-checked.',
+    help: 'Noise-aware verdicts: where the current skill and the candidate disagree on an item, the target is asked again (the skill in doubt, or both) until one answer leads by enough votes — like averaging several forward passes of a stochastic network before comparing two checkpoints. How many votes follows the noise the run measures; a target that always answers the same is only spot-checked.',
   },
   {
     key: 'maxSamples',
