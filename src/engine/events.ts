@@ -44,4 +44,9 @@ export interface NoiseReading {
   units: number;
   /** Votes an item needs before its outcome counts as settled (1: a single answer). */
   margin: number;
+  /**
+   * Posterior verdicts (issue #32): the confidence the gate asks, and whether only the skill whose answers
+   * are in doubt is asked again. Absent: votes settle each item (`margin`).
+   */
+  posterior?: { confidence: number; doubtfulSide: boolean };
 }

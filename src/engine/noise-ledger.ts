@@ -18,6 +18,7 @@ import type { RunConfig } from '../core/config/run-config';
 import type { RolloutRow, RunState } from './types';
 import type { EngineContext } from './context';
 import { rolloutPhase } from './rollout';
+import { weighsByPosterior } from './weigh';
 import { skillHash } from '../core/basics/hash';
 import { isPass } from '../core/verdict/credit';
 import type { FlipUnits } from './verdict';
@@ -67,7 +68,15 @@ export function laterSamples(state: Pick<RunState, 'flips'>): Unit[] {
 export function noiseReading(config: RunConfig, state: Pick<RunState, 'flips'>): NoiseReading {
   const t = runFlipTally(state);
   const p = noisePolicy(t, config.settleVerdicts ? (config.maxSamples ?? 3) : 1);
-  return { flipRate: flipRate(t), flipUpper: p.flipUpper, samples: t.samples, units: t.units, margin: p.margin };
+  const reading = {
+    flipRate: flipRate(t),
+    flipUpper: p.flipUpper,
+    samples: t.samples,
+    units: t.units,
+    margin: p.margin,
+  };
+  if (!weighsByPosterior(config)) return reading;
+  return { ...reading, posterior: { confidence: config.gateConfidence!, doubtfulSide: !!config.askDoubtfulSide } };
 }
 
 /** Items of a step's batch a spot check asks again. */

@@ -104,7 +104,10 @@ describe.skipIf(Boolean(skip))('the Runs screen in Chromium', () => {
       await noise.waitFor({ timeout: 60_000 });
       expect(await noise.innerText()).toMatch(/of \d+ repeated answers changed \(at most [\d.]+% at 90% confidence\)/);
       await waitForStatus(page, 'Completed');
-      expect(await noise.innerText()).toMatch(/Verdicts ask again where the two skills disagree, until one answer leads by \d votes\./);
+      // Posterior verdicts (the default): each item's noise taken out, the doubtful side asked again, until sure.
+    expect(await noise.innerText()).toMatch(
+      /Verdicts take this noise out item by item and ask again \(the skill whose answers are in doubt\) where a change is plausible, until the candidate is better with 70% probability or cannot be\./,
+    );
       await page.locator('section.dashboard').screenshot({ path: 'test-results/train-noise-light.png' });
       await page.getByRole('link', { name: 'Runs' }).click();
       const lift = page.locator('section.card', { has: page.getByRole('heading', { name: 'Lift on the test split' }) });
@@ -119,9 +122,9 @@ describe.skipIf(Boolean(skip))('the Runs screen in Chromium', () => {
         await page.getByRole('button', { name: `Inspect step ${step}`, exact: true }).click();
         await page.getByText(new RegExp(`^Step ${step} — `)).waitFor();
         const verdict = page.getByLabel('Gate verdict');
-        if ((await verdict.count()) && /asked again \(where the two disagreed, until one answer led by [2-9] votes/.test(await verdict.innerText())) settled = await verdict.innerText();
+        if ((await verdict.count()) && /asked again where a change was plausible, until the verdict was sure/.test(await verdict.innerText())) settled = await verdict.innerText();
       }
-      expect(settled).toMatch(/Item by item: \d+ won \d+ lost \(sign test, p [=<] [\d.]+ of winning this often by chance\)/);
+      expect(settled).toMatch(/Item by item, the target’s noise taken out: \d+ likely gained \d+ likely lost; the candidate is better with probability [01]\.\d{3}\. \d+ items? weighed on more than one answer .*\d+ calls? asked again/);
       await page.getByLabel('Gate verdict').scrollIntoViewIfNeeded();
       await page.locator('.inspector section.card').first().screenshot({ path: 'test-results/runs-step-verdict-light.png' });
     } finally {

@@ -7,9 +7,10 @@ const pValue = (p: number) => (p < 0.001 ? 'p < 0.001' : `p = ${p.toFixed(p < 0.
 
 /**
  * The gate's verdict with its statistics (issue #19): the candidate against the current skill item
- * by item — items won and lost after settling, the exact sign test of winning that often by
- * chance, how many items were asked again and with what margin — then the tie-break, the rule and
- * the fresh re-check of a would-be best. Older runs show the plain scores.
+ * by item — a posterior verdict's items likely gained and lost and its probability of better (issue
+ * #32); a vote verdict's items won and lost after settling, the exact sign test of winning that often
+ * by chance and the margin — how many items were asked again, then the tie-break, the rule and the
+ * fresh re-check of a would-be best. Older runs show the plain scores.
  */
 export function GateVerdict({ gate }: { gate: GateArtifact }) {
   const v = gate.verdict;
@@ -24,7 +25,18 @@ export function GateVerdict({ gate }: { gate: GateArtifact }) {
           {gate.cacheHit ? ' (cached answers)' : ''} → <strong>{gate.action.replace(/_/g, ' ')}</strong>.
         </p>
       )}
-      {v && (
+      {v?.posterior && (
+        <p className="small" aria-label="Gate verdict">
+          Item by item, the target’s noise taken out:{' '}
+          <span className="badge pass">{v.improved.length} likely gained</span>{' '}
+          <span className="badge fail">{v.regressed.length} likely lost</span>; the candidate is better with probability{' '}
+          {v.posterior.pBetter.toFixed(3)}.{' '}
+          {v.resampled > 0
+            ? `${plural(v.resampled, 'item')} weighed on more than one answer (answers held from earlier verdicts count); ${plural(c?.resampleCalls ?? 0, 'call')} asked again where a change was plausible, until the verdict was sure or their samples ran out.`
+            : 'One answer per item.'}
+        </p>
+      )}
+      {v && !v.posterior && (
         <p className="small" aria-label="Gate verdict">
           Item by item: <span className="badge pass">{v.improved.length} won</span>{' '}
           <span className="badge fail">{v.regressed.length} lost</span> (sign test, {pValue(v.pValue)} of winning this
