@@ -118,12 +118,16 @@ describe.skipIf(Boolean(skip))('the Runs screen in Chromium', () => {
       expect(liftText).toMatch(/this target missed about \d+% of answers it knew and guessed about \d+% of the others/);
       await lift.screenshot({ path: 'test-results/runs-lift-noise-light.png' });
       let settled = '';
-      for (let step = 1; step <= 6 && !settled; step++) {
+      let checked = '';
+      for (let step = 1; step <= 6 && !(settled && checked); step++) {
         await page.getByRole('button', { name: `Inspect step ${step}`, exact: true }).click();
         await page.getByText(new RegExp(`^Step ${step} — `)).waitFor();
         const verdict = page.getByLabel('Gate verdict');
         if ((await verdict.count()) && /asked again where a change was plausible, until the verdict was sure/.test(await verdict.innerText())) settled = await verdict.innerText();
+        const check = page.locator('section.card', { has: page.getByRole('heading', { name: 'Train-batch check' }) }).last();
+        if ((await check.count()) && /weighed on more than one answer/.test(await check.innerText())) checked = await check.innerText();
       }
+      expect(checked).toMatch(/\d+ items? weighed on more than one answer, the target’s noise taken out; \d+ calls asked again where a change was plausible, until the check was decided\./);
       expect(settled).toMatch(/Item by item, the target’s noise taken out: \d+ likely gained \d+ likely lost; the candidate is better with probability [01]\.\d{3}\. \d+ items? weighed on more than one answer .*\d+ calls? asked again/);
       await page.getByLabel('Gate verdict').scrollIntoViewIfNeeded();
       await page.locator('.inspector section.card').first().screenshot({ path: 'test-results/runs-step-verdict-light.png' });

@@ -98,7 +98,14 @@ export function CheckAndRepair(a: {
             <strong>{check.improved ? 'better: on to the validation gate' : 'not better'}</strong>
             {a.skippedByCheck ? ', rejected without spending validation calls.' : '.'}
           </p>
-          {check.verdict && check.verdict.resampled > 0 && (
+          {check.verdict?.posterior && check.verdict.resampled > 0 && (
+            <p className="muted small">
+              {check.verdict.resampled} item{check.verdict.resampled === 1 ? '' : 's'} weighed on more than one answer,
+              the target’s noise taken out; {check.resampleCalls ?? 0} calls asked again where a change was plausible,
+              until the check was decided.
+            </p>
+          )}
+          {check.verdict && !check.verdict.posterior && check.verdict.resampled > 0 && (
             <p className="muted small">
               {check.verdict.resampled} item{check.verdict.resampled === 1 ? '' : 's'} asked again (both skills) until
               one answer led by {check.verdict.margin} votes
