@@ -241,10 +241,10 @@ export async function weighSkills(ctx: EngineContext, o: WeighOptions): Promise<
       );
       // One more answer moves what is known of a side by 2·q·(1−q)·(1−miss−guess) on average (q: the chance it
       // knows the item); the noise is the item's on both sides, so q·(1−q) ranks them. A side whose answers
-      // already say (beside a fail, a pass is rarely a guess) waits until the other's doubt is near its own, or
-      // the other has no samples left.
-      const doubt = (side: 'ref' | 'cand') =>
-        (side === 'ref' ? x.refKnown : x.candKnown) * (1 - (side === 'ref' ? x.refKnown : x.candKnown));
+      // already say (beside a fail, a pass is rarely a guess) waits until the other's doubt is within four times
+      // its own, or the other has no samples left.
+      const known = { ref: x.refKnown, cand: x.candKnown };
+      const doubt = (side: 'ref' | 'cand') => known[side] * (1 - known[side]);
       const most = Math.max(...sides.map(doubt));
       for (const side of sides)
         if (!ctx.config.askDoubtfulSide || doubt(side) >= LESS_TELLING * most)

@@ -5,8 +5,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 
 export interface MainThreadTask {
-  /** Start, in the trace's clock (µs). */
-  ts: number;
   wallMs: number;
   cpuMs: number;
 }
@@ -16,13 +14,12 @@ interface TraceEvent {
   ph: string;
   pid: number;
   tid: number;
-  ts: number;
   dur?: number;
   tdur?: number;
   args?: { name?: string };
 }
 
-/** Start tracing the renderers' main threads; `stop` returns their tasks of at least `minWallMs`. */
+/** Start tracing the renderers' main threads; `stop` returns their tasks. */
 export async function traceMainThread(ctx: BrowserContext, page: Page) {
   const cdp = await ctx.newCDPSession(page);
   const events: TraceEvent[] = [];
@@ -31,7 +28,7 @@ export async function traceMainThread(ctx: BrowserContext, page: Page) {
   });
   await cdp.send('Tracing.start', { categories: 'toplevel,__metadata', transferMode: 'ReportEvents' });
   return {
-    async stop(minWallMs = 0): Promise<MainThreadTask[]> {
+    async stop(): Promise<MainThreadTask[]> {
       const complete = new Promise<void>((resolve) => cdp.once('Tracing.tracingComplete', () => resolve()));
       await cdp.send('Tracing.end');
       await complete;
@@ -43,8 +40,7 @@ export async function traceMainThread(ctx: BrowserContext, page: Page) {
       );
       return events
         .filter((e) => e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask' && main.has(`${e.pid}:${e.tid}`))
-        .map((e) => ({ ts: e.ts, wallMs: (e.dur ?? 0) / 1000, cpuMs: (e.tdur ?? e.dur ?? 0) / 1000 }))
-        .filter((t) => t.wallMs >= minWallMs);
+        .map((e) => ({ wallMs: (e.dur ?? 0) / 1000, cpuMs: (e.tdur ?? e.dur ?? 0) / 1000 }));
     },
   };
 }
