@@ -79,7 +79,7 @@ export async function checkedSpec(
 /**
  * The service's environment factory. A run's module comes from the config's path when the command
  * names one (refused when it is not the code the run was made with), else from the run's own copy,
- * written to `<out>/environment/`.
+ * written to `<out>/environment/` — never the copy a run bundle brought (someone else's code).
  */
 export function runnerEnvironments(
   env: RunnerEnvironment | null,
@@ -105,11 +105,20 @@ export function runnerEnvironments(
         );
       path = env.module.path;
     } else {
+      if (kept.from === 'bundle')
+        throw new ConfigError(
+          `This run was taken in from a run bundle: its environment module (${kept.fileName}) is code someone sent, and the runner runs only the module your own config names. Give --config naming that file in "environment": {"module": …}.`,
+        );
       if (!out) throw new ConfigError('This run calls an environment module: give --config naming it.');
+      if (contentId(kept.source) !== kept.hash)
+        throw new ConfigError(
+          `The environment module this run keeps (${kept.fileName}) is not the code its hash names: give --config naming the module file.`,
+        );
       path = join(out, 'environment', basename(kept.fileName));
       mkdirSync(dirname(path), { recursive: true });
       writeFileSync(path, kept.source);
     }
-    return (await loadEnvironmentModule(path, env?.timeoutSeconds, importer)).environment;
+    // Read again just before it is imported: it must still be the code the run was made with.
+    return (await loadEnvironmentModule(path, env?.timeoutSeconds, importer, kept.hash)).environment;
   };
 }

@@ -9,6 +9,7 @@ import { parseRunConfig } from '../core/config/run-config';
 import { priceProblem } from '../core/config/pricing';
 import { z } from 'zod';
 import { MAX_MODULE_BYTES } from '../core/agent/environment-spec';
+import { contentId } from '../core/basics/hash';
 import { readMcpSettings, type McpSettings } from '../core/agent/mcp-servers';
 import type { SkillwrightDb } from './open-db';
 import {
@@ -102,12 +103,17 @@ const runSchema = z.looseObject({
   // An agent run's environment module (issue #30): code, kept so the run resumes with it.
   environment: z
     .object({
+      // Its hash names the module (a runner compares it with the person's own file): it must be its source's.
       module: z
         .object({
           name: z.string().max(200),
           fileName: z.string().max(200),
           source: z.string().max(MAX_MODULE_BYTES),
           hash: z.string().regex(/^[0-9a-f]{16}$/),
+        })
+        .refine((m) => contentId(m.source) === m.hash, {
+          path: ['hash'],
+          message: 'is not the hash of the module source the bundle carries',
         })
         .optional(),
       // Its MCP servers (issue #31), checked as a config's are: a header holding a secret is refused.
@@ -205,10 +211,13 @@ export function parseBundle(text: string): { ok: true; bundle: RunBundle } | { o
       error: `The bundle's run settings are invalid: ${config.problems.map((p) => p.message).join('; ')}.`,
     };
   }
+  const module = b.run.environment?.module;
   b.run = {
     ...b.run,
     config: config.config,
     ...(b.run.state ? { state: { ...b.run.state, config: config.config } } : {}),
+    // A module that came in a bundle is someone else's code: marked, so a runner never runs this copy.
+    ...(module ? { environment: { ...b.run.environment, module: { ...module, from: 'bundle' as const } } } : {}),
   };
   const rows = b.skills.length + b.steps.length + b.rollouts.length + b.calls.length + b.artifacts.length;
   if (rows > MAX_BUNDLE_ROWS)
