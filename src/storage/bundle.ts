@@ -23,7 +23,13 @@ import {
 import type { ArtifactRecord, OptimizerCallRecord, RolloutRow, SkillVersion, StepRecord } from '../engine/types';
 import { guardQuota } from './quota';
 import { withStatus } from './runs-repo';
-import { datasetSchema, packageShellSchema, skillMetaSchema, triggerQueriesSchema } from './bundle-validate';
+import {
+  datasetSchema,
+  packageShellSchema,
+  skillMetaSchema,
+  skillTextSchema,
+  triggerQueriesSchema,
+} from './bundle-validate';
 
 export const BUNDLE_FORMAT = 'skillwright-run';
 export const BUNDLE_VERSION = 1;
@@ -77,7 +83,7 @@ const runSchema = z.looseObject({
   updatedAt: z.number(),
   status: z.enum(['idle', 'running', 'paused', 'interrupted', 'completed', 'failed', 'cancelled']),
   config: z.looseObject({ epochs: z.number().int(), batchSize: z.number().int() }),
-  initialSkill: z.string(),
+  initialSkill: skillTextSchema,
   endpoints: z.looseObject({
     target: endpointSchema,
     optimizer: endpointSchema,
@@ -94,7 +100,9 @@ const runSchema = z.looseObject({
     .looseObject({
       runId: z.string(),
       status: z.string(),
-      gate: z.looseObject({ currentSkill: z.string(), bestSkill: z.string() }),
+      gate: z.looseObject({ currentSkill: skillTextSchema, bestSkill: skillTextSchema }),
+      initialSkill: skillTextSchema.optional(),
+      epochStartSkill: skillTextSchema.optional(),
     })
     .optional(),
   skillPackage: packageShellSchema.optional(),
@@ -156,7 +164,7 @@ const bundleSchema = z.object({
   exportedAt: z.string(),
   run: runSchema,
   dataset: datasetSchema.nullable(),
-  skills: z.array(withRun({ hash: z.string(), text: z.string(), origin: z.string(), step: z.number() })),
+  skills: z.array(withRun({ hash: z.string(), text: skillTextSchema, origin: z.string(), step: z.number() })),
   steps: z.array(withRun({ step: z.number().int(), epoch: z.number().int(), action: z.string() })),
   rollouts: z.array(
     withRun({
