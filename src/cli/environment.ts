@@ -63,6 +63,21 @@ export function readEnvironment(config: CliConfig, base: string): RunnerEnvironm
   };
 }
 
+const urlsOf = (s?: McpSettings) => (s?.servers ?? []).map((x) => x.url).sort();
+
+/**
+ * The person's own MCP servers for a run that calls `stored`: the config's entries, so their
+ * names choose the tokens and their `tools` lists what the agent may call — refused unless the
+ * config names the very same servers (a token goes only to a server the person's config names).
+ */
+export function ownServers(stored: McpSettings, own: McpSettings | undefined): McpSettings {
+  if (!own || JSON.stringify(urlsOf(stored)) !== JSON.stringify(urlsOf(own)))
+    throw new ConfigError(
+      `This run calls MCP servers (${urlsOf(stored).join(', ')}) that your config does not name${own ? ` (it names ${urlsOf(own).join(', ')})` : ''}: they would be sent your SKILLWRIGHT_MCP_*_TOKEN tokens. Name the same servers in your config's "environment": {"mcp": …}, or start a new run in another --out.`,
+    );
+  return own;
+}
+
 /** Load the module once before the run is created: a module that cannot serve is named now, not paid for. */
 export async function checkedSpec(
   env: RunnerEnvironment,
@@ -88,9 +103,10 @@ export function runnerEnvironments(
   vars: Record<string, string | undefined> = {},
 ): EnvironmentFactory {
   return async ({ spec }) => {
-    // MCP servers (issue #31): each server's token from SKILLWRIGHT_MCP_<NAME>_TOKEN.
+    // MCP servers (issue #31): each server's token from SKILLWRIGHT_MCP_<NAME>_TOKEN — the name the
+    // person's config gives that URL, when the command names a config (issue #39 H3).
     if (spec?.mcp)
-      return mcpEnvironmentOf(spec.mcp, ({ name }) => {
+      return mcpEnvironmentOf(env ? ownServers(spec.mcp, env.mcp) : spec.mcp, ({ name }) => {
         const variable = tokenVariable(name);
         const token = vars[variable];
         return { ...(token ? { token } : {}), hint: `set ${variable} to its token` };

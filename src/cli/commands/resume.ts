@@ -38,7 +38,10 @@ export async function resume(args: CliArgs, io: CliIo): Promise<number> {
       checkBundleEnvironment(text, env);
       const taken = inputChecked(await service.importBundle(text, { needsDataset: true }));
       if (!taken.ok) throw new ConfigError(taken.error.message);
-      inputChecked(await service.bindRun(taken.runId, config.endpoints, config.prices));
+      // Its MCP servers become the config's: their names bind the tokens, their lists the tools.
+      inputChecked(
+        await service.bindRun(taken.runId, config.endpoints, config.prices, env.mcp ? { mcp: env.mcp } : {}),
+      );
     }
     const run = records.store.run;
     if (!run) throw new ConfigError(`${storePath(out)} holds no run and dataset.`);
