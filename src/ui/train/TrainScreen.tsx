@@ -10,7 +10,8 @@ import {
   type RunConfig,
 } from '../../core/config/run-config';
 import { DEFAULT_PRESET, knobText, presetById, presetDrift, type PresetId } from '../../core/config/knobs';
-import { DEMO_PACE, HOSTED_PACE } from '../../core/config/run-duration';
+import { HOSTED_PACE } from '../../core/config/run-duration';
+import { DEMO_PACE } from '../../core/simulators/demo-world';
 import type { DatasetListItem } from '../../worker/api-types';
 import { Alert } from '../common/Field';
 import { RunDashboard } from './RunDashboard';
