@@ -12,6 +12,8 @@ import { keyVariable } from './config-error';
 
 type Schema = Record<string, unknown>;
 
+const knobOf = (key: string) => (KNOBS as readonly Knob[]).find((k) => k.key === key)!;
+
 function knobSchema(k: Knob, fallback: unknown): Schema {
   const c = k.control;
   const base = { title: k.label, description: k.help, default: fallback };
@@ -155,8 +157,11 @@ export function cliConfigSchema(): Schema {
               'Tools every item is offered: a list of OpenAI function definitions, or a JSON file holding one (relative to this file); items answer them with their tool_results.',
             oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'object' } }],
           },
-          maxTurns: { type: 'integer', minimum: 1, maximum: 64, description: 'The same as run.maxTurns.' },
-          referencesOnDemand: { type: 'boolean', description: 'The same as run.referencesOnDemand.' },
+          maxTurns: { ...knobSchema(knobOf('maxTurns'), undefined), description: 'The same as run.maxTurns.' },
+          referencesOnDemand: {
+            ...knobSchema(knobOf('referencesOnDemand'), undefined),
+            description: 'The same as run.referencesOnDemand.',
+          },
           mcp: {
             type: 'array',
             description:

@@ -204,6 +204,9 @@ export const DEFAULT_RUN_CONFIG: RunConfig = {
   promptOverrides: {},
 };
 
+/** An agent's model turns per user message: a config stored before agents existed has none, so the default. */
+export const turnLimit = (c: Pick<RunConfig, 'maxTurns'>): number => c.maxTurns ?? DEFAULT_RUN_CONFIG.maxTurns;
+
 export interface ConfigProblem {
   field: keyof RunConfig | string;
   message: string;
@@ -236,6 +239,12 @@ function knobProblem(k: Knob, v: unknown): string | null {
     case 'usd':
       return null; // checked with the token budget below
   }
+}
+
+/** A knob's problem with this value (its range, whole number, choices), or null: wherever a setting is given. */
+export function settingProblem(key: KnobKey, v: unknown): string | null {
+  const k = (KNOBS as readonly Knob[]).find((x) => x.key === key);
+  return k ? knobProblem(k, v) : null;
 }
 
 /** Every problem with a config, in field order; empty when valid. */
