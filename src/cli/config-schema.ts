@@ -5,7 +5,7 @@
  * them equal). Validation itself stays with the code that runs (cli/config.ts, core/config/run-config.ts).
  */
 import { BATCH_APIS } from '../core/config/batch-api';
-import { KNOB_PRESETS, KNOBS, type Knob } from '../core/config/knobs';
+import { KNOB_PRESETS, KNOBS, knobValue, type Knob } from '../core/config/knobs';
 import { DEFAULT_RUN_CONFIG } from '../core/config/run-config';
 import { SERVICE_TIERS } from '../core/config/service-tier';
 import { keyVariable } from './config-error';
@@ -111,8 +111,9 @@ const agentTarget: Schema = {
 };
 
 export function cliConfigSchema(): Schema {
-  const defaults = DEFAULT_RUN_CONFIG as unknown as Record<string, unknown>;
-  const run = Object.fromEntries((KNOBS as readonly Knob[]).map((k) => [k.key, knobSchema(k, defaults[k.key])]));
+  const run = Object.fromEntries(
+    (KNOBS as readonly Knob[]).map((k) => [k.key, knobSchema(k, knobValue(DEFAULT_RUN_CONFIG, k.key))]),
+  );
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     title: 'skillwright.json',

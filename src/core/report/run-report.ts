@@ -218,7 +218,7 @@ pre{white-space:pre-wrap;background:#f6f8fa;border:1px solid #dde2e8;padding:.75
 </style></head><body>
 <h1>${escapeHtml(d.name)}</h1>
 <p class="meta">${escapeHtml(d.status)} · dataset ${escapeHtml(d.datasetName)} · target ${escapeHtml(d.targetModel)} · optimizer ${escapeHtml(d.optimizerModel)} · ${escapeHtml(d.createdAt)}</p>
-<p class="meta">${escapeHtml(settingsSummary(d.config as Record<string, unknown>, DEFAULT_RUN_CONFIG as unknown as Record<string, unknown>).join(' · '))} · baseline ${pct(d.baseline)} · best ${pct(d.steps.length ? Math.max(...d.steps.map((s) => s.best)) : d.baseline)}${isNum(d.totalCostUsd) ? ` · cost $${d.totalCostUsd.toFixed(4)}` : ''}</p>
+<p class="meta">${escapeHtml(settingsSummary(d.config, DEFAULT_RUN_CONFIG).join(' · '))} · baseline ${pct(d.baseline)} · best ${pct(d.steps.length ? Math.max(...d.steps.map((s) => s.best)) : d.baseline)}${isNum(d.totalCostUsd) ? ` · cost $${d.totalCostUsd.toFixed(4)}` : ''}</p>
 ${d.diagnosis ? `<p><strong>${escapeHtml(d.diagnosis.headline)}</strong></p>` : ''}
 <h2>Validation score</h2>
 ${chart(d.steps, d.baseline)}
