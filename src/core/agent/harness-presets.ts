@@ -25,6 +25,8 @@ export interface HarnessPreset {
   contextFile: string;
   /** The variable the harness reads its key from (set from the target's key; never argv). */
   keyEnv: string;
+  /** How the task reaches it: standard input, or an argument after `--` (OpenCode). */
+  task: 'stdin' | 'argument';
 }
 
 /** A harness preset expanded for one run. */
@@ -50,6 +52,7 @@ export const PRESETS: Record<HarnessName, HarnessPreset> = {
     skillFile: '.agents/skills/{name}/SKILL.md',
     contextFile: 'AGENTS.md',
     keyEnv: AGENT_KEY_ENV,
+    task: 'stdin',
   },
   claude: {
     name: 'claude',
@@ -59,6 +62,7 @@ export const PRESETS: Record<HarnessName, HarnessPreset> = {
     skillFile: '.claude/skills/{name}/SKILL.md',
     contextFile: 'CLAUDE.md',
     keyEnv: 'ANTHROPIC_API_KEY',
+    task: 'stdin',
   },
   opencode: {
     name: 'opencode',
@@ -68,6 +72,7 @@ export const PRESETS: Record<HarnessName, HarnessPreset> = {
     skillFile: '.agents/skills/{name}/SKILL.md',
     contextFile: 'AGENTS.md',
     keyEnv: AGENT_KEY_ENV,
+    task: 'argument',
   },
   pi: {
     name: 'pi',
@@ -77,6 +82,7 @@ export const PRESETS: Record<HarnessName, HarnessPreset> = {
     skillFile: '.agents/skills/{name}/SKILL.md',
     contextFile: 'AGENTS.md',
     keyEnv: AGENT_KEY_ENV,
+    task: 'stdin',
   },
   qwen: {
     name: 'qwen',
@@ -86,6 +92,7 @@ export const PRESETS: Record<HarnessName, HarnessPreset> = {
     skillFile: '.agents/skills/{name}/SKILL.md',
     contextFile: 'QWEN.md',
     keyEnv: 'OPENAI_API_KEY',
+    task: 'stdin',
   },
   gemini: {
     name: 'gemini',
@@ -95,6 +102,7 @@ export const PRESETS: Record<HarnessName, HarnessPreset> = {
     skillFile: '.gemini/skills/{name}/SKILL.md',
     contextFile: 'GEMINI.md',
     keyEnv: 'GEMINI_API_KEY',
+    task: 'stdin',
   },
 };
 
@@ -112,7 +120,7 @@ interface Endpoint {
   baseURL?: string;
 }
 
-/** Flags, environment and config files of each harness (the task always on standard input). */
+/** Flags, environment and config files of each harness. */
 const LAUNCH: Record<HarnessName, (e: Endpoint) => Omit<HarnessLaunch, 'preset' | 'command'> & { argv: string[] }> = {
   codex: ({ model, baseURL }) => ({
     // exec: non-interactive; the sandbox keeps writes in the workspace, approvals never asked.
@@ -255,15 +263,16 @@ export function expandHarness(
     model: raw.model as string | undefined,
     baseURL: raw.baseURL as string | undefined,
   });
-  // Codex reads the task from standard input only when told so with "-".
-  const tail = preset.name === 'codex' ? ['-'] : [];
+  // Codex reads the task from standard input only when told so with "-"; "--" keeps a task
+  // starting with "-" from being read as an option.
+  const tail = preset.name === 'codex' ? ['-'] : preset.task === 'argument' ? ['--', '{task}'] : [];
   return {
     launch: {
       preset,
       command: {
         command: [preset.program, ...argv, ...(args as string[]), ...tail],
         skillFile: preset.skillFile.replace('{name}', skillName),
-        task: 'stdin',
+        task: preset.task,
       },
       env,
       files,

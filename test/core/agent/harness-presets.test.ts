@@ -65,6 +65,11 @@ describe('a harness preset', () => {
       expect(l.command.command[0]).toBe(PRESETS[agent].program);
     }
     expect(PRESETS.claude.skillFile).toBe('.claude/skills/{name}/SKILL.md');
+    // OpenCode takes the task as an argument, after "--" so that a task starting with "-" stays one.
+    expect(expand({ agent: 'opencode' }).command).toMatchObject({
+      task: 'argument',
+      command: ['opencode', 'run', '--format', 'json', '--auto', '--', '{task}'],
+    });
     expect(PRESETS.claude.contextFile).toBe('CLAUDE.md');
   });
 
