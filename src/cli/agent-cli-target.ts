@@ -11,7 +11,8 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { classifyAgentFailure, type AgentCommand } from '../core/agent/agent-command';
+import type { AgentCommand } from '../core/agent/agent-command';
+import { classifyAgentFailure, errorLines } from '../core/agent/agent-failure';
 import { readAgentTranscript } from '../core/agent/agent-transcript';
 import { splitBundle } from '../core/skill/skill-package';
 import { isSectionPath } from '../core/skill/package-paths';
@@ -95,7 +96,6 @@ function run(cmd: AgentCommand, ws: string, task: string, timeoutMs: number, sig
   });
 }
 
-const firstLines = (text: string) => text.trim().split('\n').slice(0, 3).join(' ').slice(0, 300);
 const tokens = (chars: number) => Math.max(1, Math.ceil(chars / 4));
 
 /** The target role's client for an agent CLI: `complete` runs the agent on one task. */
@@ -125,10 +125,10 @@ export function agentCliTarget(cmd: AgentCommand, o: { timeoutMs: number; maxRet
           else if (r.code !== 0 || !answer) {
             const kind = classifyAgentFailure(output);
             if (kind !== 'transient')
-              throw new LlmError(kind, `The agent CLI stopped: ${firstLines(output) || `exit code ${r.code}`}`, {
+              throw new LlmError(kind, `The agent CLI stopped: ${errorLines(output) || `exit code ${r.code}`}`, {
                 role: 'target',
               });
-            last = r.code !== 0 ? `exit code ${r.code}: ${firstLines(output)}` : 'it gave no answer';
+            last = r.code !== 0 ? `exit code ${r.code}: ${errorLines(output)}` : 'it gave no answer';
           } else {
             const transcriptPath = cmd.transcriptFile ? join(ws, cmd.transcriptFile) : null;
             const transcript =
