@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { classifyAgentFailure, type AgentCommand } from '../core/agent/agent-command';
+import { agentEnvironment, classifyAgentFailure, type AgentCommand } from '../core/agent/agent-command';
 import { readAgentTranscript } from '../core/agent/agent-transcript';
 import { splitBundle } from '../core/skill/skill-package';
 import { isSectionPath } from '../core/skill/package-paths';
@@ -63,7 +63,9 @@ export function installSkill(ws: string, skillFile: string, skill: string): void
 function run(cmd: AgentCommand, ws: string, task: string, timeoutMs: number, signal?: AbortSignal): Promise<Attempt> {
   return new Promise((resolve, reject) => {
     const args = cmd.command.slice(1).map((a) => (cmd.task === 'argument' && a === '{task}' ? task : a));
-    const child = spawn(cmd.command[0], args, { cwd: ws, env: process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    // The agent runs commands a model chooses: it gets no key or token of the runner's (issue #39 M2).
+    const env = agentEnvironment(process.env, cmd.passEnv);
+    const child = spawn(cmd.command[0], args, { cwd: ws, env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     let timedOut = false;

@@ -74,6 +74,7 @@ export const AGENT_KEYS: ReadonlySet<string> = new Set([
   'task',
   'answerFile',
   'transcriptFile',
+  'passEnv',
   'model',
   'timeoutMs',
   'maxRetries',

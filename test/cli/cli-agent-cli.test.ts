@@ -29,6 +29,7 @@ function config(name: string, target: Record<string, unknown> = {}, run: Record<
         command: [process.execPath, FAKE_AGENT],
         skillFile: '.agents/skills/specimens/SKILL.md',
         transcriptFile: '.agent/transcript.jsonl',
+        passEnv: ['FAKE_AGENT_MODE', 'FAKE_AGENT_STATE', 'AGENT_LOGIN'],
         model: 'fake-agent',
         ...target,
       },
@@ -144,12 +145,22 @@ describe('an agent CLI as the target (issue #31)', () => {
     const r = await cli(['eval', '--config', 'eval.json', '--split', 'val', '--json'], {
       FAKE_AGENT_MODE: 'flaky',
       FAKE_AGENT_STATE: state,
+      // The agent gets none of the runner's keys and tokens, nor what passEnv does not name (issue #39 M2).
+      SKILLWRIGHT_JUDGE_API_KEY: 'sk-judge-secret',
+      SKILLWRIGHT_MCP_SHOP_TOKEN: 'mcp-shop-secret',
+      OPENAI_API_KEY: 'sk-not-passed',
+      AGENT_LOGIN: 'agent-own-login',
     });
     expect(r.code).toBe(0);
     expect(r.stdout.trim()).toBe(evaluated);
     const tasks = attempts(state);
     expect(tasks.length).toBe(2 * new Set(tasks).size); // each task failed once, then answered
     expect(agentWorkspaces(r.tmp)).toEqual([]);
+    const envs = readFileSync(join(state, 'env.log'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as string[]);
+    expect(new Set(envs.map((e) => JSON.stringify(e.filter((n) => /KEY|TOKEN|SKILLWRIGHT|LOGIN/.test(n)))))).toEqual(
+      new Set([JSON.stringify(['AGENT_LOGIN'])]),
+    );
+    expect(envs[0]).toContain('PATH');
   }, 120_000);
 
   it('asks again an agent that overran its time limit', async () => {

@@ -12,7 +12,9 @@
 //   logged-out prints Codex's own words for an expired login and exits 1
 //   clueless   ignores the skill (so no edit can help it)
 // FAKE_AGENT_STATE: a folder where flaky and slow-once remember the tasks they failed once, and
-// where every run appends its task to `runs.log` (the tests count attempts).
+// where every run appends its task to `runs.log` (the tests count attempts) and the names of its
+// environment variables to `env.log`. (The runner passes both variables only when the config's
+// `passEnv` names them.)
 import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
@@ -92,6 +94,8 @@ const task = readTask();
 if (state) {
   mkdirSync(state, { recursive: true });
   appendFileSync(join(state, 'runs.log'), `${JSON.stringify(task.trim())}\n`);
+  // The names of the variables it was started with (the runner passes only an allow-listed few).
+  appendFileSync(join(state, 'env.log'), `${JSON.stringify(Object.keys(process.env).sort())}\n`);
 }
 if (mode === 'logged-out') {
   process.stderr.write('Error: Your access token could not be refreshed. Please log in again (codex login).\n');
