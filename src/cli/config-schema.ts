@@ -180,7 +180,13 @@ export function cliConfigSchema(): Schema {
                 headers: {
                   type: 'object',
                   additionalProperties: { type: 'string' },
-                  description: 'Headers sent with every request; never a credential.',
+                  description:
+                    'Headers sent with every request; never a credential (anything named a key, token, secret, password, session, cookie or authorization).',
+                },
+                tokenHeader: {
+                  type: 'string',
+                  description:
+                    'The header the token (SKILLWRIGHT_MCP_<NAME>_TOKEN) is sent in, as it is, e.g. "Private-Token"; default Authorization: Bearer.',
                 },
                 tools: {
                   type: 'array',

@@ -164,3 +164,12 @@ describe('a bundle’s agent fields and tools (issue #39 M5)', () => {
     expect(r.bundle.dataset?.tools).toEqual([{ name: 'lookup' }]);
   });
 });
+
+describe('a bundle’s MCP servers (issue #39 M6)', () => {
+  it('refuses a header that carries a credential, as a config’s', () => {
+    const mcp = (headers: Record<string, string>) => (b: Loose) =>
+      void (b.run.environment = { mcp: { servers: [{ url: 'http://a/mcp', name: 'desk', headers }], toolConcurrency: 4, timeoutSeconds: 60 } });
+    expect(errorOf(mcp({ 'X-Tenant': 't' }))).toBe('ok');
+    expect(errorOf(mcp({ 'Private-Token': 'glpat-1' }))).toMatch(/run\.environment\.mcp: server 1: the header "Private-Token" holds a secret/);
+  });
+});
