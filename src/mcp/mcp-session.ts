@@ -66,7 +66,11 @@ export class McpSession {
 
   /** Connect and initialise; throws EnvironmentError (with `problem`) when the server cannot be used. */
   static async open(link: ServerLink, o: SessionOptions): Promise<McpSession> {
-    const headers = { ...link.config.headers, ...(link.token ? { Authorization: `Bearer ${link.token}` } : {}) };
+    // The token as Bearer, or as it is in the header the server takes it in (e.g. GitLab's Private-Token).
+    const auth = link.config.tokenHeader
+      ? { [link.config.tokenHeader]: link.token ?? '' }
+      : { Authorization: `Bearer ${link.token ?? ''}` };
+    const headers = { ...link.config.headers, ...(link.token ? auth : {}) };
     const transport = new StreamableHTTPClientTransport(new URL(link.config.url), {
       requestInit: { headers },
       fetch: withoutEventStream(o.fetch ?? globalThis.fetch.bind(globalThis)),

@@ -26,7 +26,12 @@ beforeAll(async () => {
     JSON.stringify({
       data: 'data.json',
       skill: 'skill.md',
-      target: { command: [process.execPath, FAKE_AGENT], model: 'replay', maxRetries: 2 },
+      target: {
+        command: [process.execPath, FAKE_AGENT],
+        model: 'replay',
+        maxRetries: 2,
+        passEnv: ['FAKE_AGENT_MODE', 'FAKE_AGENT_REPLAY', 'FAKE_AGENT_STATE'],
+      },
       optimizer: { baseURL: srv.url, model: 'sim-optimizer' },
       split: { ratio: [5, 3, 2], seed: 1 },
       run: { epochs: 1, batchSize: 4, minibatchSize: 2, targetConcurrency: 1 },

@@ -34,7 +34,7 @@ beforeAll(async () => {
         skillwright: {
           baseUrl: srv.url,
           api: 'openai-completions',
-          apiKey: 'SKILLWRIGHT_AGENT_API_KEY',
+          apiKey: 'PI_TEST_API_KEY',
           compat: { supportsDeveloperRole: false, supportsReasoningEffort: false },
           models: [{ id: 'sim-target' }],
         },
@@ -60,6 +60,8 @@ function config(name: string, target: Record<string, unknown>, concurrency = 2):
         // a description no task matches, so a model would not load it: left for the Target seam.)
         command: [pi, '-p', '--no-session', '--model', 'skillwright/sim-target'],
         model: 'pi',
+        // pi's own folder and key (the runner passes nothing else but the basics, issue #39 M2).
+        passEnv: ['PI_CODING_AGENT_DIR', 'PI_OFFLINE', 'PI_TEST_API_KEY'],
         ...target,
       },
       optimizer: { baseURL: srv.url, model: 'sim-optimizer', maxRetries: 0 },
@@ -79,7 +81,7 @@ function cli(args: string[], key: string): Promise<{ code: number | null; stdout
         HOME: dir,
         PI_CODING_AGENT_DIR: join(dir, 'pi'),
         PI_OFFLINE: '1',
-        SKILLWRIGHT_AGENT_API_KEY: key,
+        PI_TEST_API_KEY: key,
         SKILLWRIGHT_OPTIMIZER_API_KEY: 'sk-agent',
       },
     });

@@ -131,6 +131,16 @@ describe('MCP servers as an environment (issue #31)', () => {
     ).rejects.toMatchObject({ problem: { kind: 'unreachable' }, message: expect.stringMatching(/could not be reached/) });
   });
 
+  it('sends the token in the header a server takes it in, as it is (tokenHeader, issue #39 M6)', async () => {
+    const gitlab = await mcp([lookupTool()], { token: 'glpat-1', tokenHeader: 'Private-Token' });
+    await expect(connectMcpEnvironment([link(gitlab, { name: 'gl', token: 'glpat-1' })], { timeoutMs: 5000, concurrency: 1 })).rejects.toMatchObject({
+      problem: { kind: 'unauthorized' },
+    });
+    const ok = await connectMcpEnvironment([link(gitlab, { name: 'gl', token: 'glpat-1', tokenHeader: 'Private-Token' })], { timeoutMs: 5000, concurrency: 1 });
+    expect((await ok.tools()).map((t) => t.name)).toEqual(['lookup']);
+    ok.dispose?.();
+  });
+
   it('pauses, never scores, when a tool call does not answer within the time limit', async () => {
     const server = await mcp([{ ...lookupTool(), handler: (args) => (args.code === '108' ? new Promise(() => {}) : 'Part; weight 1 kg') }]);
     // The limit leaves a loaded machine time to connect: only the call that never answers reaches it.

@@ -13,8 +13,13 @@
 //   clueless   ignores the skill (so no edit can help it)
 //   replay     replays a real CLI's recorded run (issue #42): FAKE_AGENT_REPLAY names a fixture of
 //              test/fixtures/agent-streams/ — its standard output, standard error and exit code
+// FAKE_AGENT_ORPHAN=1: first start a process that inherits stdout and sleeps a minute (a dev server,
+// a watcher), its pid appended to FAKE_AGENT_STATE/orphans.log.
 // FAKE_AGENT_STATE: a folder where flaky and slow-once remember the tasks they failed once, and
-// where every run appends its task to `runs.log` (the tests count attempts).
+// where every run appends its task to `runs.log` (the tests count attempts) and the names of its
+// environment variables to `env.log`. (The runner passes both variables only when the config's
+// `passEnv` names them.)
+import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
@@ -94,6 +99,13 @@ const task = readTask();
 if (state) {
   mkdirSync(state, { recursive: true });
   appendFileSync(join(state, 'runs.log'), `${JSON.stringify(task.trim())}\n`);
+  // The names of the variables it was started with (the runner passes only an allow-listed few).
+  appendFileSync(join(state, 'env.log'), `${JSON.stringify(Object.keys(process.env).sort())}\n`);
+}
+if (process.env.FAKE_AGENT_ORPHAN === '1') {
+  const orphan = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'inherit' });
+  if (state) appendFileSync(join(state, 'orphans.log'), `${orphan.pid}\n`);
+  orphan.unref();
 }
 if (mode === 'replay') {
   const dir = new URL('../fixtures/agent-streams/', import.meta.url).pathname;
