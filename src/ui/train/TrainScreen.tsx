@@ -17,7 +17,8 @@ import {
   presetFollowingData,
   type PresetId,
 } from '../../core/config/knobs';
-import { DEMO_PACE, HOSTED_PACE } from '../../core/config/run-duration';
+import { HOSTED_PACE } from '../../core/config/run-duration';
+import { DEMO_PACE } from '../../core/simulators/demo-world';
 import type { DatasetListItem } from '../../worker/api-types';
 import { Alert } from '../common/Field';
 import { RunDashboard } from './RunDashboard';
@@ -53,9 +54,8 @@ function defaultsFor(trainSize: number | undefined): Readonly<Record<string, unk
 
 /** While a run runs, its settings in one line: the preset, and each setting changed since. */
 function SettingsLine({ config, base }: { config: RunConfig; base: Readonly<Record<string, unknown>> }) {
-  const values = config as unknown as Record<string, unknown>;
   const basis = presetById(config.preset) ?? presetById(DEFAULT_PRESET)!;
-  const drift = presetDrift(values, basis.id as PresetId, base).map((k) => knobText(k, values));
+  const drift = presetDrift(config, basis.id as PresetId, base).map((k) => knobText(k, config));
   const line = `${drift.length ? `Custom (based on ${basis.label})` : basis.label}${drift.length ? `: ${drift.join(' · ')}` : ''}`;
   return (
     <p className="settings-line" data-testid="settings-line" title={line}>
