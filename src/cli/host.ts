@@ -58,7 +58,7 @@ export function runnerDeps(io: CliIo, env: RunnerEnvironment | null = null, out:
     now: io.now,
     newId: () => `cli-${io.now().toString(36)}`,
     place: 'this folder',
-    environments: runnerEnvironments(env, out, io.importModule, io.env),
+    environments: runnerEnvironments(env, out, io.importModule, io.env, io.err),
     transport: { targetRunner },
   };
 }
