@@ -9,7 +9,7 @@ import { isDemoEndpoint } from './demo';
 import { handOverKeys } from './keys';
 import { flushRunEvents, queueRunEvent, startLive } from '../store/run-events';
 import type { RunEventOf, RunStatus, StartOutcome, Result } from '../worker/api-types';
-import { effectivePrices } from '../store/effective-prices';
+import { chargedPrices } from '../core/config/service-tier';
 
 /** Show how a start or resume ended; a refused one (missing key, locked…) gets back the status it had. */
 function settle(r: Result<StartOutcome>, before: { status: RunStatus; reason?: string }): void {
@@ -85,7 +85,7 @@ export async function startTraining(): Promise<void> {
     config: s.config,
     initialSkill: s.skill,
     endpoints,
-    prices: effectivePrices(s.connection),
+    prices: chargedPrices(s.connection.prices, s.connection),
     ...(s.skillMeta ? { skillMeta: s.skillMeta } : {}),
     ...(s.skillPackage ? { skillPackage: s.skillPackage } : {}),
     ...(s.skillParent ? { parent: s.skillParent } : {}),
