@@ -68,11 +68,6 @@ export async function startTraining(): Promise<void> {
   setApp({ problem: null });
   if (runningHere) return void setApp({ problem: busyProblem() });
   if (!s.datasetId) return void setApp({ problem: 'Choose a dataset first (Data).' });
-  if (s.config.activationTrack && !s.triggerQueries?.queries.length)
-    return void setApp({
-      problem:
-        'The activation track trains the description on trigger queries: add them on the Skill screen, or turn the track off (Train).',
-    });
   await handOverKeys();
   const held = await trainer().keyStatus();
   // The demo endpoint needs no key of the user's: the worker supplies its own, for it alone.
