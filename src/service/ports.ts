@@ -48,7 +48,7 @@ export type EnvironmentFactory = (of: EnvironmentRequest) => Promise<ToolEnviron
  * bundle: this folder) are written over once. Its adapters live in src/storage — IndexedDB for the
  * page (`idb-run-records.ts`), a file per run for the runner (`file-run-records.ts`) — and keep
  * it without importing it (storage sits below the service): the hosts that hand them over, and
- * the contract suite every adapter runs (test/storage/run-records-contract.test.ts), check it.
+ * the contract suite every adapter runs (test/storage/store-contracts.test.ts), check it.
  */
 export interface RunRecords {
   getRun(runId: string): Promise<RunRecord | undefined>;
