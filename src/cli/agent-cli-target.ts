@@ -10,10 +10,11 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { classifyAgentFailure, type AgentCommand } from '../core/agent/agent-command';
 import { readAgentTranscript } from '../core/agent/agent-transcript';
 import { splitBundle } from '../core/skill/skill-package';
+import { isSectionPath } from '../core/skill/package-paths';
 import { LlmError, type LlmRequest, type LlmResponse } from '../engine/ports';
 
 /** Output kept of a run, for the answer and the messages (a runaway agent is cut, not stored whole). */
@@ -26,12 +27,26 @@ interface Attempt {
   timedOut: boolean;
 }
 
-/** Write the skill where the agent reads it: a package's references beside its SKILL.md. */
-function installSkill(ws: string, skillFile: string, skill: string): void {
+/**
+ * Write the skill where the agent reads it: a package's references beside its SKILL.md — only
+ * `references/….md` inside the skill's folder, whatever a section's marker says (issue #39 H4).
+ */
+export function installSkill(ws: string, skillFile: string, skill: string): void {
   const path = join(ws, skillFile);
   mkdirSync(dirname(path), { recursive: true });
   if (basename(skillFile) !== 'SKILL.md') return writeFileSync(path, skill);
   const { main, files } = splitBundle(skill);
+  const folder = resolve(dirname(path));
+  const outside = files.find((f) => {
+    const rel = relative(folder, resolve(folder, f.path));
+    return !isSectionPath(f.path) || rel.startsWith('..') || isAbsolute(rel);
+  });
+  if (outside)
+    throw new LlmError(
+      'bad_request',
+      `The skill holds a file section ${JSON.stringify(outside.path.slice(0, 200))}, which is no reference file inside its package (references/….md): nothing was written or run.`,
+      { role: 'target' },
+    );
   // Agents find a skill by its frontmatter: a bundle's body has none, so it gets a plain one.
   const name = basename(dirname(path)) || 'skill';
   const body = main.startsWith('---\n')

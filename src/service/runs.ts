@@ -9,7 +9,7 @@ import type { SkillMeta } from '../core/skill/skill-file';
 import type { PackageShell } from '../core/skill/package-zip';
 import type { TriggerQuery } from '../core/dataset/trigger-queries';
 import type { RunEnvironmentSpec } from '../core/agent/environment-spec';
-import { readMcpSettings } from '../core/agent/mcp-servers';
+import { readMcpSettings, type McpSettings } from '../core/agent/mcp-servers';
 import type { EventSink } from '../engine/events';
 import type { Prices } from '../engine/meter';
 import { buildPromptSet } from '../engine/prompts';
@@ -165,19 +165,26 @@ export async function startRun(deps: ServiceDeps, runId: string, o: StartOptions
   return { ok: true, ...outcome };
 }
 
-/** Bind a run to endpoints and prices of the person's own (an imported run, or a run moved to new hosts). */
+/**
+ * Bind a run to endpoints and prices of the person's own (an imported run, or a run moved to new
+ * hosts) — and, when given, to the person's own MCP servers in place of the run's (issue #39 H3:
+ * their names choose which token goes where, their `tools` lists what the agent may call; the
+ * caller has checked they are the same servers).
+ */
 export async function bindRun(
   deps: ServiceDeps,
   runId: string,
   endpoints: RunEndpoints,
   prices: Prices,
+  own: { mcp?: McpSettings } = {},
 ): Promise<Outcome<{ run: RunRecord }>> {
   const stored = await deps.records.getRun(runId);
   if (!stored) return fail('not_found', `That run is not in ${deps.place}.`);
   // Bound, it is like a run made here: no flag left. The user's prices come with the user's
   // connection: a bundle's zero prices must not turn the cap off.
   const { needsBinding: _bound, ...run } = stored;
-  const bound = { ...run, endpoints, prices, updatedAt: deps.now() };
+  const environment = run.environment?.mcp && own.mcp ? { ...run.environment, mcp: own.mcp } : run.environment;
+  const bound = { ...run, endpoints, prices, ...(environment ? { environment } : {}), updatedAt: deps.now() };
   await deps.records.putRun(bound);
   return { ok: true, run: bound };
 }

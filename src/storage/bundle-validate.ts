@@ -2,13 +2,14 @@
  * The parts of a run bundle that reach files, prompts and exports, checked whole at import
  * (issue #28 item 1) — a bundle is someone else's file. A skill package's name is one folder
  * name, its frontmatter one `---` block, its assets normalised paths inside the package that no
- * two files share; the skill's name and description, the trigger queries and every dataset item
+ * two files share; every skill text's file sections name reference files inside the package; the
+ * skill's name and description, the trigger queries and every dataset item
  * have the shapes the engine and the exports read, and the splits name only the dataset's items.
  * Each problem is named by its path in the bundle (e.g. `run.skillPackage.assets.0.path`).
  */
 import { z } from 'zod';
 import { SPLITS } from '../core/dataset/dataset-types';
-import { isPackagePath, pathClashes } from '../core/skill/package-paths';
+import { isPackagePath, pathClashes, sectionPathProblems } from '../core/skill/package-paths';
 import { isTrainedPath } from '../core/skill/skill-package';
 
 const FRONTMATTER = /^---\n[\s\S]*?\n---[ \t]*(?:\n|$)/;
@@ -46,6 +47,11 @@ export const packageShellSchema = z.object({
       if (clashes.length) ctx.addIssue({ code: 'custom', message: clashes.slice(0, 3).join('; ') });
     })
     .optional(),
+});
+
+/** A skill text that enters a run (issue #39 H4): its file sections name reference files inside the package only. */
+export const skillTextSchema = z.string().superRefine((text, ctx) => {
+  for (const message of sectionPathProblems(text).slice(0, 3)) ctx.addIssue({ code: 'custom', message });
 });
 
 export const skillMetaSchema = z.object({

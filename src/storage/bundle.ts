@@ -9,6 +9,7 @@ import { parseRunConfig } from '../core/config/run-config';
 import { priceProblem } from '../core/config/pricing';
 import { z } from 'zod';
 import { MAX_MODULE_BYTES } from '../core/agent/environment-spec';
+import { contentId } from '../core/basics/hash';
 import { readMcpSettings, type McpSettings } from '../core/agent/mcp-servers';
 import type { SkillwrightDb } from './open-db';
 import {
@@ -22,7 +23,13 @@ import {
 import type { ArtifactRecord, OptimizerCallRecord, RolloutRow, SkillVersion, StepRecord } from '../engine/types';
 import { guardQuota } from './quota';
 import { withStatus } from './runs-repo';
-import { datasetSchema, packageShellSchema, skillMetaSchema, triggerQueriesSchema } from './bundle-validate';
+import {
+  datasetSchema,
+  packageShellSchema,
+  skillMetaSchema,
+  skillTextSchema,
+  triggerQueriesSchema,
+} from './bundle-validate';
 
 export const BUNDLE_FORMAT = 'skillwright-run';
 export const BUNDLE_VERSION = 1;
@@ -76,7 +83,7 @@ const runSchema = z.looseObject({
   updatedAt: z.number(),
   status: z.enum(['idle', 'running', 'paused', 'interrupted', 'completed', 'failed', 'cancelled']),
   config: z.looseObject({ epochs: z.number().int(), batchSize: z.number().int() }),
-  initialSkill: z.string(),
+  initialSkill: skillTextSchema,
   endpoints: z.looseObject({
     target: endpointSchema,
     optimizer: endpointSchema,
@@ -93,7 +100,9 @@ const runSchema = z.looseObject({
     .looseObject({
       runId: z.string(),
       status: z.string(),
-      gate: z.looseObject({ currentSkill: z.string(), bestSkill: z.string() }),
+      gate: z.looseObject({ currentSkill: skillTextSchema, bestSkill: skillTextSchema }),
+      initialSkill: skillTextSchema.optional(),
+      epochStartSkill: skillTextSchema.optional(),
     })
     .optional(),
   skillPackage: packageShellSchema.optional(),
@@ -102,12 +111,17 @@ const runSchema = z.looseObject({
   // An agent run's environment module (issue #30): code, kept so the run resumes with it.
   environment: z
     .object({
+      // Its hash names the module (a runner compares it with the person's own file): it must be its source's.
       module: z
         .object({
           name: z.string().max(200),
           fileName: z.string().max(200),
           source: z.string().max(MAX_MODULE_BYTES),
           hash: z.string().regex(/^[0-9a-f]{16}$/),
+        })
+        .refine((m) => contentId(m.source) === m.hash, {
+          path: ['hash'],
+          message: 'is not the hash of the module source the bundle carries',
         })
         .optional(),
       // Its MCP servers (issue #31), checked as a config's are: a header holding a secret is refused.
@@ -150,7 +164,7 @@ const bundleSchema = z.object({
   exportedAt: z.string(),
   run: runSchema,
   dataset: datasetSchema.nullable(),
-  skills: z.array(withRun({ hash: z.string(), text: z.string(), origin: z.string(), step: z.number() })),
+  skills: z.array(withRun({ hash: z.string(), text: skillTextSchema, origin: z.string(), step: z.number() })),
   steps: z.array(withRun({ step: z.number().int(), epoch: z.number().int(), action: z.string() })),
   rollouts: z.array(
     withRun({
@@ -205,10 +219,13 @@ export function parseBundle(text: string): { ok: true; bundle: RunBundle } | { o
       error: `The bundle's run settings are invalid: ${config.problems.map((p) => p.message).join('; ')}.`,
     };
   }
+  const module = b.run.environment?.module;
   b.run = {
     ...b.run,
     config: config.config,
     ...(b.run.state ? { state: { ...b.run.state, config: config.config } } : {}),
+    // A module that came in a bundle is someone else's code: marked, so a runner never runs this copy.
+    ...(module ? { environment: { ...b.run.environment, module: { ...module, from: 'bundle' as const } } } : {}),
   };
   const rows = b.skills.length + b.steps.length + b.rollouts.length + b.calls.length + b.artifacts.length;
   if (rows > MAX_BUNDLE_ROWS)

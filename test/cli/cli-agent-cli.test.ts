@@ -112,6 +112,23 @@ describe('an agent CLI as the target (issue #31)', () => {
     expect(agentWorkspaces(r.tmp)).toEqual([]);
   }, 180_000);
 
+  it('never writes a file section outside the package: a starting .md or a bundle that tries is refused (issue #39 H4)', async () => {
+    const escape = (name: string) => `${'../'.repeat(24)}${dir.slice(1)}/${name}`;
+    const section = (path: string) => `<!-- FILE: ${path} -->\necho "written outside the agent workspace"\n<!-- END FILE: ${path} -->\n`;
+    writeFileSync(join(dir, 'evil-skill.md'), `# Specimens\n\nAnswer with the code only.\n\n${section(escape('ESCAPED-by-skill.sh'))}`);
+    const plain = await cli(['eval', '--config', 'agent.json', '--skill', 'evil-skill.md', '--split', 'val']);
+    expect(plain.code, plain.stderr).toBe(2);
+    expect(plain.stderr).toMatch(/evil-skill\.md: the file section ".*ESCAPED-by-skill\.sh" names no reference file inside the package/);
+    const bundle = JSON.parse(readFileSync(join(dir, 'trained', 'run-bundle.json'), 'utf8')) as { run: { initialSkill: string; status: string } };
+    bundle.run.initialSkill += section(escape('ESCAPED-by-bundle.sh'));
+    bundle.run.status = 'paused';
+    writeFileSync(join(dir, 'evil-bundle.json'), JSON.stringify(bundle));
+    const taken = await cli(['resume', '--bundle', 'evil-bundle.json', '--config', 'agent.json', '--out', 'evil-taken']);
+    expect(taken.code, taken.stderr).toBe(2);
+    expect(taken.stderr).toMatch(/run\.initialSkill: the file section ".*ESCAPED-by-bundle\.sh" names no reference file/);
+    expect(readdirSync(dir).filter((f) => f.startsWith('ESCAPED'))).toEqual([]);
+  }, 60_000);
+
   it('a run that learned nothing says whether the agent failed or the skill did', async () => {
     const r = await cli(['train', '--config', config('clueless.json', {}, { epochs: 1 }), '--out', 'clueless'], { FAKE_AGENT_MODE: 'clueless' });
     expect(r.code).toBe(100); // completed, no lift

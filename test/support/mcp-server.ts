@@ -61,6 +61,8 @@ export interface McpTestServer {
   port: number;
   options: McpServerOptions;
   log: McpLogEntry[];
+  /** The Authorization header of every request, as sent ('' when none): which tokens reached this server. */
+  authSeen: string[];
   /** Sessions open now (initialised and not yet ended with DELETE). */
   openSessions(): number;
   set(partial: Partial<McpServerOptions>): void;
@@ -72,6 +74,7 @@ const asResult = (r: CallToolResult | string): CallToolResult => (typeof r === '
 export async function startMcpServer(partial: Partial<McpServerOptions> & Pick<McpServerOptions, 'tools'>): Promise<McpTestServer> {
   const options: McpServerOptions = { name: 'test-mcp', resources: [], cors: 'echo', down: false, port: 0, ...partial };
   const log: McpLogEntry[] = [];
+  const authSeen: string[] = [];
   const transports = new Map<string, StreamableHTTPServerTransport>();
   const sockets = new Set<Socket>();
   let callsLeft = options.downAfterCalls;
@@ -126,6 +129,7 @@ export async function startMcpServer(partial: Partial<McpServerOptions> & Pick<M
     const message = body as { method?: string; id?: number } | undefined;
     if (message?.method === 'tools/call' && callsLeft !== undefined && callsLeft-- <= 0) options.down = true;
     if (options.down) return req.socket.destroy();
+    authSeen.push(req.headers.authorization ?? '');
     if (options.token !== undefined && req.headers.authorization !== `Bearer ${options.token}`)
       return reply(req, res, 401, { jsonrpc: '2.0', error: { code: -32001, message: 'Unauthorized: a valid bearer token is required' }, id: null });
     if (message?.method === 'initialize' && options.protocolVersion) {
@@ -180,6 +184,7 @@ export async function startMcpServer(partial: Partial<McpServerOptions> & Pick<M
     port,
     options,
     log,
+    authSeen,
     openSessions: () => transports.size,
     set(p) {
       Object.assign(options, p);

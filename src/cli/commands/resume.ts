@@ -1,7 +1,9 @@
 /**
- * `skillwright resume --out DIR [--bundle F --config F] [--max-usd N]`: continue the run in the
+ * `skillwright resume --out DIR [--bundle F] [--config F] [--max-usd N]`: continue the run in the
  * folder — or first take a run bundle in (a run exported from the page), bound to the endpoints
- * and prices the config names, so a key goes only to hosts the person's own config names.
+ * and prices the config names, so a key goes only to hosts the person's own config names. A
+ * config also names the agents' environment: a run taken in from a bundle runs only the module
+ * file the config names, never the copy the bundle brought.
  */
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -21,7 +23,7 @@ export async function resume(args: CliArgs, io: CliIo): Promise<number> {
   if (!args.bundle && !existsSync(storePath(out)))
     throw new ConfigError(`No run in ${out} (${storePath(out)} is missing).`);
   // A bundle continues on what the person's own config names: its endpoints, and its environment.
-  const config = args.bundle && args.config ? readConfig(args.config) : null;
+  const config = args.config ? readConfig(args.config) : null;
   const env = config ? readEnvironment(config, dirname(resolve(args.config!))) : null;
   return withOutLock(out, async () => {
     const records = openFolder(out);
@@ -36,7 +38,10 @@ export async function resume(args: CliArgs, io: CliIo): Promise<number> {
       checkBundleEnvironment(text, env);
       const taken = inputChecked(await service.importBundle(text, { needsDataset: true }));
       if (!taken.ok) throw new ConfigError(taken.error.message);
-      inputChecked(await service.bindRun(taken.runId, config.endpoints, config.prices));
+      // Its MCP servers become the config's: their names bind the tokens, their lists the tools.
+      inputChecked(
+        await service.bindRun(taken.runId, config.endpoints, config.prices, env.mcp ? { mcp: env.mcp } : {}),
+      );
     }
     const run = records.store.run;
     if (!run) throw new ConfigError(`${storePath(out)} holds no run and dataset.`);

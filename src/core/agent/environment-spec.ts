@@ -13,6 +13,12 @@ export interface ModuleSource {
   fileName: string;
   source: string;
   hash: string;
+  /**
+   * 'bundle' when the run was taken in from a run bundle (set at import, never read from one):
+   * this source is someone else's code, so the runner never runs it — only the module file the
+   * person's own config names, with the same hash.
+   */
+  from?: 'bundle';
 }
 
 export interface RunEnvironmentSpec {
