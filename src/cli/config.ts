@@ -7,10 +7,10 @@
 import { BATCH_APIS, type BatchApi } from '../core/config/batch-api';
 import { parseRunConfig, type RunConfig } from '../core/config/run-config';
 import type { Prices } from '../engine/meter';
-import { presetPrice, priceProblem } from '../core/config/pricing';
+import { priceProblem } from '../core/config/pricing';
 import { parseRatio } from '../core/dataset/dataset-split';
 import { isSecretHeader } from '../core/basics/secret-headers';
-import { SERVICE_TIERS, tieredPrice, type ServiceTier } from '../core/config/service-tier';
+import { chargedPrices, SERVICE_TIERS, type ServiceTier } from '../core/config/service-tier';
 import type { RunEndpoints, StoredEndpoint } from '../storage/schema';
 import { environmentOf, type EnvironmentConfig } from './environment-config';
 import { AGENT_CLI_URL, readAgentCommand } from '../core/agent/agent-command';
@@ -206,16 +206,6 @@ function splitOf(v: unknown): CliConfig['split'] {
   return out;
 }
 
-/** Prices given in the config, else the list price of each role's model at its service tier (as the page does). */
-function pricesOf(given: Prices, endpoints: RunEndpoints): Prices {
-  const out: Prices = { ...given };
-  for (const role of ['target', 'optimizer'] as const) {
-    out[role] ??= tieredPrice(presetPrice(endpoints[role].model), endpoints[role].serviceTier);
-    if (!out[role]) delete out[role];
-  }
-  return out;
-}
-
 /** Parse and validate a config file's text; every problem is a ConfigError naming the setting. */
 export function parseCliConfig(text: string, file = 'the config'): { config: CliConfig; warnings: string[] } {
   let raw: unknown;
@@ -252,7 +242,7 @@ export function parseCliConfig(text: string, file = 'the config'): { config: Cli
       ...(typeof c.skill === 'string' ? { skill: c.skill } : {}),
       ...(typeof c.triggers === 'string' ? { triggers: c.triggers } : {}),
       endpoints,
-      prices: pricesOf(givenPrices(c.prices), endpoints),
+      prices: chargedPrices(givenPrices(c.prices), endpoints),
       run: env.run,
       ...(c.split !== undefined ? { split: splitOf(c.split) } : {}),
       ...(env.environment ? { environment: env.environment } : {}),

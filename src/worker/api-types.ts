@@ -32,7 +32,7 @@ import type { Evaluation as EvaluateSkillOutput, Feedback as FeedbackOutput } fr
 import type { BuildChoices, ImportOptions } from '../core/dataset/dataset-import';
 import type { DatasetListItem } from '../storage/datasets-repo';
 import type { RunListItem } from '../storage/runs-repo';
-import type { BlameLine, BlameSource, SkillBlame } from '../storage/skill-blame';
+import type { BlameLine, BlameSource, SkillBlame } from '../service/skill-blame';
 import type { ReviewRequest } from '../engine/artifacts';
 import type { RunEndpoints, StoredEndpoint } from '../storage/schema';
 

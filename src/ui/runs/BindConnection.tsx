@@ -4,7 +4,7 @@
  */
 import { trainer } from '../../client/trainer-client';
 import { effectiveOptimizer, useApp } from '../../store/app-store';
-import { effectivePrices } from '../../store/effective-prices';
+import { chargedPrices } from '../../core/config/service-tier';
 import type { RunDetail } from '../../worker/api-types';
 import { hostsOf } from './run-format';
 
@@ -24,7 +24,7 @@ export function BindConnection({
   const connection = useApp((s) => s.connection);
   const bind = async () => {
     const own = { target: connection.target, optimizer: effectiveOptimizer(connection) };
-    const r = await trainer().bindRun(runId, own, effectivePrices(connection));
+    const r = await trainer().bindRun(runId, own, chargedPrices(connection.prices, connection));
     if (r.ok) {
       onMessage(`This run now uses your connection (${r.hosts.join(', ')}).`);
       onChanged();

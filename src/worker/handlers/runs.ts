@@ -20,6 +20,7 @@ import type { CreateRunInput, RunsApi } from '../api-types';
 import { EventCoalescer } from '../event-coalescer';
 import { runLockName } from '../locks';
 import { fail, type ApiContext } from './context';
+import { hasEnded } from '../../service/runs';
 
 export function runsHandlers(c: ApiContext): RunsApi {
   const { dbp, deps, now, active, locks, lockedElsewhere } = c;
@@ -71,8 +72,7 @@ export function runsHandlers(c: ApiContext): RunsApi {
       }
       const db = await dbp;
       const run = await getRun(db, runId);
-      if (!run || run.status === 'completed' || run.status === 'cancelled' || (await lockedElsewhere(runId)))
-        return false;
+      if (!run || hasEnded(run.status) || (await lockedElsewhere(runId))) return false;
       await setRunStatus(db, runId, 'cancelled', { reason: 'Cancelled by you.', reasonKind: 'user' }, now());
       return true;
     },
