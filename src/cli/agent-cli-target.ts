@@ -24,7 +24,8 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { agentEnvironment, classifyAgentFailure, type AgentCommand } from '../core/agent/agent-command';
+import { agentEnvironment, type AgentCommand } from '../core/agent/agent-command';
+import { classifyAgentFailure, errorLines } from '../core/agent/agent-failure';
 import { readAgentTranscript } from '../core/agent/agent-transcript';
 import { splitBundle } from '../core/skill/skill-package';
 import { isSectionPath } from '../core/skill/package-paths';
@@ -161,7 +162,6 @@ function run(cmd: AgentCommand, ws: string, task: string, timeoutMs: number, sig
   });
 }
 
-const firstLines = (text: string) => text.trim().split('\n').slice(0, 3).join(' ').slice(0, 300);
 const tokens = (chars: number) => Math.max(1, Math.ceil(chars / 4));
 
 /** The target role's client for an agent CLI: `complete` runs the agent on one task. */
@@ -195,10 +195,10 @@ export function agentCliTarget(cmd: AgentCommand, o: { timeoutMs: number; maxRet
           else if (r.code !== 0 || !answer) {
             const kind = classifyAgentFailure(output);
             if (kind !== 'transient')
-              throw new LlmError(kind, `The agent CLI stopped: ${firstLines(output) || `exit code ${r.code}`}`, {
+              throw new LlmError(kind, `The agent CLI stopped: ${errorLines(output) || `exit code ${r.code}`}`, {
                 role: 'target',
               });
-            last = r.code !== 0 ? `exit code ${r.code}: ${firstLines(output)}` : 'it gave no answer';
+            last = r.code !== 0 ? `exit code ${r.code}: ${errorLines(output)}` : 'it gave no answer';
           } else {
             const written = cmd.transcriptFile ? workspaceFile(ws, cmd.transcriptFile) : null;
             const transcript = written ? readAgentTranscript(written) : [];

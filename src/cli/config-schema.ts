@@ -5,12 +5,14 @@
  * them equal). Validation itself stays with the code that runs (cli/config.ts, core/config/run-config.ts).
  */
 import { BATCH_APIS } from '../core/config/batch-api';
-import { KNOB_PRESETS, KNOBS, type Knob } from '../core/config/knobs';
+import { KNOB_PRESETS, KNOBS, knobValue, type Knob } from '../core/config/knobs';
 import { DEFAULT_RUN_CONFIG } from '../core/config/run-config';
 import { SERVICE_TIERS } from '../core/config/service-tier';
 import { keyVariable } from './config-error';
 
 type Schema = Record<string, unknown>;
+
+const knobOf = (key: string) => (KNOBS as readonly Knob[]).find((k) => k.key === key)!;
 
 function knobSchema(k: Knob, fallback: unknown): Schema {
   const c = k.control;
@@ -115,8 +117,9 @@ const agentTarget: Schema = {
 };
 
 export function cliConfigSchema(): Schema {
-  const defaults = DEFAULT_RUN_CONFIG as unknown as Record<string, unknown>;
-  const run = Object.fromEntries((KNOBS as readonly Knob[]).map((k) => [k.key, knobSchema(k, defaults[k.key])]));
+  const run = Object.fromEntries(
+    (KNOBS as readonly Knob[]).map((k) => [k.key, knobSchema(k, knobValue(DEFAULT_RUN_CONFIG, k.key))]),
+  );
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     title: 'skillwright.json',
@@ -161,8 +164,11 @@ export function cliConfigSchema(): Schema {
               'Tools every item is offered: a list of OpenAI function definitions, or a JSON file holding one (relative to this file); items answer them with their tool_results.',
             oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'object' } }],
           },
-          maxTurns: { type: 'integer', minimum: 1, maximum: 64, description: 'The same as run.maxTurns.' },
-          referencesOnDemand: { type: 'boolean', description: 'The same as run.referencesOnDemand.' },
+          maxTurns: { ...knobSchema(knobOf('maxTurns'), undefined), description: 'The same as run.maxTurns.' },
+          referencesOnDemand: {
+            ...knobSchema(knobOf('referencesOnDemand'), undefined),
+            description: 'The same as run.referencesOnDemand.',
+          },
           mcp: {
             type: 'array',
             description:

@@ -13,6 +13,7 @@ import { EXIT, numberOption, stopOnInterrupt, type CliArgs, type CliIo } from '.
 import { checkOutputs, writeOutputs } from './outputs';
 import { Progress } from './progress';
 import { learningCurve } from '../core/report/learning-curve';
+import { runLift } from '../core/report/test-lift';
 
 export interface Session {
   service: RunService;
@@ -55,11 +56,7 @@ async function finishSession(s: Session, outcome: TrainOutcome): Promise<number>
   const sum = outcome.summary;
   const written = await writeOutputs(s.service, s.runId, out);
   const test = (k: string) => sum?.tests.find((t) => t.skill === k)?.hard;
-  const lift = sum?.lift
-    ? sum.lift.estimate
-    : test('best') !== undefined && test('initial') !== undefined
-      ? test('best')! - test('initial')!
-      : null;
+  const lift = sum ? runLift(sum) : null;
   const minLift = numberOption(s.args['min-lift'], 'min-lift') ?? 0;
   // Without a test split there is no lift to check: an accepted step is the gain.
   const lifted = outcome.status === 'completed' && (sum?.accepts ?? 0) > 0 && (lift === null || lift > minLift);

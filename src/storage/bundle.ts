@@ -167,6 +167,33 @@ const trajectoryEntrySchema = z.discriminatedUnion('kind', [
   }),
 ]);
 const withRun = (shape: z.ZodRawShape) => z.looseObject({ runId: z.string(), ...shape });
+/** A step's figures, when present, are numbers (issue #39 M7): the Runs screen and the curve draw them. */
+const num = z.number().optional();
+const numOrNull = z.number().nullable().optional();
+const stepFigures = {
+  rolloutHard: num,
+  rolloutSoft: num,
+  rolloutN: num,
+  rolloutErrors: num,
+  nFailurePatches: num,
+  nSuccessPatches: num,
+  nEditsMerged: num,
+  nEditsRanked: num,
+  scoreBefore: num,
+  currentScore: num,
+  bestScore: num,
+  bestStep: num,
+  skillLen: num,
+  wallTimeMs: num,
+  editBudget: numOrNull,
+  candidateSkillLen: numOrNull,
+  selectionHard: numOrNull,
+  selectionSoft: numOrNull,
+  selectionN: numOrNull,
+  candidateGateScore: numOrNull,
+  selectionComplete: z.boolean().nullable().optional(),
+  spend: z.object({ targetCalls: z.number(), costUsd: z.number() }).optional(),
+};
 const bundleSchema = z.object({
   format: z.literal(BUNDLE_FORMAT),
   version: z.number().int().min(1).max(BUNDLE_VERSION),
@@ -174,7 +201,7 @@ const bundleSchema = z.object({
   run: runSchema,
   dataset: datasetSchema.nullable(),
   skills: z.array(withRun({ hash: z.string(), text: skillTextSchema, origin: z.string(), step: z.number() })),
-  steps: z.array(withRun({ step: z.number().int(), epoch: z.number().int(), action: z.string() })),
+  steps: z.array(withRun({ step: z.number().int(), epoch: z.number().int(), action: z.string(), ...stepFigures })),
   rollouts: z.array(
     withRun({
       phase: z.string(),

@@ -7,7 +7,7 @@
  * is a new text, and the target draws its noise afresh for it.
  */
 import { hashFraction, jsonArrayAfter, section, dedupeEdits, type SimEdit } from './sim-text';
-import { HARD_TOPICS, ruleText, topicCode, type HardWorldSpec } from './rule-world';
+import { HARD_TOPICS, TOPICS, ruleText, topicCode, type HardWorldSpec } from './rule-world';
 
 /** The four families the starting skill knows. */
 const KNOWN = HARD_TOPICS.slice(0, 4);
@@ -35,12 +35,12 @@ const NOTES = [
   '- Keep the answer on one line.',
 ];
 
-/** The skill's rule lines, with their family. */
+/** The skill's rule lines, with their family (any rule world's: generated worlds draw from every family). */
 function ruleLines(skill: string): { line: string; topic: string }[] {
   return skill
     .split('\n')
     .flatMap((line) => {
-      const topic = HARD_TOPICS.find((t) => line.includes(`prefix ${topicCode(t)}`));
+      const topic = TOPICS.find((t) => line.includes(`prefix ${topicCode(t)}`));
       return topic && line.startsWith('- ') ? [{ line, topic }] : [];
     });
 }
@@ -60,17 +60,21 @@ function rewordings(user: string, skill: string): SimEdit[] {
   return dedupeEdits(edits.map((e) => ({ ...e, support_count: 1, source_type: 'failure' })));
 }
 
+/** An analyst's answer that proposes only neutral rewordings (generated worlds' useless analysts give it too). */
+export function neutralReflection(user: string): unknown {
+  return {
+    batch_size: 5,
+    failure_summary: [{ failure_type: 'wording', count: 1, description: 'the rules could read more clearly' }],
+    patch: { reasoning: 'clearer wording', edits: rewordings(user, section(user, '## Current Skill')) },
+  };
+}
+
 /** The A/A world's optimizer, as an optimizerHook of the test server: undefined leaves a stage to the rule world's. */
 export function aaOptimizerAnswer(stage: string, _system: string, user: string): unknown {
-  const skill = section(user, '## Current Skill');
   switch (stage) {
     case 'reflect_failure':
     case 'reflect_success':
-      return {
-        batch_size: 5,
-        failure_summary: [{ failure_type: 'wording', count: 1, description: 'the rules could read more clearly' }],
-        patch: { reasoning: 'clearer wording', edits: rewordings(user, skill) },
-      };
+      return neutralReflection(user);
     case 'merge_failure':
     case 'merge_success':
     case 'merge_final': {

@@ -1,6 +1,11 @@
 /**
- * `npm run bench:quality` (issues #8, #19): learning quality, not speed. Trains over 8 seeds on
- * each rule world and prints one JSON line: held-out accuracy of the best skill per seed, its mean
+ * `npm run bench:quality` (issues #8, #19, #40): learning quality, not speed. By default it trains the
+ * generated worlds (bench-generated.ts, issue #40): a fixed development set and a fresh set whose seed
+ * is new on every run and printed, 16 worlds each (`--generated=N` scales, `--sets=dev` or `fresh`,
+ * `--fresh-seed=N` replays a fresh set): held-out mean, 10th percentile and minimum, runs stuck at their
+ * start, A/A runs accepting a step, training target calls per run and to 0.95. The hand-made worlds
+ * below are named regression cases: `--world=a,b` runs those, `--named` all of them, each over 8 seeds
+ * (`--seeds=N`), and prints one JSON line: held-out accuracy of the best skill per seed, its mean
  * and min, training target calls (every target call but the test split's, cache hits excluded),
  * optimizer calls, per-cause counters read from the step artifacts, and the run's lift figures.
  * Held-out is the best skill's accuracy on the test items *without noise* (what the simulated
@@ -47,24 +52,31 @@ import { runTraining } from '../../src/engine/run/trainer';
 import type { RolloutRow, RunDataset, RunSummary } from '../../src/engine/types';
 import type { ToolEnvironment } from '../../src/engine/environment';
 import { loadPrompts } from './prompts';
+import { generatedSets, trainWorlds, worldLine } from './bench-generated';
+import { byFeature, setFigures } from './generated-figures';
 import { callsByStage, callsToHeldOut } from './bench-calls';
 import { AA_WORLD, aaOptimizerAnswer } from './aa-world';
 import { testEndpoint } from './endpoints';
 import { INITIAL_SKILL, SMALL_CONFIG, worldDataset } from './harness';
 import { startLlmServer, type ServerOptions } from './llm-server';
-import { ACTIVATION_WORLDS, activationSeed, aggregateActivation, type ActivationWorld } from './bench-activation';
-import { MCP_WORLDS, mcpSeed, type McpWorld } from './bench-mcp';
-import { SIMULATED_USER_WORLDS, simulatedUserSeed, type SimulatedUserWorld } from './bench-simulated-user';
-import { AGENTIC_WORLDS, agenticSeed, agenticSummary, agenticTable, aggregateAgentic, type AgenticSeedResult, type AgenticWorld } from './bench-agentic';
-import { BROAD_PAIRS_WORLD, BROAD_WORLD, HARD_WORLD, hardTargetAnswer, makeHardWorldItems, simulatedTargetAnswer, type HardWorldSpec } from './rule-world';
+import { ACTIVATION_WORLDS, activationSeed, aggregateActivation } from './bench-activation';
+import { MCP_WORLDS, mcpSeed } from './bench-mcp';
+import { SIMULATED_USER_WORLDS, simulatedUserSeed } from './bench-simulated-user';
+import { AGENTIC_WORLDS, agenticSeed, agenticSummary, agenticTable, aggregateAgentic, type AgenticSeedResult } from './bench-agentic';
+import { BROAD_PAIRS_WORLD, BROAD_WORLD, HARD_WORLD, hardTargetAnswer, makeHardWorldItems, simulatedTargetAnswer, type HardWorldItem, type HardWorldSpec } from './rule-world';
 
 export const BASELINE_KNOBS: Partial<RunConfig> = { screenEdits: false, trainCheck: false, repairEdits: false, carryEdits: false, tieBreak: false };
 /** SkillOpt unmodified: no safeguard, one answer per item, every candidate scored on all of validation, a higher mean accepts. */
 export const SKILLOPT_KNOBS: Partial<RunConfig> = { ...BASELINE_KNOBS, settleVerdicts: false, noiseProbe: 0, gateConfidence: 0, lookAhead: false, earlyStopGate: false };
 
 export function hardWorldDataset(spec: HardWorldSpec = HARD_WORLD): RunDataset {
-  const r = importDatasetText(JSON.stringify(makeHardWorldItems(spec)));
-  if (!r.ok) throw new Error('hard world dataset invalid');
+  return hardWorldDatasetOf(makeHardWorldItems(spec));
+}
+
+/** A rule world's items, each with its split, as a run's dataset. */
+export function hardWorldDatasetOf(items: readonly HardWorldItem[]): RunDataset {
+  const r = importDatasetText(JSON.stringify(items));
+  if (!r.ok) throw new Error('rule world dataset invalid');
   return { items: r.dataset.items, splits: r.dataset.splits };
 }
 
@@ -100,6 +112,9 @@ export interface SeedResult {
   bestValidationTruth: number | null;
   counters: Record<string, number>;
 }
+
+/** Generated worlds per set when none is named: both sets stay under 5 minutes on 2 cores. */
+export const DEFAULT_GENERATED = 16;
 
 export const WORLDS = ['hard', 'sloppy', 'easy', 'noisy', 'noisier', 'broad', 'broad-noisy', 'broad-pairs', 'aa'] as const;
 export type World = (typeof WORLDS)[number];
@@ -323,17 +338,17 @@ export function aggregate(results: SeedResult[]) {
 export async function main(argv: string[]): Promise<number> {
   const arg = (name: string) => argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
   const seeds = Array.from({ length: Number(arg('seeds') ?? 8) }, (_, i) => i + 1);
+  // The hand-made worlds run when named (--world=a,b) or all at once (--named); the generated sets
+  // run by default, and beside named worlds when --generated=N asks for them.
+  const all = argv.includes('--named');
   const named = (arg('world') ?? '').split(',').filter(Boolean);
-  const asked = named.filter((w): w is World => (WORLDS as readonly string[]).includes(w));
-  const askedActivation = named.filter((w): w is ActivationWorld => (ACTIVATION_WORLDS as readonly string[]).includes(w));
-  const worlds = named.length ? asked : [...WORLDS];
-  const activationWorlds = named.length ? askedActivation : [...ACTIVATION_WORLDS];
-  const askedAgentic = named.filter((w): w is AgenticWorld => (AGENTIC_WORLDS as readonly string[]).includes(w));
-  const agenticWorlds = named.length ? askedAgentic : [...AGENTIC_WORLDS];
-  const askedMcp = named.filter((w): w is McpWorld => (MCP_WORLDS as readonly string[]).includes(w));
-  const mcpWorlds = named.length ? askedMcp : [...MCP_WORLDS];
-  const askedUsers = named.filter((w): w is SimulatedUserWorld => (SIMULATED_USER_WORLDS as readonly string[]).includes(w));
-  const userWorlds = named.length ? askedUsers : [...SIMULATED_USER_WORLDS];
+  const pick = <W extends string>(list: readonly W[]): W[] => (all ? [...list] : named.filter((w): w is W => (list as readonly string[]).includes(w)));
+  const worlds = pick(WORLDS);
+  const activationWorlds = pick(ACTIVATION_WORLDS);
+  const agenticWorlds = pick(AGENTIC_WORLDS);
+  const mcpWorlds = pick(MCP_WORLDS);
+  const userWorlds = pick(SIMULATED_USER_WORLDS);
+  const sets = generatedSets(arg, all || named.length ? 0 : DEFAULT_GENERATED);
   // --off=a,b / --on=a,b switch single mechanisms off or on (ablations of the defaults).
   const flags = (name: string, value: boolean) => Object.fromEntries((arg(name) ?? '').split(',').filter(Boolean).map((k) => [k, value]));
   const off = flags('off', false) as Partial<RunConfig>;
@@ -353,6 +368,14 @@ export async function main(argv: string[]): Promise<number> {
   const mode = updateMode ? `${ruled}, update mode ${updateMode}` : ruled;
   const out: Record<string, unknown> = { mode, seeds: seeds.length };
   const noise = Number(arg('noise') ?? 1);
+  for (const set of sets) {
+    // A fresh set's seed is new on every run: printed first, so a surprising figure can be replayed.
+    console.log(`${set.label} set: ${set.worlds.length} generated worlds, base seed ${set.base}${set.label === 'dev' ? ' (fixed)' : ` (fresh: --fresh-seed=${set.base} replays it)`}`);
+    const results = await trainWorlds(set.worlds, knobs, { noise }, argv.includes('--table') ? (r) => console.log(worldLine(r)) : undefined);
+    const figures = setFigures(results);
+    out[`generated-${set.label}`] = { base: set.base, ...figures, byFeature: byFeature(results) };
+    console.log(`${set.label} set (${mode}): ${JSON.stringify(figures)}`);
+  }
   for (const world of worlds) {
     const results: SeedResult[] = [];
     // Two seeds at a time: the machine has two cores and the runs are CPU-bound here.

@@ -84,28 +84,5 @@ export function readAgentCommand(raw: Record<string, unknown>): { command: Agent
   };
 }
 
-/**
- * Why an agent CLI failed, from its exit and output: a fatal kind stops the run at once (it will
- * not heal by asking again), anything else is transient and asked again.
- */
-export function classifyAgentFailure(output: string): 'auth' | 'not_found' | 'bad_request' | 'transient' {
-  if (
-    /not logged in|log ?in (again|first)|login (has )?expired|session (has )?expired|unauthori[sz]ed|invalid api key|authenticat/i.test(
-      output,
-    )
-  )
-    return 'auth';
-  if (
-    /model\b[^\n]*\b(not found|not available|does not exist|unsupported|no access)|no access to (the )?model/i.test(
-      output,
-    )
-  )
-    return 'not_found';
-  if (
-    /update (is )?required|please (update|upgrade)|outdated|no longer supported|unsupported (cli )?version/i.test(
-      output,
-    )
-  )
-    return 'bad_request';
-  return 'transient';
-}
+/** Why an agent CLI failed, from its own words (issue #42: core/agent/agent-failure.ts). */
+export { classifyAgentFailure } from './agent-failure';
