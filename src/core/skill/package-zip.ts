@@ -127,12 +127,18 @@ export function readPackageZip(name: string, zip: Uint8Array): SkillPackage {
   let files: Record<string, Uint8Array>;
   const names = new Set<string>();
   try {
-    const real = unpackedSizes(zip);
-    files = unzipSync(zip, {
+    // What the headers say is checked first (nothing unpacked): a package over the limit goes at once.
+    unzipSync(zip, {
       filter: (f) => {
         // A stored entry is as long as its bytes in the zip, whatever its header says.
         total += f.compression === 0 ? Math.max(f.size, f.originalSize) : f.originalSize;
         if (total > MAX_PACKAGE_BYTES) throw new PackageError('This package is larger than 20 MB once unpacked.');
+        return false;
+      },
+    });
+    const real = unpackedSizes(zip);
+    files = unzipSync(zip, {
+      filter: (f) => {
         const size = real.get(f.name);
         if (size !== undefined && size !== f.originalSize)
           throw new PackageError(

@@ -74,7 +74,7 @@ describe('skill packages in zip files (issue #23 item 1)', () => {
     // Past the limit, whatever the headers say: compressed (a zip bomb) or stored.
     expect(() => readPackageZip('a.zip', understated(21 * 1024 * 1024, 6))).toThrow(/larger than 20 MB/);
     expect(() => readPackageZip('a.zip', understated(21 * 1024 * 1024, 0))).toThrow(/larger than 20 MB/);
-  });
+  }, 30_000); // it unpacks 25 MB: seconds on a busy machine
 
   it('opens a package for training and puts the trained bundle back in its shell: frontmatter and other files untouched', () => {
     const pkg = packageFromFiles('specimens', [
