@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { MAX_MODULE_BYTES } from '../core/agent/environment-spec';
 import { contentId } from '../core/basics/hash';
 import { readMcpSettings, type McpSettings } from '../core/agent/mcp-servers';
+import { isSecretHeader } from '../core/basics/secret-headers';
 import type { SkillwrightDb } from './open-db';
 import {
   RUN_DATA_STORES,
@@ -49,15 +50,7 @@ export interface RunBundle {
   artifacts: ArtifactRecord[];
 }
 
-/**
- * Header names that carry credentials (authorization, cookies, anything named a key, token or
- * secret): dropped from anything stored or exported, and refused in the runner's config.
- */
-const SECRET_HEADER = /authorization|cookie|api[-_]?key|token|secret|password|session/i;
-
-export function isSecretHeader(name: string): boolean {
-  return SECRET_HEADER.test(name);
-}
+export { isSecretHeader };
 
 export function stripSecretHeaders(e: StoredEndpoint): StoredEndpoint {
   if (!e.headers) return e;
@@ -124,10 +117,13 @@ const runSchema = z.looseObject({
           message: 'is not the hash of the module source the bundle carries',
         })
         .optional(),
-      // Its MCP servers (issue #31), checked as a config's are: a header holding a secret is refused.
+      // Its MCP servers (issue #31), read as a config's are (a header holding a secret is refused): the reader's result is kept.
       mcp: z
-        .custom<McpSettings>((v) => readMcpSettings(v).problems.length === 0, {
-          message: 'the MCP servers are not valid settings (or hold a secret header)',
+        .unknown()
+        .transform((v, ctx): McpSettings | undefined => {
+          const r = readMcpSettings(v);
+          for (const message of r.problems.slice(0, 3)) ctx.addIssue({ code: 'custom', message });
+          return r.settings;
         })
         .optional(),
     })
