@@ -204,6 +204,8 @@ export interface StepArtifacts {
   repair: RepairArtifact;
   /** Looking one step ahead from a neutral candidate (issue #32). */
   ahead: LookAheadArtifact;
+  /** Looking one step ahead at the items a repaired bundle still broke (issue #40). */
+  escape: LookAheadArtifact;
   /** The bundle applied to the current skill: the ranked edits, repaired. */
   candidate_edits: Edit[];
   apply_report: EditReportRow[];
@@ -241,6 +243,7 @@ const NAMES: readonly StepArtifactName[] = [
   'check',
   'repair',
   'ahead',
+  'escape',
   'candidate_edits',
   'apply_report',
   'gate',
