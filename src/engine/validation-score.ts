@@ -122,7 +122,14 @@ export async function compareOnSelection(
   phase: string,
   reference: string,
   candidate: string,
-  o: { policy: NoisePolicy; allowTie?: boolean; earlyStop?: boolean; gather?: boolean },
+  o: {
+    policy: NoisePolicy;
+    allowTie?: boolean;
+    earlyStop?: boolean;
+    gather?: boolean;
+    /** Posterior verdicts: most samples per side and item (default the run's): an undecided gate asks more. */
+    samples?: number;
+  },
 ): Promise<SelectionComparison> {
   const c = ctx.config;
   const hash = await skillHash(candidate);
@@ -154,6 +161,7 @@ export async function compareOnSelection(
         ...(refRows ? { refRows } : {}),
         policy: o.policy,
         accept: c.gateConfidence,
+        ...(o.samples ? { samples: o.samples } : {}),
         wave: GATE_WAVE,
         // An accept rests on the items it gained: each is asked again until settled (a fluke rarely repeats).
         settleGains: true,
