@@ -263,7 +263,9 @@ export async function gateCandidate(
       calls: cmp.cmp.calls + more.cmp.calls,
       resampleCalls: cmp.cmp.resampleCalls + more.cmp.resampleCalls,
     };
-    cmp = { ...more, cmp: { ...more.cmp, ...both, units: { ...cmp.cmp.units, ...more.cmp.units } } };
+    // The candidate was measured by the first comparison, not read from a cache: its outcome says so.
+    const outcome = { ...more.outcome, cacheHit: cmp.outcome.cacheHit, calls: both.calls };
+    cmp = { ...more, outcome, cmp: { ...more.cmp, ...both, units: { ...cmp.cmp.units, ...more.cmp.units } } };
   }
   const units: FlipUnits = { ...cmp.cmp.units };
   const base = {

@@ -40,6 +40,7 @@ import type { RoleCheck } from './connection-test';
 import type {
   CheckArtifact,
   GateArtifact,
+  LookAheadArtifact,
   RepairArtifact,
   RewriteArtifact,
   ScreenedArtifact,
@@ -55,6 +56,7 @@ export type { BlameLine, BlameSource, SkillBlame, ReviewRequest };
 export type {
   CheckArtifact,
   GateArtifact,
+  LookAheadArtifact,
   RepairArtifact,
   RewriteArtifact,
   ScreenedArtifact,

@@ -18,6 +18,9 @@ describe('an undecided gate', () => {
     expect(gate.evidence!.after.pBetter).toBeGreaterThanOrEqual(0.7);
     expect(gate.evidence!.calls).toBeGreaterThan(0);
     expect(gate.action).toMatch(/^accept/);
+    // The candidate was measured by the gate, not read from a cache, though the second look found its answers stored.
+    expect(gate.cacheHit).toBe(false);
+    expect(gate.compared!.calls).toBeGreaterThan(gate.evidence!.calls);
     // Repeats beyond the run's three samples per item were drawn.
     const rows = await store.listRollouts('cold-noisier-7');
     expect(rows.some((x) => /^s0002\/gate.*\/r[345]$/.test(x.phase))).toBe(true);
