@@ -17,7 +17,7 @@ export async function main(): Promise<number> {
   const a = text.indexOf(KNOBS_START);
   const b = text.indexOf(KNOBS_END);
   if (a < 0 || b < a) throw new Error(`${guide} has no ${KNOBS_START} … ${KNOBS_END} section`);
-  const table = knobsMarkdown(DEFAULT_RUN_CONFIG as unknown as Record<string, unknown>);
+  const table = knobsMarkdown(DEFAULT_RUN_CONFIG);
   writeFileSync(guide, `${text.slice(0, a + KNOBS_START.length)}\n\n${table}\n\n${text.slice(b)}`);
   writeFileSync('docs/skillwright.schema.json', `${JSON.stringify(cliConfigSchema(), null, 2)}\n`);
   console.log(`Wrote the knob table in ${guide} and docs/skillwright.schema.json.`);

@@ -33,7 +33,7 @@ describe('src/core is pure', () => {
 // Issue #29 item 6: core is in domain folders a newcomer finds by name, never a bucket again.
 // Its top holds only those folders and the realm's own compiler settings; each folder says in a
 // README what lives there, and imports only the folders before it in this order (src/core/README.md).
-const DOMAINS = ['basics', 'skill', 'scoring', 'verdict', 'agent', 'dataset', 'simulators', 'config', 'report'];
+const DOMAINS = ['basics', 'skill', 'scoring', 'verdict', 'agent', 'dataset', 'config', 'simulators', 'report'];
 const CORE_TOP_FILES = ['README.md', 'tsconfig.json', 'platform.d.ts'];
 
 describe('src/core is in domain folders', () => {

@@ -3,12 +3,12 @@
  * someone sent, and its environment would act on this machine — a module is code the runner
  * would import with the person's permissions, and its MCP servers would be sent the tokens in
  * SKILLWRIGHT_MCP_<NAME>_TOKEN. So the person's own config must name the same environment: the
- * same module source, the same servers. (The page runs a module in a worker with no keys, and
- * holds MCP tokens bound to their servers' URLs: neither is at stake there.)
+ * same module source, the same servers — and the run then calls the servers as the config names
+ * them (their names bind the tokens, their `tools` lists the agent's tools: issue #39 H3).
  */
 import type { RunEnvironmentSpec } from '../core/agent/environment-spec';
 import { ConfigError } from './config-error';
-import type { RunnerEnvironment } from './environment';
+import { ownServers, type RunnerEnvironment } from './environment';
 
 /** The environment a bundle's run keeps, read without trusting the rest of it. */
 function bundleEnvironment(text: string): RunEnvironmentSpec | undefined {
@@ -28,9 +28,6 @@ export function checkBundleEnvironment(text: string, env: RunnerEnvironment): vo
     throw new ConfigError(
       `This bundle carries an environment module (${module.fileName}): code the runner would run on this machine with your permissions. Read it (run.environment.module.source in the bundle), save it as a file, name that file in your config's "environment": {"module": …}, and run this again.`,
     );
-  const urls = (s?: { servers: { url: string }[] }) => (s?.servers ?? []).map((x) => x.url).sort();
-  if (kept?.mcp && JSON.stringify(urls(kept.mcp)) !== JSON.stringify(urls(env.mcp)))
-    throw new ConfigError(
-      `This bundle's run calls MCP servers (${urls(kept.mcp).join(', ')}) that your config does not name: they would be sent your SKILLWRIGHT_MCP_*_TOKEN tokens. Name the same servers in your config's "environment": {"mcp": …} to continue it.`,
-    );
+  // Its MCP servers must be the config's; the run then calls them as the config names them.
+  if (kept?.mcp) ownServers(kept.mcp, env.mcp);
 }

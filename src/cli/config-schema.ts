@@ -5,12 +5,14 @@
  * them equal). Validation itself stays with the code that runs (cli/config.ts, core/config/run-config.ts).
  */
 import { BATCH_APIS } from '../core/config/batch-api';
-import { KNOB_PRESETS, KNOBS, type Knob } from '../core/config/knobs';
+import { KNOB_PRESETS, KNOBS, knobValue, type Knob } from '../core/config/knobs';
 import { DEFAULT_RUN_CONFIG } from '../core/config/run-config';
 import { SERVICE_TIERS } from '../core/config/service-tier';
 import { keyVariable } from './config-error';
 
 type Schema = Record<string, unknown>;
+
+const knobOf = (key: string) => (KNOBS as readonly Knob[]).find((k) => k.key === key)!;
 
 function knobSchema(k: Knob, fallback: unknown): Schema {
   const c = k.control;
@@ -58,7 +60,7 @@ function endpoint(role: 'target' | 'optimizer' | 'judge' | 'userSimulator'): Sch
       headers: { type: 'object', additionalProperties: { type: 'string' } },
       minimalHeaders: { type: 'boolean' },
       timeoutMs: { type: 'integer', minimum: 1 },
-      maxRetries: { type: 'integer', minimum: 0 },
+      maxRetries: { type: 'integer', minimum: 0, maximum: 100 },
       serviceTier: {
         enum: [...SERVICE_TIERS],
         description: 'service_tier sent with every call (flex: about half price, slower).',
@@ -102,6 +104,12 @@ const agentTarget: Schema = {
       type: 'string',
       description: 'A workspace file where the agent writes its transcript as JSON lines, for the analysts.',
     },
+    passEnv: {
+      type: 'array',
+      items: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
+      description:
+        'Environment variables the agent gets beyond PATH, HOME, the locale, proxies and temporary folders (e.g. its own login: ["CODEX_HOME"]); never a SKILLWRIGHT_* key or token.',
+    },
     model: { type: 'string', minLength: 1, description: "The agent's name in reports (default: the program)." },
     timeoutMs: { type: 'integer', minimum: 1, description: 'Time limit per item (default 600 000).' },
     maxRetries: { type: 'integer', minimum: 0, description: 'Attempts after a transient failure (default 2).' },
@@ -109,8 +117,9 @@ const agentTarget: Schema = {
 };
 
 export function cliConfigSchema(): Schema {
-  const defaults = DEFAULT_RUN_CONFIG as unknown as Record<string, unknown>;
-  const run = Object.fromEntries((KNOBS as readonly Knob[]).map((k) => [k.key, knobSchema(k, defaults[k.key])]));
+  const run = Object.fromEntries(
+    (KNOBS as readonly Knob[]).map((k) => [k.key, knobSchema(k, knobValue(DEFAULT_RUN_CONFIG, k.key))]),
+  );
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     title: 'skillwright.json',
@@ -155,8 +164,11 @@ export function cliConfigSchema(): Schema {
               'Tools every item is offered: a list of OpenAI function definitions, or a JSON file holding one (relative to this file); items answer them with their tool_results.',
             oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'object' } }],
           },
-          maxTurns: { type: 'integer', minimum: 1, maximum: 64, description: 'The same as run.maxTurns.' },
-          referencesOnDemand: { type: 'boolean', description: 'The same as run.referencesOnDemand.' },
+          maxTurns: { ...knobSchema(knobOf('maxTurns'), undefined), description: 'The same as run.maxTurns.' },
+          referencesOnDemand: {
+            ...knobSchema(knobOf('referencesOnDemand'), undefined),
+            description: 'The same as run.referencesOnDemand.',
+          },
           mcp: {
             type: 'array',
             description:
@@ -174,7 +186,13 @@ export function cliConfigSchema(): Schema {
                 headers: {
                   type: 'object',
                   additionalProperties: { type: 'string' },
-                  description: 'Headers sent with every request; never a credential.',
+                  description:
+                    'Headers sent with every request; never a credential (anything named a key, token, secret, password, session, cookie or authorization).',
+                },
+                tokenHeader: {
+                  type: 'string',
+                  description:
+                    'The header the token (SKILLWRIGHT_MCP_<NAME>_TOKEN) is sent in, as it is, e.g. "Private-Token"; default Authorization: Bearer.',
                 },
                 tools: {
                   type: 'array',

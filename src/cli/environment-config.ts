@@ -7,7 +7,7 @@
  * environment (it resumes on them); their tokens come from SKILLWRIGHT_MCP_<NAME>_TOKEN.
  */
 import { readToolSpecs, type ToolSpec } from '../core/agent/tool-spec';
-import type { RunConfig } from '../core/config/run-config';
+import { settingProblem, type RunConfig } from '../core/config/run-config';
 import { readMcpSettings, type McpSettings } from '../core/agent/mcp-servers';
 import { ConfigError } from './config-error';
 
@@ -69,10 +69,9 @@ export function environmentOf(
     if (e[k] === undefined) continue;
     if (givenRun[k] !== undefined)
       throw new ConfigError(`"${k}" is given both under "environment" and under "run": keep one.`);
-    if (k === 'maxTurns' && !(Number.isInteger(e[k]) && (e[k] as number) >= 1 && (e[k] as number) <= 64))
-      throw new ConfigError('"environment.maxTurns" must be a whole number from 1 to 64.');
-    if (k === 'referencesOnDemand' && typeof e[k] !== 'boolean')
-      throw new ConfigError('"environment.referencesOnDemand" must be true or false.');
+    // The knob's own range, as under "run" (core/config/knobs.ts).
+    const problem = settingProblem(k, e[k]);
+    if (problem) throw new ConfigError(`"environment.${k}": ${problem}.`);
     (next as unknown as Record<string, unknown>)[k] = e[k];
   }
   return { environment: out, run: next };

@@ -63,6 +63,21 @@ export function readEnvironment(config: CliConfig, base: string): RunnerEnvironm
   };
 }
 
+const urlsOf = (s?: McpSettings) => (s?.servers ?? []).map((x) => x.url).sort();
+
+/**
+ * The person's own MCP servers for a run that calls `stored`: the config's entries, so their
+ * names choose the tokens and their `tools` lists what the agent may call — refused unless the
+ * config names the very same servers (a token goes only to a server the person's config names).
+ */
+export function ownServers(stored: McpSettings, own: McpSettings | undefined): McpSettings {
+  if (!own || JSON.stringify(urlsOf(stored)) !== JSON.stringify(urlsOf(own)))
+    throw new ConfigError(
+      `This run calls MCP servers (${urlsOf(stored).join(', ')}) that your config does not name${own ? ` (it names ${urlsOf(own).join(', ')})` : ''}: they would be sent your SKILLWRIGHT_MCP_*_TOKEN tokens. Name the same servers in your config's "environment": {"mcp": …}, or start a new run in another --out.`,
+    );
+  return own;
+}
+
 /** Load the module once before the run is created: a module that cannot serve is named now, not paid for. */
 export async function checkedSpec(
   env: RunnerEnvironment,
@@ -79,22 +94,27 @@ export async function checkedSpec(
 /**
  * The service's environment factory. A run's module comes from the config's path when the command
  * names one (refused when it is not the code the run was made with), else from the run's own copy,
- * written to `<out>/environment/`.
+ * written to `<out>/environment/` — never the copy a run bundle brought (someone else's code).
  */
 export function runnerEnvironments(
   env: RunnerEnvironment | null,
   out: string | null,
   importer?: Importer,
   vars: Record<string, string | undefined> = {},
+  warn: (text: string) => void = () => {},
 ): EnvironmentFactory {
   return async ({ spec }) => {
-    // MCP servers (issue #31): each server's token from SKILLWRIGHT_MCP_<NAME>_TOKEN.
-    if (spec?.mcp)
-      return mcpEnvironmentOf(spec.mcp, ({ name }) => {
+    // MCP servers (issue #31): each server's token from SKILLWRIGHT_MCP_<NAME>_TOKEN — the name the
+    // person's config gives that URL, when the command names a config (issue #39 H3).
+    if (spec?.mcp) {
+      const mcp = await mcpEnvironmentOf(env ? ownServers(spec.mcp, env.mcp) : spec.mcp, ({ name }) => {
         const variable = tokenVariable(name);
         const token = vars[variable];
         return { ...(token ? { token } : {}), hint: `set ${variable} to its token` };
       });
+      for (const note of mcp.notes) warn(`warning: ${note}.`);
+      return mcp;
+    }
     const kept = spec?.module;
     if (!kept) return undefined;
     let path: string;
@@ -105,11 +125,20 @@ export function runnerEnvironments(
         );
       path = env.module.path;
     } else {
+      if (kept.from === 'bundle')
+        throw new ConfigError(
+          `This run was taken in from a run bundle: its environment module (${kept.fileName}) is code someone sent, and the runner runs only the module your own config names. Give --config naming that file in "environment": {"module": …}.`,
+        );
       if (!out) throw new ConfigError('This run calls an environment module: give --config naming it.');
+      if (contentId(kept.source) !== kept.hash)
+        throw new ConfigError(
+          `The environment module this run keeps (${kept.fileName}) is not the code its hash names: give --config naming the module file.`,
+        );
       path = join(out, 'environment', basename(kept.fileName));
       mkdirSync(dirname(path), { recursive: true });
       writeFileSync(path, kept.source);
     }
-    return (await loadEnvironmentModule(path, env?.timeoutSeconds, importer)).environment;
+    // Read again just before it is imported: it must still be the code the run was made with.
+    return (await loadEnvironmentModule(path, env?.timeoutSeconds, importer, kept.hash)).environment;
   };
 }

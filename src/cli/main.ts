@@ -5,7 +5,7 @@
  * exit code; each command is a file of ./commands.
  *
  *   skillwright train  --config F [--data F] [--skill F] [--out DIR] [--dry-run] [--json] [--max-usd N] [--min-lift N]
- *   skillwright resume --out DIR [--bundle F --config F] [--json] [--max-usd N] [--min-lift N]
+ *   skillwright resume --out DIR [--bundle F] [--config F] [--json] [--max-usd N] [--min-lift N]
  *   skillwright estimate --config F [--data F] [--skill F]
  *   skillwright eval --config F [--skill F] [--data F] [--split test|val|train] [--json]
  *
@@ -26,7 +26,7 @@ import { EXIT, numberOption, parseCliArgs, type CliIo } from './io';
 export { EXIT, type CliIo };
 
 const USAGE = `usage: skillwright train --config F [--data F] [--skill F] [--out DIR] [--dry-run] [--json] [--max-usd N] [--min-lift N]
-       skillwright resume --out DIR [--bundle F --config F] [--json] [--max-usd N] [--min-lift N]
+       skillwright resume --out DIR [--bundle F] [--config F] [--json] [--max-usd N] [--min-lift N]
        skillwright estimate --config F [--data F] [--skill F]
        skillwright eval --config F [--skill F] [--data F] [--split test|val|train] [--json]
        skillwright schema   (the config's JSON Schema, for "$schema" in an editor)

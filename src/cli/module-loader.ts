@@ -24,10 +24,15 @@ export interface LoadedModule {
 /** How a module is imported: Node's own import() (the runner passes it; tests run in Vitest's). */
 export type Importer = (url: string) => Promise<unknown>;
 
+/**
+ * Import the module at `path`. With `expectHash`, the source read here (just before the import)
+ * must still be the code the run was made with: a file that changed since it was checked is refused.
+ */
 export async function loadEnvironmentModule(
   path: string,
   timeoutSeconds = 60,
   importer: Importer = (url) => import(/* @vite-ignore */ url),
+  expectHash?: string,
 ): Promise<LoadedModule> {
   let source: string;
   try {
@@ -35,6 +40,11 @@ export async function loadEnvironmentModule(
   } catch (e) {
     throw new ConfigError(`The environment module ${path} cannot be read: ${(e as Error).message}`);
   }
+  const hash = contentId(source);
+  if (expectHash !== undefined && hash !== expectHash)
+    throw new ConfigError(
+      `The environment module ${path} is not the one this run was made with (changed since): restore it, or start a new run in another --out.`,
+    );
   let def: unknown;
   try {
     def = ((await importer(pathToFileURL(path).href)) as { default?: unknown }).default;
@@ -49,7 +59,6 @@ export async function loadEnvironmentModule(
   } catch (e) {
     throw new ConfigError(`The environment module ${path}: ${isEnvironmentError(e) ? e.message : String(e)}`);
   }
-  const hash = contentId(source);
   const { name } = await host.describe();
   return {
     environment: remoteEnvironment(async () => host, {

@@ -21,6 +21,7 @@ import {
 import type { SkillMeta } from '../core/skill/skill-file';
 import { TRIGGER_FILES } from '../core/dataset/trigger-queries';
 import { PACKAGE_EVALS } from '../core/skill/skill-package';
+import { sectionPathProblems } from '../core/skill/package-paths';
 import { ConfigError } from './config';
 
 export interface SkillInput {
@@ -74,11 +75,16 @@ export function readSkillInput(path: string): SkillInput {
   const isFolder = statSync(path, { throwIfNoEntry: false })?.isDirectory();
   if (isFolder === undefined) throw new ConfigError(`Cannot read the skill ${path}.`);
   if (!isFolder && !/\.zip$/i.test(path)) {
+    let skill: string;
     try {
-      return { skill: readFileSync(path, 'utf8') };
+      skill = readFileSync(path, 'utf8');
     } catch {
       throw new ConfigError(`Cannot read the skill ${path}.`);
     }
+    // An agent CLI target writes each file section beside SKILL.md: only references inside the package.
+    const bad = sectionPathProblems(skill);
+    if (bad.length) throw new ConfigError(`${path}: ${bad.slice(0, 3).join('; ')}.`);
+    return { skill };
   }
   const pkg = readPackage(path);
   const { bundle, meta, shell } = openPackage(pkg);

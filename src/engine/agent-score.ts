@@ -16,6 +16,7 @@ import {
 import { conversationLines } from '../core/agent/transcript';
 import { extractAnswer } from '../core/scoring/answer-extraction';
 import type { DatasetItem } from '../core/dataset/dataset-types';
+import { turnLimit } from '../core/config/run-config';
 import { envCall, type AgentRollout } from './agent-rollout';
 import { scoreAnswer, type AnswerScore } from './answer-score';
 import type { EngineContext } from './context';
@@ -30,7 +31,7 @@ export async function scoreTrajectory(
   const checks: CheckResult[] = [];
   let answerScore: AnswerScore | null = null;
   const finalTurn = run.entries.filter((e) => e.kind === 'assistant').length;
-  if (run.answer === null) checks.push(outOfTurnsCheck(run.entries, ctx.config.maxTurns ?? 8));
+  if (run.answer === null) checks.push(outOfTurnsCheck(run.entries, turnLimit(ctx.config)));
   else if (ctx.config.scorer.kind === 'judge' || item.answers.length || item.correctChoice) {
     const judged = ctx.config.scorer.kind === 'judge' ? transcript(run, ctx.config.toolResultChars ?? 400) : undefined;
     answerScore = await scoreAnswer(ctx, item, run.answer, cacheKey, judged);

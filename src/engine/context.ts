@@ -10,6 +10,7 @@ import { CallSlots } from '../core/basics/call-slots';
 import type { PromptName, PromptSet } from './prompts';
 import type { ToolEnvironment } from './environment';
 import type { ToolSpec } from '../core/agent/tool-spec';
+import { isAgenticSetup } from '../core/agent/environment-spec';
 import type { PackageFile } from '../core/skill/skill-package';
 
 /** What an agent's rollouts draw on (issue #30): all empty for a single-call run. */
@@ -73,7 +74,14 @@ export async function createContext(a: {
     environmentTools: a.environment ? await a.environment.tools() : [],
     active: false,
   };
-  agent.active = Boolean(a.llm.targetIsAgent) || isAgentRun(a.config, agent, a.items);
+  agent.active =
+    Boolean(a.llm.targetIsAgent) ||
+    isAgenticSetup({
+      datasetTools: agent.datasetTools,
+      items: a.items,
+      environment: agent.environmentTools.length > 0,
+      referencesOnDemand: a.config.referencesOnDemand,
+    });
   // What shapes an agent's trajectory is part of what the target saw: the tools, the turn
   // limit, how references are read, the environment's identity — and a simulated user's model
   // and prompt, when a conversation has one (issue #31).
@@ -103,16 +111,6 @@ export async function createContext(a: {
     // Part of the rollout cache key: what the target saw and how its answer was scored.
     targetKey: `${a.llm.targetSettingsKey()}|${await skillHash(JSON.stringify([template, a.config.rollout.contextLimit, a.config.scorer]))}${agentKey ? `|${await skillHash(agentKey)}` : ''}`,
   };
-}
-
-/** Could any rollout of this run be an agent's? (A single-call run keeps its cache keys as they were.) */
-function isAgentRun(config: RunConfig, agent: AgentSetup, items: readonly DatasetItem[]): boolean {
-  return (
-    agent.datasetTools.length > 0 ||
-    agent.environmentTools.length > 0 ||
-    config.referencesOnDemand ||
-    items.some((i) => i.agent)
-  );
 }
 
 /**

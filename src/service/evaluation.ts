@@ -137,7 +137,7 @@ export function estimateCost(deps: Pick<HostDeps, 'promptFiles'>, input: Estimat
   const agentic = isAgenticSetup({
     datasetTools: input.datasetTools,
     items: input.items,
-    environment: input.environment,
+    environment: Boolean(input.environment?.module || input.environment?.mcp),
     referencesOnDemand: input.config.referencesOnDemand,
   });
   const prompts = buildPromptSet(deps.promptFiles, input.config.promptOverrides);

@@ -9,16 +9,19 @@ import type { SkillMeta } from '../core/skill/skill-file';
 import type { PackageShell } from '../core/skill/package-zip';
 import type { TriggerQuery } from '../core/dataset/trigger-queries';
 import type { RunEnvironmentSpec } from '../core/agent/environment-spec';
-import { readMcpSettings } from '../core/agent/mcp-servers';
+import { readMcpSettings, type McpSettings } from '../core/agent/mcp-servers';
 import type { EventSink } from '../engine/events';
 import type { Prices } from '../engine/meter';
 import { buildPromptSet } from '../engine/prompts';
 import { runTraining, type TrainOutcome } from '../engine/run/trainer';
 import { isEnvironmentError } from '../engine/environment';
 import type { RunEndpoints, RunRecord } from '../storage/schema';
-import { trainInputOf } from '../storage/train-input';
+import { trainInputOf } from './train-input';
 import { llmPortFor } from './llm-port';
 import { fail, type Outcome, type ServiceDeps } from './ports';
+
+/** A run that completed or was cancelled goes on no more: it is started again from one of its versions. */
+export const hasEnded = (status: RunRecord['status']): boolean => status === 'completed' || status === 'cancelled';
 
 export interface CreateRunInput {
   name?: string;
@@ -68,6 +71,11 @@ export async function createRun(deps: ServiceDeps, input: CreateRunInput): Promi
   const sizes = { train: d.splits.train.length, val: d.splits.val.length, test: d.splits.test.length };
   const problem = problemsOf(deps, input.config, sizes);
   if (problem) return fail('invalid_config', problem);
+  if (input.config.activationTrack && !input.triggerQueries?.length)
+    return fail(
+      'invalid_config',
+      'The activation track trains the description on trigger queries, and none were given: add them (the Skill screen, or "triggers" in the runner\'s config), or turn the track off.',
+    );
   if (input.environment?.module && input.environment.mcp)
     return fail(
       'invalid_config',
@@ -103,7 +111,7 @@ export async function createRun(deps: ServiceDeps, input: CreateRunInput): Promi
 export async function startRun(deps: ServiceDeps, runId: string, o: StartOptions): Promise<Outcome<TrainOutcome>> {
   const run = await deps.records.getRun(runId);
   if (!run) return fail('not_found', `That run is not in ${deps.place}.`);
-  if (run.status === 'completed' || run.status === 'cancelled')
+  if (hasEnded(run.status))
     return fail('finished', `This run is ${run.status}; start a new run from one of its skill versions instead.`);
   if (run.needsBinding)
     return fail(
@@ -126,16 +134,20 @@ export async function startRun(deps: ServiceDeps, runId: string, o: StartOptions
     }
     // The environment lives for this session only: a resume makes a fresh one (a module's worker,
     // connections), and the engine rebuilds each open trajectory's state from its checkpoint. One
-    // that cannot be had (an MCP server down, its token refused) pauses, as one that fails mid-run does.
+    // that cannot be had (an MCP server down, its token refused, a module that does not load)
+    // pauses, as one that fails mid-run does.
     let environment;
     try {
       environment = await deps.environments?.({ runId, config, spec: run.environment });
+      await environment?.tools();
     } catch (e) {
+      environment?.dispose?.();
       if (!isEnvironmentError(e)) throw e;
+      const what = environment ? `${environment.label} failed: ` : '';
       return {
         status: 'paused' as const,
         reasonKind: 'environment',
-        reason: `${e.message}. Nothing was run; resume when it works.`,
+        reason: `${what}${e.message}. Nothing was run; resume when it works.`,
       };
     }
     try {
@@ -157,19 +169,26 @@ export async function startRun(deps: ServiceDeps, runId: string, o: StartOptions
   return { ok: true, ...outcome };
 }
 
-/** Bind a run to endpoints and prices of the person's own (an imported run, or a run moved to new hosts). */
+/**
+ * Bind a run to endpoints and prices of the person's own (an imported run, or a run moved to new
+ * hosts) — and, when given, to the person's own MCP servers in place of the run's (issue #39 H3:
+ * their names choose which token goes where, their `tools` lists what the agent may call; the
+ * caller has checked they are the same servers).
+ */
 export async function bindRun(
   deps: ServiceDeps,
   runId: string,
   endpoints: RunEndpoints,
   prices: Prices,
+  own: { mcp?: McpSettings } = {},
 ): Promise<Outcome<{ run: RunRecord }>> {
   const stored = await deps.records.getRun(runId);
   if (!stored) return fail('not_found', `That run is not in ${deps.place}.`);
   // Bound, it is like a run made here: no flag left. The user's prices come with the user's
   // connection: a bundle's zero prices must not turn the cap off.
   const { needsBinding: _bound, ...run } = stored;
-  const bound = { ...run, endpoints, prices, updatedAt: deps.now() };
+  const environment = run.environment?.mcp && own.mcp ? { ...run.environment, mcp: own.mcp } : run.environment;
+  const bound = { ...run, endpoints, prices, ...(environment ? { environment } : {}), updatedAt: deps.now() };
   await deps.records.putRun(bound);
   return { ok: true, run: bound };
 }

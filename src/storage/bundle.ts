@@ -9,7 +9,10 @@ import { parseRunConfig } from '../core/config/run-config';
 import { priceProblem } from '../core/config/pricing';
 import { z } from 'zod';
 import { MAX_MODULE_BYTES } from '../core/agent/environment-spec';
+import { contentId } from '../core/basics/hash';
 import { readMcpSettings, type McpSettings } from '../core/agent/mcp-servers';
+import { readAgentCommand, type AgentCommand } from '../core/agent/agent-command';
+import { isSecretHeader } from '../core/basics/secret-headers';
 import type { SkillwrightDb } from './open-db';
 import {
   RUN_DATA_STORES,
@@ -22,7 +25,13 @@ import {
 import type { ArtifactRecord, OptimizerCallRecord, RolloutRow, SkillVersion, StepRecord } from '../engine/types';
 import { guardQuota } from './quota';
 import { withStatus } from './runs-repo';
-import { datasetSchema, packageShellSchema, skillMetaSchema, triggerQueriesSchema } from './bundle-validate';
+import {
+  datasetSchema,
+  packageShellSchema,
+  skillMetaSchema,
+  skillTextSchema,
+  triggerQueriesSchema,
+} from './bundle-validate';
 
 export const BUNDLE_FORMAT = 'skillwright-run';
 export const BUNDLE_VERSION = 1;
@@ -42,15 +51,7 @@ export interface RunBundle {
   artifacts: ArtifactRecord[];
 }
 
-/**
- * Header names that carry credentials (authorization, cookies, anything named a key, token or
- * secret): dropped from anything stored or exported, and refused in the runner's config.
- */
-const SECRET_HEADER = /authorization|cookie|api[-_]?key|token|secret|password|session/i;
-
-export function isSecretHeader(name: string): boolean {
-  return SECRET_HEADER.test(name);
-}
+export { isSecretHeader };
 
 export function stripSecretHeaders(e: StoredEndpoint): StoredEndpoint {
   if (!e.headers) return e;
@@ -67,7 +68,19 @@ export function storedEndpoints(e: RunEndpoints): RunEndpoints {
   };
 }
 
-const endpointSchema = z.looseObject({ baseURL: z.string(), model: z.string() });
+const endpointSchema = z.looseObject({
+  baseURL: z.string(),
+  model: z.string(),
+  // An agent CLI target's command (a program to start, paths in its workspace): read as a config's is.
+  agentCommand: z
+    .unknown()
+    .transform((v, ctx): AgentCommand | undefined => {
+      const r = readAgentCommand(typeof v === 'object' && v !== null ? (v as Record<string, unknown>) : {});
+      if ('problem' in r) ctx.addIssue({ code: 'custom', message: r.problem });
+      return 'command' in r ? r.command : undefined;
+    })
+    .optional(),
+});
 const runSchema = z.looseObject({
   id: z.string().min(1).max(200),
   name: z.string().max(500),
@@ -76,7 +89,7 @@ const runSchema = z.looseObject({
   updatedAt: z.number(),
   status: z.enum(['idle', 'running', 'paused', 'interrupted', 'completed', 'failed', 'cancelled']),
   config: z.looseObject({ epochs: z.number().int(), batchSize: z.number().int() }),
-  initialSkill: z.string(),
+  initialSkill: skillTextSchema,
   endpoints: z.looseObject({
     target: endpointSchema,
     optimizer: endpointSchema,
@@ -93,7 +106,9 @@ const runSchema = z.looseObject({
     .looseObject({
       runId: z.string(),
       status: z.string(),
-      gate: z.looseObject({ currentSkill: z.string(), bestSkill: z.string() }),
+      gate: z.looseObject({ currentSkill: skillTextSchema, bestSkill: skillTextSchema }),
+      initialSkill: skillTextSchema.optional(),
+      epochStartSkill: skillTextSchema.optional(),
     })
     .optional(),
   skillPackage: packageShellSchema.optional(),
@@ -102,6 +117,7 @@ const runSchema = z.looseObject({
   // An agent run's environment module (issue #30): code, kept so the run resumes with it.
   environment: z
     .object({
+      // Its hash names the module (a runner compares it with the person's own file): it must be its source's.
       module: z
         .object({
           name: z.string().max(200),
@@ -109,11 +125,18 @@ const runSchema = z.looseObject({
           source: z.string().max(MAX_MODULE_BYTES),
           hash: z.string().regex(/^[0-9a-f]{16}$/),
         })
+        .refine((m) => contentId(m.source) === m.hash, {
+          path: ['hash'],
+          message: 'is not the hash of the module source the bundle carries',
+        })
         .optional(),
-      // Its MCP servers (issue #31), checked as a config's are: a header holding a secret is refused.
+      // Its MCP servers (issue #31), read as a config's are (a header holding a secret is refused): the reader's result is kept.
       mcp: z
-        .custom<McpSettings>((v) => readMcpSettings(v).problems.length === 0, {
-          message: 'the MCP servers are not valid settings (or hold a secret header)',
+        .unknown()
+        .transform((v, ctx): McpSettings | undefined => {
+          const r = readMcpSettings(v);
+          for (const message of r.problems.slice(0, 3)) ctx.addIssue({ code: 'custom', message });
+          return r.settings;
         })
         .optional(),
     })
@@ -144,14 +167,41 @@ const trajectoryEntrySchema = z.discriminatedUnion('kind', [
   }),
 ]);
 const withRun = (shape: z.ZodRawShape) => z.looseObject({ runId: z.string(), ...shape });
+/** A step's figures, when present, are numbers (issue #39 M7): the Runs screen and the curve draw them. */
+const num = z.number().optional();
+const numOrNull = z.number().nullable().optional();
+const stepFigures = {
+  rolloutHard: num,
+  rolloutSoft: num,
+  rolloutN: num,
+  rolloutErrors: num,
+  nFailurePatches: num,
+  nSuccessPatches: num,
+  nEditsMerged: num,
+  nEditsRanked: num,
+  scoreBefore: num,
+  currentScore: num,
+  bestScore: num,
+  bestStep: num,
+  skillLen: num,
+  wallTimeMs: num,
+  editBudget: numOrNull,
+  candidateSkillLen: numOrNull,
+  selectionHard: numOrNull,
+  selectionSoft: numOrNull,
+  selectionN: numOrNull,
+  candidateGateScore: numOrNull,
+  selectionComplete: z.boolean().nullable().optional(),
+  spend: z.object({ targetCalls: z.number(), costUsd: z.number() }).optional(),
+};
 const bundleSchema = z.object({
   format: z.literal(BUNDLE_FORMAT),
   version: z.number().int().min(1).max(BUNDLE_VERSION),
   exportedAt: z.string(),
   run: runSchema,
   dataset: datasetSchema.nullable(),
-  skills: z.array(withRun({ hash: z.string(), text: z.string(), origin: z.string(), step: z.number() })),
-  steps: z.array(withRun({ step: z.number().int(), epoch: z.number().int(), action: z.string() })),
+  skills: z.array(withRun({ hash: z.string(), text: skillTextSchema, origin: z.string(), step: z.number() })),
+  steps: z.array(withRun({ step: z.number().int(), epoch: z.number().int(), action: z.string(), ...stepFigures })),
   rollouts: z.array(
     withRun({
       phase: z.string(),
@@ -205,10 +255,13 @@ export function parseBundle(text: string): { ok: true; bundle: RunBundle } | { o
       error: `The bundle's run settings are invalid: ${config.problems.map((p) => p.message).join('; ')}.`,
     };
   }
+  const module = b.run.environment?.module;
   b.run = {
     ...b.run,
     config: config.config,
     ...(b.run.state ? { state: { ...b.run.state, config: config.config } } : {}),
+    // A module that came in a bundle is someone else's code: marked, so a runner never runs this copy.
+    ...(module ? { environment: { ...b.run.environment, module: { ...module, from: 'bundle' as const } } } : {}),
   };
   const rows = b.skills.length + b.steps.length + b.rollouts.length + b.calls.length + b.artifacts.length;
   if (rows > MAX_BUNDLE_ROWS)

@@ -5,12 +5,13 @@
  * as it is written. Opening the file replays it
  * into memory. Each write is appended before it returns, so a killed process loses at most the
  * calls in flight; a torn last line (the process died mid-write) is cut off on reopening, before
- * anything is appended after it.
+ * anything is appended after it. A file that is mostly records written over since is rewritten
+ * with what it holds now when it is opened.
  *
  * Why a file and not SQLite: a native module's install downloads a prebuilt binary, which not
  * every machine may do; and one line per record is exactly the page's bundle, row by row.
  */
-import { appendFileSync, existsSync, readFileSync, truncateSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, renameSync, truncateSync, writeFileSync } from 'node:fs';
 import type { RunStore } from '../engine/ports';
 import type {
   ArtifactRecord,
@@ -20,9 +21,9 @@ import type {
   SkillVersion,
   StepRecord,
 } from '../engine/types';
-import type { DatasetRecord, RunRecord } from './schema';
+import type { DatasetRecord, RunRecord, RunRowKind, RunRows } from './schema';
 import type { RunBundle } from './bundle';
-import type { RunRowKind, RunRows } from './run-records';
+import { versionOrder } from './version-order';
 
 type Line =
   | { t: 'run'; v: RunRecord }
@@ -39,7 +40,6 @@ const copy = <T>(v: T): T => structuredClone(v);
 
 /** A store file with a line that is not a record (not a torn last one): the runner names it and stops. */
 /** Versions made in the same millisecond at one step: in their origins' order, as IndexedDB keeps them. */
-const byOrigin = (a: SkillVersion, b: SkillVersion) => (a.origin < b.origin ? -1 : a.origin > b.origin ? 1 : 0);
 
 export class DamagedStoreError extends Error {
   constructor(message: string) {
@@ -86,7 +86,40 @@ export class FileRunStore implements RunStore {
       }
       store.apply(line);
     });
+    store.compact(end);
     return store;
+  }
+
+  /**
+   * Rewrite the file with only the records it holds now (issue #39 M4), when more than half of it
+   * is records written over since (a trajectory's checkpoints, states): so a long run's file grows
+   * with what it keeps, not with every version of it. Written beside it and renamed over it, so a
+   * crash leaves one whole file or the other. Every rollout row the cache may still find is kept.
+   */
+  private compact(bytes: number): void {
+    const ok = new Set(this.okByCache.values());
+    const rollouts = [...ok, ...[...this.rollouts.values()].filter((r) => !ok.has(r))];
+    const lines: Line[] = [
+      ...(this.run ? [{ t: 'run' as const, v: this.run }] : []),
+      ...(this.dataset ? [{ t: 'dataset' as const, v: this.dataset }] : []),
+      ...(this.state ? [{ t: 'state' as const, v: this.state }] : []),
+      ...[...this.skills.values()].map((v) => ({ t: 'skill' as const, v })),
+      ...[...this.steps.values()].map((v) => ({ t: 'step' as const, v })),
+      ...rollouts.map((v) => ({ t: 'rollout' as const, v })),
+      ...[...this.calls.values()].map((v) => ({ t: 'call' as const, v })),
+      ...[...this.artifacts.values()].map((v) => ({ t: 'artifact' as const, v })),
+    ];
+    let size = 0;
+    const text: string[] = [];
+    for (const line of lines) {
+      const t = `${JSON.stringify(line)}\n`;
+      size += Buffer.byteLength(t);
+      if (size * 2 > bytes) return; // mostly live: appending on is cheaper than rewriting
+      text.push(t);
+    }
+    const next = `${this.path}.compact`;
+    writeFileSync(next, text.join(''));
+    renameSync(next, this.path);
   }
 
   /**
@@ -199,9 +232,7 @@ export class FileRunStore implements RunStore {
     if (!this.skills.has(v.origin)) this.write({ t: 'skill', v });
   }
   async getSkillVersions() {
-    return [...this.skills.values()]
-      .sort((a, b) => a.createdAt - b.createdAt || a.step - b.step || byOrigin(a, b))
-      .map(copy);
+    return [...this.skills.values()].sort(versionOrder).map(copy);
   }
 
   /** A kind of the run's rows, in the order of their keys (IndexedDB's order, so both hosts' bundles agree). */

@@ -1,6 +1,6 @@
 // An agent's skill trained headless (issue #30): the config's environment (a stateful module and
 // tools), a run killed mid-trajectory and resumed by the same command to the same best skill, and
-// a module that changed under a paused run refused.
+// a module that changed under a paused run refused. A bundle's module is never run (issue #39 H1).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -133,6 +133,34 @@ describe('an agent trained by the runner (issue #30)', () => {
     expect(taken.stderr).not.toMatch(/carries an environment module/);
     expect(taken.code).toBe(0);
   }, 60_000);
+
+  it('never runs the module a bundle carries: a source that is not its hash is refused, and a taken-in run needs --config', async () => {
+    // A run paused by its cap at the start, so its bundle has sessions left to run.
+    const agent = JSON.parse(readFileSync(join(dir, 'agent.json'), 'utf8')) as Record<string, unknown>;
+    writeFileSync(join(dir, 'priced.json'), JSON.stringify({ ...agent, prices: { target: { input: 1, output: 4 }, optimizer: { input: 1, output: 4 } } }));
+    const cap = ['--max-usd', '0.000001'];
+    expect((await cli(['train', '--config', 'priced.json', '--out', 'capped', ...cap])).code).toBe(3);
+    const pwned = join(dir, 'PWNED.txt');
+    const bundle = JSON.parse(readFileSync(join(dir, 'capped', 'run-bundle.json'), 'utf8')) as { run: { environment: { module: { source: string } } } };
+    // The hash stays the person's module's; the source is someone else's code.
+    bundle.run.environment.module.source = `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(pwned)}, 'ran');\n${CATALOGUE}`;
+    writeFileSync(join(dir, 'evil-bundle.json'), JSON.stringify(bundle));
+    const evil = await cli(['resume', '--bundle', 'evil-bundle.json', '--config', 'priced.json', '--out', 'victim', ...cap]);
+    expect(evil.code, evil.stderr).toBe(2);
+    expect(evil.stderr).toMatch(/run\.environment\.module\.hash: is not the hash of the module source the bundle carries/);
+    expect(existsSync(pwned)).toBe(false);
+
+    // An honest bundle is taken in on the config's module; later sessions run that file only.
+    const taken = await cli(['resume', '--bundle', 'capped/run-bundle.json', '--config', 'priced.json', '--out', 'taken', ...cap]);
+    expect(taken.code, taken.stderr).toBe(3);
+    const bare = await cli(['resume', '--out', 'taken']);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toMatch(/taken in from a run bundle: its environment module \(catalogue.mjs\) is code someone sent.*Give --config/);
+    expect(existsSync(join(dir, 'taken', 'environment'))).toBe(false); // the bundle's copy never written
+    const named = await cli(['resume', '--out', 'taken', '--config', 'priced.json']);
+    expect(named.code, named.stderr).toBe(3); // paused by the cap again, on the config's module
+    expect(named.stderr).not.toMatch(/error/);
+  }, 150_000); // five runner processes
 
   it('refuses to continue a run whose module changed', async () => {
     writeFileSync(join(dir, 'catalogue.mjs'), CATALOGUE.replace("'Amber bolt'", "'Amber screw'"));

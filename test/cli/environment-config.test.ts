@@ -20,9 +20,9 @@ describe('the runner’s environment (issue #30)', () => {
     expect(() => parse({ environment: { modul: 'x' } })).toThrow('"environment.modul" is not an environment setting');
     expect(() => parse({ environment: { module: '' } })).toThrow('"environment.module" must be the path');
     expect(() => parse({ environment: { tools: [{ name: 'bad name' }] } })).toThrow('"environment.tools": tool 1 needs a name');
-    expect(() => parse({ environment: { maxTurns: 0 } })).toThrow('"environment.maxTurns" must be a whole number from 1 to 64');
+    expect(() => parse({ environment: { maxTurns: 0 } })).toThrow('"environment.maxTurns": maximum turns must be at least 1');
     expect(() => parse({ environment: { maxTurns: 3 }, run: { maxTurns: 4 } })).toThrow('"maxTurns" is given both');
-    expect(() => parse({ environment: { referencesOnDemand: 'yes' } })).toThrow('must be true or false');
+    expect(() => parse({ environment: { referencesOnDemand: 'yes' } })).toThrow('"environment.referencesOnDemand": references on demand must be on or off');
     expect(() => parse({ run: { maxTurns: 100 } })).toThrow(/run\.maxTurns: maximum turns must be at most 64/);
   });
 });

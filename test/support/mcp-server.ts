@@ -36,8 +36,10 @@ export interface McpServerOptions {
   name: string;
   tools: McpTestTool[];
   resources: { uri: string; name: string; description?: string; text: string }[];
-  /** Requests without `Authorization: Bearer <token>` get a 401. */
+  /** Requests without `Authorization: Bearer <token>` (or the token as it is in `tokenHeader`) get a 401. */
   token?: string;
+  /** The header the server takes its token in, as it is (GitLab's `Private-Token`). */
+  tokenHeader?: string;
   /** echo: allow what the preflight asks and expose mcp-session-id; basic: only Content-Type and Authorization, nothing exposed; none: no CORS. */
   cors: 'echo' | 'basic' | 'none';
   /** Answer initialize with this protocol version instead of negotiating. */
@@ -61,6 +63,8 @@ export interface McpTestServer {
   port: number;
   options: McpServerOptions;
   log: McpLogEntry[];
+  /** The Authorization header of every request, as sent ('' when none): which tokens reached this server. */
+  authSeen: string[];
   /** Sessions open now (initialised and not yet ended with DELETE). */
   openSessions(): number;
   set(partial: Partial<McpServerOptions>): void;
@@ -72,6 +76,7 @@ const asResult = (r: CallToolResult | string): CallToolResult => (typeof r === '
 export async function startMcpServer(partial: Partial<McpServerOptions> & Pick<McpServerOptions, 'tools'>): Promise<McpTestServer> {
   const options: McpServerOptions = { name: 'test-mcp', resources: [], cors: 'echo', down: false, port: 0, ...partial };
   const log: McpLogEntry[] = [];
+  const authSeen: string[] = [];
   const transports = new Map<string, StreamableHTTPServerTransport>();
   const sockets = new Set<Socket>();
   let callsLeft = options.downAfterCalls;
@@ -126,7 +131,9 @@ export async function startMcpServer(partial: Partial<McpServerOptions> & Pick<M
     const message = body as { method?: string; id?: number } | undefined;
     if (message?.method === 'tools/call' && callsLeft !== undefined && callsLeft-- <= 0) options.down = true;
     if (options.down) return req.socket.destroy();
-    if (options.token !== undefined && req.headers.authorization !== `Bearer ${options.token}`)
+    authSeen.push(req.headers.authorization ?? '');
+    const given = options.tokenHeader ? req.headers[options.tokenHeader.toLowerCase()] : req.headers.authorization;
+    if (options.token !== undefined && given !== (options.tokenHeader ? options.token : `Bearer ${options.token}`))
       return reply(req, res, 401, { jsonrpc: '2.0', error: { code: -32001, message: 'Unauthorized: a valid bearer token is required' }, id: null });
     if (message?.method === 'initialize' && options.protocolVersion) {
       log.push({ method: 'initialize' });
@@ -180,6 +187,7 @@ export async function startMcpServer(partial: Partial<McpServerOptions> & Pick<M
     port,
     options,
     log,
+    authSeen,
     openSessions: () => transports.size,
     set(p) {
       Object.assign(options, p);

@@ -1,10 +1,13 @@
 /**
- * `skillwright resume --out DIR [--bundle F --config F] [--max-usd N]`: continue the run in the
+ * `skillwright resume --out DIR [--bundle F] [--config F] [--max-usd N]`: continue the run in the
  * folder — or first take a run bundle in (a run exported from the page), bound to the endpoints
- * and prices the config names, so a key goes only to hosts the person's own config names.
+ * and prices the config names, so a key goes only to hosts the person's own config names. A
+ * config also names the agents' environment: a run taken in from a bundle runs only the module
+ * file the config names, never the copy the bundle brought.
  */
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import type { RunConfig } from '../../core/config/run-config';
 import { createRunService } from '../../service/run-service';
 import { ConfigError, keysFromEnv, parseCliConfig } from '../config';
 import { inputChecked, openFolder, runnerDeps, storePath } from '../host';
@@ -14,6 +17,13 @@ import { continueRun } from '../session';
 import { checkBundleEnvironment } from '../bundle-environment';
 import { readEnvironment } from '../environment';
 
+const capText = (b: RunConfig['budget'] | undefined) =>
+  b?.usd !== undefined || b?.tokens !== undefined
+    ? [b.usd !== undefined ? `$${b.usd}` : '', b.tokens !== undefined ? `${b.tokens} tokens` : '']
+        .filter(Boolean)
+        .join(', ')
+    : 'no cap';
+
 const readConfig = (file: string) => parseCliConfig(readText(resolve(file), 'config file'), file).config;
 
 export async function resume(args: CliArgs, io: CliIo): Promise<number> {
@@ -21,7 +31,7 @@ export async function resume(args: CliArgs, io: CliIo): Promise<number> {
   if (!args.bundle && !existsSync(storePath(out)))
     throw new ConfigError(`No run in ${out} (${storePath(out)} is missing).`);
   // A bundle continues on what the person's own config names: its endpoints, and its environment.
-  const config = args.bundle && args.config ? readConfig(args.config) : null;
+  const config = args.config ? readConfig(args.config) : null;
   const env = config ? readEnvironment(config, dirname(resolve(args.config!))) : null;
   return withOutLock(out, async () => {
     const records = openFolder(out);
@@ -36,12 +46,21 @@ export async function resume(args: CliArgs, io: CliIo): Promise<number> {
       checkBundleEnvironment(text, env);
       const taken = inputChecked(await service.importBundle(text, { needsDataset: true }));
       if (!taken.ok) throw new ConfigError(taken.error.message);
-      inputChecked(await service.bindRun(taken.runId, config.endpoints, config.prices));
+      // Its MCP servers become the config's: their names bind the tokens, their lists the tools.
+      inputChecked(
+        await service.bindRun(taken.runId, config.endpoints, config.prices, env.mcp ? { mcp: env.mcp } : {}),
+      );
     }
     const run = records.store.run;
     if (!run) throw new ConfigError(`${storePath(out)} holds no run and dataset.`);
     const maxUsd = numberOption(args['max-usd'], 'max-usd');
-    const budget = maxUsd !== undefined ? { ...run.config.budget, usd: maxUsd } : undefined;
+    // A bundle's cap is the sender's: a run taken in goes on under the person's own (issue #39 M5).
+    const own = args.bundle && config ? config.run.budget : run.config.budget;
+    const budget = maxUsd !== undefined ? { ...own, usd: maxUsd } : args.bundle ? own : undefined;
+    if (args.bundle && JSON.stringify(run.config.budget) !== JSON.stringify(budget))
+      io.err(
+        `This run goes on under your budget cap (${capText(budget)}: --max-usd, or "run.budget" in your config), not the bundle's (${capText(run.config.budget)}).`,
+      );
     return continueRun({ service, runId: run.id, out, args, io }, budget);
   });
 }

@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import type { CreateRunInput } from '../../service/runs';
 import { createRunService } from '../../service/run-service';
 import { ConfigError, keysFromEnv } from '../config';
-import { hostChanges, runDifferences } from '../existing-run';
+import { hostChanges, runDifferences, serverChanges } from '../existing-run';
 import { inputChecked, openFolder, runnerDeps } from '../host';
 import { loadInputs } from '../inputs';
 import { numberOption, type CliArgs, type CliIo } from '../io';
@@ -48,6 +48,11 @@ export async function train(args: CliArgs, io: CliIo): Promise<number> {
       if (hosts.length)
         throw new ConfigError(
           `${named}, made against other hosts than your config names (${hosts.join('; ')}); keys go only to hosts your config names. Choose another --out for a new run.`,
+        );
+      const servers = serverChanges(stored.environment?.mcp, fresh.environment?.mcp);
+      if (servers.length)
+        throw new ConfigError(
+          `${named}, which calls other MCP servers than your config names: ${servers.join('; ')}. Your SKILLWRIGHT_MCP_*_TOKEN tokens go only to servers your config names. Choose another --out for a new run.`,
         );
       const differs = runDifferences({ run: stored, dataset: records.store.dataset }, { run: fresh, dataset });
       if (differs.length)

@@ -13,6 +13,12 @@ export interface ModuleSource {
   fileName: string;
   source: string;
   hash: string;
+  /**
+   * 'bundle' when the run was taken in from a run bundle (set at import, never read from one):
+   * this source is someone else's code, so the runner never runs it — only the module file the
+   * person's own config names, with the same hash.
+   */
+  from?: 'bundle';
 }
 
 export interface RunEnvironmentSpec {
@@ -24,18 +30,16 @@ export interface RunEnvironmentSpec {
 /** A module the page keeps with a run (drafts, run records, bundles) must stay small: it is code, not data. */
 export const MAX_MODULE_BYTES = 512 * 1024;
 
-/** Could any rollout of a run on this data and these settings be an agent's? (The engine decides per item.) */
+/**
+ * Could any rollout of a run on this data and these settings be an agent's? (The engine decides
+ * per item.) The engine asks it of a session, the cost estimate of a planned run: one rule.
+ */
 export function isAgenticSetup(a: {
   datasetTools?: readonly unknown[];
   items?: readonly { agent?: unknown }[];
-  environment?: RunEnvironmentSpec;
+  /** The run has an environment that offers tools (a module, MCP servers). */
+  environment?: boolean;
   referencesOnDemand?: boolean;
 }): boolean {
-  return Boolean(
-    a.datasetTools?.length ||
-    a.environment?.module ||
-    a.environment?.mcp ||
-    a.referencesOnDemand ||
-    a.items?.some((i) => i.agent),
-  );
+  return Boolean(a.datasetTools?.length || a.environment || a.referencesOnDemand || a.items?.some((i) => i.agent));
 }

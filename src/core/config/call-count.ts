@@ -4,7 +4,7 @@
  * estimate is an upper bound under stated assumptions.
  */
 import { deriveSteps, type RunConfig } from './run-config';
-import { OPTIMIZER_STAGES, TARGET_STAGES, type CallStage } from './stages';
+import { ITEM_ROLLOUT_STAGES, OPTIMIZER_STAGES, TARGET_STAGES, type CallStage } from './stages';
 
 /** Calls of a hierarchical merge of n patches with fan-in K (groups of one pass through free). */
 export function mergeTreeCalls(n: number, mergeBatchSize: number): number {
@@ -118,22 +118,10 @@ export interface EstimateAssumptions {
   conversations?: { share: number; simulatorCalls: number };
 }
 
-/** Target rollouts of a run's stages (an agent's conversation is one rollout, whatever its turns). */
-const ROLLOUT_STAGES: readonly Stage[] = [
-  'baseline',
-  'rollout',
-  'trainCheck',
-  'gate',
-  'slowUpdateRollout',
-  'slowUpdateGate',
-  'finalValidation',
-  'test',
-];
-
 /** The user simulator's calls: every rollout of an item with a simulated user asks it after each answer. */
 export function simulatorCalls(counts: StageCounts, conversations: EstimateAssumptions['conversations']): number {
   if (!conversations) return 0;
-  const rollouts = ROLLOUT_STAGES.reduce((n, s) => n + counts[s], 0);
+  const rollouts = ITEM_ROLLOUT_STAGES.reduce((n, s) => n + counts[s], 0);
   return Math.round(rollouts * conversations.share * conversations.simulatorCalls);
 }
 
@@ -254,7 +242,7 @@ export function lowRunCalls(upper: StageCounts, c: Pick<RunConfig, 'testNoSkill'
       low.baseline + low.rollout + low.slowUpdateRollout + low.slowUpdateGate + low.finalValidation + low.test;
   }
   // The simulator answers in proportion to the rollouts.
-  const rollouts = (n: StageCounts) => ROLLOUT_STAGES.reduce((k, s) => k + n[s], 0);
+  const rollouts = (n: StageCounts) => ITEM_ROLLOUT_STAGES.reduce((k, s) => k + n[s], 0);
   if (upper.userSimulator) low.userSimulator = Math.round((upper.userSimulator * rollouts(low)) / rollouts(upper));
   return low;
 }

@@ -1,6 +1,6 @@
 /**
  * One table per knob (issue #21): every training setting's label, range, control, section and
- * help in deep-learning terms, in one place. Validation (core/config/run-config.ts), the Train form
+ * help in deep-learning terms (the help's prose in knob-help.json), in one place. Validation (core/config/run-config.ts), the Train form
  * (ui/train/KnobFields.tsx) and the CLI's config checks all read it, so a range shown is the
  * range enforced. Defaults stay in DEFAULT_RUN_CONFIG beside the type they fill.
  */
@@ -8,6 +8,7 @@ import { GATE_METRICS } from '../verdict/gate';
 import { GATE_RULES, GATE_RULE_LABELS } from '../verdict/gate-rules';
 import { SCHEDULE_KINDS } from './schedules';
 import { UPDATE_MODES, UPDATE_MODE_LABELS } from '../skill/update-modes';
+import KNOB_HELP from './knob-help.json';
 
 export const KNOB_SECTIONS = {
   basics: 'Basics',
@@ -54,7 +55,8 @@ const choices = (values: readonly string[], labels: Partial<Record<string, strin
 const int = (min: number, max: number): KnobControl => ({ kind: 'int', min, max });
 const TOGGLE: KnobControl = { kind: 'toggle' };
 
-export const KNOBS = [
+/** Every knob but its help text, which lives in knob-help.json (prose is data, as prompts/*.md are). */
+const KNOB_ROWS = [
   // Basics: the loop's shape and its learning rate.
   {
     key: 'epochs',
@@ -63,7 +65,6 @@ export const KNOBS = [
     noun: 'epochs',
     section: 'basics',
     control: int(1, 100),
-    help: 'Passes over the train split. 2–4 are usually enough.',
   },
   {
     key: 'batchSize',
@@ -72,7 +73,6 @@ export const KNOBS = [
     noun: 'batch size',
     section: 'basics',
     control: int(1, 10_000),
-    help: 'Train items rolled out per step — the batch whose failures drive one update.',
   },
   {
     key: 'accumulation',
@@ -80,7 +80,6 @@ export const KNOBS = [
     noun: 'accumulation',
     section: 'basics',
     control: int(1, 64),
-    help: 'Batches rolled out and reflected on per update step; their proposals are pooled into one update — gradient accumulation. Steps per epoch shrink by the same factor.',
   },
   {
     key: 'minibatchSize',
@@ -88,7 +87,6 @@ export const KNOBS = [
     noun: 'minibatch size',
     section: 'basics',
     control: int(1, 1000),
-    help: 'Trajectories per analyst call — how many examples each “gradient” is computed from.',
   },
   {
     key: 'mergeBatchSize',
@@ -96,7 +94,6 @@ export const KNOBS = [
     noun: 'merge batch size',
     section: 'basics',
     control: int(2, 1000),
-    help: 'Patches merged per call when aggregating the analysts’ proposals (at least 2).',
   },
   {
     key: 'updateMode',
@@ -104,7 +101,6 @@ export const KNOBS = [
     noun: 'update mode',
     section: 'basics',
     control: { kind: 'choice', options: choices(UPDATE_MODES, UPDATE_MODE_LABELS) },
-    help: 'How a step changes the skill. Patch: the top-ranked edits are applied as written (the paper’s default, easiest to review). Rewrite: the analysts suggest changes, the top ones (edit budget) go to one extra call that rewrites the whole skill. Full rewrite: every analyst writes a whole new skill and the merges combine them — no budget, the boldest steps. The gate is the same for all; protected blocks are always kept.',
   },
   {
     key: 'editBudget',
@@ -113,7 +109,6 @@ export const KNOBS = [
     noun: 'edit budget',
     section: 'basics',
     control: int(1, 999),
-    help: 'Most edits applied per step — the learning rate, as a cap on how far one step moves the skill.',
   },
   {
     key: 'minEditBudget',
@@ -121,7 +116,6 @@ export const KNOBS = [
     noun: 'minimum edit budget',
     section: 'basics',
     control: int(0, 999),
-    help: 'The floor the budget decays to.',
   },
   {
     key: 'editBudgetSchedule',
@@ -129,7 +123,6 @@ export const KNOBS = [
     noun: 'edit budget schedule',
     section: 'basics',
     control: { kind: 'choice', options: choices(SCHEDULE_KINDS) },
-    help: 'How the budget changes over training — a learning-rate schedule.',
   },
   {
     key: 'lrControlMode',
@@ -137,7 +130,6 @@ export const KNOBS = [
     noun: 'edit budget control',
     section: 'basics',
     control: { kind: 'choice', options: choices(['fixed', 'autonomous'], { fixed: 'fixed schedule' }) },
-    help: 'Fixed: the schedule sets each step’s budget. Autonomous: the optimizer decides how many edits to apply, from the evidence of the step (one extra call per step).',
   },
   // The validation gate: early stopping at every step.
   {
@@ -146,7 +138,6 @@ export const KNOBS = [
     noun: 'validation gate',
     section: 'gate',
     control: TOGGLE,
-    help: 'Keep a step only if validation improves strictly — early stopping at every step. Off: every step is applied (force-accept).',
   },
   {
     key: 'gateMetric',
@@ -155,7 +146,6 @@ export const KNOBS = [
     noun: 'gate metric',
     section: 'gate',
     control: { kind: 'choice', options: choices(GATE_METRICS) },
-    help: 'What the validation gate compares: exact accuracy (hard), partial credit (soft), or a mix. Soft helps on small validation sets.',
   },
   {
     key: 'gateMixedWeight',
@@ -164,7 +154,6 @@ export const KNOBS = [
     section: 'gate',
     control: { kind: 'number', min: 0, max: 1, step: 0.1 },
     shownWhen: { key: 'gateMetric', is: 'mixed' },
-    help: 'Share of exact accuracy in the mixed gate score; the rest is partial credit.',
   },
   {
     key: 'gateRule',
@@ -172,7 +161,6 @@ export const KNOBS = [
     noun: 'gate rule',
     section: 'gate',
     control: { kind: 'choice', options: choices(GATE_RULES, GATE_RULE_LABELS) },
-    help: 'What a candidate must show besides a higher mean. No regression: no validation item that passed may fail. Significance: the mean gain must exceed k standard errors of the per-item gain — on a few dozen validation items it refuses most real gains at k = 2.',
   },
   {
     key: 'gateSignificanceK',
@@ -181,7 +169,6 @@ export const KNOBS = [
     section: 'gate',
     control: { kind: 'number', min: 0, max: 10, step: 0.5 },
     shownWhen: { key: 'gateRule', is: 'significance' },
-    help: 'Standard errors the gain must exceed (1 ≈ 84% one-sided, 2 ≈ 98%).',
   },
   {
     key: 'gateConfidence',
@@ -189,7 +176,6 @@ export const KNOBS = [
     noun: 'gate confidence',
     section: 'gate',
     control: { kind: 'number', min: 0, max: 0.999, step: 0.05 },
-    help: 'How sure the gate must be that a candidate knows more validation items than the current skill, each item’s noise taken out; verdicts stop as soon as they are sure either way, and a noisy target’s lucky flips are not taken for gains. 0: any higher mean (SkillOpt).',
   },
   {
     key: 'earlyStopGate',
@@ -197,7 +183,6 @@ export const KNOBS = [
     noun: 'early-stopped gate',
     section: 'gate',
     control: TOGGLE,
-    help: 'Stop scoring a candidate once it can no longer win. Same decisions, fewer calls.',
   },
   {
     key: 'tieBreak',
@@ -205,7 +190,6 @@ export const KNOBS = [
     noun: 'validation tie-break',
     section: 'gate',
     control: TOGGLE,
-    help: 'Accept a validation tie when the train batch improves strictly and no validation item regresses — learns what validation cannot see, without overfitting it.',
   },
   {
     key: 'densityWeight',
@@ -213,7 +197,6 @@ export const KNOBS = [
     noun: 'density weight',
     section: 'gate',
     control: { kind: 'number', min: 0, max: 1, step: 0.05 },
-    help: 'Weight of a bonus for denser skills (fewer words per rule) in the gate score — a length penalty; 0 turns it off.',
   },
   {
     key: 'selectionLimit',
@@ -221,7 +204,6 @@ export const KNOBS = [
     noun: 'validation limit',
     section: 'gate',
     control: int(0, 1_000_000),
-    help: 'Use only the first N validation items (0 = all). Fewer calls, noisier gate.',
   },
   // Safeguards: credit assignment within a step's bundle of edits.
   {
@@ -230,7 +212,6 @@ export const KNOBS = [
     noun: 'edit screening',
     section: 'safeguards',
     control: TOGGLE,
-    help: 'Drop edits that cannot apply or add nothing (unknown op, placeholder, missing target, already stated, duplicate) before ranking — no budget spent on dead gradients.',
   },
   {
     key: 'trainCheck',
@@ -238,7 +219,6 @@ export const KNOBS = [
     noun: 'train-batch check',
     section: 'safeguards',
     control: TOGGLE,
-    help: 'Score the candidate on the step’s own train batch before validation — a minibatch check; a candidate that is not better skips the gate.',
   },
   {
     key: 'repairEdits',
@@ -246,7 +226,6 @@ export const KNOBS = [
     noun: 'bundle repair',
     section: 'safeguards',
     control: TOGGLE,
-    help: 'When the check shows items the candidate broke, the optimizer drops the edits to blame and adds what was lost — credit assignment within the bundle.',
   },
   {
     key: 'repairRounds',
@@ -254,7 +233,6 @@ export const KNOBS = [
     noun: 'repair rounds',
     section: 'safeguards',
     control: int(1, 5),
-    help: 'Repair rounds for a bundle that still breaks train items after its first repair; each may add up to the step’s budget — another backward pass on the residual error.',
   },
   {
     key: 'blameEdits',
@@ -262,7 +240,6 @@ export const KNOBS = [
     noun: 'leave-one-out blame',
     section: 'safeguards',
     control: TOGGLE,
-    help: 'When a repaired bundle still breaks items, each edit is left out in turn on a few broken and fixed items, and an edit whose absence restores them without losing a gain is dropped — ablation-based credit assignment, no optimizer call.',
   },
   {
     key: 'lookAhead',
@@ -270,7 +247,6 @@ export const KNOBS = [
     noun: 'look-ahead',
     section: 'safeguards',
     control: TOGGLE,
-    help: 'A candidate that neither fixes nor breaks a train item (a bad rule replaced, the next rule not in yet) takes the next step’s edits now, and goes on if the train check finds it better: a plateau crossed, not a locked start.',
   },
   {
     key: 'carryEdits',
@@ -278,7 +254,6 @@ export const KNOBS = [
     noun: 'carried edits',
     section: 'safeguards',
     control: TOGGLE,
-    help: 'A rejected candidate that was better on train keeps its edits for the next step — momentum for edits that only pay together. Off by default: it did not raise held-out accuracy in our benchmark.',
   },
   {
     key: 'failureOnly',
@@ -286,7 +261,6 @@ export const KNOBS = [
     noun: 'failures only',
     section: 'safeguards',
     control: TOGGLE,
-    help: 'Learn from failures only; skip the success analysts.',
   },
   // Noisy targets.
   {
@@ -295,7 +269,6 @@ export const KNOBS = [
     noun: 'settled verdicts',
     section: 'noise',
     control: TOGGLE,
-    help: 'Noise-aware verdicts: where the current skill and the candidate disagree on an item, the target is asked again (the skill in doubt, or both) until one answer leads by enough votes — like averaging several forward passes of a stochastic network before comparing two checkpoints. How many votes follows the noise the run measures; a target that always answers the same is only spot-checked.',
   },
   {
     key: 'maxSamples',
@@ -303,7 +276,6 @@ export const KNOBS = [
     noun: 'samples per item',
     section: 'noise',
     control: int(1, 16),
-    help: 'Most answers per skill and item when settling a verdict. More: surer verdicts on a noisy target, more calls.',
   },
   {
     key: 'askDoubtfulSide',
@@ -311,7 +283,6 @@ export const KNOBS = [
     noun: 'doubtful-side repeats',
     section: 'noise',
     control: TOGGLE,
-    help: 'Settling an item, ask again only the skill whose answers are in doubt (beside a fail, a pass is rarely a guess); the other once those run out. Off: both skills, more calls.',
   },
   {
     key: 'noiseProbe',
@@ -319,7 +290,6 @@ export const KNOBS = [
     noun: 'noise probe items',
     section: 'noise',
     control: int(0, 1000),
-    help: 'Validation items the baseline asks twice, to measure the target’s noise before the first step — a calibration batch. 0: learn it from the verdicts only.',
   },
   {
     key: 'recheckBest',
@@ -327,7 +297,6 @@ export const KNOBS = [
     noun: 'new-best re-check',
     section: 'noise',
     control: TOGGLE,
-    help: 'Noisy targets: a would-be new best is scored again on fresh answers and must still win — against the winner’s curse (the best of many noisy comparisons looks better than it is). Off by default: it did not raise held-out accuracy in our benchmark, at about 20 % more target calls on a noisy target.',
   },
   {
     key: 'testRepeats',
@@ -335,7 +304,6 @@ export const KNOBS = [
     noun: 'test repeats',
     section: 'noise',
     control: int(1, 10),
-    help: 'Answers per test item and skill at the end: more give a tighter lift interval on a noisy target, like evaluating with several seeds.',
   },
   {
     key: 'testNoSkill',
@@ -343,7 +311,6 @@ export const KNOBS = [
     noun: 'no-skill test',
     section: 'noise',
     control: TOGGLE,
-    help: 'At the end, also score the test split with no skill at all, so the lift card shows what the skill adds (one more pass over the test items).',
   },
   {
     key: 'evalTest',
@@ -351,7 +318,6 @@ export const KNOBS = [
     noun: 'test evaluation',
     section: 'noise',
     control: TOGGLE,
-    help: 'Score the starting, best and final skills on the held-out test split when training ends — the only honest figure of the lift.',
   },
   {
     key: 'testLimit',
@@ -359,7 +325,6 @@ export const KNOBS = [
     noun: 'test limit',
     section: 'noise',
     control: int(0, 1_000_000),
-    help: 'Use only the first N test items at the end (0 = all). Fewer calls, a wider lift interval.',
   },
   // Epoch boundary and reflection.
   {
@@ -368,7 +333,6 @@ export const KNOBS = [
     noun: 'slow update',
     section: 'modes',
     control: TOGGLE,
-    help: 'At each epoch’s end, compare the skill before and after the epoch and write guidance into a protected block — momentum.',
   },
   {
     key: 'slowUpdateGated',
@@ -376,7 +340,6 @@ export const KNOBS = [
     noun: 'gated slow update',
     section: 'modes',
     control: TOGGLE,
-    help: 'The epoch guidance must pass the validation gate too (paper setting).',
   },
   {
     key: 'slowUpdateSamples',
@@ -384,7 +347,6 @@ export const KNOBS = [
     noun: 'slow-update samples',
     section: 'modes',
     control: int(1, 10_000),
-    help: 'Train items the epoch review compares before and after the epoch.',
   },
   {
     key: 'pairPolicy',
@@ -392,7 +354,6 @@ export const KNOBS = [
     noun: 'pair policy',
     section: 'modes',
     control: { kind: 'choice', options: choices(['mixed', 'changed', 'unchanged'], { mixed: 'mixed (all)' }) },
-    help: 'Which before/after pairs the epoch review sees: all, only changed ones (topped up), or only unchanged ones.',
   },
   {
     key: 'useMetaSkill',
@@ -400,7 +361,6 @@ export const KNOBS = [
     noun: 'meta skill',
     section: 'modes',
     control: TOGGLE,
-    help: 'At each epoch’s end, the optimizer writes advice to itself about which edits helped — a memory for the next epoch; never shown to the target.',
   },
   {
     key: 'activationTrack',
@@ -409,7 +369,6 @@ export const KNOBS = [
     noun: 'activation track',
     section: 'modes',
     control: TOGGLE,
-    help: 'A second track at each epoch’s end: the SKILL.md description — all an agent reads when it decides to load the skill — is rewritten from the trigger queries it fired wrongly on, and kept only if the target decides better on held-out queries. Needs trigger queries (Skill screen).',
   },
   {
     key: 'skillAwareReflection',
@@ -417,7 +376,6 @@ export const KNOBS = [
     noun: 'skill-aware reflection',
     section: 'modes',
     control: TOGGLE,
-    help: 'Analysts tell a missing or wrong rule (fixed by an edit) from a rule the model knew but did not follow (a one-line reminder in the protected Execution Notes Appendix). Reminders join the skill outside the gate, so the changed skill is scored again on validation (one more validation pass when reminders change it). Patch mode only.',
   },
   {
     key: 'appendixSource',
@@ -432,7 +390,6 @@ export const KNOBS = [
         both: 'failure and success analysts',
       }),
     },
-    help: 'Failure analysts only is the safe choice: broad reminders from successes hurt small models in SkillOpt’s experiments.',
   },
   {
     key: 'appendixConsolidateThreshold',
@@ -441,7 +398,6 @@ export const KNOBS = [
     section: 'modes',
     control: int(0, 10_000),
     shownWhen: { key: 'skillAwareReflection', is: true },
-    help: 'When the appendix holds more reminders than this, one optimizer call compacts them (kept only if shorter). 0 never compacts.',
   },
   // Steering.
   {
@@ -450,7 +406,6 @@ export const KNOBS = [
     noun: 'edit review',
     section: 'steering',
     control: TOGGLE,
-    help: 'Steering: each step pauses with its proposed edits (or rewrite); you approve or veto each, see the candidate they make, and only what you approve meets the gate. The pause survives closing the tab. Off: the loop runs on its own.',
   },
   // Calls and budget.
   {
@@ -460,7 +415,6 @@ export const KNOBS = [
     noun: 'target concurrency',
     section: 'resources',
     control: int(1, 256),
-    help: 'Target calls in flight at once. Lower it if the endpoint rate-limits.',
   },
   {
     key: 'optimizerConcurrency',
@@ -469,7 +423,6 @@ export const KNOBS = [
     noun: 'optimizer concurrency',
     section: 'resources',
     control: int(1, 256),
-    help: 'Optimizer calls in flight at once.',
   },
   {
     key: 'maxErrorRate',
@@ -478,7 +431,6 @@ export const KNOBS = [
     noun: 'maximum error rate',
     section: 'resources',
     control: { kind: 'number', min: 0, max: 1, step: 0.05 },
-    help: 'A stage whose share of failed calls passes this pauses the run (errors are never scored as wrong answers).',
   },
   {
     key: 'seed',
@@ -488,7 +440,6 @@ export const KNOBS = [
     noun: 'seed',
     section: 'resources',
     control: int(-(2 ** 31), 2 ** 31 - 1),
-    help: 'All shuffles derive from it: the same seed, data and endpoint give the same run.',
   },
   {
     key: 'budget',
@@ -498,7 +449,6 @@ export const KNOBS = [
     noun: 'budget cap (USD)',
     section: 'resources',
     control: { kind: 'usd' },
-    help: 'The run pauses before it would spend more than this (needs prices on Connect).',
   },
   // Agents (issue #30): rollouts that call tools over several turns.
   {
@@ -507,7 +457,6 @@ export const KNOBS = [
     noun: 'maximum turns',
     section: 'agent',
     control: int(1, 64),
-    help: 'Model turns an agent may take on one item when the run offers tools; an agent still calling tools after this many fails the item with “ran out of turns”. Each turn is one target call.',
   },
   {
     key: 'referencesOnDemand',
@@ -515,7 +464,6 @@ export const KNOBS = [
     noun: 'references on demand',
     section: 'agent',
     control: TOGGLE,
-    help: 'With a skill package: the agent sees SKILL.md and the list of its files, and reads a reference only when it calls read_file — as agent harnesses load skills. Off: every reference is pasted into the prompt.',
   },
   {
     key: 'toolResultChars',
@@ -523,7 +471,6 @@ export const KNOBS = [
     noun: 'tool result length',
     section: 'agent',
     control: int(0, 100_000),
-    help: 'Characters of each tool result the analysts read in a trajectory (the agent itself always sees the whole result).',
   },
   {
     key: 'reflectOnTrajectories',
@@ -531,11 +478,13 @@ export const KNOBS = [
     noun: 'reflection on trajectories',
     section: 'agent',
     control: TOGGLE,
-    help: 'Analysts read every turn, tool call, argument and result, the references read and the turn that failed. Off: only the final answer, as a single-call run shows it (an ablation).',
   },
-] as const satisfies readonly Knob[];
+] as const satisfies readonly Omit<Knob, 'help'>[];
 
-export type KnobKey = (typeof KNOBS)[number]['key'];
+export type KnobKey = (typeof KNOB_ROWS)[number]['key'];
+
+/** The knob table: each row with its help (a knob without one does not compile). */
+export const KNOBS = KNOB_ROWS.map((k) => ({ ...k, help: KNOB_HELP[k.key] }));
 
 /** A knob's value as a preset sets it. */
 export type KnobValue = number | string | boolean;
@@ -597,7 +546,13 @@ export function presetById(id: unknown): KnobPreset | undefined {
   return (KNOB_PRESETS as readonly KnobPreset[]).find((p) => p.id === id);
 }
 
-type Settings = Readonly<Record<string, unknown>>;
+/** Settings as the knob table reads them, by key: a run config, a part of one, a preset's. */
+type Settings = object;
+
+/** A setting's value by its knob's key: the knob table speaks keys, a config is a typed object. */
+export function knobValue(settings: Settings, key: string): unknown {
+  return (settings as Readonly<Record<string, unknown>>)[key];
+}
 
 /** The knobs a preset governs: all but the user's own. */
 const governed = (): readonly Knob[] => (KNOBS as readonly Knob[]).filter((k) => !k.presetsKeep);
@@ -609,25 +564,44 @@ const governed = (): readonly Knob[] => (KNOBS as readonly Knob[]).filter((k) =>
 export function withPreset<T extends object>(settings: T, id: PresetId, base: Settings): T & { preset: PresetId } {
   const p = presetById(id)!;
   const out: Record<string, unknown> = { ...settings, preset: id };
-  for (const k of governed()) out[k.key] = k.key in p.settings ? p.settings[k.key as KnobKey] : base[k.key];
+  for (const k of governed()) out[k.key] = k.key in p.settings ? p.settings[k.key as KnobKey] : knobValue(base, k.key);
   return out as T & { preset: PresetId };
 }
 
 /** The governed knobs (as applied) whose value is not what preset `id` sets over `base`: none when the settings are that preset. */
 export function presetDrift(settings: Settings, id: PresetId, base: Settings): Knob[] {
-  const want = withPreset({}, id, base) as Settings;
-  return governed().filter((k) => knobShown(k, settings) && settings[k.key] !== want[k.key]);
+  const want = withPreset({}, id, base);
+  return governed().filter((k) => knobShown(k, settings) && knobValue(settings, k.key) !== knobValue(want, k.key));
+}
+
+/**
+ * A preset follows the data: settings that were preset `id` over the defaults `before` become that
+ * preset over `after` when the defaults change — the dataset's size arrived after the choice was
+ * made, or another dataset was chosen — rather than reading as Custom. Null when they had left the
+ * preset (the person's own changes stay) or already are it.
+ */
+export function presetFollowingData<T extends { preset?: unknown }>(
+  settings: T,
+  before: Settings,
+  after: Settings,
+): (T & { preset: PresetId }) | null {
+  const id = (presetById(settings.preset) ?? presetById(DEFAULT_PRESET)!).id as PresetId;
+  const values = settings as unknown as Settings;
+  if (presetDrift(values, id, before).length || !presetDrift(values, id, after).length) return null;
+  return withPreset(settings, id, after);
 }
 
 /** Whether a knob is set away from its default in `base` (the budget cap: whether one is set at all). */
 export function knobDiffers(k: Knob, settings: Settings, base: Settings): boolean {
-  if (k.control.kind === 'usd') return (settings.budget as { usd?: unknown } | undefined)?.usd !== undefined;
-  return settings[k.key] !== undefined && settings[k.key] !== base[k.key];
+  if (k.control.kind === 'usd')
+    return (knobValue(settings, 'budget') as { usd?: unknown } | undefined)?.usd !== undefined;
+  const v = knobValue(settings, k.key);
+  return v !== undefined && v !== knobValue(base, k.key);
 }
 
 /** "Label value" of a knob under these settings, as the form labels it. */
 export function knobText(k: Knob, settings: Settings): string {
-  return `${k.label} ${formatKnob(k, settings[k.key], settings)}`;
+  return `${k.label} ${formatKnob(k, knobValue(settings, k.key), settings)}`;
 }
 
 /** "Label value" of each knob a preset sets, as the form labels them. */
@@ -638,14 +612,14 @@ export function presetSets(p: KnobPreset): string[] {
 }
 
 /** Whether a knob applies under these settings (its `shownWhen` holds). */
-export function knobShown(k: Knob, settings: Readonly<Record<string, unknown>>): boolean {
-  return !k.shownWhen || settings[k.shownWhen.key] === k.shownWhen.is;
+export function knobShown(k: Knob, settings: Settings): boolean {
+  return !k.shownWhen || knobValue(settings, k.shownWhen.key) === k.shownWhen.is;
 }
 
 /** Always in a settings summary, whatever their value: the loop's shape and its gate. */
 const SUMMARY_BASICS: readonly string[] = ['epochs', 'batchSize', 'editBudget', 'updateMode', 'gateMetric', 'gateRule'];
 
-function formatKnob(k: Knob, v: unknown, settings: Readonly<Record<string, unknown>>): string {
+function formatKnob(k: Knob, v: unknown, settings: Settings): string {
   const c = k.control;
   switch (c.kind) {
     case 'int':
@@ -656,7 +630,7 @@ function formatKnob(k: Knob, v: unknown, settings: Readonly<Record<string, unkno
     case 'choice':
       return c.options.find((o) => o.value === v)?.label ?? '—';
     case 'usd': {
-      const usd = (settings.budget as { usd?: unknown } | undefined)?.usd;
+      const usd = (knobValue(settings, 'budget') as { usd?: unknown } | undefined)?.usd;
       return typeof usd === 'number' && Number.isFinite(usd) ? `$${usd}` : 'none';
     }
   }
@@ -676,21 +650,19 @@ export function knobMatches(k: Knob, query: string): boolean {
  * A run's settings in one line's parts, for its report: the basics, then every knob set away from
  * its default ("Label value"), as the Train form labels them. Plain text: the caller escapes it.
  */
-export function settingsSummary(
-  settings: Readonly<Record<string, unknown>>,
-  defaults: Readonly<Record<string, unknown>>,
-): string[] {
+export function settingsSummary(settings: Settings, defaults: Settings): string[] {
   const changed = (k: Knob) => knobDiffers(k, settings, defaults);
   return (KNOBS as readonly Knob[])
     .filter(
       (k) =>
-        (SUMMARY_BASICS.includes(k.key) && settings[k.key] !== undefined) || (changed(k) && knobShown(k, settings)),
+        (SUMMARY_BASICS.includes(k.key) && knobValue(settings, k.key) !== undefined) ||
+        (changed(k) && knobShown(k, settings)),
     )
-    .map((k) => `${k.label} ${formatKnob(k, settings[k.key], settings)}`);
+    .map((k) => knobText(k, settings));
 }
 
 /** The knob table as markdown, for docs/guide.md (scripts/write-docs.ts writes it; a test keeps it equal). */
-export function knobsMarkdown(defaults: Readonly<Record<string, unknown>>): string {
+export function knobsMarkdown(defaults: Settings): string {
   const range = (k: Knob): string => {
     const c = k.control;
     if (c.kind === 'int' || c.kind === 'number') return `${c.min} – ${c.max}`;
@@ -750,7 +722,7 @@ export function knobsMarkdown(defaults: Readonly<Record<string, unknown>>): stri
     for (const k of (KNOBS as readonly Knob[]).filter((x) => x.section === section)) {
       const when = k.shownWhen ? ` Only when \`${k.shownWhen.key}\` is \`${String(k.shownWhen.is)}\`.` : '';
       out.push(
-        `| ${k.label} | \`${k.key}\` | ${shown(defaults[k.key])} | ${cell(range(k))} | ${cell(k.help)}${when} |`,
+        `| ${k.label} | \`${k.key}\` | ${shown(knobValue(defaults, k.key))} | ${cell(range(k))} | ${cell(k.help)}${when} |`,
       );
     }
     out.push('');

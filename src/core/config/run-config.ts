@@ -8,7 +8,16 @@ import type { ScheduleKind } from './schedules';
 import { SCORER_KINDS, type ScorerSpec } from '../scoring/scoring';
 import type { RolloutPresetId, RolloutTemplate } from './templates';
 import type { UpdateMode } from '../skill/update-modes';
-import { KNOB_PRESETS, KNOBS, presetById, withPreset, type Knob, type KnobKey, type PresetId } from './knobs';
+import {
+  KNOB_PRESETS,
+  KNOBS,
+  knobValue,
+  presetById,
+  withPreset,
+  type Knob,
+  type KnobKey,
+  type PresetId,
+} from './knobs';
 
 export const PAIR_POLICIES = ['mixed', 'changed', 'unchanged'] as const;
 export type PairPolicy = (typeof PAIR_POLICIES)[number];
@@ -204,6 +213,9 @@ export const DEFAULT_RUN_CONFIG: RunConfig = {
   promptOverrides: {},
 };
 
+/** An agent's model turns per user message: a config stored before agents existed has none, so the default. */
+export const turnLimit = (c: Pick<RunConfig, 'maxTurns'>): number => c.maxTurns ?? DEFAULT_RUN_CONFIG.maxTurns;
+
 export interface ConfigProblem {
   field: keyof RunConfig | string;
   message: string;
@@ -238,12 +250,17 @@ function knobProblem(k: Knob, v: unknown): string | null {
   }
 }
 
+/** A knob's problem with this value (its range, whole number, choices), or null: wherever a setting is given. */
+export function settingProblem(key: KnobKey, v: unknown): string | null {
+  const k = (KNOBS as readonly Knob[]).find((x) => x.key === key);
+  return k ? knobProblem(k, v) : null;
+}
+
 /** Every problem with a config, in field order; empty when valid. */
 export function validateRunConfig(c: RunConfig): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
-  const values = c as unknown as Record<string, unknown>;
   for (const k of KNOBS as readonly Knob[]) {
-    const message = knobProblem(k, values[k.key]);
+    const message = knobProblem(k, knobValue(c, k.key));
     if (message) problems.push({ field: k.key, message });
   }
   if (Number.isInteger(c.minEditBudget) && Number.isInteger(c.editBudget) && c.minEditBudget > c.editBudget) {

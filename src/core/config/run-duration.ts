@@ -4,7 +4,6 @@
  * speed. The pace is an assumption, stated wherever the figure is shown; a running run's ETA
  * comes from its own measured steps instead (ui/train/RunDashboard.tsx).
  */
-import { DEMO_LATENCY_MS } from '../simulators/demo-world';
 import { OPTIMIZER_STAGES, type CallStage } from './stages';
 
 export interface Pace {
@@ -21,13 +20,6 @@ export const HOSTED_PACE: Pace = {
   latencyS: 0.6,
   tokensPerS: 60,
   said: 'Time: the calls spread over each role’s concurrency, each taking about 0.6 s plus 60 completion tokens a second, typical of a hosted model; reasoning models and busy endpoints take longer, and steps wait on each other.',
-};
-
-/** The zero-key demo's simulated model (worker/demo-endpoint.ts): a short pause, then its answer. */
-export const DEMO_PACE: Pace = {
-  latencyS: DEMO_LATENCY_MS / 1000,
-  tokensPerS: Number.POSITIVE_INFINITY,
-  said: `Time: the demo’s simulated model answers each call after ${DEMO_LATENCY_MS} ms; steps wait on each other.`,
 };
 
 export interface StageCalls {

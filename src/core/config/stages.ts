@@ -40,7 +40,8 @@ export const PIPELINE_LABELS: Record<PipelineStage, string> = {
   test: 'Test evaluation',
 };
 
-const TARGET = [
+/** The target's rollouts of the dataset's items (an agent's conversation is one rollout, whatever its turns). */
+const ITEM_ROLLOUT = [
   'baseline',
   'rollout',
   'trainCheck',
@@ -49,8 +50,9 @@ const TARGET = [
   'slowUpdateGate',
   'finalValidation',
   'test',
-  'activationRollout',
 ] as const;
+/** Every call of the target: its rollouts of items, and of the activation track's trigger queries. */
+const TARGET = [...ITEM_ROLLOUT, 'activationRollout'] as const;
 const OPTIMIZER = [
   'judge',
   'userSimulator',
@@ -68,6 +70,8 @@ const OPTIMIZER = [
 export type CallStage = (typeof TARGET)[number] | (typeof OPTIMIZER)[number];
 /** Call stages answered by the target model, and by the optimizer (or the judge, or the user simulator). */
 export const TARGET_STAGES: readonly CallStage[] = TARGET;
+/** Call stages that roll out the dataset's items (a simulated user talks in these, never in the activation track's). */
+export const ITEM_ROLLOUT_STAGES: readonly CallStage[] = ITEM_ROLLOUT;
 export const OPTIMIZER_STAGES: readonly CallStage[] = OPTIMIZER;
 
 export const CALL_STAGES: Record<CallStage, { label: string; pipeline: PipelineStage }> = {

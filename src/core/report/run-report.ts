@@ -9,6 +9,7 @@ import { DEFAULT_RUN_CONFIG } from '../config/run-config';
 import { callStageLabel } from '../config/stages';
 import { escapeHtml, isNum } from './html';
 import { curveSection } from './learning-curve-html';
+import { testGain } from './test-lift';
 import type { CurvePoint } from './learning-curve';
 import type { LiftInterval } from '../verdict/lift';
 import type { ReportTrajectory } from '../agent/report-trajectories';
@@ -60,7 +61,7 @@ export interface ReportData {
   diagnosis?: { headline: string };
   lift?: ReportLift;
   liftOverNone?: ReportLift;
-  /** Edit blame of the best skill: where each run of lines came from (storage/skill-blame.ts). */
+  /** Edit blame of the best skill: where each run of lines came from (service/skill-blame.ts). */
   blame?: { start: number; end: number; source: string; detail: string }[];
   /** The activation track: the description it started from and kept, and how often each decided right. */
   activation?: {
@@ -193,11 +194,13 @@ export function renderRunReport(d: ReportData): string {
     d.lift || d.liftOverNone
       ? `<ul>${d.lift ? liftLine(d.lift, 'the starting skill') : ''}${d.liftOverNone ? liftLine(d.liftOverNone, 'no skill') : ''}</ul><p class="meta">Intervals cover which test items were drawn and how the target's answers vary.</p>`
       : '';
+  const overInitial = testGain(d.tests, 'best', 'initial');
+  const overNone = testGain(d.tests, 'best', 'none');
   const lift =
-    intervals || (testOf('best') && testOf('initial'))
-      ? intervals ||
-        `<p>Best vs starting skill: <strong>${num((testOf('best')!.hard - testOf('initial')!.hard) * 100, 1)} points</strong>${testOf('none') ? `; vs no skill: <strong>${num((testOf('best')!.hard - testOf('none')!.hard) * 100, 1)} points</strong>` : ''} on ${int(testOf('best')!.n)} held-out test items.</p>`
-      : '';
+    intervals ||
+    (overInitial !== null
+      ? `<p>Best vs starting skill: <strong>${num(overInitial * 100, 1)} points</strong>${overNone !== null ? `; vs no skill: <strong>${num(overNone * 100, 1)} points</strong>` : ''} on ${int(testOf('best')!.n)} held-out test items.</p>`
+      : '');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; form-action 'none'; base-uri 'none'">
@@ -215,7 +218,7 @@ pre{white-space:pre-wrap;background:#f6f8fa;border:1px solid #dde2e8;padding:.75
 </style></head><body>
 <h1>${escapeHtml(d.name)}</h1>
 <p class="meta">${escapeHtml(d.status)} · dataset ${escapeHtml(d.datasetName)} · target ${escapeHtml(d.targetModel)} · optimizer ${escapeHtml(d.optimizerModel)} · ${escapeHtml(d.createdAt)}</p>
-<p class="meta">${escapeHtml(settingsSummary(d.config as Record<string, unknown>, DEFAULT_RUN_CONFIG as unknown as Record<string, unknown>).join(' · '))} · baseline ${pct(d.baseline)} · best ${pct(d.steps.length ? Math.max(...d.steps.map((s) => s.best)) : d.baseline)}${isNum(d.totalCostUsd) ? ` · cost $${d.totalCostUsd.toFixed(4)}` : ''}</p>
+<p class="meta">${escapeHtml(settingsSummary(d.config, DEFAULT_RUN_CONFIG).join(' · '))} · baseline ${pct(d.baseline)} · best ${pct(d.steps.length ? Math.max(...d.steps.map((s) => s.best)) : d.baseline)}${isNum(d.totalCostUsd) ? ` · cost $${d.totalCostUsd.toFixed(4)}` : ''}</p>
 ${d.diagnosis ? `<p><strong>${escapeHtml(d.diagnosis.headline)}</strong></p>` : ''}
 <h2>Validation score</h2>
 ${chart(d.steps, d.baseline)}

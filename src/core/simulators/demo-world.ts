@@ -4,8 +4,17 @@
  * every rule it needs. Everything is derived from text, so it keeps no state and is
  * deterministic. A simulation, never a real model: the demo says so wherever it shows.
  */
+import type { Pace } from '../config/run-duration';
+
 /** How long the in-page demo endpoint pauses before each answer, like a fast model. */
 export const DEMO_LATENCY_MS = 40;
+
+/** The demo's pace for the duration estimate (core/config/run-duration.ts): a short pause, then its answer. */
+export const DEMO_PACE: Pace = {
+  latencyS: DEMO_LATENCY_MS / 1000,
+  tokensPerS: Number.POSITIVE_INFINITY,
+  said: `Time: the demo’s simulated model answers each call after ${DEMO_LATENCY_MS} ms; steps wait on each other.`,
+};
 
 export const TOPICS = [
   'amber',

@@ -5,7 +5,7 @@
  * differs only in case, or a path that is also a folder of another. The package's own name
  * becomes one folder name.
  */
-import { SKILL_ENTRY, normalisePackagePath } from './skill-package';
+import { SKILL_ENTRY, fileSections, isTrainedPath, normalisePackagePath } from './skill-package';
 
 // Control characters have no place in a file name (and would reach a terminal when printed).
 // eslint-disable-next-line no-control-regex
@@ -52,4 +52,24 @@ export function pathClashes(paths: readonly string[]): string[] {
     }
   }
   return problems;
+}
+
+/** Whether a file section may name this path: a reference file inside the package (`references/….md`). */
+export function isSectionPath(path: string): boolean {
+  return isPackagePath(path) && isTrainedPath(path);
+}
+
+/**
+ * The file sections of a skill text that name no reference file inside the package — checked
+ * wherever a skill text enters a run (issue #39 H4: a starting .md, a bundle's skill texts), since
+ * an agent CLI target writes each section as a file beside SKILL.md. Empty when every one does.
+ */
+export function sectionPathProblems(text: string): string[] {
+  return fileSections(text)
+    .map((s) => s.path)
+    .filter((p) => !isSectionPath(p))
+    .map(
+      (p) =>
+        `the file section ${JSON.stringify(p.slice(0, 200))} names no reference file inside the package (references/….md)`,
+    );
 }

@@ -19,6 +19,7 @@ import { isPass } from '../../core/verdict/credit';
 import { activationTest } from '../activation';
 import { countActions, type TrainSession } from '../session';
 import { diagnoseNoProgress, type StepFacts } from '../../core/verdict/diagnostics';
+import { testGain } from '../../core/report/test-lift';
 import { getStepArtifact } from '../artifacts';
 import type { StepRecord } from '../types';
 
@@ -261,7 +262,6 @@ export async function finish(session: TrainSession, prev: RunState): Promise<Run
   }
   const steps = await ctx.store.getSteps(ctx.runId);
   const baseline = state.selectionCache[await skillHash(state.initialSkill)];
-  const tInit = tests.find((t) => t.skill === 'initial');
   const actions = countActions(steps);
   const baselineSelection = baseline ? gateScore(baseline.hard, baseline.soft, gateOptions(c), state.initialSkill) : 0;
   // Diagnosed only when no step was accepted: each step's current score is then the one its candidate faced.
@@ -280,9 +280,9 @@ export async function finish(session: TrainSession, prev: RunState): Promise<Run
     epochs: state.epochStats,
     ...(state.activation ? { activation: state.activation } : {}),
     tests,
-    testDelta: tInit ? tests.find((t) => t.skill === 'best')!.hard - tInit.hard : null,
+    testDelta: testGain(tests, 'best', 'initial'),
     ...lifts,
-    finalTestDelta: tInit ? tests.find((t) => t.skill === 'final')!.hard - tInit.hard : null,
+    finalTestDelta: testGain(tests, 'final', 'initial'),
     usage: structuredClone(ctx.meter.byStage),
     totalCostUsd: ctx.meter.totalCostUsd,
     wallTimeMs: state.elapsedMs,

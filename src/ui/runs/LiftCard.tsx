@@ -1,4 +1,5 @@
 import { liftIsNoisy, shownLift } from '../../core/verdict/lift';
+import { testGain } from '../../core/report/test-lift';
 import type { LiftReport, TestReport } from '../../worker/api-types';
 import { Card } from '../common/Field';
 
@@ -72,12 +73,13 @@ export function LiftCard({
         <p>
           {initial && (
             <>
-              Training: <strong>{points(best.hard - initial.hard)}</strong> over the starting skill
+              Training: <strong>{points(testGain(tests, 'best', 'initial')!)}</strong> over the starting skill
             </>
           )}
           {none && (
             <>
-              {initial ? '; ' : ''}the skill as a whole: <strong>{points(best.hard - none.hard)}</strong> over no skill
+              {initial ? '; ' : ''}the skill as a whole: <strong>{points(testGain(tests, 'best', 'none')!)}</strong>{' '}
+              over no skill
             </>
           )}
           {` — on ${best.n} held-out test items.`}

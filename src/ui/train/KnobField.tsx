@@ -3,7 +3,7 @@
  * range, label and help come from the row, so the form offers exactly what validation accepts.
  * The label is the control's accessible name (DESIGN §9).
  */
-import type { Knob } from '../../core/config/knobs';
+import { knobValue, type Knob } from '../../core/config/knobs';
 import { DEFAULT_RUN_CONFIG, type RunConfig } from '../../core/config/run-config';
 import { NumberField } from '../common/Field';
 import { SelectField } from '../common/SelectField';
@@ -42,12 +42,10 @@ export function KnobField({
   /** Text added to the knob's help from the screen's context (e.g. the schedule's budgets). */
   extraHint?: string;
 }) {
-  const values = config as unknown as Record<string, unknown>;
-  const defaults = DEFAULT_RUN_CONFIG as unknown as Record<string, unknown>;
   const set = (v: unknown) => patch({ [k.key]: v } as Partial<RunConfig>);
   const hint = `${k.help}${extraHint}`;
   // Settings added later may be absent from an older stored config: show their default.
-  const value = values[k.key] ?? defaults[k.key];
+  const value = knobValue(config, k.key) ?? knobValue(DEFAULT_RUN_CONFIG, k.key);
   const c = k.control;
   switch (c.kind) {
     case 'int':
@@ -60,7 +58,7 @@ export function KnobField({
           min={c.min}
           max={c.max}
           step={c.kind === 'number' ? c.step : undefined}
-          onChange={(v) => set(v ?? defaults[k.key])}
+          onChange={(v) => set(v ?? knobValue(DEFAULT_RUN_CONFIG, k.key))}
         />
       );
     case 'toggle':

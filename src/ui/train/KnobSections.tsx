@@ -32,13 +32,12 @@ export function KnobSections({
   query: string;
   extraHints: Partial<Record<KnobKey, string>>;
 }) {
-  const values = config as unknown as Record<string, unknown>;
   const q = query.trim();
   const groups = (Object.keys(KNOB_SECTIONS) as KnobSection[])
     .map((section) => ({
       section,
       knobs: knobs.filter(
-        (k) => k.section === section && knobShown(k, values) && (q ? knobMatches(k, q) : !k.essential),
+        (k) => k.section === section && knobShown(k, config) && (q ? knobMatches(k, q) : !k.essential),
       ),
     }))
     .filter((g) => g.knobs.length > 0);
@@ -60,7 +59,7 @@ export function KnobSections({
               {fields}
             </fieldset>
           );
-        const changed = shown.filter((k) => knobDiffers(k, values, base)).length;
+        const changed = shown.filter((k) => knobDiffers(k, config, base)).length;
         return (
           <details key={section} className="knob-section">
             <summary>

@@ -48,7 +48,7 @@ export const PresetPicker = memo(function PresetPicker({
   setConfig: (c: RunConfig) => void;
 }) {
   const basis = presetById(config.preset) ?? presetById(DEFAULT_PRESET)!;
-  const drift = presetDrift(config as unknown as Record<string, unknown>, basis.id as PresetId, base);
+  const drift = presetDrift(config, basis.id as PresetId, base);
   const active = drift.length === 0 ? basis.id : null;
   const sets = presetSets(basis);
   return (

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { trainer } from '../../client/trainer-client';
 import { isDemoEndpoint } from '../../client/demo';
 import { setApp, useApp } from '../../store/app-store';
@@ -9,8 +9,16 @@ import {
   validateRunConfig,
   type RunConfig,
 } from '../../core/config/run-config';
-import { DEFAULT_PRESET, knobText, presetById, presetDrift, type PresetId } from '../../core/config/knobs';
-import { DEMO_PACE, HOSTED_PACE } from '../../core/config/run-duration';
+import {
+  DEFAULT_PRESET,
+  knobText,
+  presetById,
+  presetDrift,
+  presetFollowingData,
+  type PresetId,
+} from '../../core/config/knobs';
+import { HOSTED_PACE } from '../../core/config/run-duration';
+import { DEMO_PACE } from '../../core/simulators/demo-world';
 import type { DatasetListItem } from '../../worker/api-types';
 import { Alert } from '../common/Field';
 import { RunDashboard } from './RunDashboard';
@@ -46,9 +54,8 @@ function defaultsFor(trainSize: number | undefined): Readonly<Record<string, unk
 
 /** While a run runs, its settings in one line: the preset, and each setting changed since. */
 function SettingsLine({ config, base }: { config: RunConfig; base: Readonly<Record<string, unknown>> }) {
-  const values = config as unknown as Record<string, unknown>;
   const basis = presetById(config.preset) ?? presetById(DEFAULT_PRESET)!;
-  const drift = presetDrift(values, basis.id as PresetId, base).map((k) => knobText(k, values));
+  const drift = presetDrift(config, basis.id as PresetId, base).map((k) => knobText(k, config));
   const line = `${drift.length ? `Custom (based on ${basis.label})` : basis.label}${drift.length ? `: ${drift.join(' · ')}` : ''}`;
   return (
     <p className="settings-line" data-testid="settings-line" title={line}>
@@ -81,6 +88,18 @@ export function TrainScreen() {
   useEffect(() => {
     void trainer().listDatasets().then(setDatasets);
   }, [datasetId]);
+
+  // The defaults follow the dataset, whose size arrives after the first render: a preset chosen
+  // before it did (or before another dataset was chosen) follows them instead of reading as Custom.
+  // A layout effect: nothing (a click's check, a screenshot) sees the settings in between.
+  const lastBase = useRef(base);
+  useLayoutEffect(() => {
+    const before = lastBase.current;
+    lastBase.current = base;
+    if (before === base) return;
+    const followed = presetFollowingData(useApp.getState().config, before, base);
+    if (followed) setConfig(followed);
+  }, [base]);
 
   const problems = validateRunConfig(config);
   const running = liveStatus === 'running' || starting;

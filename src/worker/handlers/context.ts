@@ -8,11 +8,13 @@ import type { SkillwrightDb } from '../../storage/open-db';
 import { forgetKeys, getRememberedKeys, rememberKeys } from '../../storage/settings-repo';
 import { createRunService, type RunService } from '../../service/run-service';
 import type { EnvironmentFactory, KeySource } from '../../service/ports';
-import type { ApiError, Secrets } from '../api-types';
+import type { ApiError, ModuleSandboxes, Secrets } from '../api-types';
 import { keyFor, mcpTokenFor, withKeys } from '../key-binding';
 import { defaultLocks, runLockName, type LockManagerLike } from '../locks';
 import { withDemoEndpoint } from '../demo-endpoint';
 import { pageModuleEnvironment } from '../page-module-environment';
+import { EnvironmentError } from '../../engine/environment';
+import { serverName } from '../../core/agent/mcp-servers';
 
 export interface ApiDeps {
   db: SkillwrightDb | Promise<SkillwrightDb>;
@@ -47,6 +49,8 @@ export interface ApiContext {
   fetch: typeof fetch;
   /** Another tab holds the run's lock (it is running it there). */
   lockedElsewhere: (runId: string) => Promise<boolean>;
+  /** Where environment modules run: the page's sandboxes, once it has handed them over. */
+  sandboxes: { current?: ModuleSandboxes };
 }
 
 /** An expected failure, as the API returns it (Comlink would keep only a thrown error's message). */
@@ -121,14 +125,28 @@ function vaultKeys(vault: KeyVault): KeySource {
 }
 
 /**
- * A run's environment: its module runs in a worker of its own, made for each session of the run;
- * its MCP servers (issue #31) are called with the token the vault holds for each server's URL
- * (the SDK's client loads only when a run has servers: a separate chunk of the worker).
+ * A run's environment: its module runs in a sandbox of the page's (an opaque origin: no keys,
+ * store or network), made for each session of the run — never a module that came with an
+ * imported file until the person has read it and chosen to run it (issue #39). Its MCP servers
+ * (issue #31) are called with the token the vault holds for each server's URL, and only with the
+ * tools the person ticked: a server without that list (a file's) offers nothing here. The SDK's
+ * client loads only when a run has servers: a separate chunk of the worker.
  */
-function pageEnvironments(vault: KeyVault): EnvironmentFactory {
+function pageEnvironments(vault: KeyVault, sandboxes: ApiContext['sandboxes']): EnvironmentFactory {
   return async ({ spec }) => {
-    if (spec?.module) return pageModuleEnvironment(spec.module);
+    if (spec?.module?.from === 'bundle')
+      throw new EnvironmentError(
+        `environment module ${spec.module.fileName} came with the run's file and has not been approved: ` +
+          'read it on Runs and choose "Run this module" first',
+      );
+    if (spec?.module) return pageModuleEnvironment(spec.module, () => sandboxes.current);
     if (!spec?.mcp) return undefined;
+    const unlisted = spec.mcp.servers.find((s) => !s.tools);
+    if (unlisted)
+      throw new EnvironmentError(
+        `MCP server ${serverName(unlisted)} has no list of the tools you allow (the run's file left it out); ` +
+          'this page calls only tools you ticked on Data → MCP servers',
+      );
     const keys = await vault.current();
     const { mcpEnvironmentOf } = await import('../../mcp/from-settings');
     return mcpEnvironmentOf(spec.mcp, ({ url, name }) => {
@@ -146,12 +164,13 @@ export function createApiContext(deps: ApiDeps): ApiContext {
   const newId = deps.newId ?? randomId;
   const vault = new KeyVault(dbp);
   const fetch = withDemoEndpoint(deps.fetch, deps.demoLatencyMs);
+  const sandboxes: ApiContext['sandboxes'] = {};
   const service = dbp.then((db) =>
     createRunService({
       records: new IdbRunRecords(db, deps.estimate),
       promptFiles: deps.promptFiles,
       keys: vaultKeys(vault),
-      environments: pageEnvironments(vault),
+      environments: pageEnvironments(vault, sandboxes),
       transport: { ...deps.clientOptions, fetch },
       now,
       newId,
@@ -168,6 +187,7 @@ export function createApiContext(deps: ApiDeps): ApiContext {
     active,
     vault,
     fetch,
+    sandboxes,
     async lockedElsewhere(runId) {
       if (active.has(runId)) return false;
       const q = await locks.query?.();

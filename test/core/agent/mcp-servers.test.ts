@@ -28,6 +28,23 @@ describe('MCP server settings (issue #31)', () => {
     expect(JSON.stringify(r.servers)).not.toContain('Bearer abc');
   });
 
+  it('refuses any header that carries a credential, as an endpoint’s are, and takes a token header’s name instead (issue #39 M6)', () => {
+    const r = readMcpServers([{ url: 'http://a/mcp', name: 'desk', headers: { 'X-Auth-Token': 'hdr-1', 'Private-Token': 'glpat-2', 'X-Tenant': 't' } }]);
+    expect(r.problems).toEqual([
+      'server 1: the header "X-Auth-Token" holds a secret and would be stored with the run; set SKILLWRIGHT_MCP_DESK_TOKEN (or the page\'s key field) instead, with "tokenHeader": "X-Auth-Token"',
+    ]);
+    expect(JSON.stringify(r.servers)).not.toMatch(/hdr-1|glpat-2/);
+    for (const h of ['Cookie', 'X-Api-Key', 'Session-Id', 'X-Password', 'client-secret'])
+      expect(readMcpServers([{ url: 'http://a/mcp', headers: { [h]: 'v' } }]).problems, h).toHaveLength(1);
+    expect(readMcpServers([{ url: 'http://a/mcp', tokenHeader: 'Private-Token' }])).toEqual({
+      servers: [{ url: 'http://a/mcp', tokenHeader: 'Private-Token' }],
+      problems: [],
+    });
+    expect(readMcpServers([{ url: 'http://a/mcp', tokenHeader: 'Bad Header: x' }]).problems).toEqual([
+      'server 1: "tokenHeader" must be a header name, e.g. "Private-Token"',
+    ]);
+  });
+
   it('names servers from their host, refuses two of one name, and gives each its token variable', () => {
     expect(serverName({ url: 'https://mcp.example.com:8443/mcp' })).toBe('mcp_example_com_8443');
     expect(serverName({ url: 'http://x/mcp', name: ' shop ' })).toBe('shop');
@@ -53,6 +70,18 @@ describe('MCP server settings (issue #31)', () => {
       ['files_list', 'b', 'files.list'],
     ]);
     expect(r.problems).toEqual(['a lists no tool "gone"']);
+  });
+
+  it('offers a server with no tools list its first 64 tools, saying so, and cuts every description to 2 KB (issue #39 L6)', () => {
+    const many = Array.from({ length: 20_000 }, (_, i) => ({ ...tool(`t${i}`), description: 'd'.repeat(5_000) }));
+    const r = offeredTools([{ server: 'big', tools: many }, { server: 'listed', allowed: ['t70'], tools: many }]);
+    expect(r.tools.filter((t) => t.server === 'big')).toHaveLength(64);
+    expect(r.tools.filter((t) => t.server === 'listed').map((t) => t.remote)).toEqual(['t70']);
+    expect(r.tools.every((t) => (t.spec.description ?? '').length === 2048)).toBe(true);
+    expect(r.notes).toEqual([
+      'MCP server big lists 20000 tools: the agent is offered its first 64 — name the ones it may use in the server\'s "tools" list',
+    ]);
+    expect(r.problems).toEqual([]);
   });
 
   it('always gives distinct names OpenAI accepts, whatever the servers call their tools', () => {

@@ -2,13 +2,15 @@
 // label by the same call stages (core/config/stages.ts); each belongs to one pipeline stage.
 import { describe, expect, it } from 'vitest';
 import { readdirSync } from 'node:fs';
-import { CALL_STAGES, OPTIMIZER_STAGES, PIPELINE_LABELS, PIPELINE_STAGES, STEP_STAGES, TARGET_STAGES, callStageLabel, callStageOfPhase, callStageOfPrompt } from '../../../src/core/config/stages';
+import { CALL_STAGES, ITEM_ROLLOUT_STAGES, OPTIMIZER_STAGES, PIPELINE_LABELS, PIPELINE_STAGES, STEP_STAGES, TARGET_STAGES, callStageLabel, callStageOfPhase, callStageOfPrompt } from '../../../src/core/config/stages';
 import { emptyCounts } from '../../../src/core/config/call-count';
 
 describe('stages', () => {
   it('one list of call stages: target and optimizer stages, counts and labels agree', () => {
     expect(new Set([...TARGET_STAGES, ...OPTIMIZER_STAGES])).toEqual(new Set(Object.keys(CALL_STAGES)));
     expect(TARGET_STAGES.filter((s) => OPTIMIZER_STAGES.includes(s))).toEqual([]);
+    // The rollouts of dataset items are the target's stages but the activation track's (D3: one list, not two).
+    expect(TARGET_STAGES.filter((s) => !ITEM_ROLLOUT_STAGES.includes(s))).toEqual(['activationRollout']);
     expect(Object.keys(emptyCounts()).sort()).toEqual(Object.keys(CALL_STAGES).sort());
     for (const [stage, { pipeline, label }] of Object.entries(CALL_STAGES)) {
       expect(PIPELINE_STAGES).toContain(pipeline);
