@@ -41,6 +41,7 @@ import type { RoleCheck } from './connection-test';
 import type {
   CheckArtifact,
   GateArtifact,
+  LookAheadArtifact,
   RepairArtifact,
   RewriteArtifact,
   ScreenedArtifact,
@@ -56,6 +57,7 @@ export type { BlameLine, BlameSource, SkillBlame, ReviewRequest };
 export type {
   CheckArtifact,
   GateArtifact,
+  LookAheadArtifact,
   RepairArtifact,
   RewriteArtifact,
   ScreenedArtifact,

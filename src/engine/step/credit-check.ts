@@ -177,6 +177,7 @@ async function weighOnTrain(
       wave: a.wave,
       scoreAll: a.findRegressions,
       settleLosses: a.findRegressions,
+      untilWorse: true,
       acceptEarly: true,
     });
   const check = trainCheckOf(ctx, await weigh(SCREEN_LEAD));
