@@ -159,16 +159,22 @@ describe('LLM client over the real SDK and HTTP', () => {
 });
 
 describe('reasoning-model parameters (issue #9 item 13)', () => {
-  it('falls back to max_completion_tokens and no temperature on the provider\'s 400, once, and remembers it', async () => {
+  it('falls back to max_completion_tokens and no temperature on the provider\'s 400s, each once, and remembers it', async () => {
     const reasoner = await startLlmServer({ reasoningOnly: true });
     try {
       const cfg = testEndpoint(reasoner.url, 'sim-target', { maxOutputTokens: 256, temperature: 0 });
       const first = await new RoleClient('target', cfg).complete(targetReq());
       expect(first.text).toContain('<answer>');
-      expect(reasoner.log.map((l) => l.status)).toEqual([400, 200]);
+      // OpenAI names one parameter per refusal: each is adapted once, and said.
+      expect(reasoner.log.map((l) => l.status)).toEqual([400, 400, 200]);
+      expect(first.adapted).toEqual([
+        'The target model sim-target wants max_completion_tokens instead of max_tokens.',
+        'The target model sim-target refused temperature: it is no longer sent (the model’s default is used).',
+      ]);
       // A new client for the same endpoint and model goes straight to the right parameters.
-      await new RoleClient('target', cfg).complete(targetReq());
-      expect(reasoner.log.map((l) => l.status)).toEqual([400, 200, 200]);
+      const second = await new RoleClient('target', cfg).complete(targetReq());
+      expect(reasoner.log.map((l) => l.status)).toEqual([400, 400, 200, 200]);
+      expect(second.adapted).toBeUndefined();
     } finally {
       await reasoner.close();
     }

@@ -1,0 +1,162 @@
+/**
+ * What an endpoint's model accepts (issue #44): the connection test (and the runner's `doctor`)
+ * asks the endpoint and the answers are kept with the connection; a 400 that names a parameter
+ * mid-run corrects them (llm/refusals.ts). Until either has spoken, the model's name is a first
+ * guess. Requests are built from these (llm/openai-client.ts, llm/responses-wire.ts).
+ */
+
+/** Reasoning efforts, from least to most reasoning; a model accepts some of them. */
+export const EFFORTS = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'] as const;
+export type Effort = (typeof EFFORTS)[number];
+/** A role's effort: '' sends none (the model's default). */
+export type ReasoningEffort = '' | Effort;
+
+/** The wire a role speaks: Chat Completions, or the Responses API (reasoning kept between turns). */
+export const WIRES = ['chat', 'responses'] as const;
+export type Wire = (typeof WIRES)[number];
+
+export type JsonMode = 'json_schema' | 'json_object' | 'text';
+
+export interface Capabilities {
+  /** The endpoint and model these were found for: stale (and ignored) once either changes. */
+  baseURL: string;
+  model: string;
+  /** When the probe ran (ISO date); absent for a guess or what a run learned. */
+  checkedAt?: string;
+  api: Wire;
+  /** A temperature other than the model's default is accepted. */
+  temperature: boolean;
+  /** How Chat Completions takes the output limit (the Responses API has only max_output_tokens). */
+  tokenLimit: 'max_tokens' | 'max_completion_tokens';
+  /** Efforts accepted: [] when the model takes none; absent when not known (the role's is sent as it is). */
+  efforts?: Effort[];
+  /**
+   * With function tools, the efforts accepted ('' = none sent, the model's default); absent: no
+   * limit known. OpenAI's reasoning models take tools on Chat Completions only with 'none'.
+   */
+  toolEfforts?: ReasoningEffort[];
+  /** Function tools are accepted at all (absent: not asked). */
+  tools?: boolean;
+  /** `parallel_tool_calls` is accepted (absent: not asked). */
+  parallelToolCalls?: boolean;
+  /** The strictest structured output the endpoint keeps to (absent: not asked yet). */
+  jsonMode?: JsonMode;
+}
+
+/** The first guess: OpenAI's reasoning families by name (o1, o3, o4…, gpt-5*, gpt-6*). */
+const REASONING_NAME = /(^|\/)(o\d|gpt-[5-9])/i;
+
+export function isReasoningModel(cfg: { model: string; reasoningModel?: boolean }): boolean {
+  if (cfg.reasoningModel !== undefined) return cfg.reasoningModel;
+  return REASONING_NAME.test(cfg.model);
+}
+
+/** What the name suggests, before anyone has asked the endpoint. */
+export function guessCapabilities(cfg: { baseURL: string; model: string; reasoningModel?: boolean }): Capabilities {
+  const reasoning = isReasoningModel(cfg);
+  return {
+    baseURL: cfg.baseURL,
+    model: cfg.model,
+    api: 'chat',
+    temperature: !reasoning,
+    tokenLimit: reasoning ? 'max_completion_tokens' : 'max_tokens',
+  };
+}
+
+/** What each endpoint+model was found or learned to accept, shared by every client in this realm. */
+const learned = new Map<string, Capabilities>();
+const keyOf = (cfg: { baseURL: string; model: string }) => `${cfg.baseURL}|${cfg.model}`;
+
+/** Stored capabilities that belong to this endpoint and model (a changed model makes them stale). */
+export function storedFor(
+  cfg: { baseURL: string; model: string },
+  stored: Capabilities | undefined,
+): Capabilities | undefined {
+  return stored && stored.baseURL === cfg.baseURL && stored.model === cfg.model ? stored : undefined;
+}
+
+/**
+ * What to build requests from: learned in this realm, else kept with the connection, else the
+ * guess; a wire chosen by hand wins over the probe's.
+ */
+export function capabilitiesOf(cfg: {
+  baseURL: string;
+  model: string;
+  reasoningModel?: boolean;
+  api?: Wire;
+  capabilities?: Capabilities;
+}): Capabilities {
+  const caps = learned.get(keyOf(cfg)) ?? storedFor(cfg, cfg.capabilities) ?? guessCapabilities(cfg);
+  return cfg.api && cfg.api !== caps.api ? { ...caps, api: cfg.api } : caps;
+}
+
+/** Record what a probe found or a refusal taught, for every later call to this endpoint and model. */
+export function learnCapabilities(caps: Capabilities): void {
+  learned.set(keyOf(caps), caps);
+}
+
+const rank = (e: ReasoningEffort) => EFFORTS.indexOf(e === '' ? 'medium' : e);
+
+/** The accepted effort nearest to the one asked for (a tie goes to more reasoning). */
+export function nearestEffort<T extends ReasoningEffort>(wanted: ReasoningEffort, accepted: readonly T[]): T {
+  return [...accepted].sort(
+    (a, b) => Math.abs(rank(a) - rank(wanted)) - Math.abs(rank(b) - rank(wanted)) || rank(b) - rank(a),
+  )[0];
+}
+
+/**
+ * The effort a request carries ('' sends none): the role's, moved to the nearest the model
+ * accepts — and, with tools, to one it accepts beside them.
+ */
+export function effortFor(wanted: ReasoningEffort, caps: Capabilities, tools: boolean): ReasoningEffort {
+  let e: ReasoningEffort = wanted;
+  if (e && caps.efforts) e = caps.efforts.length ? nearestEffort(e, caps.efforts) : '';
+  if (tools && caps.toolEfforts?.length && !caps.toolEfforts.includes(e)) e = nearestEffort(e, caps.toolEfforts);
+  return e;
+}
+
+const list = (xs: readonly string[]) => xs.map((x) => x || 'the default').join(', ');
+
+/** What the capabilities say, one line each, for Connect and the runner's `doctor`. */
+export function describeCapabilities(c: Capabilities): string[] {
+  const lines = [
+    c.api === 'responses'
+      ? 'API: Responses (a reasoning model’s reasoning is carried between an agent’s turns)'
+      : 'API: Chat Completions',
+    c.temperature ? 'temperature: accepted' : 'temperature: refused (the model’s default is used)',
+  ];
+  if (c.api === 'chat') lines.push(`output limit: ${c.tokenLimit}`);
+  if (c.efforts) lines.push(c.efforts.length ? `reasoning efforts: ${list(c.efforts)}` : 'reasoning effort: not taken');
+  if (c.tools === false) lines.push('function tools: refused');
+  else if (c.toolEfforts?.length)
+    lines.push(`function tools: only with reasoning effort ${list(c.toolEfforts)} (agent turns are sent so)`);
+  else if (c.tools) lines.push('function tools: accepted');
+  if (c.parallelToolCalls !== undefined)
+    lines.push(`parallel_tool_calls: ${c.parallelToolCalls ? 'accepted' : 'refused (not sent)'}`);
+  if (c.jsonMode)
+    lines.push(
+      c.jsonMode === 'text' ? 'structured output: none (replies read from text)' : `structured output: ${c.jsonMode}`,
+    );
+  return lines;
+}
+
+/** What is wrong with capabilities read from a config file or a bundle, or null. */
+export function capabilitiesProblem(v: unknown): string | null {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return 'must be an object (as `skillwright doctor` prints it)';
+  const c = v as Record<string, unknown>;
+  if (typeof c.baseURL !== 'string' || typeof c.model !== 'string') return 'must name its "baseURL" and "model"';
+  if (!WIRES.includes(c.api as Wire)) return `"api" must be one of ${WIRES.join(', ')}`;
+  if (typeof c.temperature !== 'boolean') return '"temperature" must be true or false';
+  if (c.tokenLimit !== 'max_tokens' && c.tokenLimit !== 'max_completion_tokens')
+    return '"tokenLimit" must be max_tokens or max_completion_tokens';
+  const efforts = (k: string, blank: boolean) =>
+    c[k] === undefined ||
+    (Array.isArray(c[k]) && c[k].every((e) => EFFORTS.includes(e as Effort) || (blank && e === '')));
+  if (!efforts('efforts', false)) return `"efforts" must list some of ${EFFORTS.join(', ')}`;
+  if (!efforts('toolEfforts', true)) return `"toolEfforts" must list some of ${EFFORTS.join(', ')} (or "")`;
+  for (const k of ['tools', 'parallelToolCalls'])
+    if (c[k] !== undefined && typeof c[k] !== 'boolean') return `"${k}" must be true or false`;
+  if (c.jsonMode !== undefined && !['json_schema', 'json_object', 'text'].includes(c.jsonMode as string))
+    return '"jsonMode" must be json_schema, json_object or text';
+  return null;
+}
