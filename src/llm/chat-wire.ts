@@ -8,7 +8,7 @@ import type {
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
 import type { ChatMessage, LlmRequest } from '../engine/ports';
-import { effortFor, type Capabilities, type JsonMode } from './capabilities';
+import { effortFor, type Capabilities, type JsonMode } from '../core/config/capabilities';
 import type { EndpointConfig } from './endpoint';
 import type { Sent } from './refusals';
 

@@ -1,7 +1,7 @@
 /** How to reach one model: an OpenAI-compatible endpoint and the options of its calls. */
 import type { BatchApi } from '../core/config/batch-api';
 import type { ServiceTier } from '../core/config/service-tier';
-import type { Capabilities, ReasoningEffort, Wire } from './capabilities';
+import type { Capabilities, ReasoningEffort, Wire } from '../core/config/capabilities';
 
 export type { ReasoningEffort };
 

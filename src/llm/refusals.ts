@@ -11,7 +11,7 @@ import {
   type Effort,
   type JsonMode,
   type ReasoningEffort,
-} from './capabilities';
+} from '../core/config/capabilities';
 
 /** What a refused request carried that a refusal may name. */
 export interface Sent {

@@ -10,7 +10,7 @@ import type {
   ResponseInputItem,
 } from 'openai/resources/responses/responses';
 import { LlmError, type LlmRequest, type Role } from '../engine/ports';
-import type { Capabilities, JsonMode } from './capabilities';
+import type { Capabilities, JsonMode } from '../core/config/capabilities';
 import { sentFor } from './chat-wire';
 import type { EndpointConfig } from './endpoint';
 import type { CompletionRead } from './read-completion';

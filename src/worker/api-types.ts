@@ -36,7 +36,7 @@ import type { BlameLine, BlameSource, SkillBlame } from '../storage/skill-blame'
 import type { ReviewRequest } from '../engine/artifacts';
 import type { RunEndpoints, StoredEndpoint } from '../storage/schema';
 
-import type { RoleCheck } from './connection-test';
+import type { RoleCheck } from '../service/connection-check';
 import type {
   CheckArtifact,
   GateArtifact,

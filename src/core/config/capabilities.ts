@@ -1,8 +1,9 @@
 /**
  * What an endpoint's model accepts (issue #44): the connection test (and the runner's `doctor`)
  * asks the endpoint and the answers are kept with the connection; a 400 that names a parameter
- * mid-run corrects them (llm/refusals.ts). Until either has spoken, the model's name is a first
- * guess. Requests are built from these (llm/openai-client.ts, llm/responses-wire.ts).
+ * mid-run corrects them (llm/refusals.ts, remembered in llm/learned-capabilities.ts). Until either
+ * has spoken, the model's name is a first guess. Requests are built from these (llm/chat-wire.ts,
+ * llm/responses-wire.ts); Connect and the runner's `doctor` say them (`describeCapabilities`).
  */
 
 /** Reasoning efforts, from least to most reasoning; a model accepts some of them. */
@@ -63,36 +64,12 @@ export function guessCapabilities(cfg: { baseURL: string; model: string; reasoni
   };
 }
 
-/** What each endpoint+model was found or learned to accept, shared by every client in this realm. */
-const learned = new Map<string, Capabilities>();
-const keyOf = (cfg: { baseURL: string; model: string }) => `${cfg.baseURL}|${cfg.model}`;
-
 /** Stored capabilities that belong to this endpoint and model (a changed model makes them stale). */
 export function storedFor(
   cfg: { baseURL: string; model: string },
   stored: Capabilities | undefined,
 ): Capabilities | undefined {
   return stored && stored.baseURL === cfg.baseURL && stored.model === cfg.model ? stored : undefined;
-}
-
-/**
- * What to build requests from: learned in this realm, else kept with the connection, else the
- * guess; a wire chosen by hand wins over the probe's.
- */
-export function capabilitiesOf(cfg: {
-  baseURL: string;
-  model: string;
-  reasoningModel?: boolean;
-  api?: Wire;
-  capabilities?: Capabilities;
-}): Capabilities {
-  const caps = learned.get(keyOf(cfg)) ?? storedFor(cfg, cfg.capabilities) ?? guessCapabilities(cfg);
-  return cfg.api && cfg.api !== caps.api ? { ...caps, api: cfg.api } : caps;
-}
-
-/** Record what a probe found or a refusal taught, for every later call to this endpoint and model. */
-export function learnCapabilities(caps: Capabilities): void {
-  learned.set(keyOf(caps), caps);
 }
 
 const rank = (e: ReasoningEffort) => EFFORTS.indexOf(e === '' ? 'medium' : e);
