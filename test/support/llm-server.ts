@@ -521,6 +521,8 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
         if (responses && out.status === 200) {
           const chat = out.body as Parameters<typeof responseOfChat>[0];
           const calls = chat.choices[0]?.message.tool_calls ?? [];
+          // OpenAI's call ids are unique: the ledger tells each conversation's calls apart by them.
+          if (options.reasoningItems) for (const c of calls) c.id = `${c.id}_${log.length}`;
           // A reasoning model reasons before it calls: the item goes first, and must come back.
           const reasoning = options.reasoningItems && calls.length ? ledger.issue(calls.map((c) => c.id)) : undefined;
           const response = responseOfChat(chat, reasoning);
