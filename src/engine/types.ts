@@ -112,6 +112,8 @@ export interface StageUsage {
   promptTokens: number;
   completionTokens: number;
   reasoningTokens: number;
+  /** Prompt tokens served from the endpoint's cache (issue #44), when it reported any. */
+  cachedTokens?: number;
   costUsd: number;
 }
 

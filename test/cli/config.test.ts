@@ -14,7 +14,7 @@ describe('the runner’s config file', () => {
     const { config } = parseCliConfig(JSON.stringify(base));
     expect(config.run).toEqual(DEFAULT_RUN_CONFIG);
     const mini = presetPrice('gpt-4o-mini')!;
-    expect(config.prices.target).toEqual({ input: mini.input / 2, output: mini.output / 2 });
+    expect(config.prices.target).toEqual({ input: mini.input / 2, output: mini.output / 2, cachedInput: mini.cachedInput! / 2 });
     expect(config.prices.optimizer).toEqual(presetPrice('gpt-4o'));
     expect(parseCliConfig(JSON.stringify({ ...base, prices: { target: { input: 1, output: 2 } } })).config.prices.target).toEqual({ input: 1, output: 2 });
   });

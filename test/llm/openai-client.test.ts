@@ -52,6 +52,15 @@ describe('LLM client over the real SDK and HTTP', () => {
     expect(r.attempts).toBe(1);
   });
 
+  it('reports the prompt tokens the endpoint served from its cache (billed at the cached-input price)', async () => {
+    srv.set({ cachedShare: 0.5 });
+    const r = await new RoleClient('target', testEndpoint(srv.url, 'sim-target')).complete(targetReq());
+    srv.set({ cachedShare: undefined });
+    expect(r.usage.cachedTokens).toBe(Math.floor(r.usage.promptTokens / 2));
+    const plain = await new RoleClient('target', testEndpoint(srv.url, 'sim-target')).complete(targetReq());
+    expect(plain.usage).not.toHaveProperty('cachedTokens');
+  });
+
   it('says the key was rejected on a 401, without retrying and without the key in the message', async () => {
     srv.set({ apiKey: 'the-right-key' });
     const cfg = testEndpoint(srv.url, 'sim-target', { apiKey: 'sk-wrong-secret-999' });
@@ -219,7 +228,7 @@ describe('service tiers (issue #22)', () => {
     expect(endpointConfig({ baseURL: srv.url, model: 'm' }, 'k', 4, 'target').timeoutMs).toBe(120_000);
     const list = presetPrice('gpt-4o-mini')!;
     const flex = effectivePrices({ prices: {}, target: { baseURL: '', model: 'gpt-4o-mini', serviceTier: 'flex' }, optimizer: { baseURL: '', model: 'gpt-4o-mini' } });
-    expect(flex.target).toEqual({ input: list.input / 2, output: list.output / 2 });
+    expect(flex.target).toEqual({ input: list.input / 2, output: list.output / 2, cachedInput: list.cachedInput! / 2 });
     expect(flex.optimizer).toEqual(list);
   });
 });

@@ -92,6 +92,24 @@ export function effortFor(wanted: ReasoningEffort, caps: Capabilities, tools: bo
   return e;
 }
 
+/**
+ * The effort a role's calls reason at, for the estimate's reasoning tokens: its own, else the
+ * model's default (medium, on OpenAI's reasoning models) when its name says it reasons, else none;
+ * moved to the nearest the model accepts when the probe found its efforts.
+ */
+export function estimatedEffort(e: {
+  baseURL: string;
+  model: string;
+  reasoningEffort?: ReasoningEffort;
+  reasoningModel?: boolean;
+  capabilities?: Capabilities;
+}): Effort {
+  const wanted: Effort = e.reasoningEffort || (isReasoningModel(e) ? 'medium' : 'none');
+  const accepted = storedFor(e, e.capabilities)?.efforts;
+  if (!accepted) return wanted;
+  return accepted.length ? nearestEffort(wanted, accepted) : 'none';
+}
+
 const list = (xs: readonly string[]) => xs.map((x) => x || 'the default').join(', ');
 
 /** What the capabilities say, one line each, for Connect and the runner's `doctor`. */
