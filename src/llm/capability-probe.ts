@@ -148,14 +148,16 @@ export async function probeCapabilities(role: Role, cfg: EndpointConfig, o: Prob
   const taken = withTools.filter((_, i) => toolAnswers[i] === 'yes');
   const refused = toolAnswers.some((a) => a === 'no');
   const tools = toolAnswers.every((a) => a === 'unknown') ? undefined : taken.length > 0;
+  // Only a limit is worth keeping: where every effort goes with tools, none is listed.
+  const toolEfforts = tools && refused ? { toolEfforts: taken } : {};
+  // Asked beside an effort the model takes tools with: a refused effort is not a refused parameter.
   const parallelToolCalls = tools
-    ? await parallelTaken(role, { ...plain, ...small }, known, opts, req(true))
+    ? await parallelTaken(role, { ...plain, ...small }, { ...known, ...toolEfforts }, opts, req(true))
     : undefined;
   return {
     ...found,
     ...(tools !== undefined ? { tools } : {}),
-    // Only a limit is worth keeping: where every effort goes with tools, none is listed.
-    ...(tools && refused ? { toolEfforts: taken } : {}),
+    ...toolEfforts,
     ...(parallelToolCalls !== undefined ? { parallelToolCalls } : {}),
   };
 }

@@ -63,6 +63,9 @@ describe('the capability probe (Test connection)', () => {
   it('names the efforts a model accepts, and one that takes tools only with effort none', async () => {
     const { target, said } = await testConnection({ efforts: OPENAI_LIKE, toolsOnlyWithEffortNone: true });
     expect(target.capabilities).toMatchObject({ efforts: OPENAI_LIKE, tools: true, toolEfforts: ['none'] });
+    // parallel_tool_calls is asked beside an effort the model takes tools with: a refusal of the
+    // effort is not read as one of parallel_tool_calls.
+    expect(target.capabilities?.parallelToolCalls).toBe(true);
     expect(said).toContain('reasoning efforts: none, low, medium, high, xhigh, max');
     expect(said).toContain('function tools: only with reasoning effort none (agent turns are sent so)');
   });
