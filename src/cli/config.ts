@@ -14,6 +14,7 @@ import { SERVICE_TIERS, tieredPrice, type ServiceTier } from '../core/config/ser
 import type { RunEndpoints, StoredEndpoint } from '../storage/schema';
 import { environmentOf, type EnvironmentConfig } from './environment-config';
 import { AGENT_CLI_URL, readAgentCommand } from '../core/agent/agent-command';
+import { EFFORTS, WIRES, capabilitiesProblem, type Effort, type Wire } from '../core/config/capabilities';
 
 export interface CliConfig {
   name?: string;
@@ -65,6 +66,8 @@ export const ENDPOINT_KEYS: ReadonlySet<string> = new Set([
   'serviceTier',
   'batchApi',
   'batchPollMs',
+  'api',
+  'capabilities',
 ]);
 
 /** An agent CLI as the target's settings (core/agent/agent-command.ts), beside its time limit and retries. */
@@ -133,6 +136,14 @@ function endpoint(v: unknown, role: string): StoredEndpoint {
     throw new ConfigError(`"${role}.batchPollMs" must be a number of milliseconds (at least 1).`);
   }
   if (e.headers !== undefined) headers(e.headers, role);
+  if (e.reasoningEffort !== undefined && e.reasoningEffort !== '' && !EFFORTS.includes(e.reasoningEffort as Effort))
+    throw new ConfigError(
+      `"${role}.reasoningEffort" must be "" (the model's default) or one of ${EFFORTS.join(', ')}.`,
+    );
+  if (e.api !== undefined && !WIRES.includes(e.api as Wire))
+    throw new ConfigError(`"${role}.api" must be one of ${WIRES.join(', ')}.`);
+  const problem = e.capabilities === undefined ? null : capabilitiesProblem(e.capabilities);
+  if (problem) throw new ConfigError(`"${role}.capabilities" ${problem}.`);
   return e as unknown as StoredEndpoint;
 }
 
