@@ -18,21 +18,9 @@ import { costOf, type Prices } from './meter';
 import { BATCH_CALL_STAGES, BATCH_PRICE_FACTOR } from '../core/config/batch-api';
 import { DEFAULT_MAX_USER_TURNS } from '../core/agent/agent-item';
 import type { Role } from './types';
-import type { Effort } from '../core/config/capabilities';
+import { ASSUMED_REASONING_TOKENS, type Effort } from '../core/config/capabilities';
 
-/**
- * Assumed hidden reasoning tokens per call, by effort (billed as output). Reasoning varies widely
- * with the task; the meter counts what each call really used once the run starts.
- */
-export const ASSUMED_REASONING_TOKENS: Record<Effort, number> = {
-  none: 0,
-  minimal: 100,
-  low: 400,
-  medium: 1200,
-  high: 3000,
-  xhigh: 6000,
-  max: 10000,
-};
+export { ASSUMED_REASONING_TOKENS };
 
 /** Assumed completion tokens per call, by stage. */
 /** Items whose lengths stand for the dataset's (the first ones). */

@@ -12,7 +12,6 @@ import {
   EFFORTS,
   guessCapabilities,
   type Capabilities,
-  type Effort,
   type ReasoningEffort,
   type Wire,
 } from '../core/config/capabilities';
@@ -188,9 +187,4 @@ async function parallelTaken(
     const status = (e as { status?: number }).status;
     return status === 400 || status === 422 ? false : undefined;
   }
-}
-
-/** The efforts a role may choose on Connect: what the probe found, else all of them. */
-export function effortChoices(caps: Capabilities | undefined): readonly Effort[] {
-  return caps?.efforts ?? EFFORTS;
 }

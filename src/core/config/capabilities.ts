@@ -93,6 +93,44 @@ export function effortFor(wanted: ReasoningEffort, caps: Capabilities, tools: bo
 }
 
 /**
+ * Assumed hidden reasoning tokens per call, by effort (billed as output). Reasoning varies widely
+ * with the task; the meter counts what each call really used once the run starts.
+ */
+export const ASSUMED_REASONING_TOKENS: Record<Effort, number> = {
+  none: 0,
+  minimal: 100,
+  low: 400,
+  medium: 1200,
+  high: 3000,
+  xhigh: 6000,
+  max: 10000,
+};
+
+/** What each effort asks of a model, for the guide's table and Connect. */
+export const EFFORT_MEANING: Record<Effort, string> = {
+  none: 'No reasoning: fastest and cheapest. On Chat Completions, the only effort GPT-5.6 and GPT-6 Luna take beside function tools.',
+  minimal: 'A few reasoning tokens (GPT-5’s lowest; GPT-5.1 and later refuse it).',
+  low: 'Little reasoning.',
+  medium:
+    'The default of GPT-5.6 and GPT-6 when none is sent (GPT-5.4’s is none); the estimate counts a reasoning model with no effort set here.',
+  high: 'More reasoning, slower and dearer.',
+  xhigh: 'Still more (GPT-5.4 and later).',
+  max: 'The most a model offers (GPT-5.6 and GPT-6).',
+};
+
+/** What each wire is, for the guide's table. */
+export const WIRE_MEANING: Record<Wire, { name: string; said: string }> = {
+  chat: {
+    name: 'Chat Completions (`/chat/completions`)',
+    said: 'Every OpenAI-compatible endpoint. A reasoning model’s reasoning is dropped between an agent’s turns; some take tools only with effort none, or not at all.',
+  },
+  responses: {
+    name: 'Responses API (`/responses`)',
+    said: 'OpenAI’s, and gateways that copy it; the probe chooses it on api.openai.com and where it is the only wire. Reasoning items go back with the calls they led to (`store: false`).',
+  },
+};
+
+/**
  * The effort a role's calls reason at, for the estimate's reasoning tokens: its own, else the
  * model's default (medium, on OpenAI's reasoning models) when its name says it reasons, else none;
  * moved to the nearest the model accepts when the probe found its efforts.
@@ -154,4 +192,9 @@ export function capabilitiesProblem(v: unknown): string | null {
   if (c.jsonMode !== undefined && !['json_schema', 'json_object', 'text'].includes(c.jsonMode as string))
     return '"jsonMode" must be json_schema, json_object or text';
   return null;
+}
+
+/** The efforts a role may choose on Connect: those the probe found accepted, else all of them. */
+export function effortChoices(e: { baseURL: string; model: string; capabilities?: Capabilities }): readonly Effort[] {
+  return storedFor(e, e.capabilities)?.efforts ?? EFFORTS;
 }
