@@ -130,6 +130,23 @@ export const WIRE_MEANING: Record<Wire, { name: string; said: string }> = {
   },
 };
 
+/** The guide's table of efforts and wires (`npm run docs` writes it into docs/guide.md). */
+export function effortsMarkdown(): string {
+  const efforts = EFFORTS.map(
+    (e) => `| \`${e}\` | ${EFFORT_MEANING[e]} | ${ASSUMED_REASONING_TOKENS[e].toLocaleString('en-US')} |`,
+  );
+  const wires = WIRES.map((w) => `| \`"api": "${w}"\` | ${WIRE_MEANING[w].name} | ${WIRE_MEANING[w].said} |`);
+  return [
+    '| effort | what it asks | reasoning tokens per call the estimate assumes |',
+    '|---|---|---|',
+    ...efforts,
+    '',
+    '| wire | API | what Skillwright does there |',
+    '|---|---|---|',
+    ...wires,
+  ].join('\n');
+}
+
 /**
  * The effort a role's calls reason at, for the estimate's reasoning tokens: its own, else the
  * model's default (medium, on OpenAI's reasoning models) when its name says it reasons, else none;
