@@ -7,10 +7,10 @@
 import { BATCH_APIS, type BatchApi } from '../core/config/batch-api';
 import { parseRunConfig, type RunConfig } from '../core/config/run-config';
 import type { Prices } from '../engine/meter';
-import { presetPrice, priceProblem } from '../core/config/pricing';
+import { priceProblem } from '../core/config/pricing';
 import { parseRatio } from '../core/dataset/dataset-split';
 import { isSecretHeader } from '../core/basics/secret-headers';
-import { SERVICE_TIERS, tieredPrice, type ServiceTier } from '../core/config/service-tier';
+import { chargedPrices, SERVICE_TIERS, type ServiceTier } from '../core/config/service-tier';
 import type { RunEndpoints, StoredEndpoint } from '../storage/schema';
 import { environmentOf, type EnvironmentConfig } from './environment-config';
 import { AGENT_CLI_URL, readAgentCommand } from '../core/agent/agent-command';
@@ -136,16 +136,29 @@ function endpoint(v: unknown, role: string): StoredEndpoint {
     throw new ConfigError(`"${role}.batchPollMs" must be a number of milliseconds (at least 1).`);
   }
   if (e.headers !== undefined) headers(e.headers, role);
-  if (e.reasoningEffort !== undefined && e.reasoningEffort !== '' && !EFFORTS.includes(e.reasoningEffort as Effort))
-    throw new ConfigError(
-      `"${role}.reasoningEffort" must be "" (the model's default) or one of ${EFFORTS.join(', ')}.`,
-    );
-  if (e.api !== undefined && !WIRES.includes(e.api as Wire))
-    throw new ConfigError(`"${role}.api" must be one of ${WIRES.join(', ')}.`);
+  for (const [k, rule] of Object.entries(FIELD_RULES))
+    if (e[k] !== undefined && !rule.ok(e[k])) throw new ConfigError(`"${role}.${k}" must be ${rule.what}.`);
   const problem = e.capabilities === undefined ? null : capabilitiesProblem(e.capabilities);
   if (problem) throw new ConfigError(`"${role}.capabilities" ${problem}.`);
   return e as unknown as StoredEndpoint;
 }
+
+const wholeFrom = (min: number) => (v: unknown) => Number.isSafeInteger(v) && (v as number) >= min;
+
+/** The typed settings of an endpoint (issue #39, earlier M4): each value of its type and range, as the schema says. */
+const FIELD_RULES: Record<string, { ok: (v: unknown) => boolean; what: string }> = {
+  temperature: { ok: (v) => typeof v === 'number' && v >= 0 && v <= 2, what: 'a number from 0 to 2' },
+  maxOutputTokens: { ok: wholeFrom(1), what: 'a whole number of tokens (at least 1)' },
+  reasoningEffort: {
+    ok: (v) => v === '' || EFFORTS.includes(v as Effort),
+    what: `"" (the model's default) or one of ${EFFORTS.join(', ')}`,
+  },
+  api: { ok: (v) => WIRES.includes(v as Wire), what: `one of ${WIRES.join(', ')}` },
+  reasoningModel: { ok: (v) => typeof v === 'boolean', what: 'true or false' },
+  minimalHeaders: { ok: (v) => typeof v === 'boolean', what: 'true or false' },
+  timeoutMs: { ok: wholeFrom(1), what: 'a whole number of milliseconds (at least 1)' },
+  maxRetries: { ok: (v) => wholeFrom(0)(v) && (v as number) <= 100, what: 'a whole number from 0 to 100' },
+};
 
 /** Extra headers: strings only, and never a credential (it would be stored with the run). */
 function headers(v: unknown, role: string): void {
@@ -199,16 +212,6 @@ function splitOf(v: unknown): CliConfig['split'] {
   return out;
 }
 
-/** Prices given in the config, else the list price of each role's model at its service tier (as the page does). */
-function pricesOf(given: Prices, endpoints: RunEndpoints): Prices {
-  const out: Prices = { ...given };
-  for (const role of ['target', 'optimizer'] as const) {
-    out[role] ??= tieredPrice(presetPrice(endpoints[role].model), endpoints[role].serviceTier);
-    if (!out[role]) delete out[role];
-  }
-  return out;
-}
-
 /** Parse and validate a config file's text; every problem is a ConfigError naming the setting. */
 export function parseCliConfig(text: string, file = 'the config'): { config: CliConfig; warnings: string[] } {
   let raw: unknown;
@@ -245,7 +248,7 @@ export function parseCliConfig(text: string, file = 'the config'): { config: Cli
       ...(typeof c.skill === 'string' ? { skill: c.skill } : {}),
       ...(typeof c.triggers === 'string' ? { triggers: c.triggers } : {}),
       endpoints,
-      prices: pricesOf(givenPrices(c.prices), endpoints),
+      prices: chargedPrices(givenPrices(c.prices), endpoints),
       run: env.run,
       ...(c.split !== undefined ? { split: splitOf(c.split) } : {}),
       ...(env.environment ? { environment: env.environment } : {}),

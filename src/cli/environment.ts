@@ -101,16 +101,20 @@ export function runnerEnvironments(
   out: string | null,
   importer?: Importer,
   vars: Record<string, string | undefined> = {},
+  warn: (text: string) => void = () => {},
 ): EnvironmentFactory {
   return async ({ spec }) => {
     // MCP servers (issue #31): each server's token from SKILLWRIGHT_MCP_<NAME>_TOKEN — the name the
     // person's config gives that URL, when the command names a config (issue #39 H3).
-    if (spec?.mcp)
-      return mcpEnvironmentOf(env ? ownServers(spec.mcp, env.mcp) : spec.mcp, ({ name }) => {
+    if (spec?.mcp) {
+      const mcp = await mcpEnvironmentOf(env ? ownServers(spec.mcp, env.mcp) : spec.mcp, ({ name }) => {
         const variable = tokenVariable(name);
         const token = vars[variable];
         return { ...(token ? { token } : {}), hint: `set ${variable} to its token` };
       });
+      for (const note of mcp.notes) warn(`warning: ${note}.`);
+      return mcp;
+    }
     const kept = spec?.module;
     if (!kept) return undefined;
     let path: string;

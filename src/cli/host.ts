@@ -23,6 +23,9 @@ function targetRunner(cfg: Pick<StoredEndpoint, 'agentCommand'> & { timeoutMs: n
 
 export const storePath = (out: string) => join(out, 'run.jsonl');
 
+/** The runner's clock and new ids (a run's, a dataset's): the process clock. */
+export const runnerIds = (io: CliIo) => ({ now: io.now, newId: () => `cli-${io.now().toString(36)}` });
+
 /** Keys from the environment only (config.ts: who may share whose key is decided there). */
 function envKeys(io: CliIo): KeySource {
   return {
@@ -55,10 +58,9 @@ export function runnerDeps(io: CliIo, env: RunnerEnvironment | null = null, out:
   return {
     promptFiles: promptFiles(io.promptsDir),
     keys: envKeys(io),
-    now: io.now,
-    newId: () => `cli-${io.now().toString(36)}`,
+    ...runnerIds(io),
     place: 'this folder',
-    environments: runnerEnvironments(env, out, io.importModule, io.env),
+    environments: runnerEnvironments(env, out, io.importModule, io.env, io.err),
     transport: { targetRunner },
   };
 }

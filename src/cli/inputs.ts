@@ -9,12 +9,12 @@ import { formatProblem } from '../core/dataset/dataset-types';
 import { validateAgainstSplits } from '../core/config/run-config';
 import { PACKAGE_EVALS } from '../core/skill/skill-package';
 import { parseTriggerQueries, type TriggerQuery } from '../core/dataset/trigger-queries';
-import type { DatasetRecord } from '../storage/schema';
 import { ConfigError, parseCliConfig, type CliConfig } from './config';
 import { readText, type CliArgs, type CliIo } from './io';
 import { readSkillInput, type SkillInput } from './skill-files';
 import { readEnvironment } from './environment';
-import { mergeTools } from '../core/agent/tool-spec';
+import { datasetRecord } from '../service/datasets';
+import { runnerIds } from './host';
 
 /** The dataset and starting skill a `train`, `estimate` or `eval` names, validated as the page does. */
 export function loadInputs(args: CliArgs, io: CliIo) {
@@ -50,15 +50,11 @@ export function loadInputs(args: CliArgs, io: CliIo) {
   const sizes = { train: d.splits.train.length, val: d.splits.val.length, test: d.splits.test.length };
   const problems = validateAgainstSplits(config.run, sizes);
   if (problems.length) throw new ConfigError(problems.map((p) => `run.${p.field}: ${p.message}`).join('; '));
-  const tools = mergeTools(d.tools, environment.tools);
-  const dataset: DatasetRecord = {
-    ...d,
-    ...(tools.length ? { tools } : {}),
-    id: `ds-${d.items.length}-${sizes.train}`,
+  const dataset = datasetRecord(runnerIds(io), d, {
     name: dataPath ? (dataPath.split('/').pop() ?? 'dataset') : 'evals.json',
-    createdAt: io.now(),
     fieldNames: imported.fieldNames,
-  };
+    tools: environment.tools,
+  });
   return {
     config,
     dataset,

@@ -5,8 +5,10 @@
  */
 import { join } from 'node:path';
 import type { RunConfig } from '../core/config/run-config';
+import type { Diagnosis } from '../core/verdict/diagnostics';
 import type { TrainOutcome } from '../engine/run/trainer';
 import type { RunService } from '../service/run-service';
+import { hasEnded } from '../service/runs';
 import { ConfigError } from './config';
 import { inputChecked, storePath } from './host';
 import { EXIT, numberOption, stopOnInterrupt, type CliArgs, type CliIo } from './io';
@@ -27,7 +29,9 @@ export interface Session {
 export async function continueRun(s: Session, budget?: RunConfig['budget']): Promise<number> {
   const run = await s.service.runRecord(s.runId);
   if (!run) throw new ConfigError(`${storePath(s.out)} holds no run and dataset.`);
-  if (run.status === 'completed' || run.status === 'cancelled') {
+  if (hasEnded(run.status)) {
+    // Its outputs are made now (a bundle's, taken in): what the folder cannot hold is named first.
+    await checkOutputs(s.service, s.runId, s.out);
     s.io.err(`The run in ${s.out} is ${run.status}; its outputs are there.`);
     return finishSession(s, { status: run.status, summary: run.state?.summary });
   }
@@ -90,7 +94,7 @@ async function finishSession(s: Session, outcome: TrainOutcome): Promise<number>
     io.err(
       `Best skill: ${written.join(' and ')} · report: ${join(out, 'report.html')} · run bundle (import it on the Runs screen): ${join(out, 'run-bundle.json')}`,
     );
-    if (!summary.accepted) io.err(await whyNothingLearned(s));
+    if (!summary.accepted && sum?.diagnosis) io.err(whyNothingLearned(sum.diagnosis, out));
   } else io.err(`${outcome.status}: ${outcome.reason ?? ''}`);
   if (s.args.json) io.out(JSON.stringify(summary));
   if (outcome.status === 'paused' || outcome.status === 'interrupted') return EXIT.paused;
@@ -99,20 +103,19 @@ async function finishSession(s: Session, outcome: TrainOutcome): Promise<number>
 }
 
 /**
- * A run that learned nothing says whether the target failed or the skill did (issue #31, after
- * SkillOpt's agent backend): failed calls are never scored, so a target that mostly failed left
- * the analysts little to read.
+ * Why a run learned nothing, as the page's diagnosis card says it (the run's own diagnosis,
+ * core/verdict/diagnostics.ts: whether the target failed or the skill did, step by step).
  */
-async function whyNothingLearned(s: Session): Promise<string> {
-  const run = await s.service.runRecord(s.runId);
-  const who = run?.endpoints.target.agentCommand ? 'agent' : 'target';
-  const steps = await s.service.steps(s.runId);
-  const n = steps.reduce((a, x) => a + x.rolloutN, 0);
-  const errors = steps.reduce((a, x) => a + x.rolloutErrors, 0);
-  const where = `each step's rollouts, reflections and gate are in ${join(s.out, 'report.html')}`;
-  if (n && errors / n >= 0.2)
-    return `No step was accepted, and the ${who} failed on ${errors} of ${n} training rollouts (not scored): fix the ${who} first — ${where}.`;
-  return `No step was accepted: the ${who} answered (${errors} of ${n} training rollouts failed), so the skill's edits did not raise validation — ${where}.`;
+function whyNothingLearned(d: Diagnosis, out: string): string {
+  const causes = d.causes.map(
+    (c) =>
+      `  - ${c.steps.length ? `step${c.steps.length === 1 ? '' : 's'} ${c.steps.join(', ')}: ` : ''}${c.evidence} ${c.advice}`,
+  );
+  return [
+    d.headline,
+    ...causes,
+    `  Each step's rollouts, reflections and gate are in ${join(out, 'report.html')}.`,
+  ].join('\n');
 }
 
 const fmt = (v: number | null) => (v === null ? '—' : v.toFixed(3));

@@ -9,7 +9,7 @@ import { isDemoEndpoint } from './demo';
 import { handOverKeys } from './keys';
 import { flushRunEvents, queueRunEvent, startLive } from '../store/run-events';
 import type { RunEventOf, RunStatus, StartOutcome, Result } from '../worker/api-types';
-import { effectivePrices } from '../store/effective-prices';
+import { chargedPrices } from '../core/config/service-tier';
 
 /** Show how a start or resume ended; a refused one (missing key, locked…) gets back the status it had. */
 function settle(r: Result<StartOutcome>, before: { status: RunStatus; reason?: string }): void {
@@ -68,11 +68,6 @@ export async function startTraining(): Promise<void> {
   setApp({ problem: null });
   if (runningHere) return void setApp({ problem: busyProblem() });
   if (!s.datasetId) return void setApp({ problem: 'Choose a dataset first (Data).' });
-  if (s.config.activationTrack && !s.triggerQueries?.queries.length)
-    return void setApp({
-      problem:
-        'The activation track trains the description on trigger queries: add them on the Skill screen, or turn the track off (Train).',
-    });
   await handOverKeys();
   const held = await trainer().keyStatus();
   // The demo endpoint needs no key of the user's: the worker supplies its own, for it alone.
@@ -85,7 +80,7 @@ export async function startTraining(): Promise<void> {
     config: s.config,
     initialSkill: s.skill,
     endpoints,
-    prices: effectivePrices(s.connection),
+    prices: chargedPrices(s.connection.prices, s.connection),
     ...(s.skillMeta ? { skillMeta: s.skillMeta } : {}),
     ...(s.skillPackage ? { skillPackage: s.skillPackage } : {}),
     ...(s.skillParent ? { parent: s.skillParent } : {}),

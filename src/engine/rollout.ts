@@ -13,7 +13,7 @@ import type { EngineContext } from './context';
 import { scoreAnswer } from './answer-score';
 import { agentSetting, dropCheckpoint, runAgent } from './agent-rollout';
 import { scoreTrajectory } from './agent-score';
-import { turnsOf, type TrajectoryEntry } from '../core/agent/trajectory';
+import { keptTrajectory, turnsOf, type TrajectoryEntry } from '../core/agent/trajectory';
 import { isLlmError, type LlmResponse, type LlmUsage } from './ports';
 import { PauseError } from './pause';
 import { callStageOfPhase } from '../core/config/stages';
@@ -194,7 +194,9 @@ async function rolloutOne(
       latencyMs: ctx.now() - started,
       cached: false,
       // An agent harness as the target told how it worked: the analysts read it as a trajectory.
-      ...(res.transcript?.length ? { trajectory: harnessEntries(res), turns: turnsOf(harnessEntries(res)) } : {}),
+      ...(res.transcript?.length
+        ? { trajectory: keptTrajectory(harnessEntries(res)), turns: turnsOf(harnessEntries(res)) }
+        : {}),
     };
   } catch (e) {
     if (!isLlmError(e)) throw e;
@@ -254,7 +256,7 @@ async function agentRow(
       ...(s.judgeError ? { error: { kind: 'judge', message: s.judgeError } } : {}),
       usage: run.usage,
       cached: false,
-      trajectory: run.entries,
+      trajectory: keptTrajectory(run.entries),
       turns: run.entries.filter((e) => e.kind === 'assistant').length,
     };
   } finally {

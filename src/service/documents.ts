@@ -5,7 +5,7 @@
  */
 import { toEvalsFile, type EvalsFile } from '../core/report/evals-export';
 import { MAX_BUNDLE_CHARS, parseBundle } from '../storage/bundle';
-import { bundlePieces } from '../storage/bundle-pieces';
+import { bundlePieces } from './bundle-pieces';
 import { fail, type Outcome, type ServiceDeps } from './ports';
 
 /** The evals file of a run; named after the skill (its SKILL.md name, its package's), else the run. */

@@ -13,8 +13,8 @@ import {
 import type { OptimizerCallRecord, RolloutRow, StepRecord } from '../engine/types';
 import { curveMarks as marksOf } from '../engine/curve-marks';
 import type { CurveMark } from '../core/report/learning-curve';
-import { blameSkill as blame, type SkillBlame } from '../storage/skill-blame';
-import { readStepRecords } from '../storage/step-records';
+import { blameSkill as blame, type SkillBlame } from './skill-blame';
+import { readStepRecords } from './step-records';
 import { fail, type Outcome, type ServiceDeps } from './ports';
 
 export interface StepDetail {

@@ -8,8 +8,10 @@ import type { RunConfig } from '../core/config/run-config';
 import type { RunEnvironmentSpec } from '../core/agent/environment-spec';
 import type { ToolEnvironment } from '../engine/environment';
 import type { ClientOptions } from '../llm/openai-client';
-import type { RunRecords } from '../storage/run-records';
-import type { RunEndpoints } from '../storage/schema';
+import type { RunStore } from '../engine/ports';
+import type { ArtifactRecord, OptimizerCallRecord, RolloutRow, SkillVersion, StepRecord } from '../engine/types';
+import type { ImportResult, RunBundle } from '../storage/bundle';
+import type { DatasetRecord, RunEndpoints, RunRecord, RunRowKind, RunRows } from '../storage/schema';
 
 export type KeyRole = 'target' | 'optimizer' | 'judge' | 'userSimulator';
 
@@ -39,6 +41,44 @@ export interface EnvironmentRequest {
  * and hands what it gets to the engine; without one (or for a run without tools) there is none.
  */
 export type EnvironmentFactory = (of: EnvironmentRequest) => Promise<ToolEnvironment | undefined>;
+
+/**
+ * The run service's store (DESIGN §7b): run records and their datasets, each run's engine store
+ * (the engine's `RunStore`), and the reads the read models (step records, blame, the report, the
+ * bundle: this folder) are written over once. Its adapters live in src/storage — IndexedDB for the
+ * page (`idb-run-records.ts`), a file per run for the runner (`file-run-records.ts`) — and keep
+ * it without importing it (storage sits below the service): the hosts that hand them over, and
+ * the contract suite every adapter runs (test/storage/store-contracts.test.ts), check it.
+ */
+export interface RunRecords {
+  getRun(runId: string): Promise<RunRecord | undefined>;
+  putRun(run: RunRecord): Promise<void>;
+  getDataset(id: string): Promise<DatasetRecord | undefined>;
+  putDataset(d: DatasetRecord): Promise<void>;
+  /** A dataset's name without reading its items (a report names it). */
+  datasetName(id: string): Promise<string | undefined>;
+  /** The engine's store of one run's records. */
+  runStore(runId: string): RunStore;
+
+  /** One step's record. */
+  getStep(runId: string, step: number): Promise<StepRecord | undefined>;
+  /** Every step's record, in step order. */
+  getSteps(runId: string): Promise<StepRecord[]>;
+  /** The run's skill versions, oldest first. */
+  getSkillVersions(runId: string): Promise<SkillVersion[]>;
+  /** One phase's rows, in order. */
+  getRollouts(runId: string, phase: string): Promise<RolloutRow[]>;
+  /** Every row of one skill (by hash), on any item. */
+  skillRows(runId: string, skillHash: string): Promise<RolloutRow[]>;
+  /** The calls and artifacts whose keys start with `prefix` (a step's: `${stepKey(step)}/`). */
+  callsUnder(runId: string, prefix: string): Promise<OptimizerCallRecord[]>;
+  artifactsUnder(runId: string, prefix: string): Promise<ArtifactRecord[]>;
+  /** A run's rows of one kind, a page at a time, in the order of their keys (a bundle's order). */
+  rowPages<K extends RunRowKind>(runId: string, kind: K, size: number): AsyncIterable<RunRows[K][]>;
+
+  /** Store a validated bundle: a new run (under a fresh id when its id is taken), read-only until bound. */
+  importBundle(bundle: RunBundle, newId: () => string): Promise<ImportResult>;
+}
 
 /** A host's ports besides its store: all that use cases outside a stored run (evaluate, estimate) need. */
 export interface HostDeps {

@@ -1,16 +1,16 @@
 /**
  * A stored run's HTML report (core/report/run-report.ts), gathered once over the store port — so the
  * page's export and the runner's report.html say the same thing: each gated step's items against
- * the skill it started from (storage/step-records.ts), and the best skill's blame with each run
- * of lines' source and why (storage/skill-blame.ts).
+ * the skill it started from (step-records.ts), and the best skill's blame with each run
+ * of lines' source and why (skill-blame.ts).
  */
 import { compareOutcomes } from '../core/verdict/credit';
 import { renderRunReport, type ReportData, type ReportGate } from '../core/report/run-report';
 import { readStepArtifacts } from '../engine/artifacts';
-import { reportData, reportGate } from '../storage/report-data';
-import type { RunRecords } from '../storage/run-records';
-import { blameSkill } from '../storage/skill-blame';
-import { readRunShared, readStepRecords } from '../storage/step-records';
+import { reportData, reportGate } from './report-data';
+import type { RunRecords } from './ports';
+import { blameSkill } from './skill-blame';
+import { readRunShared, readStepRecords } from './step-records';
 import { reportTrajectories } from '../core/agent/report-trajectories';
 import { stepKey } from '../engine/keys';
 import type { RunRecord } from '../storage/schema';

@@ -9,11 +9,13 @@ import { estimateCost, evaluateSkill, improveWithFeedback } from './evaluation';
 import { exportBundle, exportEvals, importBundle } from './documents';
 import { blameSkill, curveMarks, pendingReview, stepDetail, submitReview } from './inspection';
 import { reportHtml } from './report';
+import { createDataset } from './datasets';
 
 /** Each use case with the host's deps bound: `service.startRun(runId, …)`. */
 type Bound<F> = F extends (deps: infer _D, ...args: infer A) => infer R ? (...args: A) => R : never;
 
 const USE_CASES = {
+  createDataset,
   createRun,
   startRun,
   bindRun,
@@ -31,8 +33,6 @@ const USE_CASES = {
   exportReport: (deps: ServiceDeps, runId: string) => reportHtml(deps.records, runId),
   /** The stored run record, its state inside (what a host shows or writes out of it). */
   runRecord: (deps: ServiceDeps, runId: string) => deps.records.getRun(runId),
-  /** The run's step records (a host's closing words: why nothing was learned). */
-  steps: (deps: ServiceDeps, runId: string) => deps.records.getSteps(runId),
 };
 
 export type RunService = { [K in keyof typeof USE_CASES]: Bound<(typeof USE_CASES)[K]> };

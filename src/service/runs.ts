@@ -16,9 +16,12 @@ import { buildPromptSet } from '../engine/prompts';
 import { runTraining, type TrainOutcome } from '../engine/run/trainer';
 import { isEnvironmentError } from '../engine/environment';
 import type { RunEndpoints, RunRecord } from '../storage/schema';
-import { trainInputOf } from '../storage/train-input';
+import { trainInputOf } from './train-input';
 import { llmPortFor } from './llm-port';
 import { fail, type Outcome, type ServiceDeps } from './ports';
+
+/** A run that completed or was cancelled goes on no more: it is started again from one of its versions. */
+export const hasEnded = (status: RunRecord['status']): boolean => status === 'completed' || status === 'cancelled';
 
 export interface CreateRunInput {
   name?: string;
@@ -68,6 +71,11 @@ export async function createRun(deps: ServiceDeps, input: CreateRunInput): Promi
   const sizes = { train: d.splits.train.length, val: d.splits.val.length, test: d.splits.test.length };
   const problem = problemsOf(deps, input.config, sizes);
   if (problem) return fail('invalid_config', problem);
+  if (input.config.activationTrack && !input.triggerQueries?.length)
+    return fail(
+      'invalid_config',
+      'The activation track trains the description on trigger queries, and none were given: add them (the Skill screen, or "triggers" in the runner\'s config), or turn the track off.',
+    );
   if (input.environment?.module && input.environment.mcp)
     return fail(
       'invalid_config',
@@ -103,7 +111,7 @@ export async function createRun(deps: ServiceDeps, input: CreateRunInput): Promi
 export async function startRun(deps: ServiceDeps, runId: string, o: StartOptions): Promise<Outcome<TrainOutcome>> {
   const run = await deps.records.getRun(runId);
   if (!run) return fail('not_found', `That run is not in ${deps.place}.`);
-  if (run.status === 'completed' || run.status === 'cancelled')
+  if (hasEnded(run.status))
     return fail('finished', `This run is ${run.status}; start a new run from one of its skill versions instead.`);
   if (run.needsBinding)
     return fail(
@@ -126,16 +134,20 @@ export async function startRun(deps: ServiceDeps, runId: string, o: StartOptions
     }
     // The environment lives for this session only: a resume makes a fresh one (a module's worker,
     // connections), and the engine rebuilds each open trajectory's state from its checkpoint. One
-    // that cannot be had (an MCP server down, its token refused) pauses, as one that fails mid-run does.
+    // that cannot be had (an MCP server down, its token refused, a module that does not load)
+    // pauses, as one that fails mid-run does.
     let environment;
     try {
       environment = await deps.environments?.({ runId, config, spec: run.environment });
+      await environment?.tools();
     } catch (e) {
+      environment?.dispose?.();
       if (!isEnvironmentError(e)) throw e;
+      const what = environment ? `${environment.label} failed: ` : '';
       return {
         status: 'paused' as const,
         reasonKind: 'environment',
-        reason: `${e.message}. Nothing was run; resume when it works.`,
+        reason: `${what}${e.message}. Nothing was run; resume when it works.`,
       };
     }
     try {

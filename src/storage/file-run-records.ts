@@ -5,10 +5,9 @@
  */
 import type { RunBundle } from './bundle';
 import type { FileRunStore } from './file-store';
-import type { RunRecords, RunRowKind, RunRows } from './run-records';
-import type { DatasetRecord, RunRecord } from './schema';
+import type { DatasetRecord, RunRecord, RunRowKind, RunRows } from './schema';
 
-export class FileRunRecords implements RunRecords {
+export class FileRunRecords {
   constructor(readonly store: FileRunStore) {}
 
   /** The run record with its state inside, as the page stores it. */

@@ -21,9 +21,9 @@ import type {
   SkillVersion,
   StepRecord,
 } from '../engine/types';
-import type { DatasetRecord, RunRecord } from './schema';
+import type { DatasetRecord, RunRecord, RunRowKind, RunRows } from './schema';
 import type { RunBundle } from './bundle';
-import type { RunRowKind, RunRows } from './run-records';
+import { versionOrder } from './version-order';
 
 type Line =
   | { t: 'run'; v: RunRecord }
@@ -40,7 +40,6 @@ const copy = <T>(v: T): T => structuredClone(v);
 
 /** A store file with a line that is not a record (not a torn last one): the runner names it and stops. */
 /** Versions made in the same millisecond at one step: in their origins' order, as IndexedDB keeps them. */
-const byOrigin = (a: SkillVersion, b: SkillVersion) => (a.origin < b.origin ? -1 : a.origin > b.origin ? 1 : 0);
 
 export class DamagedStoreError extends Error {
   constructor(message: string) {
@@ -233,9 +232,7 @@ export class FileRunStore implements RunStore {
     if (!this.skills.has(v.origin)) this.write({ t: 'skill', v });
   }
   async getSkillVersions() {
-    return [...this.skills.values()]
-      .sort((a, b) => a.createdAt - b.createdAt || a.step - b.step || byOrigin(a, b))
-      .map(copy);
+    return [...this.skills.values()].sort(versionOrder).map(copy);
   }
 
   /** A kind of the run's rows, in the order of their keys (IndexedDB's order, so both hosts' bundles agree). */

@@ -8,13 +8,12 @@ import { importBundle, storedEndpoints, type RunBundle } from './bundle';
 import { IdbRunStore } from './idb-run-store';
 import { getRun, putRun } from './runs-repo';
 import { getDataset, getDatasetIndex, putDataset } from './datasets-repo';
-import type { DatasetRecord, RunRecord } from './schema';
-import type { RunRecords, RunRowKind, RunRows } from './run-records';
+import type { DatasetRecord, RunRecord, RunRowKind, RunRows } from './schema';
 
 /** Every key of a run's stores starts with the run id; [runId, []] sorts after all of them. */
 const upperOf = (runId: string): IDBValidKey => [runId, []];
 
-export class IdbRunRecords implements RunRecords {
+export class IdbRunRecords {
   constructor(
     private readonly db: SkillwrightDb,
     private readonly estimate?: () => Promise<{ usage?: number; quota?: number }>,

@@ -14,9 +14,9 @@ import type {
 import type { SkillwrightDb } from './open-db';
 import { guardQuota } from './quota';
 import { withStatus } from './runs-repo';
+import { versionOrder } from './version-order';
 
 /** Versions made in the same millisecond at one step: in their origins' order, as IndexedDB keeps them. */
-const byOrigin = (a: SkillVersion, b: SkillVersion) => (a.origin < b.origin ? -1 : a.origin > b.origin ? 1 : 0);
 
 export class IdbRunStore implements RunStore {
   constructor(
@@ -103,6 +103,6 @@ export class IdbRunStore implements RunStore {
 
   async getSkillVersions(runId: string): Promise<SkillVersion[]> {
     const all = await this.db.getAllFromIndex('skills', 'by-run', runId);
-    return all.sort((a, b) => a.createdAt - b.createdAt || a.step - b.step || byOrigin(a, b));
+    return all.sort(versionOrder);
   }
 }

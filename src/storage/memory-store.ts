@@ -11,6 +11,7 @@ import type {
   SkillVersion,
   StepRecord,
 } from '../engine/types';
+import { versionOrder } from './version-order';
 
 const copy = <T>(v: T): T => structuredClone(v);
 
@@ -91,7 +92,7 @@ export class MemoryRunStore implements RunStore {
   async getSkillVersions(runId: string) {
     return [...this.versions.values()]
       .filter((v) => v.runId === runId)
-      .sort((a, b) => a.createdAt - b.createdAt || a.step - b.step)
+      .sort(versionOrder)
       .map(copy);
   }
 }

@@ -162,3 +162,13 @@ export interface SkillwrightDB extends DBSchema {
 }
 
 export const RUN_DATA_STORES = ['steps', 'skills', 'rollouts', 'calls', 'artifacts'] as const;
+
+/** The kinds of a run's rows (the stores above, in a bundle's order), and the row of each. */
+export type RunRowKind = (typeof RUN_DATA_STORES)[number];
+export interface RunRows {
+  steps: StepRecord;
+  skills: SkillVersion;
+  rollouts: RolloutRow;
+  calls: OptimizerCallRecord;
+  artifacts: ArtifactRecord;
+}

@@ -221,13 +221,13 @@ describe('service tiers (issue #22)', () => {
 
   it('flex gets the provider’s 15-minute timeout unless the user set one, and half the list price', async () => {
     const { endpointConfig } = await import('../../src/service/llm-port');
-    const { effectivePrices } = await import('../../src/store/effective-prices');
+    const { chargedPrices } = await import('../../src/core/config/service-tier');
     const { presetPrice } = await import('../../src/core/config/pricing');
     expect(endpointConfig({ baseURL: srv.url, model: 'm', serviceTier: 'flex' }, 'k', 4, 'target').timeoutMs).toBe(15 * 60_000);
     expect(endpointConfig({ baseURL: srv.url, model: 'm', serviceTier: 'flex', timeoutMs: 5000 }, 'k', 4, 'target').timeoutMs).toBe(5000);
     expect(endpointConfig({ baseURL: srv.url, model: 'm' }, 'k', 4, 'target').timeoutMs).toBe(120_000);
     const list = presetPrice('gpt-4o-mini')!;
-    const flex = effectivePrices({ prices: {}, target: { baseURL: '', model: 'gpt-4o-mini', serviceTier: 'flex' }, optimizer: { baseURL: '', model: 'gpt-4o-mini' } });
+    const flex = chargedPrices({}, { target: { model: 'gpt-4o-mini', serviceTier: 'flex' }, optimizer: { model: 'gpt-4o-mini' } });
     expect(flex.target).toEqual({ input: list.input / 2, output: list.output / 2, cachedInput: list.cachedInput! / 2 });
     expect(flex.optimizer).toEqual(list);
   });

@@ -1,5 +1,5 @@
 /** A stored run's bundle as a Blob, as the page's worker makes it (the pieces of storage/bundle.ts, each a part). */
-import { bundlePieces } from '../../src/storage/bundle-pieces';
+import { bundlePieces } from '../../src/service/bundle-pieces';
 import { IdbRunRecords } from '../../src/storage/idb-run-records';
 import type { SkillwrightDb } from '../../src/storage/open-db';
 

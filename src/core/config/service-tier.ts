@@ -4,7 +4,7 @@
  * and occasional "resource unavailable" refusals; priority costs more and answers faster. No
  * tier set means the parameter is not sent at all (many OpenAI-compatible servers refuse it).
  */
-import type { Price } from './pricing';
+import { presetPrice, type Price } from './pricing';
 
 export const SERVICE_TIERS = ['auto', 'default', 'flex', 'priority'] as const;
 export type ServiceTier = (typeof SERVICE_TIERS)[number];
@@ -25,6 +25,24 @@ export function tieredPrice(price: Price | undefined, tier: ServiceTier | undefi
   if (!price || f === 1) return price;
   const cached = price.cachedInput !== undefined ? { cachedInput: price.cachedInput * f } : {};
   return { input: price.input * f, output: price.output * f, ...cached };
+}
+
+/**
+ * The prices a run is charged at (issue #9 item 4), one rule for the page and the runner: what
+ * the person gave for a role, else the list price of the role's model at its service tier (flex:
+ * half), so the cost so far and the budget cap count real dollars; a role stays unpriced when neither.
+ */
+export function chargedPrices<P extends { target?: Price; optimizer?: Price }>(
+  given: P,
+  endpoints: Record<'target' | 'optimizer', { model: string; serviceTier?: ServiceTier }>,
+): P & { target?: Price; optimizer?: Price } {
+  const out: P & { target?: Price; optimizer?: Price } = { ...given };
+  for (const role of ['target', 'optimizer'] as const) {
+    const price = out[role] ?? tieredPrice(presetPrice(endpoints[role].model), endpoints[role].serviceTier);
+    if (price) out[role] = price;
+    else delete out[role];
+  }
+  return out;
 }
 
 /** What a person should know of a tier, for the Connect screen. */

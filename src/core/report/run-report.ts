@@ -61,7 +61,7 @@ export interface ReportData {
   diagnosis?: { headline: string };
   lift?: ReportLift;
   liftOverNone?: ReportLift;
-  /** Edit blame of the best skill: where each run of lines came from (storage/skill-blame.ts). */
+  /** Edit blame of the best skill: where each run of lines came from (service/skill-blame.ts). */
   blame?: { start: number; end: number; source: string; detail: string }[];
   /** The activation track: the description it started from and kept, and how often each decided right. */
   activation?: {

@@ -56,6 +56,52 @@ export function NumberField(props: {
   );
 }
 
+/** A labelled line of text (or, with `rows`, a text area) that reports each change as a string. */
+export function TextField({
+  label,
+  hint,
+  value,
+  onChange,
+  rows,
+  ...input
+}: {
+  label: string;
+  hint?: ReactNode;
+  value: string;
+  onChange: (v: string) => void;
+  /** A text area of this many rows instead of one line. */
+  rows?: number;
+  type?: 'text' | 'password';
+  placeholder?: string;
+  maxLength?: number;
+  spellCheck?: boolean;
+  autoComplete?: string;
+}) {
+  return (
+    <Field label={label} hint={hint}>
+      {(id, hintId) =>
+        rows ? (
+          <textarea
+            id={id}
+            aria-describedby={hintId}
+            rows={rows}
+            value={value}
+            onChange={(e) => onChange(e.target.value)}
+          />
+        ) : (
+          <input
+            id={id}
+            aria-describedby={hintId}
+            value={value}
+            onChange={(e) => onChange(e.target.value)}
+            {...input}
+          />
+        )
+      }
+    </Field>
+  );
+}
+
 export function Alert({ children }: { children: ReactNode }) {
   return (
     <div role="alert" className="alert">

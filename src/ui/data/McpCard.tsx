@@ -3,7 +3,7 @@ import { MCP_DEFAULTS, serverName, type McpServerConfig } from '../../core/agent
 import { trainer } from '../../client/trainer-client';
 import { setApp, useApp } from '../../store/app-store';
 import type { McpServerReport } from '../../worker/api-types';
-import { Alert, Card, Field } from '../common/Field';
+import { Alert, Card, TextField } from '../common/Field';
 import { McpKnobs } from './McpKnobs';
 import { McpToolPicker } from './McpToolPicker';
 
@@ -102,32 +102,27 @@ export function McpCard() {
       ) : null}
       {mcp?.servers.length ? <McpKnobs /> : null}
       <div className="grid-2">
-        <Field label="MCP server URL" hint="Its Streamable HTTP endpoint, e.g. https://mcp.example.com/mcp">
-          {(id, hintId) => (
-            <input id={id} aria-describedby={hintId} value={url} onChange={(e) => setUrl(e.target.value)} />
-          )}
-        </Field>
-        <Field label="Name (optional)" hint="Prefixes its tools where two servers share one.">
-          {(id, hintId) => (
-            <input id={id} aria-describedby={hintId} value={name} onChange={(e) => setName(e.target.value)} />
-          )}
-        </Field>
-        <Field
+        <TextField
+          label="MCP server URL"
+          hint="Its Streamable HTTP endpoint, e.g. https://mcp.example.com/mcp"
+          value={url}
+          onChange={setUrl}
+        />
+        <TextField
+          label="Name (optional)"
+          hint="Prefixes its tools where two servers share one."
+          value={name}
+          onChange={setName}
+        />
+        <TextField
           label="Token (optional)"
           hint="Sent as a bearer token to this URL only, held by the app's worker; never stored with a run."
-        >
-          {(id, hintId) => (
-            <input
-              id={id}
-              type="password"
-              autoComplete="off"
-              aria-describedby={hintId}
-              placeholder={heldFor && heldFor === url.trim() ? 'Token held — type to replace' : ''}
-              value={token}
-              onChange={(e) => setToken(e.target.value)}
-            />
-          )}
-        </Field>
+          type="password"
+          autoComplete="off"
+          placeholder={heldFor && heldFor === url.trim() ? 'Token held — type to replace' : ''}
+          value={token}
+          onChange={setToken}
+        />
       </div>
       <div className="row">
         <button type="button" className="primary" onClick={() => void test()} disabled={busy || !url.trim()}>

@@ -2,6 +2,7 @@ import { useState, type DragEvent } from 'react';
 import { PACKAGE_EVALS } from '../../core/skill/skill-package';
 import { setApp, useApp } from '../../store/app-store';
 import { Card } from '../common/Field';
+import { FileButton } from '../common/FileButton';
 import { SelectField } from '../common/SelectField';
 import { loadExample, type ExampleInfo } from './examples';
 import type { Ratio } from './use-staged-dataset';
@@ -63,15 +64,12 @@ export function SourceCard({
         onDragLeave={() => setDrag(false)}
         onDrop={onDrop}
       >
-        <label className="file-label">
-          <span>Upload dataset</span>
-          <input
-            type="file"
-            aria-label="Upload dataset"
-            accept=".json,.jsonl,.ndjson,.csv,application/json,text/csv"
-            onChange={(e) => e.target.files?.[0] && void openFile(e.target.files[0])}
-          />
-        </label>
+        <FileButton
+          text="Upload dataset"
+          label="Upload dataset"
+          accept=".json,.jsonl,.ndjson,.csv,application/json,text/csv"
+          onFiles={([f]) => void openFile(f)}
+        />
         <span className="muted">or drop a file here</span>
       </div>
       <div className="row">

@@ -5,7 +5,7 @@ import { handOverKeys } from '../../client/keys';
 import type { RolloutRow } from '../../worker/api-types';
 import { Alert, Card, NumberField } from '../common/Field';
 import { VirtualTable } from '../common/VirtualTable';
-import { effectivePrices } from '../../store/effective-prices';
+import { chargedPrices } from '../../core/config/service-tier';
 import { isPass } from '../../core/verdict/credit';
 
 /** Score the skill being edited on a split of the chosen dataset — a quick check before training. */
@@ -46,7 +46,7 @@ export function EvaluatePanel() {
         skill: s.skill,
         config: s.config,
         endpoints: runEndpoints(s.connection),
-        prices: effectivePrices(s.connection),
+        prices: chargedPrices(s.connection.prices, s.connection),
         ...(s.environmentModule ? { environment: { module: s.environmentModule.module } } : {}),
       });
       if (r.ok) setResult(r);

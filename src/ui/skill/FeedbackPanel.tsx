@@ -2,8 +2,8 @@ import { useState } from 'react';
 import { trainer } from '../../client/trainer-client';
 import { handOverKeys } from '../../client/keys';
 import { runEndpoints, setApp, useApp } from '../../store/app-store';
-import { effectivePrices } from '../../store/effective-prices';
-import { Alert, Card, Field } from '../common/Field';
+import { chargedPrices } from '../../core/config/service-tier';
+import { Alert, Card, TextField } from '../common/Field';
 import { SkillDiff } from './LazyEditors';
 
 interface Proposal {
@@ -35,7 +35,7 @@ export function FeedbackPanel() {
         feedback,
         config: s.config,
         endpoints: runEndpoints(s.connection),
-        prices: effectivePrices(s.connection),
+        prices: chargedPrices(s.connection.prices, s.connection),
       });
       if (r.ok)
         setProposal({
@@ -61,20 +61,13 @@ export function FeedbackPanel() {
   };
   return (
     <Card title="Improve with my feedback">
-      <Field
+      <TextField
         label="Your feedback"
         hint="What the skill gets wrong or should do, in your words. The optimizer turns it into a few edits (at most the edit budget) and shows them before anything changes."
-      >
-        {(id, hintId) => (
-          <textarea
-            id={id}
-            aria-describedby={hintId}
-            rows={3}
-            value={feedback}
-            onChange={(e) => setFeedback(e.target.value)}
-          />
-        )}
-      </Field>
+        rows={3}
+        value={feedback}
+        onChange={setFeedback}
+      />
       <div className="row">
         <button type="button" onClick={() => void ask()} disabled={busy || !feedback.trim()}>
           {busy ? 'Asking the optimizer…' : 'Improve with my feedback'}

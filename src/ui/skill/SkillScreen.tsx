@@ -1,6 +1,7 @@
 import { setApp, useApp } from '../../store/app-store';
 import { parseSkillFile, skillName } from '../../core/skill/skill-file';
-import { Card, Field } from '../common/Field';
+import { Card, TextField } from '../common/Field';
+import { FileButton } from '../common/FileButton';
 import { SkillEditor } from './LazyEditors';
 import { protectedLineRanges } from './protected-lines';
 import { EvaluatePanel } from './EvaluatePanel';
@@ -54,33 +55,27 @@ export function SkillScreen() {
         title="Skill"
         actions={
           <span className="input-row">
-            <label className="file-label small">
-              <span>Open skill file</span>
-              <input
-                type="file"
-                aria-label="Open skill file"
-                accept=".md,.markdown,.txt,text/markdown,text/plain"
-                onChange={(e) => e.target.files?.[0] && void openSkillFile(e.target.files[0])}
-              />
-            </label>
-            <label className="file-label small">
-              <span>Open package (.zip)</span>
-              <input
-                type="file"
-                aria-label="Open skill package"
-                accept=".zip,application/zip"
-                onChange={(e) => e.target.files?.[0] && void openPackageZip(e.target.files[0])}
-              />
-            </label>
-            <label className="file-label small">
-              <span>Open package folder</span>
-              <input
-                type="file"
-                aria-label="Open skill package folder"
-                {...{ webkitdirectory: '' }}
-                onChange={(e) => e.target.files && void openPackageFolder([...e.target.files])}
-              />
-            </label>
+            <FileButton
+              small
+              text="Open skill file"
+              label="Open skill file"
+              accept=".md,.markdown,.txt,text/markdown,text/plain"
+              onFiles={([f]) => void openSkillFile(f)}
+            />
+            <FileButton
+              small
+              text="Open package (.zip)"
+              label="Open skill package"
+              accept=".zip,application/zip"
+              onFiles={([f]) => void openPackageZip(f)}
+            />
+            <FileButton
+              small
+              folder
+              text="Open package folder"
+              label="Open skill package folder"
+              onFiles={(files) => void openPackageFolder(files)}
+            />
           </span>
         }
       >
@@ -114,32 +109,21 @@ export function SkillScreen() {
           on trigger queries.
         </p>
         <div className="grid-2">
-          <Field label="Skill name" hint="Lowercase letters, digits and hyphens (it is made so on export).">
-            {(id, hintId) => (
-              <input
-                id={id}
-                aria-describedby={hintId}
-                value={meta?.name ?? ''}
-                spellCheck={false}
-                placeholder="my-skill"
-                onChange={(e) => setMeta({ name: e.target.value })}
-              />
-            )}
-          </Field>
-          <Field
+          <TextField
+            label="Skill name"
+            hint="Lowercase letters, digits and hyphens (it is made so on export)."
+            value={meta?.name ?? ''}
+            spellCheck={false}
+            placeholder="my-skill"
+            onChange={(name) => setMeta({ name })}
+          />
+          <TextField
             label="Skill description"
             hint="What the skill does and when to use it (up to 1024 characters). Empty: the skill’s first line."
-          >
-            {(id, hintId) => (
-              <input
-                id={id}
-                aria-describedby={hintId}
-                value={meta?.description ?? ''}
-                maxLength={1024}
-                onChange={(e) => setMeta({ description: e.target.value })}
-              />
-            )}
-          </Field>
+            value={meta?.description ?? ''}
+            maxLength={1024}
+            onChange={(description) => setMeta({ description })}
+          />
         </div>
         <TriggerQueries />
       </Card>

@@ -1,5 +1,6 @@
 import { parseTriggerQueries } from '../../core/dataset/trigger-queries';
 import { setApp, useApp } from '../../store/app-store';
+import { FileButton } from '../common/FileButton';
 
 /**
  * The activation track's queries (issue #23 item 4): requests the skill should or should not be
@@ -21,19 +22,12 @@ export function TriggerQueries() {
   return (
     <div className="trigger-queries" role="group" aria-label="Trigger queries">
       <div className="row">
-        <label className="file-label">
-          <span>Open trigger queries (.json)</span>
-          <input
-            type="file"
-            aria-label="Open trigger queries"
-            accept=".json,application/json"
-            onChange={(e) => {
-              const f = e.target.files?.[0];
-              e.target.value = '';
-              if (f) void open(f);
-            }}
-          />
-        </label>
+        <FileButton
+          text="Open trigger queries (.json)"
+          label="Open trigger queries"
+          accept=".json,application/json"
+          onFiles={([f]) => void open(f)}
+        />
         {tq && (
           <button type="button" onClick={() => setApp({ triggerQueries: null })}>
             Remove

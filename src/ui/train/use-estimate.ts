@@ -6,7 +6,7 @@ import type { RunConfig } from '../../core/config/run-config';
 import type { CostEstimate } from '../../worker/api-types';
 import { effectiveOptimizer, useApp } from '../../store/app-store';
 import { estimatedEffort } from '../../core/config/capabilities';
-import { effectivePrices } from '../../store/effective-prices';
+import { chargedPrices } from '../../core/config/service-tier';
 
 /**
  * The run's estimate from the worker, asked again a moment after the settings, the skill or the
@@ -23,14 +23,13 @@ export function useEstimate(
   const environmentModule = useApp((s) => s.environmentModule?.module);
   const [estimate, setEstimate] = useState<CostEstimate | null>(null);
   const [listCost, setListCost] = useState<number | null>(null);
-  const prices = useMemo(() => effectivePrices(connection), [connection]);
+  const prices = useMemo(() => chargedPrices(connection.prices, connection), [connection]);
   const batchOneShot = Boolean(connection.target.batchApi);
   const listPrices = useMemo(() => {
     const { target, optimizer } = connection;
     const tiered = [target, optimizer].some((e) => tierPriceFactor(e.serviceTier) !== 1);
     return tiered || target.batchApi
-      ? effectivePrices({
-          ...connection,
+      ? chargedPrices(connection.prices, {
           target: { ...target, serviceTier: undefined },
           optimizer: { ...optimizer, serviceTier: undefined },
         })

@@ -13,6 +13,8 @@ import { keyFor, mcpTokenFor, withKeys } from '../key-binding';
 import { defaultLocks, runLockName, type LockManagerLike } from '../locks';
 import { withDemoEndpoint } from '../demo-endpoint';
 import { pageModuleEnvironment } from '../page-module-environment';
+import { EnvironmentError } from '../../engine/environment';
+import { serverName } from '../../core/agent/mcp-servers';
 
 export interface ApiDeps {
   db: SkillwrightDb | Promise<SkillwrightDb>;
@@ -124,14 +126,27 @@ function vaultKeys(vault: KeyVault): KeySource {
 
 /**
  * A run's environment: its module runs in a sandbox of the page's (an opaque origin: no keys,
- * store or network), made for each session of the run; its MCP servers (issue #31) are called
- * with the token the vault holds for each server's URL (the SDK's client loads only when a run
- * has servers: a separate chunk of the worker).
+ * store or network), made for each session of the run — never a module that came with an
+ * imported file until the person has read it and chosen to run it (issue #39). Its MCP servers
+ * (issue #31) are called with the token the vault holds for each server's URL, and only with the
+ * tools the person ticked: a server without that list (a file's) offers nothing here. The SDK's
+ * client loads only when a run has servers: a separate chunk of the worker.
  */
 function pageEnvironments(vault: KeyVault, sandboxes: ApiContext['sandboxes']): EnvironmentFactory {
   return async ({ spec }) => {
+    if (spec?.module?.from === 'bundle')
+      throw new EnvironmentError(
+        `environment module ${spec.module.fileName} came with the run's file and has not been approved: ` +
+          'read it on Runs and choose "Run this module" first',
+      );
     if (spec?.module) return pageModuleEnvironment(spec.module, () => sandboxes.current);
     if (!spec?.mcp) return undefined;
+    const unlisted = spec.mcp.servers.find((s) => !s.tools);
+    if (unlisted)
+      throw new EnvironmentError(
+        `MCP server ${serverName(unlisted)} has no list of the tools you allow (the run's file left it out); ` +
+          'this page calls only tools you ticked on Data → MCP servers',
+      );
     const keys = await vault.current();
     const { mcpEnvironmentOf } = await import('../../mcp/from-settings');
     return mcpEnvironmentOf(spec.mcp, ({ url, name }) => {

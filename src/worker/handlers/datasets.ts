@@ -11,7 +11,7 @@ import {
   type StagedDataset,
 } from '../../core/dataset/dataset-import';
 import { MAX_DATASET_BYTES } from '../../core/dataset/dataset-parse';
-import { deleteDataset, getDataset, listDatasets, putDataset, toDatasetItem } from '../../storage/datasets-repo';
+import { deleteDataset, getDataset, listDatasets, toDatasetItem } from '../../storage/datasets-repo';
 import type { DatasetCheck, Result, DatasetsApi } from '../api-types';
 import type { DatasetListItem } from '../../storage/datasets-repo';
 import { fail, type ApiContext } from './context';
@@ -52,7 +52,7 @@ function check(r: ImportResult): DatasetCheck {
 }
 
 export function datasetsHandlers(c: ApiContext): DatasetsApi {
-  const { dbp, now, newId } = c;
+  const { dbp, newId } = c;
   const drafts = new Map<string, StagedDataset>();
 
   async function store(r: ImportResult, name: string): Promise<Result<{ dataset: DatasetListItem }>> {
@@ -61,15 +61,8 @@ export function datasetsHandlers(c: ApiContext): DatasetsApi {
         problems: r.problems,
         truncated: r.truncated,
       });
-    const record = {
-      ...r.dataset,
-      id: `ds-${newId().replace(/^run-/, '')}`,
-      name: name || 'Dataset',
-      createdAt: now(),
-      fieldNames: r.fieldNames,
-    };
-    await putDataset(await dbp, record);
-    return { ok: true, dataset: toDatasetItem(record) };
+    const stored = await (await c.service).createDataset(r.dataset, { name, fieldNames: r.fieldNames });
+    return { ok: true, dataset: toDatasetItem(stored.dataset) };
   }
 
   const gone = () =>

@@ -1,13 +1,12 @@
 /**
- * A stored run as the HTML report's data (core/report/run-report.ts). The page's worker and the headless
- * runner gather the records from their own stores (IndexedDB, the runner's file) and share this
- * mapping, so both reports say the same thing.
+ * A stored run as the HTML report's data (core/report/run-report.ts): the run service's report
+ * (report.ts) gathers the records over the store port and maps them here, once for both hosts.
  */
 import type { ItemDelta } from '../core/verdict/credit';
 import type { ReportData, ReportGate } from '../core/report/run-report';
 import type { StepArtifacts } from '../engine/artifacts';
 import type { RunState, StepRecord } from '../engine/types';
-import type { RunRecord } from './schema';
+import type { RunRecord } from '../storage/schema';
 import { curveMarks } from '../engine/curve-marks';
 import { learningCurve } from '../core/report/learning-curve';
 

@@ -6,8 +6,8 @@
 import { stepKey } from '../engine/keys';
 import { skillHash } from '../core/basics/hash';
 import type { ArtifactRecord, OptimizerCallRecord, RolloutRow, SkillVersion, StepRecord } from '../engine/types';
-import type { RunRecord } from './schema';
-import type { RunRecords } from './run-records';
+import type { RunRecord } from '../storage/schema';
+import type { RunRecords } from './ports';
 import { parseOrigin } from '../core/skill/version-origin';
 
 export interface StepRecords {

@@ -10,7 +10,7 @@ import { compareOutcomes, isPass } from '../core/verdict/credit';
 import type { Edit } from '../core/skill/edits';
 import { readStepArtifacts } from '../engine/artifacts';
 import type { SkillVersion } from '../engine/types';
-import type { RunRecords } from './run-records';
+import type { RunRecords } from './ports';
 import { readStepRecords } from './step-records';
 import { INITIAL_ORIGIN, parseOrigin } from '../core/skill/version-origin';
 

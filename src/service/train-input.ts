@@ -6,7 +6,7 @@
 import type { RunConfig } from '../core/config/run-config';
 import type { TrainInput } from '../engine/run/trainer';
 import type { RunDataset } from '../engine/types';
-import type { RunRecord } from './schema';
+import type { RunRecord } from '../storage/schema';
 import { readableKeptFiles } from '../core/agent/package-text-files';
 
 export function trainInputOf(run: RunRecord, data: RunDataset, config: RunConfig = run.config): TrainInput {

@@ -2,9 +2,9 @@
  * A stored run as a bundle's text (bundle.ts's format), written once over the store port so both
  * hosts export the same file.
  */
-import { BUNDLE_FORMAT, BUNDLE_VERSION, storedEndpoints } from './bundle';
-import type { RunRecords } from './run-records';
-import { RUN_DATA_STORES } from './schema';
+import { BUNDLE_FORMAT, BUNDLE_VERSION, storedEndpoints } from '../storage/bundle';
+import type { RunRecords } from './ports';
+import { RUN_DATA_STORES } from '../storage/schema';
 
 /** Rows read per page, and characters gathered into one piece of the file (bounds memory). */
 const PAGE_ROWS = 500;
