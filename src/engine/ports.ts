@@ -30,9 +30,15 @@ export interface ToolCallRequest {
   arguments: string;
 }
 
+/**
+ * A reasoning model's record of its thinking in one turn (a Responses API reasoning item, issue
+ * #44): opaque, passed back as it came with the turn's calls, so the next turn reasons on.
+ */
+export type ReasoningItem = Record<string, unknown>;
+
 export type ChatMessage =
   | { role: 'system' | 'user'; content: string }
-  | { role: 'assistant'; content: string; toolCalls?: ToolCallRequest[] }
+  | { role: 'assistant'; content: string; toolCalls?: ToolCallRequest[]; reasoning?: ReasoningItem[] }
   | { role: 'tool'; toolCallId: string; content: string };
 
 export interface LlmRequest {
@@ -63,6 +69,10 @@ export interface LlmResponse {
   toolCalls?: ToolCallRequest[];
   /** An agent harness's own record of how it worked (an agent CLI as the target, issue #31). */
   transcript?: TrajectoryEntry[];
+  /** The turn's reasoning items (the Responses API), to pass back with its calls. */
+  reasoning?: ReasoningItem[];
+  /** What was adapted to the model's refusals before this call succeeded, in words for the run's log (issue #44). */
+  adapted?: string[];
 }
 
 /**

@@ -5,6 +5,7 @@
  * expected failures come back as `{ok: false, error}` because Comlink keeps only the message
  * of a thrown error.
  */
+import type { Effort } from '../core/config/capabilities';
 import type { CostEstimate } from '../engine/cost-estimate';
 import type { Price, Prices } from '../engine/meter';
 import type { EngineStage, NoiseReading, RunEvent } from '../engine/events';
@@ -37,7 +38,7 @@ import type { BlameLine, BlameSource, SkillBlame } from '../service/skill-blame'
 import type { ReviewRequest } from '../engine/artifacts';
 import type { RunEndpoints, StoredEndpoint } from '../storage/schema';
 
-import type { RoleCheck } from './connection-test';
+import type { RoleCheck } from '../service/connection-check';
 import type {
   CheckArtifact,
   GateArtifact,
@@ -193,6 +194,8 @@ export interface EstimateInput {
   triggers?: { train: number; val: number; test: number };
   /** The agents' environment module (issue #30): with it, each rollout is a trajectory of turns. */
   environment?: RunEnvironmentSpec;
+  /** The effort each role's calls reason at, for the reasoning tokens (issue #44). */
+  reasoning?: Partial<Record<'target' | 'optimizer', Effort>>;
 }
 export interface ConnectionInput {
   target: StoredEndpoint;

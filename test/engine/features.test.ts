@@ -235,8 +235,9 @@ describe('cost estimate', () => {
   });
 
   it('has price presets for common models, matched by prefix', () => {
-    expect(presetPrice('gpt-4o-mini-2024-07-18')).toEqual({ input: 0.15, output: 0.6 });
-    expect(presetPrice('openai/gpt-4o')).toEqual({ input: 2.5, output: 10 });
+    expect(presetPrice('gpt-4o-mini-2024-07-18')).toEqual({ input: 0.15, output: 0.6, cachedInput: 0.075 });
+    expect(presetPrice('openai/gpt-4o')).toEqual({ input: 2.5, output: 10, cachedInput: 1.25 });
+    expect(presetPrice('gpt-5.4-mini')).toEqual({ input: 0.75, output: 4.5, cachedInput: 0.075 });
     expect(presetPrice('my-local-llama')).toBeUndefined();
   });
 });

@@ -1,6 +1,7 @@
 /** `skillwright estimate --config F [--data F] [--skill F] [--json]`: the cost estimate the page shows before a run. */
 import { splitTriggerQueries } from '../../core/dataset/trigger-queries';
 import { estimateCost } from '../../service/evaluation';
+import { estimatedEffort } from '../../core/config/capabilities';
 import { loadInputs } from '../inputs';
 import { EXIT, type CliArgs, type CliIo } from '../io';
 import { runnerDeps } from '../host';
@@ -16,6 +17,10 @@ export function estimate(args: CliArgs, io: CliIo): number {
     skill,
     prices: config.prices,
     batchOneShot,
+    reasoning: {
+      target: estimatedEffort(config.endpoints.target),
+      optimizer: estimatedEffort(config.endpoints.optimizer),
+    },
     ...(dataset.tools ? { datasetTools: dataset.tools } : {}),
     ...(environment.module ? { environment: { module: environment.module } } : {}),
     ...(tsplit ? { triggers: { train: tsplit.train.length, val: tsplit.val.length, test: tsplit.test.length } } : {}),

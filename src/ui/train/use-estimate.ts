@@ -4,7 +4,8 @@ import { tierPriceFactor } from '../../core/config/service-tier';
 import { splitTriggerQueries } from '../../core/dataset/trigger-queries';
 import type { RunConfig } from '../../core/config/run-config';
 import type { CostEstimate } from '../../worker/api-types';
-import { useApp } from '../../store/app-store';
+import { effectiveOptimizer, useApp } from '../../store/app-store';
+import { estimatedEffort } from '../../core/config/capabilities';
 import { chargedPrices } from '../../core/config/service-tier';
 
 /**
@@ -48,6 +49,10 @@ export function useEstimate(
         datasetId,
         config,
         skill,
+        reasoning: {
+          target: estimatedEffort(connection.target),
+          optimizer: estimatedEffort(effectiveOptimizer(connection)),
+        },
         ...(triggers ? { triggers } : {}),
         ...(environmentModule ? { environment: { module: environmentModule } } : {}),
       };
@@ -68,6 +73,6 @@ export function useEstimate(
       else setListCost(null);
     }, 250);
     return () => clearTimeout(t);
-  }, [datasetId, config, skill, prices, listPrices, batchOneShot, triggers, environmentModule]);
+  }, [datasetId, config, skill, prices, listPrices, batchOneShot, triggers, environmentModule, connection]);
   return { estimate, listCost };
 }
