@@ -147,6 +147,16 @@ export async function probeCapabilities(role: Role, cfg: EndpointConfig, o: Prob
   const taken = withTools.filter((_, i) => toolAnswers[i] === 'yes');
   const refused = toolAnswers.some((a) => a === 'no');
   const tools = toolAnswers.every((a) => a === 'unknown') ? undefined : taken.length > 0;
+  // No effort takes tools on Chat Completions (OpenAI's GPT-6 Astra): the Responses API takes them
+  // with any, when the endpoint has it. Its efforts are those found on Chat Completions; one it
+  // refuses there is adapted to mid-run.
+  if (tools === false && api === 'chat' && !cfg.api) {
+    const responses: Capabilities = { ...found, api: 'responses' };
+    if ((await ask({ ...small }, responses, true)) === 'yes') {
+      const parallel = await parallelTaken(role, { ...plain, ...small }, responses, opts, req(true));
+      return { ...responses, tools: true, ...(parallel !== undefined ? { parallelToolCalls: parallel } : {}) };
+    }
+  }
   // Only a limit is worth keeping: where every effort goes with tools, none is listed.
   const toolEfforts = tools && refused ? { toolEfforts: taken } : {};
   // Asked beside an effort the model takes tools with: a refused effort is not a refused parameter.

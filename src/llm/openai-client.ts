@@ -163,7 +163,9 @@ export class RoleClient {
         if (refusal) {
           const now = this.capabilities();
           const moved = JSON.stringify(now) !== JSON.stringify(caps);
-          const change = moved ? null : adaptTo(refusal, now, sent);
+          const proposed = moved ? null : adaptTo(refusal, now, sent);
+          // A wire chosen by hand is the person's: a refusal that would move it stays an error.
+          const change = proposed && this.cfg.api && proposed.caps.api !== this.cfg.api ? null : proposed;
           // Another call adapted meanwhile (the request would differ now), or this refusal names
           // what was sent: change it, remember it, ask again at once. Neither is an attempt.
           if (moved || change) {

@@ -66,6 +66,24 @@ function supportedEfforts(message: string): Effort[] | null {
   return efforts.length ? efforts : null;
 }
 
+/**
+ * No effort the model takes goes beside function tools on Chat Completions (OpenAI's GPT-6 Astra
+ * refuses tools with every effort there, and refuses 'none' itself): the Responses API takes tools
+ * with any effort, and keeps the reasoning between an agent's turns.
+ */
+function toResponses(caps: Capabilities): Adaptation {
+  const { toolEfforts: _chatOnly, ...rest } = caps;
+  return {
+    caps: { ...rest, api: 'responses' },
+    change:
+      'takes function tools on Chat Completions with no reasoning effort it accepts: its calls go to the Responses API, which takes them with any',
+  };
+}
+
+/** Efforts the model is known to take ('' sends none, always taken), of those given. */
+const taken = (efforts: readonly ReasoningEffort[], accepted: readonly Effort[] | undefined) =>
+  efforts.filter((e) => e === '' || !accepted || accepted.includes(e));
+
 function effortChange(r: Refusal, caps: Capabilities, sent: Sent): Adaptation | null {
   if (sent.tools && /tools/i.test(r.message)) {
     // Function tools refused beside reasoning (OpenAI's reasoning models on Chat Completions).
@@ -73,6 +91,8 @@ function effortChange(r: Refusal, caps: Capabilities, sent: Sent): Adaptation | 
     const left = /'none'|"none"/.test(r.message)
       ? (['none'] as ReasoningEffort[])
       : asked.filter((e) => e !== sent.effort);
+    if (caps.api === 'chat' && !taken(left, caps.efforts).length && /responses/i.test(r.message))
+      return toResponses(caps);
     if (!left.length || (left.length === asked.length && left.every((e, i) => e === asked[i]))) return null;
     return {
       caps: { ...caps, toolEfforts: left, tools: true },
@@ -82,6 +102,9 @@ function effortChange(r: Refusal, caps: Capabilities, sent: Sent): Adaptation | 
   const supported = supportedEfforts(r.message);
   if (supported) {
     if (!sent.effort || supported.includes(sent.effort as Effort)) return null;
+    // The effort tools were allowed with is itself refused: none is left for tools on this wire.
+    if (sent.tools && caps.api === 'chat' && caps.toolEfforts && !taken(caps.toolEfforts, supported).length)
+      return toResponses({ ...caps, efforts: supported });
     return {
       caps: { ...caps, efforts: supported },
       change: `accepts reasoning efforts ${list(supported)}: ${sent.effort} is sent as ${nearestEffort(sent.effort, supported)}`,

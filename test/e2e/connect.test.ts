@@ -8,6 +8,7 @@ import { launchBrowser } from './support/chromium';
 import { connect, countStore } from './support/app';
 import { appSession, appUrl, skip, startDemo } from './support/session';
 import { shootThemes } from './support/shots';
+import { seriousViolations } from './support/axe';
 
 describe.skipIf(Boolean(skip))('connection diagnoses in Chromium', () => {
   let ctx: BrowserContext;
@@ -139,6 +140,12 @@ describe.skipIf(Boolean(skip))('what the models accept and what they cost, on Co
     expect(kept.target.reasoningEffort).toBe('minimal');
     await page.getByText('The model does not accept minimal: low is sent.').waitFor();
     await shootThemes(page, found, 'connect-capabilities');
+    // The findings, the effort hints and the price notes pass an accessibility scan in both themes.
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      expect(await seriousViolations(page), scheme).toEqual([]);
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
     await page.getByLabel('Target reasoning effort').selectOption('');
     // After a reload the findings are still there; another model's are not shown as this one's.
     await page.reload();

@@ -30,6 +30,8 @@ const OPTIMIZER: Partial<EndpointConfig> = { temperature: 0, maxOutputTokens: 60
 /** The target's calls in flight at once (the harness's default). */
 const CONFIG_CONCURRENCY = 4;
 const OPENAI_EFFORTS = ['none', 'low', 'medium', 'high', 'xhigh', 'max'];
+/** OpenAI's GPT-6 Astra: no none; on Chat Completions, function tools with none of its efforts. */
+const ASTRA_EFFORTS = ['low', 'medium', 'high', 'xhigh', 'max'];
 
 const servers: LlmTestServer[] = [];
 afterAll(() => Promise.all(servers.map((s) => s.close())));
@@ -67,16 +69,17 @@ async function train(behaviour: Partial<ServerOptions>, o: { probe?: boolean } =
 let plain: Awaited<ReturnType<typeof train>>;
 let runs: Record<string, Awaited<ReturnType<typeof train>>>;
 beforeAll(async () => {
-  const [p, temperature, completionTokens, toolsNone, jsonSchema, responses] = await Promise.all([
+  const [p, temperature, completionTokens, toolsNone, jsonSchema, responses, astra] = await Promise.all([
     train({}),
     train({ rejectsTemperature: true }),
     train({ wantsMaxCompletionTokens: true }),
     train({ efforts: OPENAI_EFFORTS, toolsOnlyWithEffortNone: true }),
     train({ jsonSchema: false }),
     train({ responsesOnly: true, reasoningItems: true, efforts: OPENAI_EFFORTS }, { probe: true }),
+    train({ efforts: ASTRA_EFFORTS, toolsOnlyWithEffortNone: true, reasoningItems: true }),
   ]);
   plain = p;
-  runs = { temperature, completionTokens, toolsNone, jsonSchema, responses };
+  runs = { temperature, completionTokens, toolsNone, jsonSchema, responses, astra };
 }, 180_000);
 
 const adaptations = (logs: string[]) => logs.filter((l) => /^The (target|optimizer) model /.test(l));
@@ -93,6 +96,14 @@ describe('training on today’s models (issue #44)', () => {
     ['wants max_completion_tokens', 'completionTokens', ['The target model sim-target wants max_completion_tokens', 'The optimizer model sim-optimizer wants max_completion_tokens']],
     ['takes tools only with effort none', 'toolsNone', ['The target model sim-target takes function tools only with reasoning effort none']],
     ['rejects json_schema', 'jsonSchema', ['The optimizer model sim-optimizer refused json_schema output']],
+    [
+      'takes tools on Chat Completions with no effort it accepts (GPT-6 Astra)',
+      'astra',
+      [
+        'The target model sim-target takes function tools only with reasoning effort none',
+        'The target model sim-target takes function tools on Chat Completions with no reasoning effort it accepts: its calls go to the Responses API',
+      ],
+    ],
   ])('a model that %s: the same best skill; each refusal adapted once and logged, no error row', (_name, key, said) => {
     const run = runs[key];
     expect(run.outcome.status).toBe('completed');
@@ -112,6 +123,17 @@ describe('training on today’s models (issue #44)', () => {
     const refused = runs.toolsNone.srv.log.filter((e) => e.status === 400).length;
     expect(refused).toBeGreaterThanOrEqual(1);
     expect(refused).toBeLessThanOrEqual(CONFIG_CONCURRENCY);
+  });
+
+  it('GPT-6 Astra, never tested: once moved to the Responses API, every target call goes there at the role’s effort', () => {
+    const log = runs.astra.srv.log.filter((e) => e.stage === 'target');
+    const moved = log.findIndex((e) => e.wire === 'responses');
+    expect(moved).toBeGreaterThan(0);
+    expect(log.slice(moved).filter((e) => e.wire !== 'responses' && e.status === 200)).toEqual([]);
+    expect(log.filter((e) => e.wire === 'responses').every((e) => e.status === 200 && e.effort === 'low')).toBe(true);
+    // Refused only while the first answers were on their way: the calls then in flight, twice at most.
+    expect(log.filter((e) => e.status === 400).length).toBeLessThanOrEqual(2 * CONFIG_CONCURRENCY);
+    expect(runs.astra.srv.reasoningCarried()).toBeGreaterThan(0);
   });
 
   it('the Responses API, chosen by the probe: reasoning items go back between turns; the same best skill', () => {

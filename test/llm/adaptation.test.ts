@@ -77,6 +77,30 @@ describe('adapting to what the model refuses', () => {
     ]);
   });
 
+  it('tools with no effort the model takes on Chat Completions (GPT-6 Astra): the calls move to the Responses API', async () => {
+    // Astra refuses function tools beside every effort on Chat Completions, and refuses 'none' itself.
+    const srv = await serve({ efforts: ['low', 'medium', 'high', 'xhigh', 'max'], toolsOnlyWithEffortNone: true });
+    const c = client(srv, { reasoningEffort: 'low' });
+    const turn = await c.complete(ask(true));
+    expect(turn.adapted).toEqual([
+      'The target model sim-target takes function tools only with reasoning effort none: its agent turns are sent so (the Responses API keeps reasoning beside tools).',
+      'The target model sim-target takes function tools on Chat Completions with no reasoning effort it accepts: its calls go to the Responses API, which takes them with any.',
+    ]);
+    expect(srv.log.map((e) => [e.status, e.wire ?? 'chat', e.effort])).toEqual([
+      [400, 'chat', 'low'],
+      [400, 'chat', 'none'],
+      [200, 'responses', 'low'],
+    ]);
+    // Remembered: the next turn goes there at once.
+    await c.complete(ask(true));
+    expect(srv.log.slice(3).map((e) => [e.status, e.wire])).toEqual([[200, 'responses']]);
+    // A wire chosen by hand is kept: the refusal is then an error, not a move.
+    const kept = await serve({ efforts: ['low', 'medium', 'high', 'xhigh', 'max'], toolsOnlyWithEffortNone: true });
+    const e = await client(kept, { reasoningEffort: 'low', api: 'chat' }).complete(ask(true)).catch((x: unknown) => x);
+    expect(isLlmError(e) && e.kind).toBe('bad_request');
+    expect(kept.log.every((l) => l.wire === undefined)).toBe(true);
+  });
+
   it('a refused json_schema steps down to json_object and says so', async () => {
     const srv = await serve({ jsonSchema: false });
     const r = await new RoleClient('optimizer', testEndpoint(srv.url, 'sim-optimizer')).complete({

@@ -28,6 +28,8 @@ async function testConnection(options: Partial<ServerOptions>) {
 
 const ALL = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'];
 const OPENAI_LIKE = ['none', 'low', 'medium', 'high', 'xhigh', 'max'];
+/** GPT-6 Astra's efforts: no none (and on Chat Completions, tools with none of them). */
+const ASTRA = ['low', 'medium', 'high', 'xhigh', 'max'];
 
 describe('the capability probe (Test connection)', () => {
   it('a plain endpoint: chat, temperature, max_tokens, every effort, tools, json_schema', async () => {
@@ -68,6 +70,15 @@ describe('the capability probe (Test connection)', () => {
     expect(target.capabilities?.parallelToolCalls).toBe(true);
     expect(said).toContain('reasoning efforts: none, low, medium, high, xhigh, max');
     expect(said).toContain('function tools: only with reasoning effort none (agent turns are sent so)');
+  });
+
+  it('a model that takes tools on Chat Completions with no effort it accepts (GPT-6 Astra) gets the Responses API', async () => {
+    const { target, optimizer, said } = await testConnection({ efforts: ASTRA, toolsOnlyWithEffortNone: true });
+    expect(target.capabilities).toMatchObject({ api: 'responses', efforts: ASTRA, tools: true });
+    expect(target.capabilities?.toolEfforts).toBeUndefined();
+    expect(said[0]).toMatch(/^API: Responses/);
+    // The optimizer's calls carry no tools: Chat Completions serves them.
+    expect(optimizer.capabilities?.api).toBe('chat');
   });
 
   it('names an endpoint that rejects json_schema, and one that refuses parallel_tool_calls', async () => {

@@ -126,7 +126,7 @@ export const WIRE_MEANING: Record<Wire, { name: string; said: string }> = {
   },
   responses: {
     name: 'Responses API (`/responses`)',
-    said: 'OpenAI’s, and gateways that copy it; the probe chooses it on api.openai.com and where it is the only wire. Reasoning items go back with the calls they led to (`store: false`).',
+    said: 'OpenAI’s, and gateways that copy it; the probe chooses it on api.openai.com, where it is the only wire, and for a target that takes tools on Chat Completions with no effort it accepts (so does a refusal mid-run). Reasoning items go back with the calls they led to (`store: false`).',
   },
 };
 
