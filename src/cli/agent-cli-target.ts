@@ -6,6 +6,7 @@
  * row's trajectory. Transient failures (empty output, a timeout, a crash) are asked again and
  * never scored; fatal ones (an expired login, a model the account cannot use, an outdated CLI)
  * stop the run at once with the agent's own words. The workspace is removed after each item.
+ * This is the process part of the Target port's harness adapter (engine/target/harness.ts).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,7 +16,8 @@ import { classifyAgentFailure, type AgentCommand } from '../core/agent/agent-com
 import { readAgentTranscript } from '../core/agent/agent-transcript';
 import { splitBundle } from '../core/skill/skill-package';
 import { isSectionPath } from '../core/skill/package-paths';
-import { LlmError, type LlmRequest, type LlmResponse } from '../engine/ports';
+import { LlmError } from '../engine/ports';
+import type { AgentHarness, HarnessAnswer } from '../engine/target/harness';
 
 /** Output kept of a run, for the answer and the messages (a runaway agent is cut, not stored whole). */
 const MAX_OUTPUT = 1_000_000;
@@ -98,16 +100,15 @@ function run(cmd: AgentCommand, ws: string, task: string, timeoutMs: number, sig
 const firstLines = (text: string) => text.trim().split('\n').slice(0, 3).join(' ').slice(0, 300);
 const tokens = (chars: number) => Math.max(1, Math.ceil(chars / 4));
 
-/** The target role's client for an agent CLI: `complete` runs the agent on one task. */
-export function agentCliTarget(cmd: AgentCommand, o: { timeoutMs: number; maxRetries: number; backoffMs?: number }) {
+/** An agent CLI as the engine's agent harness (engine/target/harness.ts): `solve` runs the agent on one task. */
+export function agentCliTarget(
+  cmd: AgentCommand,
+  o: { timeoutMs: number; maxRetries: number; backoffMs?: number },
+): AgentHarness {
   return {
-    async complete(req: LlmRequest): Promise<LlmResponse> {
-      const skill = req.skill ?? req.messages.find((m) => m.role === 'system')?.content ?? '';
-      const task = req.messages
-        .filter((m) => m.role === 'user')
-        .map((m) => m.content)
-        .join('\n\n');
-      const started = Date.now();
+    label: `agent CLI ${basename(cmd.command[0])}`,
+    async solve(req): Promise<HarnessAnswer> {
+      const { skill, prompt: task } = req;
       let last = '';
       for (let attempt = 1; attempt <= o.maxRetries + 1; attempt++) {
         if (req.signal?.aborted) throw new LlmError('aborted', 'The call was cancelled.', { role: 'target' });
@@ -143,8 +144,6 @@ export function agentCliTarget(cmd: AgentCommand, o: { timeoutMs: number; maxRet
                 reasoningTokens: 0,
               },
               usageEstimated: true,
-              latencyMs: Date.now() - started,
-              attempts: attempt,
               ...(transcript.length ? { transcript } : {}),
             };
           }

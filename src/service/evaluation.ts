@@ -7,7 +7,7 @@ import type { DatasetItem, SplitName } from '../core/dataset/dataset-types';
 import type { RunConfig } from '../core/config/run-config';
 import { rolloutTemplateOf } from '../engine/context';
 import { estimateCost as estimate, type CostEstimate } from '../engine/cost-estimate';
-import { evaluateSkill as evaluate } from '../engine/evaluate';
+import { evaluateSkill as evaluate } from '../engine/run/evaluate';
 import type { EventSink } from '../engine/events';
 import { improveWithFeedback as improve } from '../engine/feedback';
 import type { Prices } from '../engine/meter';
@@ -16,6 +16,7 @@ import type { RolloutRow, RunDataset } from '../engine/types';
 import { MemoryRunStore } from '../storage/memory-store';
 import type { RunEndpoints } from '../storage/schema';
 import { llmPortFor } from './llm-port';
+import { environmentOf, hasEnvironment, targetOf } from './target';
 import { fail, type HostDeps, type Outcome } from './ports';
 import { isAgenticSetup, type RunEnvironmentSpec } from '../core/agent/environment-spec';
 import type { PackageFile } from '../core/skill/skill-package';
@@ -52,9 +53,11 @@ export async function evaluateSkill(
 ): Promise<Outcome<Evaluation>> {
   // Items with a user_goal are conversations: the user simulator's own endpoint plays their users.
   const conversations = input.data.items.some((i) => i.agent?.user);
+  const chosen = targetOf(deps.agentCli, input.endpoints, input.config);
+  if (!chosen.ok) return chosen;
   const port = await llmPortFor(deps, input.endpoints, input.config, 'evaluate', { conversations });
   if (!port.ok) return port;
-  const environment = await deps.environments?.({ config: input.config, spec: input.environment });
+  const environment = await environmentOf(deps.environment, input.environment);
   const r = await evaluate(
     {
       skill: input.skill,
@@ -72,6 +75,7 @@ export async function evaluateSkill(
       ...o,
       now: deps.now,
       environment,
+      target: chosen.target,
     },
   ).finally(() => environment?.dispose?.());
   if (!r.ok) return fail(r.kind, r.reason);
@@ -137,7 +141,7 @@ export function estimateCost(deps: Pick<HostDeps, 'promptFiles'>, input: Estimat
   const agentic = isAgenticSetup({
     datasetTools: input.datasetTools,
     items: input.items,
-    environment: Boolean(input.environment?.module || input.environment?.mcp),
+    environment: hasEnvironment(input.environment),
     referencesOnDemand: input.config.referencesOnDemand,
   });
   const prompts = buildPromptSet(deps.promptFiles, input.config.promptOverrides);

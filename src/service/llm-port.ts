@@ -35,11 +35,6 @@ export async function llmPortFor(
   /** An evaluation whose items talk with a simulated user calls the simulator (issue #31). */
   o: { conversations?: boolean } = {},
 ): Promise<Outcome<{ llm: LlmPort }>> {
-  if (endpoints.target.agentCommand && use !== 'feedback' && !deps.transport?.targetRunner)
-    return fail(
-      'invalid_config',
-      `This run's target is an agent CLI (${endpoints.target.model}): only the headless runner can start it (skillwright resume --out DIR).`,
-    );
   const key = async (role: KeyRole, borrow?: KeyRole) => deps.keys.keyFor(role, endpoints, borrow);
   const made = (e: StoredEndpoint, k: string, role: KeyRole) =>
     endpointConfig(e, k, role === 'target' ? config.targetConcurrency : config.optimizerConcurrency, role);

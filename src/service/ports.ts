@@ -1,12 +1,14 @@
 /**
  * What the run service needs from its host (DESIGN §7b): the store, the prompt texts, where keys
  * come from, the transport of LLM calls, the clock and ids — and, for agentic runs (issue #30),
- * where a run's tool environment comes from. The page's worker and the runner each provide them;
- * everything else is the service's own.
+ * what differs in how a run's environment and target are had (service/target.ts chooses them).
+ * The page's worker and the runner each provide them; everything else is the service's own.
  */
-import type { RunConfig } from '../core/config/run-config';
-import type { RunEnvironmentSpec } from '../core/agent/environment-spec';
+import type { AgentCommand } from '../core/agent/agent-command';
+import type { ModuleSource } from '../core/agent/environment-spec';
+import type { McpSettings } from '../core/agent/mcp-servers';
 import type { ToolEnvironment } from '../engine/environment';
+import type { AgentHarness } from '../engine/target/harness';
 import type { ClientOptions } from '../llm/openai-client';
 import type { RunStore } from '../engine/ports';
 import type { ArtifactRecord, OptimizerCallRecord, RolloutRow, SkillVersion, StepRecord } from '../engine/types';
@@ -26,21 +28,23 @@ export interface KeySource {
   keyFor(role: KeyRole, endpoints: RunEndpoints, borrow?: KeyRole): Promise<KeyFor>;
 }
 
-/** What a run's environment is made for: the run (or an evaluation's settings). */
-export interface EnvironmentRequest {
-  runId?: string;
-  config: RunConfig;
-  /** What the run (or evaluation) keeps of its environment: the module it was made with. */
-  spec?: RunEnvironmentSpec;
-}
+/** A server's token (or none), and where the person sets it, for a 401's advice. */
+export type TokenOf = (server: { name: string; url: string }) => Promise<{ token?: string; hint: string }>;
 
 /**
- * The seam of agentic rollouts (issue #30, DESIGN §7c): a host's maker of a run's tool
- * environment, as `keys` are its source of keys — the page serves a user's ES module in its own
- * worker, the runner imports it in Node, later MCP servers. The service asks it once per session
- * and hands what it gets to the engine; without one (or for a run without tools) there is none.
+ * The seam of agentic rollouts (issue #30, DESIGN §7c), as `keys` are the host's source of keys:
+ * what a host gives for a run's environment; service/target.ts makes the environment from it.
  */
-export type EnvironmentFactory = (of: EnvironmentRequest) => Promise<ToolEnvironment | undefined>;
+export interface EnvironmentHost {
+  tokenOf: TokenOf;
+  /** The run's module, loaded and served where the host runs a person's code (throws EnvironmentError). */
+  loadModule(module: ModuleSource): Promise<ToolEnvironment>;
+  /** The servers the host calls for a run's stored ones (the runner: its config's own); the stored ones when absent. */
+  mcpServers?(stored: McpSettings): McpSettings;
+}
+
+/** A host that starts agent CLIs (the runner): the process part of that target (cli/agent-cli-target.ts). */
+export type AgentCliHost = (cmd: AgentCommand, o: { timeoutMs: number; maxRetries: number }) => AgentHarness;
 
 /**
  * The run service's store (DESIGN §7b): run records and their datasets, each run's engine store
@@ -87,7 +91,8 @@ export interface HostDeps {
   keys: KeySource;
   /** How LLM calls travel (the page answers its demo endpoint in the worker; tests shorten backoffs). */
   transport?: ClientOptions;
-  environments?: EnvironmentFactory;
+  environment?: EnvironmentHost;
+  agentCli?: AgentCliHost;
   now: () => number;
   newId: () => string;
   /** Where the store is, for messages: "this browser", "this folder". */

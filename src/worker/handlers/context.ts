@@ -7,7 +7,7 @@ import { IdbRunRecords } from '../../storage/idb-run-records';
 import type { SkillwrightDb } from '../../storage/open-db';
 import { forgetKeys, getRememberedKeys, rememberKeys } from '../../storage/settings-repo';
 import { createRunService, type RunService } from '../../service/run-service';
-import type { EnvironmentFactory, KeySource } from '../../service/ports';
+import type { EnvironmentHost, KeySource } from '../../service/ports';
 import type { ApiError, Secrets } from '../api-types';
 import { keyFor, mcpTokenFor, withKeys } from '../key-binding';
 import { defaultLocks, runLockName, type LockManagerLike } from '../locks';
@@ -121,20 +121,17 @@ function vaultKeys(vault: KeyVault): KeySource {
 }
 
 /**
- * A run's environment: its module runs in a worker of its own, made for each session of the run;
- * its MCP servers (issue #31) are called with the token the vault holds for each server's URL
- * (the SDK's client loads only when a run has servers: a separate chunk of the worker).
+ * What the page gives for a run's environment (service/target.ts chooses it): its module runs in
+ * a worker of its own, made for each session of the run; its MCP servers (issue #31) are called
+ * with the token the vault holds for each server's URL.
  */
-function pageEnvironments(vault: KeyVault): EnvironmentFactory {
-  return async ({ spec }) => {
-    if (spec?.module) return pageModuleEnvironment(spec.module);
-    if (!spec?.mcp) return undefined;
-    const keys = await vault.current();
-    const { mcpEnvironmentOf } = await import('../../mcp/from-settings');
-    return mcpEnvironmentOf(spec.mcp, ({ url, name }) => {
-      const token = mcpTokenFor(keys, url);
+function pageEnvironments(vault: KeyVault): EnvironmentHost {
+  return {
+    async tokenOf({ url, name }) {
+      const token = mcpTokenFor(await vault.current(), url);
       return { ...(token ? { token } : {}), hint: `enter ${name}'s token under MCP servers on Data` };
-    });
+    },
+    loadModule: async (module) => pageModuleEnvironment(module),
   };
 }
 
@@ -151,7 +148,7 @@ export function createApiContext(deps: ApiDeps): ApiContext {
       records: new IdbRunRecords(db, deps.estimate),
       promptFiles: deps.promptFiles,
       keys: vaultKeys(vault),
-      environments: pageEnvironments(vault),
+      environment: pageEnvironments(vault),
       transport: { ...deps.clientOptions, fetch },
       now,
       newId,

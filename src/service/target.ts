@@ -1,0 +1,66 @@
+/**
+ * The one place a run's target and environment are chosen (issue #41), for both hosts and every
+ * use case — a training session, an evaluation, the cost estimate:
+ * - the target: the model endpoint's (the chat call, the tool loop: engine/target/model-target.ts),
+ *   or an agent CLI, which only a host that can start programs offers (the runner's `agentCli`);
+ * - the environment: MCP servers, connected here, or an environment module, loaded by the host.
+ * A host gives only what differs between the page and the runner: where an MCP server's token
+ * comes from (`tokenOf`), how a module is loaded and served (`loadModule`: the page's own worker,
+ * the runner's Node process), and which servers its person named (`mcpServers`, the runner's
+ * config: its names bind the tokens, issue #39 H3).
+ */
+import { serverName } from '../core/agent/mcp-servers';
+import type { RunEnvironmentSpec } from '../core/agent/environment-spec';
+import type { RunConfig } from '../core/config/run-config';
+import type { ToolEnvironment } from '../engine/environment';
+import { mcpEnvironmentOf } from '../mcp/from-settings';
+import type { Target } from '../engine/target-port';
+import { harnessTarget } from '../engine/target/harness';
+import { modelTarget } from '../engine/target/model-target';
+import type { RunEndpoints } from '../storage/schema';
+import { endpointConfig } from './llm-port';
+import { fail, type AgentCliHost, type EnvironmentHost, type Outcome } from './ports';
+
+/** The run's target: its endpoint's model, or the agent CLI its endpoint names (only where a host can start it). */
+export function targetOf(
+  agentCli: AgentCliHost | undefined,
+  endpoints: RunEndpoints,
+  config: RunConfig,
+): Outcome<{ target: Target }> {
+  const cmd = endpoints.target.agentCommand;
+  if (!cmd) return { ok: true, target: modelTarget };
+  if (!agentCli)
+    return fail(
+      'invalid_config',
+      `This run's target is an agent CLI (${endpoints.target.model}): only the headless runner can start it (skillwright resume --out DIR).`,
+    );
+  // Its time limit and retries are the target endpoint's, with the target role's defaults.
+  const e = endpointConfig(endpoints.target, '', config.targetConcurrency, 'target');
+  return { ok: true, target: harnessTarget(agentCli(cmd, { timeoutMs: e.timeoutMs, maxRetries: e.maxRetries })) };
+}
+
+/** Whether a run with this spec has an environment offering tools: the estimate reads this choice too. */
+export const hasEnvironment = (spec: RunEnvironmentSpec | undefined): boolean => Boolean(spec?.module || spec?.mcp);
+
+/**
+ * The run's environment for one session (a resume makes a fresh one); none without a spec or a
+ * host. One that cannot be had (a module that does not load, a server down, its token refused)
+ * throws EnvironmentError, which pauses the run.
+ */
+export async function environmentOf(
+  host: EnvironmentHost | undefined,
+  spec: RunEnvironmentSpec | undefined,
+): Promise<ToolEnvironment | undefined> {
+  if (!host || !hasEnvironment(spec)) return undefined;
+  if (spec?.module) return host.loadModule(spec.module);
+  const servers = host.mcpServers?.(spec!.mcp!) ?? spec!.mcp!;
+  const tokens = new Map(
+    await Promise.all(
+      servers.servers.map(async (c) => {
+        const name = serverName(c);
+        return [`${name}|${c.url}`, await host.tokenOf({ name, url: c.url })] as const;
+      }),
+    ),
+  );
+  return mcpEnvironmentOf(servers, ({ name, url }) => tokens.get(`${name}|${url}`) ?? { hint: '' });
+}
