@@ -1,5 +1,5 @@
 /// <reference types="vitest/config" />
-import { defineConfig } from 'vite';
+import { build, defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 
 /** The tests that run through the SDK against the test LLM server (the `engine` project). */
@@ -10,10 +10,42 @@ const ENGINE_TESTS = [
   'test/service/**/*.test.ts',
 ];
 
+/**
+ * `virtual:module-host-script`: src/worker/module.worker.ts bundled into one classic script, as
+ * text (issue #39). Environment modules run in a sandboxed iframe — an opaque origin — which can
+ * load nothing from this origin and cannot start a module worker from a blob, so the trainer
+ * hands it this text to start as a classic worker. Built the same way in dev, build and tests.
+ */
+function moduleHostScript(): Plugin {
+  const id = 'virtual:module-host-script';
+  const entry = 'src/worker/module.worker.ts';
+  return {
+    name: 'skillwright:module-host-script',
+    resolveId: (source) => (source === id ? `\0${id}` : undefined),
+    async load(resolved) {
+      if (resolved !== `\0${id}`) return undefined;
+      const out = await build({
+        configFile: false,
+        logLevel: 'silent',
+        build: {
+          write: false,
+          target: 'es2022',
+          minify: true,
+          lib: { entry, formats: ['iife'], name: 'moduleHost', fileName: 'module-host' },
+        },
+      });
+      const { output } = Array.isArray(out) ? out[0] : (out as Extract<typeof out, { output: unknown }>);
+      for (const f of output[0].moduleIds ?? []) if (!f.startsWith('\0')) this.addWatchFile(f);
+      return `export default ${JSON.stringify(output[0].code)};`;
+    },
+  };
+}
+
 export default defineConfig({
   base: './', // relative asset URLs: dist/ can be hosted under any path
-  plugins: [react()],
-  worker: { format: 'es' }, // 'iife' cannot code-split worker bundles
+  plugins: [react(), moduleHostScript()],
+  // 'iife' cannot code-split worker bundles; the trainer worker hands modules' sandboxes their host script.
+  worker: { format: 'es', plugins: () => [moduleHostScript()] },
   build: {
     target: 'es2022',
     chunkSizeWarningLimit: 10000, // Monaco's chunks are multi-MB by nature and load lazily

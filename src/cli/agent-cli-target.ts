@@ -5,14 +5,17 @@
  * answer comes from standard output or a file, its transcript (when it writes one) becomes the
  * row's trajectory. Transient failures (empty output, a timeout, a crash) are asked again and
  * never scored; fatal ones (an expired login, a model the account cannot use, an outdated CLI)
- * stop the run at once with the agent's own words. The workspace is removed after each item.
- * This is the process part of the Target port's harness adapter (engine/target/harness.ts).
+ * stop the run at once with the agent's own words. The agent leads a process group of its own:
+ * on a timeout, a cancel and after each item the whole group is killed, so nothing it started
+ * outlives the item or holds the run. The workspace is removed after each item. This is the
+ * process part of the Target port's harness adapter (engine/target/harness.ts).
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { classifyAgentFailure, type AgentCommand } from '../core/agent/agent-command';
+import { agentEnvironment, type AgentCommand } from '../core/agent/agent-command';
+import { classifyAgentFailure, errorLines } from '../core/agent/agent-failure';
 import { readAgentTranscript } from '../core/agent/agent-transcript';
 import { splitBundle } from '../core/skill/skill-package';
 import { isSectionPath } from '../core/skill/package-paths';
@@ -62,23 +65,56 @@ export function installSkill(ws: string, skillFile: string, skill: string): void
   }
 }
 
+/** How long an agent's output pipes may stay open after it exited (a process it left holds them). */
+const PIPE_GRACE_MS = 500;
+/** Each agent leads a process group of its own, so it and all it started are stopped together. */
+const OWN_GROUP = process.platform !== 'win32';
+
+/** Kill the agent and every process it started (issue #39 M3); nothing when they are gone. */
+function killGroup(child: ChildProcess): void {
+  try {
+    if (OWN_GROUP && child.pid) process.kill(-child.pid, 'SIGKILL');
+    else child.kill('SIGKILL');
+  } catch {
+    // The group is gone already.
+  }
+}
+
 function run(cmd: AgentCommand, ws: string, task: string, timeoutMs: number, signal?: AbortSignal): Promise<Attempt> {
   return new Promise((resolve, reject) => {
     const args = cmd.command.slice(1).map((a) => (cmd.task === 'argument' && a === '{task}' ? task : a));
-    const child = spawn(cmd.command[0], args, { cwd: ws, env: process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    // The agent runs commands a model chooses: it gets no key or token of the runner's (issue #39 M2).
+    const env = agentEnvironment(process.env, cmd.passEnv);
+    const child = spawn(cmd.command[0], args, { cwd: ws, env, stdio: ['pipe', 'pipe', 'pipe'], detached: OWN_GROUP });
     let stdout = '';
     let stderr = '';
     let timedOut = false;
-    const stop = () => child.kill('SIGKILL');
+    let settled = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      stop();
+      killGroup(child);
     }, timeoutMs);
-    const onAbort = () => stop();
+    const onAbort = () => killGroup(child);
     signal?.addEventListener('abort', onAbort, { once: true });
+    let grace: ReturnType<typeof setTimeout> | undefined;
+    // Settled once the agent's pipes close, or shortly after it exits: a process it left running
+    // may hold them open for good. Whatever it left is killed with its group, every time.
+    const settle = (code: number | null) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      clearTimeout(grace);
+      signal?.removeEventListener('abort', onAbort);
+      killGroup(child);
+      child.stdout.destroy();
+      child.stderr.destroy();
+      resolve({ code, stdout, stderr, timedOut });
+    };
     child.stdout.on('data', (d: Buffer) => (stdout = (stdout + d.toString()).slice(0, MAX_OUTPUT)));
     child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(0, MAX_OUTPUT)));
     child.on('error', (e) => {
+      if (settled) return;
+      settled = true;
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
       reject(
@@ -87,17 +123,13 @@ function run(cmd: AgentCommand, ws: string, task: string, timeoutMs: number, sig
         }),
       );
     });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      resolve({ code, stdout, stderr, timedOut });
-    });
+    child.on('exit', (code) => (grace = setTimeout(() => settle(code), PIPE_GRACE_MS)));
+    child.on('close', (code) => settle(code));
     child.stdin.on('error', () => undefined); // an agent that does not read its input
     child.stdin.end(cmd.task === 'stdin' ? task : '');
   });
 }
 
-const firstLines = (text: string) => text.trim().split('\n').slice(0, 3).join(' ').slice(0, 300);
 const tokens = (chars: number) => Math.max(1, Math.ceil(chars / 4));
 
 /** An agent CLI as the engine's agent harness (engine/target/harness.ts): `solve` runs the agent on one task. */
@@ -126,10 +158,10 @@ export function agentCliTarget(
           else if (r.code !== 0 || !answer) {
             const kind = classifyAgentFailure(output);
             if (kind !== 'transient')
-              throw new LlmError(kind, `The agent CLI stopped: ${firstLines(output) || `exit code ${r.code}`}`, {
+              throw new LlmError(kind, `The agent CLI stopped: ${errorLines(output) || `exit code ${r.code}`}`, {
                 role: 'target',
               });
-            last = r.code !== 0 ? `exit code ${r.code}: ${firstLines(output)}` : 'it gave no answer';
+            last = r.code !== 0 ? `exit code ${r.code}: ${errorLines(output)}` : 'it gave no answer';
           } else {
             const transcriptPath = cmd.transcriptFile ? join(ws, cmd.transcriptFile) : null;
             const transcript =

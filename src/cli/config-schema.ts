@@ -104,6 +104,12 @@ const agentTarget: Schema = {
       type: 'string',
       description: 'A workspace file where the agent writes its transcript as JSON lines, for the analysts.',
     },
+    passEnv: {
+      type: 'array',
+      items: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
+      description:
+        'Environment variables the agent gets beyond PATH, HOME, the locale, proxies and temporary folders (e.g. its own login: ["CODEX_HOME"]); never a SKILLWRIGHT_* key or token.',
+    },
     model: { type: 'string', minLength: 1, description: "The agent's name in reports (default: the program)." },
     timeoutMs: { type: 'integer', minimum: 1, description: 'Time limit per item (default 600 000).' },
     maxRetries: { type: 'integer', minimum: 0, description: 'Attempts after a transient failure (default 2).' },
@@ -180,7 +186,13 @@ export function cliConfigSchema(): Schema {
                 headers: {
                   type: 'object',
                   additionalProperties: { type: 'string' },
-                  description: 'Headers sent with every request; never a credential.',
+                  description:
+                    'Headers sent with every request; never a credential (anything named a key, token, secret, password, session, cookie or authorization).',
+                },
+                tokenHeader: {
+                  type: 'string',
+                  description:
+                    'The header the token (SKILLWRIGHT_MCP_<NAME>_TOKEN) is sent in, as it is, e.g. "Private-Token"; default Authorization: Bearer.',
                 },
                 tools: {
                   type: 'array',

@@ -9,7 +9,7 @@ import { parseRunConfig, type RunConfig } from '../core/config/run-config';
 import type { Prices } from '../engine/meter';
 import { priceProblem } from '../core/config/pricing';
 import { parseRatio } from '../core/dataset/dataset-split';
-import { isSecretHeader } from '../storage/bundle';
+import { isSecretHeader } from '../core/basics/secret-headers';
 import { chargedPrices, SERVICE_TIERS, type ServiceTier } from '../core/config/service-tier';
 import type { RunEndpoints, StoredEndpoint } from '../storage/schema';
 import { environmentOf, type EnvironmentConfig } from './environment-config';
@@ -74,6 +74,7 @@ export const AGENT_KEYS: ReadonlySet<string> = new Set([
   'task',
   'answerFile',
   'transcriptFile',
+  'passEnv',
   'model',
   'timeoutMs',
   'maxRetries',

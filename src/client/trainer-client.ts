@@ -2,6 +2,7 @@
 // (engine, SDK, idb) never enters the page's own chunk.
 import * as Comlink from 'comlink';
 import type { WorkerApi } from '../worker/api-types';
+import { moduleSandboxes } from './module-sandbox';
 
 let remote: Comlink.Remote<WorkerApi> | null = null;
 
@@ -12,6 +13,8 @@ export function trainer(): Comlink.Remote<WorkerApi> {
       name: 'skillwright-trainer',
     });
     remote = Comlink.wrap<WorkerApi>(worker);
+    // Environment modules run only in sandboxes the page opens (an iframe is the page's to make).
+    void remote.useModuleSandboxes(Comlink.proxy(moduleSandboxes()));
   }
   return remote;
 }

@@ -66,7 +66,11 @@ export class McpSession {
 
   /** Connect and initialise; throws EnvironmentError (with `problem`) when the server cannot be used. */
   static async open(link: ServerLink, o: SessionOptions): Promise<McpSession> {
-    const headers = { ...link.config.headers, ...(link.token ? { Authorization: `Bearer ${link.token}` } : {}) };
+    // The token as Bearer, or as it is in the header the server takes it in (e.g. GitLab's Private-Token).
+    const auth = link.config.tokenHeader
+      ? { [link.config.tokenHeader]: link.token ?? '' }
+      : { Authorization: `Bearer ${link.token ?? ''}` };
+    const headers = { ...link.config.headers, ...(link.token ? auth : {}) };
     const transport = new StreamableHTTPClientTransport(new URL(link.config.url), {
       requestInit: { headers },
       fetch: withoutEventStream(o.fetch ?? globalThis.fetch.bind(globalThis)),
@@ -152,9 +156,11 @@ export class McpSession {
   /** A request whose JSON-RPC error is an answer for the agent; any other failure is the server's. */
   private async answer(what: string, fn: () => Promise<ToolOutcome>): Promise<ToolOutcome> {
     try {
-      return await fn();
+      const out = await fn();
+      return { ...out, result: this.redacted(out.result) };
     } catch (e) {
-      if (isServerReply(e)) return { result: `Error: ${e.message.replace(/^MCP error -?\d+: /, '')}`, error: true };
+      if (isServerReply(e))
+        return { result: this.redacted(`Error: ${e.message.replace(/^MCP error -?\d+: /, '')}`), error: true };
       throw this.failure(what, e);
     }
   }
@@ -168,8 +174,20 @@ export class McpSession {
   }
 
   private failure(what: string, e: unknown): McpEnvironmentError {
-    const p = mcpProblem(e, { timeoutMs: this.o.timeoutMs, tokenHint: this.link.tokenHint });
+    const found = mcpProblem(e, { timeoutMs: this.o.timeoutMs, tokenHint: this.link.tokenHint });
+    const p = { ...found, message: this.redacted(found.message, true) };
     return new McpEnvironmentError(`MCP server ${this.link.name} (${this.link.config.url}), ${what}: ${p.message}`, p);
+  }
+
+  /**
+   * A server's text without its token (issue #39 L1): a server that echoes the request's headers
+   * would otherwise put the token on the terminal, in --json and in the run's trajectories. In a
+   * failure's words, any credential after Bearer, Basic or Token goes too.
+   */
+  private redacted(text: string, anyCredential = false): string {
+    const token = this.link.token;
+    const out = token && token.length >= 4 ? text.split(token).join('[redacted]') : text;
+    return anyCredential ? out.replace(/\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]{8,}/g, '$1 [redacted]') : out;
   }
 }
 

@@ -3,14 +3,17 @@
  * (issue #28 item 1) — a bundle is someone else's file. A skill package's name is one folder
  * name, its frontmatter one `---` block, its assets normalised paths inside the package that no
  * two files share; every skill text's file sections name reference files inside the package; the
- * skill's name and description, the trigger queries and every dataset item
- * have the shapes the engine and the exports read, and the splits name only the dataset's items.
+ * skill's name and description, the trigger queries and every dataset item have the shapes the
+ * engine and the exports read (an item's agent fields and the dataset's tools read by the Data
+ * screen's own readers), and the splits name only the dataset's items.
  * Each problem is named by its path in the bundle (e.g. `run.skillPackage.assets.0.path`).
  */
 import { z } from 'zod';
 import { SPLITS } from '../core/dataset/dataset-types';
 import { isPackagePath, pathClashes, sectionPathProblems } from '../core/skill/package-paths';
 import { isTrainedPath } from '../core/skill/skill-package';
+import { readStoredAgentSpec } from '../core/agent/agent-item';
+import { readToolSpecs } from '../core/agent/tool-spec';
 
 const FRONTMATTER = /^---\n[\s\S]*?\n---[ \t]*(?:\n|$)/;
 
@@ -83,6 +86,23 @@ const itemSchema = z.looseObject({
   taskType: z.string().optional(),
   rubric: z.string().optional(),
   fields: z.record(z.string(), z.unknown()),
+  // An agent's fields (issue #39 M5), read by the Data screen's own reader: the engine gets its result.
+  agent: z
+    .unknown()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined) return undefined;
+      const r = readStoredAgentSpec(v);
+      for (const message of r.problems.slice(0, 3)) ctx.addIssue({ code: 'custom', message });
+      return r.spec;
+    }),
+});
+
+/** A dataset's tools for every item, read as a dataset file's are. */
+const toolsSchema = z.unknown().transform((v, ctx) => {
+  const r = readToolSpecs(v);
+  for (const message of r.problems.slice(0, 3)) ctx.addIssue({ code: 'custom', message });
+  return r.tools;
 });
 
 export const datasetSchema = z
@@ -90,6 +110,7 @@ export const datasetSchema = z
     id: z.string(),
     name: z.string(),
     items: z.array(itemSchema),
+    tools: toolsSchema.optional(),
     splits: z.looseObject({ train: z.array(z.string()), val: z.array(z.string()), test: z.array(z.string()) }),
   })
   .superRefine((d, ctx) => {

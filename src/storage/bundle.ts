@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { MAX_MODULE_BYTES } from '../core/agent/environment-spec';
 import { contentId } from '../core/basics/hash';
 import { readMcpSettings, type McpSettings } from '../core/agent/mcp-servers';
+import { isSecretHeader } from '../core/basics/secret-headers';
 import type { SkillwrightDb } from './open-db';
 import {
   RUN_DATA_STORES,
@@ -49,15 +50,7 @@ export interface RunBundle {
   artifacts: ArtifactRecord[];
 }
 
-/**
- * Header names that carry credentials (authorization, cookies, anything named a key, token or
- * secret): dropped from anything stored or exported, and refused in the runner's config.
- */
-const SECRET_HEADER = /authorization|cookie|api[-_]?key|token|secret|password|session/i;
-
-export function isSecretHeader(name: string): boolean {
-  return SECRET_HEADER.test(name);
-}
+export { isSecretHeader };
 
 export function stripSecretHeaders(e: StoredEndpoint): StoredEndpoint {
   if (!e.headers) return e;
@@ -124,10 +117,13 @@ const runSchema = z.looseObject({
           message: 'is not the hash of the module source the bundle carries',
         })
         .optional(),
-      // Its MCP servers (issue #31), checked as a config's are: a header holding a secret is refused.
+      // Its MCP servers (issue #31), read as a config's are (a header holding a secret is refused): the reader's result is kept.
       mcp: z
-        .custom<McpSettings>((v) => readMcpSettings(v).problems.length === 0, {
-          message: 'the MCP servers are not valid settings (or hold a secret header)',
+        .unknown()
+        .transform((v, ctx): McpSettings | undefined => {
+          const r = readMcpSettings(v);
+          for (const message of r.problems.slice(0, 3)) ctx.addIssue({ code: 'custom', message });
+          return r.settings;
         })
         .optional(),
     })
@@ -158,6 +154,33 @@ const trajectoryEntrySchema = z.discriminatedUnion('kind', [
   }),
 ]);
 const withRun = (shape: z.ZodRawShape) => z.looseObject({ runId: z.string(), ...shape });
+/** A step's figures, when present, are numbers (issue #39 M7): the Runs screen and the curve draw them. */
+const num = z.number().optional();
+const numOrNull = z.number().nullable().optional();
+const stepFigures = {
+  rolloutHard: num,
+  rolloutSoft: num,
+  rolloutN: num,
+  rolloutErrors: num,
+  nFailurePatches: num,
+  nSuccessPatches: num,
+  nEditsMerged: num,
+  nEditsRanked: num,
+  scoreBefore: num,
+  currentScore: num,
+  bestScore: num,
+  bestStep: num,
+  skillLen: num,
+  wallTimeMs: num,
+  editBudget: numOrNull,
+  candidateSkillLen: numOrNull,
+  selectionHard: numOrNull,
+  selectionSoft: numOrNull,
+  selectionN: numOrNull,
+  candidateGateScore: numOrNull,
+  selectionComplete: z.boolean().nullable().optional(),
+  spend: z.object({ targetCalls: z.number(), costUsd: z.number() }).optional(),
+};
 const bundleSchema = z.object({
   format: z.literal(BUNDLE_FORMAT),
   version: z.number().int().min(1).max(BUNDLE_VERSION),
@@ -165,7 +188,7 @@ const bundleSchema = z.object({
   run: runSchema,
   dataset: datasetSchema.nullable(),
   skills: z.array(withRun({ hash: z.string(), text: skillTextSchema, origin: z.string(), step: z.number() })),
-  steps: z.array(withRun({ step: z.number().int(), epoch: z.number().int(), action: z.string() })),
+  steps: z.array(withRun({ step: z.number().int(), epoch: z.number().int(), action: z.string(), ...stepFigures })),
   rollouts: z.array(
     withRun({
       phase: z.string(),

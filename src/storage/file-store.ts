@@ -5,12 +5,13 @@
  * as it is written. Opening the file replays it
  * into memory. Each write is appended before it returns, so a killed process loses at most the
  * calls in flight; a torn last line (the process died mid-write) is cut off on reopening, before
- * anything is appended after it.
+ * anything is appended after it. A file that is mostly records written over since is rewritten
+ * with what it holds now when it is opened.
  *
  * Why a file and not SQLite: a native module's install downloads a prebuilt binary, which not
  * every machine may do; and one line per record is exactly the page's bundle, row by row.
  */
-import { appendFileSync, existsSync, readFileSync, truncateSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, renameSync, truncateSync, writeFileSync } from 'node:fs';
 import type { RunStore } from '../engine/ports';
 import type {
   ArtifactRecord,
@@ -85,7 +86,40 @@ export class FileRunStore implements RunStore {
       }
       store.apply(line);
     });
+    store.compact(end);
     return store;
+  }
+
+  /**
+   * Rewrite the file with only the records it holds now (issue #39 M4), when more than half of it
+   * is records written over since (a trajectory's checkpoints, states): so a long run's file grows
+   * with what it keeps, not with every version of it. Written beside it and renamed over it, so a
+   * crash leaves one whole file or the other. Every rollout row the cache may still find is kept.
+   */
+  private compact(bytes: number): void {
+    const ok = new Set(this.okByCache.values());
+    const rollouts = [...ok, ...[...this.rollouts.values()].filter((r) => !ok.has(r))];
+    const lines: Line[] = [
+      ...(this.run ? [{ t: 'run' as const, v: this.run }] : []),
+      ...(this.dataset ? [{ t: 'dataset' as const, v: this.dataset }] : []),
+      ...(this.state ? [{ t: 'state' as const, v: this.state }] : []),
+      ...[...this.skills.values()].map((v) => ({ t: 'skill' as const, v })),
+      ...[...this.steps.values()].map((v) => ({ t: 'step' as const, v })),
+      ...rollouts.map((v) => ({ t: 'rollout' as const, v })),
+      ...[...this.calls.values()].map((v) => ({ t: 'call' as const, v })),
+      ...[...this.artifacts.values()].map((v) => ({ t: 'artifact' as const, v })),
+    ];
+    let size = 0;
+    const text: string[] = [];
+    for (const line of lines) {
+      const t = `${JSON.stringify(line)}\n`;
+      size += Buffer.byteLength(t);
+      if (size * 2 > bytes) return; // mostly live: appending on is cheaper than rewriting
+      text.push(t);
+    }
+    const next = `${this.path}.compact`;
+    writeFileSync(next, text.join(''));
+    renameSync(next, this.path);
   }
 
   /**

@@ -24,6 +24,9 @@ export interface RunListItem {
   parent?: { runId: string; label?: string };
 }
 
+/** A stored figure the list shows, or null: an imported bundle's run state is someone else's (issue #39 M7). */
+const figure = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
 export function toListItem(r: RunRecord): RunListItem {
   return {
     id: r.id,
@@ -32,11 +35,11 @@ export function toListItem(r: RunRecord): RunListItem {
     status: r.status,
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,
-    reason: r.state?.reason,
-    bestScore: r.state?.baselineDone ? r.state.gate.bestScore : null,
-    baselineScore: r.state?.summary?.baselineSelection ?? null,
-    stepsDone: r.state ? r.state.nextStep - 1 : 0,
-    totalCostUsd: r.state?.summary?.totalCostUsd ?? null,
+    reason: typeof r.state?.reason === 'string' ? r.state.reason : undefined,
+    bestScore: r.state?.baselineDone ? figure(r.state.gate.bestScore) : null,
+    baselineScore: figure(r.state?.summary?.baselineSelection),
+    stepsDone: r.state ? (figure(r.state.nextStep) ?? 1) - 1 : 0,
+    totalCostUsd: figure(r.state?.summary?.totalCostUsd),
     targetModel: r.endpoints.target.model,
     optimizerModel: r.endpoints.optimizer.model,
     needsBinding: Boolean(r.needsBinding),

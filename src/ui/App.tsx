@@ -3,6 +3,7 @@ import { SECTIONS, type SectionId } from './sections';
 import { StatusStrip } from './StatusStrip';
 import { ConnectScreen } from './connect/ConnectScreen';
 import { Alert } from './common/Field';
+import { ErrorBoundary } from './common/ErrorBoundary';
 
 // The first screen ships with the page; the others load when first opened.
 const DataScreen = lazy(() => import('./data/DataScreen').then((m) => ({ default: m.DataScreen })));
@@ -105,13 +106,16 @@ export function App() {
             </button>
           </Alert>
         )}
-        <Suspense fallback={<p className="muted">Loading…</p>}>
-          {active === 'connect' && <ConnectScreen />}
-          {active === 'data' && <DataScreen />}
-          {active === 'skill' && <SkillScreen />}
-          {active === 'train' && <TrainScreen />}
-          {active === 'runs' && <RunsScreen go={go} />}
-        </Suspense>
+        {/* A screen that fails to render is a message, and the other screens stay reachable. */}
+        <ErrorBoundary key={active} what="This screen" hint="The other screens still work.">
+          <Suspense fallback={<p className="muted">Loading…</p>}>
+            {active === 'connect' && <ConnectScreen />}
+            {active === 'data' && <DataScreen />}
+            {active === 'skill' && <SkillScreen />}
+            {active === 'train' && <TrainScreen />}
+            {active === 'runs' && <RunsScreen go={go} />}
+          </Suspense>
+        </ErrorBoundary>
       </main>
     </div>
   );

@@ -260,13 +260,26 @@ export interface DatasetsApi {
   ): Promise<Result<{ items: DatasetItem[]; total: number }>>;
   deleteDataset(id: string): Promise<void>;
   /**
-   * Load an environment module (issue #30) in a worker of its own and say what it offers — its
+   * Load an environment module (issue #30) in a sandbox of its own and say what it offers — its
    * name, tools and whether it scores — or what is wrong with it; nothing is kept.
    */
   inspectModule(
     source: string,
     fileName: string,
   ): Promise<Result<{ module: ModuleSource; tools: { name: string; description?: string }[]; scores: boolean }>>;
+  /** The page's sandboxes, where every environment module runs (issue #39); without them none runs. */
+  useModuleSandboxes(sandboxes: ModuleSandboxes): Promise<void>;
+}
+
+/**
+ * Where environment modules run (issue #39): the page opens each one a sandboxed iframe — an
+ * opaque origin with no storage, locks or network of its own (public/module-sandbox.html) — and
+ * starts `hostScript` there as a worker, which answers on the port `open` returns. Closing one
+ * removes its iframe, and with it the worker, however busy it is.
+ */
+export interface ModuleSandboxes {
+  open(hostScript: string): Promise<{ id: number; port: MessagePort }>;
+  close(id: number): Promise<void>;
 }
 
 /** Skill and Train work outside a run (handlers/evaluation.ts). */

@@ -29,6 +29,7 @@ function config(name: string, target: Record<string, unknown> = {}, run: Record<
         command: [process.execPath, FAKE_AGENT],
         skillFile: '.agents/skills/specimens/SKILL.md',
         transcriptFile: '.agent/transcript.jsonl',
+        passEnv: ['FAKE_AGENT_MODE', 'FAKE_AGENT_STATE', 'FAKE_AGENT_ORPHAN', 'AGENT_LOGIN'],
         model: 'fake-agent',
         ...target,
       },
@@ -83,6 +84,14 @@ const attempts = (state: string) =>
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l) as string);
+/** Whether a process still runs (a zombie waiting for its parent does not). */
+function running(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
 const agentWorkspaces = (tmp: string) => readdirSync(tmp).filter((f) => f.startsWith('skillwright-agent-'));
 
 describe('an agent CLI as the target (issue #31)', () => {
@@ -147,12 +156,22 @@ describe('an agent CLI as the target (issue #31)', () => {
     const r = await cli(['eval', '--config', 'eval.json', '--split', 'val', '--json'], {
       FAKE_AGENT_MODE: 'flaky',
       FAKE_AGENT_STATE: state,
+      // The agent gets none of the runner's keys and tokens, nor what passEnv does not name (issue #39 M2).
+      SKILLWRIGHT_JUDGE_API_KEY: 'sk-judge-secret',
+      SKILLWRIGHT_MCP_SHOP_TOKEN: 'mcp-shop-secret',
+      OPENAI_API_KEY: 'sk-not-passed',
+      AGENT_LOGIN: 'agent-own-login',
     });
     expect(r.code).toBe(0);
     expect(r.stdout.trim()).toBe(evaluated);
     const tasks = attempts(state);
     expect(tasks.length).toBe(2 * new Set(tasks).size); // each task failed once, then answered
     expect(agentWorkspaces(r.tmp)).toEqual([]);
+    const envs = readFileSync(join(state, 'env.log'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as string[]);
+    expect(new Set(envs.map((e) => JSON.stringify(e.filter((n) => /KEY|TOKEN|SKILLWRIGHT|LOGIN/.test(n)))))).toEqual(
+      new Set([JSON.stringify(['AGENT_LOGIN'])]),
+    );
+    expect(envs[0]).toContain('PATH');
   }, 120_000);
 
   it('asks again an agent that overran its time limit', async () => {
@@ -177,6 +196,27 @@ describe('an agent CLI as the target (issue #31)', () => {
     expect(r.stderr).toMatch(/not scored as wrong answers/);
     expect(agentWorkspaces(r.tmp)).toEqual([]);
   }, 120_000);
+
+  it('kills what an agent started, after each item and at its time limit: a process holding its output holds nothing (issue #39 M3)', async () => {
+    writeFileSync(join(dir, 'tiny.json'), JSON.stringify(makeWorldItems(8, 4)));
+    const small = { batchSize: 2, minibatchSize: 2, mergeBatchSize: 2, slowUpdateSamples: 2 };
+    const [state, hungState] = [join(dir, 'orphan-state'), join(dir, 'orphan-hang-state')];
+    const done = await cli(
+      ['eval', '--config', config('orphan.json', { timeoutMs: 30_000, maxRetries: 0 }, small), '--data', 'tiny.json', '--split', 'val', '--json'],
+      { FAKE_AGENT_ORPHAN: '1', FAKE_AGENT_STATE: state },
+    );
+    expect(done.code, done.stderr).toBe(0);
+    expect(JSON.parse(done.stdout.trim())).toMatchObject({ errors: 0 });
+    const hung = await cli(
+      ['eval', '--config', config('orphan-hang.json', { timeoutMs: 1000, maxRetries: 0 }, small), '--data', 'tiny.json', '--split', 'val'],
+      { FAKE_AGENT_MODE: 'hang', FAKE_AGENT_ORPHAN: '1', FAKE_AGENT_STATE: hungState },
+    );
+    expect(hung.code).toBe(3);
+    expect(hung.stderr).toMatch(/did not finish within 1 s/);
+    const pids = [state, hungState].flatMap((s) => readFileSync(join(s, 'orphans.log'), 'utf8').trim().split('\n').map(Number));
+    expect(pids.length).toBeGreaterThanOrEqual(2);
+    expect(pids.filter(running)).toEqual([]);
+  }, 60_000);
 
   it('an expired login stops the run at once, naming it, with nothing scored', async () => {
     const state = join(dir, 'login-state');

@@ -160,7 +160,7 @@ describe('an agent trained by the runner (issue #30)', () => {
     const named = await cli(['resume', '--out', 'taken', '--config', 'priced.json']);
     expect(named.code, named.stderr).toBe(3); // paused by the cap again, on the config's module
     expect(named.stderr).not.toMatch(/error/);
-  }, 60_000);
+  }, 150_000); // five runner processes
 
   it('refuses to continue a run whose module changed', async () => {
     writeFileSync(join(dir, 'catalogue.mjs'), CATALOGUE.replace("'Amber bolt'", "'Amber screw'"));

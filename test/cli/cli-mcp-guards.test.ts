@@ -91,8 +91,10 @@ describe('MCP tokens and tools follow the person’s config (issue #39)', () => 
     writeFileSync(join(dir, 'swapped.json'), JSON.stringify(bundle));
     const [deskSeen, shopSeen] = [desk.authSeen.length, shop.authSeen.length];
     offered.clear();
-    const r = await cli(['resume', '--bundle', 'swapped.json', '--config', 'mine.json', '--out', 'taken', '--json', '--max-usd', '5'], TOKENS);
+    const r = await cli(['resume', '--bundle', 'swapped.json', '--config', 'mine.json', '--out', 'taken', '--json'], TOKENS);
     expect(r.stderr).not.toMatch(/HTTP 401/);
+    // The bundle's own cap ($0.000001) is the sender's: the run goes on under the person's (M5).
+    expect(r.stderr).toContain('This run goes on under your budget cap (no cap: --max-usd, or "run.budget" in your config), not the bundle\'s ($0.000001).');
     expect(JSON.parse(r.stdout.trim())).toMatchObject({ status: 'completed' });
     // Each server got its own token only, and the agent was never offered a tool the config left out.
     expect(new Set(desk.authSeen.slice(deskSeen))).toEqual(new Set([`Bearer ${DESK_TOKEN}`]));

@@ -150,6 +150,54 @@ describe('agentic rollouts (issue #30)', () => {
   });
 });
 
+describe('what one turn may ask of its environment (issue #39 M4)', () => {
+  it('runs at most 32 calls a turn, sends no argument over 64 KB, cuts a result to 100 KB, and checkpoints once a turn', async () => {
+    const sent: Record<string, unknown>[] = [];
+    const env: ToolEnvironment = {
+      label: 'a big catalogue',
+      identity: 'big-1',
+      replayOnResume: true,
+      tools: async () => [{ name: 'lookup', parameters: { type: 'object', properties: { code: { type: 'string' } } } }],
+      open: async (): Promise<EnvEpisode> => ({
+        call: async (_name, args) => {
+          sent.push(args);
+          return { result: 'r'.repeat(200_000) };
+        },
+        close: async () => {},
+      }),
+    };
+    // One turn of 40 calls, the first with 70 KB of arguments; then an answer.
+    const calls = [{ name: 'lookup', arguments: { code: 'x'.repeat(70_000) } }, ...Array.from({ length: 39 }, (_, i) => ({ name: 'lookup', arguments: { code: String(i) } }))];
+    server.set({ agentPolicy: (req) => (req.messages.some((m) => m.role === 'tool') ? { content: '<answer>done</answer>' } : { toolCalls: calls }) });
+    class CountingStore extends MemoryRunStore {
+      checkpoints = 0;
+      override async putArtifact(r: Parameters<MemoryRunStore['putArtifact']>[0]) {
+        if (r.key.startsWith('trajectory/')) this.checkpoints++;
+        return super.putArtifact(r);
+      }
+    }
+    const store = new CountingStore();
+    try {
+      const out = await evaluate(SKILL(LOOKUP), { environment: env, store, data: toolData(5) });
+      for (const row of out.rows) {
+        const results = (row.trajectory ?? []).filter((e) => e.kind === 'tool');
+        expect(results).toHaveLength(40);
+        expect(results[0]).toMatchObject({ error: true, result: 'Error: the arguments are larger than 64 KB; this call was not run' });
+        expect(results.slice(1, 32).every((r) => r.result.length < 103_000 && r.result.endsWith('…[cut, 200000 chars]'))).toBe(true);
+        expect(results.slice(32).every((r) => r.error && r.result.startsWith('Error: too many tool calls in one turn (at most 32)'))).toBe(true);
+        const turn = row.trajectory?.[0];
+        expect(turn?.kind === 'assistant' && turn.toolCalls?.[0].arguments).toMatch(/^\{"cut":"arguments of 70011 characters/);
+      }
+      expect(sent).toHaveLength(31 * out.rows.length);
+      expect(sent.every((a) => JSON.stringify(a).length < 100)).toBe(true);
+      // A checkpoint for turn 1, one for its 40 answers, one for the answer: not one per result.
+      expect(store.checkpoints).toBe(3 * out.rows.length);
+    } finally {
+      server.set({ agentPolicy: toolWorldPolicy });
+    }
+  });
+});
+
 describe('the judge of an agent (issue #30)', () => {
   it('grades the whole conversation, not the final answer alone', async () => {
     server.set({ keepPrompts: true });

@@ -1,4 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { startLlmServer, type LlmTestServer } from '../support/llm-server';
 import { startMcpServer, type McpTestServer, type McpTestTool } from '../support/mcp-server';
 import { lookupTool, mcpDeskData } from '../support/mcp-tool-world';
@@ -129,6 +131,38 @@ describe('MCP servers as an environment (issue #31)', () => {
     await expect(
       connectMcpEnvironment([{ config: { url }, name: 'gone', tokenHint: '' }], { timeoutMs: 5000, concurrency: 1 }),
     ).rejects.toMatchObject({ problem: { kind: 'unreachable' }, message: expect.stringMatching(/could not be reached/) });
+  });
+
+  it('sends the token in the header a server takes it in, as it is (tokenHeader, issue #39 M6)', async () => {
+    const gitlab = await mcp([lookupTool()], { token: 'glpat-1', tokenHeader: 'Private-Token' });
+    await expect(connectMcpEnvironment([link(gitlab, { name: 'gl', token: 'glpat-1' })], { timeoutMs: 5000, concurrency: 1 })).rejects.toMatchObject({
+      problem: { kind: 'unauthorized' },
+    });
+    const ok = await connectMcpEnvironment([link(gitlab, { name: 'gl', token: 'glpat-1', tokenHeader: 'Private-Token' })], { timeoutMs: 5000, concurrency: 1 });
+    expect((await ok.tools()).map((t) => t.name)).toEqual(['lookup']);
+    ok.dispose?.();
+  });
+
+  it('never repeats the token a server echoes: not in a failure, not in a tool result (issue #39 L1)', async () => {
+    const TOKEN = 'mcp-tok-SECRET-9';
+    const echo = http.createServer((req, res) => {
+      res.writeHead(500, { 'Content-Type': 'text/plain' });
+      res.end(`server error, your header was ${req.headers.authorization ?? ''}`);
+    });
+    await new Promise<void>((r) => echo.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(echo.address() as AddressInfo).port}/mcp`;
+      const failed = connectMcpEnvironment([{ config: { url }, name: 'desk', token: TOKEN, tokenHint: '' }], { timeoutMs: 5000, concurrency: 1 });
+      await expect(failed).rejects.toThrow(/answered HTTP 500: .*your header was Bearer \[redacted\]/);
+      await expect(failed).rejects.not.toThrow(new RegExp(TOKEN));
+    } finally {
+      await new Promise((r) => echo.close(r));
+    }
+    const tattle = await mcp([{ name: 'whoami', inputSchema: { type: 'object' }, handler: () => `you sent ${TOKEN}` }], { token: TOKEN });
+    const env = await connectMcpEnvironment([link(tattle, { name: 'desk', token: TOKEN })], { timeoutMs: 5000, concurrency: 1 });
+    const episode = await env.open({ id: 'a', question: 'q', answers: [], fields: {} });
+    expect((await episode.call('whoami', {})).result).toBe('you sent [redacted]');
+    await episode.close();
   });
 
   it('pauses, never scores, when a tool call does not answer within the time limit', async () => {

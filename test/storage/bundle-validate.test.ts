@@ -135,3 +135,41 @@ describe('a bundle’s skill texts (issue #39 H4)', () => {
     expect(errorOf((b: Loose) => void (b.run.initialSkill = ok))).toBe('ok');
   });
 });
+
+describe('a bundle’s agent fields and tools (issue #39 M5)', () => {
+  const agent = (a: unknown) => (b: Loose) => void (b.dataset.items[0].agent = a);
+  it('reads each item’s agent fields and the dataset’s tools with the Data screen’s readers, naming what is wrong', () => {
+    expect(errorOf(agent({ tools: 5 }))).toMatch(/dataset\.items\.0\.agent: tools: must be a list of tool definitions/);
+    expect(errorOf(agent({ toolResults: 'x' }))).toMatch(/dataset\.items\.0\.agent: tool_results: must be a list/);
+    expect(errorOf(agent({ user: { goal: 'buy', maxTurns: 1e9 } }))).toMatch(/dataset\.items\.0\.agent: max_user_turns: must be a whole number from 1 to 20/);
+    expect(errorOf(agent({ user: 'buy' }))).toMatch(/agent: user: must be an object/);
+    expect(errorOf(agent({ script: 'rm -rf' }))).toMatch(/agent: "script" is not an agent field/);
+    expect(errorOf((b: Loose) => void (b.dataset.tools = [{ name: 'a b' }]))).toMatch(/dataset\.tools: tool 1 needs a name/);
+  });
+  it('keeps well-formed fields as the reader gives them', () => {
+    const b = bundle() as Loose;
+    const spec = {
+      tools: [{ type: 'function', function: { name: 'lookup', parameters: { type: 'object' } } }],
+      toolResults: [{ name: 'lookup', arguments: { code: '1' }, result: 'x' }],
+      expectedToolCalls: [{ name: 'lookup' }],
+      forbiddenToolCalls: ['refund'],
+      user: { goal: 'buy', maxTurns: 3 },
+    };
+    b.dataset.items[0].agent = spec;
+    b.dataset.tools = [{ name: 'lookup' }];
+    const r = parseBundle(JSON.stringify(b));
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.bundle.dataset?.items[0].agent).toEqual({ ...spec, tools: [{ name: 'lookup', parameters: { type: 'object' } }] });
+    expect(r.bundle.dataset?.tools).toEqual([{ name: 'lookup' }]);
+  });
+});
+
+describe('a bundle’s MCP servers (issue #39 M6)', () => {
+  it('refuses a header that carries a credential, as a config’s', () => {
+    const mcp = (headers: Record<string, string>) => (b: Loose) =>
+      void (b.run.environment = { mcp: { servers: [{ url: 'http://a/mcp', name: 'desk', headers }], toolConcurrency: 4, timeoutSeconds: 60 } });
+    expect(errorOf(mcp({ 'X-Tenant': 't' }))).toBe('ok');
+    expect(errorOf(mcp({ 'Private-Token': 'glpat-1' }))).toMatch(/run\.environment\.mcp: server 1: the header "Private-Token" holds a secret/);
+  });
+});

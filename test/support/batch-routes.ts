@@ -18,7 +18,13 @@ export interface ChatOutcome {
   headers?: Record<string, string>;
   /** Never answered (a timeout) or the socket dropped: a batch line errors instead. */
   hang?: 'timeout' | 'drop';
-  stream?: { base: Record<string, unknown>; text: string; usage: Record<string, number> };
+  stream?: {
+    base: Record<string, unknown>;
+    text: string;
+    usage: Record<string, number>;
+    /** A turn that calls tools (issue #42: harnesses stream their tool calls). */
+    toolCalls?: { id: string; type: string; function: { name: string; arguments: string } }[];
+  };
 }
 
 export interface BatchServerOptions {

@@ -11,8 +11,15 @@
 //   hang       every attempt hangs
 //   logged-out prints Codex's own words for an expired login and exits 1
 //   clueless   ignores the skill (so no edit can help it)
+//   replay     replays a real CLI's recorded run (issue #42): FAKE_AGENT_REPLAY names a fixture of
+//              test/fixtures/agent-streams/ — its standard output, standard error and exit code
+// FAKE_AGENT_ORPHAN=1: first start a process that inherits stdout and sleeps a minute (a dev server,
+// a watcher), its pid appended to FAKE_AGENT_STATE/orphans.log.
 // FAKE_AGENT_STATE: a folder where flaky and slow-once remember the tasks they failed once, and
-// where every run appends its task to `runs.log` (the tests count attempts).
+// where every run appends its task to `runs.log` (the tests count attempts) and the names of its
+// environment variables to `env.log`. (The runner passes both variables only when the config's
+// `passEnv` names them.)
+import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
@@ -92,12 +99,26 @@ const task = readTask();
 if (state) {
   mkdirSync(state, { recursive: true });
   appendFileSync(join(state, 'runs.log'), `${JSON.stringify(task.trim())}\n`);
+  // The names of the variables it was started with (the runner passes only an allow-listed few).
+  appendFileSync(join(state, 'env.log'), `${JSON.stringify(Object.keys(process.env).sort())}\n`);
 }
-if (mode === 'logged-out') {
+if (process.env.FAKE_AGENT_ORPHAN === '1') {
+  const orphan = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'inherit' });
+  if (state) appendFileSync(join(state, 'orphans.log'), `${orphan.pid}\n`);
+  orphan.unref();
+}
+if (mode === 'replay') {
+  const dir = new URL('../fixtures/agent-streams/', import.meta.url).pathname;
+  const name = process.env.FAKE_AGENT_REPLAY ?? '';
+  const run = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')).find((r) => r.name === name);
+  if (!run) throw new Error(`no recorded run ${name}`);
+  if (run.stderr) process.stderr.write(readFileSync(join(dir, run.stderr), 'utf8'));
+  if (run.stdout) process.stdout.write(readFileSync(join(dir, run.stdout), 'utf8'));
+  process.exitCode = run.exit;
+} else if (mode === 'logged-out') {
   process.stderr.write('Error: Your access token could not be refreshed. Please log in again (codex login).\n');
   process.exit(1);
-}
-if (mode === 'hang' || (mode === 'slow-once' && firstTime(task))) {
+} else if (mode === 'hang' || (mode === 'slow-once' && firstTime(task))) {
   setInterval(() => undefined, 1000); // a stuck agent: only the runner's time limit ends it
 } else if (mode === 'flaky' && firstTime(task)) {
   process.exit(1);

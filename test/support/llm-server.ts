@@ -16,6 +16,8 @@ import { createBatchRoutes, type BatchRecord, type BatchServerOptions, type Chat
 import { agenticOptimizerAnswer } from './agentic-optimizer';
 import { agenticPolicy } from './agentic-target';
 import { simulatedUserReply, type UserSimulatorKind } from './simulated-user';
+import { harnessTurn, housekeepingOf, housekeepingReply, skillToLoad, textOf } from './harness-agent';
+import { chatOfResponses, responseOfChat, writeResponseEvents } from './responses-route';
 
 export type FaultKind = '429' | '500' | '401' | 'timeout' | 'malformed' | 'empty' | 'drop' | 'truncated' | 'filtered' | 'refusal' | 'bad_param' | 'length_empty';
 
@@ -236,6 +238,24 @@ function agentRequestOf(body: ChatBody, system: string, user: string): AgentRequ
   };
 }
 
+/**
+ * A request as the simulated models read it: content-part arrays (pi, Qwen Code, Codex) become
+ * their text, and a `developer` message is a system message.
+ */
+export function normalizeChat(body: ChatBody): ChatBody {
+  const raw = body as unknown as { messages?: (WireMessage & { content: unknown })[] };
+  if (!raw.messages) return body;
+  const messages = raw.messages.map((m) => ({
+    ...m,
+    role: m.role === 'developer' ? 'system' : m.role,
+    content: m.content === null && m.tool_calls ? null : textOf(m.content),
+  }));
+  const system = messages.filter((m) => m.role === 'system');
+  // One system message (harnesses may send several): the simulated models read the first.
+  const merged = system.length > 1 ? [{ role: 'system', content: system.map((m) => m.content).join('\n\n') }] : system;
+  return { ...body, messages: [...merged, ...messages.filter((m) => m.role !== 'system')] } as ChatBody;
+}
+
 export async function startLlmServer(partial: Partial<ServerOptions> = {}): Promise<LlmTestServer> {
   const options: ServerOptions = { ...DEFAULTS, ...partial, faults: [...(partial.faults ?? [])] };
   const log: RequestLogEntry[] = [];
@@ -284,8 +304,14 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
   const worldAgent = agenticPolicy(() => options.targetNoise);
   const policy = () => options.agentPolicy ?? (options.world === 'agentic' ? worldAgent : undefined);
   const agentTurn = (body: ChatBody) => Boolean(policy() && (body as { tools?: unknown[] }).tools?.length);
+  const harnessListsSkill = (body: ChatBody) => {
+    if (!(body as { tools?: unknown[] }).tools?.length) return false;
+    const r = agentRequestOf(body, '', '');
+    return skillToLoad({ ...r, toolText: r.tools.map((t) => t.description ?? '').join('\n') }) !== null;
+  };
   const answer = (body: ChatBody, auth: string, headerNames: string[], viaBatch = false): ChatOutcome => {
-    const stage = stageOf(body);
+    const housekeeping = housekeepingOf(String(body.messages?.find((m) => m.role === 'system')?.content ?? ''));
+    const stage = housekeeping ? 'housekeeping' : stageOf(body);
     const model = body.model ?? '';
     const tier = (body as { service_tier?: string }).service_tier;
     const record = (status: number) =>
@@ -347,16 +373,21 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
     const user = body.messages?.filter((m) => m.role === 'user').map((m) => m.content).join('\n') ?? '';
     let text: string;
     if (fault?.kind === 'empty' || fault?.kind === 'length_empty') text = '';
+    else if (housekeeping) text = housekeepingReply(housekeeping);
     else if (user.startsWith('Reply with the JSON object {"ok": true}')) {
       // The connection test's structured-output probe.
       text = rf === 'json_schema' && options.ignoreSchema ? 'Sure! ok is true.' : rf ? '{"ok": true}' : 'Here it is: {"ok": true}';
-    } else if (stage === 'target' && agentTurn(body)) {
+    } else if (stage === 'target' && (agentTurn(body) || harnessListsSkill(body))) {
       // An agent's turn: the k-th identical conversation is the k-th sample, as for answers.
       const prompt = JSON.stringify(body.messages);
       const k = samples.get(prompt) ?? 0;
       samples.set(prompt, k + 1);
       const draw = options.targetNoise ? hashFraction(`target noise|${options.noiseSeed ?? 0}|${k}|${prompt}`) : 1;
-      const reply = policy()!(agentRequestOf(body, system, user), draw);
+      const request = agentRequestOf(body, system, user);
+      // A real harness (issue #42): the model loads the listed skill with the harness's own tools.
+      const reply = agentTurn(body)
+        ? policy()!(request, draw)
+        : harnessTurn(request, (context, task) => targetAnswer(context, task, options, draw));
       if ('toolCalls' in reply) {
         const turn = (body.messages ?? []).filter((m) => m.role === 'assistant').length + 1;
         const tool_calls = reply.toolCalls.map((c, i) => ({
@@ -368,7 +399,9 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
         const usage = { prompt_tokens: Math.ceil(charsOf(body) / 4), completion_tokens: 20, total_tokens: 0 };
         usage.total_tokens = usage.prompt_tokens + usage.completion_tokens;
         const message = { role: 'assistant', content: null, tool_calls };
-        return { status: 200, body: { id: `chatcmpl-${log.length}`, created: 0, model, object: 'chat.completion', choices: [{ index: 0, message, finish_reason: 'tool_calls' }], usage } };
+        const base = { id: `chatcmpl-${log.length}`, created: 0, model };
+        if (body.stream) return { status: 200, stream: { base, text: '', usage, toolCalls: tool_calls } };
+        return { status: 200, body: { ...base, object: 'chat.completion', choices: [{ index: 0, message, finish_reason: 'tool_calls' }], usage } };
       }
       text = reply.content;
     } else if (stage === 'target') {
@@ -420,7 +453,9 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
       void batches.handle(req, res, path);
       return;
     }
-    if (req.method !== 'POST' || !path.endsWith('/chat/completions')) {
+    const responses = req.method === 'POST' && path.endsWith('/responses');
+    let wantsStream = false;
+    if (!responses && (req.method !== 'POST' || !path.endsWith('/chat/completions'))) {
       send(req, res, 404, apiError(`no route ${req.method} ${path}`, 'invalid_request_error'));
       return;
     }
@@ -429,7 +464,9 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
     req.on('end', () => {
       let body: ChatBody;
       try {
-        body = JSON.parse(raw) as ChatBody;
+        const parsed = JSON.parse(raw) as ChatBody;
+        body = normalizeChat(responses ? (chatOfResponses(parsed as Parameters<typeof chatOfResponses>[0]) as ChatBody) : parsed);
+        if (responses) wantsStream = Boolean(parsed.stream);
       } catch {
         send(req, res, 400, apiError('request body is not JSON', 'invalid_request_error'));
         return;
@@ -438,6 +475,13 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
         const out = answer(body, String(req.headers.authorization ?? ''), Object.keys(req.headers));
         if (out.hang === 'drop') return req.socket.destroy();
         if (out.hang === 'timeout') return; // never answer: the client's timeout fires
+        if (responses && out.status === 200) {
+          const response = responseOfChat(out.body as Parameters<typeof responseOfChat>[0]);
+          if (!wantsStream) return send(req, res, 200, response);
+          res.writeHead(200, { ...corsHeaders(req), 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
+          return writeResponseEvents(res, response);
+        }
+        if (out.stream?.toolCalls) return writeToolCallStream(res, corsHeaders(req), out.stream);
         if (out.stream) {
           const { base, text, usage } = out.stream;
           res.writeHead(200, { ...corsHeaders(req), 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
@@ -480,4 +524,22 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
         server.close(() => resolve());
       }),
   };
+}
+
+/** A streamed turn that calls tools: the calls as `tool_calls` deltas, then finish_reason tool_calls with usage. */
+function writeToolCallStream(
+  res: http.ServerResponse,
+  cors: Record<string, string>,
+  s: NonNullable<ChatOutcome['stream']>,
+): void {
+  res.writeHead(200, { ...cors, 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
+  const chunk = (delta: unknown, finish: string | null, extra = {}) =>
+    res.write(`data: ${JSON.stringify({ ...s.base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }], ...extra })}\n\n`);
+  chunk({ role: 'assistant', content: null }, null);
+  (s.toolCalls ?? []).forEach((c, index) => {
+    chunk({ tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.function.name, arguments: '' } }] }, null);
+    chunk({ tool_calls: [{ index, function: { arguments: c.function.arguments } }] }, null);
+  });
+  chunk({}, 'tool_calls', { usage: s.usage });
+  res.end('data: [DONE]\n\n');
 }

@@ -36,8 +36,10 @@ export interface McpServerOptions {
   name: string;
   tools: McpTestTool[];
   resources: { uri: string; name: string; description?: string; text: string }[];
-  /** Requests without `Authorization: Bearer <token>` get a 401. */
+  /** Requests without `Authorization: Bearer <token>` (or the token as it is in `tokenHeader`) get a 401. */
   token?: string;
+  /** The header the server takes its token in, as it is (GitLab's `Private-Token`). */
+  tokenHeader?: string;
   /** echo: allow what the preflight asks and expose mcp-session-id; basic: only Content-Type and Authorization, nothing exposed; none: no CORS. */
   cors: 'echo' | 'basic' | 'none';
   /** Answer initialize with this protocol version instead of negotiating. */
@@ -130,7 +132,8 @@ export async function startMcpServer(partial: Partial<McpServerOptions> & Pick<M
     if (message?.method === 'tools/call' && callsLeft !== undefined && callsLeft-- <= 0) options.down = true;
     if (options.down) return req.socket.destroy();
     authSeen.push(req.headers.authorization ?? '');
-    if (options.token !== undefined && req.headers.authorization !== `Bearer ${options.token}`)
+    const given = options.tokenHeader ? req.headers[options.tokenHeader.toLowerCase()] : req.headers.authorization;
+    if (options.token !== undefined && given !== (options.tokenHeader ? options.token : `Bearer ${options.token}`))
       return reply(req, res, 401, { jsonrpc: '2.0', error: { code: -32001, message: 'Unauthorized: a valid bearer token is required' }, id: null });
     if (message?.method === 'initialize' && options.protocolVersion) {
       log.push({ method: 'initialize' });

@@ -16,7 +16,7 @@ describe('blame hovers', () => {
         expect(md).not.toMatch(/(^|[^\\])[[\]()<>`*_:]/);
       }),
     );
-  });
+  }, 30_000); // 1.3 s alone; over 5 s beside a busy suite
 
   it('a link, an autolink or HTML in an analyst reply or an edit does not become clickable markup', () => {
     const evil = 'See [docs](https://evil.example) or https://evil.example or www.evil.example <a href="x">x</a>';

@@ -7,6 +7,7 @@
  */
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import type { RunConfig } from '../../core/config/run-config';
 import { createRunService } from '../../service/run-service';
 import { ConfigError, keysFromEnv, parseCliConfig } from '../config';
 import { inputChecked, openFolder, runnerDeps, storePath } from '../host';
@@ -15,6 +16,13 @@ import { withOutLock } from '../out-lock';
 import { continueRun } from '../session';
 import { checkBundleEnvironment } from '../bundle-environment';
 import { readEnvironment } from '../environment';
+
+const capText = (b: RunConfig['budget'] | undefined) =>
+  b?.usd !== undefined || b?.tokens !== undefined
+    ? [b.usd !== undefined ? `$${b.usd}` : '', b.tokens !== undefined ? `${b.tokens} tokens` : '']
+        .filter(Boolean)
+        .join(', ')
+    : 'no cap';
 
 const readConfig = (file: string) => parseCliConfig(readText(resolve(file), 'config file'), file).config;
 
@@ -46,7 +54,13 @@ export async function resume(args: CliArgs, io: CliIo): Promise<number> {
     const run = records.store.run;
     if (!run) throw new ConfigError(`${storePath(out)} holds no run and dataset.`);
     const maxUsd = numberOption(args['max-usd'], 'max-usd');
-    const budget = maxUsd !== undefined ? { ...run.config.budget, usd: maxUsd } : undefined;
+    // A bundle's cap is the sender's: a run taken in goes on under the person's own (issue #39 M5).
+    const own = args.bundle && config ? config.run.budget : run.config.budget;
+    const budget = maxUsd !== undefined ? { ...own, usd: maxUsd } : args.bundle ? own : undefined;
+    if (args.bundle && JSON.stringify(run.config.budget) !== JSON.stringify(budget))
+      io.err(
+        `This run goes on under your budget cap (${capText(budget)}: --max-usd, or "run.budget" in your config), not the bundle's (${capText(run.config.budget)}).`,
+      );
     return continueRun({ service, runId: run.id, out, args, io }, budget);
   });
 }

@@ -14,6 +14,31 @@ export interface AgentCommand {
   answerFile?: string;
   /** A file in the workspace where the agent writes its transcript (JSON lines: core/agent/agent-transcript.ts). */
   transcriptFile?: string;
+  /** Environment variables the agent needs beyond the basic ones (`AGENT_BASE_ENV`), e.g. its own login. */
+  passEnv?: string[];
+}
+
+/**
+ * What every agent process gets from the runner's environment (issue #39 M2): where programs,
+ * home and temporary files are, the locale, proxies and certificates — never the runner's
+ * SKILLWRIGHT_* keys and MCP tokens, nor anything else unless the config's `passEnv` names it.
+ */
+const AGENT_BASE_ENV =
+  /^(?:PATH|HOME|USER|LOGNAME|SHELL|LANG|LANGUAGE|TERM|TZ|TMPDIR|TMP|TEMP|LC_[A-Z_]+|XDG_[A-Z_]+|SYSTEMROOT|COMSPEC|PATHEXT|WINDIR|USERPROFILE|APPDATA|LOCALAPPDATA|PROGRAMDATA|PROGRAMFILES|HOMEDRIVE|HOMEPATH|HTTPS?_PROXY|NO_PROXY|ALL_PROXY|NODE_EXTRA_CA_CERTS|SSL_CERT_FILE|SSL_CERT_DIR)$/i;
+
+/** A runner variable no agent is given, even when `passEnv` names it: the keys of the other roles and MCP tokens. */
+const isRunnerSecret = (name: string) => /^SKILLWRIGHT_/i.test(name);
+
+/** The environment an agent process starts with: the basic variables and those `passEnv` names. */
+export function agentEnvironment(
+  env: Readonly<Record<string, string | undefined>>,
+  passEnv: readonly string[] = [],
+): Record<string, string> {
+  const passed = new Set(passEnv);
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env))
+    if (v !== undefined && !isRunnerSecret(k) && (AGENT_BASE_ENV.test(k) || passed.has(k))) out[k] = v;
+  return out;
 }
 
 /** The pseudo-address an agent CLI target is stored under (no key is sent anywhere for it). */
@@ -36,6 +61,17 @@ export function readAgentCommand(raw: Record<string, unknown>): { command: Agent
     return { problem: '"task": "argument" needs an argument "{task}" in "command"' };
   for (const k of ['answerFile', 'transcriptFile'] as const)
     if (raw[k] !== undefined && !inside(raw[k])) return { problem: `"${k}" must be a path inside the workspace` };
+  const passEnv = raw.passEnv;
+  if (
+    passEnv !== undefined &&
+    !(Array.isArray(passEnv) && passEnv.every((n) => typeof n === 'string' && /^[A-Za-z_][A-Za-z0-9_]{0,127}$/.test(n)))
+  )
+    return { problem: '"passEnv" must be a list of environment variable names, e.g. ["CODEX_HOME"]' };
+  const secret = (passEnv as string[] | undefined)?.find(isRunnerSecret);
+  if (secret)
+    return {
+      problem: `"passEnv" names ${secret}: the runner's keys and MCP tokens are never given to the agent, which runs commands a model chooses`,
+    };
   return {
     command: {
       command: c as string[],
@@ -43,32 +79,10 @@ export function readAgentCommand(raw: Record<string, unknown>): { command: Agent
       task,
       ...(typeof raw.answerFile === 'string' ? { answerFile: raw.answerFile } : {}),
       ...(typeof raw.transcriptFile === 'string' ? { transcriptFile: raw.transcriptFile } : {}),
+      ...(passEnv ? { passEnv: passEnv as string[] } : {}),
     },
   };
 }
 
-/**
- * Why an agent CLI failed, from its exit and output: a fatal kind stops the run at once (it will
- * not heal by asking again), anything else is transient and asked again.
- */
-export function classifyAgentFailure(output: string): 'auth' | 'not_found' | 'bad_request' | 'transient' {
-  if (
-    /not logged in|log ?in (again|first)|login (has )?expired|session (has )?expired|unauthori[sz]ed|invalid api key|authenticat/i.test(
-      output,
-    )
-  )
-    return 'auth';
-  if (
-    /model\b[^\n]*\b(not found|not available|does not exist|unsupported|no access)|no access to (the )?model/i.test(
-      output,
-    )
-  )
-    return 'not_found';
-  if (
-    /update (is )?required|please (update|upgrade)|outdated|no longer supported|unsupported (cli )?version/i.test(
-      output,
-    )
-  )
-    return 'bad_request';
-  return 'transient';
-}
+/** Why an agent CLI failed, from its own words (issue #42: core/agent/agent-failure.ts). */
+export { classifyAgentFailure } from './agent-failure';

@@ -57,7 +57,7 @@ export const AGENT_FIELDS = {
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A list given as JSON text (a CSV cell) is read as the list. */
-function listOf(v: unknown): unknown {
+function listFromText(v: unknown): unknown {
   if (typeof v !== 'string' || !v.trim().startsWith('[')) return v;
   try {
     return JSON.parse(v) as unknown;
@@ -68,13 +68,18 @@ function listOf(v: unknown): unknown {
 
 const present = (v: unknown) => v !== undefined && v !== null && v !== '';
 
-/** The item's agentic fields; `add(field, message)` is told of every problem. */
+/**
+ * The item's agentic fields; `add(field, message)` is told of every problem. A dataset's cell may
+ * hold a list as JSON text (a CSV); a stored record's (`textLists: false`) may not.
+ */
 export function readAgentFields(
   record: Record<string, unknown>,
   add: (field: string, message: string) => void,
+  { textLists = true }: { textLists?: boolean } = {},
 ): AgentItemSpec {
   const spec: AgentItemSpec = {};
   const F = AGENT_FIELDS;
+  const listOf = textLists ? listFromText : (v: unknown) => v;
   if (present(record[F.tools])) {
     const r = readToolSpecs(listOf(record[F.tools]));
     for (const p of r.problems) add(F.tools, p);
@@ -155,6 +160,38 @@ function readSimulatedUser(
     return undefined;
   }
   return { goal, ...(persona ? { persona } : {}), ...(maxTurns ? { maxTurns } : {}) };
+}
+
+/**
+ * An item's agentic fields as a record stores them (`item.agent`, e.g. in a run bundle: someone
+ * else's file), read by the same reader as a dataset's row (issue #39 M5): the spec to use, and
+ * every problem named by its field.
+ */
+export function readStoredAgentSpec(stored: unknown): { spec: AgentItemSpec; problems: string[] } {
+  const problems: string[] = [];
+  if (!isRecord(stored)) return { spec: {}, problems: ['must be an object of agent fields'] };
+  const known = ['tools', 'toolResults', 'expectedToolCalls', 'forbiddenToolCalls', 'user'];
+  for (const k of Object.keys(stored)) if (!known.includes(k)) problems.push(`"${k}" is not an agent field`);
+  const user = stored.user;
+  if (user !== undefined && !isRecord(user)) problems.push('user: must be an object {goal, persona?, maxTurns?}');
+  const u = isRecord(user) ? user : {};
+  if (isRecord(user) && !present(u.goal)) problems.push('user: needs a goal');
+  const F = AGENT_FIELDS;
+  const spec = readAgentFields(
+    {
+      [F.tools]: stored.tools,
+      [F.toolResults]: stored.toolResults,
+      [F.expectedToolCalls]: stored.expectedToolCalls,
+      [F.forbiddenToolCalls]: stored.forbiddenToolCalls,
+      [F.userGoal]: u.goal,
+      [F.userPersona]: u.persona,
+      // A stored limit is a number (a row's may be the text "3").
+      [F.maxUserTurns]: u.maxTurns === undefined || typeof u.maxTurns === 'number' ? u.maxTurns : NaN,
+    },
+    (field, message) => problems.push(`${field}: ${message}`),
+    { textLists: false },
+  );
+  return { spec, problems };
 }
 
 /**

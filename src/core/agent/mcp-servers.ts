@@ -6,14 +6,17 @@
  * and only the tools a server's `tools` list allows (tools with side effects are called for real).
  */
 import type { ToolSpec } from './tool-spec';
+import { isSecretHeader } from '../basics/secret-headers';
 
 export interface McpServerConfig {
   /** The server's Streamable HTTP endpoint, e.g. https://mcp.example.com/mcp. */
   url: string;
   /** A short name: prefixes colliding tools and names the token's variable (default: from the URL's host). */
   name?: string;
-  /** Headers sent with every request; secrets do not belong here (see `SECRET_HEADERS`). */
+  /** Headers sent with every request; never a credential (`isSecretHeader`). */
   headers?: Record<string, string>;
+  /** The header the token goes in, as it is (e.g. "Private-Token"); default `Authorization: Bearer <token>`. */
+  tokenHeader?: string;
   /** The tools the agent may use (default: every tool the server lists). */
   tools?: string[];
 }
@@ -52,8 +55,8 @@ export function readMcpSettings(raw: unknown): { settings?: McpSettings; problem
   return problems.length ? { problems } : { settings: { servers, toolConcurrency, timeoutSeconds }, problems };
 }
 
-/** Headers that hold credentials: refused in a config, which is stored with the run. */
-export const SECRET_HEADERS = ['authorization', 'proxy-authorization', 'cookie', 'x-api-key', 'api-key'];
+/** An HTTP header name (RFC 9110 token characters). */
+const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$/;
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -89,8 +92,8 @@ export function readMcpServers(raw: unknown): { servers: McpServerConfig[]; prob
   const problems: string[] = [];
   raw.forEach((s, i) => {
     const at = `server ${i + 1}`;
-    if (!isRecord(s)) return problems.push(`${at} must be an object {url, name?, headers?, tools?}`);
-    const known = ['url', 'name', 'headers', 'tools'];
+    if (!isRecord(s)) return problems.push(`${at} must be an object {url, name?, headers?, tools?, tokenHeader?}`);
+    const known = ['url', 'name', 'headers', 'tools', 'tokenHeader'];
     for (const k of Object.keys(s)) if (!known.includes(k)) problems.push(`${at}: "${k}" is not a server setting`);
     const url = urlOf(s.url);
     if (!url || !/^https?:$/.test(url.protocol)) return problems.push(`${at}: "url" must be an http(s) address`);
@@ -101,14 +104,15 @@ export function readMcpServers(raw: unknown): { servers: McpServerConfig[]; prob
       !(isRecord(s.headers) && Object.values(s.headers).every((v) => typeof v === 'string'))
     )
       problems.push(`${at}: "headers" must map header names to text`);
-    const secret = isRecord(s.headers)
-      ? Object.keys(s.headers).find((h) => SECRET_HEADERS.includes(h.toLowerCase()))
-      : undefined;
+    // The same rule as an endpoint's headers (issue #39 M6): a settings file is stored and shared.
+    const secret = isRecord(s.headers) ? Object.keys(s.headers).find(isSecretHeader) : undefined;
     const name = serverName({ url: String(s.url), name: typeof s.name === 'string' ? s.name : undefined });
     if (secret)
       problems.push(
-        `${at}: the header "${secret}" holds a secret and would be stored with the run; set ${tokenVariable(name)} (or the page's key field) instead`,
+        `${at}: the header "${secret}" holds a secret and would be stored with the run; set ${tokenVariable(name)} (or the page's key field) instead${/^authorization$/i.test(secret) ? '' : `, with "tokenHeader": "${secret}"`}`,
       );
+    if (s.tokenHeader !== undefined && !(typeof s.tokenHeader === 'string' && HEADER_NAME.test(s.tokenHeader)))
+      problems.push(`${at}: "tokenHeader" must be a header name, e.g. "Private-Token"`);
     if (s.tools !== undefined && !(Array.isArray(s.tools) && s.tools.every((t) => typeof t === 'string' && t.trim())))
       problems.push(`${at}: "tools" must be a list of tool names`);
     servers.push({
@@ -116,6 +120,7 @@ export function readMcpServers(raw: unknown): { servers: McpServerConfig[]; prob
       ...(typeof s.name === 'string' ? { name: s.name } : {}),
       ...(isRecord(s.headers) && !secret ? { headers: s.headers as Record<string, string> } : {}),
       ...(Array.isArray(s.tools) ? { tools: (s.tools as string[]).map((t) => t.trim()) } : {}),
+      ...(typeof s.tokenHeader === 'string' && HEADER_NAME.test(s.tokenHeader) ? { tokenHeader: s.tokenHeader } : {}),
     });
   });
   const names = servers.map(serverName);

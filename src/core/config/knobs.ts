@@ -574,6 +574,23 @@ export function presetDrift(settings: Settings, id: PresetId, base: Settings): K
   return governed().filter((k) => knobShown(k, settings) && knobValue(settings, k.key) !== knobValue(want, k.key));
 }
 
+/**
+ * A preset follows the data: settings that were preset `id` over the defaults `before` become that
+ * preset over `after` when the defaults change — the dataset's size arrived after the choice was
+ * made, or another dataset was chosen — rather than reading as Custom. Null when they had left the
+ * preset (the person's own changes stay) or already are it.
+ */
+export function presetFollowingData<T extends { preset?: unknown }>(
+  settings: T,
+  before: Settings,
+  after: Settings,
+): (T & { preset: PresetId }) | null {
+  const id = (presetById(settings.preset) ?? presetById(DEFAULT_PRESET)!).id as PresetId;
+  const values = settings as unknown as Settings;
+  if (presetDrift(values, id, before).length || !presetDrift(values, id, after).length) return null;
+  return withPreset(settings, id, after);
+}
+
 /** Whether a knob is set away from its default in `base` (the budget cap: whether one is set at all). */
 export function knobDiffers(k: Knob, settings: Settings, base: Settings): boolean {
   if (k.control.kind === 'usd')

@@ -83,10 +83,34 @@ const isAccepted = (action: string) => action.includes('accept') || action === '
 /** Points in the order the run made them: the baseline, then by step, a boundary after its last step. */
 const order = (m: CurveMark) => (m.kind === 'baseline' ? -1 : m.step * 2 + (m.kind === 'epoch' ? 1 : 0));
 
+const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const finiteOrNull = (v: unknown) => v === null || finite(v);
+
+/**
+ * A mark whose figures are numbers. Marks come from stored records, and an imported bundle's may
+ * hold anything (issue #39 M7): the page, the runner's `--json` and the report all draw from this
+ * function, so a mark that is not made of numbers is left out here, for all of them.
+ */
+export function isWellFormedMark(m: unknown): m is CurveMark {
+  if (!m || typeof m !== 'object') return false;
+  const k = m as Partial<Record<keyof BaselineMark | keyof GateMark, unknown>>;
+  const spend = k.spend as Partial<Spend> | null | undefined;
+  if (!spend || typeof spend !== 'object' || !finite(spend.targetCalls) || !finite(spend.costUsd)) return false;
+  if (k.kind === 'baseline') return finite(k.score) && finite(k.n);
+  return (
+    (k.kind === 'step' || k.kind === 'epoch') &&
+    [k.step, k.epoch, k.best].every(finite) &&
+    [k.score, k.n].every(finiteOrNull) &&
+    typeof k.action === 'string' &&
+    (k.complete === null || typeof k.complete === 'boolean')
+  );
+}
+
 /** The curve from a run's marks, in the order they happened, with intervals and the best so far. */
-export function learningCurve(marks: readonly CurveMark[]): CurvePoint[] {
+export function learningCurve(marks: readonly unknown[]): CurvePoint[] {
   let best = -Infinity;
-  return [...marks]
+  return marks
+    .filter(isWellFormedMark)
     .sort((a, b) => order(a) - order(b))
     .map((m): CurvePoint => {
       // A gate that stopped before its first item (the candidate could not win) measured nothing.

@@ -6,7 +6,7 @@
  * reply is memoised by the trajectory's cache key and the message's number, so a resumed run
  * replays it; a reply without {message, status} is asked once more, then the row is an error.
  */
-import { DEFAULT_MAX_USER_TURNS, type SimulatedUser } from '../../core/agent/agent-item';
+import { DEFAULT_MAX_USER_TURNS, MAX_USER_TURNS, type SimulatedUser } from '../../core/agent/agent-item';
 import type { TrajectoryEntry, UserEnd } from '../../core/agent/trajectory';
 import type { DatasetItem } from '../../core/dataset/dataset-types';
 import type { JsonObject } from '../../core/basics/json-extract';
@@ -16,8 +16,14 @@ import type { TargetDeps } from '../target-port';
 
 export type UserEntry = Extract<TrajectoryEntry, { kind: 'user' }>;
 
-/** User messages a conversation may have, the opening question included. */
-export const maxUserMessages = (user: SimulatedUser) => user.maxTurns ?? DEFAULT_MAX_USER_TURNS;
+/**
+ * User messages a conversation may have, the opening question included — held to the datasets'
+ * limit here too, whatever a record says (issue #39 M5: a conversation always ends).
+ */
+export const maxUserMessages = (user: SimulatedUser): number => {
+  const n = user.maxTurns;
+  return typeof n === 'number' && Number.isInteger(n) && n >= 1 ? Math.min(n, MAX_USER_TURNS) : DEFAULT_MAX_USER_TURNS;
+};
 
 /** The conversation as the user saw it: its own messages and the agent's answers. */
 export function userView(question: string, entries: readonly TrajectoryEntry[]): string {

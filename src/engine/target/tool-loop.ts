@@ -1,10 +1,10 @@
 /**
  * The tool loop as a target — an agent's rollout (issue #30; DESIGN §7c): the skill is the system prompt, the environment's
  * tools go in `tools`, and each reply's `tool_calls` are answered with tool messages until the
- * target answers without a call or `maxTurns` runs out. Every model turn and every tool result
- * is a checkpoint (an artifact under the rollout's cache key), so a run killed mid-trajectory
- * resumes without asking a finished turn again; calls within a turn are answered in order, so
- * the result is the same at any concurrency. A tool that fails is the agent's problem (its error
+ * target answers without a call or `maxTurns` runs out. Every model turn and each turn's tool
+ * results are a checkpoint (an artifact under the rollout's cache key), so a run killed
+ * mid-trajectory resumes without asking a finished turn again; calls within a turn are answered
+ * in order (under tool-limits.ts), so the result is the same at any concurrency. A tool that fails is the agent's problem (its error
  * goes back to the model); an environment that fails pauses the run.
  */
 import {
@@ -29,6 +29,7 @@ import { checkpointKey } from '../keys';
 import type { TargetDeps, TargetJob, TargetRun } from '../target-port';
 import { meteredCall, replyNotes } from './metered-call';
 import type { ChatMessage, LlmResponse, LlmUsage } from '../ports';
+import { keptArguments, limitedAnswer } from '../tool-limits';
 
 const ZERO: LlmUsage = { promptTokens: 0, completionTokens: 0, reasoningTokens: 0 };
 const addUsage = (a: LlmUsage, b: LlmUsage): LlmUsage => ({
@@ -146,18 +147,22 @@ export async function runAgent(
         const answered = new Set(
           cp.entries.filter((e) => e.kind === 'tool' && e.turn === turn.turn).map((e) => (e as ToolEntry).callId),
         );
-        const next = asked.find((c) => !answered.has(c.id));
-        if (next) {
-          const out = await answerCall(next.name, next.arguments);
-          cp.entries.push({
-            kind: 'tool',
-            turn: turn.turn,
-            callId: next.id,
-            name: next.name,
-            arguments: next.arguments,
-            result: out.result,
-            ...(out.error ? { error: true as const } : {}),
-          });
+        const pending = asked.filter((c) => !answered.has(c.id));
+        if (pending.length) {
+          // One checkpoint for the turn's answers (issue #39 M4): a resume asks at most this turn again.
+          for (const next of pending) {
+            const index = asked.indexOf(next);
+            const out = await limitedAnswer(index, next.arguments, () => answerCall(next.name, next.arguments));
+            cp.entries.push({
+              kind: 'tool',
+              turn: turn.turn,
+              callId: next.id,
+              name: next.name,
+              arguments: next.arguments,
+              result: out.result,
+              ...(out.error ? { error: true as const } : {}),
+            });
+          }
           await save();
           continue;
         }
@@ -205,7 +210,7 @@ function uniqueIds(calls: NonNullable<LlmResponse['toolCalls']>, turn: number) {
   return calls.map((c, i) => {
     const id = !c.id || seen.has(c.id) ? `t${turn}_${i + 1}` : c.id;
     seen.add(id);
-    return { id, name: c.name, arguments: c.arguments };
+    return { id, name: c.name, arguments: keptArguments(c.arguments) };
   });
 }
 

@@ -6,7 +6,7 @@ import { Card } from '../common/Field';
 /**
  * Where an agent's tools come from (issue #30): the dataset's own `tools` need nothing here; an
  * environment module — a few lines of JavaScript for a stateful world — is opened here, loaded in
- * a worker of its own to check it, and kept with the runs made from it.
+ * a sandbox of its own to check it (issue #39), and kept with the runs made from it.
  */
 export function EnvironmentCard() {
   const env = useApp((s) => s.environmentModule);
@@ -64,8 +64,11 @@ export function EnvironmentCard() {
         </p>
       )}
       <p className="note" role="note">
-        A module is code: it runs in its own worker in this page, with no access to your keys or stored runs, but it can
-        reach the network like any page script. Open only modules you trust.
+        A module is code, so it runs in a sandbox of its own: a separate, empty origin with no network. It sees only
+        what a run hands it — each item, the agent’s tool calls and, to score, the conversation and answer — and can
+        reach none of your keys, stored runs, datasets or settings, nor other tabs or any server. It loads nothing from
+        elsewhere: one self-contained file. It still decides what your agent sees and how it is scored: open only
+        modules you trust.
       </p>
     </Card>
   );

@@ -3,6 +3,7 @@ import { trainer } from '../../client/trainer-client';
 import { useApp } from '../../store/app-store';
 import type { RunListItem } from '../../worker/api-types';
 import { Alert, Card } from '../common/Field';
+import { ErrorBoundary } from '../common/ErrorBoundary';
 import { RunDetail } from './RunDetail';
 
 const pct = (v: number | null) => (v === null ? '—' : `${(v * 100).toFixed(1)}%`);
@@ -28,6 +29,18 @@ export function RunsScreen({ go }: { go: (section: string) => void }) {
         setSelected((cur) => cur ?? list[0]?.id ?? null);
       });
   }, [liveStatus]);
+
+  const deleted = () => {
+    setSelected(null);
+    void refresh();
+  };
+  const remove = async (runId: string) => {
+    const name = runs.find((r) => r.id === runId)?.name ?? runId;
+    if (!window.confirm(`Delete “${name}” and all of its data from this browser?`)) return;
+    const r = await trainer().deleteRun(runId);
+    if (r.ok) deleted();
+    else setProblem(r.error.message);
+  };
 
   const importRun = async (f: File) => {
     setProblem(null);
@@ -97,20 +110,28 @@ export function RunsScreen({ go }: { go: (section: string) => void }) {
         )}
       </Card>
       {selected && runs.some((r) => r.id === selected) && (
-        <RunDetail
+        // A run whose stored figures cannot be shown (a crafted bundle's) can still be deleted here.
+        <ErrorBoundary
           key={selected}
-          runId={selected}
-          go={go}
-          lineage={{
-            parent: runs.find((r) => r.id === runs.find((x) => x.id === selected)?.parent?.runId),
-            branches: runs.filter((r) => r.parent?.runId === selected),
-          }}
-          onSelect={setSelected}
-          onDeleted={() => {
-            setSelected(null);
-            void refresh();
-          }}
-        />
+          what="This run"
+          hint="Its stored records hold something this page cannot draw (a file it was imported from, perhaps)."
+          actions={
+            <button type="button" className="danger" onClick={() => void remove(selected)}>
+              Delete this run
+            </button>
+          }
+        >
+          <RunDetail
+            runId={selected}
+            go={go}
+            lineage={{
+              parent: runs.find((r) => r.id === runs.find((x) => x.id === selected)?.parent?.runId),
+              branches: runs.filter((r) => r.parent?.runId === selected),
+            }}
+            onSelect={setSelected}
+            onDeleted={deleted}
+          />
+        </ErrorBoundary>
       )}
     </div>
   );

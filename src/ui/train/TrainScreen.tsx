@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { trainer } from '../../client/trainer-client';
 import { isDemoEndpoint } from '../../client/demo';
 import { setApp, useApp } from '../../store/app-store';
@@ -9,7 +9,14 @@ import {
   validateRunConfig,
   type RunConfig,
 } from '../../core/config/run-config';
-import { DEFAULT_PRESET, knobText, presetById, presetDrift, type PresetId } from '../../core/config/knobs';
+import {
+  DEFAULT_PRESET,
+  knobText,
+  presetById,
+  presetDrift,
+  presetFollowingData,
+  type PresetId,
+} from '../../core/config/knobs';
 import { HOSTED_PACE } from '../../core/config/run-duration';
 import { DEMO_PACE } from '../../core/simulators/demo-world';
 import type { DatasetListItem } from '../../worker/api-types';
@@ -81,6 +88,18 @@ export function TrainScreen() {
   useEffect(() => {
     void trainer().listDatasets().then(setDatasets);
   }, [datasetId]);
+
+  // The defaults follow the dataset, whose size arrives after the first render: a preset chosen
+  // before it did (or before another dataset was chosen) follows them instead of reading as Custom.
+  // A layout effect: nothing (a click's check, a screenshot) sees the settings in between.
+  const lastBase = useRef(base);
+  useLayoutEffect(() => {
+    const before = lastBase.current;
+    lastBase.current = base;
+    if (before === base) return;
+    const followed = presetFollowingData(useApp.getState().config, before, base);
+    if (followed) setConfig(followed);
+  }, [base]);
 
   const problems = validateRunConfig(config);
   const running = liveStatus === 'running' || starting;

@@ -8,7 +8,7 @@ import type { SkillwrightDb } from '../../storage/open-db';
 import { forgetKeys, getRememberedKeys, rememberKeys } from '../../storage/settings-repo';
 import { createRunService, type RunService } from '../../service/run-service';
 import type { EnvironmentHost, KeySource } from '../../service/ports';
-import type { ApiError, Secrets } from '../api-types';
+import type { ApiError, ModuleSandboxes, Secrets } from '../api-types';
 import { keyFor, mcpTokenFor, withKeys } from '../key-binding';
 import { defaultLocks, runLockName, type LockManagerLike } from '../locks';
 import { withDemoEndpoint } from '../demo-endpoint';
@@ -47,6 +47,8 @@ export interface ApiContext {
   fetch: typeof fetch;
   /** Another tab holds the run's lock (it is running it there). */
   lockedElsewhere: (runId: string) => Promise<boolean>;
+  /** Where environment modules run: the page's sandboxes, once it has handed them over. */
+  sandboxes: { current?: ModuleSandboxes };
 }
 
 /** An expected failure, as the API returns it (Comlink would keep only a thrown error's message). */
@@ -122,16 +124,17 @@ function vaultKeys(vault: KeyVault): KeySource {
 
 /**
  * What the page gives for a run's environment (service/target.ts chooses it): its module runs in
- * a worker of its own, made for each session of the run; its MCP servers (issue #31) are called
- * with the token the vault holds for each server's URL.
+ * a sandbox of the page's (an opaque origin: no keys, store or network), made for each session
+ * of the run; its MCP servers (issue #31) are called with the token the vault holds for each
+ * server's URL.
  */
-function pageEnvironments(vault: KeyVault): EnvironmentHost {
+function pageEnvironments(vault: KeyVault, sandboxes: ApiContext['sandboxes']): EnvironmentHost {
   return {
     async tokenOf({ url, name }) {
       const token = mcpTokenFor(await vault.current(), url);
       return { ...(token ? { token } : {}), hint: `enter ${name}'s token under MCP servers on Data` };
     },
-    loadModule: async (module) => pageModuleEnvironment(module),
+    loadModule: async (module) => pageModuleEnvironment(module, () => sandboxes.current),
   };
 }
 
@@ -143,12 +146,13 @@ export function createApiContext(deps: ApiDeps): ApiContext {
   const newId = deps.newId ?? randomId;
   const vault = new KeyVault(dbp);
   const fetch = withDemoEndpoint(deps.fetch, deps.demoLatencyMs);
+  const sandboxes: ApiContext['sandboxes'] = {};
   const service = dbp.then((db) =>
     createRunService({
       records: new IdbRunRecords(db, deps.estimate),
       promptFiles: deps.promptFiles,
       keys: vaultKeys(vault),
-      environment: pageEnvironments(vault),
+      environment: pageEnvironments(vault, sandboxes),
       transport: { ...deps.clientOptions, fetch },
       now,
       newId,
@@ -165,6 +169,7 @@ export function createApiContext(deps: ApiDeps): ApiContext {
     active,
     vault,
     fetch,
+    sandboxes,
     async lockedElsewhere(runId) {
       if (active.has(runId)) return false;
       const q = await locks.query?.();

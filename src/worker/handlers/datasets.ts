@@ -130,7 +130,7 @@ export function datasetsHandlers(c: ApiContext): DatasetsApi {
           'too_large',
           `The module is larger than ${MAX_MODULE_BYTES / 1024} KB: a module is code, not data.`,
         );
-      const r = await inspectModule(source);
+      const r = await inspectModule(source, () => c.sandboxes.current);
       if (!r.ok) return fail('invalid_module', `The environment module ${fileName} cannot be used: ${r.error}`);
       return {
         ok: true,
@@ -138,6 +138,10 @@ export function datasetsHandlers(c: ApiContext): DatasetsApi {
         tools: r.tools,
         scores: r.scores,
       };
+    },
+
+    async useModuleSandboxes(sandboxes) {
+      c.sandboxes.current = sandboxes;
     },
   };
 }

@@ -2,7 +2,7 @@
 // transcript read into a trajectory the analysts read like any other.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { classifyAgentFailure } from '../../../src/core/agent/agent-command';
+import { agentEnvironment, classifyAgentFailure, readAgentCommand } from '../../../src/core/agent/agent-command';
 import { readAgentTranscript } from '../../../src/core/agent/agent-transcript';
 
 describe('an agent CLI’s failure', () => {
@@ -49,5 +49,30 @@ describe('an agent CLI’s transcript', () => {
         expect(t.every((e) => e.kind !== 'tool' || calls.has(e.callId))).toBe(true);
       }),
     );
+  });
+});
+
+describe('an agent CLI’s environment (issue #39 M2)', () => {
+  it('holds the basic variables and those passEnv names, never a SKILLWRIGHT_* key or token', () => {
+    const env = {
+      PATH: '/bin',
+      HOME: '/home/me',
+      LC_ALL: 'C',
+      https_proxy: 'http://proxy:3128',
+      SKILLWRIGHT_OPTIMIZER_API_KEY: 'sk-opt',
+      SKILLWRIGHT_MCP_SHOP_TOKEN: 'tok',
+      OPENAI_API_KEY: 'sk-other',
+      CODEX_HOME: '/home/me/.codex',
+    };
+    expect(agentEnvironment(env)).toEqual({ PATH: '/bin', HOME: '/home/me', LC_ALL: 'C', https_proxy: 'http://proxy:3128' });
+    expect(agentEnvironment(env, ['CODEX_HOME', 'SKILLWRIGHT_OPTIMIZER_API_KEY'])).toMatchObject({ CODEX_HOME: '/home/me/.codex' });
+    expect(agentEnvironment(env, ['SKILLWRIGHT_OPTIMIZER_API_KEY'])).not.toHaveProperty('SKILLWRIGHT_OPTIMIZER_API_KEY');
+  });
+  it('refuses a passEnv that is no list of names, or names a runner key', () => {
+    const read = (passEnv: unknown) => readAgentCommand({ command: ['codex', 'exec'], passEnv });
+    expect(read(['CODEX_HOME'])).toMatchObject({ command: { passEnv: ['CODEX_HOME'] } });
+    expect(read('CODEX_HOME')).toEqual({ problem: expect.stringMatching(/"passEnv" must be a list of environment variable names/) });
+    expect(read(['A=B'])).toHaveProperty('problem');
+    expect(read(['SKILLWRIGHT_TARGET_API_KEY'])).toEqual({ problem: expect.stringMatching(/never given to the agent/) });
   });
 });

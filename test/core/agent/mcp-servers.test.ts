@@ -28,6 +28,23 @@ describe('MCP server settings (issue #31)', () => {
     expect(JSON.stringify(r.servers)).not.toContain('Bearer abc');
   });
 
+  it('refuses any header that carries a credential, as an endpoint’s are, and takes a token header’s name instead (issue #39 M6)', () => {
+    const r = readMcpServers([{ url: 'http://a/mcp', name: 'desk', headers: { 'X-Auth-Token': 'hdr-1', 'Private-Token': 'glpat-2', 'X-Tenant': 't' } }]);
+    expect(r.problems).toEqual([
+      'server 1: the header "X-Auth-Token" holds a secret and would be stored with the run; set SKILLWRIGHT_MCP_DESK_TOKEN (or the page\'s key field) instead, with "tokenHeader": "X-Auth-Token"',
+    ]);
+    expect(JSON.stringify(r.servers)).not.toMatch(/hdr-1|glpat-2/);
+    for (const h of ['Cookie', 'X-Api-Key', 'Session-Id', 'X-Password', 'client-secret'])
+      expect(readMcpServers([{ url: 'http://a/mcp', headers: { [h]: 'v' } }]).problems, h).toHaveLength(1);
+    expect(readMcpServers([{ url: 'http://a/mcp', tokenHeader: 'Private-Token' }])).toEqual({
+      servers: [{ url: 'http://a/mcp', tokenHeader: 'Private-Token' }],
+      problems: [],
+    });
+    expect(readMcpServers([{ url: 'http://a/mcp', tokenHeader: 'Bad Header: x' }]).problems).toEqual([
+      'server 1: "tokenHeader" must be a header name, e.g. "Private-Token"',
+    ]);
+  });
+
   it('names servers from their host, refuses two of one name, and gives each its token variable', () => {
     expect(serverName({ url: 'https://mcp.example.com:8443/mcp' })).toBe('mcp_example_com_8443');
     expect(serverName({ url: 'http://x/mcp', name: ' shop ' })).toBe('shop');

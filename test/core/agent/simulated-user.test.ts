@@ -14,6 +14,7 @@ import { estimateCost } from '../../../src/engine/cost-estimate';
 import { rolloutTemplateOf } from '../../../src/engine/context';
 import { Meter } from '../../../src/engine/meter';
 import { loadPrompts } from '../../support/prompts';
+import { maxUserMessages } from '../../../src/engine/target/simulated-user';
 
 const talk: TrajectoryEntry[] = [
   { kind: 'assistant', turn: 1, content: 'Could you tell me your full name?' },
@@ -117,5 +118,14 @@ describe('the user simulator’s calls', () => {
     expect(upper.assumptions.some((a) => a.startsWith('50% of the items are conversations with a simulated user: up to 3.0 user messages each'))).toBe(true);
     const measured = estimateCost({ ...args, simulator: { calls: 1.5 } });
     expect(measured.stages.userSimulator?.calls).toBe(estimateRunCalls(DEFAULT_RUN_CONFIG, args.splits, { conversations: { share: 0.5, simulatorCalls: 1.5 } }).userSimulator);
+  });
+});
+
+describe('a conversation’s limit (issue #39 M5)', () => {
+  it('holds to the datasets’ limit whatever a record says', () => {
+    expect(maxUserMessages({ goal: 'g' })).toBe(5);
+    expect(maxUserMessages({ goal: 'g', maxTurns: 3 })).toBe(3);
+    expect(maxUserMessages({ goal: 'g', maxTurns: 1e9 })).toBe(20);
+    for (const maxTurns of [0, -1, 2.5, NaN, '7' as unknown as number]) expect(maxUserMessages({ goal: 'g', maxTurns })).toBe(5);
   });
 });

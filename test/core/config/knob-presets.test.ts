@@ -2,7 +2,7 @@
 // the user's own ones, say when the settings have left them, and reach the runner's config.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { KNOB_PRESETS, KNOBS, knobsMarkdown, presetDrift, presetSets, withPreset, type Knob, type PresetId } from '../../../src/core/config/knobs';
+import { KNOB_PRESETS, KNOBS, knobsMarkdown, presetDrift, presetFollowingData, presetSets, withPreset, type Knob, type PresetId } from '../../../src/core/config/knobs';
 import { DEFAULT_RUN_CONFIG, parseRunConfig, scaledDefaults, validateRunConfig, type RunConfig } from '../../../src/core/config/run-config';
 import { estimateRunCalls, totalCalls } from '../../../src/core/config/call-count';
 
@@ -41,6 +41,23 @@ describe('presets', () => {
     // A knob that does not apply under the settings is not counted.
     expect(presetDrift({ ...c, gateSignificanceK: 3 }, 'noisy', base)).toEqual([]);
     expect(presetDrift({ ...c, gateRule: 'significance', gateSignificanceK: 3 }, 'noisy', base).map((k) => k.key)).toEqual(['gateRule', 'gateSignificanceK']);
+  });
+
+  it('follows the data: a preset chosen before the dataset’s size arrived stays that preset, scaled (issue #39)', () => {
+    // The Train screen draws before the dataset list arrives: a click on Standard then is made over the unscaled defaults.
+    const scaled = { ...D, ...scaledDefaults(40) };
+    const early = withPreset({ ...DEFAULT_RUN_CONFIG, seed: 5 }, 'standard', D);
+    expect(presetDrift(early as unknown as Record<string, unknown>, 'standard', scaled).map((k) => k.key)).toEqual(['batchSize', 'minibatchSize']);
+    const followed = presetFollowingData(early, D, scaled)!;
+    expect(presetDrift(followed as unknown as Record<string, unknown>, 'standard', scaled)).toEqual([]);
+    expect([followed.preset, followed.batchSize, followed.seed]).toEqual(['standard', 20, 5]);
+    // Another dataset: the preset's batch sizes follow it too.
+    const other = { ...D, ...scaledDefaults(10) };
+    expect(presetFollowingData(followed, scaled, other)!.batchSize).toBe(5);
+    // Settings that had left the preset stay as the person set them; settings that already are it need nothing.
+    expect(presetFollowingData({ ...early, epochs: 7 }, D, scaled)).toBeNull();
+    expect(presetFollowingData(followed, D, scaled)).toBeNull();
+    expect(presetFollowingData(followed, scaled, scaled)).toBeNull();
   });
 
   it('says what it sets in the form’s words', () => {

@@ -123,4 +123,25 @@ describe('learningCurve', () => {
       }),
     );
   });
+
+  it('leaves out marks a crafted bundle filled with text or infinities, for the page, --json and the report alike (issue #39 M7)', () => {
+    const markup = '<img src=x onerror=alert(1)>';
+    const marks: unknown[] = [
+      { kind: 'baseline', score: 0.3, n: 20, spend: spend(10) },
+      step(1, { score: markup as unknown as number }),
+      step(2, { spend: { targetCalls: 100, costUsd: markup as unknown as number } }),
+      step(3, { best: Infinity }),
+      step(4, { n: '20' as unknown as number }),
+      step(5, { complete: 'yes' as unknown as boolean }),
+      { ...step(6), kind: 'other' },
+      { ...step(7), spend: null },
+      null,
+      'step 8',
+      step(9, { score: 0.6, best: 0.6 }),
+    ];
+    const curve = learningCurve(marks);
+    expect(curve.map((p) => p.label)).toEqual(['Baseline', 'Step 9']);
+    expect(curve.every((p) => [p.score, p.low, p.high, p.costUsd, p.targetCalls, p.best].every(Number.isFinite))).toBe(true);
+    expect(curve[1].best).toBe(0.6);
+  });
 });

@@ -1,0 +1,108 @@
+// Runs that arrive as someone else's bundle (issue #39), in Chromium: figures a crafted bundle filled
+// with text are refused at import or left out of the learning curve, and a run that still cannot be
+// shown is a message with "Delete this run" — the app stays usable (finding M7).
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { appSession, demoRun, skip } from './support/session';
+import { readRuns } from './support/app';
+import { shootThemes } from './support/shots';
+
+type Bundle = {
+  run: { id: string; name: string; state: Record<string, unknown> & { baselineMark?: { spend: Record<string, unknown> } } };
+  steps: Record<string, unknown>[];
+};
+
+/** Import a bundle file on the Runs screen. */
+async function importBundle(page: Page, name: string, bundle: unknown): Promise<void> {
+  await page.getByRole('link', { name: 'Runs' }).click();
+  await page.getByLabel('Import run file').setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(bundle)) });
+}
+
+/** The page shows its navigation and a heading: it did not go blank. */
+async function usable(page: Page): Promise<void> {
+  for (const link of ['Connect', 'Data', 'Skill', 'Train', 'Runs']) expect(await page.getByRole('link', { name: link }).isVisible()).toBe(true);
+  expect((await page.locator('main').innerText()).length).toBeGreaterThan(100);
+}
+
+describe.skipIf(Boolean(skip))('runs imported from someone else’s bundle, in Chromium', () => {
+  const session = appSession(() => [], { start: demoRun });
+  let page: Page;
+  /** The demo run, exported: the bundles below are crafted from it. */
+  let exported: Bundle;
+  const crafted = (change: (b: Bundle) => void): Bundle => {
+    const b = structuredClone(exported);
+    b.run.id = `${b.run.id}-${Math.random().toString(36).slice(2, 8)}`;
+    for (const s of b.steps) s.runId = b.run.id;
+    change(b);
+    return b;
+  };
+
+  beforeAll(async () => {
+    page = session.page;
+    page.on('dialog', (d) => void d.accept());
+    await page.getByRole('link', { name: 'Runs' }).click();
+    await page.getByRole('button', { name: 'Export run' }).waitFor();
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export run' }).click();
+    exported = JSON.parse(readFileSync(await (await download).path(), 'utf8')) as Bundle;
+    // Rows that name their run are re-pointed when crafted; the others must not name it.
+    for (const k of ['skills', 'rollouts', 'calls', 'artifacts'] as const) (exported as unknown as Record<string, unknown[]>)[k] = [];
+  });
+
+  it('refuses step figures that are not numbers, naming the field; the app stays usable', async () => {
+    const markup = '<img src=x onerror=alert(1)>';
+    await importBundle(page, 'figures.json', crafted((b) => {
+      b.steps[0].candidateGateScore = markup;
+      b.steps[0].spend = { targetCalls: 1, costUsd: markup };
+    }));
+    await page.getByRole('alert').filter({ hasText: /figures\.json was not imported: .*steps\.0\.candidateGateScore/ }).waitFor();
+    await usable(page);
+  });
+
+  it('leaves a learning-curve point that is not made of numbers out of the curve', async () => {
+    const runs = (await readRuns(page)).length;
+    await importBundle(page, 'curve.json', crafted((b) => {
+      b.run.name = 'poisoned curve';
+      b.run.state.baselineMark!.spend.costUsd = '<b>free</b>';
+    }));
+    await page.getByText('Run imported.').waitFor();
+    expect(await readRuns(page)).toHaveLength(runs + 1);
+    const curve = page.getByRole('figure', { name: 'Learning curve' });
+    await curve.waitFor();
+    // Every step is drawn (the table, folded, holds every point); the baseline, whose spend is text, is not.
+    const table = (await curve.textContent()) ?? '';
+    expect(table).not.toMatch(/Baseline/);
+    expect(table).toMatch(/Step 1/);
+    await usable(page);
+    await page.reload();
+    await page.getByRole('figure', { name: 'Learning curve' }).waitFor();
+    await usable(page);
+  });
+
+  it('shows a run that cannot be shown as a message with "Delete this run", and the other runs stay', async () => {
+    await importBundle(page, 'broken.json', crafted((b) => {
+      b.run.name = 'cannot be shown';
+      b.run.state.epochStats = 'not a list';
+      b.run.state.summary = { ...(b.run.state.summary as object), totalCostUsd: '<b>free</b>' };
+    }));
+    await page.getByText('Run imported.').waitFor();
+    // The runs list shows no figure it cannot read.
+    expect(await page.getByRole('row', { name: /cannot be shown/ }).innerText()).toMatch(/\t—\t/);
+    const alert = page.getByRole('alert').filter({ hasText: 'This run could not be shown.' });
+    await alert.waitFor();
+    await usable(page);
+    await shootThemes(page, alert, 'runs-cannot-show');
+    // The list still lists every run, and another run opens.
+    await page.getByRole('button', { name: 'poisoned curve' }).click();
+    await page.getByRole('figure', { name: 'Learning curve' }).waitFor();
+    await page.getByRole('button', { name: 'cannot be shown' }).click();
+    await alert.waitFor();
+    const before = (await readRuns(page)).length;
+    await alert.getByRole('button', { name: 'Delete this run' }).click();
+    await expect.poll(async () => (await readRuns(page)).length).toBe(before - 1);
+    expect((await readRuns(page)).map((r) => r.name)).not.toContain('cannot be shown');
+    await page.getByRole('button', { name: 'poisoned curve' }).waitFor();
+    await usable(page);
+  });
+});
