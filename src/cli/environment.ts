@@ -78,17 +78,24 @@ export function ownServers(stored: McpSettings, own: McpSettings | undefined): M
   return own;
 }
 
+/** What a run keeps of the config's environment (its module's name is the module's own, once loaded). */
+export function declaredSpec(env: RunnerEnvironment): RunEnvironmentSpec | undefined {
+  if (env.mcp) return { mcp: env.mcp };
+  if (!env.module) return undefined;
+  const { path: _path, ...module } = env.module;
+  return { module };
+}
+
 /** Load the module once before the run is created: a module that cannot serve is named now, not paid for. */
 export async function checkedSpec(
   env: RunnerEnvironment,
   importer?: Importer,
 ): Promise<RunEnvironmentSpec | undefined> {
-  if (env.mcp) return { mcp: env.mcp };
-  if (!env.module) return undefined;
+  const spec = declaredSpec(env);
+  if (!spec?.module || !env.module) return spec;
   const loaded = await loadEnvironmentModule(env.module.path, env.timeoutSeconds, importer);
   loaded.environment.dispose?.();
-  const { path: _path, ...module } = env.module;
-  return { module: { ...module, name: loaded.name } };
+  return { module: { ...spec.module, name: loaded.name } };
 }
 
 /**

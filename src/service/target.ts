@@ -17,7 +17,7 @@ import { mcpEnvironmentOf } from '../mcp/from-settings';
 import type { Target } from '../engine/target-port';
 import { harnessTarget } from '../engine/target/harness';
 import { modelTarget } from '../engine/target/model-target';
-import type { RunEndpoints } from '../storage/schema';
+import type { RunEndpoints, StoredEndpoint } from '../storage/schema';
 import { endpointConfig } from './llm-port';
 import { fail, type AgentCliHost, type EnvironmentHost, type Outcome } from './ports';
 
@@ -28,7 +28,7 @@ export function targetOf(
   config: RunConfig,
 ): Outcome<{ target: Target }> {
   const cmd = endpoints.target.agentCommand;
-  if (!cmd) return { ok: true, target: modelTarget };
+  if (!isAgentTarget(endpoints.target) || !cmd) return { ok: true, target: modelTarget };
   if (!agentCli)
     return fail(
       'invalid_config',
@@ -38,6 +38,10 @@ export function targetOf(
   const e = endpointConfig(endpoints.target, '', config.targetConcurrency, 'target');
   return { ok: true, target: harnessTarget(agentCli(cmd, { timeoutMs: e.timeoutMs, maxRetries: e.maxRetries })) };
 }
+
+/** Whether the run's target is an agent CLI (every rollout an agent's): a session's choice, and the estimate's. */
+export const isAgentTarget = (target: Pick<StoredEndpoint, 'agentCommand'> | undefined): boolean =>
+  Boolean(target?.agentCommand);
 
 /** Whether a run with this spec has an environment offering tools: the estimate reads this choice too. */
 export const hasEnvironment = (spec: RunEnvironmentSpec | undefined): boolean => Boolean(spec?.module || spec?.mcp);
