@@ -94,7 +94,7 @@ export async function storedFirstSamples(
 }
 
 /** What the target may use of this session: its ports, slots, meter and settings (engine/target-port.ts). */
-function targetDeps(ctx: EngineContext, counter: { calls: number }): TargetDeps {
+export function targetDeps(ctx: EngineContext, counter: { calls: number }): TargetDeps {
   return {
     runId: ctx.runId,
     config: ctx.config,
