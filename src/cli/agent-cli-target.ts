@@ -11,7 +11,18 @@
  * process part of the Target port's harness adapter (engine/target/harness.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { agentEnvironment, type AgentCommand } from '../core/agent/agent-command';
@@ -65,6 +76,27 @@ export function installSkill(ws: string, skillFile: string, skill: string): void
   }
 }
 
+/**
+ * A file the agent wrote in its workspace, at most MAX_OUTPUT bytes of it (issue #39 L4); null
+ * when it is absent, a link, or reached through one: the agent may not export files through it.
+ */
+export function workspaceFile(ws: string, file: string): string | null {
+  const path = join(ws, file);
+  try {
+    const stat = lstatSync(path);
+    if (!stat.isFile() || relative(realpathSync(ws), realpathSync(path)).startsWith('..')) return null;
+    const fd = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+    try {
+      const bytes = Buffer.alloc(Math.min(stat.size, MAX_OUTPUT));
+      return bytes.subarray(0, readSync(fd, bytes, 0, bytes.length, 0)).toString('utf8');
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return null;
+  }
+}
+
 /** How long an agent's output pipes may stay open after it exited (a process it left holds them). */
 const PIPE_GRACE_MS = 500;
 /** Each agent leads a process group of its own, so it and all it started are stopped together. */
@@ -82,7 +114,9 @@ function killGroup(child: ChildProcess): void {
 
 function run(cmd: AgentCommand, ws: string, task: string, timeoutMs: number, signal?: AbortSignal): Promise<Attempt> {
   return new Promise((resolve, reject) => {
-    const args = cmd.command.slice(1).map((a) => (cmd.task === 'argument' && a === '{task}' ? task : a));
+    // A task that starts with "-" would be read as an option (issue #39 L3): a space keeps it the task.
+    const asArgument = task.startsWith('-') ? ` ${task}` : task;
+    const args = cmd.command.slice(1).map((a) => (cmd.task === 'argument' && a === '{task}' ? asArgument : a));
     // The agent runs commands a model chooses: it gets no key or token of the runner's (issue #39 M2).
     const env = agentEnvironment(process.env, cmd.passEnv);
     const child = spawn(cmd.command[0], args, { cwd: ws, env, stdio: ['pipe', 'pipe', 'pipe'], detached: OWN_GROUP });
@@ -141,6 +175,13 @@ export function agentCliTarget(
     label: `agent CLI ${basename(cmd.command[0])}`,
     async solve(req): Promise<HarnessAnswer> {
       const { skill, prompt: task } = req;
+      // No program takes a NUL in an argument (issue #39 L2): this item is an error row, the run goes on.
+      if (cmd.task === 'argument' && task.includes('\0'))
+        throw new LlmError(
+          'server',
+          'The task holds a NUL character, which no program can take as an argument: this item was not run (give the agent its task on standard input: "task": "stdin").',
+          { role: 'target' },
+        );
       let last = '';
       for (let attempt = 1; attempt <= o.maxRetries + 1; attempt++) {
         if (req.signal?.aborted) throw new LlmError('aborted', 'The call was cancelled.', { role: 'target' });
@@ -150,10 +191,7 @@ export function agentCliTarget(
           const r = await run(cmd, ws, task, o.timeoutMs, req.signal);
           if (req.signal?.aborted) throw new LlmError('aborted', 'The call was cancelled.', { role: 'target' });
           const output = `${r.stderr}\n${r.stdout}`;
-          const answerPath = cmd.answerFile ? join(ws, cmd.answerFile) : null;
-          const answer = (
-            answerPath ? (existsSync(answerPath) ? readFileSync(answerPath, 'utf8') : '') : r.stdout
-          ).trim();
+          const answer = (cmd.answerFile ? (workspaceFile(ws, cmd.answerFile) ?? '') : r.stdout).trim();
           if (r.timedOut) last = `it did not finish within ${Math.round(o.timeoutMs / 1000)} s`;
           else if (r.code !== 0 || !answer) {
             const kind = classifyAgentFailure(output);
@@ -163,11 +201,8 @@ export function agentCliTarget(
               });
             last = r.code !== 0 ? `exit code ${r.code}: ${errorLines(output)}` : 'it gave no answer';
           } else {
-            const transcriptPath = cmd.transcriptFile ? join(ws, cmd.transcriptFile) : null;
-            const transcript =
-              transcriptPath && existsSync(transcriptPath)
-                ? readAgentTranscript(readFileSync(transcriptPath, 'utf8'))
-                : [];
+            const written = cmd.transcriptFile ? workspaceFile(ws, cmd.transcriptFile) : null;
+            const transcript = written ? readAgentTranscript(written) : [];
             return {
               text: answer,
               usage: {

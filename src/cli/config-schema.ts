@@ -60,7 +60,7 @@ function endpoint(role: 'target' | 'optimizer' | 'judge' | 'userSimulator'): Sch
       headers: { type: 'object', additionalProperties: { type: 'string' } },
       minimalHeaders: { type: 'boolean' },
       timeoutMs: { type: 'integer', minimum: 1 },
-      maxRetries: { type: 'integer', minimum: 0 },
+      maxRetries: { type: 'integer', minimum: 0, maximum: 100 },
       serviceTier: {
         enum: [...SERVICE_TIERS],
         description: 'service_tier sent with every call (flex: about half price, slower).',

@@ -133,8 +133,26 @@ function endpoint(v: unknown, role: string): StoredEndpoint {
     throw new ConfigError(`"${role}.batchPollMs" must be a number of milliseconds (at least 1).`);
   }
   if (e.headers !== undefined) headers(e.headers, role);
+  for (const [k, rule] of Object.entries(FIELD_RULES))
+    if (e[k] !== undefined && !rule.ok(e[k])) throw new ConfigError(`"${role}.${k}" must be ${rule.what}.`);
   return e as unknown as StoredEndpoint;
 }
+
+const wholeFrom = (min: number) => (v: unknown) => Number.isSafeInteger(v) && (v as number) >= min;
+
+/** The typed settings of an endpoint (issue #39, earlier M4): each value of its type and range, as the schema says. */
+const FIELD_RULES: Record<string, { ok: (v: unknown) => boolean; what: string }> = {
+  temperature: { ok: (v) => typeof v === 'number' && v >= 0 && v <= 2, what: 'a number from 0 to 2' },
+  maxOutputTokens: { ok: wholeFrom(1), what: 'a whole number of tokens (at least 1)' },
+  reasoningEffort: {
+    ok: (v) => ['', 'minimal', 'low', 'medium', 'high'].includes(v as string),
+    what: 'one of "", minimal, low, medium, high',
+  },
+  reasoningModel: { ok: (v) => typeof v === 'boolean', what: 'true or false' },
+  minimalHeaders: { ok: (v) => typeof v === 'boolean', what: 'true or false' },
+  timeoutMs: { ok: wholeFrom(1), what: 'a whole number of milliseconds (at least 1)' },
+  maxRetries: { ok: (v) => wholeFrom(0)(v) && (v as number) <= 100, what: 'a whole number from 0 to 100' },
+};
 
 /** Extra headers: strings only, and never a credential (it would be stored with the run). */
 function headers(v: unknown, role: string): void {

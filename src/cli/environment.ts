@@ -111,8 +111,10 @@ export function runnerEnvironments(
   out: string | null,
   importer?: Importer,
   vars: Record<string, string | undefined> = {},
+  warn: (text: string) => void = () => {},
 ): EnvironmentHost {
   return {
+    warn,
     async tokenOf({ name }) {
       const variable = tokenVariable(name);
       const token = vars[variable];

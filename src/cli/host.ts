@@ -53,7 +53,7 @@ export function runnerDeps(io: CliIo, env: RunnerEnvironment | null = null, out:
     keys: envKeys(io),
     ...runnerIds(io),
     place: 'this folder',
-    environment: runnerEnvironments(env, out, io.importModule, io.env),
+    environment: runnerEnvironments(env, out, io.importModule, io.env, io.err),
     // The runner starts an agent CLI target itself (issue #31): the process part of that target.
     agentCli: agentCliTarget,
   };

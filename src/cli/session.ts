@@ -30,6 +30,8 @@ export async function continueRun(s: Session, budget?: RunConfig['budget']): Pro
   const run = await s.service.runRecord(s.runId);
   if (!run) throw new ConfigError(`${storePath(s.out)} holds no run and dataset.`);
   if (hasEnded(run.status)) {
+    // Its outputs are made now (a bundle's, taken in): what the folder cannot hold is named first.
+    await checkOutputs(s.service, s.runId, s.out);
     s.io.err(`The run in ${s.out} is ${run.status}; its outputs are there.`);
     return finishSession(s, { status: run.status, summary: run.state?.summary });
   }

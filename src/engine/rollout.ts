@@ -11,7 +11,7 @@ import { skillHash } from '../core/basics/hash';
 import type { EngineContext } from './context';
 import { scoreAnswer, type AnswerScore } from './answer-score';
 import { scoreTrajectory } from './agent-score';
-import { turnsOf } from '../core/agent/trajectory';
+import { keptTrajectory, turnsOf } from '../core/agent/trajectory';
 import { isLlmError, type LlmUsage } from './ports';
 import { PauseError } from './pause';
 import type { RolloutRow } from './types';
@@ -126,7 +126,7 @@ function scoredRow(base: RowBase, run: TargetRun, s: AnswerScore, latencyMs: num
     latencyMs,
     cached: false,
     // An agent's trajectory (the tool loop's, a harness's transcript): the analysts read it.
-    ...(run.entries ? { trajectory: run.entries, turns: turnsOf(run.entries) } : {}),
+    ...(run.entries ? { trajectory: keptTrajectory(run.entries), turns: turnsOf(run.entries) } : {}),
   };
 }
 

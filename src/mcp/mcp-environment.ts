@@ -36,6 +36,8 @@ export interface McpEnvironment extends ToolEnvironment {
   readonly servers: readonly McpServerFacts[];
   /** The tools the agent is offered, with their servers. */
   readonly offered: readonly OfferedTool[];
+  /** What a person should know of the offer (a server's tools beyond the first 64 not offered). */
+  readonly notes: readonly string[];
 }
 
 /** Names the engine offers itself, which a server's tool must not shadow. */
@@ -47,7 +49,7 @@ export async function connectMcpEnvironment(
 ): Promise<McpEnvironment> {
   if (!links.length) throw new EnvironmentError('no MCP server is configured');
   const servers = await Promise.all(links.map((l) => describeServer(l, o)));
-  const { tools, problems } = offeredTools(
+  const { tools, problems, notes } = offeredTools(
     servers.map((s, i) => ({ server: s.name, allowed: links[i].config.tools, tools: s.tools })),
     RESERVED,
   );
@@ -72,6 +74,7 @@ export async function connectMcpEnvironment(
     replayOnResume: false,
     servers,
     offered: tools,
+    notes,
     tools: async () => specs,
     async open(): Promise<EnvEpisode> {
       const sessions = new Map<string, Promise<McpSession>>();

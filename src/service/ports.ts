@@ -41,6 +41,8 @@ export interface EnvironmentHost {
   loadModule(module: ModuleSource): Promise<ToolEnvironment>;
   /** The servers the host calls for a run's stored ones (the runner: its config's own); the stored ones when absent. */
   mcpServers?(stored: McpSettings): McpSettings;
+  /** Where a person is told what they should know of the offer (a server's tools beyond the first 64). */
+  warn?(text: string): void;
 }
 
 /** A host that starts agent CLIs (the runner): the process part of that target (cli/agent-cli-target.ts). */

@@ -137,16 +137,20 @@ export async function startRun(deps: ServiceDeps, runId: string, o: StartOptions
     }
     // The environment lives for this session only: a resume makes a fresh one (a module's worker,
     // connections), and the engine rebuilds each open trajectory's state from its checkpoint. One
-    // that cannot be had (an MCP server down, its token refused) pauses, as one that fails mid-run does.
+    // that cannot be had (an MCP server down, its token refused, a module that does not load)
+    // pauses, as one that fails mid-run does.
     let environment;
     try {
       environment = await environmentOf(deps.environment, run.environment);
+      await environment?.tools();
     } catch (e) {
+      environment?.dispose?.();
       if (!isEnvironmentError(e)) throw e;
+      const what = environment ? `${environment.label} failed: ` : '';
       return {
         status: 'paused' as const,
         reasonKind: 'environment',
-        reason: `${e.message}. Nothing was run; resume when it works.`,
+        reason: `${what}${e.message}. Nothing was run; resume when it works.`,
       };
     }
     try {

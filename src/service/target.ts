@@ -66,5 +66,7 @@ export async function environmentOf(
       }),
     ),
   );
-  return mcpEnvironmentOf(servers, ({ name, url }) => tokens.get(`${name}|${url}`) ?? { hint: '' });
+  const mcp = await mcpEnvironmentOf(servers, ({ name, url }) => tokens.get(`${name}|${url}`) ?? { hint: '' });
+  for (const note of mcp.notes) host.warn?.(`warning: ${note}.`);
+  return mcp;
 }

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { MAX_MODULE_BYTES } from '../core/agent/environment-spec';
 import { contentId } from '../core/basics/hash';
 import { readMcpSettings, type McpSettings } from '../core/agent/mcp-servers';
+import { readAgentCommand, type AgentCommand } from '../core/agent/agent-command';
 import { isSecretHeader } from '../core/basics/secret-headers';
 import type { SkillwrightDb } from './open-db';
 import {
@@ -67,7 +68,19 @@ export function storedEndpoints(e: RunEndpoints): RunEndpoints {
   };
 }
 
-const endpointSchema = z.looseObject({ baseURL: z.string(), model: z.string() });
+const endpointSchema = z.looseObject({
+  baseURL: z.string(),
+  model: z.string(),
+  // An agent CLI target's command (a program to start, paths in its workspace): read as a config's is.
+  agentCommand: z
+    .unknown()
+    .transform((v, ctx): AgentCommand | undefined => {
+      const r = readAgentCommand(typeof v === 'object' && v !== null ? (v as Record<string, unknown>) : {});
+      if ('problem' in r) ctx.addIssue({ code: 'custom', message: r.problem });
+      return 'command' in r ? r.command : undefined;
+    })
+    .optional(),
+});
 const runSchema = z.looseObject({
   id: z.string().min(1).max(200),
   name: z.string().max(500),

@@ -27,6 +27,7 @@ import type { PackageShell } from '../core/skill/package-zip';
 import type { CurveMark } from '../core/report/learning-curve';
 import type { ModuleSource, RunEnvironmentSpec } from '../core/agent/environment-spec';
 import type { TriggerQuery } from '../core/dataset/trigger-queries';
+import type { McpServerConfig, McpSettings } from '../core/agent/mcp-servers';
 import type { CreateRunInput } from '../service/runs';
 import type { StepDetail } from '../service/inspection';
 import type { Evaluation as EvaluateSkillOutput, Feedback as FeedbackOutput } from '../service/evaluation';
@@ -146,6 +147,13 @@ export interface RunDetail {
   reasonKind?: string;
   /** Another tab is running it: this one may only read. */
   lockedElsewhere: boolean;
+  /**
+   * Its environment module (issue #39): code. `fromFile` while it came with an imported file and
+   * the person has not yet read it and chosen to run it — until then it runs nothing.
+   */
+  module?: { name: string; fileName: string; hash: string; bytes: number; fromFile: boolean };
+  /** The MCP servers its agent calls, as the run keeps them (an imported run: as its file asked). */
+  mcpServers?: McpServerConfig[];
 }
 
 export interface StartOutcome {
@@ -309,6 +317,13 @@ export interface RunsApi {
   getRunPackage(runId: string): Promise<PackageShell | null>;
   renameRun(runId: string, name: string): Promise<boolean>;
   deleteRun(runId: string): Promise<Result<object>>;
+  /** A run's environment module with its source, to read before it runs (issue #39). */
+  getRunModule(runId: string): Promise<Result<{ module: ModuleSource }>>;
+  /**
+   * Run this module: the person read the source of the module an imported run carries (the one
+   * with this hash) and chose to run it. Until then a resume runs nothing of it.
+   */
+  approveModule(runId: string, hash: string): Promise<Result<object>>;
   recoverInterrupted(): Promise<string[]>;
 }
 
@@ -366,8 +381,18 @@ export interface KeysApi {
    * page then forgets them. With `remember`, the keys held are also stored on this device.
    */
   setKeys(keys: Secrets, remember: boolean): Promise<void>;
-  /** Bind an imported run to endpoints the user chose (their Connect settings); it can run afterwards. */
-  bindRun(runId: string, endpoints: RunEndpoints, prices: Prices): Promise<Result<{ hosts: string[] }>>;
+  /**
+   * Bind an imported run to endpoints the user chose (their Connect settings); it can run
+   * afterwards. A run whose agent calls MCP servers is bound to the person's own settings for
+   * them (`mcp`, from Data: their names, headers and ticked tools), never its file's; refused
+   * unless those name every one of its servers.
+   */
+  bindRun(
+    runId: string,
+    endpoints: RunEndpoints,
+    prices: Prices,
+    mcp?: McpSettings | null,
+  ): Promise<Result<{ hosts: string[] }>>;
   keyStatus(): Promise<{
     target: boolean;
     optimizer: boolean;

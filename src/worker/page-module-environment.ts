@@ -106,7 +106,7 @@ export function pageModuleEnvironment(m: StoredModule, sandboxes: SandboxSource,
     try {
       await s.host.load(m.source);
     } catch (e) {
-      throw new EnvironmentError(`it failed to load: ${message(e)}`);
+      throw new EnvironmentError(`loading it threw: ${message(e)}`);
     }
     return s.host;
   };

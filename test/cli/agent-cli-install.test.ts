@@ -1,11 +1,14 @@
 // An agent CLI target writes the skill where the agent reads it (issue #39 H4): a package's
 // references beside SKILL.md, and nothing else — a file section whose path leaves the skill's
-// folder, or names no reference file, is refused before anything is written.
+// folder, or names no reference file, is refused before anything is written. It reads back only
+// files inside the workspace (L4), and hands a task over as an argument the way it was meant (L2, L3).
 import { describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { installSkill } from '../../src/cli/agent-cli-target';
+import { agentCliTarget, installSkill, workspaceFile } from '../../src/cli/agent-cli-target';
+
+const FAKE_AGENT = new URL('../support/fake-agent.mjs', import.meta.url).pathname;
 
 const SKILL_FILE = '.agents/skills/demo/SKILL.md';
 const section = (path: string, text = 'x') => `<!-- FILE: ${path} -->\n${text}\n<!-- END FILE: ${path} -->\n`;
@@ -29,5 +32,46 @@ describe('installing a skill for an agent CLI', () => {
     expect(readdirSync(root)).toEqual(['ws']);
     expect(existsSync(join(ws, '.agents/skills/demo/references/ok.md'))).toBe(false);
     expect(existsSync(join(ws, '.agents/skills/demo/scripts'))).toBe(false);
+  });
+});
+
+describe('what an agent CLI target reads back (issue #39 L4)', () => {
+  it('reads a file the agent wrote in its workspace, up to 1 MB, and never through a link', () => {
+    const root = mkdtempSync(join(tmpdir(), 'skillwright-read-'));
+    const ws = join(root, 'ws');
+    mkdirSync(join(ws, 'out'), { recursive: true });
+    writeFileSync(join(root, 'secret.txt'), 'the secret outside');
+    writeFileSync(join(ws, 'answer.txt'), 'AMB-1');
+    expect(workspaceFile(ws, 'answer.txt')).toBe('AMB-1');
+    symlinkSync(join(root, 'secret.txt'), join(ws, 'linked.txt'));
+    expect(workspaceFile(ws, 'linked.txt')).toBeNull();
+    symlinkSync(root, join(ws, 'up'));
+    expect(workspaceFile(ws, 'up/secret.txt')).toBeNull();
+    expect(workspaceFile(ws, 'missing.txt')).toBeNull();
+    writeFileSync(join(ws, 'big.txt'), 'x'.repeat(1_500_000));
+    expect(workspaceFile(ws, 'big.txt')).toHaveLength(1_000_000);
+  });
+});
+
+describe('a task as an argument (issue #39 L2, L3)', () => {
+  const target = () =>
+    agentCliTarget(
+      { command: [process.execPath, FAKE_AGENT, '{task}'], skillFile: 'AGENTS.md', task: 'argument', passEnv: ['FAKE_AGENT_STATE'] },
+      { timeoutMs: 20_000, maxRetries: 0 },
+    );
+  const ask = (content: string) => target().solve({ skill: '# s', prompt: content, signal: new AbortController().signal });
+
+  it('is never read as an option, and a NUL in it makes that item an error, not a failed run', async () => {
+    const state = mkdtempSync(join(tmpdir(), 'skillwright-argv-'));
+    const before = process.env.FAKE_AGENT_STATE;
+    process.env.FAKE_AGENT_STATE = state;
+    try {
+      await ask('-c');
+      expect(JSON.parse(readFileSync(join(state, 'argv.log'), 'utf8').trim())).toEqual([' -c']);
+    } finally {
+      if (before === undefined) delete process.env.FAKE_AGENT_STATE;
+      else process.env.FAKE_AGENT_STATE = before;
+    }
+    await expect(ask('a\u0000b')).rejects.toMatchObject({ name: 'LlmError', kind: 'server', message: expect.stringMatching(/holds a NUL character/) });
   });
 });

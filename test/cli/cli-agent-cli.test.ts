@@ -136,7 +136,7 @@ describe('an agent CLI as the target (issue #31)', () => {
     expect(taken.code, taken.stderr).toBe(2);
     expect(taken.stderr).toMatch(/run\.initialSkill: the file section ".*ESCAPED-by-bundle\.sh" names no reference file/);
     expect(readdirSync(dir).filter((f) => f.startsWith('ESCAPED'))).toEqual([]);
-  }, 60_000);
+  }, 120_000); // two runner processes: half a minute on a busy machine
 
   it('a run that learned nothing says whether the agent failed or the skill did', async () => {
     const r = await cli(['train', '--config', config('clueless.json', {}, { epochs: 1 }), '--out', 'clueless'], { FAKE_AGENT_MODE: 'clueless' });
@@ -216,7 +216,7 @@ describe('an agent CLI as the target (issue #31)', () => {
     const pids = [state, hungState].flatMap((s) => readFileSync(join(s, 'orphans.log'), 'utf8').trim().split('\n').map(Number));
     expect(pids.length).toBeGreaterThanOrEqual(2);
     expect(pids.filter(running)).toEqual([]);
-  }, 60_000);
+  }, 120_000); // two runner processes: half a minute on a busy machine
 
   it('an expired login stops the run at once, naming it, with nothing scored', async () => {
     const state = join(dir, 'login-state');

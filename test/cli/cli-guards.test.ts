@@ -153,7 +153,14 @@ describe('a run bundle cannot write outside --out (issue #28 item 1)', () => {
     const c = await cli(['resume', '--bundle', 'crafted-bundle.json', '--config', 'a.json', '--out', 'crafted-out']);
     expect(c.code, c.stderr).toBe(2);
     expect(c.stderr).toMatch(/dataset\.items\.0\.fields/);
-  }, 60_000);
+    // A finished run whose package tree no disk can hold is named, exit 2 — it used to exit 1 with nothing written.
+    const deep = structuredClone(good);
+    deep.run.skillPackage = { name: 'pkg', frontmatter: '', assets: [{ path: `${'d/'.repeat(2_100)}x.sh`, data: 'echo\n' }] };
+    writeFileSync(join(dir, 'deep-bundle.json'), JSON.stringify(deep));
+    const d = await cli(['resume', '--bundle', 'deep-bundle.json', '--config', 'a.json', '--out', 'deep-out']);
+    expect(d.code, d.stderr).toBe(2);
+    expect(d.stderr).toMatch(/outputs cannot be written in .*deep-out, so nothing was started: .*ENAMETOOLONG/);
+  }, 120_000); // four runner processes: a minute on a busy machine
 });
 
 describe('checked before anything is spent (issue #28 LOW)', () => {

@@ -11,6 +11,7 @@ import { startLlmServer, type LlmTestServer } from '../support/llm-server';
 import { startMcpServer, type McpTestServer } from '../support/mcp-server';
 import { lookupTool } from '../support/mcp-tool-world';
 import { LOOKUP, toolWorldItems, toolWorldOptimizer, toolWorldPolicy } from '../support/tool-world';
+import { runCliIn } from '../support/cli-here';
 
 const BIN = new URL('../../bin/skillwright.mjs', import.meta.url).pathname;
 const DESK_TOKEN = 'desk-token-AAAA';
@@ -102,16 +103,17 @@ describe('MCP tokens and tools follow the person’s config (issue #39)', () => 
     expect(offered.has('lookup')).toBe(true);
     expect(offered.has('delete_all')).toBe(false);
     expect(desk.log.some((e) => e.tool === 'delete_all')).toBe(false);
-  }, 60_000);
+  }, 120_000); // two runner processes and a whole run: a minute on a busy machine
 
   it('M1: train refuses to continue a run in --out that calls a server the config does not name, and sends it nothing', async () => {
-    // Someone else's run in the folder (a restored cache): "desk" is their server.
+    // Someone else's run in the folder (a restored cache): "desk" is their server. (In this process: no probe needs a spawn.)
     writeFileSync(join(dir, 'theirs.json'), JSON.stringify(config([{ url: shop.url, name: 'desk' }])));
-    expect((await cli(['train', '--config', 'theirs.json', '--out', 'cache', ...CAP])).code).toBe(3);
+    const here = (args: string[], env: Record<string, string> = {}) => runCliIn(dir, args, { SKILLWRIGHT_TARGET_API_KEY: 'sk-target', ...env });
+    expect((await here(['train', '--config', 'theirs.json', '--out', 'cache', ...CAP])).code).toBe(3);
     const seen = shop.authSeen.length;
-    const r = await cli(['train', '--config', 'mine.json', '--out', 'cache'], TOKENS);
+    const r = await here(['train', '--config', 'mine.json', '--out', 'cache'], TOKENS);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain(`which calls other MCP servers than your config names: ${shop.url} (its name, tools or headers differ); ${desk.url} (not in the run)`);
     expect(shop.authSeen.slice(seen)).toEqual([]);
-  }, 60_000);
+  }, 120_000);
 });

@@ -31,6 +31,20 @@ describe('the runner’s config file', () => {
     expect(parseCliConfig(JSON.stringify({ ...base, target: { ...base.target, batchApi: 'openrouter' } })).config.endpoints.target.batchApi).toBe('openrouter');
   });
 
+  it('refuses an endpoint setting of the wrong type or range (issue #39, earlier M4)', () => {
+    const bad = (k: string, v: unknown) => () => parseCliConfig(JSON.stringify({ ...base, optimizer: { ...base.optimizer, [k]: v } }));
+    expect(bad('temperature', 'hot')).toThrow('"optimizer.temperature" must be a number from 0 to 2.');
+    expect(() => parseCliConfig(`{"target":${JSON.stringify(base.target)},"optimizer":{"baseURL":"https://x/v1","model":"m","temperature":1e308}}`)).toThrow(/temperature/);
+    expect(bad('maxRetries', -5)).toThrow('"optimizer.maxRetries" must be a whole number from 0 to 100.');
+    expect(bad('timeoutMs', 'soon')).toThrow('"optimizer.timeoutMs" must be a whole number of milliseconds (at least 1).');
+    expect(bad('reasoningEffort', 'ultra')).toThrow('"optimizer.reasoningEffort" must be one of "", minimal, low, medium, high.');
+    expect(bad('maxOutputTokens', -1)).toThrow('"optimizer.maxOutputTokens" must be a whole number of tokens (at least 1).');
+    expect(bad('minimalHeaders', 'yes')).toThrow('"optimizer.minimalHeaders" must be true or false.');
+    expect(bad('reasoningModel', 1)).toThrow('"optimizer.reasoningModel" must be true or false.');
+    const good = { temperature: 0.7, maxRetries: 3, timeoutMs: 30_000, reasoningEffort: 'low', maxOutputTokens: 800, minimalHeaders: true };
+    expect(parseCliConfig(JSON.stringify({ ...base, optimizer: { ...base.optimizer, ...good } })).config.endpoints.optimizer).toMatchObject(good);
+  });
+
   // Issue #28 item 6: prices, headers and the split are checked as the page checks them.
   it('refuses a negative or non-finite price, a credential in the headers, and a bad split', () => {
     const bad = (c: unknown) => () => parseCliConfig(JSON.stringify(c));

@@ -1,7 +1,10 @@
 // Runs that arrive as someone else's bundle (issue #39), in Chromium: figures a crafted bundle filled
 // with text are refused at import or left out of the learning curve, and a run that still cannot be
-// shown is a message with "Delete this run" — the app stays usable (finding M7).
+// shown is a message with "Delete this run" — the app stays usable (finding M7). The code a bundle
+// carries is named and runs only after the person read it and chose "Run this module" (H2); the MCP
+// servers it asks for are shown, and binding takes the person's own settings for them (H3).
 import { readFileSync } from 'node:fs';
+import { contentId } from '../../src/core/basics/hash';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { appSession, demoRun, skip } from './support/session';
@@ -9,7 +12,13 @@ import { readRuns } from './support/app';
 import { shootThemes } from './support/shots';
 
 type Bundle = {
-  run: { id: string; name: string; state: Record<string, unknown> & { baselineMark?: { spend: Record<string, unknown> } } };
+  run: {
+    id: string;
+    name: string;
+    status: string;
+    state: Record<string, unknown> & { baselineMark?: { spend: Record<string, unknown> } };
+    environment?: unknown;
+  };
   steps: Record<string, unknown>[];
 };
 
@@ -104,5 +113,53 @@ describe.skipIf(Boolean(skip))('runs imported from someone else’s bundle, in C
     expect((await readRuns(page)).map((r) => r.name)).not.toContain('cannot be shown');
     await page.getByRole('button', { name: 'poisoned curve' }).waitFor();
     await usable(page);
+  });
+
+  it('names the code a run carries, shows its source, and runs it only after "Run this module"', async () => {
+    const source = `// A module someone sent.\nthrow new Error('the bundled module ran');\nexport default {};\n`;
+    await importBundle(page, 'with-code.json', crafted((b) => {
+      b.run.name = 'carries code';
+      b.run.status = 'paused';
+      b.run.state.status = 'paused';
+      b.run.environment = { module: { name: 'catalogue', fileName: 'catalogue.mjs', source, hash: contentId(source) } };
+    }));
+    await page.getByText('Run imported.').waitFor();
+    const code = page.getByRole('note', { name: 'Code in this run' });
+    await code.waitFor();
+    expect(await code.innerText()).toContain(
+      `This run carries code: the environment module catalogue (catalogue.mjs, ${source.length} bytes, hash ${contentId(source)}). It came with the file and has not run in this browser.`,
+    );
+    await page.getByRole('button', { name: 'Use my connection for this run' }).click();
+    await page.getByText(/This run now uses your connection/).waitFor();
+    // Bound, it still does not resume: the module has not been read and chosen.
+    expect(await page.getByRole('button', { name: /^Resume/ }).count()).toBe(0);
+    await code.getByRole('button', { name: 'Read the module' }).click();
+    expect(await code.getByLabel('Source of catalogue.mjs').textContent()).toBe(source);
+    await shootThemes(page, code, 'runs-module-consent');
+    await code.getByRole('button', { name: 'Run this module' }).click();
+    await page.getByText('catalogue.mjs will run in this page’s sandbox when the run resumes.').waitFor();
+    expect(await code.count()).toBe(0);
+    // Now it runs: this one throws as it loads, and the run pauses saying so, having run nothing.
+    await page.getByRole('button', { name: /^Resume/ }).click();
+    await page.getByRole('alert').filter({ hasText: /^environment module catalogue\.mjs failed: loading it threw: the bundled module ran\. Nothing was run/ }).waitFor();
+    await usable(page);
+  });
+
+  it('shows the MCP servers a run’s file asked for, and binds only to the person’s own settings for them', async () => {
+    const url = 'http://127.0.0.1:9/mcp';
+    await importBundle(page, 'with-mcp.json', crafted((b) => {
+      b.run.name = 'calls MCP';
+      b.run.environment = { mcp: { servers: [{ url, name: 'shop' }, { url: 'http://127.0.0.1:9/other', name: 'desk', tools: ['price'] }], toolConcurrency: 2, timeoutSeconds: 5 } };
+    }));
+    await page.getByText('Run imported.').waitFor();
+    const servers = page.getByLabel('MCP servers of this run');
+    await servers.waitFor();
+    const said = await servers.innerText();
+    expect(said).toContain(`shop (${url}): the file asked for every tool it lists; yours: not among your MCP servers`);
+    expect(said).toContain('desk (http://127.0.0.1:9/other): the file asked for price; yours: not among your MCP servers');
+    await shootThemes(page, page.getByRole('note').filter({ has: servers }), 'runs-imported-mcp');
+    await page.getByRole('button', { name: 'Use my connection for this run' }).click();
+    await page.getByRole('alert').filter({ hasText: `This run's agent calls MCP servers your settings do not name (${url}, http://127.0.0.1:9/other)` }).waitFor();
+    expect(await page.getByRole('button', { name: 'Use my connection for this run' }).isVisible()).toBe(true);
   });
 });

@@ -173,3 +173,14 @@ describe('a bundle’s MCP servers (issue #39 M6)', () => {
     expect(errorOf(mcp({ 'Private-Token': 'glpat-1' }))).toMatch(/run\.environment\.mcp: server 1: the header "Private-Token" holds a secret/);
   });
 });
+
+describe('a bundle’s agent CLI target (issue #39)', () => {
+  it('is read as a config’s: paths inside the workspace, no runner key passed on', () => {
+    const agent = (a: Record<string, unknown>) => (b: Loose) => void (b.run.endpoints.target.agentCommand = { command: ['codex', 'exec'], skillFile: 'AGENTS.md', task: 'stdin', ...a });
+    expect(errorOf(agent({}))).toBe('ok');
+    expect(errorOf(agent({ skillFile: '../../.bashrc' }))).toMatch(/run\.endpoints\.target\.agentCommand: "skillFile" must be a path inside the workspace/);
+    expect(errorOf(agent({ answerFile: '/etc/passwd' }))).toMatch(/"answerFile" must be a path inside the workspace/);
+    expect(errorOf(agent({ passEnv: ['SKILLWRIGHT_OPTIMIZER_API_KEY'] }))).toMatch(/never given to the agent/);
+    expect(errorOf(agent({ command: 'rm -rf /' }))).toMatch(/"command" must be a list/);
+  });
+});

@@ -10,24 +10,59 @@ import { randomInt } from 'node:crypto';
 import type { RunConfig } from '../../src/core/config/run-config';
 import { hashFraction } from './sim-text';
 import { neutralReflection, aaOptimizerAnswer } from './aa-world';
+import { hardOptimizerAnswer } from './hard-optimizer';
 import { DEV_BASE, describeWorld, generatedItems, worldSet, type GeneratedWorld } from './generated-world';
+import type { HardWorldSpec } from './rule-world';
 import { hardWorldDatasetOf, noiseFreeAccuracy, trainSetup, type SeedOptions, type SeedSetup } from './bench-quality';
 import { stuck, type WorldResult } from './generated-figures';
 
-/** An analyst that proposes nothing useful now and then: a rewording, or no edit at all. */
-function uselessAnalyst(share: number) {
-  return (stage: string, _system: string, user: string): unknown => {
-    if ((stage !== 'reflect_failure' && stage !== 'reflect_success') || hashFraction(`useless\n${user}`) >= share)
-      return undefined;
-    if (hashFraction(`useless how\n${user}`) < 0.5) return neutralReflection(user);
-    return { batch_size: 5, failure_summary: [], patch: { reasoning: 'nothing stands out', edits: [] } };
+/** How a fallible optimizer errs beyond the hard world's slips (shares of its calls, decided by a hash of the prompt). */
+export interface Fallible {
+  spec: HardWorldSpec;
+  slip: number;
+  repairSlip: number;
+  /** Analyst calls that propose nothing useful: a rewording, or nothing. */
+  useless?: number;
+  /** Failure analyst calls that propose one fix only. */
+  narrow?: number;
+  /** Repairs that restore nothing. */
+  repairBlind?: number;
+}
+
+/**
+ * An optimizer beside the hard world's (hard-optimizer.ts), as a hook of the test server: analysts
+ * that now and then propose nothing useful (a rewording or nothing) or one fix where they read
+ * several, and a repairer that now and then restores nothing (it only drops edits).
+ */
+export function fallibleOptimizer(f: Fallible) {
+  const hard = (stage: string, system: string, user: string) =>
+    hardOptimizerAnswer(stage, system, user, { noise: f.slip, spec: f.spec, repairSlip: f.repairSlip }) as Record<
+      string,
+      unknown
+    >;
+  return (stage: string, system: string, user: string): unknown => {
+    const reflects = stage === 'reflect_failure' || stage === 'reflect_success';
+    if (reflects && hashFraction(`useless\n${user}`) < (f.useless ?? 0)) {
+      if (hashFraction(`useless how\n${user}`) < 0.5) return neutralReflection(user);
+      return { batch_size: 5, failure_summary: [], patch: { reasoning: 'nothing stands out', edits: [] } };
+    }
+    if (stage === 'reflect_failure' && hashFraction(`narrow\n${user}`) < (f.narrow ?? 0)) {
+      const answer = hard(stage, system, user);
+      const patch = answer.patch as { edits: unknown[] };
+      return { ...answer, patch: { ...patch, edits: patch.edits.slice(-1) } };
+    }
+    if (stage === 'repair_edits' && hashFraction(`repair blind\n${user}`) < (f.repairBlind ?? 0))
+      return { ...hard(stage, system, user), add_edits: [] };
+    return undefined;
   };
 }
+
+/** A generated world's optimizer: the A/A world's that only rewords, or a fallible one. */
+const worldOptimizer = (w: GeneratedWorld) => (w.aa ? aaOptimizerAnswer : fallibleOptimizer(w));
 
 /** What a generated world trains on. */
 export function generatedSetup(w: GeneratedWorld): SeedSetup {
   const data = hardWorldDatasetOf(generatedItems(w));
-  const hook = w.aa ? aaOptimizerAnswer : w.useless > 0 ? uselessAnalyst(w.useless) : undefined;
   return {
     server: {
       world: 'hard',
@@ -35,7 +70,7 @@ export function generatedSetup(w: GeneratedWorld): SeedSetup {
       noise: w.slip,
       repairSlip: w.repairSlip,
       ...(w.targetNoise ? { targetNoise: w.targetNoise } : {}),
-      ...(hook ? { optimizerHook: hook } : {}),
+      optimizerHook: worldOptimizer(w),
     },
     data,
     initialSkill: w.spec.initialSkill,

@@ -21,6 +21,9 @@
  * - broad-noisy: the broad world with the noisy world's stochastic target;
  * - broad-pairs: the locked start (issue #32) — the broad world whose other families need grade
  *   marks the analysts see only once the prefix is right, so the first right step is neutral on train;
+ * - broad-blind / broad-blind-noisy: the broad world with a repairer that restores nothing (issue #40):
+ *   replacing the broad rule always breaks the families it carried, and only the loop itself can ask
+ *   for them back (the old gate never left the start: the train check said "no better" six times);
  * - aa: the A/A world (aa-world.ts) — the noisy target, a start right on half the items, an
  *   optimizer that only rewords: no candidate is better or worse, so every accept is a false one;
  * - activation / activation-noisy: the activation track's trigger world (bench-activation.ts);
@@ -52,7 +55,7 @@ import { runTraining } from '../../src/engine/run/trainer';
 import type { RolloutRow, RunDataset, RunSummary } from '../../src/engine/types';
 import type { ToolEnvironment } from '../../src/engine/environment';
 import { loadPrompts } from './prompts';
-import { generatedSets, trainWorlds, worldLine } from './bench-generated';
+import { fallibleOptimizer, generatedSets, trainWorlds, worldLine } from './bench-generated';
 import { byFeature, setFigures } from './generated-figures';
 import { callsByStage, callsToHeldOut } from './bench-calls';
 import { AA_WORLD, aaOptimizerAnswer } from './aa-world';
@@ -116,7 +119,7 @@ export interface SeedResult {
 /** Generated worlds per set when none is named: both sets stay under 5 minutes on 2 cores. */
 export const DEFAULT_GENERATED = 16;
 
-export const WORLDS = ['hard', 'sloppy', 'easy', 'noisy', 'noisier', 'broad', 'broad-noisy', 'broad-pairs', 'aa'] as const;
+export const WORLDS = ['hard', 'sloppy', 'easy', 'noisy', 'noisier', 'broad', 'broad-noisy', 'broad-pairs', 'broad-blind', 'broad-blind-noisy', 'aa'] as const;
 export type World = (typeof WORLDS)[number];
 
 /** Each world's server settings, dataset and starting skill. */
@@ -131,6 +134,9 @@ export function worldSetup(world: World, noise = 1): { server: Partial<ServerOpt
     case 'broad-pairs': return { server: { world: 'broad', noise, repairSlip: 0.35, spec: BROAD_PAIRS_WORLD }, spec: BROAD_PAIRS_WORLD };
     case 'aa': return { server: { world: 'hard', noise, targetNoise: { miss: 0.1, guess: 0.05 }, spec: AA_WORLD, optimizerHook: aaOptimizerAnswer }, spec: AA_WORLD };
     case 'broad-noisy': return { server: { world: 'broad', noise, repairSlip: 0.35, targetNoise: { miss: 0.1, guess: 0.05 } }, spec: BROAD_WORLD };
+    // A repairer that restores nothing: what the broad rule carried comes back only if the loop itself asks for it (issue #40).
+    case 'broad-blind': return { server: { world: 'broad', noise, repairSlip: 0.35, optimizerHook: fallibleOptimizer({ spec: BROAD_WORLD, slip: noise, repairSlip: 0.35, repairBlind: 1 }) }, spec: BROAD_WORLD };
+    case 'broad-blind-noisy': return { server: { world: 'broad', noise, repairSlip: 0.35, targetNoise: { miss: 0.1, guess: 0.05 }, optimizerHook: fallibleOptimizer({ spec: BROAD_WORLD, slip: noise, repairSlip: 0.35, repairBlind: 1 }) }, spec: BROAD_WORLD };
   }
 }
 

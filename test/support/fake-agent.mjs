@@ -17,7 +17,7 @@
 // a watcher), its pid appended to FAKE_AGENT_STATE/orphans.log.
 // FAKE_AGENT_STATE: a folder where flaky and slow-once remember the tasks they failed once, and
 // where every run appends its task to `runs.log` (the tests count attempts) and the names of its
-// environment variables to `env.log`. (The runner passes both variables only when the config's
+// environment variables to `env.log`, its arguments to `argv.log`. (The runner passes both variables only when the config's
 // `passEnv` names them.)
 import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -101,6 +101,7 @@ if (state) {
   appendFileSync(join(state, 'runs.log'), `${JSON.stringify(task.trim())}\n`);
   // The names of the variables it was started with (the runner passes only an allow-listed few).
   appendFileSync(join(state, 'env.log'), `${JSON.stringify(Object.keys(process.env).sort())}\n`);
+  appendFileSync(join(state, 'argv.log'), `${JSON.stringify(process.argv.slice(2))}\n`);
 }
 if (process.env.FAKE_AGENT_ORPHAN === '1') {
   const orphan = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'inherit' });

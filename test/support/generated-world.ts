@@ -7,8 +7,9 @@
  * validation items. Drawn per world: the families, which are paired, which the start knows (its
  * accuracy 0–0.6), the target's misses (0–25 %) and guesses (0–12 %) — a quarter of the worlds keep a
  * deterministic target —, the split sizes (validation 8–40), and the optimizer: how often it slips,
- * how often an analyst proposes nothing useful (rewordings, or nothing), how often a repair slips in
- * a bad rule. An A/A world (a fifth of them) has an optimizer that only rewords: nothing to learn,
+ * how often an analyst proposes nothing useful (rewordings, or nothing) or one fix where it read
+ * several, how often a repair slips in a bad rule or restores nothing a replaced rule carried. An A/A
+ * world (a fifth of them) has an optimizer that only rewords: nothing to learn,
  * every accept false. Pure: the same seed gives the same world.
  */
 import { SeededRandom } from '../../src/core/basics/random';
@@ -42,6 +43,10 @@ export interface GeneratedWorld {
   useless: number;
   /** Share of repairs that slip in a harmful or broad rule. */
   repairSlip: number;
+  /** Share of analyst calls that propose one fix only, however many failures they read. */
+  narrow: number;
+  /** Share of repairs that restore nothing (they only drop edits): what a replaced rule carried stays lost. */
+  repairBlind: number;
   /** The start: the families whose rules it states, a harmful rule, an over-broad rule (its digit) and the families it carries. */
   start: { known: string[]; harmful: boolean; broad: number | null; carried: string[] };
 }
@@ -58,6 +63,8 @@ export const RANGES = {
   slip: [0, 2],
   useless: [0, 0.5],
   repairSlip: [0, 0.4],
+  narrow: [0, 0.8],
+  repairBlind: [0, 1],
 } as const;
 
 /** Shares of worlds with each feature. */
@@ -70,6 +77,8 @@ const SHARES = {
   oneCause: 0.5,
   blind: 0.12,
   useless: 0.5,
+  narrow: 0.4,
+  repairBlind: 0.4,
 };
 
 const GRADE_LETTERS = 'ABCDEFGHJKLMNPQRSTUVWXYZ';
@@ -150,27 +159,32 @@ export function generateWorld(seed: number, name = `world-${seed}`): GeneratedWo
   const pool = [...TOPICS];
   const topics: string[] = [];
   while (topics.length < n) topics.push(pool.splice(rng.below(pool.length), 1)[0]);
-  // An over-broad start: a rule right for the families whose code ends in its digit — one at least,
-  // and at most half of them (it overrides every other family's rule).
+  // An over-broad start: a rule right for the families whose code ends in its digit — one to three
+  // of them, at most half the world's (it overrides every other family's rule).
   let broad: number | null = null;
   if (chance(rng, SHARES.broad)) {
     const digit = BROAD_RULES[rng.below(BROAD_RULES.length)].digit;
     broad = digit;
     const fits = (t: string) => broadDigit(t) === digit;
-    if (!topics.some(fits)) {
-      const spare = TOPICS.filter((t) => fits(t) && !topics.includes(t));
-      topics[rng.below(topics.length)] = spare[rng.below(spare.length)];
-    }
-    while (topics.filter(fits).length > n / 2) {
-      const spare = TOPICS.filter((t) => !fits(t) && !topics.includes(t));
-      topics[topics.findIndex(fits)] = spare[rng.below(spare.length)];
-    }
+    const all = TOPICS.filter(fits);
+    const carry = Math.min(1 + rng.below(all.length), Math.floor(n / 2));
+    const chosen = shuffle(rng, all).slice(0, carry);
+    const others = shuffle(
+      rng,
+      topics.filter((t) => !fits(t)),
+    );
+    const spare = shuffle(
+      rng,
+      TOPICS.filter((t) => !fits(t) && !topics.includes(t)),
+    );
+    const rest = [...others, ...spare].slice(0, n - carry);
+    topics.splice(0, topics.length, ...shuffle(rng, [...chosen, ...rest]));
   }
+  // The broad rule carries its families fully: their prefix right, no grade mark missing.
   const grades: Record<string, string> = {};
-  for (const t of topics) if (chance(rng, SHARES.paired)) grades[t] = GRADE_LETTERS[rng.below(GRADE_LETTERS.length)];
-  // The broad rule carries one family fully at least: its prefix right, and no grade mark missing.
-  const fitting = topics.filter((t) => broadDigit(t) === broad);
-  if (broad !== null && fitting.every((t) => grades[t])) delete grades[fitting[0]];
+  for (const t of topics)
+    if (chance(rng, SHARES.paired) && broadDigit(t) !== broad)
+      grades[t] = GRADE_LETTERS[rng.below(GRADE_LETTERS.length)];
   const oneCause = Object.keys(grades).length > 0 && chance(rng, SHARES.oneCause);
   // At most two validation-blind families, and validation always sees two families at least.
   const blind = topics.filter(() => chance(rng, SHARES.blind)).slice(0, Math.min(2, n - 2));
@@ -204,6 +218,8 @@ export function generateWorld(seed: number, name = `world-${seed}`): GeneratedWo
   const slip = round(uniform(rng, RANGES.slip), 2);
   const useless = chance(rng, SHARES.useless) ? round(uniform(rng, RANGES.useless), 2) : 0;
   const repairSlip = round(uniform(rng, RANGES.repairSlip), 2);
+  const narrow = chance(rng, SHARES.narrow) ? round(uniform(rng, RANGES.narrow), 2) : 0;
+  const repairBlind = chance(rng, SHARES.repairBlind) ? round(uniform(rng, RANGES.repairBlind), 2) : 0;
   return {
     name,
     seed,
@@ -214,6 +230,8 @@ export function generateWorld(seed: number, name = `world-${seed}`): GeneratedWo
     slip,
     useless,
     repairSlip,
+    narrow,
+    repairBlind,
     start: { known, harmful, broad, carried },
   };
 }
@@ -251,6 +269,8 @@ export function describeWorld(w: GeneratedWorld): string {
     `slip ${w.slip}`,
     w.useless ? `useless ${w.useless}` : null,
     `repair slip ${w.repairSlip}`,
+    w.narrow ? `narrow ${w.narrow}` : null,
+    w.repairBlind ? `repair blind ${w.repairBlind}` : null,
   ];
   return parts.filter(Boolean).join(', ');
 }

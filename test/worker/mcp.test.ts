@@ -89,7 +89,7 @@ describe('MCP servers in the page (issue #31)', () => {
     const created = await tab.remote.createRun({
       datasetId: ds.dataset.id,
       config: { ...DEFAULT_RUN_CONFIG, epochs: 1, batchSize: 8, minibatchSize: 4, maxTurns: 4, targetConcurrency: 3, optimizerConcurrency: 3 },
-      environment: { mcp: { servers: [{ url: slow.url, name: 'slow' }], toolConcurrency: 2, timeoutSeconds: 3 } },
+      environment: { mcp: { servers: [{ url: slow.url, name: 'slow', tools: ['lookup'] }], toolConcurrency: 2, timeoutSeconds: 3 } },
       initialSkill: `# Parts\n\n${LOOKUP}\n`,
       endpoints: { target: { baseURL: llm.url, model: 'sim-target' }, optimizer: { baseURL: llm.url, model: 'sim-optimizer' } },
     });

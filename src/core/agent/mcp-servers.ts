@@ -158,21 +158,33 @@ function wireName(name: string): string {
   return name.replace(/[^a-zA-Z0-9_-]+/g, '_').slice(0, 64) || 'tool';
 }
 
+/** Tools of a server offered when its settings list none (issue #39 L6: providers refuse about 128). */
+export const MAX_UNLISTED_TOOLS = 64;
+/** A tool's description as the agent is offered it, at most. */
+export const MAX_TOOL_DESCRIPTION = 2048;
+
 /**
  * The agent's tools from the servers' lists, in server order: each server's allowed tools (its
  * `tools` list; a name it does not list is reported), named as the server names them unless two
- * servers (or a name taken by `reserved`) collide — then `server__tool`.
+ * servers (or a name taken by `reserved`) collide — then `server__tool`. A server with no list
+ * offers its first 64 tools (`notes` says so); every description is cut to 2 KB.
  */
 export function offeredTools(
   lists: readonly { server: string; allowed?: readonly string[]; tools: readonly McpToolInfo[] }[],
   reserved: readonly string[] = [],
-): { tools: OfferedTool[]; problems: string[] } {
+): { tools: OfferedTool[]; problems: string[]; notes: string[] } {
   const problems: string[] = [];
+  const notes: string[] = [];
   const kept = lists.map((l) => {
     const allowed = l.allowed ? new Set(l.allowed) : null;
     for (const a of l.allowed ?? [])
       if (!l.tools.some((t) => t.name === a)) problems.push(`${l.server} lists no tool "${a}"`);
-    return { server: l.server, tools: l.tools.filter((t) => !allowed || allowed.has(t.name)) };
+    if (!allowed && l.tools.length > MAX_UNLISTED_TOOLS)
+      notes.push(
+        `MCP server ${l.server} lists ${l.tools.length} tools: the agent is offered its first ${MAX_UNLISTED_TOOLS} — name the ones it may use in the server's "tools" list`,
+      );
+    const tools = allowed ? l.tools.filter((t) => allowed.has(t.name)) : l.tools.slice(0, MAX_UNLISTED_TOOLS);
+    return { server: l.server, tools };
   });
   const count = new Map<string, number>();
   for (const l of kept) for (const t of l.tools) count.set(wireName(t.name), (count.get(wireName(t.name)) ?? 0) + 1);
@@ -186,7 +198,8 @@ export function offeredTools(
       taken.add(name);
       const description = [t.title && t.title !== t.name ? t.title : '', t.description ?? '']
         .filter(Boolean)
-        .join(': ');
+        .join(': ')
+        .slice(0, MAX_TOOL_DESCRIPTION);
       tools.push({
         server: l.server,
         remote: t.name,
@@ -197,7 +210,7 @@ export function offeredTools(
         },
       });
     }
-  return { tools, problems };
+  return { tools, problems, notes };
 }
 
 /** Does a server say this tool changes nothing? (MCP's hint; absent means it may.) */

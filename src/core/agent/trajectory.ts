@@ -68,3 +68,22 @@ export function toolTally(entries: readonly TrajectoryEntry[]): string {
 export function showCall(name: string, args: string): string {
   return `${name}(${args.trim() || '{}'})`;
 }
+
+/** The most entries a row keeps of a trajectory (what a run bundle takes in). */
+export const MAX_TRAJECTORY_ENTRIES = 2_000;
+
+/**
+ * A trajectory as a row keeps it (issue #39 L5): whole when it fits, else its first and last
+ * entries with one entry between saying how many were cut — so every run's bundle imports.
+ * Scored before it is cut: the checks see every call.
+ */
+export function keptTrajectory(entries: readonly TrajectoryEntry[]): TrajectoryEntry[] {
+  if (entries.length <= MAX_TRAJECTORY_ENTRIES) return [...entries];
+  const head = entries.slice(0, MAX_TRAJECTORY_ENTRIES / 2);
+  const tail = entries.slice(entries.length - (MAX_TRAJECTORY_ENTRIES / 2 - 1));
+  const cut = entries.length - head.length - tail.length;
+  // The note takes the turn of the first entry it stands for (a user's message has none: the turn before).
+  const at = [...head, entries[head.length]].reverse().find((e) => e.kind !== 'user');
+  const turn = at?.turn ?? 1;
+  return [...head, { kind: 'assistant', turn, content: `[… ${cut} entries of this trajectory cut]` }, ...tail];
+}

@@ -3,7 +3,7 @@
  * `SKILL.md` (its frontmatter kept verbatim), the trained `references/*.md`, and every other
  * file kept as bytes, read-only. Zip work is fflate's (small, pure JS, no dependencies).
  */
-import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
+import { strFromU8, strToU8, Unzip, UnzipInflate, unzipSync, zipSync } from 'fflate';
 import {
   bundlePackage,
   fileSections,
@@ -91,16 +91,59 @@ function readText(path: string, bytes: Uint8Array): string {
   }
 }
 
+/**
+ * What each compressed entry of a zip really unpacks to, counted as it streams (never held): an
+ * entry's header may understate its size, and unpacked by that size it would be cut short
+ * silently (issue #39, earlier L5). Past the package limit it stops: the zip is too large.
+ */
+function unpackedSizes(zip: Uint8Array): Map<string, number> {
+  const sizes = new Map<string, number>();
+  const seen = { total: 0, problem: '' };
+  const unzip = new Unzip((file) => {
+    if (file.compression !== 8) return; // stored: its bytes are what the zip holds, counted as such
+    let n = 0;
+    file.ondata = (err, chunk, final) => {
+      if (seen.problem) return;
+      if (err) return void (seen.problem = `This .zip is damaged (${err.message}).`);
+      n += chunk.length;
+      seen.total += chunk.length;
+      if (seen.total > MAX_PACKAGE_BYTES) {
+        seen.problem = 'This package is larger than 20 MB once unpacked.';
+        return file.terminate();
+      }
+      if (final) sizes.set(file.name, n);
+    };
+    file.start();
+  });
+  unzip.register(UnzipInflate);
+  unzip.push(zip, true);
+  if (seen.problem) throw new PackageError(seen.problem);
+  return sizes;
+}
+
 /** A package from a `.zip`'s bytes; a damaged or oversized zip gets a clear error. */
 export function readPackageZip(name: string, zip: Uint8Array): SkillPackage {
   let total = 0;
   let files: Record<string, Uint8Array>;
   const names = new Set<string>();
   try {
+    // What the headers say is checked first (nothing unpacked): a package over the limit goes at once.
+    unzipSync(zip, {
+      filter: (f) => {
+        // A stored entry is as long as its bytes in the zip, whatever its header says.
+        total += f.compression === 0 ? Math.max(f.size, f.originalSize) : f.originalSize;
+        if (total > MAX_PACKAGE_BYTES) throw new PackageError('This package is larger than 20 MB once unpacked.');
+        return false;
+      },
+    });
+    const real = unpackedSizes(zip);
     files = unzipSync(zip, {
       filter: (f) => {
-        total += f.originalSize;
-        if (total > MAX_PACKAGE_BYTES) throw new PackageError('This package is larger than 20 MB once unpacked.');
+        const size = real.get(f.name);
+        if (size !== undefined && size !== f.originalSize)
+          throw new PackageError(
+            `This .zip says "${f.name}" holds ${f.originalSize} bytes, but it unpacks to ${size}: it is damaged or made to mislead.`,
+          );
         if (f.name.endsWith('/')) return false;
         // A zip may hold one name twice; unpacked, the last would silently win.
         if (names.has(f.name)) throw new PackageError(`This .zip holds "${f.name}" twice: which one is the package's?`);

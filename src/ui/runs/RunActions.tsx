@@ -58,7 +58,7 @@ export function RunActions({
   const stopped = status === 'paused' || status === 'interrupted';
   return (
     <>
-      {stopped && !d.lockedElsewhere && !d.run.needsBinding && (
+      {stopped && !d.lockedElsewhere && !d.run.needsBinding && !d.module?.fromFile && (
         <button
           type="button"
           className="primary"

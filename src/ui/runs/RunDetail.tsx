@@ -64,6 +64,7 @@ export function RunDetail({
   const [step, setStep] = useState<number | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
 
   const apply = (r: Awaited<ReturnType<typeof fetchRun>>) => {
     if (!r.run.ok) return setError(r.run.error.message);
@@ -118,8 +119,16 @@ export function RunDetail({
         detail={d}
         lineage={lineage}
         message={message}
-        onMessage={setMessage}
-        onError={setError}
+        problem={problem}
+        onMessage={(text) => {
+          setProblem(null);
+          setMessage(text);
+        }}
+        // An action that fails says so in the header; the run stays in view.
+        onError={(text) => {
+          setMessage(null);
+          setProblem(text);
+        }}
         onChanged={load}
         onDeleted={onDeleted}
         onSelect={onSelect}

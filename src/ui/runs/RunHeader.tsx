@@ -1,13 +1,14 @@
 /**
  * A run's header card: what it is and where it stands, the actions on it (RunActions), binding an
- * imported run to the user's own connection (BindConnection), renaming, and the runs it was
- * branched from and into (RunLineage).
+ * imported run to the user's own connection (BindConnection) and reading the code it carries
+ * before it runs (ModuleConsent), renaming, and the runs it was branched from and into (RunLineage).
  */
 import { useState } from 'react';
 import { trainer } from '../../client/trainer-client';
 import type { RunDetail } from '../../worker/api-types';
-import { Card } from '../common/Field';
+import { Alert, Card } from '../common/Field';
 import { BindConnection } from './BindConnection';
+import { ModuleConsent } from './ModuleConsent';
 import { RunActions } from './RunActions';
 import { RunLineage, type Lineage } from './RunLineage';
 import { pct } from './run-format';
@@ -17,6 +18,7 @@ export function RunHeader({
   detail: d,
   lineage,
   message,
+  problem,
   onMessage,
   onError,
   onChanged,
@@ -28,6 +30,8 @@ export function RunHeader({
   detail: RunDetail;
   lineage?: Lineage;
   message: string | null;
+  /** What went wrong with the last action on the run. */
+  problem: string | null;
   onMessage: (text: string) => void;
   onError: (text: string) => void;
   /** Read the run again (after a rename, a cancel or a binding). */
@@ -42,7 +46,10 @@ export function RunHeader({
   return (
     <Card title={d.run.name} actions={<RunActions runId={runId} detail={d} {...said} onDeleted={onDeleted} go={go} />}>
       {d.lockedElsewhere && <p className="warn">Another tab is running this run; it is read-only here.</p>}
-      {d.run.needsBinding && <BindConnection runId={runId} endpoints={d.endpoints} {...said} />}
+      {d.run.needsBinding && (
+        <BindConnection runId={runId} endpoints={d.endpoints} mcpServers={d.mcpServers} {...said} />
+      )}
+      {d.module?.fromFile && <ModuleConsent runId={runId} module={d.module} {...said} />}
       {d.reason && status !== 'completed' && <p className="muted">{d.reason}</p>}
       <div className="row">
         <label className="inline">
@@ -62,6 +69,7 @@ export function RunHeader({
       </p>
       <RunLineage run={d.run} lineage={lineage} onSelect={onSelect} />
       {message && <p className="ok-line">{message}</p>}
+      {problem && <Alert>{problem}</Alert>}
     </Card>
   );
 }

@@ -13,6 +13,8 @@ import { keyFor, mcpTokenFor, withKeys } from '../key-binding';
 import { defaultLocks, runLockName, type LockManagerLike } from '../locks';
 import { withDemoEndpoint } from '../demo-endpoint';
 import { pageModuleEnvironment } from '../page-module-environment';
+import { EnvironmentError } from '../../engine/environment';
+import { serverName } from '../../core/agent/mcp-servers';
 
 export interface ApiDeps {
   db: SkillwrightDb | Promise<SkillwrightDb>;
@@ -125,8 +127,10 @@ function vaultKeys(vault: KeyVault): KeySource {
 /**
  * What the page gives for a run's environment (service/target.ts chooses it): its module runs in
  * a sandbox of the page's (an opaque origin: no keys, store or network), made for each session
- * of the run; its MCP servers (issue #31) are called with the token the vault holds for each
- * server's URL.
+ * of the run — never a module that came with an imported file until the person has read it and
+ * chosen to run it (issue #39). Its MCP servers (issue #31) are called with the token the vault
+ * holds for each server's URL, and only with the tools the person ticked: a server without that
+ * list (a file's) offers nothing here.
  */
 function pageEnvironments(vault: KeyVault, sandboxes: ApiContext['sandboxes']): EnvironmentHost {
   return {
@@ -134,7 +138,23 @@ function pageEnvironments(vault: KeyVault, sandboxes: ApiContext['sandboxes']): 
       const token = mcpTokenFor(await vault.current(), url);
       return { ...(token ? { token } : {}), hint: `enter ${name}'s token under MCP servers on Data` };
     },
-    loadModule: async (module) => pageModuleEnvironment(module, () => sandboxes.current),
+    async loadModule(module) {
+      if (module.from === 'bundle')
+        throw new EnvironmentError(
+          `environment module ${module.fileName} came with the run's file and has not been approved: ` +
+            'read it on Runs and choose "Run this module" first',
+        );
+      return pageModuleEnvironment(module, () => sandboxes.current);
+    },
+    mcpServers(stored) {
+      const unlisted = stored.servers.find((s) => !s.tools);
+      if (unlisted)
+        throw new EnvironmentError(
+          `MCP server ${serverName(unlisted)} has no list of the tools you allow (the run's file left it out); ` +
+            'this page calls only tools you ticked on Data → MCP servers',
+        );
+      return stored;
+    },
   };
 }
 

@@ -12,15 +12,25 @@ import {
   getRun,
   listRuns,
   markInterrupted,
+  putRun,
   renameRun,
   setRunStatus,
   toListItem,
 } from '../../storage/runs-repo';
-import type { CreateRunInput, RunsApi } from '../api-types';
+import type { RunRecord } from '../../storage/schema';
+import type { CreateRunInput, RunDetail, RunsApi } from '../api-types';
 import { EventCoalescer } from '../event-coalescer';
 import { runLockName } from '../locks';
 import { fail, type ApiContext } from './context';
 import { hasEnded } from '../../service/runs';
+
+/** What the Runs screen says of a run's module: its name, hash and size, and whether it came with a file unread. */
+function moduleSummary(run: RunRecord): Pick<RunDetail, 'module'> {
+  const m = run.environment?.module;
+  if (!m) return {};
+  const bytes = new TextEncoder().encode(m.source).length;
+  return { module: { name: m.name, fileName: m.fileName, hash: m.hash, bytes, fromFile: m.from === 'bundle' } };
+}
 
 export function runsHandlers(c: ApiContext): RunsApi {
   const { dbp, deps, now, active, locks, lockedElsewhere } = c;
@@ -117,6 +127,8 @@ export function runsHandlers(c: ApiContext): RunsApi {
           reason: s?.reason,
           reasonKind: s?.reasonKind,
           lockedElsewhere: await lockedElsewhere(runId),
+          ...moduleSummary(run),
+          ...(run.environment?.mcp ? { mcpServers: run.environment.mcp.servers } : {}),
         },
       };
     },
@@ -129,6 +141,24 @@ export function runsHandlers(c: ApiContext): RunsApi {
       if (active.has(runId) || (await lockedElsewhere(runId)))
         return fail('running', 'Pause or cancel the run before deleting it.');
       await deleteRun(await dbp, runId);
+      return { ok: true };
+    },
+
+    async getRunModule(runId) {
+      const module = (await getRun(await dbp, runId))?.environment?.module;
+      return module ? { ok: true, module } : fail('not_found', 'This run has no environment module.');
+    },
+
+    async approveModule(runId, hash) {
+      const db = await dbp;
+      const run = await getRun(db, runId);
+      const module = run?.environment?.module;
+      if (!run || !module) return fail('not_found', 'This run has no environment module.');
+      // Only the very source the person was shown: a hash names it.
+      if (module.hash !== hash) return fail('changed', 'This run’s module is not the one you read; read it again.');
+      if (active.has(runId) || (await lockedElsewhere(runId))) return fail('running', 'This run is running.');
+      const { from: _file, ...approved } = module;
+      await putRun(db, { ...run, environment: { ...run.environment, module: approved }, updatedAt: now() });
       return { ok: true };
     },
 

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { agentEnvironment, classifyAgentFailure, readAgentCommand } from '../../../src/core/agent/agent-command';
 import { readAgentTranscript } from '../../../src/core/agent/agent-transcript';
+import { keptTrajectory, type TrajectoryEntry } from '../../../src/core/agent/trajectory';
 
 describe('an agent CLI’s failure', () => {
   it('is fatal when asking again cannot heal it: a login, a model the account lacks, an outdated CLI', () => {
@@ -74,5 +75,29 @@ describe('an agent CLI’s environment (issue #39 M2)', () => {
     expect(read('CODEX_HOME')).toEqual({ problem: expect.stringMatching(/"passEnv" must be a list of environment variable names/) });
     expect(read(['A=B'])).toHaveProperty('problem');
     expect(read(['SKILLWRIGHT_TARGET_API_KEY'])).toEqual({ problem: expect.stringMatching(/never given to the agent/) });
+  });
+});
+
+describe('a long transcript (issue #39 L5)', () => {
+  it('is read in one pass: 20 000 calls in one turn, then their results, each to its call', () => {
+    const n = 20_000;
+    const lines = [
+      ...Array.from({ length: n }, (_, i) => JSON.stringify({ type: 'tool_call', name: i % 2 ? 'a' : 'b', arguments: { i } })),
+      ...Array.from({ length: n }, (_, i) => JSON.stringify({ type: 'tool_result', name: i % 2 ? 'a' : 'b', content: `r${i}` })),
+    ];
+    const t = readAgentTranscript(lines.join('\n'));
+    const results = t.filter((e) => e.kind === 'tool');
+    expect(results).toHaveLength(n);
+    expect(results.every((r, i) => r.result === `r${i}` && r.arguments === `{"i":${i}}`)).toBe(true);
+  }, 5_000);
+
+  it('is kept whole up to 2 000 entries, else its first and last with a note of what was cut', () => {
+    const entries: TrajectoryEntry[] = Array.from({ length: 2_500 }, (_, i) => ({ kind: 'assistant', turn: i + 1, content: `t${i}` }));
+    expect(keptTrajectory(entries.slice(0, 2_000))).toHaveLength(2_000);
+    const kept = keptTrajectory(entries);
+    expect(kept).toHaveLength(2_000);
+    expect(kept[999]).toMatchObject({ content: 't999' });
+    expect(kept[1000]).toEqual({ kind: 'assistant', turn: 1001, content: '[… 501 entries of this trajectory cut]' });
+    expect(kept[1999]).toMatchObject({ content: 't2499' });
   });
 });

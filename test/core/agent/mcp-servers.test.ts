@@ -72,6 +72,18 @@ describe('MCP server settings (issue #31)', () => {
     expect(r.problems).toEqual(['a lists no tool "gone"']);
   });
 
+  it('offers a server with no tools list its first 64 tools, saying so, and cuts every description to 2 KB (issue #39 L6)', () => {
+    const many = Array.from({ length: 20_000 }, (_, i) => ({ ...tool(`t${i}`), description: 'd'.repeat(5_000) }));
+    const r = offeredTools([{ server: 'big', tools: many }, { server: 'listed', allowed: ['t70'], tools: many }]);
+    expect(r.tools.filter((t) => t.server === 'big')).toHaveLength(64);
+    expect(r.tools.filter((t) => t.server === 'listed').map((t) => t.remote)).toEqual(['t70']);
+    expect(r.tools.every((t) => (t.spec.description ?? '').length === 2048)).toBe(true);
+    expect(r.notes).toEqual([
+      'MCP server big lists 20000 tools: the agent is offered its first 64 — name the ones it may use in the server\'s "tools" list',
+    ]);
+    expect(r.problems).toEqual([]);
+  });
+
   it('always gives distinct names OpenAI accepts, whatever the servers call their tools', () => {
     const name = fc.string({ minLength: 1, maxLength: 80 });
     fc.assert(

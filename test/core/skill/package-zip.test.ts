@@ -65,6 +65,17 @@ describe('skill packages in zip files (issue #23 item 1)', () => {
     expect(() => readPackageZip('big.zip', big)).toThrow(/larger than 20 MB/);
   });
 
+  it('refuses an entry whose header understates its size, instead of cutting it short (issue #39, earlier L5)', () => {
+    const understated = (size: number, level: 0 | 6) =>
+      declaredSize(zipSync({ 'SKILL.md': strToU8('x'), 'assets/big.bin': new Uint8Array(size).fill(65) }, { level }), 'assets/big.bin', 10);
+    expect(() => readPackageZip('a.zip', understated(5_000_000, 6))).toThrow(
+      'This .zip says "assets/big.bin" holds 10 bytes, but it unpacks to 5000000: it is damaged or made to mislead.',
+    );
+    // Past the limit, whatever the headers say: compressed (a zip bomb) or stored.
+    expect(() => readPackageZip('a.zip', understated(21 * 1024 * 1024, 6))).toThrow(/larger than 20 MB/);
+    expect(() => readPackageZip('a.zip', understated(21 * 1024 * 1024, 0))).toThrow(/larger than 20 MB/);
+  }, 30_000); // it unpacks 25 MB: seconds on a busy machine
+
   it('opens a package for training and puts the trained bundle back in its shell: frontmatter and other files untouched', () => {
     const pkg = packageFromFiles('specimens', [
       { path: 'SKILL.md', bytes: strToU8(SKILL_MD) },
@@ -154,3 +165,15 @@ describe('an ambiguous package is refused with its paths named (issue #28 LOW)',
     );
   });
 });
+
+/** A zip whose headers (local and central) say `name` unpacks to `size` bytes. */
+function declaredSize(zip: Uint8Array, name: string, size: number): Uint8Array {
+  const view = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
+  const nameAt = (at: number, length: number) => strFromU8(zip.subarray(at, at + length));
+  for (let i = 0; i + 4 <= zip.length; i++) {
+    const sig = view.getUint32(i, true);
+    if (sig === 0x04034b50 && nameAt(i + 30, view.getUint16(i + 26, true)) === name) view.setUint32(i + 22, size, true);
+    if (sig === 0x02014b50 && nameAt(i + 46, view.getUint16(i + 28, true)) === name) view.setUint32(i + 24, size, true);
+  }
+  return zip;
+}
