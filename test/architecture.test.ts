@@ -210,4 +210,11 @@ describe('the hosts leave the use cases to the run service', () => {
     // Issue #41: a run's target and environment are chosen by the service (service/target.ts) alone.
     expect(/mcp\/from-settings|\bmcpEnvironmentOf\b|\btargetRunner\b|\bharnessTarget\b/.test(code), `${file} chooses a run's environment or target`).toBe(false);
   });
+  // ... over the one port each host implements for it: what service/target.ts asks of a host.
+  it.each(['worker', 'cli'])('%s implements service/target.ts’s EnvironmentHost', (host) => {
+    const implementers = sourceFiles(join(SRC, host)).filter((f) =>
+      /import type \{[^}]*\bEnvironmentHost\b[^}]*\} from '[./]+\/service\/target'/.test(readFileSync(f, 'utf8')),
+    );
+    expect(implementers.length, `${host} gives a run's environment through service/target.ts`).toBeGreaterThan(0);
+  });
 });

@@ -13,7 +13,7 @@ import { MAX_MODULE_BYTES } from '../core/agent/environment-spec';
 import type { ToolSpec } from '../core/agent/tool-spec';
 import { contentId } from '../core/basics/hash';
 import { tokenVariable, type McpSettings } from '../core/agent/mcp-servers';
-import type { EnvironmentHost } from '../service/ports';
+import type { EnvironmentHost } from '../service/target';
 import type { ToolEnvironment } from '../engine/environment';
 import type { CliConfig } from './config';
 import { ConfigError } from './config-error';

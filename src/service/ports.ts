@@ -4,16 +4,12 @@
  * what differs in how a run's environment and target are had (service/target.ts chooses them).
  * The page's worker and the runner each provide them; everything else is the service's own.
  */
-import type { AgentCommand } from '../core/agent/agent-command';
-import type { ModuleSource } from '../core/agent/environment-spec';
-import type { McpSettings } from '../core/agent/mcp-servers';
-import type { ToolEnvironment } from '../engine/environment';
-import type { AgentHarness } from '../engine/target/harness';
 import type { ClientOptions } from '../llm/openai-client';
 import type { RunStore } from '../engine/ports';
 import type { ArtifactRecord, OptimizerCallRecord, RolloutRow, SkillVersion, StepRecord } from '../engine/types';
 import type { ImportResult, RunBundle } from '../storage/bundle';
 import type { DatasetRecord, RunEndpoints, RunRecord, RunRowKind, RunRows } from '../storage/schema';
+import type { AgentCliHost, EnvironmentHost } from './target';
 
 export type KeyRole = 'target' | 'optimizer' | 'judge' | 'userSimulator';
 
@@ -27,26 +23,6 @@ export type KeyFor = { ok: true; key: string } | { ok: false; kind: string; mess
 export interface KeySource {
   keyFor(role: KeyRole, endpoints: RunEndpoints, borrow?: KeyRole): Promise<KeyFor>;
 }
-
-/** A server's token (or none), and where the person sets it, for a 401's advice. */
-export type TokenOf = (server: { name: string; url: string }) => Promise<{ token?: string; hint: string }>;
-
-/**
- * The seam of agentic rollouts (issue #30, DESIGN §7c), as `keys` are the host's source of keys:
- * what a host gives for a run's environment; service/target.ts makes the environment from it.
- */
-export interface EnvironmentHost {
-  tokenOf: TokenOf;
-  /** The run's module, loaded and served where the host runs a person's code (throws EnvironmentError). */
-  loadModule(module: ModuleSource): Promise<ToolEnvironment>;
-  /** The servers the host calls for a run's stored ones (the runner: its config's own); the stored ones when absent. */
-  mcpServers?(stored: McpSettings): McpSettings;
-  /** Where a person is told what they should know of the offer (a server's tools beyond the first 64). */
-  warn?(text: string): void;
-}
-
-/** A host that starts agent CLIs (the runner): the process part of that target (cli/agent-cli-target.ts). */
-export type AgentCliHost = (cmd: AgentCommand, o: { timeoutMs: number; maxRetries: number }) => AgentHarness;
 
 /**
  * The run service's store (DESIGN §7b): run records and their datasets, each run's engine store
@@ -93,6 +69,7 @@ export interface HostDeps {
   keys: KeySource;
   /** How LLM calls travel (the page answers its demo endpoint in the worker; tests shorten backoffs). */
   transport?: ClientOptions;
+  /** What the host gives for a run's environment and an agent CLI target (service/target.ts). */
   environment?: EnvironmentHost;
   agentCli?: AgentCliHost;
   now: () => number;
@@ -105,12 +82,4 @@ export interface ServiceDeps extends HostDeps {
   records: RunRecords;
 }
 
-export interface ServiceError {
-  kind: string;
-  message: string;
-}
-
-/** A use case's answer: what it made, or why not, in words a person can act on. */
-export type Outcome<T extends object = object> = ({ ok: true } & T) | { ok: false; error: ServiceError };
-
-export const fail = (kind: string, message: string) => ({ ok: false as const, error: { kind, message } });
+export { fail, type Outcome, type ServiceError } from './outcome';

@@ -9,17 +9,38 @@
  * the runner's Node process), and which servers its person named (`mcpServers`, the runner's
  * config: its names bind the tokens, issue #39 H3).
  */
-import { serverName } from '../core/agent/mcp-servers';
-import type { RunEnvironmentSpec } from '../core/agent/environment-spec';
+import type { AgentCommand } from '../core/agent/agent-command';
+import { serverName, type McpSettings } from '../core/agent/mcp-servers';
+import type { ModuleSource, RunEnvironmentSpec } from '../core/agent/environment-spec';
 import type { RunConfig } from '../core/config/run-config';
 import type { ToolEnvironment } from '../engine/environment';
 import { mcpEnvironmentOf } from '../mcp/from-settings';
 import type { Target } from '../engine/target-port';
-import { harnessTarget } from '../engine/target/harness';
+import { harnessTarget, type AgentHarness } from '../engine/target/harness';
 import { modelTarget } from '../engine/target/model-target';
 import type { RunEndpoints, StoredEndpoint } from '../storage/schema';
-import { endpointConfig } from './llm-port';
-import { fail, type AgentCliHost, type EnvironmentHost, type Outcome } from './ports';
+import { endpointConfig } from './endpoint-config';
+import { fail, type Outcome } from './outcome';
+
+/** A server's token (or none), and where the person sets it, for a 401's advice. */
+export type TokenOf = (server: { name: string; url: string }) => Promise<{ token?: string; hint: string }>;
+
+/**
+ * What a host gives for a run's environment (issue #30, DESIGN §7c), as `keys` are its source of
+ * keys: the page's worker and the runner each implement it; `environmentOf` makes the environment.
+ */
+export interface EnvironmentHost {
+  tokenOf: TokenOf;
+  /** The run's module, loaded and served where the host runs a person's code (throws EnvironmentError). */
+  loadModule(module: ModuleSource): Promise<ToolEnvironment>;
+  /** The servers the host calls for a run's stored ones (the runner: its config's own); the stored ones when absent. */
+  mcpServers?(stored: McpSettings): McpSettings;
+  /** Where a person is told what they should know of the offer (a server's tools beyond the first 64). */
+  warn?(text: string): void;
+}
+
+/** A host that starts agent CLIs (the runner): the process part of that target (cli/agent-cli-target.ts). */
+export type AgentCliHost = (cmd: AgentCommand, o: { timeoutMs: number; maxRetries: number }) => AgentHarness;
 
 /** The run's target: its endpoint's model, or the agent CLI its endpoint names (only where a host can start it). */
 export function targetOf(
