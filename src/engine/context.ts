@@ -8,23 +8,11 @@ import { Meter, outputLimits, type Prices } from './meter';
 import type { LlmPort, Role, RunStore } from './ports';
 import { CallSlots } from '../core/basics/call-slots';
 import type { PromptName, PromptSet } from './prompts';
+import { NO_TARGET, type AgentSetup, type Target } from './target-port';
 import type { ToolEnvironment } from './environment';
 import type { ToolSpec } from '../core/agent/tool-spec';
 import { isAgenticSetup } from '../core/agent/environment-spec';
 import type { PackageFile } from '../core/skill/skill-package';
-
-/** What an agent's rollouts draw on (issue #30): all empty for a single-call run. */
-export interface AgentSetup {
-  /** Tools the dataset offers every item (answered from each item's `tool_results`). */
-  datasetTools: ToolSpec[];
-  /** The package's text files that are not trained, which `read_file` serves too. */
-  packageFiles: PackageFile[];
-  /** A host's environment (a module, MCP servers), with the tools it offers. */
-  environment?: ToolEnvironment;
-  environmentTools: ToolSpec[];
-  /** Some rollout of this run may be an agent's: such runs are never sent as a batch (multi-turn). */
-  active: boolean;
-}
 
 export interface EngineContext {
   runId: string;
@@ -42,6 +30,8 @@ export interface EngineContext {
   /** Calls under way per role; a prompt is built only once its call holds a slot. */
   slots: Record<Role, CallSlots>;
   agent: AgentSetup;
+  /** What is being trained (engine/target-port.ts), chosen once by the run's host or service. */
+  target: Target;
 }
 
 /**
@@ -80,6 +70,7 @@ export async function createContext(a: {
   datasetTools?: readonly ToolSpec[];
   packageFiles?: readonly PackageFile[];
   environment?: ToolEnvironment;
+  target: Target;
 }): Promise<EngineContext> {
   const template = rolloutTemplateOf(a.config, a.prompts);
   const agent: AgentSetup = {
@@ -90,7 +81,7 @@ export async function createContext(a: {
     active: false,
   };
   agent.active =
-    Boolean(a.llm.targetIsAgent) ||
+    a.target.agentic ||
     isAgenticSetup({
       datasetTools: agent.datasetTools,
       items: a.items,
@@ -147,9 +138,12 @@ export function createStandaloneContext(a: {
   datasetTools?: readonly ToolSpec[];
   packageFiles?: readonly PackageFile[];
   environment?: ToolEnvironment;
+  /** None for a session that rolls nothing out (a feedback rewrite). */
+  target?: Target;
 }): Promise<EngineContext> {
   return createContext({
     ...a,
+    target: a.target ?? NO_TARGET,
     items: a.items ?? [],
     meter: new Meter(a.prices ?? {}, a.config.budget, outputLimits(a.llm)),
     signal: a.signal ?? new AbortController().signal,

@@ -35,11 +35,6 @@ export interface ClientOptions {
   maxBackoffMs?: number;
   /** Injected for tests; defaults to the global fetch. */
   fetch?: typeof fetch;
-  /**
-   * A host's own target for endpoints it knows how to run (the runner starts an agent CLI per
-   * item, issue #31); undefined: the target is an OpenAI-compatible endpoint.
-   */
-  targetRunner?: (cfg: EndpointConfig) => { complete(req: LlmRequest): Promise<LlmResponse> } | undefined;
   /** Called after each finished call (for usage accounting and logs). */
   onCall?: (info: { role: Role; stage: string; response?: LlmResponse; error?: LlmError }) => void;
 }
@@ -230,7 +225,6 @@ export function createLlmPort(
   endpoints: ClientSet,
   opts: ClientOptions = {},
 ): LlmPort & { clients: Record<Role, RoleClient> } {
-  const runner = opts.targetRunner?.(endpoints.target);
   const target = new RoleClient('target', endpoints.target, opts);
   const optimizer = new RoleClient('optimizer', endpoints.optimizer, opts);
   const judge = endpoints.judge ? new RoleClient('judge', endpoints.judge, opts) : optimizer;
@@ -242,12 +236,7 @@ export function createLlmPort(
   const t = endpoints.target;
   return {
     clients,
-    // A host's target runner takes the target's slots: its concurrency knob bounds agents at work too.
-    complete: (req) =>
-      runner && req.role === 'target'
-        ? target.pool.run(() => runner.complete(req), req.signal)
-        : clients[req.role].complete(req),
-    ...(runner ? { targetIsAgent: true } : {}),
+    complete: (req) => clients[req.role].complete(req),
     ...(t.batchApi ? { targetBatch: new TargetBatchClient(target, t.batchApi, t.batchPollMs) } : {}),
     targetSettingsKey: () => settingsKey(endpoints.target),
     settingsKey: (role) => settingsKey(endpointOf(role)),
