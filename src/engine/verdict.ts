@@ -28,7 +28,8 @@ import type { RolloutRow } from './types';
 /** Samples of one skill on one item, by `${skill hash}|${item id}`: what the run's flip tally counts. */
 export type FlipUnits = Record<string, boolean[]>;
 
-export interface CompareOptions {
+/** Two skills on the same items, as every comparison takes them (the mean's here, the posterior's in weigh.ts). */
+export interface SkillPair {
   /** Phase of the candidate's first samples; its repeats go to `${phase}/r<k>`. */
   phase: string;
   /** Phase of the reference's first samples when they are not given (default `${phase}-current`). */
@@ -40,6 +41,10 @@ export interface CompareOptions {
   /** The reference's first samples, when already at hand (the step's own rollouts). */
   refRows?: readonly RolloutRow[];
   policy: NoisePolicy;
+}
+
+/** How the mean comparison settles a pair of skills: its values, when it may stop, what it settles. */
+export interface CompareOptions extends SkillPair {
   values: Omit<ValueOptions, 'margin'>;
   /**
    * Early stop, after each wave: the verdict on the items scored so far, its summed gain, the most
