@@ -65,18 +65,10 @@ export async function answerByBatch(
   hash: string,
   itemIds: readonly string[],
 ): Promise<Map<string, BatchAnswer> | null> {
-  const port = ctx.llm.targetBatch!;
   const saved = await getCheckpoint(ctx.store, ctx.runId, 'batch', phase);
   // A checkpoint is reused only for the same skill and items it was sent for.
   const reuse = saved && saved.skillHash === hash && itemIds.every((id) => saved.itemIds.includes(id));
-  const lines: BatchLine[] = itemIds.map((id) => {
-    const m = renderRollout(ctx.rolloutTemplate, skill, ctx.items.get(id)!, ctx.config.rollout.contextLimit);
-    const messages = [
-      { role: 'system' as const, content: m.system },
-      { role: 'user' as const, content: m.user },
-    ];
-    return { customId: id, request: { role: 'target', stage: 'rollout', messages } };
-  });
+  const lines = batchLines(ctx, skill, itemIds);
   // The batch's cost is set aside while it runs, at the batch price, like calls in flight.
   const reservations: Reservation[] = [];
   const release = () => reservations.splice(0).forEach((r) => ctx.meter.release(r));
@@ -89,34 +81,7 @@ export async function answerByBatch(
           BATCH_PRICE_FACTOR,
         ),
       );
-    const send = async (): Promise<string | null> => {
-      let id: string;
-      try {
-        id = await port.submit(lines, ctx.signal);
-      } catch (e) {
-        if (isLlmError(e) && e.kind === 'not_found') {
-          noBatchApi.add(ctx);
-          ctx.emit({
-            type: 'log',
-            level: 'warn',
-            message: `The target endpoint has no batch API (404): ${phase} and the phases after it are asked live, at the usual price.`,
-          });
-          return null;
-        }
-        throw pauseFor(e, `sending ${phase} as a batch`, 'Resume to try again.');
-      }
-      await putCheckpoint(ctx.store, ctx.runId, 'batch', phase, {
-        batchId: id,
-        skillHash: hash,
-        itemIds: [...itemIds],
-      });
-      ctx.emit({
-        type: 'log',
-        level: 'info',
-        message: `Sent ${lines.length} target calls of ${phase} as batch ${id} (${port.label}) at about half price; the provider answers within minutes to 24 hours. The run can be paused, closed and resumed meanwhile.`,
-      });
-      return id;
-    };
+    const send = () => sendBatch(ctx, { phase, hash, itemIds, lines });
     let batchId: string | null;
     if (reuse) {
       batchId = saved.batchId;
@@ -156,6 +121,53 @@ export async function answerByBatch(
   } finally {
     release();
   }
+}
+
+/** Each item's rollout prompt as a batch line, under its item id. */
+function batchLines(ctx: EngineContext, skill: string, itemIds: readonly string[]): BatchLine[] {
+  return itemIds.map((id) => {
+    const m = renderRollout(ctx.rolloutTemplate, skill, ctx.items.get(id)!, ctx.config.rollout.contextLimit);
+    const messages = [
+      { role: 'system' as const, content: m.system },
+      { role: 'user' as const, content: m.user },
+    ];
+    return { customId: id, request: { role: 'target', stage: 'rollout', messages } };
+  });
+}
+
+/** Send the lines as one batch and checkpoint its id; null when the endpoint turns out to have no batch API. */
+async function sendBatch(
+  ctx: EngineContext,
+  b: { phase: string; hash: string; itemIds: readonly string[]; lines: BatchLine[] },
+): Promise<string | null> {
+  const { phase, hash, itemIds, lines } = b;
+  const port = ctx.llm.targetBatch!;
+  let id: string;
+  try {
+    id = await port.submit(lines, ctx.signal);
+  } catch (e) {
+    if (isLlmError(e) && e.kind === 'not_found') {
+      noBatchApi.add(ctx);
+      ctx.emit({
+        type: 'log',
+        level: 'warn',
+        message: `The target endpoint has no batch API (404): ${phase} and the phases after it are asked live, at the usual price.`,
+      });
+      return null;
+    }
+    throw pauseFor(e, `sending ${phase} as a batch`, 'Resume to try again.');
+  }
+  await putCheckpoint(ctx.store, ctx.runId, 'batch', phase, {
+    batchId: id,
+    skillHash: hash,
+    itemIds: [...itemIds],
+  });
+  ctx.emit({
+    type: 'log',
+    level: 'info',
+    message: `Sent ${lines.length} target calls of ${phase} as batch ${id} (${port.label}) at about half price; the provider answers within minutes to 24 hours. The run can be paused, closed and resumed meanwhile.`,
+  });
+  return id;
 }
 
 /** The endpoint answered "not found" for a batch id: forgotten (so a resume sends the phase again). */

@@ -12,6 +12,7 @@ import { NO_TARGET, type AgentSetup, type Target } from './target-port';
 import type { ToolEnvironment } from './environment';
 import type { ToolSpec } from '../core/agent/tool-spec';
 import { isAgenticSetup } from '../core/agent/environment-spec';
+import { comparatorOf, type ComparatorKind } from '../core/verdict/comparator';
 import type { PackageFile } from '../core/skill/skill-package';
 
 export interface EngineContext {
@@ -32,6 +33,8 @@ export interface EngineContext {
   agent: AgentSetup;
   /** What is being trained (engine/target-port.ts), chosen once by the run's host or service. */
   target: Target;
+  /** How two skills are compared (engine/comparator.ts): the mean or the posterior, chosen once for the run. */
+  comparator: ComparatorKind;
 }
 
 /**
@@ -107,6 +110,7 @@ export async function createContext(a: {
     ...a,
     llm: loggingAdaptations(a.llm, a.emit),
     agent,
+    comparator: comparatorOf(a.config),
     rolloutTemplate: template,
     items: new Map(a.items.map((i) => [i.id, i])),
     slots: {

@@ -18,7 +18,7 @@ import type { RunConfig } from '../core/config/run-config';
 import type { RolloutRow, RunState } from './types';
 import type { EngineContext } from './context';
 import { rolloutPhase } from './rollout';
-import { weighsByPosterior } from './weigh';
+import { comparatorOf } from '../core/verdict/comparator';
 import { skillHash } from '../core/basics/hash';
 import { isPass } from '../core/verdict/credit';
 import type { FlipUnits } from './verdict';
@@ -75,7 +75,7 @@ export function noiseReading(config: RunConfig, state: Pick<RunState, 'flips'>):
     units: t.units,
     margin: p.margin,
   };
-  if (!weighsByPosterior(config)) return reading;
+  if (comparatorOf(config) !== 'posterior') return reading;
   return { ...reading, posterior: { confidence: config.gateConfidence!, doubtfulSide: !!config.askDoubtfulSide } };
 }
 

@@ -6,54 +6,7 @@
 const str = { type: 'string' } as const;
 const int = { type: 'integer' } as const;
 
-const edit = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['op', 'target', 'content', 'support_count', 'source_type'],
-  properties: {
-    op: { type: 'string', enum: ['append', 'insert_after', 'replace', 'delete'] },
-    target: str,
-    content: str,
-    support_count: int,
-    source_type: { type: 'string', enum: ['failure', 'success'] },
-  },
-} as const;
-
-const patch = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['reasoning', 'edits'],
-  properties: { reasoning: str, edits: { type: 'array', items: edit } },
-} as const;
-
-const suggestion = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['type', 'title', 'motivation', 'instruction', 'priority_hint', 'support_count', 'source_type'],
-  properties: {
-    type: { type: 'string', enum: ['add_rule', 'remove_rule', 'merge_rules', 'reorganize', 'compress', 'clarify'] },
-    title: str,
-    motivation: str,
-    instruction: str,
-    priority_hint: { type: 'string', enum: ['high', 'medium', 'low'] },
-    support_count: int,
-    source_type: { type: 'string', enum: ['failure', 'success'] },
-  },
-} as const;
-
-const skillCandidate = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['title', 'change_summary', 'new_skill', 'support_count', 'source_type'],
-  properties: {
-    title: str,
-    change_summary: { type: 'array', items: str },
-    new_skill: str,
-    support_count: int,
-    source_type: { type: 'string', enum: ['failure', 'success'] },
-  },
-} as const;
-
+/** An object whose every property is required and no other allowed (strict mode). */
 const obj = (properties: Record<string, unknown>) => ({
   type: 'object',
   additionalProperties: false,
@@ -61,16 +14,52 @@ const obj = (properties: Record<string, unknown>) => ({
   properties,
 });
 
+const source_type = { type: 'string', enum: ['failure', 'success'] } as const;
+
+const edit = obj({
+  op: { type: 'string', enum: ['append', 'insert_after', 'replace', 'delete'] },
+  target: str,
+  content: str,
+  support_count: int,
+  source_type,
+});
+
+const patch = obj({ reasoning: str, edits: { type: 'array', items: edit } });
+
+const suggestion = obj({
+  type: { type: 'string', enum: ['add_rule', 'remove_rule', 'merge_rules', 'reorganize', 'compress', 'clarify'] },
+  title: str,
+  motivation: str,
+  instruction: str,
+  priority_hint: { type: 'string', enum: ['high', 'medium', 'low'] },
+  support_count: int,
+  source_type,
+});
+
+const skillCandidate = obj({
+  title: str,
+  change_summary: { type: 'array', items: str },
+  new_skill: str,
+  support_count: int,
+  source_type,
+});
+
 const failure_summary = { type: 'array', items: obj({ failure_type: str, count: int, description: str }) };
 const success_patterns = { type: 'array', items: str };
+
+/** Rewrite mode's patch: suggestions for one rewrite. Full-rewrite mode's: whole skills. */
+const suggestions = obj({ reasoning: str, revise_suggestions: { type: 'array', items: suggestion } });
+const candidates = obj({ reasoning: str, skill_candidates: { type: 'array', items: skillCandidate } });
+/** An analyst of both kinds of trajectories: what it read, and its patch (a merge answers with the patch alone). */
+const analysis = (patch: Record<string, unknown>) => obj({ batch_size: int, failure_summary, success_patterns, patch });
 
 export const STAGE_SCHEMAS: Record<string, Record<string, unknown>> = {
   reflect_failure: obj({
     batch_size: int,
-    failure_summary: { type: 'array', items: obj({ failure_type: str, count: int, description: str }) },
+    failure_summary,
     patch,
   }),
-  reflect_success: obj({ batch_size: int, success_patterns: { type: 'array', items: str }, patch }),
+  reflect_success: obj({ batch_size: int, success_patterns, patch }),
   merge_failure: patch,
   merge_success: patch,
   merge_final: patch,
@@ -92,23 +81,13 @@ export const STAGE_SCHEMAS: Record<string, Record<string, unknown>> = {
   judge: obj({ pass: { type: 'boolean' }, score: { type: 'number' }, reason: str }),
   user_simulator: obj({ message: str, status: { type: 'string', enum: ['continue', 'goal_met', 'gave_up'] } }),
   // Rewrite mode (§3.5): suggestions instead of edits, then one rewrite.
-  reflect_suggestions: obj({
-    batch_size: int,
-    failure_summary,
-    success_patterns,
-    patch: obj({ reasoning: str, revise_suggestions: { type: 'array', items: suggestion } }),
-  }),
-  merge_suggestions: obj({ reasoning: str, revise_suggestions: { type: 'array', items: suggestion } }),
+  reflect_suggestions: analysis(suggestions),
+  merge_suggestions: suggestions,
   rank_suggestions: obj({ reasoning: str, selected_indices: { type: 'array', items: int } }),
   rewrite_skill: obj({ reasoning: str, change_summary: { type: 'array', items: str }, new_skill: str }),
   // Full-rewrite mode: each analyst and merge returns one whole skill.
-  reflect_full_rewrite: obj({
-    batch_size: int,
-    failure_summary,
-    success_patterns,
-    patch: obj({ reasoning: str, skill_candidates: { type: 'array', items: skillCandidate } }),
-  }),
-  merge_full_rewrite: obj({ reasoning: str, skill_candidates: { type: 'array', items: skillCandidate } }),
+  reflect_full_rewrite: analysis(candidates),
+  merge_full_rewrite: candidates,
   appendix_consolidate: obj({ appendix_notes: { type: 'array', items: str } }),
   feedback_edits: obj({ reasoning: str, edits: { type: 'array', items: edit } }),
 };

@@ -10,13 +10,14 @@ import { isGain, isTie } from '../core/verdict/epsilon';
 import { skillHash } from '../core/basics/hash';
 import { gateScore, semanticDensity, type GateScoreOptions } from '../core/verdict/gate';
 import type { NoisePolicy } from '../core/verdict/noise';
-import { compareSkills, type Comparison, type FlipUnits } from './verdict';
-import { GATE_WAVE, weighSkills, weighsByPosterior } from './weigh';
+import type { Comparison, FlipUnits } from './verdict';
+import { GATE_WAVE } from './weigh';
+import { compare } from './comparator';
 import { injectEmptySlowUpdate } from '../core/skill/protected-regions';
 import type { RunConfig } from '../core/config/run-config';
 import type { EngineContext } from './context';
 import type { RecheckRecord } from './artifacts';
-import { rolloutPhase, storedFirstSamples } from './rollout';
+import { meanScores, okRows, rolloutPhase, storedFirstSamples } from './rollout';
 import type { GateState } from '../core/verdict/gate';
 import type { RolloutRow, RunDataset, SelectionScore } from './types';
 
@@ -81,21 +82,7 @@ export async function scoreOnSelection(
         }
       : undefined;
   const r = await rolloutPhase(ctx, { phase, skill, itemIds: selectionIds(ctx.config, data), canStillWin });
-  let score: SelectionScore;
-  if (r.complete)
-    score = { hard: r.hard, soft: r.soft, n: r.n, complete: true, ...(r.errors ? { errors: r.errors } : {}) };
-  else {
-    // Upper bound: what the skill would score if every remaining item passed.
-    const total = selectionIds(ctx.config, data).length;
-    const remaining = total - r.rows.length;
-    const ok = r.rows.filter((x) => x.status === 'ok');
-    score = {
-      hard: (ok.reduce((a, x) => a + x.hard, 0) + remaining) / (ok.length + remaining),
-      soft: (ok.reduce((a, x) => a + x.soft, 0) + remaining) / (ok.length + remaining),
-      n: r.n,
-      complete: false,
-    };
-  }
+  const score = firstSampleScore(r.rows, selectionIds(ctx.config, data).length, r.complete);
   if (!cached || score.complete) s.selectionCache[hash] = score; // a measured score replaces a carried one
   return { hash, score, gate: gateScore(score.hard, score.soft, opts, skill), cacheHit: false, calls: r.calls };
 }
@@ -152,60 +139,35 @@ export async function compareOnSelection(
   const carried = s.selectionCache[await skillHash(reference)];
   const refRows =
     carried?.carried && carried.carriedFrom ? await storedFirstSamples(ctx, carried.carriedFrom, ids) : null;
-  // Posterior verdicts weigh every sample either skill holds and stop as soon as they are sure (weigh.ts).
-  const cmp = weighsByPosterior(c)
-    ? await weighSkills(ctx, {
-        phase,
-        ref: reference,
-        cand: candidate,
-        itemIds: ids,
-        ...(refRows ? { refRows } : {}),
-        policy: o.policy,
-        accept: c.gateConfidence,
-        ...(o.samples ? { samples: o.samples } : {}),
-        wave: GATE_WAVE,
-        // An accept rests on the items it gained: each is asked again until settled (a fluke rarely repeats).
-        settleGains: true,
-        // …unless the candidate is better beyond doubt: many gains, one fluke among them changes nothing.
-        gainsUntil: SURE_GAIN,
-        // A tie needs every item, and to know which were lost; a comparison that may not stop early, every item.
-        scoreAll: !!o.allowTie || !earlyStop,
-        settleAll: !!o.allowTie,
-        // A tie is taken only with no item likely lost: a first answer that slipped is asked again.
-        settleLosses: !!o.allowTie,
-      })
-    : await compareSkills(ctx, {
-        phase,
-        ref: reference,
-        cand: candidate,
-        itemIds: ids,
-        ...(refRows ? { refRows } : {}),
-        policy: o.policy,
-        values: { metric: c.gateMetric, mixedWeight: c.gateMixedWeight },
-        continueWhile,
-        ...(o.gather ? { gather: { upTo: o.policy.maxSamples } } : {}),
-      });
-  const ok = cmp.candRows.filter((x) => x.status === 'ok');
-  let score: SelectionScore;
-  if (cmp.complete) {
-    const errors = cmp.candRows.length - ok.length;
-    score = {
-      hard: mean(ok, 'hard'),
-      soft: mean(ok, 'soft'),
-      n: ok.length,
-      complete: true,
-      ...(errors ? { errors } : {}),
-    };
-  } else {
-    const remaining = ids.length - cmp.candRows.length;
-    const sum = (f: 'hard' | 'soft') => ok.reduce((a, x) => a + x[f], 0);
-    score = {
-      hard: (sum('hard') + remaining) / (ok.length + remaining),
-      soft: (sum('soft') + remaining) / (ok.length + remaining),
-      n: ok.length,
-      complete: false,
-    };
-  }
+  const cmp = await compare(ctx, {
+    phase,
+    ref: reference,
+    cand: candidate,
+    itemIds: ids,
+    ...(refRows ? { refRows } : {}),
+    policy: o.policy,
+    mean: {
+      values: { metric: c.gateMetric, mixedWeight: c.gateMixedWeight },
+      continueWhile,
+      ...(o.gather ? { gather: { upTo: o.policy.maxSamples } } : {}),
+    },
+    // A posterior weighs every sample either skill holds and stops as soon as it is sure (weigh.ts).
+    posterior: {
+      accept: c.gateConfidence,
+      ...(o.samples ? { samples: o.samples } : {}),
+      wave: GATE_WAVE,
+      // An accept rests on the items it gained: each is asked again until settled (a fluke rarely repeats).
+      settleGains: true,
+      // …unless the candidate is better beyond doubt: many gains, one fluke among them changes nothing.
+      gainsUntil: SURE_GAIN,
+      // A tie needs every item, and to know which were lost; a comparison that may not stop early, every item.
+      scoreAll: !!o.allowTie || !earlyStop,
+      settleAll: !!o.allowTie,
+      // A tie is taken only with no item likely lost: a first answer that slipped is asked again.
+      settleLosses: !!o.allowTie,
+    },
+  });
+  const score = firstSampleScore(cmp.candRows, ids.length, cmp.complete);
   if (!cached || score.complete) s.selectionCache[hash] = score;
   const v = cmp.verdict;
   const outcome = { hash, score, gate: gateScore(score.hard, score.soft, opts, candidate), cacheHit, calls: cmp.calls };
@@ -232,8 +194,25 @@ export async function compareOnSelection(
   };
 }
 
-function mean(rows: readonly RolloutRow[], f: 'hard' | 'soft'): number {
-  return rows.length ? rows.reduce((a, x) => a + x[f], 0) / rows.length : 0;
+/**
+ * A skill's score on the selection from its first samples: their mean over the items that
+ * answered — or, stopped early, an upper bound: what it would score if every item left passed.
+ */
+function firstSampleScore(rows: readonly RolloutRow[], items: number, complete: boolean): SelectionScore {
+  const m = meanScores(rows);
+  if (complete) {
+    const errors = rows.length - m.n;
+    return { ...m, complete: true, ...(errors ? { errors } : {}) };
+  }
+  const ok = okRows(rows);
+  const remaining = items - rows.length;
+  const sum = (f: 'hard' | 'soft') => ok.reduce((a, x) => a + x[f], 0);
+  return {
+    hard: (sum('hard') + remaining) / (ok.length + remaining),
+    soft: (sum('soft') + remaining) / (ok.length + remaining),
+    n: ok.length,
+    complete: false,
+  };
 }
 
 /** Two texts are the same skill for the gate: equal, or one is the other with an empty epoch block. */

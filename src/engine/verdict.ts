@@ -28,7 +28,8 @@ import type { RolloutRow } from './types';
 /** Samples of one skill on one item, by `${skill hash}|${item id}`: what the run's flip tally counts. */
 export type FlipUnits = Record<string, boolean[]>;
 
-export interface CompareOptions {
+/** Two skills on the same items, as every comparison takes them (the mean's here, the posterior's in weigh.ts). */
+export interface SkillPair {
   /** Phase of the candidate's first samples; its repeats go to `${phase}/r<k>`. */
   phase: string;
   /** Phase of the reference's first samples when they are not given (default `${phase}-current`). */
@@ -40,6 +41,10 @@ export interface CompareOptions {
   /** The reference's first samples, when already at hand (the step's own rollouts). */
   refRows?: readonly RolloutRow[];
   policy: NoisePolicy;
+}
+
+/** How the mean comparison settles a pair of skills: its values, when it may stop, what it settles. */
+export interface CompareOptions extends SkillPair {
   values: Omit<ValueOptions, 'margin'>;
   /**
    * Early stop, after each wave: the verdict on the items scored so far, its summed gain, the most
@@ -73,58 +78,21 @@ const asSample = (r: RolloutRow): Sample => ({ hard: r.hard, soft: r.soft });
 export async function compareSkills(ctx: EngineContext, o: CompareOptions): Promise<Comparison> {
   const refPhase = o.refPhase ?? `${o.phase}-current`;
   const [refHash, candHash] = await Promise.all([skillHash(o.ref), skillHash(o.cand)]);
-  const position = new Map(o.itemIds.map((id, i) => [id, i]));
   const refRollout = o.refRows ? null : await rolloutPhase(ctx, { phase: refPhase, skill: o.ref, itemIds: o.itemIds });
-  const refFirst = refRollout ? refRollout.rows : o.refRows!.filter((r) => position.has(r.itemId));
-  const ref = new Map<string, RolloutRow[]>();
-  for (const r of refFirst) if (r.status === 'ok') ref.set(r.itemId, [r]);
-  const cand = new Map<string, RolloutRow[]>();
-  const vopts: ValueOptions = { ...o.values, margin: o.policy.margin };
-  const pairOf = (id: string): ItemPair => ({
-    itemId: id,
-    ref: (ref.get(id) ?? []).map(asSample),
-    cand: (cand.get(id) ?? []).map(asSample),
-  });
-  const refValue = (id: string) => itemValue((ref.get(id) ?? []).map(asSample), vopts);
-
-  let resampleCalls = 0;
-  const settled = new Set<string>();
-  const settle = async (ids: readonly string[]) => {
-    const fresh = ids.filter((id) => !settled.has(id));
-    fresh.forEach((id) => settled.add(id));
-    if (fresh.length && resamples(o.policy)) {
-      resampleCalls += await settleItems(ctx, {
-        phase: o.phase,
-        refPhase,
-        policy: o.policy,
-        refSkill: o.ref,
-        candSkill: o.cand,
-        ref,
-        cand,
-        ids: fresh,
-        position,
-        vopts,
-      });
-    }
-  };
-  const gainOf = (id: string) => itemValue(pairOf(id).cand, vopts) - itemValue(pairOf(id).ref, vopts);
-  const both = (id: string) => ref.has(id) && cand.has(id);
-  // Items the candidate loses are always settled: a regression decides repairs and tie-breaks.
-  const settleLosses = (ids: readonly string[]) => settle(ids.filter((id) => both(id) && isGain(-gainOf(id))));
-
-  let scored: string[] = [];
-  const take = (rows: readonly RolloutRow[]) => {
-    for (const r of rows) if (r.status === 'ok' && !cand.has(r.itemId)) cand.set(r.itemId, [r]);
-    scored = rows.map((r) => r.itemId);
-  };
+  const p = new PairSamples(ctx, o, refPhase);
+  const refFirst = refRollout ? refRollout.rows : o.refRows!.filter((r) => p.position.has(r.itemId));
+  for (const r of refFirst) if (r.status === 'ok') p.ref.set(r.itemId, [r]);
   const stop = o.continueWhile
     ? async (_uh: number, _us: number, _lh: number, _ls: number, rows: readonly RolloutRow[]) => {
-        take(rows);
-        await settleLosses(scored);
-        const sofar = pairedVerdict(scored.map(pairOf), vopts);
-        const rest = o.itemIds.slice(rows.length).filter((id) => ref.has(id));
-        const left = rest.reduce((a, id) => a + 1 - refValue(id), 0);
-        return o.continueWhile!(sofar, sofar.gain * sofar.n, left, -rest.reduce((a, id) => a + refValue(id), 0));
+        p.take(rows);
+        await p.settleLosses();
+        const sofar = pairedVerdict(
+          p.scored.map((id) => p.pairOf(id)),
+          p.vopts,
+        );
+        const rest = o.itemIds.slice(rows.length).filter((id) => p.ref.has(id));
+        const left = rest.reduce((a, id) => a + 1 - p.refValue(id), 0);
+        return o.continueWhile!(sofar, sofar.gain * sofar.n, left, -rest.reduce((a, id) => a + p.refValue(id), 0));
       }
     : undefined;
   const r = await rolloutPhase(ctx, {
@@ -134,76 +102,166 @@ export async function compareSkills(ctx: EngineContext, o: CompareOptions): Prom
     canStillWin: stop,
     wave: o.wave,
   });
-  take(r.rows);
-  if (o.gather) {
-    // Every repeat already drawn for either skill on these items (the k-th sample of a skill is one cache key).
-    for (const [hash, side] of [
-      [refHash, ref],
-      [candHash, cand],
-    ] as const) {
-      for (const [id, rows] of side) {
-        for (let k = 1; k <= o.gather.upTo; k++) {
-          const row = await ctx.store.findRollout(ctx.runId, rolloutCacheKey(hash, id, ctx.targetKey, k));
-          if (row?.status === 'ok') rows.push(row);
-        }
-      }
-    }
-  }
-  await settleLosses(scored);
-  // Where both skills failed, a gain may hide behind one unlucky answer: ask the candidate once more.
-  if (resamples(o.policy) && o.values.metric !== 'soft') {
-    const shared = scored.filter(
-      (id) =>
-        both(id) &&
-        !settled.has(id) &&
-        cand.get(id)!.length === 1 &&
-        !isPass(ref.get(id)![0].hard) &&
-        !isPass(cand.get(id)![0].hard),
-    );
-    if (shared.length) {
-      const again = await rolloutPhase(ctx, {
-        phase: `${o.phase}/r1`,
-        skill: o.cand,
-        itemIds: shared,
-        orders: shared.map((id) => position.get(id) ?? 0),
-        repeat: 1,
-      });
-      resampleCalls += again.calls;
-      for (const row of again.rows) if (row.status === 'ok') cand.get(row.itemId)!.push(row);
-      // Those that now pass disagree with the reference: settle them like any other.
-      await settle(shared.filter((id) => isPass(cand.get(id)!.at(-1)!.hard)));
-    }
-  }
-  // Wins are settled only as far as the verdict needs: in order, until the gain stays positive
-  // even if every win not settled yet came to nothing ("repeat samples only where a verdict is close").
-  for (;;) {
-    const pending = scored.filter((id) => both(id) && !settled.has(id) && isGain(gainOf(id)));
-    if (!pending.length || !resamples(o.policy)) break;
-    // The gain the items already settled (or never in doubt) give: positive means decided.
-    const sure = scored.filter((id) => both(id) && !pending.includes(id)).reduce((a, id) => a + gainOf(id), 0);
-    if (!o.settleAllWins && isGain(sure)) break;
-    // As many wins as could make it positive if each settled as a win.
-    const chunk = o.settleAllWins ? pending.length : Math.floor(Math.max(0, -sure)) + 1;
-    await settle(pending.slice(0, chunk));
-  }
-  const pairs = scored.map(pairOf);
-  const units: FlipUnits = {};
-  for (const [hash, side] of [
-    [refHash, ref],
-    [candHash, cand],
-  ] as const) {
-    for (const [id, rows] of side) if (rows.length > 1) units[`${hash}|${id}`] = rows.map((x) => isPass(x.hard));
-  }
+  p.take(r.rows);
+  const sides = [
+    [refHash, p.ref],
+    [candHash, p.cand],
+  ] as const;
+  if (o.gather) await gatherRepeats(ctx, sides, o.gather.upTo);
+  await p.settleLosses();
+  await p.askSharedFailures();
+  await p.settleWins();
+  const pairs = p.scored.map((id) => p.pairOf(id));
   return {
-    verdict: pairedVerdict(pairs, vopts),
+    verdict: pairedVerdict(pairs, p.vopts),
     pairs,
     candRows: r.rows,
     refRows: refFirst,
     complete: r.complete,
-    calls: r.calls + resampleCalls + (refRollout?.calls ?? 0),
-    resampleCalls,
-    units,
+    calls: r.calls + p.resampleCalls + (refRollout?.calls ?? 0),
+    resampleCalls: p.resampleCalls,
+    units: flipUnits(sides),
   };
+}
+
+/** One skill's samples by item id. */
+type Samples = Map<string, RolloutRow[]>;
+
+/**
+ * The two skills' samples on the items of one comparison, and what settles them: items the
+ * candidate loses are always settled (a regression decides repairs and tie-breaks), wins only as
+ * far as the verdict needs, and an item both failed is asked of the candidate once more.
+ */
+class PairSamples {
+  readonly ref: Samples = new Map();
+  readonly cand: Samples = new Map();
+  readonly position: ReadonlyMap<string, number>;
+  readonly vopts: ValueOptions;
+  /** The items the candidate was scored on, in order. */
+  scored: string[] = [];
+  resampleCalls = 0;
+  private readonly settled = new Set<string>();
+
+  constructor(
+    private readonly ctx: EngineContext,
+    private readonly o: CompareOptions,
+    private readonly refPhase: string,
+  ) {
+    this.position = new Map(o.itemIds.map((id, i) => [id, i]));
+    this.vopts = { ...o.values, margin: o.policy.margin };
+  }
+
+  pairOf(id: string): ItemPair {
+    return { itemId: id, ref: (this.ref.get(id) ?? []).map(asSample), cand: (this.cand.get(id) ?? []).map(asSample) };
+  }
+  refValue(id: string): number {
+    return itemValue((this.ref.get(id) ?? []).map(asSample), this.vopts);
+  }
+  private gainOf(id: string): number {
+    const p = this.pairOf(id);
+    return itemValue(p.cand, this.vopts) - itemValue(p.ref, this.vopts);
+  }
+  private both(id: string): boolean {
+    return this.ref.has(id) && this.cand.has(id);
+  }
+
+  /** The candidate's first samples so far. */
+  take(rows: readonly RolloutRow[]): void {
+    for (const r of rows) if (r.status === 'ok' && !this.cand.has(r.itemId)) this.cand.set(r.itemId, [r]);
+    this.scored = rows.map((r) => r.itemId);
+  }
+
+  /** Ask again where the two disagree, each item once per comparison. */
+  private async settle(ids: readonly string[]): Promise<void> {
+    const fresh = ids.filter((id) => !this.settled.has(id));
+    fresh.forEach((id) => this.settled.add(id));
+    if (!fresh.length || !resamples(this.o.policy)) return;
+    const { o } = this;
+    this.resampleCalls += await settleItems(this.ctx, {
+      phase: o.phase,
+      refPhase: this.refPhase,
+      policy: o.policy,
+      refSkill: o.ref,
+      candSkill: o.cand,
+      ref: this.ref,
+      cand: this.cand,
+      ids: fresh,
+      position: this.position,
+      vopts: this.vopts,
+    });
+  }
+
+  /** Items the candidate loses are always settled: a regression decides repairs and tie-breaks. */
+  settleLosses(): Promise<void> {
+    return this.settle(this.scored.filter((id) => this.both(id) && isGain(-this.gainOf(id))));
+  }
+
+  /** Where both skills failed, a gain may hide behind one unlucky answer: ask the candidate once more. */
+  async askSharedFailures(): Promise<void> {
+    const { o, ref, cand } = this;
+    if (!resamples(o.policy) || o.values.metric === 'soft') return;
+    const shared = this.scored.filter(
+      (id) =>
+        this.both(id) &&
+        !this.settled.has(id) &&
+        cand.get(id)!.length === 1 &&
+        !isPass(ref.get(id)![0].hard) &&
+        !isPass(cand.get(id)![0].hard),
+    );
+    if (!shared.length) return;
+    const again = await rolloutPhase(this.ctx, {
+      phase: `${o.phase}/r1`,
+      skill: o.cand,
+      itemIds: shared,
+      orders: shared.map((id) => this.position.get(id) ?? 0),
+      repeat: 1,
+    });
+    this.resampleCalls += again.calls;
+    for (const row of again.rows) if (row.status === 'ok') cand.get(row.itemId)!.push(row);
+    // Those that now pass disagree with the reference: settle them like any other.
+    await this.settle(shared.filter((id) => isPass(cand.get(id)!.at(-1)!.hard)));
+  }
+
+  /**
+   * Wins are settled only as far as the verdict needs: in order, until the gain stays positive
+   * even if every win not settled yet came to nothing ("repeat samples only where a verdict is close").
+   */
+  async settleWins(): Promise<void> {
+    for (;;) {
+      const pending = this.scored.filter((id) => this.both(id) && !this.settled.has(id) && isGain(this.gainOf(id)));
+      if (!pending.length || !resamples(this.o.policy)) return;
+      // The gain the items already settled (or never in doubt) give: positive means decided.
+      const sure = this.scored
+        .filter((id) => this.both(id) && !pending.includes(id))
+        .reduce((a, id) => a + this.gainOf(id), 0);
+      if (!this.o.settleAllWins && isGain(sure)) return;
+      // As many wins as could make it positive if each settled as a win.
+      const chunk = this.o.settleAllWins ? pending.length : Math.floor(Math.max(0, -sure)) + 1;
+      await this.settle(pending.slice(0, chunk));
+    }
+  }
+}
+
+/** Every repeat already drawn for either skill on these items (the k-th sample of a skill is one cache key). */
+async function gatherRepeats(
+  ctx: EngineContext,
+  sides: readonly (readonly [hash: string, samples: Samples])[],
+  upTo: number,
+): Promise<void> {
+  for (const [hash, side] of sides)
+    for (const [id, rows] of side)
+      for (let k = 1; k <= upTo; k++) {
+        const row = await ctx.store.findRollout(ctx.runId, rolloutCacheKey(hash, id, ctx.targetKey, k));
+        if (row?.status === 'ok') rows.push(row);
+      }
+}
+
+/** Each skill's samples on an item where it drew more than one: what the run's flip tally counts. */
+function flipUnits(sides: readonly (readonly [hash: string, samples: Samples])[]): FlipUnits {
+  const units: FlipUnits = {};
+  for (const [hash, side] of sides)
+    for (const [id, rows] of side) if (rows.length > 1) units[`${hash}|${id}`] = rows.map((x) => isPass(x.hard));
+  return units;
 }
 
 /**

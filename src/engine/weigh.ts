@@ -31,19 +31,10 @@ import { noiseMixture, posteriorPerItem } from '../core/verdict/item-noise';
 import type { EngineContext } from './context';
 import { rolloutCacheKey, rolloutPhase } from './rollout';
 import type { RolloutRow } from './types';
-import type { Comparison, FlipUnits } from './verdict';
+import type { Comparison, FlipUnits, SkillPair } from './verdict';
 
-export interface WeighOptions {
-  /** Phase of the candidate's first samples; its repeats go to `${phase}/r<k>`, the reference's to `${refPhase}/r<k>`. */
-  phase: string;
-  refPhase?: string;
-  ref: string;
-  cand: string;
-  /** The items, in the order the candidate is scored. */
-  itemIds: readonly string[];
-  /** The reference's first samples, when at hand (the step's own rollouts). */
-  refRows?: readonly RolloutRow[];
-  policy: NoisePolicy;
+/** How the posterior weighs a pair of skills (`SkillPair`, verdict.ts): when it is sure, and what it settles. */
+export interface WeighOptions extends SkillPair {
   /** Stop as sure once P(better) reaches this (with `lead`, P(better) − P(worse)). */
   accept: number;
   /**
@@ -97,11 +88,6 @@ export interface WeighOptions {
 
 export interface Weighed extends Comparison {
   posterior: PosteriorVerdict;
-}
-
-/** Whether a run weighs its verdicts by the posterior: a confidence asked, on the hard metric, no density bonus. */
-export function weighsByPosterior(c: { gateConfidence?: number; gateMetric: string; densityWeight?: number }): boolean {
-  return (c.gateConfidence ?? 0) > 0 && c.gateMetric === 'hard' && !((c.densityWeight ?? 0) > 0);
 }
 
 /** Candidate items a gate scores per wave: fixed, so where it stops never depends on the concurrency. */

@@ -103,27 +103,29 @@ export class McpSession {
   }
 
   async listTools(): Promise<McpToolInfo[]> {
-    const out: McpToolInfo[] = [];
-    let cursor: string | undefined;
-    for (let page = 0; page < MAX_PAGES; page++) {
-      const r = await this.guard('listing its tools', () =>
-        this.client.listTools(cursor ? { cursor } : {}, { timeout: this.o.timeoutMs }),
-      );
-      out.push(...(r.tools as McpToolInfo[]));
-      cursor = r.nextCursor;
-      if (!cursor) break;
-    }
-    return out;
+    return this.pages('listing its tools', async (o) => {
+      const r = await this.client.listTools(o, { timeout: this.o.timeoutMs });
+      return { items: r.tools as McpToolInfo[], nextCursor: r.nextCursor };
+    });
   }
 
   async listResources(): Promise<McpResourceInfo[]> {
-    const out: McpResourceInfo[] = [];
+    return this.pages('listing its resources', async (o) => {
+      const r = await this.client.listResources(o, { timeout: this.o.timeoutMs });
+      return { items: r.resources, nextCursor: r.nextCursor };
+    });
+  }
+
+  /** A paginated list, page by page as the server's cursors lead, at most MAX_PAGES pages. */
+  private async pages<T>(
+    what: string,
+    page: (o: { cursor?: string }) => Promise<{ items: T[]; nextCursor?: string }>,
+  ): Promise<T[]> {
+    const out: T[] = [];
     let cursor: string | undefined;
-    for (let page = 0; page < MAX_PAGES; page++) {
-      const r = await this.guard('listing its resources', () =>
-        this.client.listResources(cursor ? { cursor } : {}, { timeout: this.o.timeoutMs }),
-      );
-      out.push(...r.resources);
+    for (let n = 0; n < MAX_PAGES; n++) {
+      const r = await this.guard(what, () => page(cursor ? { cursor } : {}));
+      out.push(...r.items);
       cursor = r.nextCursor;
       if (!cursor) break;
     }

@@ -49,18 +49,10 @@ export async function stepDetail(
   const stored = r.step.candidateHash ? r.versions.get(r.step.candidateHash) : undefined;
   const candidate = stored ?? (r.skillBefore !== null ? rebuildCandidate(r.skillBefore, artifacts) : null);
   const { step: record, rollouts, gateRollouts, currentRollouts, calls, skillBefore } = r;
+  const rows = { rollouts, gateRollouts, currentRollouts, calls };
   return {
     ok: true,
-    detail: {
-      step: record,
-      rollouts,
-      gateRollouts,
-      currentRollouts,
-      calls,
-      artifacts,
-      currentSkillBefore: skillBefore,
-      candidateSkill: candidate,
-    },
+    detail: { step: record, ...rows, artifacts, currentSkillBefore: skillBefore, candidateSkill: candidate },
   };
 }
 

@@ -4,98 +4,107 @@
  * nesting cannot overflow the stack; linear in the input.
  */
 export function jsonErrorOffset(text: string): number {
-  let i = 0;
-  const n = text.length;
+  const s = new Scanner(text);
   const stack: ('{' | '[')[] = [];
-  const ws = () => {
-    while (i < n) {
-      const c = text.charCodeAt(i);
-      if (c === 32 || c === 9 || c === 10 || c === 13) i++;
+  // State machine: expecting a value, then what may follow it in the enclosing container.
+  let expectValue = true;
+  s.ws();
+  while (s.i <= s.n) {
+    if (expectValue) {
+      s.ws();
+      if (s.i >= s.n) return s.n;
+      const c = text[s.i];
+      if (c === '{' || c === '[') {
+        stack.push(c);
+        s.i++;
+        s.ws();
+        if (text[s.i] === (c === '{' ? '}' : ']')) {
+          stack.pop();
+          s.i++;
+          expectValue = false;
+        } else if (c === '{' && !s.key()) return s.i;
+        continue;
+      }
+      if (!s.scalar()) return s.i;
+      expectValue = false;
+      continue;
+    }
+    s.ws();
+    if (stack.length === 0) return s.i < s.n ? s.i : -1;
+    const top = stack[stack.length - 1];
+    const c = text[s.i];
+    if (c === ',') {
+      s.i++;
+      s.ws();
+      if (top === '{' && !s.key()) return s.i;
+      expectValue = true;
+    } else if ((top === '{' && c === '}') || (top === '[' && c === ']')) {
+      stack.pop();
+      s.i++;
+    } else return s.i;
+  }
+  return -1;
+}
+
+/** A position in the text and the tokens read from it; each read returns false where the text goes wrong. */
+class Scanner {
+  i = 0;
+  readonly n: number;
+  constructor(private readonly text: string) {
+    this.n = text.length;
+  }
+
+  ws(): void {
+    while (this.i < this.n) {
+      const c = this.text.charCodeAt(this.i);
+      if (c === 32 || c === 9 || c === 10 || c === 13) this.i++;
       else break;
     }
-  };
-  const str = (): boolean => {
-    i++; // opening quote
-    while (i < n) {
-      const c = text.charCodeAt(i);
+  }
+
+  str(): boolean {
+    const { text } = this;
+    this.i++; // opening quote
+    while (this.i < this.n) {
+      const c = text.charCodeAt(this.i);
       if (c === 34) {
-        i++;
+        this.i++;
         return true;
       }
       if (c < 32) return false;
       if (c === 92) {
-        const e = text[i + 1];
+        const e = text[this.i + 1];
         if (e === 'u') {
-          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) return false;
-          i += 6;
-        } else if (e !== undefined && '"\\/bfnrt'.includes(e)) i += 2;
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(this.i + 2, this.i + 6))) return false;
+          this.i += 6;
+        } else if (e !== undefined && '"\\/bfnrt'.includes(e)) this.i += 2;
         else return false;
-      } else i++;
+      } else this.i++;
     }
     return false;
-  };
-  const scalar = (): boolean => {
-    const c = text[i];
-    if (c === '"') return str();
+  }
+
+  /** An object's key and its colon. */
+  key(): boolean {
+    if (this.text[this.i] !== '"' || !this.str()) return false;
+    this.ws();
+    if (this.text[this.i] !== ':') return false;
+    this.i++;
+    return true;
+  }
+
+  scalar(): boolean {
+    const { text } = this;
+    if (text[this.i] === '"') return this.str();
     for (const lit of ['true', 'false', 'null']) {
-      if (text.startsWith(lit, i)) {
-        i += lit.length;
+      if (text.startsWith(lit, this.i)) {
+        this.i += lit.length;
         return true;
       }
     }
-    const m = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
+    const m = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(this.i, this.i + 400));
     if (!m) return false;
-    i += m[0].length;
+    this.i += m[0].length;
     return true;
-  };
-  // State machine: expecting a value, then what may follow it in the enclosing container.
-  let expectValue = true;
-  ws();
-  while (i <= n) {
-    if (expectValue) {
-      ws();
-      if (i >= n) return n;
-      const c = text[i];
-      if (c === '{' || c === '[') {
-        stack.push(c);
-        i++;
-        ws();
-        if (text[i] === (c === '{' ? '}' : ']')) {
-          stack.pop();
-          i++;
-          expectValue = false;
-          continue;
-        }
-        if (c === '{') {
-          if (text[i] !== '"' || !str()) return i;
-          ws();
-          if (text[i] !== ':') return i;
-          i++;
-        }
-        continue;
-      }
-      if (!scalar()) return i;
-      expectValue = false;
-      continue;
-    }
-    ws();
-    if (stack.length === 0) return i < n ? i : -1;
-    const top = stack[stack.length - 1];
-    const c = text[i];
-    if (c === ',') {
-      i++;
-      ws();
-      if (top === '{') {
-        if (text[i] !== '"' || !str()) return i;
-        ws();
-        if (text[i] !== ':') return i;
-        i++;
-      }
-      expectValue = true;
-    } else if ((top === '{' && c === '}') || (top === '[' && c === ']')) {
-      stack.pop();
-      i++;
-    } else return i;
   }
-  return -1;
 }

@@ -118,11 +118,13 @@ export interface EstimateAssumptions {
   conversations?: { share: number; simulatorCalls: number };
 }
 
+/** The target's rollouts of the dataset's items, over their stages. */
+const itemRollouts = (counts: StageCounts): number => ITEM_ROLLOUT_STAGES.reduce((n, s) => n + counts[s], 0);
+
 /** The user simulator's calls: every rollout of an item with a simulated user asks it after each answer. */
 export function simulatorCalls(counts: StageCounts, conversations: EstimateAssumptions['conversations']): number {
   if (!conversations) return 0;
-  const rollouts = ITEM_ROLLOUT_STAGES.reduce((n, s) => n + counts[s], 0);
-  return Math.round(rollouts * conversations.share * conversations.simulatorCalls);
+  return Math.round(itemRollouts(counts) * conversations.share * conversations.simulatorCalls);
 }
 
 /**
@@ -200,17 +202,8 @@ export function estimateRunCalls(
     counts.activationRollout = tq.val + c.epochs * (tq.train + tq.val) + (c.evalTest ? 2 * tq.test : 0);
     counts.activationRewrite = c.epochs;
   }
-  if (judged) {
-    counts.judge =
-      counts.baseline +
-      counts.rollout +
-      counts.trainCheck +
-      counts.gate +
-      counts.slowUpdateRollout +
-      counts.slowUpdateGate +
-      counts.finalValidation +
-      counts.test;
-  }
+  // A judge reads every rollout of an item (never a trigger query's yes or no).
+  if (judged) counts.judge = itemRollouts(counts);
   counts.userSimulator = simulatorCalls(counts, a.conversations);
   return counts;
 }
@@ -242,8 +235,8 @@ export function lowRunCalls(upper: StageCounts, c: Pick<RunConfig, 'testNoSkill'
       low.baseline + low.rollout + low.slowUpdateRollout + low.slowUpdateGate + low.finalValidation + low.test;
   }
   // The simulator answers in proportion to the rollouts.
-  const rollouts = (n: StageCounts) => ITEM_ROLLOUT_STAGES.reduce((k, s) => k + n[s], 0);
-  if (upper.userSimulator) low.userSimulator = Math.round((upper.userSimulator * rollouts(low)) / rollouts(upper));
+  if (upper.userSimulator)
+    low.userSimulator = Math.round((upper.userSimulator * itemRollouts(low)) / itemRollouts(upper));
   return low;
 }
 

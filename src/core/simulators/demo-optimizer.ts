@@ -178,6 +178,18 @@ export interface SimulationOptions {
   fraction: (text: string) => number;
 }
 
+/** An analyst's answer in rewrite and full-rewrite mode: no summary or patterns, only its patch. */
+const analysis = (batch_size: number, patch: Record<string, unknown>) => ({
+  batch_size,
+  failure_summary: [],
+  success_patterns: [],
+  patch,
+});
+
+/** A failure analyst's answer in those modes: its patch names the topics it found no rule for. */
+const failureAnswer = (a: ReturnType<typeof failureAnalysis>, patch: Record<string, unknown>) =>
+  analysis(questionsIn(a.failed).length, { reasoning: `no rule for ${a.missing.join(', ') || 'nothing'}`, ...patch });
+
 /** The simulated optimizer's answer (a JSON value) for one stage of the loop. */
 export function simulatedOptimizerAnswer(stage: string, user: string, opts: SimulationOptions, system = ''): unknown {
   // Skill-aware reflection (§3.8): the analyst also writes one reminder per topic it saw fail.
@@ -245,12 +257,7 @@ export function simulatedOptimizerAnswer(stage: string, user: string, opts: Simu
                 },
               ]
             : [];
-        return {
-          batch_size: n,
-          failure_summary: [],
-          success_patterns: [],
-          patch: { reasoning: 'reinforce the answer form', revise_suggestions: suggestions },
-        };
+        return analysis(n, { reasoning: 'reinforce the answer form', revise_suggestions: suggestions });
       }
       const a = failureAnalysis(user, skill, budget, opts);
       const suggestions = a.changes.map((c) =>
@@ -274,12 +281,7 @@ export function simulatedOptimizerAnswer(stage: string, user: string, opts: Simu
               source_type: 'failure',
             },
       );
-      return {
-        batch_size: questionsIn(a.failed).length,
-        failure_summary: [],
-        success_patterns: [],
-        patch: { reasoning: `no rule for ${a.missing.join(', ') || 'nothing'}`, revise_suggestions: suggestions },
-      };
+      return failureAnswer(a, { revise_suggestions: suggestions });
     }
     case 'merge_suggestions': {
       const lists = jsonArrayAfter(user, '## Suggestion lists to merge') as {
@@ -323,12 +325,7 @@ export function simulatedOptimizerAnswer(stage: string, user: string, opts: Simu
               },
             ]
           : [];
-        return {
-          batch_size: n,
-          failure_summary: [],
-          success_patterns: [],
-          patch: { reasoning: 'reinforce the answer form', skill_candidates: candidates },
-        };
+        return analysis(n, { reasoning: 'reinforce the answer form', skill_candidates: candidates });
       }
       const a = failureAnalysis(user, skill, budget, opts);
       const candidates = a.changes.length
@@ -342,12 +339,7 @@ export function simulatedOptimizerAnswer(stage: string, user: string, opts: Simu
             },
           ]
         : [];
-      return {
-        batch_size: questionsIn(a.failed).length,
-        failure_summary: [],
-        success_patterns: [],
-        patch: { reasoning: `no rule for ${a.missing.join(', ') || 'nothing'}`, skill_candidates: candidates },
-      };
+      return failureAnswer(a, { skill_candidates: candidates });
     }
     case 'merge_full_rewrite': {
       // The union of the versions' lines, in order: every version's additions survive.

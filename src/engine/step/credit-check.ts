@@ -11,7 +11,8 @@ import { isPass, type ItemDelta } from '../../core/verdict/credit';
 import type { NoisePolicy } from '../../core/verdict/noise';
 import type { PairedVerdict } from '../../core/verdict/paired-verdict';
 import { compareSkills, type FlipUnits } from '../verdict';
-import { weighSkills, weighsByPosterior } from '../weigh';
+import { weighSkills } from '../weigh';
+import type { ComparatorKind } from '../../core/verdict/comparator';
 import type { ItemShift } from '../../core/verdict/paired-posterior';
 import { screenEdits } from '../../core/skill/edit-screen';
 import type { Edit } from '../../core/skill/edits';
@@ -72,24 +73,45 @@ export async function checkOnTrain(
 ): Promise<TrainCheck> {
   const before = okRows(currentRows);
   const ordered = [...before.filter((r) => !isPass(r.hard)), ...before.filter((r) => isPass(r.hard))];
-  const values = { metric: 'hard' as const };
+  const wave = o.findRegressions ? Math.max(1, ordered.length) : CHECK_WAVE;
+  return TRAIN_CHECKS[ctx.comparator](ctx, { phase, current, candidate, ordered, wave, ...o });
+}
+
+/** What a train check compares: the candidate against the current skill's rows, failed items first. */
+interface TrainPair {
+  phase: string;
+  current: string;
+  candidate: string;
+  ordered: readonly RolloutRow[];
+  wave: number;
+  policy: NoisePolicy;
+  findRegressions?: boolean;
+}
+
+/** The train check by the run's comparator (engine/comparator.ts): each reads its own verdict. */
+const TRAIN_CHECKS: Record<ComparatorKind, (ctx: EngineContext, a: TrainPair) => Promise<TrainCheck>> = {
+  mean: compareOnTrain,
+  posterior: weighOnTrain,
+};
+
+/** The check by the mean of settled answers (engine/verdict.ts). */
+async function compareOnTrain(ctx: EngineContext, a: TrainPair): Promise<TrainCheck> {
+  const { ordered } = a;
   // Stop when the candidate cannot improve even if every item left goes its way; unless looking
   // for regressions, stop too when it is sure: better even if every item left goes against it.
   const canImprove = (gainSum: number, left: number) => !isGain(-(gainSum + left));
   const sure = (gainSum: number, lost: number) => isGain(gainSum + lost);
-  const wave = o.findRegressions ? Math.max(1, ordered.length) : CHECK_WAVE;
-  if (weighsByPosterior(ctx.config)) return weighOnTrain(ctx, { phase, current, candidate, ordered, wave, ...o });
   const cmp = await compareSkills(ctx, {
-    phase,
-    ref: current,
-    cand: candidate,
+    phase: a.phase,
+    ref: a.current,
+    cand: a.candidate,
     itemIds: ordered.map((x) => x.itemId),
-    refRows: before,
-    policy: o.policy,
-    values,
+    refRows: ordered,
+    policy: a.policy,
+    values: { metric: 'hard' },
     continueWhile: (v, gainSum, left, lost) =>
-      v.n === 0 && !isGain(left) ? false : canImprove(gainSum, left) && (o.findRegressions || !sure(gainSum, lost)),
-    wave,
+      v.n === 0 && !isGain(left) ? false : canImprove(gainSum, left) && (a.findRegressions || !sure(gainSum, lost)),
+    wave: a.wave,
   });
   const v = cmp.verdict;
   const softGain = meanSoft(cmp.pairs.flatMap((p) => p.cand)) - meanSoft(cmp.pairs.flatMap((p) => p.ref));
@@ -149,18 +171,7 @@ const TIE_GAINS = { gainsFrom: 0.05, gainsSure: 0.99 };
  * is better with the gate's confidence — weighed on only if a tie comes to need it. Looking for
  * regressions, every item is scored first (the repair reads the items more likely lost than not).
  */
-async function weighOnTrain(
-  ctx: EngineContext,
-  a: {
-    phase: string;
-    current: string;
-    candidate: string;
-    ordered: readonly RolloutRow[];
-    wave: number;
-    policy: NoisePolicy;
-    findRegressions?: boolean;
-  },
-): Promise<TrainCheck> {
+async function weighOnTrain(ctx: EngineContext, a: TrainPair): Promise<TrainCheck> {
   const weigh = (accept: number, cautious = false) =>
     weighSkills(ctx, {
       ...(cautious ? { samples: TIE_SAMPLES * a.policy.maxSamples, ...TIE_GAINS } : {}),
