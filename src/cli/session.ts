@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import type { RunConfig } from '../core/config/run-config';
 import type { Diagnosis } from '../core/verdict/diagnostics';
 import type { TrainOutcome } from '../engine/run/trainer';
+import type { TestReport } from '../engine/types';
+import type { PassK } from '../core/verdict/pass-k';
 import type { RunService } from '../service/run-service';
 import { hasEnded } from '../service/runs';
 import { ConfigError } from './config';
@@ -72,6 +74,8 @@ async function finishSession(s: Session, outcome: TrainOutcome): Promise<number>
     testBest: test('best') ?? null,
     lift,
     liftInterval: sum?.lift?.interval ?? null,
+    // With several tries per test item (issue #43): each skill's pass^k beside its pass^1, and its flip rate.
+    testPassK: passKBySkill(sum?.tests ?? []),
     costUsd: sum?.totalCostUsd ?? null,
     // Validation score against training target calls and cost, point by point (core/report/learning-curve.ts).
     learningCurve: learningCurve(await s.service.curveMarks(s.runId)),
@@ -89,7 +93,7 @@ async function finishSession(s: Session, outcome: TrainOutcome): Promise<number>
   };
   if (outcome.status === 'completed') {
     io.err(
-      `Done: ${summary.accepted} step(s) accepted; validation ${fmt(summary.baseline)} → ${fmt(summary.best)}${lift !== null ? `; test lift ${(lift * 100).toFixed(1)} points` : ''}.`,
+      `Done: ${summary.accepted} step(s) accepted; validation ${fmt(summary.baseline)} → ${fmt(summary.best)}${lift !== null ? `; test lift ${(lift * 100).toFixed(1)} points` : ''}${passKWords(summary.testPassK?.best)}.`,
     );
     io.err(
       `Best skill: ${written.join(' and ')} · report: ${join(out, 'report.html')} · run bundle (import it on the Runs screen): ${join(out, 'run-bundle.json')}`,
@@ -119,3 +123,15 @@ function whyNothingLearned(d: Diagnosis, out: string): string {
 }
 
 const fmt = (v: number | null) => (v === null ? '—' : v.toFixed(3));
+
+/** Each tested skill's pass^k, when the test tried its items more than once; null when it did not. */
+function passKBySkill(tests: readonly TestReport[]): Partial<Record<TestReport['skill'], PassK>> | null {
+  const withK = tests.filter((t) => t.passK);
+  return withK.length ? Object.fromEntries(withK.map((t) => [t.skill, t.passK!])) : null;
+}
+
+/** The best skill's pass^k in the closing line. */
+const passKWords = (p: PassK | undefined) =>
+  p
+    ? `; best on test pass^1 ${fmt(p.passAt1)}, pass^${p.k} ${fmt(p.passAtK)}, ${Math.round(p.flipRate * 100)}% of items flipped`
+    : '';

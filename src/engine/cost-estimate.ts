@@ -11,7 +11,7 @@ import {
   type StageCounts,
 } from '../core/config/call-count';
 import type { DatasetItem } from '../core/dataset/dataset-types';
-import type { RunConfig } from '../core/config/run-config';
+import { testTries, type RunConfig } from '../core/config/run-config';
 import { renderRollout, type RolloutTemplate } from '../core/config/templates';
 import type { PromptSet } from './prompts';
 import { costOf, type Prices } from './meter';
@@ -125,14 +125,19 @@ export function estimateCost(args: {
   simulator?: { calls: number };
   /** The effort each role's calls reason at (issue #44; judge and user simulator: the optimizer's). */
   reasoning?: Partial<Record<'target' | 'optimizer', Effort>>;
+  /** An agent is trained (a tool loop, or an agent CLI, which has no turns to count): its test tries default to three. */
+  agentic?: boolean;
 }): CostEstimate {
   const { config: c, items, skill, prompts } = args;
   const sample = items.slice(0, ESTIMATE_SAMPLE);
   const talks = conversationsOf(sample, args.simulator?.calls);
+  const agentic = Boolean(args.agent || args.agentic);
+  const tries = { agentic, k: testTries(c, agentic) };
   const counts: StageCounts = estimateRunCalls(c, args.splits, {
     trainAccuracy: args.trainAccuracy,
     triggers: args.triggers,
     ...(talks ? { conversations: talks } : {}),
+    agentic: tries.agentic,
   });
   const avgTarget = sample.length
     ? sample.reduce((a, it) => {
@@ -227,6 +232,11 @@ export function estimateCost(args: {
       ...(talks
         ? [
             `${Math.round(talks.share * 100)}% of the items are conversations with a simulated user: ${args.simulator ? `${talks.simulatorCalls.toFixed(1)} simulator calls each (measured at the baseline)` : `up to ${talks.simulatorCalls.toFixed(1)} user messages each, a simulator call and an agent's answer per message (an upper bound until the baseline measures it)`}.`,
+          ]
+        : []),
+      ...(c.evalTest && tries.k > 1
+        ? [
+            `The test tries each item ${tries.k} times with each skill, to report pass^${tries.k} (all ${tries.k} tries pass) beside pass^1.`,
           ]
         : []),
       ...(args.batchOneShot

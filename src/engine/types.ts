@@ -7,6 +7,7 @@ import type { ScheduleState } from '../core/config/schedules';
 import type { RunConfig } from '../core/config/run-config';
 import type { DatasetItem, SplitName } from '../core/dataset/dataset-types';
 import type { LiftInterval } from '../core/verdict/lift';
+import type { PassK } from '../core/verdict/pass-k';
 import type { TrajectoryEntry } from '../core/agent/trajectory';
 import type { ToolSpec } from '../core/agent/tool-spec';
 import type { Spend } from '../core/report/learning-curve';
@@ -243,6 +244,11 @@ export interface TestReport {
   n: number;
   errors: number;
   byTaskType: Record<string, { total: number; hard: number }>;
+  /**
+   * With more than one try per test item (issue #43): pass^k over the k tries, beside pass^1 over
+   * the same tries, and the share of items whose tries disagree (core/verdict/pass-k.ts).
+   */
+  passK?: PassK;
 }
 
 /** A lift on test as the run reports it: core/verdict/lift.ts's interval, against which skill, and the noise. */

@@ -166,6 +166,7 @@ export function estimateCost(deps: Pick<HostDeps, 'promptFiles'>, input: Estimat
     prompts,
     prices: input.prices,
     ...(input.reasoning ? { reasoning: input.reasoning } : {}),
+    agentic: harness || loop,
     ...(t ? { triggers: { train: t.train.length, val: t.val.length, test: t.test.length } } : {}),
     ...(loop
       ? {

@@ -1,7 +1,7 @@
 // The Runs screen and its step inspector in Chromium: dropped edits, checks, repairs and tie-breaks;
 // the no-regression gate rule; a stochastic target's verdicts and lift; why no step was accepted and
 // a branch from a refused candidate; a run exported, deleted and imported; rewrite mode and the
-// execution notes appendix.
+// execution notes appendix; pass^k beside pass^1 on a noisy target (issue #43).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { readFileSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { BROAD_PAIRS_WORLD, BROAD_WORLD, HARD_INITIAL_SKILL, HARD_WORLD, makeHar
 import { fallibleOptimizer } from '../support/bench-generated';
 import { shootThemes } from './support/shots';
 import { connect, knob, readRuns, setKnobs, waitForStatus } from './support/app';
-import { appSession, demoRun, KNOBS, skip, chooseHardWorld, chooseRuleWorld } from './support/session';
+import { appSession, demoRun, KNOBS, skip, chooseHardWorld, chooseRuleWorld, chooseWorld } from './support/session';
 
 describe.skipIf(Boolean(skip))('the Runs screen in Chromium', () => {
   let hardSrv: LlmTestServer;
@@ -345,4 +345,46 @@ describe.skipIf(Boolean(skip))('the step inspector in the zero-key demo', () => 
     await page.getByRole('link', { name: 'Train' }).click();
     await (await knob(page, 'Skill-aware reflection')).uncheck();
   }, 120_000);
+});
+
+describe.skipIf(Boolean(skip))('pass^k on the Runs screen in Chromium (issue #43)', () => {
+  let srv: LlmTestServer;
+  const app = appSession(() => [srv], { quiet: true });
+  beforeAll(async () => {
+    // The rule world behind a target that misses a quarter of the answers it knows and guesses a tenth of the others.
+    srv = await startLlmServer({ targetNoise: { miss: 0.25, guess: 0.1 }, noiseSeed: 2, latencyMs: 5 });
+  });
+  afterAll(async () => {
+    await srv?.close();
+  });
+
+  it('shows each skill’s pass^3 beside its pass^1 and the items that flipped, as the run stored them', async () => {
+    const { page } = app;
+    await chooseWorld(page, srv);
+    await setKnobs(page, { Epochs: '1', 'Test repeats': '3' });
+    await page.getByRole('button', { name: 'Start training' }).click();
+    await waitForStatus(page, 'Completed');
+    const [run] = (await readRuns(page)) as unknown as { state: { summary: { tests: { skill: string; passK: { passAt1: number; passAtK: number; flipRate: number; items: number } }[] } } }[];
+    const stored = (skill: string) => run.state.summary.tests.find((t) => t.skill === skill)!.passK;
+    const pct = (v: number) => `${(v * 100).toFixed(1)}%`;
+    const best = stored('best');
+    expect(best.passAtK).toBeLessThan(best.passAt1);
+    expect(best.flipRate).toBeGreaterThan(0);
+    await page.getByRole('link', { name: 'Runs' }).click();
+    const lift = page.locator('section.card', { has: page.getByRole('heading', { name: 'Lift on the test split' }) });
+    await lift.waitFor();
+    const lines = await lift.getByRole('list', { name: 'Every time: pass^k beside pass^1' }).innerText();
+    for (const [label, skill] of [['Best skill', 'best'], ['Starting skill', 'initial']]) {
+      const p = stored(skill);
+      expect(lines).toContain(`${label}: pass3 ${pct(p.passAtK)} against pass1 ${pct(p.passAt1)} — ${pct(p.flipRate)} of ${p.items} test items passed on some tries and failed on others`);
+    }
+    expect(await lift.innerText()).toContain('each test item was tried 3 times with each skill');
+    const report = page.locator('section.card', { has: page.getByRole('heading', { name: 'Test report' }) });
+    const heads = await report.locator('th').allInnerTexts();
+    expect(heads.slice(0, 5)).toEqual(['Skill', 'Test accuracy', 'pass1', 'pass3', 'Items flipped']);
+    const row = await report.locator('tr', { hasText: 'Best (exported)' }).locator('td').allInnerTexts();
+    expect(row.slice(2, 5)).toEqual([pct(best.passAt1), pct(best.passAtK), pct(best.flipRate)]);
+    await shootThemes(page, lift, 'runs-pass-k-lift');
+    await shootThemes(page, report, 'runs-pass-k-test-report');
+  }, 240_000);
 });

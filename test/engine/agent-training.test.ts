@@ -58,6 +58,11 @@ describe('training an agent\'s skill on trajectories (issue #30)', () => {
     expect(success.some((u) => /References read: references\/units\.md/.test(u))).toBe(true);
     const rows = await store.listRollouts(runId);
     expect(rows.filter((r) => r.trajectory).length).toBe(rows.length);
+    // An agent tries each test item three times by default (issue #43); this target never varies.
+    for (const t of outcome.summary!.tests) {
+      expect(t.passK, t.skill).toMatchObject({ k: 3, items: t.n, short: 0, flipRate: 0 });
+      expect(t.passK!.passAtK).toBeCloseTo(t.passK!.passAt1, 12);
+    }
     server.set({ keepPrompts: false });
   });
 
@@ -96,6 +101,10 @@ describe('what an agent costs (issue #30)', () => {
     const bound = estimateCost({ ...args, agent: { turns: 8, measured: false } });
     const measured = estimateCost({ ...args, agent: { turns: 2.5, measured: true } });
     expect(bound.stages.rollout!.calls).toBe(single.stages.rollout!.calls * 8);
+    // An agent tries each test item three times by default (issue #43), and each try is a trajectory.
+    expect(bound.stages.test!.calls).toBe(single.stages.test!.calls * 3 * 8);
+    expect(bound.assumptions.join(' ')).toContain('tries each item 3 times with each skill, to report pass^3');
+    expect(single.assumptions.join(' ')).not.toContain('pass^');
     expect(measured.stages.gate!.calls).toBe(Math.ceil(single.stages.gate!.calls * 2.5));
     expect(measured.stages.reflect!.calls).toBe(single.stages.reflect!.calls);
     expect(measured.stages.rollout!.promptTokens / measured.stages.rollout!.calls).toBeGreaterThan(

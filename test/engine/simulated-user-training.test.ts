@@ -40,7 +40,8 @@ describe('training on conversations with simulated users (issue #31)', () => {
   }, 60_000);
 
   it('resumes a conversation killed at a user turn without asking the simulator or the agent again', async () => {
-    const config: RunConfig = { ...DEFAULT_RUN_CONFIG, epochs: 1, batchSize: 8, minibatchSize: 4, mergeBatchSize: 3, slowUpdateSamples: 8, targetConcurrency: 3, optimizerConcurrency: 3, noiseProbe: 4, maxTurns: 6 };
+    const config: RunConfig = { ...DEFAULT_RUN_CONFIG, epochs: 1, batchSize: 8, minibatchSize: 4, mergeBatchSize: 3, slowUpdateSamples: 8, targetConcurrency: 3, optimizerConcurrency: 3, noiseProbe: 4, maxTurns: 6, testRepeats: 1 };
+    // testRepeats 1: what is resumed here is a conversation in training; an agent's three test tries (issue #43) would only triple three runs' test phase.
     const w: World = { server: () => server, config, data: conversationDataset(), initialSkill: START_SKILL };
     server.log.length = 0;
     const ref = await referenceRun(w);

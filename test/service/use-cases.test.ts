@@ -86,5 +86,8 @@ describe('the estimate reads the run’s own choice of target and environment', 
     const plain = estimateCost({ promptFiles: promptFiles() }, { ...base, target: {} });
     expect(rollouts(cli)).toBe(rollouts(plain));
     expect(cli.assumptions.join(' ')).not.toMatch(/go through the target’s batch API/);
+    // An agent tries each test item three times by default (issue #43), an agent CLI too.
+    expect(cli.stages.test!.calls).toBe(3 * plain.stages.test!.calls);
+    expect(cli.assumptions.join(' ')).toContain('to report pass^3');
   });
 });

@@ -3,7 +3,7 @@
  * of the benchmark's checks. The step formulas are exact given what a step observed; the run
  * estimate is an upper bound under stated assumptions.
  */
-import { deriveSteps, type RunConfig } from './run-config';
+import { deriveSteps, testTries, type RunConfig } from './run-config';
 import { ITEM_ROLLOUT_STAGES, OPTIMIZER_STAGES, TARGET_STAGES, type CallStage } from './stages';
 
 /** Calls of a hierarchical merge of n patches with fan-in K (groups of one pass through free). */
@@ -116,6 +116,8 @@ export interface EstimateAssumptions {
    * simulator's calls per conversation (at most its user messages; the mean once measured).
    */
   conversations?: { share: number; simulatorCalls: number };
+  /** An agent is trained (a tool loop or an agent CLI): its test tries default to three. */
+  agentic?: boolean;
 }
 
 /** The target's rollouts of the dataset's items, over their stages. */
@@ -193,7 +195,7 @@ export function estimateRunCalls(
   if (c.evalTest) {
     counts.finalValidation = N;
     // initial, best and final (at most 3 distinct skills), plus no skill at all for the lift card.
-    counts.test = (3 + (c.testNoSkill === false ? 0 : 1)) * T * Math.max(1, c.testRepeats ?? 1);
+    counts.test = (3 + (c.testNoSkill === false ? 0 : 1)) * T * testTries(c, a.agentic ?? false);
   }
   const tq = a.triggers;
   if (c.activationTrack && tq) {

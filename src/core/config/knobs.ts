@@ -303,7 +303,7 @@ const KNOB_ROWS = [
     label: 'Test repeats',
     noun: 'test repeats',
     section: 'noise',
-    control: int(1, 10),
+    control: int(0, 10),
   },
   {
     key: 'testNoSkill',

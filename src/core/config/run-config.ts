@@ -87,7 +87,11 @@ export interface RunConfig {
   evalTest: boolean;
   /** With evalTest: also score the test split with no skill at all (the lift card's floor). */
   testNoSkill: boolean;
-  /** Samples per test item and skill: more make the lift's interval tighter on a noisy target. */
+  /**
+   * Tries per test item and skill: more make the lift's interval tighter on a noisy target, and
+   * above one the test reports pass^k (all k tries pass, k = the tries) beside pass^1 (issue #43).
+   * 0: three for an agent (whose runs vary most), one for a single answer (`testTries`).
+   */
   testRepeats: number;
   /**
    * Posterior verdicts (issue #32): the chance a candidate must have of knowing more validation items
@@ -183,7 +187,7 @@ export const DEFAULT_RUN_CONFIG: RunConfig = {
   testLimit: 0,
   evalTest: true,
   testNoSkill: true,
-  testRepeats: 1,
+  testRepeats: 0,
   gateConfidence: 0.7,
   earlyStopGate: true,
   screenEdits: true,
@@ -212,6 +216,12 @@ export const DEFAULT_RUN_CONFIG: RunConfig = {
   budget: {},
   promptOverrides: {},
 };
+
+/** Tries per test item and skill: the setting, or when it is 0 three for an agent and one for a single answer. */
+export function testTries(c: Pick<RunConfig, 'testRepeats'>, agentic: boolean): number {
+  const n = c.testRepeats ?? 1; // a config stored before the setting existed tried each item once
+  return n > 0 ? n : agentic ? 3 : 1;
+}
 
 /** An agent's model turns per user message: a config stored before agents existed has none, so the default. */
 export const turnLimit = (c: Pick<RunConfig, 'maxTurns'>): number => c.maxTurns ?? DEFAULT_RUN_CONFIG.maxTurns;

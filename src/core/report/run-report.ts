@@ -54,7 +54,14 @@ export interface ReportData {
   baseline: number | null;
   steps: ReportStep[];
   gates: ReportGate[];
-  tests: { skill: string; hard: number; soft: number; n: number }[];
+  /** Each skill on test; with several tries per item, its pass^k beside pass^1 (core/verdict/pass-k.ts). */
+  tests: {
+    skill: string;
+    hard: number;
+    soft: number;
+    n: number;
+    passK?: { k: number; passAt1: number; passAtK: number; flipRate: number };
+  }[];
   usage: Record<string, { calls: number; promptTokens: number; completionTokens: number; costUsd?: number }>;
   totalCostUsd: number | null;
   bestSkill: string;
@@ -126,6 +133,32 @@ function chart(steps: readonly ReportStep[], baseline: number | null): string {
 
 function table(head: string[], rows: string[][]): string {
   return `<table><thead><tr>${head.map((h) => `<th>${h}</th>`).join('')}</tr></thead><tbody>${rows.map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('')}</tbody></table>`;
+}
+
+/** Each skill on test; pass^1, pass^k and the flip rate beside the accuracy when the test tried items more than once. */
+function testTable(tests: ReportData['tests']): string {
+  const k = tests.find((t) => isNum(t.passK?.k))?.passK?.k;
+  const label = (t: ReportData['tests'][number]) => escapeHtml(TEST_LABELS[t.skill] ?? t.skill);
+  if (k === undefined)
+    return table(
+      ['Skill', 'Test accuracy', 'Partial credit', 'Items'],
+      tests.map((t) => [label(t), pct(t.hard), pct(t.soft), int(t.n)]),
+    );
+  return (
+    table(
+      ['Skill', 'Test accuracy', 'pass^1', `pass^${int(k)}`, 'Items flipped', 'Partial credit', 'Items'],
+      tests.map((t) => [
+        label(t),
+        pct(t.hard),
+        pct(t.passK?.passAt1),
+        pct(t.passK?.passAtK),
+        pct(t.passK?.flipRate),
+        pct(t.soft),
+        int(t.n),
+      ]),
+    ) +
+    `<p class="meta">Each test item was tried ${int(k)} times with each skill. pass^${int(k)}: the chance that all ${int(k)} tries of an item pass (estimated from them without bias), beside pass^1 over the same tries; items flipped: the share of items whose tries disagree. Errored tries are not counted.</p>`
+  );
 }
 
 const points = (x: unknown) => (isNum(x) ? `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)} points` : '—');
@@ -255,14 +288,7 @@ ${table(
   ]),
 )}
 <h2>Test report</h2>
-${
-  d.tests.length
-    ? table(
-        ['Skill', 'Test accuracy', 'Partial credit', 'Items'],
-        d.tests.map((t) => [escapeHtml(TEST_LABELS[t.skill] ?? t.skill), pct(t.hard), pct(t.soft), int(t.n)]),
-      ) + lift
-    : '<p>The test split was not scored.</p>'
-}
+${d.tests.length ? testTable(d.tests) + lift : '<p>The test split was not scored.</p>'}
 ${activationSection(d.activation)}${agentsSection(d.agents)}<h2>Cost by stage</h2>
 ${usageRows.length ? table(['Stage', 'Calls', 'Tokens', 'Cost'], usageRows) : '<p>No usage recorded.</p>'}
 <h2>Best skill</h2>

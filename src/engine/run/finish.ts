@@ -15,6 +15,8 @@ import { fitLatent, liftInterval, type Unit } from '../../core/verdict/lift';
 import { flipRate, resamples, type NoisePolicy } from '../../core/verdict/noise';
 import { isSettled } from '../../core/verdict/paired-verdict';
 import { isPass } from '../../core/verdict/credit';
+import { passKOf, type ItemTries } from '../../core/verdict/pass-k';
+import { testTries } from '../../core/config/run-config';
 
 import { activationTest } from '../activation';
 import { countActions, type TrainSession } from '../session';
@@ -170,6 +172,18 @@ async function settleAnswers(
   }
 }
 
+/** Each test item's scored tries and passes: an errored try is no try (an API error is not a wrong answer). */
+function triesOf(rows: readonly RolloutRow[], ids: readonly string[]): ItemTries[] {
+  const by = new Map(ids.map((id) => [id, { n: 0, passes: 0 }]));
+  for (const r of rows) {
+    const t = by.get(r.itemId);
+    if (!t || r.status !== 'ok') continue;
+    t.n++;
+    if (isPass(r.hard)) t.passes++;
+  }
+  return [...by.values()];
+}
+
 /** How the test report lists the skills: from no skill to the last one trained. */
 const ORDER: TestReport['skill'][] = ['none', 'initial', 'best', 'final'];
 
@@ -236,9 +250,11 @@ export async function finish(session: TrainSession, prev: RunState): Promise<Run
     for (const [role, skill] of [...roles].sort((a, b) => ORDER.indexOf(a[0]) - ORDER.indexOf(b[0]))) {
       tests.push(testReport(role, resultOf(skill), ctx.items));
     }
-    // Repeats per test item (a knob): more samples make the lift's interval tighter on a noisy target.
-    const repeats = Math.max(1, c.testRepeats ?? 1);
+    // Tries per test item (a knob; three for an agent by default): more samples make the lift's
+    // interval tighter on a noisy target, and give pass^k beside pass^1 (issue #43).
+    const repeats = testTries(c, ctx.agent.active);
     const policy = policyOf(c, state);
+    const passK = new Map<string, TestReport['passK']>();
     const again = await Promise.all(
       distinct.map(async ([role, skill]) => {
         const rows = [...results[distinct.findIndex(([, other]) => other === skill)].rows];
@@ -246,6 +262,10 @@ export async function finish(session: TrainSession, prev: RunState): Promise<Run
           rows.push(
             ...(await rolloutPhase(ctx, { phase: `test/${role}/r${k}`, skill, itemIds: testIds, repeat: k })).rows,
           );
+        // pass^k from the k tries every item had alike: the answers settled below are asked only
+        // where a first answer failed (or passed), and would tilt it.
+        const atK = repeats > 1 ? passKOf(triesOf(rows, testIds), repeats) : null;
+        if (atK) passK.set(skill, atK);
         // On a noisy target, the answers a lift hinges on are asked again until settled: the best
         // skill's failures (a miss, or not known?) and a starting point's passes (known, or a guess?).
         const want = skill === state.gate.bestSkill ? 'fails' : role === 'initial' || role === 'none' ? 'passes' : null;
@@ -255,6 +275,10 @@ export async function finish(session: TrainSession, prev: RunState): Promise<Run
       }),
     );
     lifts = honestLifts(state, roles, distinct, again, repeats);
+    for (const t of tests) {
+      const atK = passK.get(roles.find(([role]) => role === t.skill)![1]);
+      if (atK) t.passK = atK;
+    }
   }
   if (c.evalTest && state.activation && session.activation && session.activation.splits.test.length) {
     session.stage('activation', session.totalSteps, c.epochs);

@@ -2,6 +2,7 @@ import { liftIsNoisy, shownLift } from '../../core/verdict/lift';
 import { testGain } from '../../core/report/test-lift';
 import type { LiftReport, TestReport } from '../../worker/api-types';
 import { Card } from '../common/Field';
+import { PassK, PassKLine } from './PassKLine';
 
 const LABELS: Record<TestReport['skill'], string> = {
   none: 'No skill',
@@ -84,6 +85,19 @@ export function LiftCard({
           )}
           {` — on ${best.n} held-out test items.`}
         </p>
+      )}
+      {best.passK && (
+        <>
+          <ul className="lift-lines" aria-label="Every time: pass^k beside pass^1">
+            <PassKLine test={best} label="Best skill" />
+            {initial && <PassKLine test={initial} label="Starting skill" />}
+          </ul>
+          <p className="muted small">
+            Every time, not on average: each test item was tried {best.passK.k} times with each skill, and{' '}
+            <PassK k={best.passK.k} /> is the chance that all {best.passK.k} tries pass (estimated from them without
+            bias), beside <PassK k={1} /> over the same tries. Errored tries are not counted.
+          </p>
+        </>
       )}
       {noise && (
         <p className="muted small">

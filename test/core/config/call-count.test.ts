@@ -93,6 +93,11 @@ describe('run estimate', () => {
     const noisy = estimateRunCalls({ ...DEFAULT_RUN_CONFIG, trainCheck: false, testRepeats: 3 }, { train: 400, val: 200, test: 1400 });
     expect(noisy.baseline).toBe(216);
     expect(noisy.test).toBe(3 * 5600);
+    // Issue #43: by default an agent tries each test item three times (pass^3), a single answer once.
+    const sizes = { train: 400, val: 200, test: 1400 };
+    expect(estimateRunCalls(DEFAULT_RUN_CONFIG, sizes, { agentic: true }).test).toBe(3 * 5600);
+    expect(estimateRunCalls(DEFAULT_RUN_CONFIG, sizes).test).toBe(5600);
+    expect(estimateRunCalls({ ...DEFAULT_RUN_CONFIG, testRepeats: 2 }, sizes, { agentic: true }).test).toBe(2 * 5600);
   });
 
   it('counts the train check (at most the batch, again after each repair round) and the repair calls', () => {

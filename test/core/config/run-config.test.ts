@@ -94,3 +94,18 @@ describe('derived quantities (§2.1)', () => {
     expect(validateRunConfig({ ...DEFAULT_RUN_CONFIG, ...scaledDefaults(3) })).toEqual([]);
   });
 });
+
+describe('test tries (issue #43)', () => {
+  it('are the setting, or when it is 0 three for an agent and one for a single answer', async () => {
+    const { testTries } = await import('../../../src/core/config/run-config');
+    expect(DEFAULT_RUN_CONFIG.testRepeats).toBe(0);
+    expect(testTries(DEFAULT_RUN_CONFIG, true)).toBe(3);
+    expect(testTries(DEFAULT_RUN_CONFIG, false)).toBe(1);
+    expect(testTries({ testRepeats: 5 }, false)).toBe(5);
+    expect(testTries({ testRepeats: 1 }, true)).toBe(1);
+    // A config stored before the setting existed tried each item once.
+    expect(testTries({} as { testRepeats: number }, true)).toBe(1);
+    expect(validateRunConfig({ ...DEFAULT_RUN_CONFIG, testRepeats: 11 })).toEqual([{ field: 'testRepeats', message: 'test repeats must be at most 10' }]);
+    expect(validateRunConfig({ ...DEFAULT_RUN_CONFIG, testRepeats: -1 })[0].field).toBe('testRepeats');
+  });
+});

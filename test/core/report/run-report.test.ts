@@ -32,6 +32,23 @@ const data = (p: Partial<ReportData> = {}): ReportData => ({
 });
 
 describe('HTML run report', () => {
+  it('shows pass^k beside pass^1 and the flip rate when the test tried each item several times (issue #43)', () => {
+    const passK = (passAt1: number, passAtK: number, flipRate: number) => ({ k: 3, passAt1, passAtK, flipRate, items: 40, short: 0 });
+    const html = renderRunReport(
+      data({
+        tests: [
+          { skill: 'initial', hard: 0.1, soft: 0.2, n: 40, passK: passK(0.125, 0.025, 0.2) },
+          { skill: 'best', hard: 0.6, soft: 0.7, n: 40, passK: passK(0.5917, 0.35, 0.475) },
+        ],
+      }),
+    );
+    expect(html).toContain('<th>Test accuracy</th><th>pass^1</th><th>pass^3</th><th>Items flipped</th>');
+    expect(html).toContain('<td>Best skill (exported)</td><td>60.0%</td><td>59.2%</td><td>35.0%</td><td>47.5%</td><td>70.0%</td><td>40</td>');
+    expect(html).toContain('Each test item was tried 3 times with each skill.');
+    // One try per item: no pass^k to show.
+    expect(renderRunReport(data())).not.toContain('pass^');
+  });
+
   it('has no script and no outside resource, and escapes every text from the run', () => {
     const html = renderRunReport(data());
     expect(html).not.toMatch(/<script/i);
@@ -51,7 +68,11 @@ describe('HTML run report', () => {
         config: { epochs: bad, batchSize: bad, editBudget: bad, gateMetric: evil, gateRule: evil, updateMode: evil },
         steps: [{ step: bad, epoch: 1, action: 'accept', candidate: 0.5, current: 0.5, best: 0.5 }],
         gates: [{ step: bad, action: 'accept', candidate: bad, current: bad, fixed: [], broken: [], edits: [] }],
-        tests: [{ skill: 'best', hard: bad, soft: bad, n: bad }, { skill: 'initial', hard: 0.1, soft: 0.1, n: bad }],
+        tests: [
+          { skill: 'best', hard: bad, soft: bad, n: bad, passK: { k: 3, passAt1: bad, passAtK: bad, flipRate: bad } },
+          { skill: 'initial', hard: 0.1, soft: 0.1, n: bad, passK: evil as unknown as undefined },
+          { skill: 'none', hard: 0.1, soft: 0.1, n: 1, passK: { k: bad, passAt1: 0, passAtK: 0, flipRate: 0 } },
+        ],
         usage: { rollout: { calls: bad, promptTokens: bad, completionTokens: bad, costUsd: bad } },
         totalCostUsd: bad,
         blame: [{ start: bad, end: bad, source: 'x', detail: 'y' }],
