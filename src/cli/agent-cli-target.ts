@@ -29,6 +29,10 @@ import { agentEnvironment, type AgentCommand } from '../core/agent/agent-command
 import { classifyAgentFailure, errorLines } from '../core/agent/agent-failure';
 import { readAgentTranscript } from '../core/agent/agent-transcript';
 import { splitBundle } from '../core/skill/skill-package';
+import { describeBody, formatSkillFile, skillName, type SkillMeta } from '../core/skill/skill-file';
+import { readHarnessStream, type HarnessRun } from '../core/agent/harness-streams';
+import type { TrajectoryEntry } from '../core/agent/trajectory';
+import type { AgentCliOptions } from '../service/target';
 import { isSectionPath } from '../core/skill/package-paths';
 import { LlmError } from '../engine/ports';
 import type { AgentHarness, HarnessAnswer } from '../engine/target/harness';
@@ -47,8 +51,8 @@ interface Attempt {
  * Write the skill where the agent reads it: a package's references beside its SKILL.md — only
  * `references/….md` inside the skill's folder, whatever a section's marker says (issue #39 H4).
  */
-export function installSkill(ws: string, skillFile: string, skill: string): void {
-  const path = join(ws, skillFile);
+export function installSkill(ws: string, skillFile: string, skill: string, meta: Partial<SkillMeta> = {}): void {
+  const path = join(ws, skillFileOf(skillFile, skill, meta));
   mkdirSync(dirname(path), { recursive: true });
   if (basename(skillFile) !== 'SKILL.md') return writeFileSync(path, skill);
   const { main, files } = splitBundle(skill);
@@ -63,17 +67,21 @@ export function installSkill(ws: string, skillFile: string, skill: string): void
       `The skill holds a file section ${JSON.stringify(outside.path.slice(0, 200))}, which is no reference file inside its package (references/….md): nothing was written or run.`,
       { role: 'target' },
     );
-  // Agents find a skill by its frontmatter: a bundle's body has none, so it gets a plain one.
+  // Agents find a skill by its front matter — its description says when to load it: a bundle's
+  // body has none, so it gets the package's own (its name is its folder's, as Agent Skills ask).
   const name = basename(dirname(path)) || 'skill';
-  const body = main.startsWith('---\n')
-    ? main
-    : `---\nname: ${name}\ndescription: The skill being trained.\n---\n${main}`;
-  writeFileSync(path, body);
+  writeFileSync(path, main.startsWith('---\n') ? main : formatSkillFile(main, 'skill_md', { ...meta, name }));
   for (const f of files) {
     const p = join(dirname(path), f.path);
     mkdirSync(dirname(p), { recursive: true });
     writeFileSync(p, f.text);
   }
+}
+
+/** The skill file's path in the workspace, a preset's `{name}` the skill's name (else one from its first line). */
+export function skillFileOf(skillFile: string, skill: string, meta: Partial<SkillMeta>): string {
+  if (!skillFile.includes('{name}')) return skillFile;
+  return skillFile.replaceAll('{name}', skillName(meta.name || describeBody(splitBundle(skill).main)));
 }
 
 /**
@@ -112,13 +120,31 @@ function killGroup(child: ChildProcess): void {
   }
 }
 
-function run(cmd: AgentCommand, ws: string, task: string, timeoutMs: number, signal?: AbortSignal): Promise<Attempt> {
+/**
+ * The agent's environment: the basic variables and those `passEnv` names, a preset's own (its
+ * `{workspace}` the item's folder), and the target's key in the one variable its harness reads.
+ */
+function environmentFor(cmd: AgentCommand, ws: string, key: string | undefined): Record<string, string> {
+  // The agent runs commands a model chooses: it gets no key or token of the runner's (issue #39 M2).
+  const env = agentEnvironment(process.env, cmd.passEnv);
+  for (const [k, v] of Object.entries(cmd.env ?? {})) env[k] = v.replaceAll('{workspace}', ws);
+  if (cmd.keyEnv && key) env[cmd.keyEnv] = key;
+  return env;
+}
+
+function run(
+  cmd: AgentCommand,
+  ws: string,
+  task: string,
+  o: { timeoutMs: number; key?: string },
+  signal?: AbortSignal,
+): Promise<Attempt> {
+  const timeoutMs = o.timeoutMs;
   return new Promise((resolve, reject) => {
     // A task that starts with "-" would be read as an option (issue #39 L3): a space keeps it the task.
     const asArgument = task.startsWith('-') ? ` ${task}` : task;
     const args = cmd.command.slice(1).map((a) => (cmd.task === 'argument' && a === '{task}' ? asArgument : a));
-    // The agent runs commands a model chooses: it gets no key or token of the runner's (issue #39 M2).
-    const env = agentEnvironment(process.env, cmd.passEnv);
+    const env = environmentFor(cmd, ws, o.key);
     const child = spawn(cmd.command[0], args, { cwd: ws, env, stdio: ['pipe', 'pipe', 'pipe'], detached: OWN_GROUP });
     let stdout = '';
     let stderr = '';
@@ -166,11 +192,95 @@ function run(cmd: AgentCommand, ws: string, task: string, timeoutMs: number, sig
 
 const tokens = (chars: number) => Math.max(1, Math.ceil(chars / 4));
 
-/** An agent CLI as the engine's agent harness (engine/target/harness.ts): `solve` runs the agent on one task. */
-export function agentCliTarget(
+/** What one attempt came to: an answer, a fatal failure (thrown), or why it is asked again. */
+type Outcome = { answer: HarnessAnswer } | { retry: string };
+
+/** A harness's stream without its last turn when that turn is the final answer (the port adds it). */
+function withoutAnswer(entries: TrajectoryEntry[], answer: string): TrajectoryEntry[] {
+  const last = entries.at(-1);
+  const isAnswer = last?.kind === 'assistant' && !last.toolCalls?.length && last.content === answer;
+  return isAnswer ? entries.slice(0, -1) : entries;
+}
+
+/** Stop at once on a fatal kind in the agent's own words; anything else is asked again. */
+function failed(words: string, shown: string, fallback: string): { retry: string } {
+  const kind = classifyAgentFailure(words);
+  if (kind !== 'transient')
+    throw new LlmError(kind, `The agent CLI stopped: ${errorLines(shown) || fallback}`, { role: 'target' });
+  return { retry: errorLines(shown) ? `${fallback}: ${errorLines(shown)}` : fallback };
+}
+
+/**
+ * An attempt read from the harness's JSON event stream (a preset's `stream`): the errors the
+ * harness reported are the failure — pi and Qwen Code exit 0 with a refused key — its final
+ * answer the answer, its turns the trajectory, its tokens the usage.
+ */
+function fromStream(r: Attempt, stream: HarnessRun, estimate: () => HarnessAnswer['usage']): Outcome {
+  if (stream.errors.length) {
+    const said = stream.errors.join('\n');
+    return failed(`${r.stderr}\n${said}`, said, r.code ? `exit code ${r.code}` : 'the harness reported an error');
+  }
+  const answer = stream.answer?.trim();
+  if (r.code !== 0 || !answer) {
+    const output = `${r.stderr}\n${r.stdout}`;
+    return r.code !== 0 ? failed(output, output, `exit code ${r.code}`) : { retry: 'it gave no answer' };
+  }
+  const transcript = withoutAnswer(stream.entries, stream.answer ?? '');
+  return {
+    answer: {
+      text: answer,
+      ...(stream.usage
+        ? {
+            usage: {
+              promptTokens: stream.usage.inputTokens,
+              completionTokens: stream.usage.outputTokens,
+              reasoningTokens: 0,
+            },
+          }
+        : { usage: estimate(), usageEstimated: true }),
+      ...(transcript.length ? { transcript } : {}),
+    },
+  };
+}
+
+/** An attempt read from plain output: its answer on standard output (or a file), its transcript from a file. */
+function fromOutput(
+  r: Attempt,
   cmd: AgentCommand,
-  o: { timeoutMs: number; maxRetries: number; backoffMs?: number },
-): AgentHarness {
+  ws: string,
+  estimate: (a: string) => HarnessAnswer['usage'],
+): Outcome {
+  const output = `${r.stderr}\n${r.stdout}`;
+  const answer = (cmd.answerFile ? (workspaceFile(ws, cmd.answerFile) ?? '') : r.stdout).trim();
+  if (r.code !== 0) return failed(output, output, `exit code ${r.code}`);
+  if (!answer) {
+    const kind = classifyAgentFailure(output);
+    if (kind !== 'transient') return failed(output, output, 'it gave no answer');
+    return { retry: 'it gave no answer' };
+  }
+  const written = cmd.transcriptFile ? workspaceFile(ws, cmd.transcriptFile) : null;
+  const transcript = written ? readAgentTranscript(written) : [];
+  return {
+    answer: {
+      text: answer,
+      usage: estimate(answer),
+      usageEstimated: true,
+      ...(transcript.length ? { transcript } : {}),
+    },
+  };
+}
+
+/** Write a preset's configuration files into the workspace (inside it only: their paths are checked on reading). */
+function writeFiles(ws: string, files: readonly { path: string; text: string }[] = []): void {
+  for (const f of files) {
+    const path = join(ws, f.path);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, f.text);
+  }
+}
+
+/** An agent CLI as the engine's agent harness (engine/target/harness.ts): `solve` runs the agent on one task. */
+export function agentCliTarget(cmd: AgentCommand, o: AgentCliOptions & { backoffMs?: number }): AgentHarness {
   return {
     label: `agent CLI ${basename(cmd.command[0])}`,
     async solve(req): Promise<HarnessAnswer> {
@@ -182,37 +292,27 @@ export function agentCliTarget(
           'The task holds a NUL character, which no program can take as an argument: this item was not run (give the agent its task on standard input: "task": "stdin").',
           { role: 'target' },
         );
+      const estimate = (answer: string) => ({
+        promptTokens: tokens(skill.length + task.length),
+        completionTokens: tokens(answer.length),
+        reasoningTokens: 0,
+      });
       let last = '';
       for (let attempt = 1; attempt <= o.maxRetries + 1; attempt++) {
         if (req.signal?.aborted) throw new LlmError('aborted', 'The call was cancelled.', { role: 'target' });
         const ws = mkdtempSync(join(tmpdir(), 'skillwright-agent-'));
         try {
-          installSkill(ws, cmd.skillFile, skill);
-          const r = await run(cmd, ws, task, o.timeoutMs, req.signal);
+          writeFiles(ws, cmd.files);
+          installSkill(ws, cmd.skillFile, skill, o.skill);
+          const r = await run(cmd, ws, task, o, req.signal);
           if (req.signal?.aborted) throw new LlmError('aborted', 'The call was cancelled.', { role: 'target' });
-          const output = `${r.stderr}\n${r.stdout}`;
-          const answer = (cmd.answerFile ? (workspaceFile(ws, cmd.answerFile) ?? '') : r.stdout).trim();
           if (r.timedOut) last = `it did not finish within ${Math.round(o.timeoutMs / 1000)} s`;
-          else if (r.code !== 0 || !answer) {
-            const kind = classifyAgentFailure(output);
-            if (kind !== 'transient')
-              throw new LlmError(kind, `The agent CLI stopped: ${errorLines(output) || `exit code ${r.code}`}`, {
-                role: 'target',
-              });
-            last = r.code !== 0 ? `exit code ${r.code}: ${errorLines(output)}` : 'it gave no answer';
-          } else {
-            const written = cmd.transcriptFile ? workspaceFile(ws, cmd.transcriptFile) : null;
-            const transcript = written ? readAgentTranscript(written) : [];
-            return {
-              text: answer,
-              usage: {
-                promptTokens: tokens(skill.length + task.length),
-                completionTokens: tokens(answer.length),
-                reasoningTokens: 0,
-              },
-              usageEstimated: true,
-              ...(transcript.length ? { transcript } : {}),
-            };
+          else {
+            const got = cmd.stream
+              ? fromStream(r, readHarnessStream(cmd.stream, r.stdout), () => estimate(r.stdout))
+              : fromOutput(r, cmd, ws, estimate);
+            if ('answer' in got) return got.answer;
+            last = got.retry;
           }
         } finally {
           rmSync(ws, { recursive: true, force: true });

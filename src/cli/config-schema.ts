@@ -9,6 +9,7 @@ import { BATCH_APIS } from '../core/config/batch-api';
 import { KNOB_PRESETS, KNOBS, knobValue, type Knob } from '../core/config/knobs';
 import { DEFAULT_RUN_CONFIG } from '../core/config/run-config';
 import { SERVICE_TIERS } from '../core/config/service-tier';
+import { HARNESSES } from '../core/agent/harness-names';
 import { keyVariable } from './config-error';
 
 type Schema = Record<string, unknown>;
@@ -99,6 +100,12 @@ function endpoint(role: 'target' | 'optimizer' | 'judge' | 'userSimulator'): Sch
   };
 }
 
+const AGENT_TIMING = {
+  model: { type: 'string', minLength: 1, description: "The agent's name in reports (default: the program)." },
+  timeoutMs: { type: 'integer', minimum: 1, description: 'Time limit per item (default 600 000).' },
+  maxRetries: { type: 'integer', minimum: 0, description: 'Attempts after a transient failure (default 2).' },
+} satisfies Record<string, Schema>;
+
 /** An agent CLI as the target (issue #31): the runner starts it per item (cli/agent-cli-target.ts). */
 const agentTarget: Schema = {
   type: 'object',
@@ -131,9 +138,55 @@ const agentTarget: Schema = {
       description:
         'Environment variables the agent gets beyond PATH, HOME, the locale, proxies and temporary folders (e.g. its own login: ["CODEX_HOME"]); never a SKILLWRIGHT_* key or token.',
     },
-    model: { type: 'string', minLength: 1, description: "The agent's name in reports (default: the program)." },
-    timeoutMs: { type: 'integer', minimum: 1, description: 'Time limit per item (default 600 000).' },
-    maxRetries: { type: 'integer', minimum: 0, description: 'Attempts after a transient failure (default 2).' },
+    stream: {
+      enum: [...HARNESSES],
+      description:
+        'The harness whose JSON event stream standard output is: the answer, trajectory, tokens and errors are read from it (a preset sets it).',
+    },
+    env: {
+      type: 'object',
+      additionalProperties: { type: 'string' },
+      description: 'Variables set for the agent ("{workspace}": the item\'s folder); never a SKILLWRIGHT_* one.',
+    },
+    files: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['path', 'text'],
+        properties: { path: { type: 'string' }, text: { type: 'string' } },
+      },
+      description: 'Configuration files written in the workspace before the agent starts (never a key).',
+    },
+    keyEnv: {
+      type: 'string',
+      pattern: '^[A-Za-z_][A-Za-z0-9_]*$',
+      description: "The variable the agent reads the target's key from, set from SKILLWRIGHT_TARGET_API_KEY.",
+    },
+    model: AGENT_TIMING.model,
+    timeoutMs: AGENT_TIMING.timeoutMs,
+    maxRetries: AGENT_TIMING.maxRetries,
+  },
+};
+
+/** A harness preset as the target (issue #42, core/agent/harness-presets.ts). */
+const presetTarget: Schema = {
+  type: 'object',
+  description:
+    "A published agent CLI by name: its non-interactive flags, where it reads skills, its event stream and its error words are the preset's. With baseURL it calls that endpoint with SKILLWRIGHT_TARGET_API_KEY; without, it signs in its own way.",
+  required: ['agent'],
+  additionalProperties: false,
+  properties: {
+    agent: { enum: [...HARNESSES], description: 'The harness (its program must be on PATH).' },
+    model: { type: 'string', minLength: 1, description: 'The model the harness is told to use.' },
+    args: { type: 'array', items: { type: 'string' }, description: "Arguments after the preset's own." },
+    baseURL: {
+      type: 'string',
+      pattern: '^https?://',
+      description:
+        "The endpoint the harness calls (OpenAI-compatible for pi, Qwen Code, OpenCode; Codex's Responses API).",
+    },
+    timeoutMs: AGENT_TIMING.timeoutMs,
+    maxRetries: AGENT_TIMING.maxRetries,
   },
 };
 
@@ -240,7 +293,7 @@ export function cliConfigSchema(): Schema {
         },
         additionalProperties: false,
       },
-      target: { oneOf: [endpoint('target'), agentTarget] },
+      target: { oneOf: [endpoint('target'), agentTarget, presetTarget] },
       optimizer: endpoint('optimizer'),
       judge: endpoint('judge'),
       userSimulator: endpoint('userSimulator'),

@@ -14,6 +14,7 @@ import { chargedPrices, SERVICE_TIERS, type ServiceTier } from '../core/config/s
 import type { RunEndpoints, StoredEndpoint } from '../storage/schema';
 import { environmentOf, type EnvironmentConfig } from './environment-config';
 import { AGENT_CLI_URL, readAgentCommand } from '../core/agent/agent-command';
+import { expandHarness } from '../core/agent/harness-presets';
 import { EFFORTS, WIRES, capabilitiesProblem, type Effort, type Wire } from '../core/config/capabilities';
 
 export interface CliConfig {
@@ -78,6 +79,10 @@ export const AGENT_KEYS: ReadonlySet<string> = new Set([
   'answerFile',
   'transcriptFile',
   'passEnv',
+  'stream',
+  'env',
+  'files',
+  'keyEnv',
   'model',
   'timeoutMs',
   'maxRetries',
@@ -105,10 +110,41 @@ function agentTarget(e: Record<string, unknown>): StoredEndpoint {
   };
 }
 
+/** A harness preset's settings (issue #42): `{"agent": "pi", "model"?, "args"?, "baseURL"?}`. */
+export const PRESET_KEYS: ReadonlySet<string> = new Set([
+  'agent',
+  'model',
+  'args',
+  'baseURL',
+  'timeoutMs',
+  'maxRetries',
+]);
+
+/**
+ * The target as a harness preset (core/agent/harness-presets.ts expands it): with a base URL the
+ * harness calls that endpoint with the target's key (SKILLWRIGHT_TARGET_API_KEY), given to it in
+ * the one variable it reads; without, it signs in its own way.
+ */
+function presetTarget(e: Record<string, unknown>): StoredEndpoint {
+  for (const k of Object.keys(e))
+    if (!PRESET_KEYS.has(k))
+      throw new ConfigError(`"target.${k}" is not a harness preset setting (${[...PRESET_KEYS].join(', ')}).`);
+  const r = expandHarness(e);
+  if ('problem' in r) throw new ConfigError(`"target": ${r.problem}.`);
+  const agent = agentTarget({
+    ...r.launch.command,
+    model: typeof e.model === 'string' ? `${e.agent} ${e.model}` : e.agent,
+    timeoutMs: e.timeoutMs,
+    maxRetries: e.maxRetries,
+  });
+  return { ...agent, ...(typeof e.baseURL === 'string' ? { baseURL: e.baseURL } : {}) };
+}
+
 function endpoint(v: unknown, role: string): StoredEndpoint {
   if (!v || typeof v !== 'object' || Array.isArray(v))
     throw new ConfigError(`"${role}" must be an object with "baseURL" and "model".`);
   const e = v as Record<string, unknown>;
+  if (role === 'target' && e.agent !== undefined) return presetTarget(e);
   if (role === 'target' && e.command !== undefined) return agentTarget(e);
   for (const k of Object.keys(e)) {
     if (k === 'apiKey' || k === 'key')
@@ -269,8 +305,9 @@ export function keysFromEnv(
   env: Env,
 ): { target: string; optimizer: string; judge?: string; userSimulator?: string } {
   const origin = (u: string) => new URL(u).origin;
-  // An agent CLI as the target signs in its own way: it has no key, and none is lent from it.
-  const agent = Boolean(endpoints.target.agentCommand);
+  // An agent CLI as the target signs in its own way: it has no key, and none is lent from it —
+  // unless it calls an endpoint with the target's key (a harness preset with a base URL).
+  const agent = Boolean(endpoints.target.agentCommand && !endpoints.target.agentCommand.keyEnv);
   const target = agent ? '' : env.SKILLWRIGHT_TARGET_API_KEY;
   const sameHost = (e: StoredEndpoint) => !agent && origin(e.baseURL) === origin(endpoints.target.baseURL);
   const optimizer = env.SKILLWRIGHT_OPTIMIZER_API_KEY ?? (sameHost(endpoints.optimizer) ? target : undefined);

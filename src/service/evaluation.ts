@@ -22,6 +22,7 @@ import { splitTriggerQueries, type TriggerQuery } from '../core/dataset/trigger-
 import { fail, type HostDeps, type Outcome } from './ports';
 import { isAgenticSetup, type RunEnvironmentSpec } from '../core/agent/environment-spec';
 import type { PackageFile } from '../core/skill/skill-package';
+import type { SkillMeta } from '../core/skill/skill-file';
 
 export interface EvaluateInput {
   skill: string;
@@ -36,6 +37,8 @@ export interface EvaluateInput {
   environment?: RunEnvironmentSpec;
   /** A skill package's untrained text files, which an agent may read. */
   packageFiles?: PackageFile[];
+  /** The skill's name and description (a package's front matter), for an agent that finds skills by them. */
+  skillMeta?: Partial<SkillMeta>;
 }
 
 export interface Evaluation {
@@ -55,7 +58,7 @@ export async function evaluateSkill(
 ): Promise<Outcome<Evaluation>> {
   // Items with a user_goal are conversations: the user simulator's own endpoint plays their users.
   const conversations = input.data.items.some((i) => i.agent?.user);
-  const chosen = targetOf(deps.agentCli, input.endpoints, input.config);
+  const chosen = await targetOf(deps, input.endpoints, input.config, input.skillMeta);
   if (!chosen.ok) return chosen;
   const port = await llmPortFor(deps, input.endpoints, input.config, 'evaluate', { conversations });
   if (!port.ok) return port;

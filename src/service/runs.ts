@@ -16,7 +16,7 @@ import { buildPromptSet } from '../engine/prompts';
 import { runTraining, type TrainOutcome } from '../engine/run/trainer';
 import { isEnvironmentError } from '../engine/environment';
 import type { RunEndpoints, RunRecord } from '../storage/schema';
-import { trainInputOf } from './train-input';
+import { skillMetaOf, trainInputOf } from './train-input';
 import { llmPortFor } from './llm-port';
 import { environmentOf, targetOf } from './target';
 import { fail, type Outcome, type ServiceDeps } from './ports';
@@ -122,7 +122,7 @@ export async function startRun(deps: ServiceDeps, runId: string, o: StartOptions
     );
   const raised = o.budget && JSON.stringify(o.budget) !== JSON.stringify(run.config.budget) ? o.budget : null;
   const config = raised ? { ...run.config, budget: raised } : run.config;
-  const chosen = targetOf(deps.agentCli, run.endpoints, config);
+  const chosen = await targetOf(deps, run.endpoints, config, skillMetaOf(run));
   if (!chosen.ok) return chosen;
   const port = await llmPortFor(deps, run.endpoints, config, 'run');
   if (!port.ok) return port;

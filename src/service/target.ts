@@ -21,6 +21,7 @@ import { modelTarget } from '../engine/target/model-target';
 import type { RunEndpoints, StoredEndpoint } from '../storage/schema';
 import { endpointConfig } from './endpoint-config';
 import { fail, type Outcome } from './outcome';
+import type { SkillMeta } from '../core/skill/skill-file';
 
 /** A server's token (or none), and where the person sets it, for a 401's advice. */
 export type TokenOf = (server: { name: string; url: string }) => Promise<{ token?: string; hint: string }>;
@@ -39,25 +40,55 @@ export interface EnvironmentHost {
   warn?(text: string): void;
 }
 
-/** A host that starts agent CLIs (the runner): the process part of that target (cli/agent-cli-target.ts). */
-export type AgentCliHost = (cmd: AgentCommand, o: { timeoutMs: number; maxRetries: number }) => AgentHarness;
+/** What an agent CLI is started with besides its command (cli/agent-cli-target.ts). */
+export interface AgentCliOptions {
+  timeoutMs: number;
+  maxRetries: number;
+  /** The target's key, for a command that names the variable its harness reads it from (`keyEnv`). */
+  key?: string;
+  /** The skill's name and description, for the front matter of a SKILL.md the agent finds it by. */
+  skill?: Partial<SkillMeta>;
+}
 
-/** The run's target: its endpoint's model, or the agent CLI its endpoint names (only where a host can start it). */
-export function targetOf(
-  agentCli: AgentCliHost | undefined,
+/** Where the target's key comes from (the host's KeySource, service/ports.ts). */
+interface TargetKeys {
+  keyFor(
+    role: 'target',
+    endpoints: RunEndpoints,
+  ): Promise<{ ok: true; key: string } | { ok: false; kind: string; message: string }>;
+}
+
+/** A host that starts agent CLIs (the runner): the process part of that target (cli/agent-cli-target.ts). */
+export type AgentCliHost = (cmd: AgentCommand, o: AgentCliOptions) => AgentHarness;
+
+/**
+ * The run's target: its endpoint's model, or the agent CLI its endpoint names (only where a host
+ * can start it) — given the target's key when its harness calls an endpoint with it.
+ */
+export async function targetOf(
+  deps: { agentCli?: AgentCliHost; keys: TargetKeys },
   endpoints: RunEndpoints,
   config: RunConfig,
-): Outcome<{ target: Target }> {
+  skill?: Partial<SkillMeta>,
+): Promise<Outcome<{ target: Target }>> {
   const cmd = endpoints.target.agentCommand;
   if (!isAgentTarget(endpoints.target) || !cmd) return { ok: true, target: modelTarget };
-  if (!agentCli)
+  if (!deps.agentCli)
     return fail(
       'invalid_config',
       `This run's target is an agent CLI (${endpoints.target.model}): only the headless runner can start it (skillwright resume --out DIR).`,
     );
+  const key = cmd.keyEnv ? await deps.keys.keyFor('target', endpoints) : null;
+  if (key && !key.ok) return fail(key.kind, key.message);
   // Its time limit and retries are the target endpoint's, with the target role's defaults.
   const e = endpointConfig(endpoints.target, '', config.targetConcurrency, 'target');
-  return { ok: true, target: harnessTarget(agentCli(cmd, { timeoutMs: e.timeoutMs, maxRetries: e.maxRetries })) };
+  const o = {
+    timeoutMs: e.timeoutMs,
+    maxRetries: e.maxRetries,
+    ...(key ? { key: key.key } : {}),
+    ...(skill ? { skill } : {}),
+  };
+  return { ok: true, target: harnessTarget(deps.agentCli(cmd, o)) };
 }
 
 /** Whether the run's target is an agent CLI (every rollout an agent's): a session's choice, and the estimate's. */

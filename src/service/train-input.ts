@@ -8,6 +8,15 @@ import type { TrainInput } from '../engine/run/trainer';
 import type { RunDataset } from '../engine/types';
 import type { RunRecord } from '../storage/schema';
 import { readableKeptFiles } from '../core/agent/package-text-files';
+import { parseSkillFile, type SkillMeta } from '../core/skill/skill-file';
+
+/** A run's skill's name and description, as its package's front matter says (an agent CLI finds it by them). */
+export function skillMetaOf(run: Pick<RunRecord, 'skillMeta' | 'skillPackage'>): Partial<SkillMeta> | undefined {
+  const front = run.skillPackage?.frontmatter ? parseSkillFile(`${run.skillPackage.frontmatter}\n`).meta : {};
+  const name = run.skillMeta?.name || front.name || run.skillPackage?.name;
+  const description = run.skillMeta?.description || front.description;
+  return name || description ? { ...(name ? { name } : {}), ...(description ? { description } : {}) } : undefined;
+}
 
 export function trainInputOf(run: RunRecord, data: RunDataset, config: RunConfig = run.config): TrainInput {
   return {

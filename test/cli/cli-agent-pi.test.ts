@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { startLlmServer, type LlmTestServer } from '../support/llm-server';
 import { makeWorldItems, ruleText } from '../support/rule-world';
 import { agentCli } from '../support/agent-clis';
@@ -55,9 +55,8 @@ function config(name: string, target: Record<string, unknown>, concurrency = 2):
       data: 'data.json',
       skill: 'skill.md',
       target: {
-        // The skill as AGENTS.md, which pi puts in its system prompt. (A SKILL.md package is
-        // listed by its description, and the runner writes "The skill being trained." there —
-        // a description no task matches, so a model would not load it: left for the Target seam.)
+        // The skill as AGENTS.md, which pi puts in its system prompt, by a hand-written command
+        // (the preset, below, writes a SKILL.md pi lists by the skill's own description).
         command: [pi, '-p', '--no-session', '--model', 'skillwright/sim-target'],
         model: 'pi',
         // pi's own folder and key (the runner passes nothing else but the basics, issue #39 M2).
@@ -72,7 +71,11 @@ function config(name: string, target: Record<string, unknown>, concurrency = 2):
   return name;
 }
 
-function cli(args: string[], key: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function cli(
+  args: string[],
+  key: string,
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: dir,
@@ -83,6 +86,7 @@ function cli(args: string[], key: string): Promise<{ code: number | null; stdout
         PI_OFFLINE: '1',
         PI_TEST_API_KEY: key,
         SKILLWRIGHT_OPTIMIZER_API_KEY: 'sk-agent',
+        ...env,
       },
     });
     let stdout = '';
@@ -133,4 +137,51 @@ describe('pi, the published CLI, as the target (issue #42)', () => {
       srv.set({ faults: [] });
     }
   }, 180_000);
+
+  it('the preset {"agent": "pi"}: pi finds the skill by its description, its events are the trajectory, it trains', async () => {
+    // Nothing of pi's set up by hand: the preset writes pi's models.json (the key in a variable),
+    // the skill as a SKILL.md whose description is the skill's own, and reads pi's JSON events.
+    writeFileSync(join(dir, 'lean.md'), '# Specimens\n\nAnswer with the code only.\n');
+    writeFileSync(
+      join(dir, 'preset.json'),
+      JSON.stringify({
+        data: 'data.json',
+        skill: 'lean.md',
+        target: { agent: 'pi', model: 'sim-target', baseURL: srv.url, maxRetries: 1 },
+        optimizer: { baseURL: srv.url, model: 'sim-optimizer', maxRetries: 0 },
+        split: { ratio: [4, 3, 3], seed: 1 },
+        // One step, no no-skill test: pi costs ~2 CPU-s a run (the suite's time).
+        run: { epochs: 1, batchSize: 4, minibatchSize: 2, targetConcurrency: 2, testNoSkill: false },
+      }),
+    );
+    const started = Date.now();
+    const r = await cli(['train', '--config', 'preset.json', '--out', 'preset', '--json'], 'unused', {
+      PATH: `${dirname(pi)}:${process.env.PATH ?? ''}`,
+      SKILLWRIGHT_TARGET_API_KEY: 'sk-agent',
+    });
+    expect(r.stderr).not.toMatch(/Stopped|problem/);
+    expect(r.code, r.stderr).toBe(0); // a lift was accepted
+    const summary = JSON.parse(r.stdout) as { testInitial: number; testBest: number; accepted: number };
+    expect(summary.testBest).toBeGreaterThan(summary.testInitial);
+    console.log(
+      `pi preset: held-out ${summary.testInitial.toFixed(2)} → ${summary.testBest.toFixed(2)}, ${targetCalls()} target calls so far, ${Math.round((Date.now() - started) / 1000)} s`,
+    );
+    const bundle = JSON.parse(readFileSync(join(dir, 'preset', 'run-bundle.json'), 'utf8')) as {
+      rollouts: {
+        status: string;
+        cached: boolean;
+        usage: { promptTokens: number };
+        trajectory?: { kind: string; name?: string; arguments?: string }[];
+      }[];
+    };
+    const ok = bundle.rollouts.filter((row) => row.status === 'ok' && !row.cached);
+    expect(ok.length).toBeGreaterThan(0);
+    // Every answer came through pi's events: pi's read of the listed SKILL.md, and its real token counts.
+    for (const row of ok) {
+      expect(row.trajectory?.find((e) => e.kind === 'tool' && e.name === 'read')?.arguments).toMatch(
+        /\.agents\/skills\/specimens\/SKILL\.md/,
+      );
+      expect(row.usage.promptTokens).toBeGreaterThan(1000); // pi's system prompt and tools, as pi counted them
+    }
+  }, 300_000);
 });

@@ -2,7 +2,7 @@
 // JSON Schema comes from the knob table (issue #21).
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { AGENT_KEYS, ConfigError, ENDPOINT_KEYS, keysFromEnv, parseCliConfig } from '../../src/cli/config';
+import { AGENT_KEYS, PRESET_KEYS, ConfigError, ENDPOINT_KEYS, keysFromEnv, parseCliConfig } from '../../src/cli/config';
 import { cliConfigSchema } from '../../src/cli/config-schema';
 import { DEFAULT_RUN_CONFIG } from '../../src/core/config/run-config';
 import { presetPrice } from '../../src/core/config/pricing';
@@ -103,6 +103,36 @@ describe('an agent CLI as the runner’s target', () => {
   });
 });
 
+// Issue #42: a published harness by name.
+describe('a harness preset as the runner’s target', () => {
+  const preset = (target: Record<string, unknown>) => JSON.stringify({ ...base, target });
+  it('expands to the preset’s command, stream, files and key variable; its endpoint is where the key goes', () => {
+    const t = parseCliConfig(preset({ agent: 'pi', model: 'sim-target', baseURL: 'http://127.0.0.1:8787/v1' })).config.endpoints.target;
+    expect(t).toMatchObject({ baseURL: 'http://127.0.0.1:8787/v1', model: 'pi sim-target', timeoutMs: 600_000, maxRetries: 2 });
+    expect(t.agentCommand).toMatchObject({ command: ['pi', '--mode', 'json', '-p', '--no-session', '--model', 'skillwright/sim-target'], skillFile: '.agents/skills/{name}/SKILL.md', stream: 'pi', keyEnv: 'SKILLWRIGHT_AGENT_API_KEY' });
+    // With an endpoint the target's key is needed, and may be the optimizer's on the same host.
+    expect(() => keysFromEnv(parseCliConfig(preset({ agent: 'pi', baseURL: 'https://other.example/v1' })).config.endpoints, { SKILLWRIGHT_OPTIMIZER_API_KEY: 'o' })).toThrow(/SKILLWRIGHT_TARGET_API_KEY/);
+    expect(keysFromEnv(parseCliConfig(preset({ agent: 'pi', baseURL: 'https://api.openai.com/v1' })).config.endpoints, { SKILLWRIGHT_TARGET_API_KEY: 't' })).toEqual({ target: 't', optimizer: 't' });
+    // Without one the harness signs in its own way: no key.
+    const own = parseCliConfig(preset({ agent: 'qwen' })).config.endpoints;
+    expect(own.target).toMatchObject({ baseURL: 'agent-cli://local', model: 'qwen' });
+    expect(keysFromEnv(own, { SKILLWRIGHT_OPTIMIZER_API_KEY: 'o' })).toEqual({ target: '', optimizer: 'o' });
+  });
+  it('names what is wrong with it', () => {
+    const bad = (t: Record<string, unknown>) => () => parseCliConfig(preset(t));
+    expect(bad({ agent: 'cursor' })).toThrow(/"agent" must be one of codex, claude, opencode, pi, qwen, gemini/);
+    expect(bad({ agent: 'pi', command: ['pi'] })).toThrow(/"target.command" is not a harness preset setting/);
+    expect(bad({ agent: 'pi', args: '--x' })).toThrow(/"args" must be a list of arguments/);
+  });
+  it('a hand-written command may not hand the agent a runner variable, nor its key under another role’s name', () => {
+    const agent = (t: Record<string, unknown>) => () => parseCliConfig(JSON.stringify({ ...base, target: { command: ['a'], ...t } }));
+    expect(agent({ env: { SKILLWRIGHT_OPTIMIZER_API_KEY: 'x' } })).toThrow(/"env" sets SKILLWRIGHT_OPTIMIZER_API_KEY/);
+    expect(agent({ keyEnv: 'SKILLWRIGHT_JUDGE_API_KEY' })).toThrow(/"keyEnv" may name SKILLWRIGHT_AGENT_API_KEY/);
+    expect(agent({ stream: 'cursor' })).toThrow(/"stream" must be one of/);
+    expect(agent({ files: [{ path: '../x', text: '' }] })).toThrow(/"files" must be a list of \{path, text\} inside the workspace/);
+  });
+});
+
 describe('the config’s JSON Schema (generated from the knob table)', () => {
   const schema = cliConfigSchema() as {
     properties: Record<string, { properties: Record<string, unknown>; oneOf: { properties: Record<string, unknown> }[] }>;
@@ -114,6 +144,7 @@ describe('the config’s JSON Schema (generated from the knob table)', () => {
     expect(Object.keys(schema.properties.run.properties).sort()).toEqual([...Object.keys(DEFAULT_RUN_CONFIG), 'preset'].sort());
     expect(Object.keys(schema.properties.target.oneOf[0].properties).sort()).toEqual([...ENDPOINT_KEYS].sort());
     expect(Object.keys(schema.properties.target.oneOf[1].properties).sort()).toEqual([...AGENT_KEYS].sort());
+    expect(Object.keys(schema.properties.target.oneOf[2].properties).sort()).toEqual([...PRESET_KEYS].sort());
     expect(schema.properties.run.properties.editBudget).toMatchObject({ type: 'integer', minimum: 1, maximum: 999, default: 4 });
   });
   it('is referenced by the example config, which the runner accepts', () => {

@@ -12,7 +12,7 @@ import { checkedSpec } from '../environment';
 export async function evaluate(args: CliArgs, io: CliIo): Promise<number> {
   const split = (args.split ?? 'test') as SplitName;
   if (!['train', 'val', 'test'].includes(split)) throw new ConfigError('--split must be train, val or test.');
-  const { config, dataset, skill, environment } = loadInputs(args, io);
+  const { config, dataset, skill, input, environment } = loadInputs(args, io);
   const spec = await checkedSpec(environment, io.importModule);
   const controller = stopOnInterrupt(io);
   const progress = new Progress(io.err, io.rawErr);
@@ -28,6 +28,7 @@ export async function evaluate(args: CliArgs, io: CliIo): Promise<number> {
         prices: config.prices,
         data: { items: dataset.items, splits: dataset.splits, ...(dataset.tools ? { tools: dataset.tools } : {}) },
         ...(spec ? { environment: spec } : {}),
+        ...(input.meta ? { skillMeta: input.meta } : {}),
       },
       { signal: controller.signal, onEvent: (e) => progress.event(e) },
     ),

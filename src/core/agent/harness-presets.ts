@@ -6,10 +6,13 @@
  * never into argv or a file. Without a base URL the harness uses its own login (a subscription).
  * Each was run against the test server and its streams recorded (test/fixtures/agent-streams/).
  */
-import type { AgentCommand } from './agent-command';
+import { AGENT_KEY_ENV, type AgentCommand } from './agent-command';
+import { HARNESSES, type HarnessName } from './harness-names';
 
-export const HARNESSES = ['codex', 'claude', 'opencode', 'pi', 'qwen', 'gemini'] as const;
-export type HarnessName = (typeof HARNESSES)[number];
+export { AGENT_KEY_ENV, HARNESSES, type HarnessName };
+
+/** The name of the endpoint's provider in a harness's own config. */
+const PROVIDER = 'skillwright';
 
 /** The wire API a harness speaks to its endpoint. */
 export type HarnessApi = 'chat' | 'responses' | 'anthropic-messages' | 'gemini';
@@ -29,19 +32,18 @@ export interface HarnessPreset {
   task: 'stdin' | 'argument';
 }
 
-/** A harness preset expanded for one run. */
+/** A harness preset expanded: the command with its stream, environment, files and key variable. */
 export interface HarnessLaunch {
   preset: HarnessPreset;
   command: AgentCommand;
-  /** Environment for the agent (no key); `{workspace}` is the item's workspace folder. */
-  env: Record<string, string>;
-  /** Files written in the workspace before the agent starts (configuration only, no key). */
-  files: { path: string; text: string }[];
 }
 
-/** The variable the runner puts the target's key in for harnesses whose config names a variable. */
-export const AGENT_KEY_ENV = 'SKILLWRIGHT_AGENT_API_KEY';
-const PROVIDER = 'skillwright';
+/** Flags, environment (`{workspace}`: the item's folder) and config files of a harness (never a key). */
+interface LaunchParts {
+  argv: string[];
+  env: Record<string, string>;
+  files: { path: string; text: string }[];
+}
 
 export const PRESETS: Record<HarnessName, HarnessPreset> = {
   codex: {
@@ -121,7 +123,7 @@ interface Endpoint {
 }
 
 /** Flags, environment and config files of each harness. */
-const LAUNCH: Record<HarnessName, (e: Endpoint) => Omit<HarnessLaunch, 'preset' | 'command'> & { argv: string[] }> = {
+const LAUNCH: Record<HarnessName, (e: Endpoint) => LaunchParts> = {
   codex: ({ model, baseURL }) => ({
     // exec: non-interactive; the sandbox keeps writes in the workspace, approvals never asked.
     argv: [
@@ -218,6 +220,8 @@ const LAUNCH: Record<HarnessName, (e: Endpoint) => Omit<HarnessLaunch, 'preset' 
               },
             }),
           },
+          // The runner asks again itself, and counts it: pi's own retries would hide the faults.
+          { path: '.skillwright/pi/settings.json', text: JSON.stringify({ retry: { enabled: false } }) },
         ]
       : [],
   }),
@@ -241,10 +245,14 @@ const LAUNCH: Record<HarnessName, (e: Endpoint) => Omit<HarnessLaunch, 'preset' 
 
 const SKILL_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
-/** A target `{agent, model?, args?, baseURL?}` expanded, or the problem with it (named by its key). */
+/**
+ * A target `{agent, model?, args?, baseURL?}` expanded — the one place a preset becomes a command —
+ * or the problem with it (named by its key). Without a skill name the skill file keeps `{name}`,
+ * which the runner fills with the run's skill's name as it writes the skill.
+ */
 export function expandHarness(
   raw: Record<string, unknown>,
-  skillName = 'trained-skill',
+  skillName?: string,
 ): { launch: HarnessLaunch } | { problem: string } {
   const agent = raw.agent;
   if (typeof agent !== 'string' || !(HARNESSES as readonly string[]).includes(agent))
@@ -256,7 +264,7 @@ export function expandHarness(
     return { problem: '"args" must be a list of arguments' };
   if (raw.baseURL !== undefined && (typeof raw.baseURL !== 'string' || !/^https?:\/\//.test(raw.baseURL)))
     return { problem: '"baseURL" must be an http(s) address' };
-  if (!SKILL_NAME.test(skillName))
+  if (skillName !== undefined && !SKILL_NAME.test(skillName))
     return { problem: `the skill's name "${skillName}" must be lower case letters, digits and -` };
   const preset = PRESETS[agent as HarnessName];
   const { argv, env, files } = LAUNCH[preset.name]({
@@ -271,11 +279,14 @@ export function expandHarness(
       preset,
       command: {
         command: [preset.program, ...argv, ...(args as string[]), ...tail],
-        skillFile: preset.skillFile.replace('{name}', skillName),
+        skillFile: skillName ? preset.skillFile.replace('{name}', skillName) : preset.skillFile,
         task: preset.task,
+        stream: preset.name,
+        ...(Object.keys(env).length ? { env } : {}),
+        ...(files.length ? { files } : {}),
+        // Without an endpoint the harness signs in its own way (a subscription): no key is given.
+        ...(raw.baseURL !== undefined ? { keyEnv: preset.keyEnv } : {}),
       },
-      env,
-      files,
     },
   };
 }

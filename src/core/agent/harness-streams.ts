@@ -17,7 +17,7 @@
  * - Gemini CLI `--output-format stream-json`: `message` (assistant text in deltas), `tool_use`,
  *   `tool_result`, `error`, and a closing `result` with `stats`.
  */
-import type { HarnessName } from './harness-presets';
+import type { HarnessName } from './harness-names';
 import type { TrajectoryEntry } from './trajectory';
 
 export interface HarnessRun {

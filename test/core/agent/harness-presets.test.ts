@@ -21,14 +21,22 @@ const URL_ = 'http://127.0.0.1:8787/v1';
 describe('a harness preset', () => {
   it('pi: json events, print mode, no session; its own models.json names the key’s variable', () => {
     const l = expand({ agent: 'pi', model: 'sim-target', baseURL: URL_, args: ['--thinking', 'off'] }, 'specimens');
-    expect(l.command).toEqual({
+    expect(l.command).toMatchObject({
       command: ['pi', '--mode', 'json', '-p', '--no-session', '--model', 'skillwright/sim-target', '--thinking', 'off'],
       skillFile: '.agents/skills/specimens/SKILL.md',
       task: 'stdin',
+      // Its output is read as pi's event stream; the key goes into the variable models.json names.
+      stream: 'pi',
+      keyEnv: AGENT_KEY_ENV,
     });
-    expect(l.env).toEqual({ PI_OFFLINE: '1', PI_CODING_AGENT_DIR: '{workspace}/.skillwright/pi' });
-    const models = JSON.parse(l.files[0].text) as { providers: Record<string, { baseUrl: string; apiKey: string }> };
+    expect(l.command.env).toEqual({ PI_OFFLINE: '1', PI_CODING_AGENT_DIR: '{workspace}/.skillwright/pi' });
+    const models = JSON.parse(l.command.files![0].text) as { providers: Record<string, { baseUrl: string; apiKey: string }> };
     expect(models.providers.skillwright).toMatchObject({ baseUrl: URL_, apiKey: AGENT_KEY_ENV });
+    // The runner retries and counts each fault; pi's own retries are off.
+    expect(JSON.parse(l.command.files![1].text)).toEqual({ retry: { enabled: false } });
+    // Without an endpoint: pi's own login, no key; without a skill name the runner fills it in.
+    expect(expand({ agent: 'pi' }).command).toMatchObject({ skillFile: '.agents/skills/{name}/SKILL.md' });
+    expect(expand({ agent: 'pi' }).command.keyEnv).toBeUndefined();
   });
 
   it('codex: exec --json in the workspace sandbox, a provider on the Responses API, the task from stdin', () => {
@@ -51,15 +59,15 @@ describe('a harness preset', () => {
       '-m',
       'sim-target',
     ]);
-    expect(l.env).toEqual({ OPENAI_BASE_URL: URL_, OPENAI_MODEL: 'sim-target' });
-    expect(l.preset.keyEnv).toBe('OPENAI_API_KEY');
-    expect(expand({ agent: 'qwen' }).env).toEqual({});
+    expect(l.command.env).toEqual({ OPENAI_BASE_URL: URL_, OPENAI_MODEL: 'sim-target' });
+    expect(l.command.keyEnv).toBe('OPENAI_API_KEY');
+    expect(expand({ agent: 'qwen' }).command.env).toBeUndefined();
   });
 
   it('every harness: no key in argv, env or files; the skill where that harness reads skills', () => {
     for (const agent of HARNESSES) {
       const l = expand({ agent, model: 'm', baseURL: URL_ }, 'specimens');
-      const said = JSON.stringify([l.command, l.env, l.files]);
+      const said = JSON.stringify([l.command, l.command.env, l.command.files]);
       expect(said).not.toMatch(/sk-|Bearer/);
       expect(l.command.skillFile).toBe(PRESETS[agent].skillFile.replace('{name}', 'specimens'));
       expect(l.command.command[0]).toBe(PRESETS[agent].program);
