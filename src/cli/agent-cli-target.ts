@@ -30,7 +30,7 @@ import { classifyAgentFailure, errorLines } from '../core/agent/agent-failure';
 import { readAgentTranscript } from '../core/agent/agent-transcript';
 import { splitBundle } from '../core/skill/skill-package';
 import { describeBody, formatSkillFile, skillName, type SkillMeta } from '../core/skill/skill-file';
-import { readHarnessStream, type HarnessRun } from '../core/agent/harness-streams';
+import { hopelessEvent, readHarnessStream, type HarnessRun } from '../core/agent/harness-streams';
 import type { TrajectoryEntry } from '../core/agent/trajectory';
 import type { AgentCliOptions } from '../service/target';
 import { isSectionPath } from '../core/skill/package-paths';
@@ -45,6 +45,8 @@ interface Attempt {
   stdout: string;
   stderr: string;
   timedOut: boolean;
+  /** The harness's words for why it cannot succeed, seen mid-run (it was stopped there). */
+  hopeless?: string;
 }
 
 /**
@@ -139,6 +141,7 @@ function run(
   o: { timeoutMs: number; key?: string },
   signal?: AbortSignal,
 ): Promise<Attempt> {
+  const stream = cmd.stream;
   const timeoutMs = o.timeoutMs;
   return new Promise((resolve, reject) => {
     // A task that starts with "-" would be read as an option (issue #39 L3): a space keeps it the task.
@@ -150,6 +153,8 @@ function run(
     let stderr = '';
     let timedOut = false;
     let settled = false;
+    let hopeless: string | undefined;
+    let seen = 0;
     const timer = setTimeout(() => {
       timedOut = true;
       killGroup(child);
@@ -168,9 +173,20 @@ function run(
       killGroup(child);
       child.stdout.destroy();
       child.stderr.destroy();
-      resolve({ code, stdout, stderr, timedOut });
+      resolve({ code, stdout, stderr, timedOut, ...(hopeless ? { hopeless } : {}) });
     };
-    child.stdout.on('data', (d: Buffer) => (stdout = (stdout + d.toString()).slice(0, MAX_OUTPUT)));
+    // A harness's stream is watched as it comes: an event that means it cannot succeed stops it.
+    const watch = () => {
+      const end = stdout.lastIndexOf('\n');
+      if (!stream || hopeless || end < seen) return;
+      for (const line of stdout.slice(seen, end).split('\n')) hopeless ??= hopelessEvent(stream, line) ?? undefined;
+      seen = end + 1;
+      if (hopeless) killGroup(child);
+    };
+    child.stdout.on('data', (d: Buffer) => {
+      stdout = (stdout + d.toString()).slice(0, MAX_OUTPUT);
+      watch();
+    });
     child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(0, MAX_OUTPUT)));
     child.on('error', (e) => {
       if (settled) return;
@@ -306,6 +322,15 @@ export function agentCliTarget(cmd: AgentCommand, o: AgentCliOptions & { backoff
           installSkill(ws, cmd.skillFile, skill, o.skill);
           const r = await run(cmd, ws, task, o, req.signal);
           if (req.signal?.aborted) throw new LlmError('aborted', 'The call was cancelled.', { role: 'target' });
+          // Claude Code retries a refused key for minutes: its first retry of one is the answer.
+          if (r.hopeless)
+            throw new LlmError(
+              'auth',
+              `The agent CLI stopped: its key was refused (${r.hopeless}); it would only retry.`,
+              {
+                role: 'target',
+              },
+            );
           if (r.timedOut) last = `it did not finish within ${Math.round(o.timeoutMs / 1000)} s`;
           else {
             const got = cmd.stream

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { agentCliTarget, installSkill } from '../../src/cli/agent-cli-target';
 import { expandHarness } from '../../src/core/agent/harness-presets';
+import { hopelessEvent } from '../../src/core/agent/harness-streams';
 import type { AgentCommand } from '../../src/core/agent/agent-command';
 import { LlmError } from '../../src/engine/ports';
 
@@ -136,5 +137,43 @@ say([{ type: 'text', text: JSON.stringify(seen) }], 'stop');
     expect(e.kind).toBe('server');
     expect(e.message).toMatch(/^The agent CLI failed 2 times \(last: .*429/);
     expect(runs()).toBe(2);
+  });
+
+  it('Claude Code retrying a refused key: stopped at its first api_retry of a 401, not after minutes of retries', async () => {
+    // A stand-in for claude: what the real one printed first (tests/fixtures: its init, then a
+    // retry of the 401), then the wait before its next retry — it would do so ten times.
+    const lines = readFileSync(new URL('../fixtures/agent-streams/claude-401.jsonl', import.meta.url), 'utf8').split(
+      '\n',
+    );
+    const probe = join(dir, 'claude.mjs');
+    writeFileSync(
+      probe,
+      `import { appendFileSync } from 'node:fs';
+appendFileSync(${JSON.stringify(join(dir, 'runs.log'))}, 'run\\n');
+process.stdout.write(${JSON.stringify(`${lines[0]}\n${lines[1]}\n`)});
+setTimeout(() => undefined, 60_000);
+`,
+    );
+    const cmd = { ...preset('claude'), command: [process.execPath, probe] };
+    const started = Date.now();
+    const e = await failure(
+      agentCliTarget(cmd, { timeoutMs: 20_000, maxRetries: 2, backoffMs: 1, key: 'sk-x' }).solve({
+        skill: '# Specimens\n',
+        prompt: TASK,
+        signal,
+      }),
+    );
+    expect(e.kind).toBe('auth');
+    expect(e.message).toBe(
+      'The agent CLI stopped: its key was refused (401 authentication_failed); it would only retry.',
+    );
+    expect(runs()).toBe(1);
+    expect(Date.now() - started).toBeLessThan(20_000); // not the time limit
+    // Its retries of a rate limit or a server error are its own business: never stopped.
+    for (const f of ['claude-429', 'claude-500'])
+      for (const line of readFileSync(new URL(`../fixtures/agent-streams/${f}.jsonl`, import.meta.url), 'utf8').split(
+        '\n',
+      ))
+        expect(hopelessEvent('claude', line)).toBeNull();
   });
 });

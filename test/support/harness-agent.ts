@@ -64,11 +64,11 @@ export function listedSkills(text: string): ListedSkill[] {
   return out.filter((s) => s.name);
 }
 
-/** Words a task and a skill's description share decide whether the model loads the skill. */
-function matches(skill: ListedSkill, task: string): boolean {
+/** Words a task and a skill's description share decide whether, and which, skill the model loads. */
+function overlap(skill: ListedSkill, task: string): number {
   const words = (s: string) => new Set((s.toLowerCase().match(/[a-z]{5,}/g) ?? []).map((w) => w.replace(/s$/, '')));
   const taskWords = words(task);
-  return [...words(skill.description)].some((w) => taskWords.has(w));
+  return [...words(skill.description)].filter((w) => taskWords.has(w)).length;
 }
 
 interface Tool {
@@ -113,7 +113,14 @@ export function taskOf(messages: readonly WireMessage[]): string {
 export function skillToLoad(turn: HarnessTurn & { toolText: string }): ListedSkill | null {
   const task = taskOf(turn.messages);
   const listed = listedSkills(`${contextOf(turn)}\n${turn.toolText}`);
-  return listed.find((s) => matches(s, task)) ?? null;
+  // The skill whose description fits the task best (a harness lists its own too: Qwen Code's qc-helper).
+  let best: ListedSkill | null = null;
+  let most = 0;
+  for (const s of listed) {
+    const n = overlap(s, task);
+    if (n > most) [best, most] = [s, n];
+  }
+  return best;
 }
 
 /**

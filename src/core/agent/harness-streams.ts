@@ -292,6 +292,23 @@ const READERS: Record<HarnessName, (stream: string) => HarnessRun> = {
   gemini: readGemini,
 };
 
+/**
+ * An event that means the run cannot succeed, seen as the harness prints it: Claude Code retries
+ * a refused key (401, 403) with growing delays — ten times, minutes — announcing each retry as an
+ * `api_retry` event. Its words ("401 authentication_failed") when so, to stop it at once; else null.
+ */
+export function hopelessEvent(harness: HarnessName, line: string): string | null {
+  if (harness !== 'claude' || !line.includes('"api_retry"')) return null;
+  try {
+    const e: unknown = JSON.parse(line);
+    if (!isRecord(e) || e.type !== 'system' || e.subtype !== 'api_retry') return null;
+    const status = e.error_status;
+    return status === 401 || status === 403 ? `${status} ${str(e.error) || 'refused'}` : null;
+  } catch {
+    return null;
+  }
+}
+
 /** A harness's JSON event stream (its standard output) read into a run. */
 export function readHarnessStream(harness: HarnessName, stream: string): HarnessRun {
   return READERS[harness](stream);
