@@ -189,6 +189,19 @@ export interface GateArtifact {
   tieBreak: TieBreakRecord | null;
   /** The gate rule's verdict on an accept (absent under the mean rule and in older runs). */
   rule?: GateRuleVerdict | null;
+  /** An undecided posterior verdict that asked for more evidence before deciding (issue #40). */
+  evidence?: EvidenceRecord | null;
+}
+
+/** What an undecided gate bought before deciding: more samples per item, and how the verdict moved. */
+export interface EvidenceRecord {
+  asked: 'samples';
+  /** Most samples per side and item, up from the run's. */
+  samples: number;
+  /** Target calls the extra samples took. */
+  calls: number;
+  before: { pBetter: number; pWorse: number };
+  after: { pBetter: number; pWorse: number };
 }
 
 export interface LrDecisionArtifact extends LrDecision {
@@ -220,6 +233,8 @@ export interface StepArtifacts {
   repair: RepairArtifact;
   /** Looking one step ahead from a neutral candidate (issue #32). */
   ahead: LookAheadArtifact;
+  /** Looking one step ahead at the items a repaired bundle still broke (issue #40). */
+  escape: LookAheadArtifact;
   /** The bundle applied to the current skill: the ranked edits, repaired. */
   candidate_edits: Edit[];
   apply_report: EditReportRow[];
@@ -257,6 +272,7 @@ const NAMES: readonly StepArtifactName[] = [
   'check',
   'repair',
   'ahead',
+  'escape',
   'candidate_edits',
   'apply_report',
   'gate',

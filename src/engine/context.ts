@@ -37,6 +37,21 @@ export interface EngineContext {
   comparator: ComparatorKind;
 }
 
+/**
+ * What the LLM port adapted to a model's refusals (a parameter dropped, a value changed: issue
+ * #44) goes to the run's log: the call succeeded, and the person should know what was sent.
+ */
+function loggingAdaptations(llm: LlmPort, emit: EventSink): LlmPort {
+  return {
+    ...llm,
+    complete: async (req) => {
+      const res = await llm.complete(req);
+      for (const message of res.adapted ?? []) emit({ type: 'log', level: 'warn', message });
+      return res;
+    },
+  };
+}
+
 /** The rollout template a config asks for: a bundled preset, or its own custom template. */
 export function rolloutTemplateOf(config: RunConfig, prompts: PromptSet): RolloutTemplate {
   if (config.rollout.preset === 'custom' && config.rollout.custom) return config.rollout.custom;
@@ -93,6 +108,7 @@ export async function createContext(a: {
     : '';
   return {
     ...a,
+    llm: loggingAdaptations(a.llm, a.emit),
     agent,
     comparator: comparatorOf(a.config),
     rolloutTemplate: template,

@@ -42,6 +42,7 @@ import {
   type SelectionOutcome,
 } from './validation-score';
 import type { Comparison, FlipUnits } from './verdict';
+import type { EvidenceRecord } from './artifacts';
 import type { Weighed } from './weigh';
 import { pooledBetter, type ItemShift } from '../core/verdict/paired-posterior';
 
@@ -87,7 +88,24 @@ export interface GatedCandidate {
   units: FlipUnits;
   /** The re-check of a would-be new best on fresh samples (noisy targets, issue #19). */
   recheck?: BestRecheck | null;
+  /** An undecided verdict's extra samples (issue #40); null when it decided on the run's samples. */
+  evidence?: EvidenceRecord | null;
 }
+
+/** An undecided verdict asks up to this many times the run's samples per side and item. */
+export const EVIDENCE_SAMPLES = 2;
+
+/**
+ * Undecided (issue #40): not sure enough to accept, yet "better" is plausible and "worse" no likelier
+ * than not, on a candidate the train check found better. A tie on a small, noisy validation set is
+ * not evidence of no gain: such a verdict asks for more samples before it says no.
+ */
+export function undecided(c: RunConfig, p: { pBetter: number; pWorse: number }): boolean {
+  return p.pBetter >= UNDECIDED_FROM && p.pBetter < c.gateConfidence && p.pWorse <= 0.5;
+}
+
+/** Below this chance of "better" a verdict has said no: more samples would rarely turn it. */
+const UNDECIDED_FROM = 0.2;
 
 /** A finished comparison, as the gate reads it. */
 export interface Compared {
@@ -219,11 +237,36 @@ export async function gateCandidate(
   const reference = a.against === 'best' ? before.bestSkill : before.currentSkill;
   // Posterior verdicts confirm the train check's strictness only when a tie comes to need it.
   const mayTie = c.useGate && c.tieBreak && !!(a.check?.strict || (a.check?.improved && a.check.confirmStrict));
-  const cmp = await compareOnSelection(ctx, s, data, a.phase, reference, a.candidate, {
-    policy: a.policy,
-    allowTie: mayTie,
-    ...(a.against === 'best' ? { earlyStop: false } : {}),
-  });
+  const compare = (samples?: number) =>
+    compareOnSelection(ctx, s, data, a.phase, reference, a.candidate, {
+      policy: a.policy,
+      allowTie: mayTie,
+      ...(a.against === 'best' ? { earlyStop: false } : {}),
+      ...(samples ? { samples } : {}),
+    });
+  let cmp = await compare();
+  let evidence: EvidenceRecord | null = null;
+  const first = cmp.cmp.verdict.posterior;
+  if (first && a.check?.improved && cmp.cmp.complete && undecided(c, first) && resamples(a.policy)) {
+    // Undecided on the run's samples: the same verdict weighed on with more (its samples so far count).
+    const samples = EVIDENCE_SAMPLES * a.policy.maxSamples;
+    const more = await compare(samples);
+    const after = more.cmp.verdict.posterior!;
+    evidence = {
+      asked: 'samples',
+      samples,
+      calls: more.cmp.calls,
+      before: { pBetter: first.pBetter, pWorse: first.pWorse },
+      after: { pBetter: after.pBetter, pWorse: after.pWorse },
+    };
+    const both = {
+      calls: cmp.cmp.calls + more.cmp.calls,
+      resampleCalls: cmp.cmp.resampleCalls + more.cmp.resampleCalls,
+    };
+    // The candidate was measured by the first comparison, not read from a cache: its outcome says so.
+    const outcome = { ...more.outcome, cacheHit: cmp.outcome.cacheHit, calls: both.calls };
+    cmp = { ...more, outcome, cmp: { ...more.cmp, ...both, units: { ...cmp.cmp.units, ...more.cmp.units } } };
+  }
   const units: FlipUnits = { ...cmp.cmp.units };
   const base = {
     selection: cmp.outcome,
@@ -282,5 +325,5 @@ export async function gateCandidate(
       ? { ...decision, state: { ...decision.state, currentScore: recheck.candidate, bestScore: recheck.candidate } }
       : { action: 'accept', state: { ...decision.state, bestSkill, bestScore, bestStep, bestOrigin } };
   }
-  return { decision, ...base, units, tieBreak: j.tieBreak, rule: j.rule, recheck };
+  return { decision, ...base, units, tieBreak: j.tieBreak, rule: j.rule, recheck, evidence };
 }

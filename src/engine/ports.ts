@@ -29,9 +29,15 @@ export interface ToolCallRequest {
   arguments: string;
 }
 
+/**
+ * A reasoning model's record of its thinking in one turn (a Responses API reasoning item, issue
+ * #44): opaque, passed back as it came with the turn's calls, so the next turn reasons on.
+ */
+export type ReasoningItem = Record<string, unknown>;
+
 export type ChatMessage =
   | { role: 'system' | 'user'; content: string }
-  | { role: 'assistant'; content: string; toolCalls?: ToolCallRequest[] }
+  | { role: 'assistant'; content: string; toolCalls?: ToolCallRequest[]; reasoning?: ReasoningItem[] }
   | { role: 'tool'; toolCallId: string; content: string };
 
 export interface LlmRequest {
@@ -58,6 +64,10 @@ export interface LlmResponse {
   usageEstimated?: boolean;
   /** Calls the model asked for instead of (or beside) an answer, when the request offered tools. */
   toolCalls?: ToolCallRequest[];
+  /** The turn's reasoning items (the Responses API), to pass back with its calls. */
+  reasoning?: ReasoningItem[];
+  /** What was adapted to the model's refusals before this call succeeded, in words for the run's log (issue #44). */
+  adapted?: string[];
 }
 
 /**

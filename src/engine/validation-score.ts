@@ -31,6 +31,9 @@ export interface Scoring {
   selectionCache: Record<string, SelectionScore>;
 }
 
+/** P(better) at which a gate's accept no longer waits for each of its gains to be settled. */
+const SURE_GAIN = 0.99;
+
 export function gateOptions(c: RunConfig): GateScoreOptions {
   return { metric: c.gateMetric, mixedWeight: c.gateMixedWeight, densityWeight: c.densityWeight };
 }
@@ -107,7 +110,14 @@ export async function compareOnSelection(
   phase: string,
   reference: string,
   candidate: string,
-  o: { policy: NoisePolicy; allowTie?: boolean; earlyStop?: boolean; gather?: boolean },
+  o: {
+    policy: NoisePolicy;
+    allowTie?: boolean;
+    earlyStop?: boolean;
+    gather?: boolean;
+    /** Posterior verdicts: most samples per side and item (default the run's): an undecided gate asks more. */
+    samples?: number;
+  },
 ): Promise<SelectionComparison> {
   const c = ctx.config;
   const hash = await skillHash(candidate);
@@ -144,9 +154,12 @@ export async function compareOnSelection(
     // A posterior weighs every sample either skill holds and stops as soon as it is sure (weigh.ts).
     posterior: {
       accept: c.gateConfidence,
+      ...(o.samples ? { samples: o.samples } : {}),
       wave: GATE_WAVE,
       // An accept rests on the items it gained: each is asked again until settled (a fluke rarely repeats).
       settleGains: true,
+      // …unless the candidate is better beyond doubt: many gains, one fluke among them changes nothing.
+      gainsUntil: SURE_GAIN,
       // A tie needs every item, and to know which were lost; a comparison that may not stop early, every item.
       scoreAll: !!o.allowTie || !earlyStop,
       settleAll: !!o.allowTie,

@@ -62,11 +62,19 @@ export interface WeighOptions extends SkillPair {
   acceptEarly?: boolean;
   /** Before stopping, ask again where a loss is plausible but not sure (a repair reads what was lost). */
   settleLosses?: boolean;
+  /**
+   * Stop as soon as the candidate is surely worse (P(worse) ≥ 0.99), its losses as they stand: a
+   * screen need not wait until even the luckiest answers to come could not save it, and a bundle that
+   * broke many items is repaired on that list — one fluke more or less in it changes nothing.
+   */
+  untilWorse?: boolean;
   /** Before stopping as sure, ask again where a gain is plausible but not sure (a tie rests on train gains alone). */
   settleGains?: boolean;
   /** Gains settled: from this chance (default 0.5, likelier than not) until this sure (default 0.9). */
   gainsFrom?: number;
   gainsSure?: number;
+  /** Gains are settled only while P(better) is below this (default 1: always): a sum this sure outlasts a fluke among its gains. */
+  gainsUntil?: number;
   /**
    * The noise the verdict assumes: each item's own level from the run's mix; where the run kept
    * only its flip tally, every level it leaves plausible (a gate's accept), its estimate alone (a
@@ -91,6 +99,8 @@ const PLAUSIBLE = 0.05;
 const LESS_TELLING = 0.25;
 /** A loss this likely is settled: the repair may read it. */
 const SURE = 0.9;
+/** A verdict this sure the candidate is worse stops, its losses as they stand (`untilWorse`). */
+const SURELY_WORSE = 0.99;
 
 const asSample = (r: RolloutRow): Sample => ({ hard: r.hard, soft: r.soft });
 const tallyOf = (rows: readonly RolloutRow[] | undefined): Tally => ({
@@ -188,11 +198,13 @@ export async function weighSkills(ctx: EngineContext, o: WeighOptions): Promise<
       (gains && !!o.settleGains && x.up >= (o.gainsFrom ?? 0.5) && x.up < (o.gainsSure ?? SURE))) &&
     samplesLeft(x.itemId);
   // Gains need settling only on the way to "sure"; a hopeless verdict leaves them.
-  const lossesOpen = (gains = false) => scoredAll && last!.items.some((x) => unsettled(x, gains));
+  const surelyWorse = () => !!o.untilWorse && !!last && last.pWorse >= SURELY_WORSE;
+  const lossesOpen = (gains = false) => scoredAll && !surelyWorse() && last!.items.some((x) => unsettled(x, gains));
   const decided = () => {
-    if (measure(weigh()) >= o.accept && (scoredAll || o.acceptEarly)) return !lossesOpen(true);
+    if (measure(weigh()) >= o.accept && (scoredAll || o.acceptEarly))
+      return !lossesOpen(last!.pBetter < (o.gainsUntil ?? 1));
     if (scoredAll ? o.settleAll : o.scoreAll) return false;
-    return measure(posterior(tallies(true))) < reject && !lossesOpen();
+    return (surelyWorse() || measure(posterior(tallies(true))) < reject) && !lossesOpen();
   };
   const take = (rows: readonly RolloutRow[]) => {
     for (const r of rows) if (r.status === 'ok' && !cand.has(r.itemId)) cand.set(r.itemId, [r]);
@@ -219,7 +231,7 @@ export async function weighSkills(ctx: EngineContext, o: WeighOptions): Promise<
     const settling = measure(last!) >= o.accept || measure(posterior(tallies(true))) < reject;
     const settles = !!(o.settleLosses || o.settleGains);
     for (const x of last!.items) {
-      const gains = measure(last!) >= o.accept;
+      const gains = measure(last!) >= o.accept && last!.pBetter < (o.gainsUntil ?? 1);
       if (!cand.has(x.itemId) || x.up + x.down < PLAUSIBLE || (settling && settles && !unsettled(x, gains))) continue;
       const held = (side: 'ref' | 'cand') => (side === 'ref' ? ref : cand).get(x.itemId)!.length;
       const sides = (['ref', 'cand'] as const).filter(

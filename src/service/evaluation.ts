@@ -3,6 +3,7 @@
  * candidate, and the cost estimate of a planned run. The host finds the data (the page's stored
  * dataset, the runner's file) and shows the answer; the LLM port and prompts are built here.
  */
+import type { Effort } from '../core/config/capabilities';
 import type { DatasetItem, SplitName } from '../core/dataset/dataset-types';
 import type { RunConfig } from '../core/config/run-config';
 import { rolloutTemplateOf } from '../engine/context';
@@ -136,6 +137,8 @@ export interface EstimateInput {
   environment?: RunEnvironmentSpec;
   /** The mean turns per rollout a run measured at its baseline, when there is one. */
   measuredTurns?: number;
+  /** The effort each role's calls reason at (core/config/capabilities.ts estimatedEffort): their reasoning tokens. */
+  reasoning?: Partial<Record<'target' | 'optimizer', Effort>>;
 }
 
 /** The cost of a planned run: calls per stage from the call formulas, tokens from the prompts. */
@@ -162,6 +165,7 @@ export function estimateCost(deps: Pick<HostDeps, 'promptFiles'>, input: Estimat
     template: rolloutTemplateOf(input.config, prompts),
     prompts,
     prices: input.prices,
+    ...(input.reasoning ? { reasoning: input.reasoning } : {}),
     ...(t ? { triggers: { train: t.train.length, val: t.val.length, test: t.test.length } } : {}),
     ...(loop
       ? {

@@ -5,6 +5,7 @@
  * expected failures come back as `{ok: false, error}` because Comlink keeps only the message
  * of a thrown error.
  */
+import type { Effort } from '../core/config/capabilities';
 import type { CostEstimate } from '../engine/cost-estimate';
 import type { Price, Prices } from '../engine/meter';
 import type { EngineStage, NoiseReading, RunEvent } from '../engine/events';
@@ -38,10 +39,11 @@ import type { BlameLine, BlameSource, SkillBlame } from '../service/skill-blame'
 import type { ReviewRequest } from '../engine/artifacts';
 import type { RunEndpoints, StoredEndpoint } from '../storage/schema';
 
-import type { RoleCheck } from './connection-test';
+import type { RoleCheck } from '../service/connection-check';
 import type {
   CheckArtifact,
   GateArtifact,
+  LookAheadArtifact,
   RepairArtifact,
   RewriteArtifact,
   ScreenedArtifact,
@@ -57,6 +59,7 @@ export type { BlameLine, BlameSource, SkillBlame, ReviewRequest };
 export type {
   CheckArtifact,
   GateArtifact,
+  LookAheadArtifact,
   RepairArtifact,
   RewriteArtifact,
   ScreenedArtifact,
@@ -192,6 +195,8 @@ export interface EstimateInput {
   triggerQueries?: TriggerQuery[];
   /** The run's environment (issue #30, #31): a module or MCP servers; with it, each rollout is a trajectory of turns. */
   environment?: RunEnvironmentSpec;
+  /** The effort each role's calls reason at, for the reasoning tokens (issue #44). */
+  reasoning?: Partial<Record<'target' | 'optimizer', Effort>>;
 }
 export interface ConnectionInput {
   target: StoredEndpoint;

@@ -33,7 +33,7 @@ describe('a stochastic target', () => {
   beforeAll(async () => {
     result = await trainSeed('noisy', 1, MEAN_GATE, { store });
     state = (await store.loadState('noisy-1'))!;
-  });
+  }, 120_000); // a whole run: the default 10 s hook timeout is too tight on a busy machine
 
   it('is measured: the probe and the verdicts find answers that change when asked again', () => {
     const flips = Object.values(state.flips ?? {});

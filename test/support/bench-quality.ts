@@ -24,6 +24,9 @@
  * - broad-blind / broad-blind-noisy: the broad world with a repairer that restores nothing (issue #40):
  *   replacing the broad rule always breaks the families it carried, and only the loop itself can ask
  *   for them back (the old gate never left the start: the train check said "no better" six times);
+ * - cold-noisier: the hard world's families from a start with no rule, the noisier target (20 % / 10 %)
+ *   and analysts that propose nothing useful 40 % of the time: few useful steps, each gain a few items
+ *   on a noisy validation set (the old gate said "no" to undecided verdicts: 0.891, min 0.75);
  * - aa: the A/A world (aa-world.ts) — the noisy target, a start right on half the items, an
  *   optimizer that only rewords: no candidate is better or worse, so every accept is a false one;
  * - activation / activation-noisy: the activation track's trigger world (bench-activation.ts);
@@ -119,7 +122,10 @@ export interface SeedResult {
 /** Generated worlds per set when none is named: both sets stay under 5 minutes on 2 cores. */
 export const DEFAULT_GENERATED = 16;
 
-export const WORLDS = ['hard', 'sloppy', 'easy', 'noisy', 'noisier', 'broad', 'broad-noisy', 'broad-pairs', 'broad-blind', 'broad-blind-noisy', 'aa'] as const;
+/** The hard world from a start with no rule (it scores what the target guesses). */
+const COLD_WORLD: HardWorldSpec = { ...HARD_WORLD, name: 'cold', initialSkill: INITIAL_SKILL };
+
+export const WORLDS = ['hard', 'sloppy', 'easy', 'noisy', 'noisier', 'broad', 'broad-noisy', 'broad-pairs', 'broad-blind', 'broad-blind-noisy', 'cold-noisier', 'aa'] as const;
 export type World = (typeof WORLDS)[number];
 
 /** Each world's server settings, dataset and starting skill. */
@@ -136,6 +142,8 @@ export function worldSetup(world: World, noise = 1): { server: Partial<ServerOpt
     case 'broad-noisy': return { server: { world: 'broad', noise, repairSlip: 0.35, targetNoise: { miss: 0.1, guess: 0.05 } }, spec: BROAD_WORLD };
     // A repairer that restores nothing: what the broad rule carried comes back only if the loop itself asks for it (issue #40).
     case 'broad-blind': return { server: { world: 'broad', noise, repairSlip: 0.35, optimizerHook: fallibleOptimizer({ spec: BROAD_WORLD, slip: noise, repairSlip: 0.35, repairBlind: 1 }) }, spec: BROAD_WORLD };
+    // The hard world's families from an empty start, the noisier target, analysts that propose nothing useful 40 % of the time.
+    case 'cold-noisier': return { server: { world: 'hard', noise, targetNoise: { miss: 0.2, guess: 0.1 }, spec: COLD_WORLD, optimizerHook: fallibleOptimizer({ spec: COLD_WORLD, slip: noise, repairSlip: 0, useless: 0.4 }) }, spec: COLD_WORLD };
     case 'broad-blind-noisy': return { server: { world: 'broad', noise, repairSlip: 0.35, targetNoise: { miss: 0.1, guess: 0.05 }, optimizerHook: fallibleOptimizer({ spec: BROAD_WORLD, slip: noise, repairSlip: 0.35, repairBlind: 1 }) }, spec: BROAD_WORLD };
   }
 }

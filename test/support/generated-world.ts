@@ -67,6 +67,9 @@ export const RANGES = {
   repairBlind: [0, 1],
 } as const;
 
+/** The least an A/A world's start knows, without its broad rule (a share of the test items). */
+const AA_START = 0.2;
+
 /** Shares of worlds with each feature. */
 const SHARES = {
   aa: 0.2,
@@ -193,7 +196,8 @@ export function generateWorld(seed: number, name = `world-${seed}`): GeneratedWo
   const sizes = { train: integer(rng, RANGES.train), val: integer(rng, RANGES.val), test: RANGES.test };
   // The start knows families until its accuracy (without the broad rule, which hides them) reaches
   // the one drawn: a broad start then holds rules a repair can keep.
-  const aim = uniform(rng, RANGES.startAccuracy);
+  // An A/A start knows a fifth of its world at least: rewordings of no rule would test nothing.
+  const aim = uniform(rng, aa ? [AA_START, RANGES.startAccuracy[1]] : RANGES.startAccuracy);
   const known: string[] = [];
   const spec = (k: string[], b = broad): HardWorldSpec => ({
     name,

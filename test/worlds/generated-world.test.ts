@@ -142,6 +142,12 @@ describe('a generated world', () => {
     expect(ws[0].name).toBe('x-1');
   });
 
+  it('gives an A/A world rules to reword: its start states a family’s rule at least', () => {
+    const aa = worldSet('x', 1, 200).filter((w) => w.aa);
+    expect(aa.length).toBeGreaterThan(20);
+    for (const w of aa) expect(w.start.known.length).toBeGreaterThan(0);
+  });
+
   it('states a paired family’s grade mark in the solved skill', () => {
     const w = [...Array(50).keys()].map((i) => generateWorld(i + 1)).find((x) => Object.keys(x.spec.grades).length)!;
     const [t] = Object.keys(w.spec.grades);

@@ -1,5 +1,6 @@
 /** `skillwright estimate --config F [--data F] [--skill F] [--json]`: the cost estimate the page shows before a run. */
 import { estimateCost } from '../../service/evaluation';
+import { estimatedEffort } from '../../core/config/capabilities';
 import { loadInputs } from '../inputs';
 import { EXIT, type CliArgs, type CliIo } from '../io';
 import { runnerDeps } from '../host';
@@ -15,6 +16,10 @@ export function estimate(args: CliArgs, io: CliIo): number {
     skill,
     prices: config.prices,
     target: config.endpoints.target,
+    reasoning: {
+      target: estimatedEffort(config.endpoints.target),
+      optimizer: estimatedEffort(config.endpoints.optimizer),
+    },
     ...(dataset.tools ? { datasetTools: dataset.tools } : {}),
     ...(spec ? { environment: spec } : {}),
     ...(triggers ? { triggerQueries: triggers } : {}),

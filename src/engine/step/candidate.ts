@@ -130,8 +130,15 @@ export async function buildCandidate(ctx: EngineContext, a: CandidateInput): Pro
       bundle = credit.bundle;
       check = credit.check;
     }
+    if (c.lookAhead && check.delta.regressed.length && bundle.applied.skill !== a.current) {
+      // The repair left items broken (a rule the bundle replaced carried them): the analysts read
+      // those items with the candidate, as the next step would, and their fixes join the bundle.
+      const escape = await lookAhead(ctx, { ...a, bundle, check, base, checkBundle }, 'regressed');
+      bundle = escape.bundle;
+      check = escape.check;
+    }
     if (c.lookAhead && onPlateau(check, base) && bundle.applied.skill !== a.current) {
-      const ahead = await lookAhead(ctx, { ...a, bundle, check, base, checkBundle });
+      const ahead = await lookAhead(ctx, { ...a, bundle, check, base, checkBundle }, 'plateau');
       bundle = ahead.bundle;
       check = ahead.check;
     }
@@ -152,8 +159,12 @@ export async function buildCandidate(ctx: EngineContext, a: CandidateInput): Pro
 }
 
 /**
- * A neutral candidate looks one step ahead (look-ahead.ts): the edits the next step would make to
- * it join the bundle, and the extended bundle goes on if its check finds it better on train.
+ * A candidate looks one step ahead (look-ahead.ts): the edits the next step would make to it join
+ * the bundle. From a plateau (it neither fixed nor broke a train item) the analysts read every item
+ * it still fails, and the extended bundle goes on if it fixes a train item and its check finds it
+ * better. From regressions the repair left (issue #40: a replaced rule carried families the
+ * repairer did not restore), they read only the items it broke — a repair aimed at them — and the
+ * extended bundle goes on if it breaks fewer and its check still finds it better.
  */
 async function lookAhead(
   ctx: EngineContext,
@@ -163,21 +174,35 @@ async function lookAhead(
     base: RolloutRow[];
     checkBundle: (phase: string, bundle: Bundle) => Promise<TrainCheck>;
   },
+  from: 'plateau' | 'regressed',
 ): Promise<{ bundle: Bundle; check: TrainCheck }> {
-  const ahead = await editsAhead(ctx, { ...a, edits: a.bundle.edits, candidate: a.bundle.applied.skill });
+  const name = from === 'plateau' ? 'ahead' : 'escape';
+  const ahead = await editsAhead(ctx, {
+    ...a,
+    edits: a.bundle.edits,
+    candidate: a.bundle.applied.skill,
+    keyPrefix: `${a.key}/${name}`,
+    ...(from === 'regressed' ? { focus: a.check.delta.regressed } : {}),
+  });
   const extended = ahead.edits.length ? bundleOf(a.current, [...a.bundle.edits, ...ahead.edits]) : null;
-  let grown = extended && extended.applied.skill !== a.bundle.applied.skill ? extended : null;
-  let check = grown ? await a.checkBundle(`${a.key}/check-ahead`, grown) : null;
+  // Nothing new, or back to the current skill (the fixes only undid the bundle): nothing to check.
+  const changes = (b: Bundle) => b.applied.skill !== a.bundle.applied.skill && b.applied.skill !== a.current;
+  let grown = extended && changes(extended) ? extended : null;
+  let check = grown ? await a.checkBundle(`${a.key}/check-${name}`, grown) : null;
   if (grown && check && ctx.config.repairEdits && check.delta.regressed.length) {
     // The step ahead broke items too: the same credit assignment, under its own keys.
-    const credit = await assignCredit(ctx, { ...a, key: `${a.key}/ahead`, bundle: grown, check });
+    const credit = await assignCredit(ctx, { ...a, key: `${a.key}/${name}`, bundle: grown, check });
     grown = credit.bundle;
     check = credit.check;
   }
   if (grown) grown = applyingOnly(a.current, grown);
-  // Taken only if the step ahead fixes a train item and the check finds it better: the plateau crossed.
-  const taken = !!check?.improved && check.delta.improved.length > 0;
-  await putStepArtifact(ctx, a.key, 'ahead', {
+  // From a plateau: taken only if the step ahead fixes a train item and the check finds it better.
+  // From regressions: taken if it repairs — fewer items broken — and the check still finds it better.
+  const taken =
+    from === 'plateau'
+      ? !!check?.improved && check.delta.improved.length > 0
+      : !!grown && !!check?.improved && check.delta.regressed.length < a.check.delta.regressed.length;
+  await putStepArtifact(ctx, a.key, name, {
     failing: ahead.failing,
     proposed: ahead.proposed,
     added: grown ? grown.edits.filter((e) => !a.bundle.edits.includes(e)) : [],

@@ -188,6 +188,7 @@ async function weighOnTrain(ctx: EngineContext, a: TrainPair): Promise<TrainChec
       wave: a.wave,
       scoreAll: a.findRegressions,
       settleLosses: a.findRegressions,
+      untilWorse: true,
       acceptEarly: true,
     });
   const check = trainCheckOf(ctx, await weigh(SCREEN_LEAD));

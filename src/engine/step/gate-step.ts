@@ -95,6 +95,7 @@ export async function gateStep(session: TrainSession, s: Scoring, a: GateStepInp
     recheck: gated.recheck ? (({ units: _units, ...stored }) => stored)(gated.recheck) : null,
     carried: patch?.carried ?? 0,
     rule: gated.rule,
+    evidence: gated.evidence ?? null,
     tieBreak: gated.tieBreak
       ? {
           accepted: gated.tieBreak.accepted,

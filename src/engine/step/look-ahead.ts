@@ -8,6 +8,11 @@
  * the bundle, and the extended bundle is checked on the same train items. It goes on only if the
  * check finds it better; else the step rejects as before. Every call is a checkpoint like any
  * other stage's, so a resumed step replays it.
+ *
+ * The escape (issue #40) is the same look aimed at the items a bundle broke when its repair left
+ * them broken: an over-broad rule replaced by precise ones loses the families it carried, and a
+ * repairer that does not restore them locks the run at its start. The failure analysts read those
+ * items with the candidate, as the next step would, and propose their rules.
  */
 import { screenEdits } from '../../core/skill/edit-screen';
 import { isPass } from '../../core/verdict/credit';
@@ -47,6 +52,10 @@ export interface LookAheadInput {
   batchSeed: number;
   bufferText: string;
   metaText: string;
+  /** Only these failing items are read (a repair aimed at what the bundle broke); default every failure. */
+  focus?: readonly string[];
+  /** Where its calls are kept: `${key}/ahead` by default. */
+  keyPrefix?: string;
 }
 
 /** What one step ahead proposes for the neutral candidate: the failures it read, and the edits ranked in. */
@@ -58,10 +67,13 @@ export interface Ahead {
 
 /** The edits one step ahead would add to the neutral candidate (none: nothing to look at, or nothing proposed). */
 export async function editsAhead(ctx: EngineContext, a: LookAheadInput): Promise<Ahead> {
-  const failing: RolloutRow[] = a.check.rows.filter((r) => r.status === 'ok' && !isPass(r.hard));
+  const focus = a.focus ? new Set(a.focus) : null;
+  const failing: RolloutRow[] = a.check.rows.filter(
+    (r) => r.status === 'ok' && !isPass(r.hard) && (!focus || focus.has(r.itemId)),
+  );
   const none = { failing: failing.map((r) => r.itemId), proposed: 0, edits: [] };
   if (!failing.length || a.budget <= 0) return none;
-  const keyPrefix = `${a.key}/ahead`;
+  const keyPrefix = a.keyPrefix ?? `${a.key}/ahead`;
   // The failures the candidate still has, read by the failure analysts as the next step would.
   const seen = await reflect(ctx, {
     keyPrefix,

@@ -73,7 +73,12 @@ export function messagesOf(system: string, user: string, entries: readonly Traje
   ];
   for (const e of entries) {
     if (e.kind === 'assistant')
-      out.push({ role: 'assistant', content: e.content, ...(e.toolCalls?.length ? { toolCalls: e.toolCalls } : {}) });
+      out.push({
+        role: 'assistant',
+        content: e.content,
+        ...(e.toolCalls?.length ? { toolCalls: e.toolCalls } : {}),
+        ...(e.reasoning?.length ? { reasoning: e.reasoning } : {}),
+      });
     else if (e.kind === 'tool') out.push({ role: 'tool', toolCallId: e.callId, content: e.result });
     // A simulated user's message; its closing words (the conversation ended) are not sent.
     else if (!e.end) out.push({ role: 'user', content: e.content });
@@ -178,15 +183,19 @@ export async function runAgent(
         turn: turnNo,
         content: res.text,
         ...(res.toolCalls?.length ? { toolCalls: uniqueIds(res.toolCalls, turnNo) } : {}),
+        // The turn's reasoning goes back with its calls (the Responses API): the next turn reasons on.
+        ...(res.reasoning?.length ? { reasoning: res.reasoning } : {}),
       });
       await save();
     }
     const answer = finalAnswerOf(cp.entries);
+    // A finished row keeps what the agent did, not its provider's opaque reasoning.
+    const entries = cp.entries.map((e) => (e.kind === 'assistant' && e.reasoning ? withoutReasoning(e) : e));
     return {
-      entries: cp.entries,
+      entries,
       answer,
       usage: cp.usage,
-      messages: messagesOf(prompts.system, prompts.user, cp.entries),
+      messages: messagesOf(prompts.system, prompts.user, entries),
       episode,
       notes,
       checkpointed: true,
@@ -195,6 +204,11 @@ export async function runAgent(
     await episode?.close().catch(() => undefined);
     throw e;
   }
+}
+
+function withoutReasoning(e: Extract<TrajectoryEntry, { kind: 'assistant' }>): TrajectoryEntry {
+  const { reasoning: _dropped, ...kept } = e;
+  return kept;
 }
 
 /** Model turns since the last user message: `maxTurns` limits each of a conversation's exchanges. */

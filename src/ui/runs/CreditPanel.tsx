@@ -1,10 +1,17 @@
 /**
  * What the step did with its edits before and around the gate (issue #8): edits dropped before
- * ranking with their reasons, the train-batch check, the bundle repair and the validation
+ * ranking with their reasons, the train-batch check, the bundle repair, a look one step ahead (from
+ * a plateau, or the escape aimed at what a repair left broken: issue #40) and the validation
  * tie-break. Reads the step's artifacts; a run with these mechanisms off shows none of it.
  */
 import { DROP_REASON_TEXT } from '../../core/skill/edit-screen';
-import type { CheckArtifact, RepairArtifact, ScreenedArtifact, TieBreakRecord } from '../../worker/api-types';
+import type {
+  CheckArtifact,
+  LookAheadArtifact,
+  RepairArtifact,
+  ScreenedArtifact,
+  TieBreakRecord,
+} from '../../worker/api-types';
 import type { Edit } from '../../core/skill/edits';
 import { Card } from '../common/Field';
 
@@ -76,15 +83,47 @@ export function DroppedEdits({ screened }: { screened?: ScreenedArtifact }) {
   );
 }
 
-/** The train-batch check, the bundle repair and the tie-break, after ranking. */
+/**
+ * A look one step ahead (issues #32, #40): from a plateau, the analysts read what the candidate still
+ * fails; as an escape, what its repair left broken. What they added, and whether it went on.
+ */
+function LookAhead(a: { look: LookAheadArtifact; from: 'plateau' | 'regressed'; repaired: boolean }) {
+  const { look, from } = a;
+  const read = `${look.failing.length} train item${look.failing.length === 1 ? '' : 's'}`;
+  return (
+    <Card title={from === 'plateau' ? 'Looked one step ahead' : 'Escape: a repair aimed at what the bundle broke'}>
+      <p>
+        {from === 'plateau'
+          ? `The candidate fixed and broke no train item, yet answered failures differently: the failure analysts read the ${read} it still fails, as the next step would.`
+          : `${a.repaired ? `The repair left ${read} broken` : `The bundle broke ${read}`}: instead of rejecting, the failure analysts read those items with the candidate, as the next step would.`}{' '}
+        {look.added.length
+          ? `${look.added.length} edit${look.added.length === 1 ? '' : 's'} joined the bundle`
+          : 'Nothing was added'}
+        {look.after ? <> → {afterText(look.after)}</> : ''} →{' '}
+        <strong>{look.taken ? 'the extended bundle went on' : 'not taken: the bundle stayed as it was'}</strong>.
+      </p>
+      {look.added.length > 0 && (
+        <ul className="edits">
+          {look.added.map((e, i) => (
+            <EditLine key={i} e={e} />
+          ))}
+        </ul>
+      )}
+    </Card>
+  );
+}
+
+/** The train-batch check, the bundle repair, a look ahead and the tie-break, after ranking. */
 export function CheckAndRepair(a: {
   check?: CheckArtifact;
   repair?: RepairArtifact;
+  escape?: LookAheadArtifact;
+  ahead?: LookAheadArtifact;
   tieBreak?: TieBreakRecord | null;
   skippedByCheck?: boolean;
 }) {
   const { check, repair, tieBreak } = a;
-  if (!check && !repair && !tieBreak) return null;
+  if (!check && !repair && !tieBreak && !a.ahead && !a.escape) return null;
   return (
     <>
       {check && (
@@ -190,6 +229,8 @@ export function CheckAndRepair(a: {
           )}
         </Card>
       )}
+      {a.escape && <LookAhead look={a.escape} from="regressed" repaired={!!repair} />}
+      {a.ahead && <LookAhead look={a.ahead} from="plateau" repaired={!!repair} />}
       {tieBreak && (
         <Card title="Validation tie-break">
           <p>

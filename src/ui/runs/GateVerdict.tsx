@@ -10,7 +10,8 @@ const pValue = (p: number) => (p < 0.001 ? 'p < 0.001' : `p = ${p.toFixed(p < 0.
  * by item — a posterior verdict's items likely gained and lost and its probability of better (issue
  * #32); a vote verdict's items won and lost after settling, the exact sign test of winning that often
  * by chance and the margin — how many items were asked again, then the tie-break, the rule and the
- * fresh re-check of a would-be best. Older runs show the plain scores.
+ * fresh re-check of a would-be best, and what an undecided verdict asked for before deciding (issue #40).
+ * Older runs show the plain scores.
  */
 export function GateVerdict({ gate }: { gate: GateArtifact }) {
   const v = gate.verdict;
@@ -48,6 +49,14 @@ export function GateVerdict({ gate }: { gate: GateArtifact }) {
               : 'One answer per item: the target has looked deterministic.'}
           {gate.flipUpper !== undefined && ` Flip rate bound ${(gate.flipUpper * 100).toFixed(1)}%.`}
           {c && c.resampleCalls > 0 && ` ${plural(c.resampleCalls, 'call')} for the repeats.`}
+        </p>
+      )}
+      {gate.evidence && (
+        <p className="small" aria-label="Evidence bought">
+          Undecided on the run’s samples (better with probability {gate.evidence.before.pBetter.toFixed(3)}, worse{' '}
+          {gate.evidence.before.pWorse.toFixed(3)}): instead of saying no, the gate asked again where a change was
+          plausible, up to {gate.evidence.samples} answers per item ({plural(gate.evidence.calls, 'call')}) → better
+          with probability <strong>{gate.evidence.after.pBetter.toFixed(3)}</strong>.
         </p>
       )}
       {gate.recheck && (

@@ -70,6 +70,8 @@ export function StepInspector({
       <CheckAndRepair
         check={detail.artifacts.check}
         repair={detail.artifacts.repair}
+        escape={detail.artifacts.escape}
+        ahead={detail.artifacts.ahead}
         tieBreak={gate?.tieBreak}
         skippedByCheck={gate?.skippedByCheck}
       />

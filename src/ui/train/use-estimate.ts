@@ -2,7 +2,8 @@ import { useEffect, useMemo, useState } from 'react';
 import { trainer } from '../../client/trainer-client';
 import type { RunConfig } from '../../core/config/run-config';
 import type { CostEstimate } from '../../worker/api-types';
-import { runEnvironment, useApp } from '../../store/app-store';
+import { effectiveOptimizer, runEnvironment, useApp } from '../../store/app-store';
+import { estimatedEffort } from '../../core/config/capabilities';
 import { chargedPrices, tierPriceFactor } from '../../core/config/service-tier';
 
 /**
@@ -42,6 +43,10 @@ export function useEstimate(
         datasetId,
         config,
         skill,
+        reasoning: {
+          target: estimatedEffort(connection.target),
+          optimizer: estimatedEffort(effectiveOptimizer(connection)),
+        },
         ...(triggerQueries ? { triggerQueries } : {}),
         ...(environment ? { environment } : {}),
       };

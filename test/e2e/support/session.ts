@@ -122,12 +122,17 @@ export async function chooseWorld(page: Page, srv: LlmTestServer): Promise<void>
  * accepts a tie on the noisy optimizer).
  */
 export async function chooseHardWorld(page: Page, hardSrv: LlmTestServer): Promise<void> {
-  await connect(page, hardSrv.url, 'sk-e2e-key');
+  await chooseRuleWorld(page, hardSrv, { name: 'hard', skill: HARD_INITIAL_SKILL, items: makeHardWorldItems(), splits: '54 train · 18 validation · 48 test', seed: '7' });
+}
+
+/** A rule world's starting skill and dataset (its items carry their splits), the Standard preset and a seed. */
+export async function chooseRuleWorld(page: Page, srv: LlmTestServer, w: { name: string; skill: string; items: readonly object[]; splits: string; seed: string }): Promise<void> {
+  await connect(page, srv.url, 'sk-e2e-key');
   await page.getByRole('link', { name: 'Skill' }).click();
-  await page.getByLabel('Open skill file').setInputFiles({ name: 'hard-skill.md', mimeType: 'text/markdown', buffer: Buffer.from(HARD_INITIAL_SKILL) });
-  await page.waitForFunction((want) => JSON.parse(localStorage.getItem('skillwright-ui')!).state.skill === want, HARD_INITIAL_SKILL);
-  await uploadDataset(page, 'hard-world.json', JSON.stringify(makeHardWorldItems()));
-  await page.getByText(/54 train · 18 validation · 48 test/).waitFor();
+  await page.getByLabel('Open skill file').setInputFiles({ name: `${w.name}-skill.md`, mimeType: 'text/markdown', buffer: Buffer.from(w.skill) });
+  await page.waitForFunction((want) => JSON.parse(localStorage.getItem('skillwright-ui')!).state.skill === want, w.skill);
+  await uploadDataset(page, `${w.name}-world.json`, JSON.stringify(w.items));
+  await page.getByText(w.splits).waitFor();
   await page.getByRole('button', { name: 'Use this dataset' }).click();
   await page.getByText(/Training will use/).waitFor();
   // The multiple-choice example may be the last dataset loaded: back to exact answers.
@@ -135,7 +140,7 @@ export async function chooseHardWorld(page: Page, hardSrv: LlmTestServer): Promi
   await page.getByLabel('Rollout template').selectOption('qa');
   await page.getByRole('link', { name: 'Train' }).click();
   await page.getByRole('radio', { name: 'Standard' }).check();
-  await setKnobs(page, { ...KNOBS, Seed: '7' });
+  await setKnobs(page, { ...KNOBS, Seed: w.seed });
 }
 
 /** What a newcomer meets on Train (issue #33): the form controls in view, whether Start training is, the page's height. */
