@@ -299,7 +299,7 @@ export async function gateCandidate(
   // skill most of the time, and when not the candidate meets the best too.
   const best = async () => {
     if (a.against === 'best') return beatsOrTies(c, cmp);
-    const b = await versusBest(ctx, s, data, a.phase, a.candidate, a.policy);
+    const b = await versusBest(ctx, s, data, a);
     Object.assign(units, b.units);
     return b;
   };
@@ -318,7 +318,7 @@ export async function gateCandidate(
     decision.state.bestSkill !== before.bestSkill
   ) {
     // Against the winner's curse: only a candidate that still wins on fresh samples becomes best.
-    recheck = await recheckAsBest(ctx, s, data, a.phase, a.candidate, a.policy);
+    recheck = await recheckAsBest(ctx, s, data, a);
     Object.assign(units, recheck.units);
     const { bestSkill, bestScore, bestStep, bestOrigin } = before;
     decision = recheck.confirmed

@@ -9,7 +9,7 @@ import { extractJsonObject, type JsonObject } from '../core/basics/json-extract'
 import { skillHash } from '../core/basics/hash';
 import { renderTemplate } from '../core/config/templates';
 import type { EngineContext } from './context';
-import { isLlmError, LlmError } from './ports';
+import { isLlmError, LlmError, type LlmResponse } from './ports';
 import { PauseError } from './pause';
 import { callStageOfPrompt } from '../core/config/stages';
 import type { PromptName } from './prompts';
@@ -92,37 +92,7 @@ async function send(
     settled = true;
     const note = res.usageEstimated ? ctx.meter.noteEstimated() : null;
     if (note) ctx.emit({ type: 'log', level: 'warn', message: note });
-    // A reply cut off by the output limit is dropped, never "repaired" into partial edits.
-    const truncated = res.finishReason === 'length';
-    const json = truncated ? null : extractJsonObject(res.text);
-    const record: OptimizerCallRecord = {
-      runId: ctx.runId,
-      key,
-      stage: prompt,
-      inputHash,
-      requestPreview: user.slice(0, 2000),
-      raw: res.text,
-      parsed: json,
-      ok: json !== null,
-      usage: res.usage,
-      latencyMs: ctx.now() - started,
-      ...(truncated
-        ? { error: { kind: 'truncated', message: 'The reply was cut off by the output token limit and was dropped.' } }
-        : {}),
-    };
-    if (memoise(json)) await ctx.store.putCall(record);
-    if (truncated)
-      ctx.emit({
-        type: 'log',
-        level: 'warn',
-        message: `${key}: the optimizer's reply was cut off by its output token limit and was dropped (raise "Optimizer max output tokens" on Connect); falling back.`,
-      });
-    else if (!json)
-      ctx.emit({
-        type: 'log',
-        level: 'warn',
-        message: `${key}: the optimizer's reply held no usable JSON; falling back.`,
-      });
+    const json = await keepReply(ctx, { key, prompt, inputHash, user, res, started, memoise });
     return { json, replayed: false };
   } catch (e) {
     // A failed call that still used tokens (a reply cut off empty) is billed: count it.
@@ -136,6 +106,57 @@ async function send(
     ctx.emit({ type: 'log', level: 'warn', message: `${key}: ${e.message}` });
     return { json: null, error: e, replayed: false };
   }
+}
+
+/**
+ * A reply's JSON, recorded as the call's memo when `memoise` says it is a finished call. A reply
+ * cut off by the output limit is dropped, never "repaired" into partial edits; one without
+ * usable JSON is said in the log (the stage falls back).
+ */
+async function keepReply(
+  ctx: EngineContext,
+  c: {
+    key: string;
+    prompt: PromptName;
+    inputHash: string;
+    user: string;
+    res: LlmResponse;
+    started: number;
+    memoise: (json: JsonObject | null) => boolean;
+  },
+): Promise<JsonObject | null> {
+  const { key, prompt, inputHash, user, res, started, memoise } = c;
+  const truncated = res.finishReason === 'length';
+  const json = truncated ? null : extractJsonObject(res.text);
+  const record: OptimizerCallRecord = {
+    runId: ctx.runId,
+    key,
+    stage: prompt,
+    inputHash,
+    requestPreview: user.slice(0, 2000),
+    raw: res.text,
+    parsed: json,
+    ok: json !== null,
+    usage: res.usage,
+    latencyMs: ctx.now() - started,
+    ...(truncated
+      ? { error: { kind: 'truncated', message: 'The reply was cut off by the output token limit and was dropped.' } }
+      : {}),
+  };
+  if (memoise(json)) await ctx.store.putCall(record);
+  if (truncated)
+    ctx.emit({
+      type: 'log',
+      level: 'warn',
+      message: `${key}: the optimizer's reply was cut off by its output token limit and was dropped (raise "Optimizer max output tokens" on Connect); falling back.`,
+    });
+  else if (!json)
+    ctx.emit({
+      type: 'log',
+      level: 'warn',
+      message: `${key}: the optimizer's reply held no usable JSON; falling back.`,
+    });
+  return json;
 }
 
 /** Pause when too many calls of one stage failed in transport (errors are not model output). */

@@ -10,6 +10,7 @@ import { isGain, isTie } from '../core/verdict/epsilon';
 import { skillHash } from '../core/basics/hash';
 import { gateScore, semanticDensity, type GateScoreOptions } from '../core/verdict/gate';
 import type { NoisePolicy } from '../core/verdict/noise';
+import type { PairedVerdict } from '../core/verdict/paired-verdict';
 import type { Comparison, FlipUnits } from './verdict';
 import { GATE_WAVE } from './weigh';
 import { compare } from './comparator';
@@ -169,26 +170,34 @@ export async function compareOnSelection(
   });
   const score = firstSampleScore(cmp.candRows, ids.length, cmp.complete);
   if (!cached || score.complete) s.selectionCache[hash] = score;
-  const v = cmp.verdict;
   const outcome = { hash, score, gate: gateScore(score.hard, score.soft, opts, candidate), cacheHit, calls: cmp.calls };
-  // Posterior verdicts on a target seen to flip score each side by its expected pass rate: the
-  // candidate's drawn toward the reference where its own samples say little (the selection it
-  // survived), on a measured score's scale. A target that never changed an answer has no luck to
-  // correct for: its scores are as measured.
+  return { outcome, cmp, ...onGateScale(cmp.verdict, o.policy, density, reference, candidate) };
+}
+
+/**
+ * The candidate's gain and both skills' scores on the gate's scale. Posterior verdicts on a target
+ * seen to flip score each side by its expected pass rate: the candidate's drawn toward the
+ * reference where its own samples say little (the selection it survived), on a measured score's
+ * scale. A target that never changed an answer has no luck to correct for: its scores are as
+ * measured. Mean verdicts add each skill's density bonus.
+ */
+function onGateScale(
+  v: PairedVerdict,
+  policy: NoisePolicy,
+  density: (skill: string) => number,
+  reference: string,
+  candidate: string,
+): Pick<SelectionComparison, 'gain' | 'refScore' | 'candScore'> {
   if (v.posterior) {
-    const steady = (o.policy.flips?.minority ?? 0) === 0;
+    const steady = (policy.flips?.minority ?? 0) === 0;
     return {
-      outcome,
-      cmp,
       gain: v.posterior.gain / Math.max(1, v.n),
       refScore: steady ? v.refScore : v.posterior.refRate,
       candScore: steady ? v.candScore : v.posterior.candRate,
     };
   }
   return {
-    outcome,
-    cmp,
-    gain: v.gain + densityGain,
+    gain: v.gain + (density(candidate) - density(reference)),
     refScore: v.refScore + density(reference),
     candScore: v.candScore + density(candidate),
   };
@@ -220,6 +229,13 @@ export function sameSkill(a: string, b: string): boolean {
   return a === b || injectEmptySlowUpdate(a) === b || injectEmptySlowUpdate(b) === a;
 }
 
+/** A candidate held against the run's best skill: the gate's phase it was scored in, and the noise policy. */
+export interface BestAsk {
+  phase: string;
+  candidate: string;
+  policy: NoisePolicy;
+}
+
 /**
  * Whether a candidate that beat (or tied) the current skill also beats the best one. When current
  * and best are the same skill, the gate's verdict already answered; otherwise the candidate is
@@ -229,9 +245,7 @@ export async function versusBest(
   ctx: EngineContext,
   s: Scoring,
   data: RunDataset,
-  phase: string,
-  candidate: string,
-  policy: NoisePolicy,
+  { phase, candidate, policy }: BestAsk,
 ): Promise<{ beats: boolean; ties: boolean; units: FlipUnits }> {
   if (sameSkill(s.gate.currentSkill, s.gate.bestSkill)) return { beats: true, ties: true, units: {} };
   const cmp = await compareOnSelection(ctx, s, data, `${phase}-best`, s.gate.bestSkill, candidate, {
@@ -268,9 +282,7 @@ export async function recheckAsBest(
   ctx: EngineContext,
   s: Scoring,
   data: RunDataset,
-  phase: string,
-  candidate: string,
-  policy: NoisePolicy,
+  { phase, candidate, policy }: BestAsk,
 ): Promise<BestRecheck> {
   const ids = selectionIds(ctx.config, data);
   // A sample number settling never draws (it stops below maxSamples): fresh for every item.

@@ -5,9 +5,7 @@
  */
 import type { RunEnvironmentSpec } from '../core/agent/environment-spec';
 import type { AgentCommand } from '../core/agent/agent-command';
-import type { BatchApi } from '../core/config/batch-api';
-import type { Capabilities, ReasoningEffort, Wire } from '../core/config/capabilities';
-import type { ServiceTier } from '../core/config/service-tier';
+import type { EndpointSettings } from '../core/config/endpoint-settings';
 import type { SkillMeta } from '../core/skill/skill-file';
 import type { TriggerQuery } from '../core/dataset/trigger-queries';
 import type { PackageShell } from '../core/skill/package-zip';
@@ -29,28 +27,9 @@ export const DB_NAME = 'skillwright';
 export const DB_VERSION = 4;
 
 /** Endpoint settings as stored with a run: never the key. */
-export interface StoredEndpoint {
-  baseURL: string;
-  model: string;
-  temperature?: number;
-  maxOutputTokens?: number;
-  reasoningEffort?: ReasoningEffort;
-  reasoningModel?: boolean;
-  /** The wire chosen by hand (issue #44); unset: the probe's choice, else Chat Completions. */
-  api?: Wire;
-  /** What Test connection found the model to accept (llm/capabilities.ts); stale once the model changes. */
-  capabilities?: Capabilities;
-  headers?: Record<string, string>;
-  /** Leave out the SDK's x-stainless-* headers (llm/minimal-headers.ts). */
-  minimalHeaders?: boolean;
+export interface StoredEndpoint extends EndpointSettings {
   timeoutMs?: number;
   maxRetries?: number;
-  /** `service_tier` sent with every call (issue #22); not sent when unset. */
-  serviceTier?: ServiceTier;
-  /** The target's batch API, for its one-shot phases (issue #22 item 4); unset: every call live. */
-  batchApi?: BatchApi;
-  /** Wait between batch polls (default 30 s; the CLI's config can shorten it for a local server). */
-  batchPollMs?: number;
   /** The target is an agent CLI the runner starts per item (issue #31); its address is a stand-in. */
   agentCommand?: AgentCommand;
 }

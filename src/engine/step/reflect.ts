@@ -125,30 +125,8 @@ export async function reflect(ctx: EngineContext, input: ReflectInput): Promise<
     Promise.all(groups.success.map((rows, i) => call('success', rows, i))),
   ]);
   checkErrorRate(ctx, 'analyst', [...fail, ...succ]);
-  const summaries: string[] = [];
-  for (const r of fail) {
-    const list = r.json?.failure_summary;
-    if (Array.isArray(list)) {
-      for (const s of list) {
-        if (s && typeof s === 'object') {
-          const o = s as Record<string, unknown>;
-          summaries.push(`${String(o.failure_type ?? 'other')}: ${String(o.description ?? '')}`);
-        }
-      }
-    }
-  }
-  const appendixNotes: string[] = [];
-  for (const [list, kind] of [
-    [fail, 'failure'],
-    [succ, 'success'],
-  ] as const) {
-    if (!aware(kind)) continue;
-    for (const r of list) {
-      const notes = r.json?.appendix_notes;
-      if (Array.isArray(notes))
-        for (const n of notes) if (typeof n === 'string' && n.trim()) appendixNotes.push(n.trim());
-    }
-  }
+  const summaries = failureSummaries(fail);
+  const appendixNotes = [...(aware('failure') ? notesOf(fail) : []), ...(aware('success') ? notesOf(succ) : [])];
   return {
     appendixNotes,
     failure: fail
@@ -160,4 +138,29 @@ export async function reflect(ctx: EngineContext, input: ReflectInput): Promise<
     summaries,
     calls: fail.length + succ.length,
   };
+}
+
+/** What the failure analysts summarised, one line per kind of failure. */
+function failureSummaries(results: readonly OptimizerResult[]): string[] {
+  const out: string[] = [];
+  for (const r of results) {
+    const list = r.json?.failure_summary;
+    if (!Array.isArray(list)) continue;
+    for (const s of list)
+      if (s && typeof s === 'object') {
+        const o = s as Record<string, unknown>;
+        out.push(`${String(o.failure_type ?? 'other')}: ${String(o.description ?? '')}`);
+      }
+  }
+  return out;
+}
+
+/** The reminders skill-aware analysts added (§3.8), trimmed, the empty ones left out. */
+function notesOf(results: readonly OptimizerResult[]): string[] {
+  const out: string[] = [];
+  for (const r of results) {
+    const notes = r.json?.appendix_notes;
+    if (Array.isArray(notes)) for (const n of notes) if (typeof n === 'string' && n.trim()) out.push(n.trim());
+  }
+  return out;
 }

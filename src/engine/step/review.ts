@@ -34,6 +34,31 @@ async function dropUnreviewedArtifacts(ctx: EngineContext, key: string, check: u
   if (!check) await deleteStepArtifact(ctx, key, 'check');
 }
 
+/** What the person is asked to approve: each edit (or the rewrite), the reasoning, the skill before and after. */
+function reviewRequest(step: number, current: string, cand: Candidate, proposal: string): ReviewRequest {
+  const items =
+    cand.kind === 'rewrite'
+      ? [
+          {
+            label: 'Rewrite of the whole skill',
+            detail: cand.changeSummary.join('\n') || 'The optimizer rewrote the skill.',
+          },
+        ]
+      : cand.edits.map((e, i) => ({
+          label: `${e.op}${e.target ? ` after/at "${String(e.target).slice(0, 60)}"` : ''}`,
+          detail: describeEdit(e, i),
+        }));
+  return {
+    step,
+    items,
+    reasoning: cand.kind === 'rewrite' ? cand.reasoning : cand.ranked.reasoning,
+    skillBefore: current,
+    candidate: cand.skill,
+    ...(cand.kind === 'patch' ? { edits: cand.edits } : {}),
+    proposal,
+  };
+}
+
 /** The candidate the person approved; pauses the run until a decision is stored. */
 export async function reviewCandidate(
   ctx: EngineContext,
@@ -47,34 +72,14 @@ export async function reviewCandidate(
   // step can rebuild a different proposal (an analyst call that failed before succeeds now).
   const decision = stored && stored.answers === proposal ? stored : undefined;
   if (!decision) {
-    const items =
-      cand.kind === 'rewrite'
-        ? [
-            {
-              label: 'Rewrite of the whole skill',
-              detail: cand.changeSummary.join('\n') || 'The optimizer rewrote the skill.',
-            },
-          ]
-        : cand.edits.map((e, i) => ({
-            label: `${e.op}${e.target ? ` after/at "${String(e.target).slice(0, 60)}"` : ''}`,
-            detail: describeEdit(e, i),
-          }));
-    const request: ReviewRequest = {
-      step: a.step,
-      items,
-      reasoning: cand.kind === 'rewrite' ? cand.reasoning : cand.ranked.reasoning,
-      skillBefore: a.current,
-      candidate: cand.skill,
-      ...(cand.kind === 'patch' ? { edits: cand.edits } : {}),
-      proposal,
-    };
+    const request = reviewRequest(a.step, a.current, cand, proposal);
     await putStepArtifact(ctx, a.key, 'review_request', request);
     const changed = stored
       ? ' The proposal changed since your decision (a call that had failed was made again), so it is asked again.'
       : '';
     throw new PauseError(
       'review',
-      `Review step ${a.step}: ${items.length} proposed change${items.length === 1 ? '' : 's'} wait for your approval on the Train screen.${changed}`,
+      `Review step ${a.step}: ${request.items.length} proposed change${request.items.length === 1 ? '' : 's'} wait for your approval on the Train screen.${changed}`,
     );
   }
   const approved = new Set(decision.approved);

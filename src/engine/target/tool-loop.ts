@@ -22,13 +22,13 @@ import type { DatasetItem } from '../../core/dataset/dataset-types';
 import { renderRollout } from '../../core/config/templates';
 import { callStageOfPhase } from '../../core/config/stages';
 import { turnLimit } from '../../core/config/run-config';
-import { envCall, type ToolOutcome } from '../environment';
+import { envCall, type EnvEpisode, type ToolEnvironment, type ToolOutcome } from '../environment';
 import { userTurn } from './simulated-user';
 import { getCheckpoint, putCheckpoint, type Checkpoints } from '../artifacts';
 import { checkpointKey } from '../keys';
 import type { TargetDeps, TargetJob, TargetRun } from '../target-port';
 import { meteredCall, replyNotes } from './metered-call';
-import type { ChatMessage, LlmResponse, LlmUsage } from '../ports';
+import type { ChatMessage, LlmResponse, LlmUsage, ToolCallRequest } from '../ports';
 import { keptArguments, limitedAnswer } from '../tool-limits';
 
 const ZERO: LlmUsage = { promptTokens: 0, completionTokens: 0, reasoningTokens: 0 };
@@ -94,21 +94,8 @@ export async function runAgent(
   const { item, setting } = a;
   const maxTurns = turnLimit(ctx.config);
   const prompts = renderRollout(ctx.rolloutTemplate, setting.promptSkill, item, ctx.config.rollout.contextLimit);
-  const saved = await getCheckpoint(ctx.store, ctx.runId, 'trajectory', a.cacheKey);
-  const cp: Checkpoint = saved ? { entries: [...saved.entries], usage: saved.usage } : { entries: [], usage: ZERO };
-  // Turns a crashed session made are in no row: a meter rebuilt from the rows counts them here, once.
-  if (saved) {
-    const turns = saved.entries.filter((e) => e.kind === 'assistant').length;
-    ctx.meter.addCheckpointed(
-      checkpointKey('trajectory', a.cacheKey),
-      callStageOfPhase(a.phase),
-      'target',
-      saved.usage,
-      turns,
-    );
-  }
+  const cp = await resumedTrajectory(ctx, a.cacheKey, a.phase);
   const envTools = new Set(ctx.agent.environmentTools.map((t) => t.name));
-  const offered = new Set(setting.tools.map((t) => t.name));
   const env = ctx.agent.environment;
   const user = item.agent?.user;
   const needsEpisode = env && setting.tools.some((t) => envTools.has(t.name));
@@ -121,15 +108,7 @@ export async function runAgent(
         if (e.kind === 'tool' && envTools.has(e.name) && !e.error)
           await envCall(env, () => episode.call(e.name, parsedOrEmpty(e.arguments)));
 
-    const answerCall = async (name: string, argsText: string): Promise<ToolOutcome> => {
-      if (!offered.has(name)) return { result: `Error: unknown tool ${name}`, error: true };
-      const parsed = parseArguments(argsText);
-      if (!parsed.ok) return { result: `Error: ${parsed.error}`, error: true };
-      if (name === READ_FILE && setting.files && !envTools.has(READ_FILE))
-        return readSkillFile(setting.files, parsed.args);
-      if (episode && envTools.has(name)) return envCall(env, () => episode.call(name, parsed.args));
-      return { result: declaredResult(item.agent?.toolResults, name, parsed.args) };
-    };
+    const answerCall = toolAnswers({ item, setting, envTools, env, episode });
     const save = () => {
       ctx.meter.noteCheckpoint(checkpointKey('trajectory', a.cacheKey));
       return putCheckpoint(ctx.store, ctx.runId, 'trajectory', a.cacheKey, cp);
@@ -147,26 +126,13 @@ export async function runAgent(
       }
       if (last?.kind === 'assistant' || last?.kind === 'tool') {
         // Answer the calls of the last turn that are still unanswered, in order.
-        const turn = [...cp.entries].reverse().find((e) => e.kind === 'assistant')!;
-        const asked = turn.kind === 'assistant' ? (turn.toolCalls ?? []) : [];
-        const answered = new Set(
-          cp.entries.filter((e) => e.kind === 'tool' && e.turn === turn.turn).map((e) => (e as ToolEntry).callId),
-        );
-        const pending = asked.filter((c) => !answered.has(c.id));
+        const { turn, asked, pending } = unanswered(cp.entries);
         if (pending.length) {
           // One checkpoint for the turn's answers (issue #39 M4): a resume asks at most this turn again.
           for (const next of pending) {
             const index = asked.indexOf(next);
             const out = await limitedAnswer(index, next.arguments, () => answerCall(next.name, next.arguments));
-            cp.entries.push({
-              kind: 'tool',
-              turn: turn.turn,
-              callId: next.id,
-              name: next.name,
-              arguments: next.arguments,
-              result: out.result,
-              ...(out.error ? { error: true as const } : {}),
-            });
+            cp.entries.push(toolEntry(turn.turn, next, out));
           }
           await save();
           continue;
@@ -178,14 +144,7 @@ export async function runAgent(
       const res = await targetTurn(ctx, a.phase, messages, setting.tools);
       cp.usage = addUsage(cp.usage, res.usage);
       notes.push(...replyNotes(ctx, res));
-      cp.entries.push({
-        kind: 'assistant',
-        turn: turnNo,
-        content: res.text,
-        ...(res.toolCalls?.length ? { toolCalls: uniqueIds(res.toolCalls, turnNo) } : {}),
-        // The turn's reasoning goes back with its calls (the Responses API): the next turn reasons on.
-        ...(res.reasoning?.length ? { reasoning: res.reasoning } : {}),
-      });
+      cp.entries.push(assistantEntry(turnNo, res));
       await save();
     }
     const answer = finalAnswerOf(cp.entries);
@@ -206,9 +165,85 @@ export async function runAgent(
   }
 }
 
+/**
+ * Who answers a tool call: an unknown tool or bad arguments are the agent's error; `read_file`
+ * reads the skill's package (unless the environment serves it); the environment's own tools go
+ * to its episode; any other tool answers with the item's declared result.
+ */
+function toolAnswers(o: {
+  item: DatasetItem;
+  setting: AgentSetting;
+  envTools: ReadonlySet<string>;
+  env: ToolEnvironment | undefined;
+  episode: EnvEpisode | null;
+}): (name: string, argsText: string) => Promise<ToolOutcome> {
+  const { item, setting, envTools, env, episode } = o;
+  const offered = new Set(setting.tools.map((t) => t.name));
+  return async (name, argsText) => {
+    if (!offered.has(name)) return { result: `Error: unknown tool ${name}`, error: true };
+    const parsed = parseArguments(argsText);
+    if (!parsed.ok) return { result: `Error: ${parsed.error}`, error: true };
+    if (name === READ_FILE && setting.files && !envTools.has(READ_FILE))
+      return readSkillFile(setting.files, parsed.args);
+    if (episode && env && envTools.has(name)) return envCall(env, () => episode.call(name, parsed.args));
+    return { result: declaredResult(item.agent?.toolResults, name, parsed.args) };
+  };
+}
+
+/** A tool call's answer as the trajectory keeps it. */
+function toolEntry(turn: number, call: ToolCallRequest, out: ToolOutcome): TrajectoryEntry {
+  return {
+    kind: 'tool',
+    turn,
+    callId: call.id,
+    name: call.name,
+    arguments: call.arguments,
+    result: out.result,
+    ...(out.error ? { error: true as const } : {}),
+  };
+}
+
+/** A model turn as the trajectory keeps it: its text and calls — and its reasoning, which goes back with its calls. */
+function assistantEntry(turn: number, res: LlmResponse): TrajectoryEntry {
+  return {
+    kind: 'assistant',
+    turn,
+    content: res.text,
+    ...(res.toolCalls?.length ? { toolCalls: uniqueIds(res.toolCalls, turn) } : {}),
+    // The Responses API: the next turn reasons on from this one's reasoning items.
+    ...(res.reasoning?.length ? { reasoning: res.reasoning } : {}),
+  };
+}
+
 function withoutReasoning(e: Extract<TrajectoryEntry, { kind: 'assistant' }>): TrajectoryEntry {
   const { reasoning: _dropped, ...kept } = e;
   return kept;
+}
+
+/** The trajectory so far from its checkpoint, or a new one. */
+async function resumedTrajectory(ctx: TargetDeps, cacheKey: string, phase: string): Promise<Checkpoint> {
+  const saved = await getCheckpoint(ctx.store, ctx.runId, 'trajectory', cacheKey);
+  if (!saved) return { entries: [], usage: ZERO };
+  // Turns a crashed session made are in no row: a meter rebuilt from the rows counts them here, once.
+  const turns = saved.entries.filter((e) => e.kind === 'assistant').length;
+  ctx.meter.addCheckpointed(
+    checkpointKey('trajectory', cacheKey),
+    callStageOfPhase(phase),
+    'target',
+    saved.usage,
+    turns,
+  );
+  return { entries: [...saved.entries], usage: saved.usage };
+}
+
+/** The last model turn, the calls it asked for, and those not answered yet. */
+function unanswered(entries: readonly TrajectoryEntry[]) {
+  const turn = [...entries].reverse().find((e) => e.kind === 'assistant')!;
+  const asked = turn.kind === 'assistant' ? (turn.toolCalls ?? []) : [];
+  const answered = new Set(
+    entries.filter((e) => e.kind === 'tool' && e.turn === turn.turn).map((e) => (e as ToolEntry).callId),
+  );
+  return { turn, asked, pending: asked.filter((c) => !answered.has(c.id)) };
 }
 
 /** Model turns since the last user message: `maxTurns` limits each of a conversation's exchanges. */
