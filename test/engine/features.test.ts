@@ -251,7 +251,12 @@ describe('autonomous edit budget (§3.4)', () => {
       const d = (await store.getArtifact(runId, `s${String(s.step).padStart(4, '0')}/lr_decision`))!.value as { learningRate: number; availableItems: number };
       expect(d.learningRate).toBe(Math.max(1, Math.ceil(d.availableItems / 2)));
       expect(s.editBudget).toBe(d.learningRate);
-      expect(s.nEditsRanked).toBeLessThanOrEqual(d.learningRate);
+      // A look one step ahead adds the next step's edits, ranked within their own budget (issues #32, #40).
+      const key = `s${String(s.step).padStart(4, '0')}`;
+      const ahead = await Promise.all(['ahead', 'escape'].map((k) => store.getArtifact(runId, `${key}/${k}`)));
+      const added = ahead.reduce((n, a) => n + ((a?.value as { taken: boolean; added: unknown[] } | undefined)?.taken ? (a!.value as { added: unknown[] }).added.length : 0), 0);
+      expect(added).toBeLessThanOrEqual(d.learningRate);
+      expect(s.nEditsRanked).toBeLessThanOrEqual(d.learningRate + added);
     }
     const state = (await store.loadState(runId))!;
     expect(state.schedule.stepsTaken).toBe(0); // the schedule is not stepped in this mode
