@@ -50,11 +50,12 @@ export default defineConfig(
   layer('src/mcp/**', ['llm', 'storage', 'service', 'worker', 'store', 'client', 'ui'], ['openai', 'idb', 'comlink', 'react', 'zustand'],
     'src/mcp is the MCP SDK under the engine’s ToolEnvironment.'),
   layer('src/storage/**', ['llm', 'mcp', 'service', 'worker', 'store', 'client', 'ui'], ['openai', 'comlink', 'react', 'zustand'], 'src/storage is IndexedDB under the engine’s ports.'),
-  layer('src/service/**', ['mcp', 'worker', 'cli', 'store', 'client', 'ui'], ['react', 'zustand', 'monaco-editor', 'comlink', 'idb', '@modelcontextprotocol/*'],
-    'The run service is written over ports: no host, page code, browser storage or environment maker (a host brings those).'),
+  // The service reaches mcp/ for one thing: service/target.ts connects a run's MCP servers (issue #41).
+  layer('src/service/**', ['worker', 'cli', 'store', 'client', 'ui'], ['react', 'zustand', 'monaco-editor', 'comlink', 'idb', '@modelcontextprotocol/*'],
+    'The run service is written over ports: no host, page code or browser storage (a host brings those).'),
   layer('src/worker/**', ['store', 'client', 'ui', 'cli'], ['react', 'zustand', 'monaco-editor'], 'The worker never imports page code.'),
-  layer('src/cli/**', ['worker', 'llm', 'store', 'client', 'ui'], ['react', 'zustand', 'monaco-editor', 'idb', 'comlink', 'openai'],
-    'The headless runner is a host of the run service: no browser worker, LLM client, page code or browser storage.'),
+  layer('src/cli/**', ['worker', 'llm', 'mcp', 'store', 'client', 'ui'], ['react', 'zustand', 'monaco-editor', 'idb', 'comlink', 'openai'],
+    'The headless runner is a host of the run service: no browser worker, LLM client, MCP connection (the service makes a run’s environment), page code or browser storage.'),
   { files: ['src/cli/**', 'src/storage/file-store.ts'], languageOptions: { globals: { ...globals.node } } },
   // The page reaches below only through the worker API's contract.
   ...['store', 'client', 'ui'].map((dir) =>

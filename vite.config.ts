@@ -77,8 +77,11 @@ export default defineConfig({
           name: 'engine',
           environment: 'node',
           setupFiles: ['test/setup.ts'],
-          // Integration tests run whole trainings over HTTP: on two busy cores 5 s is too tight.
-          testTimeout: 20_000,
+          // Integration tests run whole trainings over HTTP (a few seconds alone). These are limits,
+          // not waits: beside a CPU-heavy job on two cores a whole training, or a hook that starts
+          // the test server and a worker tab, took 4–6× its idle time and ran into 20 s / 10 s.
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
           // One module graph per worker instead of one per file: re-importing the SDK, idb and the
           // engine for each of 80 files cost ~40 s of the 80 s wall (tests keep no module state
           // between files; test/setup.ts patches globals once). A larger young generation halves

@@ -68,11 +68,11 @@ const LAYERS: Record<string, { folders: string[]; forbiddenPackages: string[] }>
   mcp: { folders: ['core', 'engine', 'mcp'], forbiddenPackages: ['openai', 'idb', 'comlink', 'react', 'zustand'] },
   storage: { folders: ['core', 'engine', 'storage'], forbiddenPackages: ['openai', 'comlink', 'react', 'zustand'] },
   // The run service (issue #29): every use case once, over the host's ports.
-  service: { folders: ['core', 'engine', 'llm', 'storage', 'service'], forbiddenPackages: ['react', 'zustand', 'monaco-editor', 'comlink', 'idb', '@modelcontextprotocol/sdk'] },
+  service: { folders: ['core', 'engine', 'llm', 'storage', 'mcp', 'service'], forbiddenPackages: ['react', 'zustand', 'monaco-editor', 'comlink', 'idb', '@modelcontextprotocol/sdk'] },
   worker: { folders: ['core', 'engine', 'llm', 'mcp', 'storage', 'service', 'worker'], forbiddenPackages: ['react', 'zustand', 'monaco-editor'] },
   // The headless runner (issue #22): a second host of the run service, in a Node process, with a file store.
   // It imports nothing of the browser worker's, and no LLM client: the service builds the port.
-  cli: { folders: ['core', 'engine', 'mcp', 'storage', 'service', 'cli'], forbiddenPackages: ['react', 'zustand', 'monaco-editor', 'idb', 'comlink', 'openai'] },
+  cli: { folders: ['core', 'engine', 'storage', 'service', 'cli'], forbiddenPackages: ['react', 'zustand', 'monaco-editor', 'idb', 'comlink', 'openai'] },
   store: { folders: ['core', 'store', PAGE_BOUNDARY], forbiddenPackages: ['openai', 'idb', '@modelcontextprotocol/sdk'] },
   client: { folders: ['core', 'client', 'store', PAGE_BOUNDARY], forbiddenPackages: ['openai', 'idb', '@modelcontextprotocol/sdk'] },
   ui: { folders: ['core', 'ui', 'store', 'client', PAGE_BOUNDARY], forbiddenPackages: ['openai', 'idb', '@modelcontextprotocol/sdk'] },
@@ -176,7 +176,7 @@ describe('who writes the run state', () => {
 // the top never reaches down into a sub-folder.
 describe('engine sub-folders import only the top and themselves', () => {
   const ENGINE = join(SRC, 'engine');
-  const FACES = new Set(['step/run-step', 'epoch/boundary']);
+  const FACES = new Set(['step/run-step', 'epoch/boundary', 'target/model-target']);
   const files = sourceFiles(ENGINE).map((f) => f.slice(ENGINE.length + 1));
   it.each(files)('engine/%s', (file) => {
     const own = file.includes('/') ? file.split('/')[0] : null;
@@ -187,7 +187,9 @@ describe('engine sub-folders import only the top and themselves', () => {
       const folder = to.includes('/') ? to.split('/')[0] : null;
       if (folder === null || folder === own) continue;
       const where = `engine/${file} imports ${m[1]}`;
-      expect(own !== null && FACES.has(to) && file === 'run/trainer.ts', where).toBe(true);
+      // The trainer calls a step and an epoch's end; a session (run/) takes the model's target by default.
+      const face = to === 'target/model-target' ? own === 'run' : file === 'run/trainer.ts';
+      expect(own !== null && FACES.has(to) && face, where).toBe(true);
     }
   });
 });
@@ -205,5 +207,14 @@ describe('the hosts leave the use cases to the run service', () => {
     const fromBelow = imports.filter((i) => !/\/service\//.test(i) && BUILDERS.test(i));
     expect(fromBelow, `${file} imports a builder the run service owns`).toEqual([]);
     expect(/:\s*RunRecord\s*=\s*\{/.test(code), `${file} builds a run record`).toBe(false);
+    // Issue #41: a run's target and environment are chosen by the service (service/target.ts) alone.
+    expect(/mcp\/from-settings|\bmcpEnvironmentOf\b|\btargetRunner\b|\bharnessTarget\b/.test(code), `${file} chooses a run's environment or target`).toBe(false);
+  });
+  // ... over the one port each host implements for it: what service/target.ts asks of a host.
+  it.each(['worker', 'cli'])('%s implements service/target.ts’s EnvironmentHost', (host) => {
+    const implementers = sourceFiles(join(SRC, host)).filter((f) =>
+      /import type \{[^}]*\bEnvironmentHost\b[^}]*\} from '[./]+\/service\/target'/.test(readFileSync(f, 'utf8')),
+    );
+    expect(implementers.length, `${host} gives a run's environment through service/target.ts`).toBeGreaterThan(0);
   });
 });

@@ -5,7 +5,8 @@ import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { knobsMarkdown } from '../src/core/config/knobs';
 import { DEFAULT_RUN_CONFIG } from '../src/core/config/run-config';
-import { KNOBS_END, KNOBS_START } from '../scripts/write-docs';
+import { EFFORTS_END, EFFORTS_START, KNOBS_END, KNOBS_START } from '../scripts/write-docs';
+import { effortsMarkdown } from '../src/core/config/capabilities';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 
@@ -15,6 +16,14 @@ describe('generated docs', () => {
     const between = guide.slice(guide.indexOf(KNOBS_START) + KNOBS_START.length, guide.indexOf(KNOBS_END)).trim();
     expect(between).toBe(knobsMarkdown(DEFAULT_RUN_CONFIG));
     expect(between).toContain('| Edit budget | `editBudget` | `4` | 1 – 999 |');
+  });
+
+  it('docs/guide.md holds the table of reasoning efforts and wires as the code writes it (issue #44)', () => {
+    const guide = readFileSync(join(ROOT, 'docs/guide.md'), 'utf8');
+    const between = guide.slice(guide.indexOf(EFFORTS_START) + EFFORTS_START.length, guide.indexOf(EFFORTS_END)).trim();
+    expect(between).toBe(effortsMarkdown());
+    expect(between).toContain('| `xhigh` |');
+    expect(between).toContain('| `"api": "responses"` |');
   });
 
   it('every src/ folder has a README that names each of its modules', () => {

@@ -7,7 +7,8 @@
  * never scored; fatal ones (an expired login, a model the account cannot use, an outdated CLI)
  * stop the run at once with the agent's own words. The agent leads a process group of its own:
  * on a timeout, a cancel and after each item the whole group is killed, so nothing it started
- * outlives the item or holds the run. The workspace is removed after each item.
+ * outlives the item or holds the run. The workspace is removed after each item. This is the
+ * process part of the Target port's harness adapter (engine/target/harness.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import {
@@ -29,7 +30,8 @@ import { classifyAgentFailure, errorLines } from '../core/agent/agent-failure';
 import { readAgentTranscript } from '../core/agent/agent-transcript';
 import { splitBundle } from '../core/skill/skill-package';
 import { isSectionPath } from '../core/skill/package-paths';
-import { LlmError, type LlmRequest, type LlmResponse } from '../engine/ports';
+import { LlmError } from '../engine/ports';
+import type { AgentHarness, HarnessAnswer } from '../engine/target/harness';
 
 /** Output kept of a run, for the answer and the messages (a runaway agent is cut, not stored whole). */
 const MAX_OUTPUT = 1_000_000;
@@ -164,15 +166,15 @@ function run(cmd: AgentCommand, ws: string, task: string, timeoutMs: number, sig
 
 const tokens = (chars: number) => Math.max(1, Math.ceil(chars / 4));
 
-/** The target role's client for an agent CLI: `complete` runs the agent on one task. */
-export function agentCliTarget(cmd: AgentCommand, o: { timeoutMs: number; maxRetries: number; backoffMs?: number }) {
+/** An agent CLI as the engine's agent harness (engine/target/harness.ts): `solve` runs the agent on one task. */
+export function agentCliTarget(
+  cmd: AgentCommand,
+  o: { timeoutMs: number; maxRetries: number; backoffMs?: number },
+): AgentHarness {
   return {
-    async complete(req: LlmRequest): Promise<LlmResponse> {
-      const skill = req.skill ?? req.messages.find((m) => m.role === 'system')?.content ?? '';
-      const task = req.messages
-        .filter((m) => m.role === 'user')
-        .map((m) => m.content)
-        .join('\n\n');
+    label: `agent CLI ${basename(cmd.command[0])}`,
+    async solve(req): Promise<HarnessAnswer> {
+      const { skill, prompt: task } = req;
       // No program takes a NUL in an argument (issue #39 L2): this item is an error row, the run goes on.
       if (cmd.task === 'argument' && task.includes('\0'))
         throw new LlmError(
@@ -180,7 +182,6 @@ export function agentCliTarget(cmd: AgentCommand, o: { timeoutMs: number; maxRet
           'The task holds a NUL character, which no program can take as an argument: this item was not run (give the agent its task on standard input: "task": "stdin").',
           { role: 'target' },
         );
-      const started = Date.now();
       let last = '';
       for (let attempt = 1; attempt <= o.maxRetries + 1; attempt++) {
         if (req.signal?.aborted) throw new LlmError('aborted', 'The call was cancelled.', { role: 'target' });
@@ -210,8 +211,6 @@ export function agentCliTarget(cmd: AgentCommand, o: { timeoutMs: number; maxRet
                 reasoningTokens: 0,
               },
               usageEstimated: true,
-              latencyMs: Date.now() - started,
-              attempts: attempt,
               ...(transcript.length ? { transcript } : {}),
             };
           }

@@ -4,6 +4,7 @@
  * help. `skillwright schema` prints it; docs/skillwright.schema.json is this output (a test keeps
  * them equal). Validation itself stays with the code that runs (cli/config.ts, core/config/run-config.ts).
  */
+import { EFFORTS, WIRES } from '../core/config/capabilities';
 import { BATCH_APIS } from '../core/config/batch-api';
 import { KNOB_PRESETS, KNOBS, knobValue, type Knob } from '../core/config/knobs';
 import { DEFAULT_RUN_CONFIG } from '../core/config/run-config';
@@ -39,7 +40,11 @@ function knobSchema(k: Knob, fallback: unknown): Schema {
 
 const price = {
   type: 'object',
-  properties: { input: { type: 'number', minimum: 0 }, output: { type: 'number', minimum: 0 } },
+  properties: {
+    input: { type: 'number', minimum: 0 },
+    output: { type: 'number', minimum: 0 },
+    cachedInput: { type: 'number', minimum: 0, description: 'Prompt tokens the endpoint served from its cache.' },
+  },
   required: ['input', 'output'],
   description: 'USD per million tokens.',
 };
@@ -55,8 +60,24 @@ function endpoint(role: 'target' | 'optimizer' | 'judge' | 'userSimulator'): Sch
       model: { type: 'string', minLength: 1 },
       temperature: { type: 'number', minimum: 0, maximum: 2 },
       maxOutputTokens: { type: 'integer', minimum: 1 },
-      reasoningEffort: { enum: ['', 'minimal', 'low', 'medium', 'high'] },
-      reasoningModel: { type: 'boolean' },
+      reasoningEffort: {
+        enum: ['', ...EFFORTS],
+        description:
+          'Sent as each call’s reasoning effort, moved to the nearest the model accepts ("": the model’s default).',
+      },
+      reasoningModel: {
+        type: 'boolean',
+        description: 'The first guess before `skillwright doctor` has asked: no temperature, max_completion_tokens.',
+      },
+      api: {
+        enum: [...WIRES],
+        description:
+          'The wire: Chat Completions, or the Responses API (reasoning kept between an agent’s turns). Unset: the capabilities’ choice, else chat.',
+      },
+      capabilities: {
+        type: 'object',
+        description: 'What the model accepts, as `skillwright doctor --write` keeps it; requests are built from it.',
+      },
       headers: { type: 'object', additionalProperties: { type: 'string' } },
       minimalHeaders: { type: 'boolean' },
       timeoutMs: { type: 'integer', minimum: 1 },

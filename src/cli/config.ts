@@ -14,6 +14,7 @@ import { chargedPrices, SERVICE_TIERS, type ServiceTier } from '../core/config/s
 import type { RunEndpoints, StoredEndpoint } from '../storage/schema';
 import { environmentOf, type EnvironmentConfig } from './environment-config';
 import { AGENT_CLI_URL, readAgentCommand } from '../core/agent/agent-command';
+import { EFFORTS, WIRES, capabilitiesProblem, type Effort, type Wire } from '../core/config/capabilities';
 
 export interface CliConfig {
   name?: string;
@@ -65,6 +66,8 @@ export const ENDPOINT_KEYS: ReadonlySet<string> = new Set([
   'serviceTier',
   'batchApi',
   'batchPollMs',
+  'api',
+  'capabilities',
 ]);
 
 /** An agent CLI as the target's settings (core/agent/agent-command.ts), beside its time limit and retries. */
@@ -135,6 +138,8 @@ function endpoint(v: unknown, role: string): StoredEndpoint {
   if (e.headers !== undefined) headers(e.headers, role);
   for (const [k, rule] of Object.entries(FIELD_RULES))
     if (e[k] !== undefined && !rule.ok(e[k])) throw new ConfigError(`"${role}.${k}" must be ${rule.what}.`);
+  const problem = e.capabilities === undefined ? null : capabilitiesProblem(e.capabilities);
+  if (problem) throw new ConfigError(`"${role}.capabilities" ${problem}.`);
   return e as unknown as StoredEndpoint;
 }
 
@@ -145,9 +150,10 @@ const FIELD_RULES: Record<string, { ok: (v: unknown) => boolean; what: string }>
   temperature: { ok: (v) => typeof v === 'number' && v >= 0 && v <= 2, what: 'a number from 0 to 2' },
   maxOutputTokens: { ok: wholeFrom(1), what: 'a whole number of tokens (at least 1)' },
   reasoningEffort: {
-    ok: (v) => ['', 'minimal', 'low', 'medium', 'high'].includes(v as string),
-    what: 'one of "", minimal, low, medium, high',
+    ok: (v) => v === '' || EFFORTS.includes(v as Effort),
+    what: `"" (the model's default) or one of ${EFFORTS.join(', ')}`,
   },
+  api: { ok: (v) => WIRES.includes(v as Wire), what: `one of ${WIRES.join(', ')}` },
   reasoningModel: { ok: (v) => typeof v === 'boolean', what: 'true or false' },
   minimalHeaders: { ok: (v) => typeof v === 'boolean', what: 'true or false' },
   timeoutMs: { ok: wholeFrom(1), what: 'a whole number of milliseconds (at least 1)' },

@@ -13,8 +13,8 @@ import { MAX_MODULE_BYTES } from '../core/agent/environment-spec';
 import type { ToolSpec } from '../core/agent/tool-spec';
 import { contentId } from '../core/basics/hash';
 import { tokenVariable, type McpSettings } from '../core/agent/mcp-servers';
-import { mcpEnvironmentOf } from '../mcp/from-settings';
-import type { EnvironmentFactory } from '../service/ports';
+import type { EnvironmentHost } from '../service/target';
+import type { ToolEnvironment } from '../engine/environment';
 import type { CliConfig } from './config';
 import { ConfigError } from './config-error';
 import { toolsOf } from './environment-config';
@@ -78,23 +78,33 @@ export function ownServers(stored: McpSettings, own: McpSettings | undefined): M
   return own;
 }
 
+/** What a run keeps of the config's environment (its module's name is the module's own, once loaded). */
+export function declaredSpec(env: RunnerEnvironment): RunEnvironmentSpec | undefined {
+  if (env.mcp) return { mcp: env.mcp };
+  if (!env.module) return undefined;
+  const { path: _path, ...module } = env.module;
+  return { module };
+}
+
 /** Load the module once before the run is created: a module that cannot serve is named now, not paid for. */
 export async function checkedSpec(
   env: RunnerEnvironment,
   importer?: Importer,
 ): Promise<RunEnvironmentSpec | undefined> {
-  if (env.mcp) return { mcp: env.mcp };
-  if (!env.module) return undefined;
+  const spec = declaredSpec(env);
+  if (!spec?.module || !env.module) return spec;
   const loaded = await loadEnvironmentModule(env.module.path, env.timeoutSeconds, importer);
   loaded.environment.dispose?.();
-  const { path: _path, ...module } = env.module;
-  return { module: { ...module, name: loaded.name } };
+  return { module: { ...spec.module, name: loaded.name } };
 }
 
 /**
- * The service's environment factory. A run's module comes from the config's path when the command
- * names one (refused when it is not the code the run was made with), else from the run's own copy,
- * written to `<out>/environment/` — never the copy a run bundle brought (someone else's code).
+ * What the runner gives for a run's environment (service/target.ts chooses it). MCP servers (issue
+ * #31): each server's token from SKILLWRIGHT_MCP_<NAME>_TOKEN — the name the person's config gives
+ * that URL, when the command names a config (issue #39 H3). A run's module comes from the config's
+ * path when the command names one (refused when it is not the code the run was made with), else
+ * from the run's own copy, written to `<out>/environment/` — never the copy a run bundle brought
+ * (someone else's code).
  */
 export function runnerEnvironments(
   env: RunnerEnvironment | null,
@@ -102,43 +112,47 @@ export function runnerEnvironments(
   importer?: Importer,
   vars: Record<string, string | undefined> = {},
   warn: (text: string) => void = () => {},
-): EnvironmentFactory {
-  return async ({ spec }) => {
-    // MCP servers (issue #31): each server's token from SKILLWRIGHT_MCP_<NAME>_TOKEN — the name the
-    // person's config gives that URL, when the command names a config (issue #39 H3).
-    if (spec?.mcp) {
-      const mcp = await mcpEnvironmentOf(env ? ownServers(spec.mcp, env.mcp) : spec.mcp, ({ name }) => {
-        const variable = tokenVariable(name);
-        const token = vars[variable];
-        return { ...(token ? { token } : {}), hint: `set ${variable} to its token` };
-      });
-      for (const note of mcp.notes) warn(`warning: ${note}.`);
-      return mcp;
-    }
-    const kept = spec?.module;
-    if (!kept) return undefined;
-    let path: string;
-    if (env?.module) {
-      if (env.module.hash !== kept.hash)
-        throw new ConfigError(
-          `The environment module ${env.module.path} is not the one this run was made with (${kept.fileName}, changed since): restore it, or start a new run in another --out.`,
-        );
-      path = env.module.path;
-    } else {
-      if (kept.from === 'bundle')
-        throw new ConfigError(
-          `This run was taken in from a run bundle: its environment module (${kept.fileName}) is code someone sent, and the runner runs only the module your own config names. Give --config naming that file in "environment": {"module": …}.`,
-        );
-      if (!out) throw new ConfigError('This run calls an environment module: give --config naming it.');
-      if (contentId(kept.source) !== kept.hash)
-        throw new ConfigError(
-          `The environment module this run keeps (${kept.fileName}) is not the code its hash names: give --config naming the module file.`,
-        );
-      path = join(out, 'environment', basename(kept.fileName));
-      mkdirSync(dirname(path), { recursive: true });
-      writeFileSync(path, kept.source);
-    }
-    // Read again just before it is imported: it must still be the code the run was made with.
-    return (await loadEnvironmentModule(path, env?.timeoutSeconds, importer, kept.hash)).environment;
+): EnvironmentHost {
+  return {
+    warn,
+    async tokenOf({ name }) {
+      const variable = tokenVariable(name);
+      const token = vars[variable];
+      return { ...(token ? { token } : {}), hint: `set ${variable} to its token` };
+    },
+    ...(env ? { mcpServers: (stored: McpSettings) => ownServers(stored, env.mcp) } : {}),
+    loadModule: (kept) => loadKept(kept, env, out, importer),
   };
+}
+
+/** The run's module, loaded where the runner serves it (the config's file, else the run's own copy). */
+async function loadKept(
+  kept: ModuleSource,
+  env: RunnerEnvironment | null,
+  out: string | null,
+  importer?: Importer,
+): Promise<ToolEnvironment> {
+  let path: string;
+  if (env?.module) {
+    if (env.module.hash !== kept.hash)
+      throw new ConfigError(
+        `The environment module ${env.module.path} is not the one this run was made with (${kept.fileName}, changed since): restore it, or start a new run in another --out.`,
+      );
+    path = env.module.path;
+  } else {
+    if (kept.from === 'bundle')
+      throw new ConfigError(
+        `This run was taken in from a run bundle: its environment module (${kept.fileName}) is code someone sent, and the runner runs only the module your own config names. Give --config naming that file in "environment": {"module": …}.`,
+      );
+    if (!out) throw new ConfigError('This run calls an environment module: give --config naming it.');
+    if (contentId(kept.source) !== kept.hash)
+      throw new ConfigError(
+        `The environment module this run keeps (${kept.fileName}) is not the code its hash names: give --config naming the module file.`,
+      );
+    path = join(out, 'environment', basename(kept.fileName));
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, kept.source);
+  }
+  // Read again just before it is imported: it must still be the code the run was made with.
+  return (await loadEnvironmentModule(path, env?.timeoutSeconds, importer, kept.hash)).environment;
 }

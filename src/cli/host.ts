@@ -13,13 +13,6 @@ import { ConfigError, keysFromEnv } from './config';
 import type { CliIo } from './io';
 import { runnerEnvironments, type RunnerEnvironment } from './environment';
 import { agentCliTarget } from './agent-cli-target';
-import type { StoredEndpoint } from '../storage/schema';
-
-/** The runner starts an agent CLI target itself (issue #31); any other target is an endpoint. */
-function targetRunner(cfg: Pick<StoredEndpoint, 'agentCommand'> & { timeoutMs: number; maxRetries: number }) {
-  const command = cfg.agentCommand;
-  return command ? agentCliTarget(command, { timeoutMs: cfg.timeoutMs, maxRetries: cfg.maxRetries }) : undefined;
-}
 
 export const storePath = (out: string) => join(out, 'run.jsonl');
 
@@ -60,8 +53,9 @@ export function runnerDeps(io: CliIo, env: RunnerEnvironment | null = null, out:
     keys: envKeys(io),
     ...runnerIds(io),
     place: 'this folder',
-    environments: runnerEnvironments(env, out, io.importModule, io.env, io.err),
-    transport: { targetRunner },
+    environment: runnerEnvironments(env, out, io.importModule, io.env, io.err),
+    // The runner starts an agent CLI target itself (issue #31): the process part of that target.
+    agentCli: agentCliTarget,
   };
 }
 

@@ -41,6 +41,7 @@ const OPTIONS = {
   'max-usd': { type: 'string' },
   'min-lift': { type: 'string' },
   split: { type: 'string' },
+  write: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 

@@ -4,7 +4,7 @@
  * one the worker reported (an event, or its answer to a call), never one assumed ahead of it.
  */
 import { trainer, proxyCallback } from './trainer-client';
-import { runEndpoints, setApp, useApp, type ChartPoint } from '../store/app-store';
+import { runEndpoints, runEnvironment, setApp, useApp, type ChartPoint } from '../store/app-store';
 import { isDemoEndpoint } from './demo';
 import { handOverKeys } from './keys';
 import { flushRunEvents, queueRunEvent, startLive } from '../store/run-events';
@@ -75,6 +75,7 @@ export async function startTraining(): Promise<void> {
   const needs = (role: 'target' | 'optimizer') => !isDemoEndpoint(endpoints[role].baseURL) && !held[role];
   if (needs('target') || needs('optimizer')) return void setApp({ problem: 'Enter the API key first (Connect).' });
   setApp({ live: null }); // the previous run's dashboard goes away at once
+  const environment = runEnvironment(s);
   const created = await trainer().createRun({
     datasetId: s.datasetId,
     config: s.config,
@@ -85,14 +86,7 @@ export async function startTraining(): Promise<void> {
     ...(s.skillPackage ? { skillPackage: s.skillPackage } : {}),
     ...(s.skillParent ? { parent: s.skillParent } : {}),
     ...(s.config.activationTrack && s.triggerQueries ? { triggerQueries: s.triggerQueries.queries } : {}),
-    ...(s.environmentModule || s.mcp?.servers.length
-      ? {
-          environment: {
-            ...(s.environmentModule ? { module: s.environmentModule.module } : {}),
-            ...(s.mcp?.servers.length ? { mcp: s.mcp } : {}),
-          },
-        }
-      : {}),
+    ...(environment ? { environment } : {}),
   });
   if (!created.ok) return void setApp({ problem: created.error.message });
   const run = await trainer().getRun(created.runId);

@@ -17,15 +17,19 @@ import { conversationLines } from '../core/agent/transcript';
 import { extractAnswer } from '../core/scoring/answer-extraction';
 import type { DatasetItem } from '../core/dataset/dataset-types';
 import { turnLimit } from '../core/config/run-config';
-import { envCall, type AgentRollout } from './agent-rollout';
+import type { TargetRun } from './target-port';
+import type { TrajectoryEntry } from '../core/agent/trajectory';
 import { scoreAnswer, type AnswerScore } from './answer-score';
 import type { EngineContext } from './context';
-import { EnvironmentError, isEnvironmentError } from './environment';
+import { envCall, EnvironmentError, isEnvironmentError } from './environment';
+
+/** A target's run that has a trajectory: an agent's, or a harness's transcript. */
+type AgentRun = TargetRun & { entries: TrajectoryEntry[] };
 
 export async function scoreTrajectory(
   ctx: EngineContext,
   item: DatasetItem,
-  run: AgentRollout,
+  run: AgentRun,
   cacheKey: string,
 ): Promise<AnswerScore> {
   const checks: CheckResult[] = [];
@@ -59,15 +63,15 @@ export async function scoreTrajectory(
 }
 
 /** The whole conversation, as the judge reads it. */
-function transcript(run: AgentRollout, resultChars: number): string {
+function transcript(run: AgentRun, resultChars: number): string {
   return conversationLines(run.entries, resultChars).join('\n');
 }
 
 /** The environment's verdict on the episode; a score that throws is the environment's failure. */
-async function environmentScore(ctx: EngineContext, run: AgentRollout): Promise<CheckResult | null> {
+async function environmentScore(ctx: EngineContext, run: AgentRun): Promise<CheckResult | null> {
   const episode = run.episode;
   if (!episode?.score) return null;
-  const s = await envCall(ctx, async () => {
+  const s = await envCall(ctx.agent.environment, async () => {
     try {
       return await episode.score!({ messages: run.messages, answer: run.answer });
     } catch (e) {

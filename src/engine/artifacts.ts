@@ -3,7 +3,9 @@
  * each artifact a step or an epoch's end writes, and the only functions that write and read
  * them. The engine's stages write through `putStepArtifact` / `putEpochArtifact`; the run
  * service (its report, blame, review and step detail) reads back with `getStepArtifact` and
- * `readStepArtifacts`. No key is spelled out anywhere else (keys.ts holds the format).
+ * `readStepArtifacts`. Work under way checkpoints itself here too: an agent's trajectory so far
+ * and a phase sent as a batch (`putCheckpoint`, `getCheckpoint`, `dropCheckpoint`). No key is
+ * spelled out anywhere else (keys.ts holds the format).
  */
 import type { GateRuleVerdict } from '../core/verdict/gate-rules';
 import type { PosteriorFigures } from '../core/verdict/paired-verdict';
@@ -11,11 +13,11 @@ import { applyPatch, type Edit, type EditReportRow, type Patch } from '../core/s
 import type { DropReason } from '../core/skill/edit-screen';
 import type { LrDecision } from '../core/config/learning-rate';
 import type { EngineContext } from './context';
-import type { RunStore } from './ports';
+import type { LlmUsage, RunStore } from './ports';
 import type { ArtifactRecord } from './types';
-import type { BestRecheck } from './validation-score';
 import type { JsonObject } from '../core/basics/json-extract';
-import { epochKey, stepKey } from './keys';
+import { checkpointKey, epochKey, stepKey } from './keys';
+import type { TrajectoryEntry } from '../core/agent/trajectory';
 
 // The values of the appendix and review artifacts live here, beside the others: the stages that
 // write them import this module, never the other way round (issue #21: no type circle).
@@ -48,6 +50,20 @@ export interface ReviewDecision {
   approved: number[];
   /** The proposal the decision answered (its request's `proposal`). */
   answers?: string;
+}
+
+/** The best skill re-checked with fresh samples before a promotion (engine/validation-score.ts), as recorded. */
+export interface RecheckRecord {
+  /** The candidate still beats the best with the fresh samples counted. */
+  confirmed: boolean;
+  /** The candidate's mean over its fresh samples alone: an estimate no selection has biased. */
+  fresh: number;
+  n: number;
+  /** Both skills' scores over every sample each holds, and the gain. */
+  best: number;
+  candidate: number;
+  gain: number;
+  calls: number;
 }
 
 export interface ScreenedArtifact {
@@ -170,7 +186,7 @@ export interface GateArtifact {
   /** The cautious flip rate the step's verdicts settled items with. */
   flipUpper?: number;
   /** The re-check of a would-be new best on fresh samples (issue #19). */
-  recheck?: Omit<BestRecheck, 'units'> | null;
+  recheck?: RecheckRecord | null;
   carried: number;
   tieBreak: TieBreakRecord | null;
   /** The gate rule's verdict on an accept (absent under the mean rule and in older runs). */
@@ -313,6 +329,45 @@ export function putEpochArtifact<N extends keyof EpochArtifacts>(
 ): Promise<void> {
   return ctx.store.putArtifact({ runId: ctx.runId, key: `${epochKey(epoch)}/${name}`, value });
 }
+/** Work under way, checkpointed until its rows are written: each kind's value. */
+export interface Checkpoints {
+  /** An agent's trajectory so far (engine/target/tool-loop.ts), under its row's cache key. */
+  trajectory: { entries: TrajectoryEntry[]; usage: LlmUsage };
+  /** A one-shot phase sent as a batch (engine/batch-phase.ts), under the phase: reused for the same skill and items only. */
+  batch: { batchId: string; skillHash: string; itemIds: string[] };
+}
+
+/** Checkpoint work under way (`of`: the trajectory's cache key, the batch's phase). */
+export function putCheckpoint<K extends keyof Checkpoints>(
+  store: Pick<RunStore, 'putArtifact'>,
+  runId: string,
+  kind: K,
+  of: string,
+  value: Checkpoints[K],
+): Promise<void> {
+  return store.putArtifact({ runId, key: checkpointKey(kind, of), value });
+}
+
+/** The checkpoint of work under way, typed by its kind; undefined when there is none. */
+export async function getCheckpoint<K extends keyof Checkpoints>(
+  store: Pick<RunStore, 'getArtifact'>,
+  runId: string,
+  kind: K,
+  of: string,
+): Promise<Checkpoints[K] | undefined> {
+  return (await store.getArtifact(runId, checkpointKey(kind, of)))?.value as Checkpoints[K] | undefined;
+}
+
+/** Drop a checkpoint whose work is done (its rows hold it) or must start again. */
+export function dropCheckpoint(
+  store: Pick<RunStore, 'deleteArtifact'>,
+  runId: string,
+  kind: keyof Checkpoints,
+  of: string,
+): Promise<void> {
+  return store.deleteArtifact(runId, checkpointKey(kind, of));
+}
+
 /** A step's artifacts by name, from its stored records (the records of other steps are ignored). */
 export function readStepArtifacts(step: number, records: readonly ArtifactRecord[]): Partial<StepArtifacts> {
   const prefix = `${stepKey(step)}/`;

@@ -15,17 +15,10 @@ import { callStageOfPhase } from '../core/config/stages';
 import { renderRollout } from '../core/config/templates';
 import type { EngineContext } from './context';
 import { PauseError } from './pause';
-import { isLlmError, LlmError, type BatchLine, type LlmResponse } from './ports';
+import { isLlmError, LlmError, type BatchLine } from './ports';
+import type { BatchAnswer } from './target-port';
+import { dropCheckpoint, getCheckpoint, putCheckpoint } from './artifacts';
 import type { Reservation } from './meter';
-
-/** A batch's answer for one item: what its live call would have returned or thrown. */
-export type BatchAnswer = LlmResponse | LlmError;
-
-interface BatchCheckpoint {
-  batchId: string;
-  skillHash: string;
-  itemIds: string[];
-}
 
 /** Sessions whose endpoint turned out to have no batch API: their phases go live. */
 const noBatchApi = new WeakSet<EngineContext>();
@@ -73,8 +66,7 @@ export async function answerByBatch(
   itemIds: readonly string[],
 ): Promise<Map<string, BatchAnswer> | null> {
   const port = ctx.llm.targetBatch!;
-  const key = `batch/${phase}`;
-  const saved = (await ctx.store.getArtifact(ctx.runId, key))?.value as BatchCheckpoint | undefined;
+  const saved = await getCheckpoint(ctx.store, ctx.runId, 'batch', phase);
   // A checkpoint is reused only for the same skill and items it was sent for.
   const reuse = saved && saved.skillHash === hash && itemIds.every((id) => saved.itemIds.includes(id));
   const lines: BatchLine[] = itemIds.map((id) => {
@@ -113,10 +105,10 @@ export async function answerByBatch(
         }
         throw pauseFor(e, `sending ${phase} as a batch`, 'Resume to try again.');
       }
-      await ctx.store.putArtifact({
-        runId: ctx.runId,
-        key,
-        value: { batchId: id, skillHash: hash, itemIds: [...itemIds] } satisfies BatchCheckpoint,
+      await putCheckpoint(ctx.store, ctx.runId, 'batch', phase, {
+        batchId: id,
+        skillHash: hash,
+        itemIds: [...itemIds],
       });
       ctx.emit({
         type: 'log',
@@ -137,7 +129,7 @@ export async function answerByBatch(
     if (batchId === null) return null;
     let answers: Map<string, BatchAnswer>;
     try {
-      answers = await settle(ctx, batchId, phase, key);
+      answers = await settle(ctx, batchId, phase);
     } catch (e) {
       // A saved id the endpoint does not know (another account, a purged batch, another server)
       // would pause every resume: it is forgotten, and the phase goes out again, once.
@@ -149,12 +141,12 @@ export async function answerByBatch(
       });
       batchId = await send();
       if (batchId === null) return null;
-      answers = await settle(ctx, batchId, phase, key).catch((x: unknown) => {
+      answers = await settle(ctx, batchId, phase).catch((x: unknown) => {
         throw x instanceof UnknownBatch ? x.pause : x;
       });
     }
     // Read once: the rows written next are the checkpoint; a failed line is asked again by a new batch.
-    await ctx.store.deleteArtifact(ctx.runId, key);
+    await dropCheckpoint(ctx.store, ctx.runId, 'batch', phase);
     const missing = new LlmError(
       'server',
       `Batch ${batchId} returned no answer for this item; a resumed run asks again.`,
@@ -176,14 +168,14 @@ class UnknownBatch extends Error {
 const isNotFound = (e: unknown) => isLlmError(e) && e.kind === 'not_found';
 
 /** Wait for a batch and read its answers; a batch the endpoint does not know is forgotten. */
-async function settle(ctx: EngineContext, batchId: string, phase: string, key: string) {
+async function settle(ctx: EngineContext, batchId: string, phase: string) {
   const port = ctx.llm.targetBatch!;
   try {
-    await waitFor(ctx, batchId, phase, key);
+    await waitFor(ctx, batchId, phase);
     return await port.results(batchId, ctx.signal);
   } catch (e) {
     if (!isNotFound(e)) throw pauseFor(e, `reading the answers of batch ${batchId}`);
-    await ctx.store.deleteArtifact(ctx.runId, key);
+    await dropCheckpoint(ctx.store, ctx.runId, 'batch', phase);
     throw new UnknownBatch(
       new PauseError(
         'error_rate',
@@ -193,7 +185,7 @@ async function settle(ctx: EngineContext, batchId: string, phase: string, key: s
   }
 }
 
-async function waitFor(ctx: EngineContext, batchId: string, phase: string, key: string): Promise<void> {
+async function waitFor(ctx: EngineContext, batchId: string, phase: string): Promise<void> {
   const port = ctx.llm.targetBatch!;
   let failures = 0;
   // Polls start a second apart and back off to the port's interval: small batches often finish fast.
@@ -213,7 +205,7 @@ async function waitFor(ctx: EngineContext, batchId: string, phase: string, key: 
     }
     if (p.state === 'finished') return;
     if (p.state === 'failed') {
-      await ctx.store.deleteArtifact(ctx.runId, key);
+      await dropCheckpoint(ctx.store, ctx.runId, 'batch', phase);
       throw new PauseError(
         'llm_fatal',
         `The provider refused batch ${batchId} for ${phase}: ${p.message}. Resume to send it again, or turn the batch API off for the target on Connect.`,

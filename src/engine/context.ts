@@ -8,23 +8,11 @@ import { Meter, outputLimits, type Prices } from './meter';
 import type { LlmPort, Role, RunStore } from './ports';
 import { CallSlots } from '../core/basics/call-slots';
 import type { PromptName, PromptSet } from './prompts';
+import { NO_TARGET, type AgentSetup, type Target } from './target-port';
 import type { ToolEnvironment } from './environment';
 import type { ToolSpec } from '../core/agent/tool-spec';
 import { isAgenticSetup } from '../core/agent/environment-spec';
 import type { PackageFile } from '../core/skill/skill-package';
-
-/** What an agent's rollouts draw on (issue #30): all empty for a single-call run. */
-export interface AgentSetup {
-  /** Tools the dataset offers every item (answered from each item's `tool_results`). */
-  datasetTools: ToolSpec[];
-  /** The package's text files that are not trained, which `read_file` serves too. */
-  packageFiles: PackageFile[];
-  /** A host's environment (a module, MCP servers), with the tools it offers. */
-  environment?: ToolEnvironment;
-  environmentTools: ToolSpec[];
-  /** Some rollout of this run may be an agent's: such runs are never sent as a batch (multi-turn). */
-  active: boolean;
-}
 
 export interface EngineContext {
   runId: string;
@@ -42,6 +30,23 @@ export interface EngineContext {
   /** Calls under way per role; a prompt is built only once its call holds a slot. */
   slots: Record<Role, CallSlots>;
   agent: AgentSetup;
+  /** What is being trained (engine/target-port.ts), chosen once by the run's host or service. */
+  target: Target;
+}
+
+/**
+ * What the LLM port adapted to a model's refusals (a parameter dropped, a value changed: issue
+ * #44) goes to the run's log: the call succeeded, and the person should know what was sent.
+ */
+function loggingAdaptations(llm: LlmPort, emit: EventSink): LlmPort {
+  return {
+    ...llm,
+    complete: async (req) => {
+      const res = await llm.complete(req);
+      for (const message of res.adapted ?? []) emit({ type: 'log', level: 'warn', message });
+      return res;
+    },
+  };
 }
 
 /** The rollout template a config asks for: a bundled preset, or its own custom template. */
@@ -65,6 +70,7 @@ export async function createContext(a: {
   datasetTools?: readonly ToolSpec[];
   packageFiles?: readonly PackageFile[];
   environment?: ToolEnvironment;
+  target: Target;
 }): Promise<EngineContext> {
   const template = rolloutTemplateOf(a.config, a.prompts);
   const agent: AgentSetup = {
@@ -75,7 +81,7 @@ export async function createContext(a: {
     active: false,
   };
   agent.active =
-    Boolean(a.llm.targetIsAgent) ||
+    a.target.agentic ||
     isAgenticSetup({
       datasetTools: agent.datasetTools,
       items: a.items,
@@ -99,6 +105,7 @@ export async function createContext(a: {
     : '';
   return {
     ...a,
+    llm: loggingAdaptations(a.llm, a.emit),
     agent,
     rolloutTemplate: template,
     items: new Map(a.items.map((i) => [i.id, i])),
@@ -131,9 +138,12 @@ export function createStandaloneContext(a: {
   datasetTools?: readonly ToolSpec[];
   packageFiles?: readonly PackageFile[];
   environment?: ToolEnvironment;
+  /** None for a session that rolls nothing out (a feedback rewrite). */
+  target?: Target;
 }): Promise<EngineContext> {
   return createContext({
     ...a,
+    target: a.target ?? NO_TARGET,
     items: a.items ?? [],
     meter: new Meter(a.prices ?? {}, a.config.budget, outputLimits(a.llm)),
     signal: a.signal ?? new AbortController().signal,

@@ -18,6 +18,9 @@ import { costOf, type Prices } from './meter';
 import { BATCH_CALL_STAGES, BATCH_PRICE_FACTOR } from '../core/config/batch-api';
 import { DEFAULT_MAX_USER_TURNS } from '../core/agent/agent-item';
 import type { Role } from './types';
+import { ASSUMED_REASONING_TOKENS, type Effort } from '../core/config/capabilities';
+
+export { ASSUMED_REASONING_TOKENS };
 
 /** Assumed completion tokens per call, by stage. */
 /** Items whose lengths stand for the dataset's (the first ones). */
@@ -50,7 +53,9 @@ export const ASSUMED_COMPLETION_TOKENS: Record<Stage, number> = {
 export interface StageEstimate {
   calls: number;
   promptTokens: number;
+  /** Visible and reasoning tokens together (both billed as output). */
   completionTokens: number;
+  reasoningTokens: number;
   costUsd: number | null;
 }
 
@@ -87,6 +92,17 @@ function conversationsOf(
   return { share: users.length / sample.length, simulatorCalls: measured ?? limit };
 }
 
+/** What the estimate assumes of reasoning, role by role. */
+function reasoningAssumption(r: Partial<Record<'target' | 'optimizer', Effort>> | undefined): string {
+  const roles = (['target', 'optimizer'] as const).filter((k) => r?.[k] && r[k] !== 'none');
+  if (!roles.length)
+    return 'No reasoning tokens are counted: neither role reasons (a reasoning effort, or a reasoning model, would add them).';
+  const said = roles.map(
+    (k) => `the ${k} at effort ${r![k]}, about ${ASSUMED_REASONING_TOKENS[r![k]!].toLocaleString('en-US')}`,
+  );
+  return `Reasoning tokens per call (billed as output, counted in the completion tokens): ${said.join('; ')} — an assumption by effort (minimal 100, low 400, medium 1,200, high 3,000, xhigh 6,000, max 10,000) that varies widely with the task.`;
+}
+
 export function estimateCost(args: {
   config: RunConfig;
   items: readonly DatasetItem[];
@@ -107,6 +123,8 @@ export function estimateCost(args: {
   agent?: { turns: number; measured: boolean };
   /** The user simulator's calls per conversation, when the baseline measured them (issue #31). */
   simulator?: { calls: number };
+  /** The effort each role's calls reason at (issue #44; judge and user simulator: the optimizer's). */
+  reasoning?: Partial<Record<'target' | 'optimizer', Effort>>;
 }): CostEstimate {
   const { config: c, items, skill, prompts } = args;
   const sample = items.slice(0, ESTIMATE_SAMPLE);
@@ -169,10 +187,12 @@ export function estimateCost(args: {
         args.prices?.[role] ?? (role === 'judge' || role === 'userSimulator' ? args.prices?.optimizer : undefined);
       // In full-rewrite mode every analyst and merge reply holds a whole skill.
       const wholeSkill = c.updateMode === 'full_rewrite' && (stage === 'reflect' || stage === 'merge') ? tokens(sk) : 0;
+      const effort = args.reasoning?.[role === 'target' ? 'target' : 'optimizer'] ?? 'none';
+      const reasoningTokens = calls * ASSUMED_REASONING_TOKENS[effort];
       const usage = {
         promptTokens: calls * tokens(promptChars[stage]),
-        completionTokens: calls * (ASSUMED_COMPLETION_TOKENS[stage] + wholeSkill),
-        reasoningTokens: 0,
+        completionTokens: calls * (ASSUMED_COMPLETION_TOKENS[stage] + wholeSkill) + reasoningTokens,
+        reasoningTokens,
       };
       const batched = args.batchOneShot && BATCH_CALL_STAGES.has(stage);
       const cost = price ? costOf(usage, price) * (batched ? BATCH_PRICE_FACTOR : 1) : null;
@@ -180,6 +200,7 @@ export function estimateCost(args: {
         calls,
         promptTokens: usage.promptTokens,
         completionTokens: usage.completionTokens,
+        reasoningTokens,
         costUsd: cost,
       };
       totalCalls += calls;
@@ -213,7 +234,8 @@ export function estimateCost(args: {
             'Baseline, final validation and test go through the target’s batch API, at half price (re-samples stay live).',
           ]
         : []),
-      'Completion lengths are typical values (about 150 tokens per target answer, 700–900 per analyst or merge reply); reasoning models can use many more.',
+      'Completion lengths are typical values (about 150 tokens per target answer, 700–900 per analyst or merge reply).',
+      reasoningAssumption(args.reasoning),
     ],
   };
 }

@@ -9,6 +9,7 @@ import type { CheckResult } from '../core/agent/trajectory-checks';
 import type { ToolSpec } from '../core/agent/tool-spec';
 import type { DatasetItem } from '../core/dataset/dataset-types';
 import type { ChatMessage } from './ports';
+import { PauseError } from './pause';
 
 /** A tool's answer: its text for the model, and whether the tool failed (the agent's problem). */
 export interface ToolOutcome {
@@ -54,3 +55,16 @@ export class EnvironmentError extends Error {
 
 export const isEnvironmentError = (e: unknown): e is EnvironmentError =>
   e instanceof Error && e.name === 'EnvironmentError';
+
+/** An environment's failure pauses the run with its reason; it is never the agent's failure. */
+export async function envCall<T>(env: Pick<ToolEnvironment, 'label'> | undefined, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (isEnvironmentError(e)) {
+      const label = env?.label ?? 'the environment';
+      throw new PauseError('environment', `${label} failed: ${e.message}. Nothing was scored; resume when it works.`);
+    }
+    throw e;
+  }
+}

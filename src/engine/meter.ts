@@ -18,8 +18,11 @@ export function emptyUsage(): StageUsage {
 
 export function costOf(usage: LlmUsage, price: Price | undefined): number {
   if (!price) return 0;
-  // Reasoning tokens are billed as output and are already part of completion tokens.
-  return (usage.promptTokens * price.input + usage.completionTokens * price.output) / 1e6;
+  // Reasoning tokens are billed as output and are already part of completion tokens; prompt
+  // tokens the endpoint served from its cache are billed at the cached-input price (issue #44).
+  const cached = Math.min(usage.cachedTokens ?? 0, usage.promptTokens);
+  const input = (usage.promptTokens - cached) * price.input + cached * (price.cachedInput ?? price.input);
+  return (input + usage.completionTokens * price.output) / 1e6;
 }
 
 /** Cost set aside for a call in flight, so that concurrent calls cannot all pass the cap together. */
@@ -92,6 +95,7 @@ export class Meter {
       s.promptTokens += usage.promptTokens;
       s.completionTokens += usage.completionTokens;
       s.reasoningTokens += usage.reasoningTokens;
+      if (usage.cachedTokens) s.cachedTokens = (s.cachedTokens ?? 0) + usage.cachedTokens;
       s.costUsd += cost;
     }
     const c = (this.completionSeen[role] ??= { n: 0, tokens: 0, max: 0 });
@@ -131,6 +135,7 @@ export class Meter {
         s.promptTokens += u.promptTokens;
         s.completionTokens += u.completionTokens;
         s.reasoningTokens += u.reasoningTokens;
+        if (u.cachedTokens) s.cachedTokens = (s.cachedTokens ?? 0) + u.cachedTokens;
         s.costUsd += cost;
       }
     }

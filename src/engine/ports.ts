@@ -3,7 +3,6 @@
  * by src/llm (the openai SDK) and src/storage (IndexedDB, or memory in tests). The engine
  * imports neither the SDK, nor idb, nor Comlink.
  */
-import type { TrajectoryEntry } from '../core/agent/trajectory';
 import type {
   ArtifactRecord,
   LlmUsage,
@@ -30,9 +29,15 @@ export interface ToolCallRequest {
   arguments: string;
 }
 
+/**
+ * A reasoning model's record of its thinking in one turn (a Responses API reasoning item, issue
+ * #44): opaque, passed back as it came with the turn's calls, so the next turn reasons on.
+ */
+export type ReasoningItem = Record<string, unknown>;
+
 export type ChatMessage =
   | { role: 'system' | 'user'; content: string }
-  | { role: 'assistant'; content: string; toolCalls?: ToolCallRequest[] }
+  | { role: 'assistant'; content: string; toolCalls?: ToolCallRequest[]; reasoning?: ReasoningItem[] }
   | { role: 'tool'; toolCallId: string; content: string };
 
 export interface LlmRequest {
@@ -44,8 +49,6 @@ export interface LlmRequest {
   jsonSchema?: { name: string; schema: Record<string, unknown> };
   /** Functions the model may call (agentic rollouts); its reply may then hold `toolCalls`. */
   tools?: ToolSpec[];
-  /** The skill itself, for a target that installs it where it reads skills (an agent CLI, issue #31). */
-  skill?: string;
   signal?: AbortSignal;
 }
 
@@ -61,8 +64,10 @@ export interface LlmResponse {
   usageEstimated?: boolean;
   /** Calls the model asked for instead of (or beside) an answer, when the request offered tools. */
   toolCalls?: ToolCallRequest[];
-  /** An agent harness's own record of how it worked (an agent CLI as the target, issue #31). */
-  transcript?: TrajectoryEntry[];
+  /** The turn's reasoning items (the Responses API), to pass back with its calls. */
+  reasoning?: ReasoningItem[];
+  /** What was adapted to the model's refusals before this call succeeded, in words for the run's log (issue #44). */
+  adapted?: string[];
 }
 
 /**
@@ -144,8 +149,6 @@ export interface LlmPort {
   targetBatch?: TargetBatchPort;
   /** Identity of the target's settings, part of the rollout cache key. */
   targetSettingsKey(): string;
-  /** The target is an agent harness (a CLI that works in its own loop): its rollouts are an agent's. */
-  targetIsAgent?: boolean;
   /** Identity of a role's settings (the user simulator's is part of a conversation's cache key). */
   settingsKey?(role: Role): string;
   /** The most completion tokens a call of this role may use, when a limit is set (the budget cap reserves it). */

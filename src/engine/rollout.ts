@@ -1,25 +1,24 @@
 /**
- * Rolling a skill out on items with the target model (stage 1, the gate, the slow update and
- * test evaluation all use this). Every finished row is a checkpoint. Rows are reused from the
+ * Rolling a skill out on items with the target (stage 1, the gate, the slow update and test
+ * evaluation all use this): each item is cached → the target's run (engine/target-port.ts;
+ * whatever the target is) → scored → one row. Every finished row is a checkpoint. Rows are reused from the
  * same phase on resume, and from any phase through the rollout cache keyed by (skill hash,
  * item id, target settings). An errored row is kept out of the scores and of reflection; too
  * many errors pause the run. With an early-stop bound the items go in waves, in their fixed
  * order, and evaluation stops once the bound says the skill can no longer win.
  */
 import { skillHash } from '../core/basics/hash';
-import { renderRollout } from '../core/config/templates';
-import type { DatasetItem } from '../core/dataset/dataset-types';
 import type { EngineContext } from './context';
-import { scoreAnswer } from './answer-score';
-import { agentSetting, dropCheckpoint, runAgent } from './agent-rollout';
+import { scoreAnswer, type AnswerScore } from './answer-score';
 import { scoreTrajectory } from './agent-score';
-import { keptTrajectory, turnsOf, type TrajectoryEntry } from '../core/agent/trajectory';
-import { isLlmError, type LlmResponse, type LlmUsage } from './ports';
+import { keptTrajectory, turnsOf } from '../core/agent/trajectory';
+import { isLlmError, type LlmUsage } from './ports';
 import { PauseError } from './pause';
-import { callStageOfPhase } from '../core/config/stages';
 import type { RolloutRow } from './types';
-import { answerByBatch, sendsByBatch, type BatchAnswer } from './batch-phase';
-import { BATCH_PRICE_FACTOR } from '../core/config/batch-api';
+import { answerByBatch, sendsByBatch } from './batch-phase';
+import { dropCheckpoint } from './artifacts';
+import { callOptimizer } from './optimizer-call';
+import type { BatchAnswer, TargetDeps, TargetRun } from './target-port';
 
 const ZERO: LlmUsage = { promptTokens: 0, completionTokens: 0, reasoningTokens: 0 };
 
@@ -94,13 +93,46 @@ export async function storedFirstSamples(
   return rows.every((r) => r !== undefined) ? (rows as RolloutRow[]) : null;
 }
 
-/** A batch line's answer as a live call's: billed at the batch price, an error thrown as the call would. */
-function fromBatch(ctx: EngineContext, phase: string, answer: BatchAnswer): LlmResponse {
-  if (answer.usage) ctx.meter.add(callStageOfPhase(phase), 'target', answer.usage, BATCH_PRICE_FACTOR);
-  if (isLlmError(answer)) throw answer;
-  return answer;
+/** What the target may use of this session: its ports, slots, meter and settings (engine/target-port.ts). */
+export function targetDeps(ctx: EngineContext, counter: { calls: number }): TargetDeps {
+  return {
+    runId: ctx.runId,
+    config: ctx.config,
+    llm: ctx.llm,
+    store: ctx.store,
+    slots: ctx.slots,
+    meter: ctx.meter,
+    signal: ctx.signal,
+    rolloutTemplate: ctx.rolloutTemplate,
+    agent: ctx.agent,
+    ask: (key, prompt, values, role, memoise) => callOptimizer(ctx, key, prompt, values, role, memoise),
+    onCall: () => void counter.calls++,
+  };
 }
 
+/** The row of a run the target finished: its answer as scored, its trajectory when it had one. */
+function scoredRow(base: RowBase, run: TargetRun, s: AnswerScore, latencyMs: number): RolloutRow {
+  return {
+    ...base,
+    status: s.judgeError ? 'error' : 'ok',
+    response: run.answer ?? '',
+    predicted: s.predicted,
+    hard: s.hard,
+    soft: s.soft,
+    ...(s.failReason ? { failReason: s.failReason } : {}),
+    ...(s.judge ? { judge: s.judge } : {}),
+    ...(s.judgeError ? { error: { kind: 'judge', message: s.judgeError } } : {}),
+    usage: run.usage,
+    latencyMs,
+    cached: false,
+    // An agent's trajectory (the tool loop's, a harness's transcript): the analysts read it.
+    ...(run.entries ? { trajectory: keptTrajectory(run.entries), turns: turnsOf(run.entries) } : {}),
+  };
+}
+
+type RowBase = Pick<RolloutRow, 'runId' | 'phase' | 'order' | 'itemId' | 'skillHash' | 'cacheKey' | 'viaBatch'>;
+
+/** One item: its cached row, else the target's run of it scored — or the error row of a failed call. */
 async function rolloutOne(
   ctx: EngineContext,
   o: PhaseOptions,
@@ -113,7 +145,7 @@ async function rolloutOne(
   const item = ctx.items.get(itemId);
   if (!item) throw new Error(`item ${itemId} is not in the dataset`);
   const cacheKey = rolloutCacheKey(hash, itemId, ctx.targetKey, o.repeat);
-  const base = {
+  const base: RowBase = {
     runId: ctx.runId,
     phase: o.phase,
     order,
@@ -130,74 +162,16 @@ async function rolloutOne(
   }
   const started = ctx.now();
   let row: RolloutRow;
-  // An agent's rollout: several turns with tools (issue #30); a run without tools never gets here.
-  const setting = ctx.agent.active && !batched ? agentSetting(ctx, o.skill, item) : null;
+  let run: TargetRun | null = null;
   try {
-    // A conversation with a simulated user is an agent's rollout too, tools or not (issue #31).
-    if (setting && (setting.tools.length || item.agent?.user)) {
-      row = {
-        ...base,
-        ...(await agentRow(ctx, o.phase, item, setting, cacheKey, counter)),
-        latencyMs: ctx.now() - started,
-      };
-      await ctx.store.putRollout(row);
-      if (row.status === 'ok') await dropCheckpoint(ctx, cacheKey);
-      return row;
-    }
-    if (batched) counter.calls++;
-    // The prompt (the skill inside it) is built only once the call holds a target slot.
-    const res = batched
-      ? fromBatch(ctx, o.phase, batched)
-      : await ctx.slots.target.run(async () => {
-          const messages = renderRollout(ctx.rolloutTemplate, o.skill, item, ctx.config.rollout.contextLimit);
-          const reservation = ctx.meter.reserve('target', messages.system.length + messages.user.length);
-          counter.calls++;
-          try {
-            const r = await ctx.llm.complete({
-              role: 'target',
-              stage: 'rollout',
-              messages: [
-                { role: 'system', content: messages.system },
-                { role: 'user', content: messages.user },
-              ],
-              ...(ctx.llm.targetIsAgent ? { skill: o.skill } : {}),
-              signal: ctx.signal,
-            });
-            ctx.meter.settle(reservation, callStageOfPhase(o.phase), r.usage);
-            return r;
-          } catch (e) {
-            // A failed call that still used tokens (a reply cut off empty) is billed: count it.
-            if (isLlmError(e) && e.usage) ctx.meter.settle(reservation, callStageOfPhase(o.phase), e.usage);
-            else ctx.meter.release(reservation);
-            throw e;
-          }
-        });
-    const note = res.usageEstimated ? ctx.meter.noteEstimated() : null;
-    if (note) ctx.emit({ type: 'log', level: 'warn', message: note });
-    const cut = res.finishReason === 'length' ? ctx.meter.noteCutOff() : null;
-    if (cut) ctx.emit({ type: 'log', level: 'warn', message: cut });
-    // An agent harness's transcript is scored as any trajectory: its calls checked, its turns named.
-    const s = res.transcript?.length
-      ? await scoreTrajectory(ctx, item, harnessRollout(res), cacheKey)
-      : await scoreAnswer(ctx, item, res.text, cacheKey);
-    row = {
-      ...base,
-      status: s.judgeError ? 'error' : 'ok',
-      response: res.text,
-      predicted: s.predicted,
-      hard: s.hard,
-      soft: s.soft,
-      ...(s.failReason ? { failReason: s.failReason } : {}),
-      ...(s.judge ? { judge: s.judge } : {}),
-      ...(s.judgeError ? { error: { kind: 'judge', message: s.judgeError } } : {}),
-      usage: res.usage,
-      latencyMs: ctx.now() - started,
-      cached: false,
-      // An agent harness as the target told how it worked: the analysts read it as a trajectory.
-      ...(res.transcript?.length
-        ? { trajectory: keptTrajectory(harnessEntries(res)), turns: turnsOf(harnessEntries(res)) }
-        : {}),
-    };
+    const job = { skill: o.skill, item, phase: o.phase, cacheKey, ...(batched ? { batched } : {}) };
+    run = await ctx.target.run(job, targetDeps(ctx, counter));
+    for (const message of run.notes) ctx.emit({ type: 'log', level: 'warn', message });
+    // A trajectory is scored as one: its calls checked, its turns named, a judge reading it whole.
+    const s = run.entries
+      ? await scoreTrajectory(ctx, item, { ...run, entries: run.entries }, cacheKey)
+      : await scoreAnswer(ctx, item, run.answer ?? '', cacheKey);
+    row = scoredRow(base, run, s, ctx.now() - started);
   } catch (e) {
     if (!isLlmError(e)) throw e;
     if (e.kind === 'aborted') throw e;
@@ -214,54 +188,13 @@ async function rolloutOne(
       latencyMs: ctx.now() - started,
       cached: false,
     };
+  } finally {
+    await run?.episode?.close();
   }
   await ctx.store.putRollout(row);
+  // The row holds the finished trajectory now: its checkpoint is no longer needed.
+  if (run?.checkpointed && row.status === 'ok') await dropCheckpoint(ctx.store, ctx.runId, 'trajectory', cacheKey);
   return row;
-}
-
-/** A harness's transcript with its final answer as the last turn. */
-function harnessEntries(res: LlmResponse): TrajectoryEntry[] {
-  const entries = res.transcript ?? [];
-  return [...entries, { kind: 'assistant', turn: turnsOf(entries) + 1, content: res.text }];
-}
-
-/** A harness's transcript and final answer as a trajectory to score. */
-function harnessRollout(res: LlmResponse): Parameters<typeof scoreTrajectory>[2] {
-  const entries = harnessEntries(res);
-  return { entries, answer: res.text, usage: res.usage, messages: [], episode: null, calls: 1, notes: [] };
-}
-
-/** An agent's trajectory run (or continued from its checkpoint) and scored, as a row's fields. */
-async function agentRow(
-  ctx: EngineContext,
-  phase: string,
-  item: DatasetItem,
-  setting: ReturnType<typeof agentSetting>,
-  cacheKey: string,
-  counter: { calls: number },
-): Promise<Omit<RolloutRow, 'runId' | 'phase' | 'order' | 'itemId' | 'skillHash' | 'cacheKey' | 'latencyMs'>> {
-  const run = await runAgent(ctx, { item, setting, cacheKey, phase });
-  counter.calls += run.calls;
-  for (const message of run.notes) ctx.emit({ type: 'log', level: 'warn', message });
-  try {
-    const s = await scoreTrajectory(ctx, item, run, cacheKey);
-    return {
-      status: s.judgeError ? 'error' : 'ok',
-      response: run.answer ?? '',
-      predicted: s.predicted,
-      hard: s.hard,
-      soft: s.soft,
-      ...(s.failReason ? { failReason: s.failReason } : {}),
-      ...(s.judge ? { judge: s.judge } : {}),
-      ...(s.judgeError ? { error: { kind: 'judge', message: s.judgeError } } : {}),
-      usage: run.usage,
-      cached: false,
-      trajectory: keptTrajectory(run.entries),
-      turns: run.entries.filter((e) => e.kind === 'assistant').length,
-    };
-  } finally {
-    await run.episode?.close();
-  }
 }
 
 export async function rolloutPhase(ctx: EngineContext, o: PhaseOptions): Promise<PhaseResult> {

@@ -11,6 +11,8 @@ import { conversationLines, referencesRead } from '../core/agent/transcript';
 import { toolTally, turnsOf } from '../core/agent/trajectory';
 import { OUT_OF_TURNS } from '../core/agent/trajectory-checks';
 import type { RolloutRow } from './types';
+import { onDemandSkill } from '../core/agent/references-on-demand';
+import type { TargetDeps } from './target-port';
 
 export function evaluationBlock(row: RolloutRow, item: DatasetItem): string {
   const lines = [
@@ -32,6 +34,16 @@ export interface TrajectoryView {
   resultChars: number;
   /** References on demand: the files the agent could read (its prompt held SKILL.md only). */
   onDemandFiles?: readonly string[];
+}
+
+/** How the analysts are shown this run's trajectories: the run's settings, and the files a skill's agent could read. */
+export function trajectoryView(ctx: Pick<TargetDeps, 'config' | 'agent'>, skill: string): TrajectoryView {
+  const files = ctx.config.referencesOnDemand ? onDemandSkill(skill, ctx.agent.packageFiles) : null;
+  return {
+    full: ctx.config.reflectOnTrajectories ?? true,
+    resultChars: ctx.config.toolResultChars ?? 400,
+    ...(files ? { onDemandFiles: [...files.files.keys()].filter((p) => p !== 'SKILL.md') } : {}),
+  };
 }
 
 export function renderTrajectory(

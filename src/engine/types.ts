@@ -19,6 +19,8 @@ export interface LlmUsage {
   promptTokens: number;
   completionTokens: number;
   reasoningTokens: number;
+  /** Prompt tokens the endpoint served from its cache (billed at the cached-input price), when it says. */
+  cachedTokens?: number;
 }
 
 export type RunStatus = 'idle' | 'running' | 'paused' | 'interrupted' | 'completed' | 'failed' | 'cancelled';
@@ -110,6 +112,8 @@ export interface StageUsage {
   promptTokens: number;
   completionTokens: number;
   reasoningTokens: number;
+  /** Prompt tokens served from the endpoint's cache (issue #44), when it reported any. */
+  cachedTokens?: number;
   costUsd: number;
 }
 

@@ -15,6 +15,7 @@ import { GATE_WAVE, weighSkills, weighsByPosterior } from './weigh';
 import { injectEmptySlowUpdate } from '../core/skill/protected-regions';
 import type { RunConfig } from '../core/config/run-config';
 import type { EngineContext } from './context';
+import type { RecheckRecord } from './artifacts';
 import { rolloutPhase, storedFirstSamples } from './rollout';
 import type { GateState } from '../core/verdict/gate';
 import type { RolloutRow, RunDataset, SelectionScore } from './types';
@@ -275,17 +276,7 @@ export function notWorse(v: { regressed: readonly string[]; posterior?: { pWorse
   return v.regressed.length === 0 && (v.posterior?.pWorse ?? 0) <= 0.5;
 }
 
-export interface BestRecheck {
-  /** The candidate still beats the best with the fresh samples counted. */
-  confirmed: boolean;
-  /** The candidate's mean over its fresh samples alone: an estimate no selection has biased. */
-  fresh: number;
-  n: number;
-  /** Both skills' scores over every sample each holds, and the gain. */
-  best: number;
-  candidate: number;
-  gain: number;
-  calls: number;
+export interface BestRecheck extends RecheckRecord {
   units: FlipUnits;
 }
 

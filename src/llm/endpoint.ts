@@ -1,7 +1,9 @@
 /** How to reach one model: an OpenAI-compatible endpoint and the options of its calls. */
 import type { BatchApi } from '../core/config/batch-api';
 import type { ServiceTier } from '../core/config/service-tier';
-export type ReasoningEffort = '' | 'minimal' | 'low' | 'medium' | 'high';
+import type { Capabilities, ReasoningEffort, Wire } from '../core/config/capabilities';
+
+export type { ReasoningEffort };
 
 export interface EndpointConfig {
   baseURL: string;
@@ -10,8 +12,12 @@ export interface EndpointConfig {
   temperature?: number;
   maxOutputTokens?: number;
   reasoningEffort?: ReasoningEffort;
-  /** Reasoning models get max_completion_tokens and no temperature; detected from the name when unset. */
+  /** The first guess before a probe: a reasoning model (no temperature, max_completion_tokens); by name when unset. */
   reasoningModel?: boolean;
+  /** The wire chosen by hand; unset: the probe's choice (capabilities), else Chat Completions. */
+  api?: Wire;
+  /** What the connection test found the model to accept (llm/capabilities.ts), kept with the connection. */
+  capabilities?: Capabilities;
   /** Extra headers, e.g. Anthropic's direct-browser-access header. */
   headers?: Record<string, string>;
   /** Leave out the SDK's x-stainless-* headers (for endpoints or proxies whose CORS refuses them). */
@@ -27,9 +33,4 @@ export interface EndpointConfig {
   batchApi?: BatchApi;
   /** Wait between batch polls (default 30 s). */
   batchPollMs?: number;
-}
-
-export function isReasoningModel(cfg: Pick<EndpointConfig, 'model' | 'reasoningModel'>): boolean {
-  if (cfg.reasoningModel !== undefined) return cfg.reasoningModel;
-  return /(^|\/)(o\d|gpt-5)/i.test(cfg.model);
 }

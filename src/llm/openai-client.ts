@@ -1,33 +1,33 @@
 /**
  * The LLM port over the official openai SDK (DESIGN §4). One SDK client per role; each role
  * has an adaptive pool, retries with backoff on transient failures (honouring retry-after),
- * a timeout per call, an AbortSignal through everything, and JSON output that falls back from
- * json_schema to json_object to plain text, remembering per endpoint and model what worked.
+ * a timeout per call, an AbortSignal through everything, and requests built from what the
+ * model accepts (llm/capabilities.ts) on its wire — Chat Completions or the Responses API. A 400
+ * naming a parameter or value it refuses is adapted (llm/refusals.ts), remembered per endpoint
+ * and model, said in the response for the run's log, and the call asked again.
  */
 import { withoutSdkHeaders } from './minimal-headers';
 import OpenAI from 'openai';
-import type {
-  ChatCompletionCreateParamsNonStreaming,
-  ChatCompletionMessageParam,
-} from 'openai/resources/chat/completions';
-import {
-  type ChatMessage,
-  type LlmError,
-  type LlmPort,
-  type LlmRequest,
-  type LlmResponse,
-  type Role,
-} from '../engine/ports';
+import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
+import { type LlmError, type LlmPort, type LlmRequest, type LlmResponse, type Role } from '../engine/ports';
 import { classifyError, isRetryable, retryAfterMs } from './errors';
 import { AdaptivePool } from './pool';
-import { isReasoningModel, type EndpointConfig } from './endpoint';
+import type { EndpointConfig } from './endpoint';
 import { TargetBatchClient } from './batch-client';
-import { readCompletion } from './read-completion';
+import { readCompletion, type CompletionRead } from './read-completion';
+import type { Capabilities, JsonMode } from '../core/config/capabilities';
+import { capabilitiesOf, learnCapabilities } from './learned-capabilities';
+import { chatParams } from './chat-wire';
+import { readResponse, responsesParams } from './responses-wire';
+import { adaptTo, refusalOf, type Sent } from './refusals';
+
+export { toApiMessage } from './chat-wire';
+export type { JsonMode };
 
 /** Rate-limited attempts a call may retry (honouring retry-after), apart from its other retries. */
 export const RATE_LIMIT_RETRIES = 12;
-
-export type JsonMode = 'json_schema' | 'json_object' | 'text';
+/** Refusals one call may adapt to (temperature, output limit, effort, tools, JSON…), each once. */
+const MAX_ADAPTATIONS = 6;
 
 export interface ClientOptions {
   /** First backoff delay; doubles per attempt up to maxBackoffMs. */
@@ -35,57 +35,17 @@ export interface ClientOptions {
   maxBackoffMs?: number;
   /** Injected for tests; defaults to the global fetch. */
   fetch?: typeof fetch;
-  /**
-   * A host's own target for endpoints it knows how to run (the runner starts an agent CLI per
-   * item, issue #31); undefined: the target is an OpenAI-compatible endpoint.
-   */
-  targetRunner?: (cfg: EndpointConfig) => { complete(req: LlmRequest): Promise<LlmResponse> } | undefined;
   /** Called after each finished call (for usage accounting and logs). */
   onCall?: (info: { role: Role; stage: string; response?: LlmResponse; error?: LlmError }) => void;
 }
 
-/** What each endpoint+model accepted for JSON output, shared by every client in this realm. */
-const jsonModeMemory = new Map<string, JsonMode>();
 /** Record how an endpoint answers structured output (the connection test's probe found out). */
 export function rememberJsonMode(cfg: Pick<EndpointConfig, 'baseURL' | 'model'>, mode: JsonMode): void {
-  jsonModeMemory.set(`${cfg.baseURL}|${cfg.model}`, mode);
+  learnCapabilities({ ...capabilitiesOf(cfg), jsonMode: mode });
 }
 
 export function rememberedJsonMode(cfg: EndpointConfig): JsonMode | undefined {
-  return jsonModeMemory.get(`${cfg.baseURL}|${cfg.model}`);
-}
-
-/** Whether each endpoint+model turned out to want reasoning-model parameters (learned from its 400s). */
-const reasoningMemory = new Map<string, boolean>();
-
-/** A 400 refusing max_tokens / max_completion_tokens / temperature: the other parameter style is wanted. */
-function looksLikeTokenParamRefused(e: unknown): boolean {
-  if (!(e instanceof OpenAI.APIError) || (e.status !== 400 && e.status !== 422)) return false;
-  return (
-    /max_completion_tokens|max_tokens|temperature/i.test(e.message) &&
-    /unsupported|not supported|does not support|use '?max_completion_tokens|only the default/i.test(e.message)
-  );
-}
-
-function looksLikeFormatUnsupported(e: unknown): boolean {
-  if (!(e instanceof OpenAI.APIError) || (e.status !== 400 && e.status !== 422)) return false;
-  return /response_format|json_schema|json_object|structured|schema|not supported|unsupported/i.test(e.message);
-}
-
-/** Our message shape as the chat API's: tool calls and tool results in its wire form. */
-export function toApiMessage(m: ChatMessage): ChatCompletionMessageParam {
-  if (m.role === 'tool') return { role: 'tool', tool_call_id: m.toolCallId, content: m.content };
-  if (m.role === 'assistant' && m.toolCalls?.length)
-    return {
-      role: 'assistant',
-      content: m.content || null,
-      tool_calls: m.toolCalls.map((c) => ({
-        id: c.id,
-        type: 'function' as const,
-        function: { name: c.name, arguments: c.arguments },
-      })),
-    };
-  return { role: m.role, content: m.content };
+  return capabilitiesOf(cfg).jsonMode;
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -125,84 +85,68 @@ export class RoleClient {
     });
   }
 
-  /** Reasoning-model parameters: the role's switch, else the name; corrected by the provider's 400. */
-  private reasoning(): boolean {
-    return reasoningMemory.get(`${this.cfg.baseURL}|${this.cfg.model}`) ?? isReasoningModel(this.cfg);
-  }
-
-  private params(req: LlmRequest, mode: JsonMode): ChatCompletionCreateParamsNonStreaming {
-    const reasoning = this.reasoning();
-    const p: ChatCompletionCreateParamsNonStreaming = {
-      model: this.cfg.model,
-      messages: req.messages.map(toApiMessage),
-    };
-    if (req.tools?.length)
-      p.tools = req.tools.map((t) => ({
-        type: 'function' as const,
-        function: {
-          name: t.name,
-          ...(t.description ? { description: t.description } : {}),
-          parameters: t.parameters ?? { type: 'object', properties: {} },
-        },
-      }));
-    if (this.cfg.serviceTier) p.service_tier = this.cfg.serviceTier;
-    if (!reasoning && this.cfg.temperature !== undefined) p.temperature = this.cfg.temperature;
-    if (this.cfg.maxOutputTokens) {
-      if (reasoning) p.max_completion_tokens = this.cfg.maxOutputTokens;
-      else p.max_tokens = this.cfg.maxOutputTokens;
-    }
-    if (reasoning && this.cfg.reasoningEffort)
-      p.reasoning_effort = this.cfg.reasoningEffort as 'low' | 'medium' | 'high';
-    if (req.jsonSchema && mode === 'json_schema') {
-      p.response_format = {
-        type: 'json_schema',
-        json_schema: { name: req.jsonSchema.name, schema: req.jsonSchema.schema, strict: true },
-      };
-    } else if (req.jsonSchema && mode === 'json_object') {
-      p.response_format = { type: 'json_object' };
-    }
-    return p;
+  /** What this role's model accepts, as far as anyone knows now. */
+  capabilities(): Capabilities {
+    return capabilitiesOf(this.cfg);
   }
 
   /** The body this role sends for a request, as one line of a batch: no service tier (a batch is its own tier). */
   batchBody(req: LlmRequest): ChatCompletionCreateParamsNonStreaming {
-    const { service_tier: _tier, ...body } = this.params(req, 'text');
+    const { service_tier: _tier, ...body } = chatParams(req, this.cfg, this.capabilities(), 'text').params;
     return body;
   }
 
-  async complete(req: LlmRequest): Promise<LlmResponse> {
-    const memoryKey = `${this.cfg.baseURL}|${this.cfg.model}`;
-    let mode: JsonMode = req.jsonSchema ? (jsonModeMemory.get(memoryKey) ?? 'json_schema') : 'text';
+  /** One request on the wire the capabilities choose: what to send, and how to send and read it. */
+  private request(
+    req: LlmRequest,
+    caps: Capabilities,
+    mode: JsonMode,
+  ): { sent: Sent; send: () => Promise<CompletionRead> } {
+    const options = { signal: req.signal, timeout: this.cfg.timeoutMs };
+    if (caps.api === 'responses') {
+      const { params, sent } = responsesParams(req, this.cfg, caps, mode);
+      return {
+        sent,
+        send: async () => readResponse(await this.sdk.responses.create(params, options), this.role, this.cfg),
+      };
+    }
+    const { params, sent } = chatParams(req, this.cfg, caps, mode);
+    return {
+      sent,
+      send: async () =>
+        readCompletion(await this.sdk.chat.completions.create(params, options), req, this.role, this.cfg),
+    };
+  }
+
+  /**
+   * One call, retried and adapted. `probe`: the connection test's — these capabilities exactly,
+   * no adaptation (a refusal is its answer) and nothing learned.
+   */
+  async complete(req: LlmRequest, probe?: Capabilities): Promise<LlmResponse> {
     const base = this.opts.backoffBaseMs ?? 1000;
     const maxBackoff = this.opts.maxBackoffMs ?? 30_000;
     const ctx = { role: this.role, baseURL: this.cfg.baseURL, model: this.cfg.model, secrets: [this.cfg.apiKey] };
+    const adapted: string[] = [];
     let attempt = 0;
     let rateLimits = 0;
-    let flippedParams = false;
+    let adaptations = 0;
     for (;;) {
       attempt++;
+      const caps = probe ?? this.capabilities();
+      const mode: JsonMode = req.jsonSchema ? (caps.jsonMode ?? 'json_schema') : 'text';
+      const { sent, send } = this.request(req, caps, mode);
       const started = Date.now();
       try {
-        const res = await this.pool.run(
-          () =>
-            this.sdk.chat.completions.create(this.params(req, mode), {
-              signal: req.signal,
-              timeout: this.cfg.timeoutMs,
-            }),
-          req.signal,
-        );
+        const read = await this.pool.run(send, req.signal);
         this.pool.succeeded();
-        const { text, usage, usageEstimated, finishReason, toolCalls } = readCompletion(res, req, this.role, this.cfg);
-        if (req.jsonSchema) jsonModeMemory.set(memoryKey, mode);
+        // What structured output worked is remembered for every later call to this endpoint and model.
+        if (!probe && req.jsonSchema && caps.jsonMode !== mode) learnCapabilities({ ...caps, jsonMode: mode });
         const response: LlmResponse = {
-          text,
-          usage,
-          ...(usageEstimated ? { usageEstimated } : {}),
+          ...read,
           latencyMs: Date.now() - started,
           attempts: attempt,
           jsonMode: mode,
-          finishReason,
-          ...(toolCalls ? { toolCalls } : {}),
+          ...(adapted.length ? { adapted } : {}),
         };
         this.opts.onCall?.({ role: this.role, stage: req.stage, response });
         return response;
@@ -210,19 +154,24 @@ export class RoleClient {
         // A pause or cancel rejects queued and waiting calls with the signal's reason (any value,
         // e.g. 'pause'): that is a cancelled call, never a server error row (issue #20 item 4).
         if (req.signal?.aborted) throw classifyError(new DOMException('Aborted', 'AbortError'), ctx);
-        if (!flippedParams && looksLikeTokenParamRefused(e)) {
-          // The model wants the other parameter style (a reasoning model, or one that is not):
-          // switch once, remember it for this endpoint and model, and retry at once.
-          reasoningMemory.set(memoryKey, !this.reasoning());
-          flippedParams = true;
-          attempt--;
-          continue;
-        }
-        if (req.jsonSchema && mode !== 'text' && looksLikeFormatUnsupported(e)) {
-          // The endpoint refuses this kind of structured output: step down and retry at once.
-          mode = mode === 'json_schema' ? 'json_object' : 'text';
-          attempt--;
-          continue;
+        const refusal = !probe && adaptations < MAX_ADAPTATIONS ? refusalOf(e) : null;
+        if (refusal) {
+          const now = this.capabilities();
+          const moved = JSON.stringify(now) !== JSON.stringify(caps);
+          const proposed = moved ? null : adaptTo(refusal, now, sent);
+          // A wire chosen by hand is the person's: a refusal that would move it stays an error.
+          const change = proposed && this.cfg.api && proposed.caps.api !== this.cfg.api ? null : proposed;
+          // Another call adapted meanwhile (the request would differ now), or this refusal names
+          // what was sent: change it, remember it, ask again at once. Neither is an attempt.
+          if (moved || change) {
+            if (change) {
+              learnCapabilities(change.caps);
+              adapted.push(`The ${this.role} model ${this.cfg.model} ${change.change}.`);
+            }
+            adaptations++;
+            attempt--;
+            continue;
+          }
         }
         // 429 (and Groq's 498 for flex capacity) say "wait": a flex tier's "resource unavailable" too.
         const rateLimited = e instanceof OpenAI.APIError && (e.status === 429 || e.status === 498);
@@ -276,7 +225,6 @@ export function createLlmPort(
   endpoints: ClientSet,
   opts: ClientOptions = {},
 ): LlmPort & { clients: Record<Role, RoleClient> } {
-  const runner = opts.targetRunner?.(endpoints.target);
   const target = new RoleClient('target', endpoints.target, opts);
   const optimizer = new RoleClient('optimizer', endpoints.optimizer, opts);
   const judge = endpoints.judge ? new RoleClient('judge', endpoints.judge, opts) : optimizer;
@@ -288,12 +236,7 @@ export function createLlmPort(
   const t = endpoints.target;
   return {
     clients,
-    // A host's target runner takes the target's slots: its concurrency knob bounds agents at work too.
-    complete: (req) =>
-      runner && req.role === 'target'
-        ? target.pool.run(() => runner.complete(req), req.signal)
-        : clients[req.role].complete(req),
-    ...(runner ? { targetIsAgent: true } : {}),
+    complete: (req) => clients[req.role].complete(req),
     ...(t.batchApi ? { targetBatch: new TargetBatchClient(target, t.batchApi, t.batchPollMs) } : {}),
     targetSettingsKey: () => settingsKey(endpoints.target),
     settingsKey: (role) => settingsKey(endpointOf(role)),

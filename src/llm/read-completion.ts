@@ -1,6 +1,23 @@
 import type OpenAI from 'openai';
-import { LlmError, type LlmRequest, type LlmUsage, type Role, type ToolCallRequest } from '../engine/ports';
+import {
+  LlmError,
+  type LlmRequest,
+  type LlmUsage,
+  type ReasoningItem,
+  type Role,
+  type ToolCallRequest,
+} from '../engine/ports';
 import type { EndpointConfig } from './endpoint';
+
+/** What a reply says, whichever wire brought it. */
+export interface CompletionRead {
+  text: string;
+  usage: LlmUsage;
+  usageEstimated?: true;
+  finishReason?: string;
+  toolCalls?: ToolCallRequest[];
+  reasoning?: ReasoningItem[];
+}
 
 /**
  * What a chat completion says: its text and usage, or — for a reply that is no answer (a
@@ -12,17 +29,20 @@ export function readCompletion(
   req: Pick<LlmRequest, 'messages'>,
   role: Role,
   cfg: Pick<EndpointConfig, 'maxOutputTokens'>,
-): { text: string; usage: LlmUsage; usageEstimated?: true; finishReason?: string; toolCalls?: ToolCallRequest[] } {
+): CompletionRead {
   const choice = res.choices?.[0];
   const text = choice?.message?.content ?? '';
   const toolCalls = readToolCalls(choice?.message?.tool_calls);
   // No usage in the reply: estimate from characters (about 4 per token) rather than count it free.
   const promptChars = req.messages.reduce((n, m) => n + m.content.length, 0);
-  const usage = res.usage
+  const cached = res.usage?.prompt_tokens_details?.cached_tokens ?? 0;
+  const usage: LlmUsage = res.usage
     ? {
         promptTokens: res.usage.prompt_tokens ?? 0,
         completionTokens: res.usage.completion_tokens ?? 0,
         reasoningTokens: res.usage.completion_tokens_details?.reasoning_tokens ?? 0,
+        // Where the endpoint says which prompt tokens came from its cache, they are billed at that price.
+        ...(cached ? { cachedTokens: cached } : {}),
       }
     : { promptTokens: Math.ceil(promptChars / 4), completionTokens: Math.ceil(text.length / 4), reasoningTokens: 0 };
   const refusal = (choice?.message as { refusal?: unknown } | undefined)?.refusal;

@@ -3,19 +3,22 @@
  * candidate, and the cost estimate of a planned run. The host finds the data (the page's stored
  * dataset, the runner's file) and shows the answer; the LLM port and prompts are built here.
  */
+import type { Effort } from '../core/config/capabilities';
 import type { DatasetItem, SplitName } from '../core/dataset/dataset-types';
 import type { RunConfig } from '../core/config/run-config';
 import { rolloutTemplateOf } from '../engine/context';
 import { estimateCost as estimate, type CostEstimate } from '../engine/cost-estimate';
-import { evaluateSkill as evaluate } from '../engine/evaluate';
+import { evaluateSkill as evaluate } from '../engine/run/evaluate';
 import type { EventSink } from '../engine/events';
 import { improveWithFeedback as improve } from '../engine/feedback';
 import type { Prices } from '../engine/meter';
 import { buildPromptSet } from '../engine/prompts';
 import type { RolloutRow, RunDataset } from '../engine/types';
 import { MemoryRunStore } from '../storage/memory-store';
-import type { RunEndpoints } from '../storage/schema';
+import type { RunEndpoints, StoredEndpoint } from '../storage/schema';
 import { llmPortFor } from './llm-port';
+import { environmentOf, hasEnvironment, isAgentTarget, targetOf } from './target';
+import { splitTriggerQueries, type TriggerQuery } from '../core/dataset/trigger-queries';
 import { fail, type HostDeps, type Outcome } from './ports';
 import { isAgenticSetup, type RunEnvironmentSpec } from '../core/agent/environment-spec';
 import type { PackageFile } from '../core/skill/skill-package';
@@ -52,9 +55,11 @@ export async function evaluateSkill(
 ): Promise<Outcome<Evaluation>> {
   // Items with a user_goal are conversations: the user simulator's own endpoint plays their users.
   const conversations = input.data.items.some((i) => i.agent?.user);
+  const chosen = targetOf(deps.agentCli, input.endpoints, input.config);
+  if (!chosen.ok) return chosen;
   const port = await llmPortFor(deps, input.endpoints, input.config, 'evaluate', { conversations });
   if (!port.ok) return port;
-  const environment = await deps.environments?.({ config: input.config, spec: input.environment });
+  const environment = await environmentOf(deps.environment, input.environment);
   const r = await evaluate(
     {
       skill: input.skill,
@@ -72,6 +77,7 @@ export async function evaluateSkill(
       ...o,
       now: deps.now,
       environment,
+      target: chosen.target,
     },
   ).finally(() => environment?.dispose?.());
   if (!r.ok) return fail(r.kind, r.reason);
@@ -122,24 +128,34 @@ export interface EstimateInput {
   splits: { train: number; val: number; test: number };
   skill: string;
   prices?: Prices;
-  batchOneShot?: boolean;
-  triggers?: { train: number; val: number; test: number };
-  /** The dataset's own tools and the run's environment: with either, rollouts are agents' (issue #30). */
+  /** The run's target: its batch API sends the one-shot phases as batches; an agent CLI's every rollout is an agent's. */
+  target?: Pick<StoredEndpoint, 'batchApi' | 'agentCommand'>;
+  /** The activation track's queries, split here as the run will split them. */
+  triggerQueries?: readonly TriggerQuery[];
+  /** The dataset's own tools and the run's environment (a module, MCP servers): with either, rollouts are agents' (issue #30). */
   datasetTools?: readonly unknown[];
   environment?: RunEnvironmentSpec;
   /** The mean turns per rollout a run measured at its baseline, when there is one. */
   measuredTurns?: number;
+  /** The effort each role's calls reason at (core/config/capabilities.ts estimatedEffort): their reasoning tokens. */
+  reasoning?: Partial<Record<'target' | 'optimizer', Effort>>;
 }
 
 /** The cost of a planned run: calls per stage from the call formulas, tokens from the prompts. */
 export function estimateCost(deps: Pick<HostDeps, 'promptFiles'>, input: EstimateInput): CostEstimate {
-  // An agent's turns each wait on the last: its rollouts are never a batch, whatever the endpoint offers.
-  const agentic = isAgenticSetup({
-    datasetTools: input.datasetTools,
-    items: input.items,
-    environment: Boolean(input.environment?.module || input.environment?.mcp),
-    referencesOnDemand: input.config.referencesOnDemand,
-  });
+  // The same choice of target and environment as a session's (service/target.ts): an agent CLI
+  // answers each item in one run of its own; the model's tool loop takes up to maxTurns calls.
+  // Either way an agent's turns each wait on the last: never a batch, whatever the endpoint offers.
+  const harness = isAgentTarget(input.target);
+  const loop =
+    !harness &&
+    isAgenticSetup({
+      datasetTools: input.datasetTools,
+      items: input.items,
+      environment: hasEnvironment(input.environment),
+      referencesOnDemand: input.config.referencesOnDemand,
+    });
+  const t = input.triggerQueries?.length ? splitTriggerQueries(input.triggerQueries, input.config.seed) : null;
   const prompts = buildPromptSet(deps.promptFiles, input.config.promptOverrides);
   return estimate({
     config: input.config,
@@ -149,13 +165,14 @@ export function estimateCost(deps: Pick<HostDeps, 'promptFiles'>, input: Estimat
     template: rolloutTemplateOf(input.config, prompts),
     prompts,
     prices: input.prices,
-    ...(input.triggers ? { triggers: input.triggers } : {}),
-    ...(agentic
+    ...(input.reasoning ? { reasoning: input.reasoning } : {}),
+    ...(t ? { triggers: { train: t.train.length, val: t.val.length, test: t.test.length } } : {}),
+    ...(loop
       ? {
           agent: input.measuredTurns
             ? { turns: input.measuredTurns, measured: true }
             : { turns: input.config.maxTurns, measured: false },
         }
-      : { batchOneShot: input.batchOneShot }),
+      : { batchOneShot: !harness && Boolean(input.target?.batchApi) }),
   });
 }

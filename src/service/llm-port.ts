@@ -4,25 +4,14 @@
  * Which roles a use case calls decides which keys it asks for — training needs all of them, an
  * evaluation the target (and a judge only when it scores with one), feedback the optimizer alone.
  */
-import { FLEX_TIMEOUT_MS } from '../core/config/service-tier';
 import type { RunConfig } from '../core/config/run-config';
 import type { LlmPort } from '../engine/ports';
-import type { EndpointConfig } from '../llm/endpoint';
 import { createLlmPort } from '../llm/openai-client';
 import type { RunEndpoints, StoredEndpoint } from '../storage/schema';
+import { endpointConfig } from './endpoint-config';
 import { fail, type HostDeps, type KeyRole, type Outcome } from './ports';
 
-/** A stored endpoint with its key and the role's defaults, ready for the LLM client. */
-export function endpointConfig(e: StoredEndpoint, apiKey: string, concurrency: number, role: KeyRole): EndpointConfig {
-  return {
-    ...e,
-    apiKey,
-    concurrency,
-    maxRetries: e.maxRetries ?? (role === 'target' ? 5 : 3),
-    // Flex calls queue at the provider: its documented 15 minutes, unless the user set a timeout.
-    timeoutMs: e.timeoutMs ?? (e.serviceTier === 'flex' ? FLEX_TIMEOUT_MS : role === 'target' ? 120_000 : 300_000),
-  };
-}
+export { endpointConfig };
 
 /** What a use case calls: a whole run, one skill's evaluation, or a feedback rewrite. */
 export type LlmUse = 'run' | 'evaluate' | 'feedback';
@@ -35,11 +24,6 @@ export async function llmPortFor(
   /** An evaluation whose items talk with a simulated user calls the simulator (issue #31). */
   o: { conversations?: boolean } = {},
 ): Promise<Outcome<{ llm: LlmPort }>> {
-  if (endpoints.target.agentCommand && use !== 'feedback' && !deps.transport?.targetRunner)
-    return fail(
-      'invalid_config',
-      `This run's target is an agent CLI (${endpoints.target.model}): only the headless runner can start it (skillwright resume --out DIR).`,
-    );
   const key = async (role: KeyRole, borrow?: KeyRole) => deps.keys.keyFor(role, endpoints, borrow);
   const made = (e: StoredEndpoint, k: string, role: KeyRole) =>
     endpointConfig(e, k, role === 'target' ? config.targetConcurrency : config.optimizerConcurrency, role);

@@ -1,17 +1,15 @@
 /**
  * What the run service needs from its host (DESIGN §7b): the store, the prompt texts, where keys
  * come from, the transport of LLM calls, the clock and ids — and, for agentic runs (issue #30),
- * where a run's tool environment comes from. The page's worker and the runner each provide them;
- * everything else is the service's own.
+ * what differs in how a run's environment and target are had (service/target.ts chooses them).
+ * The page's worker and the runner each provide them; everything else is the service's own.
  */
-import type { RunConfig } from '../core/config/run-config';
-import type { RunEnvironmentSpec } from '../core/agent/environment-spec';
-import type { ToolEnvironment } from '../engine/environment';
 import type { ClientOptions } from '../llm/openai-client';
 import type { RunStore } from '../engine/ports';
 import type { ArtifactRecord, OptimizerCallRecord, RolloutRow, SkillVersion, StepRecord } from '../engine/types';
 import type { ImportResult, RunBundle } from '../storage/bundle';
 import type { DatasetRecord, RunEndpoints, RunRecord, RunRowKind, RunRows } from '../storage/schema';
+import type { AgentCliHost, EnvironmentHost } from './target';
 
 export type KeyRole = 'target' | 'optimizer' | 'judge' | 'userSimulator';
 
@@ -25,22 +23,6 @@ export type KeyFor = { ok: true; key: string } | { ok: false; kind: string; mess
 export interface KeySource {
   keyFor(role: KeyRole, endpoints: RunEndpoints, borrow?: KeyRole): Promise<KeyFor>;
 }
-
-/** What a run's environment is made for: the run (or an evaluation's settings). */
-export interface EnvironmentRequest {
-  runId?: string;
-  config: RunConfig;
-  /** What the run (or evaluation) keeps of its environment: the module it was made with. */
-  spec?: RunEnvironmentSpec;
-}
-
-/**
- * The seam of agentic rollouts (issue #30, DESIGN §7c): a host's maker of a run's tool
- * environment, as `keys` are its source of keys — the page serves a user's ES module in its own
- * worker, the runner imports it in Node, later MCP servers. The service asks it once per session
- * and hands what it gets to the engine; without one (or for a run without tools) there is none.
- */
-export type EnvironmentFactory = (of: EnvironmentRequest) => Promise<ToolEnvironment | undefined>;
 
 /**
  * The run service's store (DESIGN §7b): run records and their datasets, each run's engine store
@@ -87,7 +69,9 @@ export interface HostDeps {
   keys: KeySource;
   /** How LLM calls travel (the page answers its demo endpoint in the worker; tests shorten backoffs). */
   transport?: ClientOptions;
-  environments?: EnvironmentFactory;
+  /** What the host gives for a run's environment and an agent CLI target (service/target.ts). */
+  environment?: EnvironmentHost;
+  agentCli?: AgentCliHost;
   now: () => number;
   newId: () => string;
   /** Where the store is, for messages: "this browser", "this folder". */
@@ -98,12 +82,4 @@ export interface ServiceDeps extends HostDeps {
   records: RunRecords;
 }
 
-export interface ServiceError {
-  kind: string;
-  message: string;
-}
-
-/** A use case's answer: what it made, or why not, in words a person can act on. */
-export type Outcome<T extends object = object> = ({ ok: true } & T) | { ok: false; error: ServiceError };
-
-export const fail = (kind: string, message: string) => ({ ok: false as const, error: { kind, message } });
+export { fail, type Outcome, type ServiceError } from './outcome';

@@ -18,6 +18,7 @@ import { isEnvironmentError } from '../engine/environment';
 import type { RunEndpoints, RunRecord } from '../storage/schema';
 import { trainInputOf } from './train-input';
 import { llmPortFor } from './llm-port';
+import { environmentOf, targetOf } from './target';
 import { fail, type Outcome, type ServiceDeps } from './ports';
 
 /** A run that completed or was cancelled goes on no more: it is started again from one of its versions. */
@@ -121,6 +122,8 @@ export async function startRun(deps: ServiceDeps, runId: string, o: StartOptions
     );
   const raised = o.budget && JSON.stringify(o.budget) !== JSON.stringify(run.config.budget) ? o.budget : null;
   const config = raised ? { ...run.config, budget: raised } : run.config;
+  const chosen = targetOf(deps.agentCli, run.endpoints, config);
+  if (!chosen.ok) return chosen;
   const port = await llmPortFor(deps, run.endpoints, config, 'run');
   if (!port.ok) return port;
   const d = await deps.records.getDataset(run.datasetId);
@@ -138,7 +141,7 @@ export async function startRun(deps: ServiceDeps, runId: string, o: StartOptions
     // pauses, as one that fails mid-run does.
     let environment;
     try {
-      environment = await deps.environments?.({ runId, config, spec: run.environment });
+      environment = await environmentOf(deps.environment, run.environment);
       await environment?.tools();
     } catch (e) {
       environment?.dispose?.();
@@ -159,6 +162,7 @@ export async function startRun(deps: ServiceDeps, runId: string, o: StartOptions
         onEvent: o.onEvent,
         now: deps.now,
         environment,
+        target: chosen.target,
       });
     } finally {
       environment?.dispose?.();

@@ -3,14 +3,8 @@
  * ever held across an LLM call (the engine awaits calls between writes, never inside one).
  */
 import type { RunStore } from '../engine/ports';
-import type {
-  ArtifactRecord,
-  OptimizerCallRecord,
-  RolloutRow,
-  RunState,
-  SkillVersion,
-  StepRecord,
-} from '../engine/types';
+import type { ArtifactRecord, OptimizerCallRecord, RolloutRow, RunState } from '../engine/types';
+import type { SkillVersion, StepRecord } from '../engine/types';
 import type { SkillwrightDb } from './open-db';
 import { guardQuota } from './quota';
 import { withStatus } from './runs-repo';

@@ -3,14 +3,8 @@
  * IndexedDB store must match. Values are deep-copied on the way in and out, as a database would.
  */
 import type { RunStore } from '../engine/ports';
-import type {
-  ArtifactRecord,
-  OptimizerCallRecord,
-  RolloutRow,
-  RunState,
-  SkillVersion,
-  StepRecord,
-} from '../engine/types';
+import type { ArtifactRecord, OptimizerCallRecord, RolloutRow, RunState } from '../engine/types';
+import type { SkillVersion, StepRecord } from '../engine/types';
 import { versionOrder } from './version-order';
 
 const copy = <T>(v: T): T => structuredClone(v);
@@ -26,73 +20,72 @@ export class MemoryRunStore implements RunStore {
   /** Count of writes, for measuring checkpoint volume. */
   writes = 0;
 
+  /** Write a copy under its key (every write counts). */
+  private put<T>(map: Map<string, T>, key: string, value: T): void {
+    this.writes++;
+    map.set(key, copy(value));
+  }
+  /** A copy of what is under the key, or undefined. */
+  private read<T>(map: Map<string, T>, key: string): T | undefined {
+    const v = map.get(key);
+    return v && copy(v);
+  }
+  /** Copies of one run's values, in their order. */
+  private ofRun<T extends { runId: string }>(map: Map<string, T>, runId: string, order?: (a: T, b: T) => number): T[] {
+    const rows = [...map.values()].filter((v) => v.runId === runId);
+    return (order ? rows.sort(order) : rows).map(copy);
+  }
+
   async loadState(runId: string) {
-    const s = this.states.get(runId);
-    return s && copy(s);
+    return this.read(this.states, runId);
   }
   async saveState(state: RunState) {
-    this.writes++;
-    this.states.set(state.runId, copy(state));
+    this.put(this.states, state.runId, state);
   }
   async putRollout(row: RolloutRow) {
-    this.writes++;
-    this.rollouts.set(`${row.runId}|${row.phase}|${row.order}`, copy(row));
+    this.put(this.rollouts, `${row.runId}|${row.phase}|${row.order}`, row);
     if (row.status === 'ok') this.byCacheKey.set(`${row.runId}|${row.cacheKey}`, copy(row));
   }
   async getRollouts(runId: string, phase: string) {
-    return [...this.rollouts.values()]
-      .filter((r) => r.runId === runId && r.phase === phase)
-      .sort((a, b) => a.order - b.order)
-      .map(copy);
+    return this.ofRun(this.rollouts, runId, (a, b) => a.order - b.order).filter((r) => r.phase === phase);
   }
   async listRollouts(runId: string) {
-    return [...this.rollouts.values()].filter((r) => r.runId === runId).map(copy);
+    return this.ofRun(this.rollouts, runId);
   }
   async findRollout(runId: string, cacheKey: string) {
-    const r = this.byCacheKey.get(`${runId}|${cacheKey}`);
-    return r && copy(r);
+    return this.read(this.byCacheKey, `${runId}|${cacheKey}`);
   }
   async putCall(record: OptimizerCallRecord) {
-    this.writes++;
-    this.calls.set(`${record.runId}|${record.key}`, copy(record));
+    this.put(this.calls, `${record.runId}|${record.key}`, record);
   }
   async getCall(runId: string, key: string) {
-    const r = this.calls.get(`${runId}|${key}`);
-    return r && copy(r);
+    return this.read(this.calls, `${runId}|${key}`);
   }
   async listCalls(runId: string) {
-    return [...this.calls.values()].filter((c) => c.runId === runId).map(copy);
+    return this.ofRun(this.calls, runId);
   }
   async putArtifact(record: ArtifactRecord) {
-    this.writes++;
-    this.artifacts.set(`${record.runId}|${record.key}`, copy(record));
+    this.put(this.artifacts, `${record.runId}|${record.key}`, record);
   }
   async deleteArtifact(runId: string, key: string) {
     this.writes++;
     this.artifacts.delete(`${runId}|${key}`);
   }
   async getArtifact(runId: string, key: string) {
-    const r = this.artifacts.get(`${runId}|${key}`);
-    return r && copy(r);
+    return this.read(this.artifacts, `${runId}|${key}`);
   }
   async putStep(record: StepRecord) {
-    this.writes++;
-    this.steps.set(`${record.runId}|${record.step}`, copy(record));
+    this.put(this.steps, `${record.runId}|${record.step}`, record);
   }
   async getSteps(runId: string) {
-    return [...this.steps.values()]
-      .filter((s) => s.runId === runId)
-      .sort((a, b) => a.step - b.step)
-      .map(copy);
+    return this.ofRun(this.steps, runId, (a, b) => a.step - b.step);
   }
   async putSkillVersion(v: SkillVersion) {
-    this.writes++;
-    if (!this.versions.has(`${v.runId}|${v.origin}`)) this.versions.set(`${v.runId}|${v.origin}`, copy(v));
+    // First write wins: a resumed stage that saves its version again keeps the original's time.
+    if (this.versions.has(`${v.runId}|${v.origin}`)) this.writes++;
+    else this.put(this.versions, `${v.runId}|${v.origin}`, v);
   }
   async getSkillVersions(runId: string) {
-    return [...this.versions.values()]
-      .filter((v) => v.runId === runId)
-      .sort(versionOrder)
-      .map(copy);
+    return this.ofRun(this.versions, runId, versionOrder);
   }
 }

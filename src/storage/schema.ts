@@ -6,6 +6,7 @@
 import type { RunEnvironmentSpec } from '../core/agent/environment-spec';
 import type { AgentCommand } from '../core/agent/agent-command';
 import type { BatchApi } from '../core/config/batch-api';
+import type { Capabilities, ReasoningEffort, Wire } from '../core/config/capabilities';
 import type { ServiceTier } from '../core/config/service-tier';
 import type { SkillMeta } from '../core/skill/skill-file';
 import type { TriggerQuery } from '../core/dataset/trigger-queries';
@@ -33,8 +34,12 @@ export interface StoredEndpoint {
   model: string;
   temperature?: number;
   maxOutputTokens?: number;
-  reasoningEffort?: '' | 'minimal' | 'low' | 'medium' | 'high';
+  reasoningEffort?: ReasoningEffort;
   reasoningModel?: boolean;
+  /** The wire chosen by hand (issue #44); unset: the probe's choice, else Chat Completions. */
+  api?: Wire;
+  /** What Test connection found the model to accept (llm/capabilities.ts); stale once the model changes. */
+  capabilities?: Capabilities;
   headers?: Record<string, string>;
   /** Leave out the SDK's x-stainless-* headers (llm/minimal-headers.ts). */
   minimalHeaders?: boolean;

@@ -4,7 +4,7 @@
  * localStorage as UI preferences; run data lives in IndexedDB behind the worker. Keys are held
  * here in memory only.
  */
-import type { ModuleSource } from '../core/agent/environment-spec';
+import type { ModuleSource, RunEnvironmentSpec } from '../core/agent/environment-spec';
 import type { SkillMeta } from '../core/skill/skill-file';
 import type { TriggerQuery } from '../core/dataset/trigger-queries';
 import type { PackageShell } from '../core/skill/package-zip';
@@ -233,6 +233,15 @@ export function effectiveKeys(s: Pick<AppState, 'connection' | 'keys'>): {
       ...(c.judge ? { judge: c.judge.baseURL } : {}),
       ...(c.userSimulator ? { userSimulator: c.userSimulator.baseURL } : {}),
     },
+  };
+}
+
+/** The environment a run takes from the Data screen — its module or its MCP servers; the estimate reads the same. */
+export function runEnvironment(s: Pick<AppState, 'environmentModule' | 'mcp'>): RunEnvironmentSpec | undefined {
+  if (!s.environmentModule && !s.mcp?.servers.length) return undefined;
+  return {
+    ...(s.environmentModule ? { module: s.environmentModule.module } : {}),
+    ...(s.mcp?.servers.length ? { mcp: s.mcp } : {}),
   };
 }
 

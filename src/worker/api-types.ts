@@ -5,6 +5,7 @@
  * expected failures come back as `{ok: false, error}` because Comlink keeps only the message
  * of a thrown error.
  */
+import type { Effort } from '../core/config/capabilities';
 import type { CostEstimate } from '../engine/cost-estimate';
 import type { Price, Prices } from '../engine/meter';
 import type { EngineStage, NoiseReading, RunEvent } from '../engine/events';
@@ -26,6 +27,7 @@ import type { SkillMeta } from '../core/skill/skill-file';
 import type { PackageShell } from '../core/skill/package-zip';
 import type { CurveMark } from '../core/report/learning-curve';
 import type { ModuleSource, RunEnvironmentSpec } from '../core/agent/environment-spec';
+import type { TriggerQuery } from '../core/dataset/trigger-queries';
 import type { McpServerConfig, McpSettings } from '../core/agent/mcp-servers';
 import type { CreateRunInput } from '../service/runs';
 import type { StepDetail } from '../service/inspection';
@@ -37,7 +39,7 @@ import type { BlameLine, BlameSource, SkillBlame } from '../service/skill-blame'
 import type { ReviewRequest } from '../engine/artifacts';
 import type { RunEndpoints, StoredEndpoint } from '../storage/schema';
 
-import type { RoleCheck } from './connection-test';
+import type { RoleCheck } from '../service/connection-check';
 import type {
   CheckArtifact,
   GateArtifact,
@@ -187,12 +189,14 @@ export interface EstimateInput {
   config: RunConfig;
   skill: string;
   prices?: Prices;
-  /** The target's one-shot phases go through its batch API (half price). */
-  batchOneShot?: boolean;
-  /** Trigger queries per split, when the activation track runs. */
-  triggers?: { train: number; val: number; test: number };
-  /** The agents' environment module (issue #30): with it, each rollout is a trajectory of turns. */
+  /** The run's target (its batch API, an agent CLI): the service derives what they change. */
+  target?: Pick<StoredEndpoint, 'batchApi' | 'agentCommand'>;
+  /** The activation track's queries, when it runs. */
+  triggerQueries?: TriggerQuery[];
+  /** The run's environment (issue #30, #31): a module or MCP servers; with it, each rollout is a trajectory of turns. */
   environment?: RunEnvironmentSpec;
+  /** The effort each role's calls reason at, for the reasoning tokens (issue #44). */
+  reasoning?: Partial<Record<'target' | 'optimizer', Effort>>;
 }
 export interface ConnectionInput {
   target: StoredEndpoint;

@@ -6,6 +6,8 @@
  */
 import { isLocalEndpoint } from '../core/config/local-endpoint';
 
+export { contextFix } from '../core/config/local-endpoint';
+
 export type DoctorKind =
   'mixed_content' | 'anthropic_header' | 'unreachable' | 'local_unreachable' | 'cors_headers' | 'cors';
 
@@ -47,19 +49,6 @@ export function corsFix(baseURL: string, pageOrigin = 'this page’s origin'): s
   if (/\.(together\.xyz|deepseek\.com|mistral\.ai)$/.test(h))
     return 'This provider does not answer browser pages: call it through a proxy you control that adds CORS headers.';
   return 'Make it answer preflight (OPTIONS) requests with that header (or *) and allow the Authorization and Content-Type headers.';
-}
-
-/** How to give each local server a longer context (the connection test's context probe). */
-export function contextFix(baseURL: string, truncatedAt: number): string {
-  const h = host(baseURL);
-  const need = 'a context that holds the skill, the task and the answer (16 384 tokens or more for long skills)';
-  if (/:11434$/.test(h))
-    return `Ollama cuts prompts at ${truncatedAt} tokens here: start it with OLLAMA_CONTEXT_LENGTH=16384 ollama serve, or set PARAMETER num_ctx 16384 in the model's Modelfile — ${need}.`;
-  if (/:8080$/.test(h))
-    return `llama-server cuts prompts at ${truncatedAt} tokens: start it with -c 16384 (--ctx-size) — ${need}.`;
-  if (/:1234$/.test(h))
-    return `LM Studio cuts prompts at ${truncatedAt} tokens: raise the model's context length when loading it — ${need}.`;
-  return `The server cuts prompts at about ${truncatedAt} tokens: raise its context size (for vLLM, --max-model-len) — ${need}.`;
 }
 
 /** The likeliest cause of a failed browser call, and its fix. */

@@ -59,7 +59,7 @@ describe('a task as an argument (issue #39 L2, L3)', () => {
       { command: [process.execPath, FAKE_AGENT, '{task}'], skillFile: 'AGENTS.md', task: 'argument', passEnv: ['FAKE_AGENT_STATE'] },
       { timeoutMs: 20_000, maxRetries: 0 },
     );
-  const ask = (content: string) => target().complete({ role: 'target', stage: 'rollout', messages: [{ role: 'user', content }], skill: '# s' });
+  const ask = (content: string) => target().solve({ skill: '# s', prompt: content, signal: new AbortController().signal });
 
   it('is never read as an option, and a NUL in it makes that item an error, not a failed run', async () => {
     const state = mkdtempSync(join(tmpdir(), 'skillwright-argv-'));

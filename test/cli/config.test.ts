@@ -14,7 +14,7 @@ describe('the runner’s config file', () => {
     const { config } = parseCliConfig(JSON.stringify(base));
     expect(config.run).toEqual(DEFAULT_RUN_CONFIG);
     const mini = presetPrice('gpt-4o-mini')!;
-    expect(config.prices.target).toEqual({ input: mini.input / 2, output: mini.output / 2 });
+    expect(config.prices.target).toEqual({ input: mini.input / 2, output: mini.output / 2, cachedInput: mini.cachedInput! / 2 });
     expect(config.prices.optimizer).toEqual(presetPrice('gpt-4o'));
     expect(parseCliConfig(JSON.stringify({ ...base, prices: { target: { input: 1, output: 2 } } })).config.prices.target).toEqual({ input: 1, output: 2 });
   });
@@ -37,7 +37,7 @@ describe('the runner’s config file', () => {
     expect(() => parseCliConfig(`{"target":${JSON.stringify(base.target)},"optimizer":{"baseURL":"https://x/v1","model":"m","temperature":1e308}}`)).toThrow(/temperature/);
     expect(bad('maxRetries', -5)).toThrow('"optimizer.maxRetries" must be a whole number from 0 to 100.');
     expect(bad('timeoutMs', 'soon')).toThrow('"optimizer.timeoutMs" must be a whole number of milliseconds (at least 1).');
-    expect(bad('reasoningEffort', 'ultra')).toThrow('"optimizer.reasoningEffort" must be one of "", minimal, low, medium, high.');
+    expect(bad('reasoningEffort', 'ultra')).toThrow('"optimizer.reasoningEffort" must be "" (the model\'s default) or one of none, minimal, low, medium, high, xhigh, max.');
     expect(bad('maxOutputTokens', -1)).toThrow('"optimizer.maxOutputTokens" must be a whole number of tokens (at least 1).');
     expect(bad('minimalHeaders', 'yes')).toThrow('"optimizer.minimalHeaders" must be true or false.');
     expect(bad('reasoningModel', 1)).toThrow('"optimizer.reasoningModel" must be true or false.');

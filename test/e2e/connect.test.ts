@@ -1,11 +1,14 @@
-// The Connect screen in Chromium: what a failed connection test says, keys remembered only on
-// request, and the zero-key demo setting the user's own drafts and keys aside.
+// The Connect screen in Chromium: what a failed connection test says, what each model accepts and
+// its price, keys remembered only on request, and the zero-key demo setting the user's own drafts
+// and keys aside.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { startLlmServer, type LlmTestServer } from '../support/llm-server';
 import { launchBrowser } from './support/chromium';
 import { connect, countStore } from './support/app';
 import { appSession, appUrl, skip, startDemo } from './support/session';
+import { shootThemes } from './support/shots';
+import { seriousViolations } from './support/axe';
 
 describe.skipIf(Boolean(skip))('connection diagnoses in Chromium', () => {
   let ctx: BrowserContext;
@@ -88,6 +91,93 @@ describe.skipIf(Boolean(skip))('connection diagnoses in Chromium', () => {
     const alert = page.getByRole('alert').filter({ hasText: 'Connection test failed' });
     await alert.waitFor();
     expect(await alert.innerText()).toMatch(/Nothing answers at 127\.0\.0\.1:\d+\. Is the local server running/);
+  });
+});
+
+describe.skipIf(Boolean(skip))('what the models accept and what they cost, on Connect in Chromium (issue #44)', () => {
+  let srv: LlmTestServer;
+  const app = appSession(() => [srv], { quiet: true });
+  let page: Page;
+  const connection = () =>
+    page.evaluate(() => JSON.parse(localStorage.getItem('skillwright-ui')!).state.connection as Record<string, { reasoningEffort?: string; capabilities?: Record<string, unknown> }>);
+  const effortChoices = (role: string) =>
+    page.getByLabel(`${role} reasoning effort`).evaluate((s) => [...(s as HTMLSelectElement).options].map((o) => o.value));
+  beforeAll(async () => {
+    // A model that reasons by default, as OpenAI's cheap one does: no temperature, efforts none…xhigh,
+    // function tools on Chat Completions only with effort none.
+    srv = await startLlmServer({ efforts: ['none', 'low', 'medium', 'high', 'xhigh'], toolsOnlyWithEffortNone: true, rejectsTemperature: true });
+    ({ page } = app);
+  });
+  afterAll(async () => {
+    await srv?.close();
+  });
+
+  it('Test connection names what each model accepts, keeps it, and offers only the efforts found; a chosen effort stays', async () => {
+    await connect(page, srv.url, 'sk-e2e-key');
+    await page.getByText('Options: sampling, limits, prices').click();
+    // Before any test every effort is offered; the person chooses one the model will turn out not to take.
+    expect(await effortChoices('Target')).toEqual(['', 'none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max']);
+    await page.getByLabel('Target reasoning effort').selectOption('minimal');
+    expect(await page.getByRole('region', { name: 'What the models accept' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Test connection' }).click();
+    await page.getByText(/connected\.$/).waitFor();
+    const found = page.getByRole('region', { name: 'What the models accept' });
+    await found.waitFor();
+    const text = await found.innerText();
+    expect(text).toMatch(/Target · sim-target — tested \d{4}-\d\d-\d\d/);
+    expect(text).toContain('temperature: refused (the model’s default is used)');
+    expect(text).toContain('reasoning efforts: none, low, medium, high, xhigh');
+    expect(text).toContain('function tools: only with reasoning effort none (agent turns are sent so)');
+    expect(text).toContain('parallel_tool_calls: accepted');
+    expect(text).toMatch(/Optimizer · sim-optimizer[^]*structured output: json_schema/);
+    // Kept with the connection, where a run's requests are built from it.
+    const kept = await connection();
+    expect(kept.target.capabilities).toMatchObject({ baseURL: srv.url, model: 'sim-target', temperature: false, toolEfforts: ['none'] });
+    expect(kept.optimizer.capabilities).toMatchObject({ model: 'sim-optimizer', jsonMode: 'json_schema' });
+    // Only the efforts found are offered; the one chosen is not overwritten, and the hint says what is sent.
+    expect(await effortChoices('Optimizer')).toEqual(['', 'none', 'low', 'medium', 'high', 'xhigh']);
+    expect(await effortChoices('Target')).toEqual(['', 'none', 'low', 'medium', 'high', 'xhigh', 'minimal']);
+    expect(kept.target.reasoningEffort).toBe('minimal');
+    await page.getByText('The model does not accept minimal: low is sent.').waitFor();
+    await shootThemes(page, found, 'connect-capabilities');
+    // The findings, the effort hints and the price notes pass an accessibility scan in both themes.
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      expect(await seriousViolations(page), scheme).toEqual([]);
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.getByLabel('Target reasoning effort').selectOption('');
+    // After a reload the findings are still there; another model's are not shown as this one's.
+    await page.reload();
+    await page.getByRole('region', { name: 'What the models accept' }).waitFor();
+    await page.getByLabel('Target model').fill('sim-other');
+    await expect.poll(() => page.getByRole('region', { name: 'What the models accept' }).innerText()).not.toContain('Target ·');
+    await page.getByLabel('Target model').fill('sim-target');
+    await expect.poll(() => page.getByRole('region', { name: 'What the models accept' }).innerText()).toContain('Target · sim-target');
+  });
+
+  it('a model with no known price asks for one; a listed price says when it was checked; a retiring model is marked', async () => {
+    await page.getByRole('link', { name: 'Connect' }).click();
+    const options = page.locator('details.options');
+    if (!(await options.getAttribute('open'))) await page.getByText('Options: sampling, limits, prices').click();
+    const note = page.getByTestId('price-note-target');
+    expect(await note.innerText()).toMatch(/no list price is known for sim-target — enter its prices/);
+    expect(await page.getByLabel('Target input price (USD / 1M tokens)').inputValue()).toBe('');
+    await shootThemes(page, note, 'connect-price-unknown');
+    await page.getByLabel('Target model').fill('gpt-6-luna');
+    await expect.poll(() => note.innerText()).toMatch(/list price of gpt-6-luna, checked 2026-11-27 \(https:\/\/developers\.openai\.com\//);
+    expect(await page.getByLabel('Target input price (USD / 1M tokens)').inputValue()).toBe('0.1');
+    expect(await page.getByLabel('Target cached input price (USD / 1M tokens)').inputValue()).toBe('0.01');
+    expect(await page.getByLabel('Target output price (USD / 1M tokens)').inputValue()).toBe('0.5');
+    await page.getByLabel('Target model').fill('gpt-4o-mini-2024-07-18');
+    await expect.poll(() => note.innerText()).toMatch(/gpt-4o-mini-2024-07-18 (retires|was retired) on 2027-01-14 .*choose a current model/);
+    await shootThemes(page, note, 'connect-price-retiring');
+    // Prices typed for an unknown model are its prices: the note goes.
+    await page.getByLabel('Target model').fill('sim-target');
+    await page.getByLabel('Target input price (USD / 1M tokens)').fill('0.3');
+    await page.getByLabel('Target output price (USD / 1M tokens)').fill('1.5');
+    await expect.poll(() => note.count()).toBe(0);
+    expect(await page.evaluate(() => JSON.parse(localStorage.getItem('skillwright-ui')!).state.connection.prices.target)).toEqual({ input: 0.3, output: 1.5 });
   });
 });
 

@@ -368,7 +368,7 @@ describe.skipIf(Boolean(skip))('the Train screen in the zero-key demo', () => {
       expect(seen.viewports).toBeLessThanOrEqual(2);
     }
     // Calls, tokens, cost and time in one line, from a run that finds nothing to change to the upper bound.
-    expect(await estimate.innerText()).toMatch(/^[\d,]+–[\d,]+ calls · [\d.]+K–[\d.]+K tokens · cost: set prices on Connect · about \d+(–\d+)? s$/);
+    expect(await estimate.innerText()).toMatch(/^[\d,]+–[\d,]+ calls · [\d.]+K–[\d.]+K tokens · cost unknown \(no price for a role: set it on Connect\) · about \d+(–\d+)? s$/);
     expect(await page.getByRole('table').filter({ hasText: 'Rollouts (train)' }).isVisible()).toBe(false);
     // What validation can tell apart, beside the batch size it depends on.
     expect(await page.getByRole('note', { name: 'What validation can tell apart' }).innerText()).toMatch(/^20 validation items: one item is 5\.0 points\./);

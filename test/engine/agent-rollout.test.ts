@@ -8,7 +8,7 @@ import { DEFAULT_RUN_CONFIG, type RunConfig } from '../../src/core/config/run-co
 import { bundlePackage } from '../../src/core/skill/skill-package';
 import { createLlmPort } from '../../src/llm/openai-client';
 import { MemoryRunStore } from '../../src/storage/memory-store';
-import { evaluateSkill } from '../../src/engine/evaluate';
+import { evaluateSkill } from '../../src/engine/run/evaluate';
 import type { EnvEpisode, ToolEnvironment } from '../../src/engine/environment';
 import { EnvironmentError } from '../../src/engine/environment';
 import type { RunDataset } from '../../src/engine/types';

@@ -7,6 +7,7 @@ import { loadPrompts } from '../support/prompts';
 import { createLlmPort } from '../../src/llm/openai-client';
 import { MemoryRunStore } from '../../src/storage/memory-store';
 import { createContext } from '../../src/engine/context';
+import { modelTarget } from '../../src/engine/target/model-target';
 import { Meter, outputLimits, type Prices } from '../../src/engine/meter';
 import { callOptimizer } from '../../src/engine/optimizer-call';
 import { isPauseError } from '../../src/engine/pause';
@@ -30,7 +31,7 @@ async function context(prices: Prices, usd?: number) {
   );
   const events: RunEvent[] = [];
   const meter = new Meter(prices, usd === undefined ? {} : { usd }, outputLimits(llm));
-  const ctx = await createContext({ runId: 'cap', config: SMALL_CONFIG, llm, store: new MemoryRunStore(), prompts: loadPrompts(), items: data.items, meter, signal: new AbortController().signal, emit: (e) => void events.push(e), now: () => Date.now() });
+  const ctx = await createContext({ runId: 'cap', config: SMALL_CONFIG, llm, store: new MemoryRunStore(), prompts: loadPrompts(), items: data.items, meter, signal: new AbortController().signal, emit: (e) => void events.push(e), now: () => Date.now(), target: modelTarget });
   return { ctx, meter, events };
 }
 

@@ -10,6 +10,7 @@ import { ruleText } from '../support/rule-world';
 import { createLlmPort } from '../../src/llm/openai-client';
 import { MemoryRunStore } from '../../src/storage/memory-store';
 import { createContext } from '../../src/engine/context';
+import { modelTarget } from '../../src/engine/target/model-target';
 import { Meter } from '../../src/engine/meter';
 import { initialRunState } from '../../src/engine/run/trainer';
 import { gateCandidate } from '../../src/engine/gate';
@@ -36,7 +37,7 @@ async function setup() {
     meter: new Meter({}, {}),
     signal: new AbortController().signal,
     emit: () => {},
-    now: () => Date.now(),
+    now: () => Date.now(), target: modelTarget,
   });
   const current = `${INITIAL_SKILL}\n${ruleText('amber')}\n${ruleText('basalt')}\n`;
   const state = initialRunState({ runId: 'gate-errors', config, data, initialSkill: current }, 0);

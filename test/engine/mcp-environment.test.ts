@@ -12,7 +12,7 @@ import { DEFAULT_RUN_CONFIG } from '../../src/core/config/run-config';
 import { tokenVariable, type McpServerConfig } from '../../src/core/agent/mcp-servers';
 import { createLlmPort } from '../../src/llm/openai-client';
 import { MemoryRunStore } from '../../src/storage/memory-store';
-import { evaluateSkill } from '../../src/engine/evaluate';
+import { evaluateSkill } from '../../src/engine/run/evaluate';
 import type { ToolEnvironment } from '../../src/engine/environment';
 import type { RunDataset } from '../../src/engine/types';
 import { connectMcpEnvironment } from '../../src/mcp/mcp-environment';

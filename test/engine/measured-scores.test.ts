@@ -7,6 +7,7 @@ import { loadPrompts } from '../support/prompts';
 import { createLlmPort } from '../../src/llm/openai-client';
 import { MemoryRunStore } from '../../src/storage/memory-store';
 import { createContext } from '../../src/engine/context';
+import { modelTarget } from '../../src/engine/target/model-target';
 import { Meter } from '../../src/engine/meter';
 import { initialRunState } from '../../src/engine/run/trainer';
 import { scoreOnSelection } from '../../src/engine/validation-score';
@@ -19,7 +20,7 @@ describe('measured scores', () => {
     const config = { ...SMALL_CONFIG };
     const data = worldDataset(100);
     const llm = createLlmPort({ target: testEndpoint(server().url, 'sim-target'), optimizer: testEndpoint(server().url, 'sim-optimizer') }, { backoffBaseMs: 1 });
-    const ctx = await createContext({ runId: 'm', config, llm, store: new MemoryRunStore(), prompts: loadPrompts(), items: data.items, meter: new Meter({}, {}), signal: new AbortController().signal, emit: () => {}, now: () => Date.now() });
+    const ctx = await createContext({ runId: 'm', config, llm, store: new MemoryRunStore(), prompts: loadPrompts(), items: data.items, meter: new Meter({}, {}), signal: new AbortController().signal, emit: () => {}, now: () => Date.now(), target: modelTarget });
     const state = initialRunState({ runId: 'm', config, data, initialSkill: INITIAL_SKILL }, 0);
     const skill = `${INITIAL_SKILL}\n- a changed line\n`;
     state.selectionCache[await skillHash(skill)] = { hard: 0.9, soft: 0.9, n: 20, complete: true, carried: true };

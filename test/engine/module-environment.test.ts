@@ -10,7 +10,7 @@ import { importDatasetText } from '../../src/core/dataset/dataset-import';
 import { DEFAULT_RUN_CONFIG } from '../../src/core/config/run-config';
 import { createLlmPort } from '../../src/llm/openai-client';
 import { MemoryRunStore } from '../../src/storage/memory-store';
-import { evaluateSkill } from '../../src/engine/evaluate';
+import { evaluateSkill } from '../../src/engine/run/evaluate';
 import { loadEnvironmentModule } from '../../src/cli/module-loader';
 import type { ToolEnvironment } from '../../src/engine/environment';
 

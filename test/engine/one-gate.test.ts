@@ -11,6 +11,7 @@ import { TRIGGER_START_DESCRIPTION, triggerWorldQueries } from '../support/trigg
 import { createLlmPort } from '../../src/llm/openai-client';
 import { MemoryRunStore } from '../../src/storage/memory-store';
 import { createContext } from '../../src/engine/context';
+import { modelTarget } from '../../src/engine/target/model-target';
 import { Meter } from '../../src/engine/meter';
 import { initialRunState } from '../../src/engine/run/trainer';
 import { finish } from '../../src/engine/run/finish';
@@ -80,7 +81,7 @@ async function finishWith(config: Partial<RunConfig>) {
     meter: new Meter({}, {}),
     signal: new AbortController().signal,
     emit: (e) => events.push(e),
-    now: () => Date.now(),
+    now: () => Date.now(), target: modelTarget,
   });
   const best = `${INITIAL_SKILL}\n${ruleText(TOPICS[0])}\n`;
   const current = `${INITIAL_SKILL}\n${ruleText(TOPICS[1])}\n${ruleText(TOPICS[2])}\n${ruleText(TOPICS[3])}\n`;

@@ -7,6 +7,7 @@ import { loadPrompts } from '../support/prompts';
 import { createLlmPort } from '../../src/llm/openai-client';
 import { MemoryRunStore } from '../../src/storage/memory-store';
 import { createContext } from '../../src/engine/context';
+import { modelTarget } from '../../src/engine/target/model-target';
 import { Meter } from '../../src/engine/meter';
 import { callOptimizer } from '../../src/engine/optimizer-call';
 
@@ -15,7 +16,7 @@ const server = sharedLlmServer();
 async function context(store = new MemoryRunStore()) {
   const data = worldDataset(20);
   const llm = createLlmPort({ target: testEndpoint(server().url, 'sim-target'), optimizer: testEndpoint(server().url, 'sim-optimizer') }, { backoffBaseMs: 1 });
-  return createContext({ runId: 'oc', config: SMALL_CONFIG, llm, store, prompts: loadPrompts(), items: data.items, meter: new Meter({}, {}), signal: new AbortController().signal, emit: () => {}, now: () => Date.now() });
+  return createContext({ runId: 'oc', config: SMALL_CONFIG, llm, store, prompts: loadPrompts(), items: data.items, meter: new Meter({}, {}), signal: new AbortController().signal, emit: () => {}, now: () => Date.now(), target: modelTarget });
 }
 
 const values = (pool: string) => ({ meta: '', skill: '# Skill', count: '2', budget: '1', pool });

@@ -8,7 +8,7 @@ import { importDatasetText } from '../../src/core/dataset/dataset-import';
 import { DEFAULT_RUN_CONFIG, type RunConfig } from '../../src/core/config/run-config';
 import { createLlmPort } from '../../src/llm/openai-client';
 import { MemoryRunStore } from '../../src/storage/memory-store';
-import { evaluateSkill } from '../../src/engine/evaluate';
+import { evaluateSkill } from '../../src/engine/run/evaluate';
 import type { RunDataset } from '../../src/engine/types';
 
 let server: LlmTestServer;

@@ -41,10 +41,12 @@ async function settle(c: TargetBatchClient, id: string): Promise<Map<string, Llm
 
 describe.each(['openai', 'openrouter'] as const)('the %s batch shape', (api) => {
   it('sends every line, waits while the provider works, and reads each answer as a live call would', async () => {
-    srv.set({ batchDelayMs: 60 });
+    // The provider works until the test lets it finish: a timed delay raced the first poll on a busy machine.
+    srv.set({ batchDelayMs: 3_600_000 });
     const c = client(api);
     const id = await c.submit(LINES);
     expect(await c.progress(id)).toMatchObject({ state: 'running', total: 3 });
+    srv.set({ batchDelayMs: 0 });
     const answers = await settle(c, id);
     expect([...answers.keys()].sort()).toEqual(['item-0', 'item-1', 'item-2']);
     for (const a of answers.values()) {

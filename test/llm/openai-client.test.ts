@@ -52,6 +52,15 @@ describe('LLM client over the real SDK and HTTP', () => {
     expect(r.attempts).toBe(1);
   });
 
+  it('reports the prompt tokens the endpoint served from its cache (billed at the cached-input price)', async () => {
+    srv.set({ cachedShare: 0.5 });
+    const r = await new RoleClient('target', testEndpoint(srv.url, 'sim-target')).complete(targetReq());
+    srv.set({ cachedShare: undefined });
+    expect(r.usage.cachedTokens).toBe(Math.floor(r.usage.promptTokens / 2));
+    const plain = await new RoleClient('target', testEndpoint(srv.url, 'sim-target')).complete(targetReq());
+    expect(plain.usage).not.toHaveProperty('cachedTokens');
+  });
+
   it('says the key was rejected on a 401, without retrying and without the key in the message', async () => {
     srv.set({ apiKey: 'the-right-key' });
     const cfg = testEndpoint(srv.url, 'sim-target', { apiKey: 'sk-wrong-secret-999' });
@@ -159,16 +168,22 @@ describe('LLM client over the real SDK and HTTP', () => {
 });
 
 describe('reasoning-model parameters (issue #9 item 13)', () => {
-  it('falls back to max_completion_tokens and no temperature on the provider\'s 400, once, and remembers it', async () => {
+  it('falls back to max_completion_tokens and no temperature on the provider\'s 400s, each once, and remembers it', async () => {
     const reasoner = await startLlmServer({ reasoningOnly: true });
     try {
       const cfg = testEndpoint(reasoner.url, 'sim-target', { maxOutputTokens: 256, temperature: 0 });
       const first = await new RoleClient('target', cfg).complete(targetReq());
       expect(first.text).toContain('<answer>');
-      expect(reasoner.log.map((l) => l.status)).toEqual([400, 200]);
+      // OpenAI names one parameter per refusal: each is adapted once, and said.
+      expect(reasoner.log.map((l) => l.status)).toEqual([400, 400, 200]);
+      expect(first.adapted).toEqual([
+        'The target model sim-target wants max_completion_tokens instead of max_tokens.',
+        'The target model sim-target refused temperature: it is no longer sent (the model’s default is used).',
+      ]);
       // A new client for the same endpoint and model goes straight to the right parameters.
-      await new RoleClient('target', cfg).complete(targetReq());
-      expect(reasoner.log.map((l) => l.status)).toEqual([400, 200, 200]);
+      const second = await new RoleClient('target', cfg).complete(targetReq());
+      expect(reasoner.log.map((l) => l.status)).toEqual([400, 400, 200, 200]);
+      expect(second.adapted).toBeUndefined();
     } finally {
       await reasoner.close();
     }
@@ -213,7 +228,7 @@ describe('service tiers (issue #22)', () => {
     expect(endpointConfig({ baseURL: srv.url, model: 'm' }, 'k', 4, 'target').timeoutMs).toBe(120_000);
     const list = presetPrice('gpt-4o-mini')!;
     const flex = chargedPrices({}, { target: { model: 'gpt-4o-mini', serviceTier: 'flex' }, optimizer: { model: 'gpt-4o-mini' } });
-    expect(flex.target).toEqual({ input: list.input / 2, output: list.output / 2 });
+    expect(flex.target).toEqual({ input: list.input / 2, output: list.output / 2, cachedInput: list.cachedInput! / 2 });
     expect(flex.optimizer).toEqual(list);
   });
 });

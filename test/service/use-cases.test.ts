@@ -7,6 +7,7 @@ import { openSkillwrightDb } from '../../src/storage/open-db';
 import { IdbRunRecords } from '../../src/storage/idb-run-records';
 import { createRunService } from '../../src/service/run-service';
 import { hasEnded } from '../../src/service/runs';
+import { estimateCost } from '../../src/service/evaluation';
 import { DEFAULT_RUN_CONFIG } from '../../src/core/config/run-config';
 import type { Dataset } from '../../src/core/dataset/dataset-types';
 import { promptFiles } from '../support/prompts';
@@ -60,5 +61,30 @@ describe('the service’s own rules', () => {
   it('says a run has ended when it completed or was cancelled, and only then', () => {
     expect(['completed', 'cancelled'].every((x) => hasEnded(x as never))).toBe(true);
     expect(['idle', 'running', 'paused', 'interrupted', 'failed'].some((x) => hasEnded(x as never))).toBe(false);
+  });
+});
+
+describe('the estimate reads the run’s own choice of target and environment', () => {
+  const config = { ...DEFAULT_RUN_CONFIG, epochs: 1, batchSize: 3, maxTurns: 5 };
+  const base = { config, items, splits: { train: 3, val: 2, test: 1 }, skill: '# S', prices: { target: { input: 1, output: 1 } } };
+  const rollouts = (e: ReturnType<typeof estimateCost>) => e.stages.baseline?.calls ?? 0;
+  it('counts an MCP run’s rollouts as an agent’s turns, never as a batch (both hosts once forgot MCP servers)', () => {
+    const plain = estimateCost({ promptFiles: promptFiles() }, { ...base, target: { batchApi: 'openai' } });
+    const mcp = estimateCost(
+      { promptFiles: promptFiles() },
+      { ...base, target: { batchApi: 'openai' }, environment: { mcp: { servers: [{ url: 'http://127.0.0.1:1/mcp' }], toolConcurrency: 2, timeoutSeconds: 30 } } },
+    );
+    expect(rollouts(mcp)).toBe(5 * rollouts(plain));
+    expect(plain.assumptions.join(' ')).toMatch(/batch API/);
+    expect(mcp.assumptions.join(' ')).not.toMatch(/go through the target’s batch API/);
+  });
+  it('counts an agent CLI target’s rollout as one run of the agent, never sent as a batch', () => {
+    const cli = estimateCost(
+      { promptFiles: promptFiles() },
+      { ...base, target: { batchApi: 'openai', agentCommand: { command: ['agent'], skillFile: 'AGENTS.md', task: 'stdin' } as never } },
+    );
+    const plain = estimateCost({ promptFiles: promptFiles() }, { ...base, target: {} });
+    expect(rollouts(cli)).toBe(rollouts(plain));
+    expect(cli.assumptions.join(' ')).not.toMatch(/go through the target’s batch API/);
   });
 });

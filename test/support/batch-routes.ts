@@ -21,7 +21,7 @@ export interface ChatOutcome {
   stream?: {
     base: Record<string, unknown>;
     text: string;
-    usage: Record<string, number>;
+    usage: Record<string, unknown>;
     /** A turn that calls tools (issue #42: harnesses stream their tool calls). */
     toolCalls?: { id: string; type: string; function: { name: string; arguments: string } }[];
   };

@@ -14,7 +14,7 @@ import { mergeTreeCalls, reflectCalls, rankCalls } from '../../src/core/config/c
 import { createLlmPort } from '../../src/llm/openai-client';
 import { MemoryRunStore } from '../../src/storage/memory-store';
 import { runTraining } from '../../src/engine/run/trainer';
-import { evaluateSkill } from '../../src/engine/evaluate';
+import { evaluateSkill } from '../../src/engine/run/evaluate';
 import { loadPrompts } from './prompts';
 import { testEndpoint } from './endpoints';
 import { INITIAL_SKILL, SMALL_CONFIG, worldDataset } from './harness';

@@ -17,7 +17,8 @@ import { agenticOptimizerAnswer } from './agentic-optimizer';
 import { agenticPolicy } from './agentic-target';
 import { simulatedUserReply, type UserSimulatorKind } from './simulated-user';
 import { harnessTurn, housekeepingOf, housekeepingReply, skillToLoad, textOf } from './harness-agent';
-import { chatOfResponses, responseOfChat, writeResponseEvents } from './responses-route';
+import { chatOfResponses, reasoningLedger, responseOfChat, writeResponseEvents, type ResponsesBody } from './responses-route';
+import { capabilityRefusal, type CapabilityOptions, type CapabilityRequest } from './capability-rules';
 
 export type FaultKind = '429' | '500' | '401' | 'timeout' | 'malformed' | 'empty' | 'drop' | 'truncated' | 'filtered' | 'refusal' | 'bad_param' | 'length_empty';
 
@@ -37,7 +38,7 @@ export interface FaultRule {
   message?: string;
 }
 
-export interface ServerOptions extends BatchServerOptions {
+export interface ServerOptions extends BatchServerOptions, CapabilityOptions {
   latencyMs: number;
   /** echo: allow whatever headers the preflight asks for; basic: only Authorization and Content-Type (a strict proxy); none: no CORS. */
   cors: 'echo' | 'basic' | 'none';
@@ -49,6 +50,15 @@ export interface ServerOptions extends BatchServerOptions {
   jsonObject: boolean;
   /** Behave like a reasoning model: refuse max_tokens and a non-default temperature with a 400. */
   reasoningOnly?: boolean;
+  /**
+   * A reasoning model on the Responses API (issue #44): a reasoning item before each turn's calls,
+   * and a request that sends the calls back without it refused (responses-route.ts reasoningLedger).
+   */
+  reasoningItems?: boolean;
+  /** Answer only the Responses API (/chat/completions is not there), as a Codex-only gateway. */
+  responsesOnly?: boolean;
+  /** Report this share of each prompt's tokens as served from the cache (prompt_tokens_details.cached_tokens). */
+  cachedShare?: number;
   /** Report this many completion tokens per reply (reasoning-size calls), whatever the text. */
   completionTokens?: number;
   /** Send replies without a usage object. */
@@ -147,6 +157,12 @@ export interface RequestLogEntry {
   headerNames?: string[];
   /** Answered as a line of a batch, not as a live call. */
   viaBatch?: boolean;
+  /** The Responses API brought it (issue #44). */
+  wire?: 'responses';
+  /** The parameters the request carried (under their chat names), e.g. temperature, max_tokens. */
+  params?: string[];
+  /** Its reasoning effort, when it sent one. */
+  effort?: string;
 }
 
 export interface LlmTestServer {
@@ -156,6 +172,8 @@ export interface LlmTestServer {
   log: RequestLogEntry[];
   /** Batches created (issue #22 item 4), oldest first. */
   batches: BatchRecord[];
+  /** Function calls sent back with the reasoning item that led to them (`reasoningItems`). */
+  reasoningCarried(): number;
   set(partial: Partial<ServerOptions>): void;
   /** Calls per stage among successful (200) responses. */
   counts(): Record<string, number>;
@@ -222,6 +240,9 @@ function targetAnswer(system: string, user: string, opts: ServerOptions, draw: n
   return `Looking at the question and the rules.\n<answer>${answer}</answer>`;
 }
 
+/** A reasoning model's hidden tokens per reply, at any effort but none (billed as output). */
+const reasoningTokens = (effort?: string) => (effort && effort !== 'none' ? 16 : 0);
+
 /** Characters of a request's messages (an assistant turn that only called tools has null content). */
 function charsOf(body: ChatBody): number {
   return (body.messages ?? []).reduce((n, m) => n + String(m.content ?? '').length, 0);
@@ -280,7 +301,15 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
     res.writeHead(status, { ...corsHeaders(req), 'Content-Type': 'application/json', ...extra });
     res.end(typeof body === 'string' ? body : JSON.stringify(body));
   };
-  const apiError = (message: string, type: string) => ({ error: { message, type, code: null } });
+  const apiError = (message: string, type: string, param?: string, code?: string) => ({
+    error: { message, type, code: code ?? null, ...(param ? { param } : {}) },
+  });
+  const ledger = reasoningLedger();
+  /** Cached prompt tokens and reasoning tokens, as OpenAI's usage details say them. */
+  const usageDetails = (promptTokens: number, effort?: string) => ({
+    ...(options.cachedShare ? { prompt_tokens_details: { cached_tokens: Math.floor(promptTokens * options.cachedShare) } } : {}),
+    ...(reasoningTokens(effort) ? { completion_tokens_details: { reasoning_tokens: reasoningTokens(effort) } } : {}),
+  });
 
   const takeFault = (stage: string, text: string): FaultRule | undefined => {
     for (const f of options.faults) {
@@ -314,6 +343,8 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
     const stage = housekeeping ? 'housekeeping' : stageOf(body);
     const model = body.model ?? '';
     const tier = (body as { service_tier?: string }).service_tier;
+    const wire = (body as CapabilityRequest).wire;
+    const effort = (body as CapabilityRequest).reasoning_effort;
     const record = (status: number) =>
       log.push({
         at: Date.now(),
@@ -321,6 +352,9 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
         model,
         status,
         responseFormat: body.response_format?.type,
+        ...(wire ? { wire } : {}),
+        params: Object.keys(body).filter((k) => k !== 'messages' && k !== 'model' && k !== 'wire'),
+        ...(effort !== undefined ? { effort } : {}),
         ...(tier !== undefined ? { serviceTier: tier } : {}),
         headerNames,
         ...(viaBatch ? { viaBatch: true } : {}),
@@ -341,9 +375,12 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
       const param = body.max_tokens !== undefined ? 'max_tokens' : 'temperature';
       return fail(400, apiError(`Unsupported parameter: '${param}' is not supported with this model.${param === 'max_tokens' ? " Use 'max_completion_tokens' instead." : ''}`, 'invalid_request_error'));
     }
+    const refused = capabilityRefusal(body as CapabilityRequest, options);
+    if (refused) return fail(400, apiError(refused.message, 'invalid_request_error', refused.param, refused.code));
     const rf = body.response_format?.type;
     if ((rf === 'json_schema' && !options.jsonSchema) || (rf === 'json_object' && !options.jsonObject)) {
-      return fail(400, apiError(`response_format ${rf} is not supported by this model`, 'invalid_request_error'));
+      const param = wire ? 'text.format' : 'response_format';
+      return fail(400, apiError(`response_format ${rf} is not supported by this model`, 'invalid_request_error', param));
     }
     if (tier !== undefined && options.serviceTiers && !options.serviceTiers.includes(tier)) {
       return fail(400, apiError(`Invalid value for 'service_tier': '${tier}'.`, 'invalid_request_error'));
@@ -374,6 +411,7 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
     let text: string;
     if (fault?.kind === 'empty' || fault?.kind === 'length_empty') text = '';
     else if (housekeeping) text = housekeepingReply(housekeeping);
+    else if (user === 'Reply with the word OK.') text = 'OK'; // the connection test's probes
     else if (user.startsWith('Reply with the JSON object {"ok": true}')) {
       // The connection test's structured-output probe.
       text = rf === 'json_schema' && options.ignoreSchema ? 'Sure! ok is true.' : rf ? '{"ok": true}' : 'Here it is: {"ok": true}';
@@ -396,7 +434,8 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
           function: { name: c.name, arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments) },
         }));
         record(200);
-        const usage = { prompt_tokens: Math.ceil(charsOf(body) / 4), completion_tokens: 20, total_tokens: 0 };
+        const prompt = Math.ceil(charsOf(body) / 4);
+        const usage = { prompt_tokens: prompt, completion_tokens: 20 + reasoningTokens(effort), total_tokens: 0, ...usageDetails(prompt, effort) };
         usage.total_tokens = usage.prompt_tokens + usage.completion_tokens;
         const message = { role: 'assistant', content: null, tool_calls };
         const base = { id: `chatcmpl-${log.length}`, created: 0, model };
@@ -426,7 +465,8 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
       text = decoy + (stage === 'target' ? text.replace(/<\/?answer>/g, '') : text);
     }
     const seen = Math.ceil(charsOf(body) / 4);
-    const usage = { prompt_tokens: options.contextTokens ? Math.min(options.contextTokens, seen) : seen, completion_tokens: options.completionTokens ?? Math.ceil(text.length / 4), total_tokens: 0 };
+    const prompt = options.contextTokens ? Math.min(options.contextTokens, seen) : seen;
+    const usage = { prompt_tokens: prompt, completion_tokens: options.completionTokens ?? Math.ceil(text.length / 4) + reasoningTokens(effort), total_tokens: 0, ...usageDetails(prompt, effort) };
     usage.total_tokens = usage.prompt_tokens + usage.completion_tokens;
     record(200);
     const base = { id: `chatcmpl-${log.length}`, created: 0, model };
@@ -455,7 +495,8 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
     }
     const responses = req.method === 'POST' && path.endsWith('/responses');
     let wantsStream = false;
-    if (!responses && (req.method !== 'POST' || !path.endsWith('/chat/completions'))) {
+    let reasoningProblem: string | null = null;
+    if (!responses && (req.method !== 'POST' || !path.endsWith('/chat/completions') || options.responsesOnly)) {
       send(req, res, 404, apiError(`no route ${req.method} ${path}`, 'invalid_request_error'));
       return;
     }
@@ -465,18 +506,26 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
       let body: ChatBody;
       try {
         const parsed = JSON.parse(raw) as ChatBody;
-        body = normalizeChat(responses ? (chatOfResponses(parsed as Parameters<typeof chatOfResponses>[0]) as ChatBody) : parsed);
+        body = normalizeChat(responses ? (chatOfResponses(parsed as ResponsesBody) as ChatBody) : parsed);
         if (responses) wantsStream = Boolean(parsed.stream);
+        if (responses && options.reasoningItems) reasoningProblem = ledger.problem(parsed as ResponsesBody);
       } catch {
         send(req, res, 400, apiError('request body is not JSON', 'invalid_request_error'));
         return;
       }
       setTimeout(() => {
+        if (reasoningProblem) return send(req, res, 400, apiError(reasoningProblem, 'invalid_request_error', 'input'));
         const out = answer(body, String(req.headers.authorization ?? ''), Object.keys(req.headers));
         if (out.hang === 'drop') return req.socket.destroy();
         if (out.hang === 'timeout') return; // never answer: the client's timeout fires
         if (responses && out.status === 200) {
-          const response = responseOfChat(out.body as Parameters<typeof responseOfChat>[0]);
+          const chat = out.body as Parameters<typeof responseOfChat>[0];
+          const calls = chat.choices[0]?.message.tool_calls ?? [];
+          // OpenAI's call ids are unique: the ledger tells each conversation's calls apart by them.
+          if (options.reasoningItems) for (const c of calls) c.id = `${c.id}_${log.length}`;
+          // A reasoning model reasons before it calls: the item goes first, and must come back.
+          const reasoning = options.reasoningItems && calls.length ? ledger.issue(calls.map((c) => c.id)) : undefined;
+          const response = responseOfChat(chat, reasoning);
           if (!wantsStream) return send(req, res, 200, response);
           res.writeHead(200, { ...corsHeaders(req), 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
           return writeResponseEvents(res, response);
@@ -509,6 +558,7 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
     options,
     log,
     batches: batches.records,
+    reasoningCarried: () => ledger.carried,
     set(p) {
       Object.assign(options, p);
       if (p.faults) faultUses.clear();

@@ -1,25 +1,30 @@
 /** `skillwright estimate --config F [--data F] [--skill F] [--json]`: the cost estimate the page shows before a run. */
-import { splitTriggerQueries } from '../../core/dataset/trigger-queries';
 import { estimateCost } from '../../service/evaluation';
+import { estimatedEffort } from '../../core/config/capabilities';
 import { loadInputs } from '../inputs';
 import { EXIT, type CliArgs, type CliIo } from '../io';
 import { runnerDeps } from '../host';
+import { declaredSpec } from '../environment';
 
 export function estimate(args: CliArgs, io: CliIo): number {
   const { config, dataset, skill, sizes, triggers, environment } = loadInputs(args, io);
-  const tsplit = triggers && splitTriggerQueries(triggers, config.run.seed);
-  const batchOneShot = Boolean(config.endpoints.target.batchApi);
+  const spec = declaredSpec(environment);
   const e = estimateCost(runnerDeps(io), {
     config: config.run,
     items: dataset.items,
     splits: sizes,
     skill,
     prices: config.prices,
-    batchOneShot,
+    target: config.endpoints.target,
+    reasoning: {
+      target: estimatedEffort(config.endpoints.target),
+      optimizer: estimatedEffort(config.endpoints.optimizer),
+    },
     ...(dataset.tools ? { datasetTools: dataset.tools } : {}),
-    ...(environment.module ? { environment: { module: environment.module } } : {}),
-    ...(tsplit ? { triggers: { train: tsplit.train.length, val: tsplit.val.length, test: tsplit.test.length } } : {}),
+    ...(spec ? { environment: spec } : {}),
+    ...(triggers ? { triggerQueries: triggers } : {}),
   });
+  const batchOneShot = Boolean(config.endpoints.target.batchApi);
   const cost = e.totalCostUsd === null ? 'unknown (set "prices" in the config)' : `$${e.totalCostUsd.toFixed(2)}`;
   io.err(`Estimate: ${e.totalCalls} calls, ${e.totalTokens.toLocaleString('en-US')} tokens, cost ${cost}.`);
   for (const [stage, s] of Object.entries(e.stages))

@@ -18,7 +18,17 @@ export interface ToolCallRecord {
 export type UserEnd = 'goal_met' | 'gave_up' | 'limit';
 
 export type TrajectoryEntry =
-  | { kind: 'assistant'; turn: number; content: string; toolCalls?: ToolCallRecord[] }
+  | {
+      kind: 'assistant';
+      turn: number;
+      content: string;
+      toolCalls?: ToolCallRecord[];
+      /**
+       * A reasoning model's reasoning items for the turn (the Responses API, issue #44): kept while
+       * the trajectory runs, to pass back with its calls; a finished row drops them.
+       */
+      reasoning?: Record<string, unknown>[];
+    }
   /** A simulated user's message: `message` counts the user's messages, the opening question being 1. */
   | { kind: 'user'; message: number; content: string; end?: UserEnd }
   | {

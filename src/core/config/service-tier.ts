@@ -22,7 +22,9 @@ export function tierPriceFactor(tier: ServiceTier | undefined): number {
 
 export function tieredPrice(price: Price | undefined, tier: ServiceTier | undefined): Price | undefined {
   const f = tierPriceFactor(tier);
-  return price && f !== 1 ? { input: price.input * f, output: price.output * f } : price;
+  if (!price || f === 1) return price;
+  const cached = price.cachedInput !== undefined ? { cachedInput: price.cachedInput * f } : {};
+  return { input: price.input * f, output: price.output * f, ...cached };
 }
 
 /**

@@ -7,7 +7,7 @@ import { longitudinalOrder } from '../../core/config/batching';
 import type { EngineContext } from '../context';
 import { rolloutPhase } from '../rollout';
 import { conversationBlock, shownFailReason } from '../trajectory';
-import { trajectoryView } from '../agent-rollout';
+import { trajectoryView } from '../trajectory';
 import type { RolloutRow, RunDataset } from '../types';
 import { isPass } from '../../core/verdict/credit';
 import type { PairCategory } from '../artifacts';

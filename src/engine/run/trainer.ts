@@ -41,6 +41,8 @@ import {
 import { INITIAL_ORIGIN } from '../../core/skill/version-origin';
 import type { PackageFile } from '../../core/skill/skill-package';
 import type { ToolEnvironment } from '../environment';
+import type { Target } from '../target-port';
+import { modelTarget } from '../target/model-target';
 
 export interface TrainInput {
   runId: string;
@@ -81,6 +83,8 @@ export interface TrainDeps {
   onEvent?: EventSink;
   signal?: AbortSignal;
   now?: () => number;
+  /** What is trained (engine/target-port.ts), as the service chose it; the model endpoint's target when none is given. */
+  target?: Target;
 }
 
 export interface TrainOutcome {
@@ -186,6 +190,7 @@ export async function runTraining(input: TrainInput, deps: TrainDeps): Promise<T
     datasetTools: input.data.tools,
     packageFiles: input.packageFiles,
     environment: deps.environment,
+    target: deps.target ?? modelTarget,
   });
   const data = input.data;
   const { stepsPerEpoch, totalSteps } = deriveSteps(config, data.splits.train.length);

@@ -17,7 +17,7 @@ import { screenEdits } from '../../core/skill/edit-screen';
 import type { Edit } from '../../core/skill/edits';
 import { validatePayload } from '../../core/basics/json-extract';
 import type { EngineContext } from '../context';
-import { trajectoryView } from '../agent-rollout';
+import { trajectoryView } from '../trajectory';
 import { conversationLines } from '../../core/agent/transcript';
 import { callOptimizer, checkErrorRate } from '../optimizer-call';
 import { okRows, rolloutPhase } from '../rollout';

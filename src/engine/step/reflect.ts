@@ -9,7 +9,7 @@ import { normaliseSkillCandidate, normaliseSuggestion } from '../../core/skill/u
 import type { EngineContext } from '../context';
 import { callOptimizer, checkErrorRate, type OptimizerResult } from '../optimizer-call';
 import { renderTrajectory } from '../trajectory';
-import { trajectoryView } from '../agent-rollout';
+import { trajectoryView } from '../trajectory';
 import type { RolloutRow } from '../types';
 import { isPass } from '../../core/verdict/credit';
 import { MODE_PROMPTS } from './mode-prompts';

@@ -1,39 +1,48 @@
 import { BATCH_APIS, BATCH_API_LABELS } from '../../core/config/batch-api';
-import { presetPrice } from '../../core/config/pricing';
-import { SERVICE_TIERS, TIER_HINTS, tieredPrice } from '../../core/config/service-tier';
-import { useApp } from '../../store/app-store';
+import { SERVICE_TIERS, TIER_HINTS } from '../../core/config/service-tier';
+import {
+  EFFORT_MEANING,
+  WIRE_MEANING,
+  WIRES,
+  effortChoices,
+  effortFor,
+  storedFor,
+} from '../../core/config/capabilities';
+import { effectiveOptimizer, useApp } from '../../store/app-store';
 import type { StoredEndpoint } from '../../worker/api-types';
 import { NumberField } from '../common/Field';
 import { SelectField } from '../common/SelectField';
-import { choices, patchConnection, patchEndpoint, ROLE_LABEL } from './connection-edit';
+import { choices, patchEndpoint, ROLE_LABEL } from './connection-edit';
+import { PriceFields } from './PriceFields';
 
 const ROLES = ['target', 'optimizer'] as const;
 
-function PriceInputs({ role }: { role: 'target' | 'optimizer' }) {
+/** A role's reasoning effort: the efforts Test connection found accepted, and what is sent when it moved one. */
+function EffortSelect({ role }: { role: 'target' | 'optimizer' }) {
   const c = useApp((s) => s.connection);
-  // Untyped, the list price at the role's service tier: what the run will be charged.
-  const price = c.prices[role] ?? tieredPrice(presetPrice(c[role].model), c[role].serviceTier);
-  const set = (p: Partial<{ input: number; output: number }>) =>
-    patchConnection({
-      prices: { ...c.prices, [role]: { input: price?.input ?? 0, output: price?.output ?? 0, ...p } },
-    });
+  // The optimizer's calls go where effectiveOptimizer says (the target's endpoint when shared): its findings are kept so.
+  const e = role === 'optimizer' ? effectiveOptimizer(c) : c.target;
+  const value = e.reasoningEffort ?? '';
+  const found = storedFor(e, e.capabilities);
+  const offered = effortChoices(e);
+  const sent = found && value ? effortFor(value, found, false) : value;
+  const hint =
+    sent !== value
+      ? `The model does not accept ${value}: ${sent || 'none'} is sent.`
+      : value
+        ? EFFORT_MEANING[value]
+        : 'Not sent: the model’s default. Each role has its own.';
   return (
-    <div className="grid-2">
-      <NumberField
-        label={`${ROLE_LABEL[role]} input price (USD / 1M tokens)`}
-        value={price?.input}
-        step={0.01}
-        min={0}
-        onChange={(v) => set({ input: v ?? 0 })}
-      />
-      <NumberField
-        label={`${ROLE_LABEL[role]} output price (USD / 1M tokens)`}
-        value={price?.output}
-        step={0.01}
-        min={0}
-        onChange={(v) => set({ output: v ?? 0 })}
-      />
-    </div>
+    <SelectField
+      label={`${ROLE_LABEL[role]} reasoning effort`}
+      hint={found ? `${hint} (choices: what Test connection found accepted)` : hint}
+      value={value}
+      options={[
+        { value: '', label: 'default' },
+        ...choices([...offered, ...(value && !offered.includes(value) ? [value] : [])]),
+      ]}
+      onChange={(v) => patchEndpoint(role, { reasoningEffort: v as StoredEndpoint['reasoningEffort'] })}
+    />
   );
 }
 
@@ -69,7 +78,7 @@ export function CallOptions() {
           <SelectField
             key={`reasoning-${role}`}
             label={`${ROLE_LABEL[role]} is a reasoning model`}
-            hint="Reasoning models get max_completion_tokens and no temperature. Auto decides from the name, and switches by itself if the provider refuses the parameters."
+            hint="Only the first guess, before Test connection asks the model what it accepts: a reasoning model gets max_completion_tokens and no temperature. Auto guesses from the name; a refusal mid-run corrects it."
             value={c[role].reasoningModel === undefined ? 'auto' : c[role].reasoningModel ? 'yes' : 'no'}
             options={choices(['auto', 'yes', 'no'])}
             onChange={(v) => patchEndpoint(role, { reasoningModel: v === 'auto' ? undefined : v === 'yes' })}
@@ -104,13 +113,23 @@ export function CallOptions() {
           onChange={(v) => patchEndpoint('target', { batchApi: (v || undefined) as StoredEndpoint['batchApi'] })}
         />
         {ROLES.map((role) => (
+          <EffortSelect key={`effort-${role}`} role={role} />
+        ))}
+        {ROLES.map((role) => (
           <SelectField
-            key={`effort-${role}`}
-            label={`${ROLE_LABEL[role]} reasoning effort`}
-            hint="For reasoning models only (they get max_completion_tokens and no temperature); each role has its own."
-            value={c[role].reasoningEffort ?? ''}
-            options={[{ value: '', label: 'default' }, ...choices(['minimal', 'low', 'medium', 'high'])]}
-            onChange={(v) => patchEndpoint(role, { reasoningEffort: v as StoredEndpoint['reasoningEffort'] })}
+            key={`api-${role}`}
+            label={`${ROLE_LABEL[role]} API`}
+            hint={
+              c[role].api
+                ? WIRE_MEANING[c[role].api].said
+                : 'Auto: what Test connection chose — the Responses API on OpenAI and where it is the only one, else Chat Completions.'
+            }
+            value={c[role].api ?? ''}
+            options={[
+              { value: '', label: 'auto' },
+              ...WIRES.map((w) => ({ value: w, label: w === 'chat' ? 'Chat Completions' : 'Responses API' })),
+            ]}
+            onChange={(v) => patchEndpoint(role, { api: (v || undefined) as StoredEndpoint['api'] })}
           />
         ))}
       </div>
@@ -129,11 +148,11 @@ export function CallOptions() {
         Leave out the OpenAI SDK’s x-stainless-* headers. Tick it when Test connection says the endpoint (or a proxy in
         front of it) refuses them.
       </p>
-      <PriceInputs role="target" />
-      <PriceInputs role="optimizer" />
+      <PriceFields role="target" />
+      <PriceFields role="optimizer" />
       <p className="muted">
-        Prices start from list prices for common models; check your provider’s. They turn token counts into dollars for
-        the estimate, the cost so far, and the budget cap.
+        Prices start from list prices for common models, each with the day it was checked; check your provider’s. They
+        turn token counts into dollars for the estimate, the cost so far, and the budget cap.
       </p>
     </details>
   );

@@ -5,6 +5,7 @@ import { CallOptions } from './CallOptions';
 import { ConnectionTest } from './ConnectionTest';
 import { EndpointFields } from './EndpointFields';
 import { KeyStorage } from './KeyStorage';
+import { ModelCapabilities } from './ModelCapabilities';
 
 /** The zero-key demo: a full training against a model simulated inside the page. */
 function DemoRow() {
@@ -51,6 +52,7 @@ export function ConnectScreen() {
         <CallOptions />
         <KeyStorage />
         <ConnectionTest />
+        <ModelCapabilities />
       </Card>
     </div>
   );

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { handOverKeys } from '../../client/keys';
 import { trainer } from '../../client/trainer-client';
-import { effectiveOptimizer, useApp } from '../../store/app-store';
+import { effectiveOptimizer, setApp, useApp } from '../../store/app-store';
 import type { RoleCheck } from '../../worker/api-types';
 import { Alert } from '../common/Field';
 import { ROLE_NAMES } from './connection-edit';
@@ -14,6 +14,18 @@ function structuredLabel(s: RoleCheck['structuredOutput']): string {
   return s.mode === 'none'
     ? ' (no structured output: replies are read from text)'
     : ` (structured output: ${s.mode.replace('_', ' ')})`;
+}
+
+/** What each role's model was found to accept is kept with the connection: requests are built from it (issue #44). */
+function keepCapabilities(checks: readonly RoleCheck[]) {
+  setApp((s) => {
+    const c = { ...s.connection };
+    for (const x of checks) {
+      const e = c[x.role];
+      if (x.capabilities && e) c[x.role] = { ...e, capabilities: x.capabilities };
+    }
+    return { connection: c };
+  });
 }
 
 /** "Test connection": a call per role, each role's latency and JSON mode, or what is wrong and how to fix it. */
@@ -34,6 +46,7 @@ export function ConnectionTest() {
         ...(c.userSimulator ? { userSimulator: c.userSimulator } : {}),
       });
       setChecks(result);
+      keepCapabilities(result);
     } finally {
       setBusy(false);
     }

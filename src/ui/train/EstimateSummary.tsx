@@ -33,7 +33,7 @@ export const EstimateSummary = memo(function EstimateSummary({
   const seconds = (stages: CostEstimate['stages']) => runSeconds(stages, config, pace);
   const cost =
     e.totalCostUsd === null || e.low.totalCostUsd === null
-      ? 'cost: set prices on Connect'
+      ? 'cost unknown (no price for a role: set it on Connect)'
       : range(usd(e.low.totalCostUsd), usd(e.totalCostUsd));
   return (
     <Card>

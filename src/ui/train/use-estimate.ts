@@ -1,11 +1,10 @@
 import { useEffect, useMemo, useState } from 'react';
 import { trainer } from '../../client/trainer-client';
-import { tierPriceFactor } from '../../core/config/service-tier';
-import { splitTriggerQueries } from '../../core/dataset/trigger-queries';
 import type { RunConfig } from '../../core/config/run-config';
 import type { CostEstimate } from '../../worker/api-types';
-import { useApp } from '../../store/app-store';
-import { chargedPrices } from '../../core/config/service-tier';
+import { effectiveOptimizer, runEnvironment, useApp } from '../../store/app-store';
+import { estimatedEffort } from '../../core/config/capabilities';
+import { chargedPrices, tierPriceFactor } from '../../core/config/service-tier';
 
 /**
  * The run's estimate from the worker, asked again a moment after the settings, the skill or the
@@ -18,12 +17,12 @@ export function useEstimate(
 ): { estimate: CostEstimate | null; listCost: number | null } {
   const skill = useApp((s) => s.skill);
   const connection = useApp((s) => s.connection);
-  const triggerQueries = useApp((s) => s.triggerQueries);
-  const environmentModule = useApp((s) => s.environmentModule?.module);
+  const triggerQueries = useApp((s) => s.triggerQueries?.queries);
+  const environmentModule = useApp((s) => s.environmentModule);
+  const mcp = useApp((s) => s.mcp);
   const [estimate, setEstimate] = useState<CostEstimate | null>(null);
   const [listCost, setListCost] = useState<number | null>(null);
   const prices = useMemo(() => chargedPrices(connection.prices, connection), [connection]);
-  const batchOneShot = Boolean(connection.target.batchApi);
   const listPrices = useMemo(() => {
     const { target, optimizer } = connection;
     const tiered = [target, optimizer].some((e) => tierPriceFactor(e.serviceTier) !== 1);
@@ -34,12 +33,8 @@ export function useEstimate(
         })
       : null;
   }, [connection]);
-  // The activation track's queries per split, as the run will split them (same seed, same counts).
-  const triggers = useMemo(() => {
-    if (!triggerQueries) return undefined;
-    const s = splitTriggerQueries(triggerQueries.queries, config.seed);
-    return { train: s.train.length, val: s.val.length, test: s.test.length };
-  }, [triggerQueries, config.seed]);
+  // The run's environment as a run made now would take it: its module or its MCP servers.
+  const environment = useMemo(() => runEnvironment({ environmentModule, mcp }), [environmentModule, mcp]);
 
   useEffect(() => {
     if (!datasetId) return;
@@ -48,26 +43,32 @@ export function useEstimate(
         datasetId,
         config,
         skill,
-        ...(triggers ? { triggers } : {}),
-        ...(environmentModule ? { environment: { module: environmentModule } } : {}),
+        reasoning: {
+          target: estimatedEffort(connection.target),
+          optimizer: estimatedEffort(effectiveOptimizer(connection)),
+        },
+        ...(triggerQueries ? { triggerQueries } : {}),
+        ...(environment ? { environment } : {}),
       };
+      const { target } = connection;
       void trainer()
         .estimateCost({
           ...asked,
-          batchOneShot,
+          target,
           prices: {
             ...(prices.target ? { target: prices.target } : {}),
             ...(prices.optimizer ? { optimizer: prices.optimizer } : {}),
           },
         })
         .then((r) => setEstimate(r.ok ? r.estimate : null));
+      // The same run at list prices: no service tier, no batch API.
       if (listPrices)
         void trainer()
-          .estimateCost({ ...asked, prices: listPrices })
+          .estimateCost({ ...asked, target: { ...target, batchApi: undefined }, prices: listPrices })
           .then((r) => setListCost(r.ok ? r.estimate.totalCostUsd : null));
       else setListCost(null);
     }, 250);
     return () => clearTimeout(t);
-  }, [datasetId, config, skill, prices, listPrices, batchOneShot, triggers, environmentModule]);
+  }, [datasetId, config, skill, prices, listPrices, connection, triggerQueries, environment]);
   return { estimate, listCost };
 }

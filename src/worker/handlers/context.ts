@@ -7,7 +7,8 @@ import { IdbRunRecords } from '../../storage/idb-run-records';
 import type { SkillwrightDb } from '../../storage/open-db';
 import { forgetKeys, getRememberedKeys, rememberKeys } from '../../storage/settings-repo';
 import { createRunService, type RunService } from '../../service/run-service';
-import type { EnvironmentFactory, KeySource } from '../../service/ports';
+import type { KeySource } from '../../service/ports';
+import type { EnvironmentHost } from '../../service/target';
 import type { ApiError, ModuleSandboxes, Secrets } from '../api-types';
 import { keyFor, mcpTokenFor, withKeys } from '../key-binding';
 import { defaultLocks, runLockName, type LockManagerLike } from '../locks';
@@ -125,34 +126,36 @@ function vaultKeys(vault: KeyVault): KeySource {
 }
 
 /**
- * A run's environment: its module runs in a sandbox of the page's (an opaque origin: no keys,
- * store or network), made for each session of the run — never a module that came with an
- * imported file until the person has read it and chosen to run it (issue #39). Its MCP servers
- * (issue #31) are called with the token the vault holds for each server's URL, and only with the
- * tools the person ticked: a server without that list (a file's) offers nothing here. The SDK's
- * client loads only when a run has servers: a separate chunk of the worker.
+ * What the page gives for a run's environment (service/target.ts chooses it): its module runs in
+ * a sandbox of the page's (an opaque origin: no keys, store or network), made for each session
+ * of the run — never a module that came with an imported file until the person has read it and
+ * chosen to run it (issue #39). Its MCP servers (issue #31) are called with the token the vault
+ * holds for each server's URL, and only with the tools the person ticked: a server without that
+ * list (a file's) offers nothing here.
  */
-function pageEnvironments(vault: KeyVault, sandboxes: ApiContext['sandboxes']): EnvironmentFactory {
-  return async ({ spec }) => {
-    if (spec?.module?.from === 'bundle')
-      throw new EnvironmentError(
-        `environment module ${spec.module.fileName} came with the run's file and has not been approved: ` +
-          'read it on Runs and choose "Run this module" first',
-      );
-    if (spec?.module) return pageModuleEnvironment(spec.module, () => sandboxes.current);
-    if (!spec?.mcp) return undefined;
-    const unlisted = spec.mcp.servers.find((s) => !s.tools);
-    if (unlisted)
-      throw new EnvironmentError(
-        `MCP server ${serverName(unlisted)} has no list of the tools you allow (the run's file left it out); ` +
-          'this page calls only tools you ticked on Data → MCP servers',
-      );
-    const keys = await vault.current();
-    const { mcpEnvironmentOf } = await import('../../mcp/from-settings');
-    return mcpEnvironmentOf(spec.mcp, ({ url, name }) => {
-      const token = mcpTokenFor(keys, url);
+function pageEnvironments(vault: KeyVault, sandboxes: ApiContext['sandboxes']): EnvironmentHost {
+  return {
+    async tokenOf({ url, name }) {
+      const token = mcpTokenFor(await vault.current(), url);
       return { ...(token ? { token } : {}), hint: `enter ${name}'s token under MCP servers on Data` };
-    });
+    },
+    async loadModule(module) {
+      if (module.from === 'bundle')
+        throw new EnvironmentError(
+          `environment module ${module.fileName} came with the run's file and has not been approved: ` +
+            'read it on Runs and choose "Run this module" first',
+        );
+      return pageModuleEnvironment(module, () => sandboxes.current);
+    },
+    mcpServers(stored) {
+      const unlisted = stored.servers.find((s) => !s.tools);
+      if (unlisted)
+        throw new EnvironmentError(
+          `MCP server ${serverName(unlisted)} has no list of the tools you allow (the run's file left it out); ` +
+            'this page calls only tools you ticked on Data → MCP servers',
+        );
+      return stored;
+    },
   };
 }
 
@@ -170,7 +173,7 @@ export function createApiContext(deps: ApiDeps): ApiContext {
       records: new IdbRunRecords(db, deps.estimate),
       promptFiles: deps.promptFiles,
       keys: vaultKeys(vault),
-      environments: pageEnvironments(vault, sandboxes),
+      environment: pageEnvironments(vault, sandboxes),
       transport: { ...deps.clientOptions, fetch },
       now,
       newId,

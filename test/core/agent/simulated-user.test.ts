@@ -14,7 +14,7 @@ import { estimateCost } from '../../../src/engine/cost-estimate';
 import { rolloutTemplateOf } from '../../../src/engine/context';
 import { Meter } from '../../../src/engine/meter';
 import { loadPrompts } from '../../support/prompts';
-import { maxUserMessages } from '../../../src/engine/simulated-user';
+import { maxUserMessages } from '../../../src/engine/target/simulated-user';
 
 const talk: TrajectoryEntry[] = [
   { kind: 'assistant', turn: 1, content: 'Could you tell me your full name?' },

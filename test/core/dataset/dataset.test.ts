@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { bestCpuTimed } from '../../support/cpu-time';
 import { importDatasetText, type ImportResult } from '../../../src/core/dataset/dataset-import';
 import { largestRemainder, parseRatio, splitByRatio } from '../../../src/core/dataset/dataset-split';
 import { detectMapping } from '../../../src/core/dataset/dataset-mapping';
@@ -55,16 +56,38 @@ describe('formats', () => {
 
   it('reads multiple-choice items', () => {
     const items = [
-      { id: 'm1', question: 'Capital of France?', choices: ['Lyon', 'Paris'], correct_choice: { label: 'B', text: 'Paris' } },
-      { id: 'm2', question: 'Two plus two?', choices: [{ label: 'A', text: '4' }, { label: 'B', text: '5' }], correct_choice: '4' },
+      {
+        id: 'm1',
+        question: 'Capital of France?',
+        choices: ['Lyon', 'Paris'],
+        correct_choice: { label: 'B', text: 'Paris' },
+      },
+      {
+        id: 'm2',
+        question: 'Two plus two?',
+        choices: [
+          { label: 'A', text: '4' },
+          { label: 'B', text: '5' },
+        ],
+        correct_choice: '4',
+      },
     ];
     const d = ok(importDatasetText(JSON.stringify(items)));
-    expect(d.items.find((x) => x.id === 'm1')).toMatchObject({ correctChoice: 'B', answers: ['B'], choices: [{ label: 'A', text: 'Lyon' }, { label: 'B', text: 'Paris' }] });
+    expect(d.items.find((x) => x.id === 'm1')).toMatchObject({
+      correctChoice: 'B',
+      answers: ['B'],
+      choices: [
+        { label: 'A', text: 'Lyon' },
+        { label: 'B', text: 'Paris' },
+      ],
+    });
     expect(d.items.find((x) => x.id === 'm2')).toMatchObject({ correctChoice: 'A' });
   });
 
   it('joins a list of passages into one context and keeps other fields', () => {
-    const d = ok(importDatasetText(JSON.stringify([{ question: 'q', answers: ['a'], context: ['p1', 'p2'], source: 'wiki' }])));
+    const d = ok(
+      importDatasetText(JSON.stringify([{ question: 'q', answers: ['a'], context: ['p1', 'p2'], source: 'wiki' }])),
+    );
     expect(d.items[0].context).toBe('p1\n[DOC] p2');
     expect(d.items[0].fields.source).toBe('wiki');
     expect(d.items[0].id).toMatch(/^h[0-9a-f]{16}$/);
@@ -72,8 +95,12 @@ describe('formats', () => {
 
   it('takes mapping overrides and rejects unknown fields', () => {
     const text = JSON.stringify([{ q: 'x', gold: 'y' }]);
-    expect(ok(importDatasetText(text, { mapping: { question: 'q', expected: 'gold' } })).items[0].answers).toEqual(['y']);
-    expect(problems(importDatasetText(text, { mapping: { question: 'nope', expected: 'gold' } }))[0]).toMatch(/Field "nope": is mapped to question/);
+    expect(ok(importDatasetText(text, { mapping: { question: 'q', expected: 'gold' } })).items[0].answers).toEqual([
+      'y',
+    ]);
+    expect(problems(importDatasetText(text, { mapping: { question: 'nope', expected: 'gold' } }))[0]).toMatch(
+      /Field "nope": is mapped to question/,
+    );
   });
 });
 
@@ -106,8 +133,17 @@ describe('bad inputs get precise problems and nothing is half-imported', () => {
   });
 
   it('detects duplicate content when there are no ids', () => {
-    const p = problems(importDatasetText(JSON.stringify([{ question: 'same', answer: 'x' }, { question: 'same', answer: 'x' }])));
-    expect(p[0]).toMatch(/^Row 2: duplicate id "h[0-9a-f]+" \(also used by row 1\) — these rows have the same content$/);
+    const p = problems(
+      importDatasetText(
+        JSON.stringify([
+          { question: 'same', answer: 'x' },
+          { question: 'same', answer: 'x' },
+        ]),
+      ),
+    );
+    expect(p[0]).toMatch(
+      /^Row 2: duplicate id "h[0-9a-f]+" \(also used by row 1\) — these rows have the same content$/,
+    );
   });
 
   it('says which fields are needed when none maps', () => {
@@ -122,12 +158,23 @@ describe('bad inputs get precise problems and nothing is half-imported', () => {
   });
 
   it('requires a split on every row once some rows have one', () => {
-    const p = problems(importDatasetText(JSON.stringify([{ question: 'a', answer: 'x', split: 'train' }, { question: 'b', answer: 'y' }])));
+    const p = problems(
+      importDatasetText(
+        JSON.stringify([
+          { question: 'a', answer: 'x', split: 'train' },
+          { question: 'b', answer: 'y' },
+        ]),
+      ),
+    );
     expect(p).toEqual(['Row 2, field "split": the split is missing (other rows have one)']);
   });
 
   it('names the row without a split even after a bad row (issue #20 item 9)', () => {
-    const rows = [{ question: '', answer: 'x', split: 'train' }, { question: 'b', answer: 'y', split: 'val' }, { question: 'c', answer: 'z' }];
+    const rows = [
+      { question: '', answer: 'x', split: 'train' },
+      { question: 'b', answer: 'y', split: 'val' },
+      { question: 'c', answer: 'z' },
+    ];
     const p = problems(importDatasetText(JSON.stringify(rows)));
     expect(p).toContain('Row 3, field "split": the split is missing (other rows have one)');
     expect(p.some((x) => x.startsWith('Row 2, field "split"'))).toBe(false);
@@ -151,30 +198,27 @@ describe('bad inputs get precise problems and nothing is half-imported', () => {
 
   it('a CSV with a good header and garbage rows stops at the hundredth problem', () => {
     const text = 'question,answer\n' + 'a,b,c,d\n'.repeat(2_000_000);
-    const t = performance.now();
-    const r = importDatasetText(text, { fileName: 'x.csv' });
-    expect(performance.now() - t).toBeLessThan(3000);
+    const { value: r, cpuMs } = bestCpuTimed(() => importDatasetText(text, { fileName: 'x.csv' }), 3000);
+    expect(cpuMs).toBeLessThan(3000);
     expect(r.ok).toBe(false);
     if (!r.ok) {
       expect(r.problems).toHaveLength(100);
       expect(r.truncated).toBe(true);
       expect(formatProblem(r.problems[0])).toBe('Row 2: Too many fields: expected 2 fields but parsed 4');
     }
-  });
+  }, 60_000);
 
   it.each([
     ['JSON', () => '[' + '{"question":'.repeat(4_000_000)],
     ['JSONL', () => '{"a":1}\n' + '\u0001\u00ff{garbage'.repeat(5_000_000)],
-    ['CSV', () => 'x'.repeat(10) + ('\u0007,;"\n'.repeat(10_000_000))],
+    ['CSV', () => 'x'.repeat(10) + '\u0007,;"\n'.repeat(10_000_000)],
   ])('a 50 MB file of %s garbage is refused fast', (_kind, make) => {
     const text = make();
     expect(text.length).toBeGreaterThan(40_000_000);
-    const t = performance.now();
-    const r = importDatasetText(text);
-    const ms = performance.now() - t;
+    const { value: r, cpuMs } = bestCpuTimed(() => importDatasetText(text), 5000);
     expect(r.ok).toBe(false);
-    expect(ms).toBeLessThan(5000);
-  });
+    expect(cpuMs).toBeLessThan(5000);
+  }, 60_000); // the CPU time is the measure; building 50 MB strings on a busy machine takes wall time
 });
 
 describe('splits', () => {
@@ -213,8 +257,12 @@ describe('splits', () => {
 
   it('is stable under the seed through import and changes with it', () => {
     const text = JSON.stringify(qa(60));
-    expect(ok(importDatasetText(text, { splitSeed: 1 })).splits).toEqual(ok(importDatasetText(text, { splitSeed: 1 })).splits);
-    expect(ok(importDatasetText(text, { splitSeed: 1 })).splits).not.toEqual(ok(importDatasetText(text, { splitSeed: 2 })).splits);
+    expect(ok(importDatasetText(text, { splitSeed: 1 })).splits).toEqual(
+      ok(importDatasetText(text, { splitSeed: 1 })).splits,
+    );
+    expect(ok(importDatasetText(text, { splitSeed: 1 })).splits).not.toEqual(
+      ok(importDatasetText(text, { splitSeed: 2 })).splits,
+    );
   });
 
   it('warns when validation is small', () => {
@@ -227,7 +275,12 @@ describe('splits', () => {
 
 describe('mapping detection', () => {
   it('follows the alias order and uses each field once', () => {
-    expect(detectMapping(['Prompt', 'ground_truth', '_id', 'Context'])).toEqual({ id: '_id', question: 'Prompt', expected: 'ground_truth', context: 'Context' });
+    expect(detectMapping(['Prompt', 'ground_truth', '_id', 'Context'])).toEqual({
+      id: '_id',
+      question: 'Prompt',
+      expected: 'ground_truth',
+      context: 'Context',
+    });
     expect(detectMapping(['input', 'output', 'task'])).toMatchObject({ question: 'input', expected: 'output' });
   });
 });
@@ -237,7 +290,13 @@ describe('Agent Skills evals/evals.json (issue #23)', () => {
     const evals = {
       skill_name: 'pdf-forms',
       evals: [
-        { id: 1, prompt: 'Fill the form', expected_output: 'A filled form', files: ['form.pdf'], assertions: ['Every field is filled', { text: 'Dates are ISO' }] },
+        {
+          id: 1,
+          prompt: 'Fill the form',
+          expected_output: 'A filled form',
+          files: ['form.pdf'],
+          assertions: ['Every field is filled', { text: 'Dates are ISO' }],
+        },
         { id: 'two', prompt: 'Read the title', expected_output: 'Annual report', assertions: [] },
         { id: 3, prompt: 'Sign it', expected_output: 'Signed' },
       ],
@@ -245,14 +304,28 @@ describe('Agent Skills evals/evals.json (issue #23)', () => {
     const r = importDatasetText(JSON.stringify(evals), { ratio: [1, 1, 1] });
     if (!r.ok) throw new Error(r.problems.map(formatProblem).join('; '));
     const byId = new Map(r.dataset.items.map((i) => [i.id, i]));
-    expect(byId.get('1')).toMatchObject({ question: 'Fill the form', answers: ['A filled form'], rubric: '- Every field is filled\n- Dates are ISO' });
+    expect(byId.get('1')).toMatchObject({
+      question: 'Fill the form',
+      answers: ['A filled form'],
+      rubric: '- Every field is filled\n- Dates are ISO',
+    });
     expect(byId.get('two')).toMatchObject({ question: 'Read the title', answers: ['Annual report'] });
     expect(byId.get('two')?.rubric).toBeUndefined();
     expect(r.dataset.items).toHaveLength(3);
   });
 
   it('names a bad eval by its position', () => {
-    const p = problems(importDatasetText(JSON.stringify({ evals: [{ id: 1, prompt: 'ok', expected_output: 'x' }, 'not an eval', { id: 3, prompt: '', expected_output: 'y' }] })));
+    const p = problems(
+      importDatasetText(
+        JSON.stringify({
+          evals: [
+            { id: 1, prompt: 'ok', expected_output: 'x' },
+            'not an eval',
+            { id: 3, prompt: '', expected_output: 'y' },
+          ],
+        }),
+      ),
+    );
     expect(p[0]).toMatch(/^Eval 2: expected an object/);
   });
 });

@@ -3,18 +3,20 @@
  * rollouts, scorer and error handling as training, with nothing stored beyond the store given
  * (the worker passes a throwaway one).
  */
-import type { SplitName } from '../core/dataset/dataset-types';
-import type { RunConfig } from '../core/config/run-config';
-import { createStandaloneContext } from './context';
-import type { EventSink } from './events';
-import type { Prices } from './meter';
-import { isPauseError } from './pause';
-import type { LlmPort, RunStore } from './ports';
-import type { PromptSet } from './prompts';
-import { rolloutPhase } from './rollout';
-import type { RolloutRow, RunDataset, StageUsage } from './types';
-import type { PackageFile } from '../core/skill/skill-package';
-import type { ToolEnvironment } from './environment';
+import type { SplitName } from '../../core/dataset/dataset-types';
+import type { RunConfig } from '../../core/config/run-config';
+import { createStandaloneContext } from '../context';
+import type { EventSink } from '../events';
+import type { Prices } from '../meter';
+import { isPauseError } from '../pause';
+import type { LlmPort, RunStore } from '../ports';
+import type { PromptSet } from '../prompts';
+import { rolloutPhase } from '../rollout';
+import type { RolloutRow, RunDataset, StageUsage } from '../types';
+import type { PackageFile } from '../../core/skill/skill-package';
+import type { ToolEnvironment } from '../environment';
+import type { Target } from '../target-port';
+import { modelTarget } from '../target/model-target';
 
 export interface EvaluateInput {
   skill: string;
@@ -51,6 +53,8 @@ export async function evaluateSkill(
     onEvent?: EventSink;
     now?: () => number;
     environment?: ToolEnvironment;
+    /** What is evaluated (engine/target-port.ts); the model endpoint's target when none is given. */
+    target?: Target;
   },
 ): Promise<EvaluateOutcome> {
   const ctx = await createStandaloneContext({
@@ -62,6 +66,7 @@ export async function evaluateSkill(
     prices: input.prices,
     datasetTools: input.data.tools,
     packageFiles: input.packageFiles,
+    target: deps.target ?? modelTarget,
   });
   const meter = ctx.meter;
   const ids = input.data.splits[input.split];

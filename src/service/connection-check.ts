@@ -1,14 +1,26 @@
-/** "Test connection": one tiny call per role, with its latency or a diagnosis the user can act on. */
+/**
+ * "Test connection" (the page) and `skillwright doctor` (the runner): per role, what the model
+ * accepts (issue #44: llm/capability-probe.ts), one tiny call's latency, the structured output the
+ * endpoint keeps to, whether a local server reads a long prompt whole — or what is wrong, in words
+ * the person can act on. A browser host adds its doctor for endpoints it cannot reach.
+ */
 import OpenAI from 'openai';
 import { RoleClient, rememberJsonMode, rememberedJsonMode } from '../llm/openai-client';
+import type { Capabilities } from '../core/config/capabilities';
+import { capabilitiesOf, learnCapabilities } from '../llm/learned-capabilities';
+import { probeCapabilities } from '../llm/capability-probe';
+import { DEMO_BASE_URL } from '../core/simulators/demo-world';
 import { extractJsonObject } from '../core/basics/json-extract';
 import { stripThinking } from '../core/basics/thinking';
 import { isLocalEndpoint } from '../core/config/local-endpoint';
 import { withoutSdkHeaders } from '../llm/minimal-headers';
-import { contextFix, diagnoseUnreachable } from './connection-doctor';
+import { contextFix } from '../core/config/local-endpoint';
 import { classifyError } from '../llm/errors';
 import type { EndpointConfig } from '../llm/endpoint';
 import { isLlmError, type Role } from '../engine/ports';
+import type { RunEndpoints } from '../storage/schema';
+import { endpointConfig } from './llm-port';
+import type { HostDeps, KeyRole } from './ports';
 
 export interface RoleCheck {
   role: Role;
@@ -24,6 +36,8 @@ export interface RoleCheck {
   structuredOutput?: { mode: 'json_schema' | 'json_object' | 'none'; schemaIgnored: boolean };
   /** A local server that cuts long prompts off (issue #23): where, and how to give it more context. */
   context?: { truncatedAt: number; fix: string };
+  /** What the model accepts (issue #44), to keep with the connection; absent for the demo. */
+  capabilities?: Capabilities;
 }
 
 /**
@@ -76,20 +90,32 @@ async function probeStructuredOutput(client: RoleClient, cfg: EndpointConfig): P
   return { mode: used === 'text' ? 'none' : used, schemaIgnored: false };
 }
 
-export async function checkEndpoint(role: Role, cfg: EndpointConfig, fetchImpl?: typeof fetch): Promise<RoleCheck> {
+/** Why an endpoint cannot be reached from here, when the host can tell (a browser's CORS doctor). */
+export type Diagnose = (cfg: EndpointConfig) => Promise<{ kind: string; message: string }>;
+
+export async function checkEndpoint(
+  role: Role,
+  cfg: EndpointConfig,
+  fetchImpl?: typeof fetch,
+  diagnose?: Diagnose,
+): Promise<RoleCheck> {
+  const quick = { ...cfg, maxRetries: 0, concurrency: 1, timeoutMs: Math.min(cfg.timeoutMs, 30_000) };
   const client = new RoleClient(
     role,
-    {
-      ...cfg,
-      maxRetries: 0,
-      concurrency: 1,
-      timeoutMs: Math.min(cfg.timeoutMs, 30_000),
-      maxOutputTokens: cfg.maxOutputTokens ?? 16,
-    },
+    { ...quick, maxOutputTokens: cfg.maxOutputTokens ?? 16 },
     fetchImpl ? { fetch: fetchImpl } : {},
   );
-  const started = Date.now();
+  let started = Date.now();
+  let found: Capabilities | undefined;
+  // What the probes found, with the structured output found after them.
+  const kept = () => (found ? { capabilities: capabilitiesOf({ ...cfg, api: undefined }) } : {});
   try {
+    // What the model accepts, asked first: the calls below are then built from it (the demo takes anything).
+    if (cfg.baseURL !== DEMO_BASE_URL) {
+      found = await probeCapabilities(role, quick, { tools: role === 'target', fetch: fetchImpl });
+      learnCapabilities(found);
+      started = Date.now();
+    }
     await client.complete({
       role,
       stage: 'connection_test',
@@ -108,16 +134,18 @@ export async function checkEndpoint(role: Role, cfg: EndpointConfig, fetchImpl?:
       model: cfg.model,
       ...(structuredOutput ? { structuredOutput } : {}),
       ...(context ? { context } : {}),
+      ...kept(),
     };
   } catch (e) {
     const err = isLlmError(e)
       ? e
       : classifyError(e, { role, baseURL: cfg.baseURL, model: cfg.model, secrets: [cfg.apiKey] });
     // An empty answer that ran out of tokens still proves the endpoint, key and model work.
-    if (err.kind === 'truncated') return { role, ok: true, latencyMs: Date.now() - started, model: cfg.model };
+    if (err.kind === 'truncated')
+      return { role, ok: true, latencyMs: Date.now() - started, model: cfg.model, ...kept() };
     // In a browser, "unreachable" hides several causes: the doctor probes and names the fix.
-    if (err.kind === 'unreachable' && typeof location !== 'undefined') {
-      const advice = await diagnoseUnreachable(cfg, fetchImpl);
+    if (err.kind === 'unreachable' && diagnose) {
+      const advice = await diagnose(cfg);
       return { role, ok: false, model: cfg.model, error: { kind: advice.kind, message: advice.message } };
     }
     return { role, ok: false, model: cfg.model, error: { kind: err.kind, message: err.message } };
@@ -151,4 +179,28 @@ export async function listModels(
     });
     return { ok: false, error: { kind: err.kind, message: err.message } };
   }
+}
+
+/**
+ * Each role's check with the keys the host holds (the runner's `doctor`): the target, the
+ * optimizer, and the judge and user simulator when they have endpoints of their own. An agent CLI
+ * as the target is no endpoint: it is left out.
+ */
+export async function checkConnections(
+  deps: Pick<HostDeps, 'keys' | 'transport'>,
+  endpoints: RunEndpoints,
+): Promise<RoleCheck[]> {
+  const roles: KeyRole[] = ['target', 'optimizer', 'judge', 'userSimulator'];
+  const checks = roles.map(async (role): Promise<RoleCheck | null> => {
+    const e = endpoints[role];
+    if (!e || e.agentCommand) return null;
+    const k = await deps.keys.keyFor(
+      role,
+      endpoints,
+      role === 'judge' || role === 'userSimulator' ? 'optimizer' : undefined,
+    );
+    if (!k.ok) return { role, ok: false, model: e.model, error: { kind: k.kind, message: k.message } };
+    return checkEndpoint(role, endpointConfig(e, k.key, 1, role), deps.transport?.fetch);
+  });
+  return (await Promise.all(checks)).filter((c): c is RoleCheck => c !== null);
 }

@@ -1,5 +1,5 @@
 /**
- * An agent's rollout (issue #30; DESIGN §7c): the skill is the system prompt, the environment's
+ * The tool loop as a target — an agent's rollout (issue #30; DESIGN §7c): the skill is the system prompt, the environment's
  * tools go in `tools`, and each reply's `tool_calls` are answered with tool messages until the
  * target answers without a call or `maxTurns` runs out. Every model turn and each turn's tool
  * results are a checkpoint (an artifact under the rollout's cache key), so a run killed
@@ -13,21 +13,23 @@ import {
   onDemandSkill,
   readSkillFile,
   type OnDemandSkill,
-} from '../core/agent/references-on-demand';
-import { declaredResult } from '../core/agent/declarative-tools';
-import { mergeTools, type ToolSpec } from '../core/agent/tool-spec';
-import { parseArguments } from '../core/agent/tool-match';
-import { finalAnswerOf, type ToolEntry, type TrajectoryEntry } from '../core/agent/trajectory';
-import type { DatasetItem } from '../core/dataset/dataset-types';
-import { callStageOfPhase } from '../core/config/stages';
-import { renderRollout } from '../core/config/templates';
-import type { EngineContext } from './context';
-import { isEnvironmentError, type EnvEpisode, type ToolOutcome } from './environment';
-import { PauseError } from './pause';
+} from '../../core/agent/references-on-demand';
+import { declaredResult } from '../../core/agent/declarative-tools';
+import { mergeTools, type ToolSpec } from '../../core/agent/tool-spec';
+import { parseArguments } from '../../core/agent/tool-match';
+import { finalAnswerOf, type ToolEntry, type TrajectoryEntry } from '../../core/agent/trajectory';
+import type { DatasetItem } from '../../core/dataset/dataset-types';
+import { renderRollout } from '../../core/config/templates';
+import { callStageOfPhase } from '../../core/config/stages';
+import { turnLimit } from '../../core/config/run-config';
+import { envCall, type ToolOutcome } from '../environment';
 import { userTurn } from './simulated-user';
-import { keptArguments, limitedAnswer } from './tool-limits';
-import type { TrajectoryView } from './trajectory';
-import { isLlmError, type ChatMessage, type LlmResponse, type LlmUsage } from './ports';
+import { getCheckpoint, putCheckpoint, type Checkpoints } from '../artifacts';
+import { checkpointKey } from '../keys';
+import type { TargetDeps, TargetJob, TargetRun } from '../target-port';
+import { meteredCall, replyNotes } from './metered-call';
+import type { ChatMessage, LlmResponse, LlmUsage } from '../ports';
+import { keptArguments, limitedAnswer } from '../tool-limits';
 
 const ZERO: LlmUsage = { promptTokens: 0, completionTokens: 0, reasoningTokens: 0 };
 const addUsage = (a: LlmUsage, b: LlmUsage): LlmUsage => ({
@@ -45,7 +47,11 @@ export interface AgentSetting {
 }
 
 /** What one skill offers the agent on one item; no tools means a single-call rollout. */
-export function agentSetting(ctx: EngineContext, skill: string, item: DatasetItem): AgentSetting {
+export function agentSetting(
+  ctx: Pick<TargetDeps, 'config' | 'agent'>,
+  skill: string,
+  item: DatasetItem,
+): AgentSetting {
   const files = ctx.config.referencesOnDemand ? onDemandSkill(skill, ctx.agent.packageFiles) : null;
   const tools = mergeTools(
     files ? [READ_FILE_TOOL] : [],
@@ -56,39 +62,8 @@ export function agentSetting(ctx: EngineContext, skill: string, item: DatasetIte
   return { promptSkill: files?.promptSkill ?? skill, tools, files };
 }
 
-/** How the analysts are shown this run's trajectories (engine/trajectory.ts). */
-export function trajectoryView(ctx: EngineContext, skill: string): TrajectoryView {
-  const files = ctx.config.referencesOnDemand ? onDemandSkill(skill, ctx.agent.packageFiles) : null;
-  return {
-    full: ctx.config.reflectOnTrajectories ?? true,
-    resultChars: ctx.config.toolResultChars ?? 400,
-    ...(files ? { onDemandFiles: [...files.files.keys()].filter((p) => p !== 'SKILL.md') } : {}),
-  };
-}
-
-/** The trajectory so far, as a checkpoint holds it. */
-interface Checkpoint {
-  entries: TrajectoryEntry[];
-  usage: LlmUsage;
-}
-
-export interface AgentRollout {
-  entries: TrajectoryEntry[];
-  /** The final answer; null when the agent ran out of turns. */
-  answer: string | null;
-  /** Every turn's tokens, earlier sessions' included. */
-  usage: LlmUsage;
-  /** The conversation as the target last saw it (for the environment's and the judge's scores). */
-  messages: ChatMessage[];
-  /** The environment's episode, open until the row is scored. */
-  episode: EnvEpisode | null;
-  /** Target calls made now (resumed turns excluded). */
-  calls: number;
-  /** Notes for the log: estimated usage, replies cut off. */
-  notes: string[];
-}
-
-const checkpointKey = (cacheKey: string) => `trajectory/${cacheKey}`;
+/** The trajectory so far, as a checkpoint holds it (engine/artifacts.ts). */
+type Checkpoint = Checkpoints['trajectory'];
 
 /** The conversation of a trajectory: system, user, then each turn, its tool messages and the user's replies. */
 export function messagesOf(system: string, user: string, entries: readonly TrajectoryEntry[]): ChatMessage[] {
@@ -98,7 +73,12 @@ export function messagesOf(system: string, user: string, entries: readonly Traje
   ];
   for (const e of entries) {
     if (e.kind === 'assistant')
-      out.push({ role: 'assistant', content: e.content, ...(e.toolCalls?.length ? { toolCalls: e.toolCalls } : {}) });
+      out.push({
+        role: 'assistant',
+        content: e.content,
+        ...(e.toolCalls?.length ? { toolCalls: e.toolCalls } : {}),
+        ...(e.reasoning?.length ? { reasoning: e.reasoning } : {}),
+      });
     else if (e.kind === 'tool') out.push({ role: 'tool', toolCallId: e.callId, content: e.result });
     // A simulated user's message; its closing words (the conversation ended) are not sent.
     else if (!e.end) out.push({ role: 'user', content: e.content });
@@ -108,33 +88,38 @@ export function messagesOf(system: string, user: string, entries: readonly Traje
 
 /** Run (or continue) one trajectory. LlmErrors propagate: the caller makes the row. */
 export async function runAgent(
-  ctx: EngineContext,
+  ctx: TargetDeps,
   a: { item: DatasetItem; setting: AgentSetting; cacheKey: string; phase: string },
-): Promise<AgentRollout> {
+): Promise<TargetRun & { entries: TrajectoryEntry[] }> {
   const { item, setting } = a;
-  const maxTurns = ctx.config.maxTurns ?? 8;
+  const maxTurns = turnLimit(ctx.config);
   const prompts = renderRollout(ctx.rolloutTemplate, setting.promptSkill, item, ctx.config.rollout.contextLimit);
-  const saved = (await ctx.store.getArtifact(ctx.runId, checkpointKey(a.cacheKey)))?.value as Checkpoint | undefined;
+  const saved = await getCheckpoint(ctx.store, ctx.runId, 'trajectory', a.cacheKey);
   const cp: Checkpoint = saved ? { entries: [...saved.entries], usage: saved.usage } : { entries: [], usage: ZERO };
   // Turns a crashed session made are in no row: a meter rebuilt from the rows counts them here, once.
   if (saved) {
     const turns = saved.entries.filter((e) => e.kind === 'assistant').length;
-    ctx.meter.addCheckpointed(checkpointKey(a.cacheKey), callStageOfPhase(a.phase), 'target', saved.usage, turns);
+    ctx.meter.addCheckpointed(
+      checkpointKey('trajectory', a.cacheKey),
+      callStageOfPhase(a.phase),
+      'target',
+      saved.usage,
+      turns,
+    );
   }
   const envTools = new Set(ctx.agent.environmentTools.map((t) => t.name));
   const offered = new Set(setting.tools.map((t) => t.name));
   const env = ctx.agent.environment;
   const user = item.agent?.user;
   const needsEpisode = env && setting.tools.some((t) => envTools.has(t.name));
-  const episode = needsEpisode ? await envCall(ctx, () => env.open(item)) : null;
+  const episode = needsEpisode ? await envCall(env, () => env.open(item)) : null;
   const notes: string[] = [];
-  let calls = 0;
   try {
     // A resumed trajectory rebuilds its environment's state by calling again what it called.
     if (episode && env?.replayOnResume)
       for (const e of cp.entries)
         if (e.kind === 'tool' && envTools.has(e.name) && !e.error)
-          await envCall(ctx, () => episode.call(e.name, parsedOrEmpty(e.arguments)));
+          await envCall(env, () => episode.call(e.name, parsedOrEmpty(e.arguments)));
 
     const answerCall = async (name: string, argsText: string): Promise<ToolOutcome> => {
       if (!offered.has(name)) return { result: `Error: unknown tool ${name}`, error: true };
@@ -142,12 +127,12 @@ export async function runAgent(
       if (!parsed.ok) return { result: `Error: ${parsed.error}`, error: true };
       if (name === READ_FILE && setting.files && !envTools.has(READ_FILE))
         return readSkillFile(setting.files, parsed.args);
-      if (episode && envTools.has(name)) return envCall(ctx, () => episode.call(name, parsed.args));
+      if (episode && envTools.has(name)) return envCall(env, () => episode.call(name, parsed.args));
       return { result: declaredResult(item.agent?.toolResults, name, parsed.args) };
     };
     const save = () => {
-      ctx.meter.noteCheckpoint(checkpointKey(a.cacheKey));
-      return ctx.store.putArtifact({ runId: ctx.runId, key: checkpointKey(a.cacheKey), value: cp });
+      ctx.meter.noteCheckpoint(checkpointKey('trajectory', a.cacheKey));
+      return putCheckpoint(ctx.store, ctx.runId, 'trajectory', a.cacheKey, cp);
     };
 
     for (;;) {
@@ -191,27 +176,29 @@ export async function runAgent(
       const turnNo = cp.entries.filter((e) => e.kind === 'assistant').length + 1;
       const messages = messagesOf(prompts.system, prompts.user, cp.entries);
       const res = await targetTurn(ctx, a.phase, messages, setting.tools);
-      calls++;
       cp.usage = addUsage(cp.usage, res.usage);
-      if (res.usageEstimated) notes.push(ctx.meter.noteEstimated() ?? '');
-      if (res.finishReason === 'length') notes.push(ctx.meter.noteCutOff() ?? '');
+      notes.push(...replyNotes(ctx, res));
       cp.entries.push({
         kind: 'assistant',
         turn: turnNo,
         content: res.text,
         ...(res.toolCalls?.length ? { toolCalls: uniqueIds(res.toolCalls, turnNo) } : {}),
+        // The turn's reasoning goes back with its calls (the Responses API): the next turn reasons on.
+        ...(res.reasoning?.length ? { reasoning: res.reasoning } : {}),
       });
       await save();
     }
     const answer = finalAnswerOf(cp.entries);
+    // A finished row keeps what the agent did, not its provider's opaque reasoning.
+    const entries = cp.entries.map((e) => (e.kind === 'assistant' && e.reasoning ? withoutReasoning(e) : e));
     return {
-      entries: cp.entries,
+      entries,
       answer,
       usage: cp.usage,
-      messages: messagesOf(prompts.system, prompts.user, cp.entries),
+      messages: messagesOf(prompts.system, prompts.user, entries),
       episode,
-      calls,
-      notes: notes.filter(Boolean),
+      notes,
+      checkpointed: true,
     };
   } catch (e) {
     await episode?.close().catch(() => undefined);
@@ -219,16 +206,16 @@ export async function runAgent(
   }
 }
 
+function withoutReasoning(e: Extract<TrajectoryEntry, { kind: 'assistant' }>): TrajectoryEntry {
+  const { reasoning: _dropped, ...kept } = e;
+  return kept;
+}
+
 /** Model turns since the last user message: `maxTurns` limits each of a conversation's exchanges. */
 function turnsSinceUser(entries: readonly TrajectoryEntry[]): number {
   let n = 0;
   for (let i = entries.length - 1; i >= 0 && entries[i].kind !== 'user'; i--) if (entries[i].kind === 'assistant') n++;
   return n;
-}
-
-/** A finished trajectory's checkpoint is no longer needed: its row holds it. */
-export function dropCheckpoint(ctx: EngineContext, cacheKey: string): Promise<void> {
-  return ctx.store.deleteArtifact(ctx.runId, checkpointKey(cacheKey));
 }
 
 /** Call ids must be unique within a trajectory for the tool messages to answer the right call. */
@@ -246,37 +233,29 @@ function parsedOrEmpty(text: string): Record<string, unknown> {
   return p.ok ? p.args : {};
 }
 
-/** An environment's failure pauses the run with its reason; it is never the agent's failure. */
-export async function envCall<T>(ctx: EngineContext, fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (e) {
-    if (isEnvironmentError(e)) {
-      const label = ctx.agent.environment?.label ?? 'the environment';
-      throw new PauseError('environment', `${label} failed: ${e.message}. Nothing was scored; resume when it works.`);
-    }
-    throw e;
-  }
-}
-
 /** One model turn: a target call under a slot, metered like any rollout call. */
 async function targetTurn(
-  ctx: EngineContext,
+  ctx: TargetDeps,
   phase: string,
   messages: ChatMessage[],
   tools: ToolSpec[],
 ): Promise<LlmResponse> {
-  return ctx.slots.target.run(async () => {
+  ctx.onCall();
+  return ctx.slots.target.run(() => {
     const chars = messages.reduce((n, m) => n + m.content.length, 0) + JSON.stringify(tools).length;
-    const reservation = ctx.meter.reserve('target', chars);
-    try {
-      const r = await ctx.llm.complete({ role: 'target', stage: 'rollout', messages, tools, signal: ctx.signal });
-      ctx.meter.settle(reservation, callStageOfPhase(phase), r.usage);
-      return r;
-    } catch (e) {
-      if (isLlmError(e) && e.usage) ctx.meter.settle(reservation, callStageOfPhase(phase), e.usage);
-      else ctx.meter.release(reservation);
-      throw e;
-    }
+    return meteredCall(ctx, phase, chars, () =>
+      ctx.llm.complete({ role: 'target', stage: 'rollout', messages, tools, signal: ctx.signal }),
+    );
   });
+}
+
+/**
+ * The tool loop as the target: an item whose skill offers tools, or that talks with a simulated
+ * user, is an agent's trajectory; any other item is one chat call (`single`).
+ */
+export function toolLoop(job: TargetJob, deps: TargetDeps, single: () => Promise<TargetRun>): Promise<TargetRun> {
+  const setting = agentSetting(deps, job.skill, job.item);
+  // A conversation with a simulated user is an agent's rollout too, tools or not (issue #31).
+  if (!setting.tools.length && !job.item.agent?.user) return single();
+  return runAgent(deps, { item: job.item, setting, cacheKey: job.cacheKey, phase: job.phase });
 }

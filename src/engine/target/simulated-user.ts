@@ -6,14 +6,13 @@
  * reply is memoised by the trajectory's cache key and the message's number, so a resumed run
  * replays it; a reply without {message, status} is asked once more, then the row is an error.
  */
-import { DEFAULT_MAX_USER_TURNS, MAX_USER_TURNS, type SimulatedUser } from '../core/agent/agent-item';
-import type { TrajectoryEntry, UserEnd } from '../core/agent/trajectory';
-import type { DatasetItem } from '../core/dataset/dataset-types';
-import type { JsonObject } from '../core/basics/json-extract';
-import { stripThinking } from '../core/basics/thinking';
-import type { EngineContext } from './context';
-import { callOptimizer } from './optimizer-call';
-import { LlmError } from './ports';
+import { DEFAULT_MAX_USER_TURNS, MAX_USER_TURNS, type SimulatedUser } from '../../core/agent/agent-item';
+import type { TrajectoryEntry, UserEnd } from '../../core/agent/trajectory';
+import type { DatasetItem } from '../../core/dataset/dataset-types';
+import type { JsonObject } from '../../core/basics/json-extract';
+import { stripThinking } from '../../core/basics/thinking';
+import { LlmError } from '../ports';
+import type { TargetDeps } from '../target-port';
 
 export type UserEntry = Extract<TrajectoryEntry, { kind: 'user' }>;
 
@@ -53,7 +52,7 @@ function readReply(json: JsonObject | null): { message: string; end: UserEnd | n
  * would still go on ends the conversation as 'limit'. At most `maxUserMessages` calls a conversation.
  */
 export async function userTurn(
-  ctx: EngineContext,
+  ctx: Pick<TargetDeps, 'ask'>,
   a: { item: DatasetItem; user: SimulatedUser; entries: readonly TrajectoryEntry[]; cacheKey: string },
 ): Promise<UserEntry> {
   const sent = 1 + a.entries.filter((e) => e.kind === 'user').length;
@@ -70,8 +69,8 @@ export async function userTurn(
   };
   const usable = (j: JsonObject | null) => readReply(j) !== null;
   const key = `user/${a.cacheKey}/m${message}`;
-  let r = await callOptimizer(ctx, key, 'user_simulator', values, 'userSimulator', usable);
-  if (!usable(r.json) && !r.error) r = await callOptimizer(ctx, key, 'user_simulator', values, 'userSimulator', usable);
+  let r = await ctx.ask(key, 'user_simulator', values, 'userSimulator', usable);
+  if (!usable(r.json) && !r.error) r = await ctx.ask(key, 'user_simulator', values, 'userSimulator', usable);
   if (r.error) throw r.error;
   const reply = readReply(r.json);
   if (!reply)

@@ -1,0 +1,51 @@
+/**
+ * `skillwright doctor --config F [--write] [--json]`: the page's Test connection from a terminal
+ * (issue #44). Each role's model is asked what it accepts — the wire, temperature, the output
+ * limit's parameter, each reasoning effort, tools beside each effort, parallel_tool_calls,
+ * structured output — and the findings are said; `--write` keeps them in the config, under each
+ * role's "capabilities", where train, resume and eval build their requests from them.
+ */
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describeCapabilities } from '../../core/config/capabilities';
+import { checkConnections, type RoleCheck } from '../../service/connection-check';
+import { ConfigError, parseCliConfig } from '../config';
+import { runnerDeps } from '../host';
+import { EXIT, readText, type CliArgs, type CliIo } from '../io';
+
+/** What a check says, a line each: the latency and the findings, or what is wrong. */
+function said(c: RoleCheck): string[] {
+  if (!c.ok) return [`${c.role} ${c.model}: failed — ${c.error?.message ?? 'unknown error'}`];
+  const lines = [`${c.role} ${c.model}: ${c.latencyMs} ms`];
+  for (const line of c.capabilities ? describeCapabilities(c.capabilities) : []) lines.push(`  ${line}`);
+  if (c.structuredOutput?.schemaIgnored)
+    lines.push('  a JSON schema is accepted but not kept to: replies are read from text');
+  if (c.context) lines.push(`  ${c.context.fix}`);
+  return lines;
+}
+
+/** The config's text with each checked role's "capabilities" set; every other key as it was. */
+function withCapabilities(text: string, checks: readonly RoleCheck[]): string {
+  const raw = JSON.parse(text) as Record<string, Record<string, unknown>>;
+  for (const c of checks) if (c.ok && c.capabilities && raw[c.role]) raw[c.role].capabilities = c.capabilities;
+  return `${JSON.stringify(raw, null, 2)}\n`;
+}
+
+export async function doctor(args: CliArgs, io: CliIo): Promise<number> {
+  if (!args.config) throw new ConfigError('--config is required.');
+  const path = resolve(args.config);
+  const text = readText(path, 'config file');
+  const { config, warnings } = parseCliConfig(text, args.config);
+  warnings.forEach((w) => io.err(`warning: ${w}`));
+  const checks = await checkConnections(runnerDeps(io), config.endpoints);
+  for (const c of checks) said(c).forEach((line) => io.err(line));
+  if (args.write) {
+    writeFileSync(path, withCapabilities(text, checks));
+    io.err(`Kept in ${args.config}: each role's "capabilities" (run doctor again when a model or endpoint changes).`);
+  } else if (checks.some((c) => c.capabilities))
+    io.err(
+      `To keep them with the config (requests are then built from them): skillwright doctor --config ${args.config} --write`,
+    );
+  if (args.json) io.out(JSON.stringify(checks));
+  return checks.every((c) => c.ok) ? EXIT.lift : EXIT.config;
+}
