@@ -105,6 +105,8 @@ export interface LookAheadArtifact {
   added: Edit[];
   /** The extended bundle's check on the same train items (null: nothing was added). */
   after: DeltaSummary | null;
+  /** Posterior checks: train items the extended bundle gained minus lost, in expectation (issue #40). */
+  expectedGain?: number | null;
   /** The extended bundle went on to the gate. */
   taken: boolean;
 }

@@ -157,6 +157,8 @@ export async function compareOnSelection(
       accept: c.gateConfidence,
       ...(o.samples ? { samples: o.samples } : {}),
       wave: GATE_WAVE,
+      // An accept's verdict: the candidate may have changed nothing, which its samples must rule out.
+      neutral: true,
       // An accept rests on the items it gained: each is asked again until settled (a fluke rarely repeats).
       settleGains: true,
       // …unless the candidate is better beyond doubt: many gains, one fluke among them changes nothing.

@@ -18,6 +18,8 @@ import {
   knownPrior,
   noiseLevels,
   posteriorOverNoise,
+  withNeutral,
+  type ChangeLevel,
   type ChangePrior,
   type NoiseLevel,
   type NoiseRates,
@@ -84,6 +86,11 @@ export interface WeighOptions extends SkillPair {
   noise?: 'averaged' | 'estimate' | 'cautious';
   /** Ask again where a change is plausible even once P(better) cannot reach `accept` (a tie needs to know what was lost). */
   settleAll?: boolean;
+  /**
+   * An accept's verdict: the candidate may change no item at all (NEUTRAL_PRIOR), which its samples
+   * must rule out. A screen's is not: it passes a candidate on to a verdict that does.
+   */
+  neutral?: boolean;
 }
 
 export interface Weighed extends Comparison {
@@ -121,16 +128,17 @@ function posteriorOf(
   p: NoisePolicy,
   mode: NonNullable<WeighOptions['noise']>,
   prior: (noise: NoiseRates) => ChangePrior,
+  changes: readonly ChangeLevel[],
 ): (t: readonly ItemTallies[]) => PosteriorVerdict {
   if (mode !== 'cautious' && p.repeats?.length) {
     const repeats = p.repeats;
     // A step's verdicts share its policy, and so its repeats: the mix is fitted once per step.
     const mix = mixes.get(repeats) ?? mixes.set(repeats, noiseMixture(repeats)).get(repeats)!;
-    return (t) => posteriorPerItem(t, mix, prior, CHANGE_LEVELS);
+    return (t) => posteriorPerItem(t, mix, prior, changes);
   }
   const rate = mode === 'cautious' ? p.flipUpper : (p.flipMean ?? p.flipUpper);
   const levels = mode === 'averaged' && p.flips ? noiseLevels(p.flips) : [{ miss: rate, guess: rate, weight: 1 }];
-  return (t) => posteriorOverNoise(t, levels, prior, CHANGE_LEVELS);
+  return (t) => posteriorOverNoise(t, levels, prior, changes);
 }
 
 export async function weighSkills(ctx: EngineContext, o: WeighOptions): Promise<Weighed> {
@@ -161,7 +169,12 @@ export async function weighSkills(ctx: EngineContext, o: WeighOptions): Promise<
   await gather(refHash, ref, 1);
   const firstPasses = [...ref.values()].filter((rows) => isPass(rows[0].hard)).length;
   const prior = (noise: NoiseRates) => ({ known: knownPrior(firstPasses, ref.size, noise), change: CHANGE_PRIOR });
-  const posterior = posteriorOf(p, o.noise ?? 'averaged', prior);
+  const posterior = posteriorOf(
+    p,
+    o.noise ?? 'averaged',
+    prior,
+    o.neutral ? withNeutral(CHANGE_LEVELS) : CHANGE_LEVELS,
+  );
   const tallies = (optimistic: boolean): ItemTallies[] =>
     o.itemIds
       .filter((id) => ref.has(id))

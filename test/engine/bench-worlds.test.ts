@@ -12,8 +12,15 @@ describe('calls to reach 0.95 held-out', () => {
   const store = new MemoryRunStore();
   let result: SeedResult;
   beforeAll(async () => {
-    result = await trainSeed('hard', 1, {}, { store });
+    result = await trainSeed('hard', 1, {}, { store, callsTo: 0.5 });
   }, 120_000);
+
+  it('counts the calls to another held-out too (--calls-to, issue #40): a lower one is reached no later', () => {
+    expect(result.initialHeldOut).toBeLessThan(0.5);
+    expect(result.callsToShown!.threshold).toBe(0.5);
+    expect(result.callsToShown!.calls!).toBeGreaterThan(result.callsByStage.baseline);
+    expect(result.callsToShown!.calls!).toBeLessThanOrEqual(result.callsTo95!);
+  });
 
   it('counts the calls up to the first step whose best scores 0.95, fewer than the run took', async () => {
     expect(result.heldOut).toBe(1);

@@ -73,12 +73,13 @@ describe('posterior verdicts (the default)', () => {
     }
   }, 240_000);
 
-  it('ask again the side in doubt: the noisy world learns as well on fewer calls', async () => {
+  it('ask again the side in doubt: the reference’s pass beside a fail is mostly left alone, and the noisy world learns as well', async () => {
+    // What it saves in calls is a figure over seeds (bench:quality --world=noisy --off=askDoubtfulSide), not
+    // one seed's: since the gate weighs "nothing changed" (issue #40), seed 2 happens to take more with it.
     const both = await trainSeed('noisy', 2, { askDoubtfulSide: false });
     const store = new MemoryRunStore();
     const doubtful = await trainSeed('noisy', 2, sure, { store });
     expect([doubtful.heldOut, both.heldOut]).toEqual([1, 1]);
-    expect(doubtful.trainingTargetCalls).toBeLessThan(both.trainingTargetCalls - 20);
     // Beside a candidate's fail, the reference's pass is mostly left alone: fewer repeats of it than of the candidate.
     const rows = (await store.listRollouts('noisy-2')).filter((r) => !r.cached);
     const repeats = (re: RegExp) => rows.filter((r) => re.test(r.phase)).length;

@@ -44,7 +44,8 @@
  * noise measure off, the whole validation split per candidate), --off=knob,knob (switch single mechanisms
  * off), --on=knob,knob (switch single mechanisms on), --set=knob:N,knob:N (numeric knobs), --noise=X (how often the simulated optimizer
  * slips, default 1), --seeds=N (default 8), --world=a,b (default all), --table (a per-seed table
- * before the JSON), --gate-rule=no_regression|significance [--k=N], --update-mode=rewrite|full_rewrite.
+ * before the JSON), --gate-rule=no_regression|significance [--k=N], --update-mode=rewrite|full_rewrite, --calls-to=X
+ * (training target calls until the best first scores X held-out: SkillOpt's own final score, say).
  */
 import { shownLift } from '../../src/core/verdict/lift';
 import '../setup';
@@ -103,6 +104,8 @@ export interface SeedResult {
   trainingTargetCalls: number;
   /** Training target calls until the exported best first scores 0.95 held-out (null: never). */
   callsTo95: number | null;
+  /** Training target calls until the exported best first scores `--calls-to` held-out (SkillOpt's own final score, issue #40). */
+  callsToShown?: { threshold: number; calls: number | null };
   /** Training target calls by call stage (core/stages.ts). */
   callsByStage: Record<string, number>;
   optimizerCalls: number;
@@ -187,6 +190,8 @@ export async function trainSeed(world: World, seed: number, knobs: Partial<RunCo
 
 export interface SeedOptions {
   store?: MemoryRunStore;
+  /** Also count the training target calls until the best first scores this held-out (`--calls-to`). */
+  callsTo?: number;
   noise?: number;
   concurrency?: number;
 }
@@ -223,6 +228,9 @@ export async function trainSetup(name: string, setup: SeedSetup, seed: number, k
       // Every model turn is a target call (an agent's trajectory takes several).
       trainingTargetCalls: training.reduce((n, r) => n + (r.turns ?? 1), 0),
       callsTo95: await callsToHeldOut(store, runId, training, { heldOut: setup.heldOut, threshold: 0.95, finalBest: state.gate.bestSkill }),
+      ...(opts.callsTo !== undefined
+        ? { callsToShown: { threshold: opts.callsTo, calls: await callsToHeldOut(store, runId, training, { heldOut: setup.heldOut, threshold: opts.callsTo, finalBest: state.gate.bestSkill }) } }
+        : {}),
       callsByStage: callsByStage(training),
       optimizerCalls: calls.filter((c) => c.stage !== 'user_simulator').length,
       ...(calls.some((c) => c.stage === 'user_simulator') ? { simulatorCalls: calls.filter((c) => c.stage === 'user_simulator').length } : {}),
@@ -317,6 +325,16 @@ export function aggregate(results: SeedResult[]) {
     // Calls to reach 0.95 held-out, over the seeds that reached it (a seed that never did counts its total).
     reached95: results.filter((r) => r.callsTo95 !== null).length,
     meanCallsTo95: round(sum((r) => r.callsTo95 ?? r.trainingTargetCalls) / results.length),
+    // Calls to reach `--calls-to` (SkillOpt's own final score), likewise: a seed that never did counts its total.
+    ...(results[0]?.callsToShown
+      ? {
+          callsTo: {
+            threshold: results[0].callsToShown.threshold,
+            reached: results.filter((r) => r.callsToShown!.calls !== null).length,
+            meanCalls: round(sum((r) => r.callsToShown!.calls ?? r.trainingTargetCalls) / results.length),
+          },
+        }
+      : {}),
     callsByStage: Object.fromEntries(
       [...new Set(results.flatMap((r) => Object.keys(r.callsByStage)))].map((k) => [k, round(sum((r) => r.callsByStage[k] ?? 0) / results.length)]),
     ),
@@ -382,6 +400,8 @@ export async function main(argv: string[]): Promise<number> {
   const mode = updateMode ? `${ruled}, update mode ${updateMode}` : ruled;
   const out: Record<string, unknown> = { mode, seeds: seeds.length };
   const noise = Number(arg('noise') ?? 1);
+  // --calls-to=0.92: the calls to reach another held-out too (SkillOpt's own final score on the world).
+  const callsTo = arg('calls-to') !== undefined ? Number(arg('calls-to')) : undefined;
   for (const set of sets) {
     // A fresh set's seed is new on every run: printed first, so a surprising figure can be replayed.
     console.log(`${set.label} set: ${set.worlds.length} generated worlds, base seed ${set.base}${set.label === 'dev' ? ' (fixed)' : ` (fresh: --fresh-seed=${set.base} replays it)`}`);
@@ -394,7 +414,7 @@ export async function main(argv: string[]): Promise<number> {
     const results: SeedResult[] = [];
     // Two seeds at a time: the machine has two cores and the runs are CPU-bound here.
     for (let i = 0; i < seeds.length; i += 2) {
-      results.push(...(await Promise.all(seeds.slice(i, i + 2).map((s) => trainSeed(world, s, knobs, { noise })))));
+      results.push(...(await Promise.all(seeds.slice(i, i + 2).map((s) => trainSeed(world, s, knobs, { noise, ...(callsTo !== undefined ? { callsTo } : {}) })))));
     }
     out[world] = aggregate(results);
     if (argv.includes('--table')) {

@@ -249,6 +249,20 @@ export const CHANGE_LEVELS: readonly ChangeLevel[] = [
 ];
 
 /**
+ * The chance, before any sample, that a candidate changes no item at all: a rewording, or a rule for
+ * a case these items do not hold (issue #40). Without it every candidate is read as changing a few
+ * items, and on a noisy target a neutral one's flips summed to P(better) ≥ 0.7: 9 of 66 generated
+ * A/A runs accepted a rewording (2 of 66 with it), while settled gains rule "nothing changed" out
+ * at once. An accept's verdicts weigh it (the gate, a tie's train evidence), not a screen's.
+ */
+export const NEUTRAL_PRIOR = 0.4;
+
+/** The change levels with a share `neutral` of the prior on "no item changed" (the rest scaled down). */
+export function withNeutral(levels: readonly ChangeLevel[], neutral = NEUTRAL_PRIOR): ChangeLevel[] {
+  return [{ change: 0, weight: neutral }, ...levels.map((l) => ({ ...l, weight: l.weight * (1 - neutral) }))];
+}
+
+/**
  * The verdict averaged over noise levels (and, given `changes`, over how many items the edit
  * changes): each setting's verdict, weighed by its prior weight and by how well it explains the
  * samples at hand (repeats that disagree make a steady target unlikely; gains all one way, a

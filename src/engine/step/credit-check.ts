@@ -174,7 +174,8 @@ const TIE_GAINS = { gainsFrom: 0.05, gainsSure: 0.99 };
 async function weighOnTrain(ctx: EngineContext, a: TrainPair): Promise<TrainCheck> {
   const weigh = (accept: number, cautious = false) =>
     weighSkills(ctx, {
-      ...(cautious ? { samples: TIE_SAMPLES * a.policy.maxSamples, ...TIE_GAINS } : {}),
+      // A tie's accept rests on this verdict: the candidate may have changed nothing, as the gate's may.
+      ...(cautious ? { samples: TIE_SAMPLES * a.policy.maxSamples, ...TIE_GAINS, neutral: true } : {}),
       noise: cautious ? 'cautious' : 'estimate',
       lead: !cautious,
       settleGains: cautious,

@@ -14,6 +14,9 @@ import {
   pooledBetter,
   posteriorOverNoise,
   posteriorVerdict,
+  withNeutral,
+  CHANGE_LEVELS,
+  NEUTRAL_PRIOR,
   type ItemTallies,
   type Tally,
 } from '../../../src/core/verdict/paired-posterior';
@@ -230,5 +233,34 @@ describe('the noise a verdict cannot rule out (issue #32)', () => {
     expect(pooledBetter([gain, gain])).toBeGreaterThan(pooledBetter([gain]));
     expect(pooledBetter([gain, ...Array(20).fill(still)])).toBeLessThan(pooledBetter([gain]));
     expect(pooledBetter([gain, { up: 0.01, down: 0.9 }])).toBeLessThan(0.5);
+  });
+});
+
+describe('a candidate that may change nothing (issue #40)', () => {
+  const known = () => prior;
+  // A target that flips one answer in ten, as the run's repeats said.
+  const levels = noiseLevels({ minority: 10, samples: 100 });
+  const alike = (n: number): ItemTallies[] =>
+    Array.from({ length: n }, (_, i) => ({ itemId: `i${i}`, ref: t(i % 2 ? 3 : 0, 3), cand: t(i % 2 ? 3 : 0, 3) }));
+  const flip = (itemId: string): ItemTallies => ({ itemId, ref: t(0, 1), cand: t(1, 1) });
+  const gained = (itemId: string): ItemTallies => ({ itemId, ref: t(0, 3), cand: t(3, 3) });
+  const pBetter = (items: ItemTallies[], neutral: boolean) =>
+    posteriorOverNoise(items, levels, known, neutral ? withNeutral(CHANGE_LEVELS) : CHANGE_LEVELS).pBetter;
+
+  it('keeps the prior whole: the neutral share, and the change levels scaled to the rest', () => {
+    const levels = withNeutral(CHANGE_LEVELS);
+    expect(levels[0]).toEqual({ change: 0, weight: NEUTRAL_PRIOR });
+    expect(levels.reduce((a, l) => a + l.weight, 0)).toBeCloseTo(1, 12);
+  });
+
+  it('reads a rewording’s lone flips as noise: two single answers that flipped up are not near even odds of better', () => {
+    const flukes = [flip('a'), flip('b'), ...alike(18)];
+    expect(pBetter(flukes, false)).toBeGreaterThan(0.5);
+    expect(pBetter(flukes, true)).toBeLessThan(0.3);
+  });
+
+  it('leaves a real gain sure: settled gains rule "nothing changed" out', () => {
+    expect(pBetter([gained('a'), gained('b'), gained('c'), ...alike(17)], true)).toBeGreaterThan(0.99);
+    expect(pBetter([gained('a'), ...alike(19)], true)).toBeGreaterThan(0.95);
   });
 });

@@ -1,0 +1,26 @@
+// A plateau crossed (issues #32, #40), through the real SDK against the test server: a generated
+// world with a steady target, an over-broad start and a paired family. At its fourth step the
+// candidate neither fixes nor breaks a train item; looking one step ahead, the analysts' grade mark
+// answers four more train items right. On a target whose few repeats leave its noise in doubt each
+// of the four reads 0.47 likely gained — none "likelier than not" — and the look ahead was dropped
+// (held-out 0.79). Four items right at last are about two gained in expectation: the bundle goes on.
+import { describe, expect, it } from 'vitest';
+import { MemoryRunStore } from '../../src/storage/memory-store';
+import type { LookAheadArtifact } from '../../src/engine/artifacts';
+import { trainSetup } from '../support/bench-quality';
+import { generatedSetup } from '../support/bench-generated';
+import { generateWorld } from '../support/generated-world';
+
+describe('a look one step ahead from a plateau', () => {
+  it('goes on when its check gains a train item in expectation, though none is sure on its own', async () => {
+    const store = new MemoryRunStore();
+    const w = generateWorld(1241053228, 'plateau');
+    expect(w.targetNoise).toBeNull();
+    const { result } = await trainSetup(w.name, generatedSetup(w), w.seed, {}, { store });
+    const ahead = (await store.getArtifact(`plateau-${w.seed}`, 's0004/ahead'))?.value as LookAheadArtifact;
+    expect(ahead.after!.fixed).toEqual([]);
+    expect(ahead.expectedGain!).toBeGreaterThanOrEqual(1);
+    expect(ahead.taken).toBe(true);
+    expect(result.heldOut).toBe(1);
+  }, 120_000);
+});
