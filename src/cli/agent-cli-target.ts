@@ -36,6 +36,9 @@ import type { AgentCliOptions } from '../service/target';
 import { isSectionPath } from '../core/skill/package-paths';
 import { LlmError } from '../engine/ports';
 import type { AgentHarness, HarnessAnswer } from '../engine/target/harness';
+import type { CheckOutcome, CheckSpec } from '../core/agent/workspace-task';
+import { copyWorkspace, findWorkspace } from './workspace-copy';
+import { CheckStartError, runCheck } from './workspace-check';
 
 /** Output kept of a run, for the answer and the messages (a runaway agent is cut, not stored whole). */
 const MAX_OUTPUT = 1_000_000;
@@ -231,13 +234,13 @@ function failed(words: string, shown: string, fallback: string): { retry: string
  * harness reported are the failure — pi and Qwen Code exit 0 with a refused key — its final
  * answer the answer, its turns the trajectory, its tokens the usage.
  */
-function fromStream(r: Attempt, stream: HarnessRun, estimate: () => HarnessAnswer['usage']): Outcome {
+function fromStream(r: Attempt, stream: HarnessRun, estimate: () => HarnessAnswer['usage'], quiet = false): Outcome {
   if (stream.errors.length) {
     const said = stream.errors.join('\n');
     return failed(`${r.stderr}\n${said}`, said, r.code ? `exit code ${r.code}` : 'the harness reported an error');
   }
-  const answer = stream.answer?.trim();
-  if (r.code !== 0 || !answer) {
+  const answer = stream.answer?.trim() ?? '';
+  if (r.code !== 0 || (!answer && !quiet)) {
     const output = `${r.stderr}\n${r.stdout}`;
     return r.code !== 0 ? failed(output, output, `exit code ${r.code}`) : { retry: 'it gave no answer' };
   }
@@ -265,11 +268,12 @@ function fromOutput(
   cmd: AgentCommand,
   ws: string,
   estimate: (a: string) => HarnessAnswer['usage'],
+  quiet = false,
 ): Outcome {
   const output = `${r.stderr}\n${r.stdout}`;
   const answer = (cmd.answerFile ? (workspaceFile(ws, cmd.answerFile) ?? '') : r.stdout).trim();
   if (r.code !== 0) return failed(output, output, `exit code ${r.code}`);
-  if (!answer) {
+  if (!answer && !quiet) {
     const kind = classifyAgentFailure(output);
     if (kind !== 'transient') return failed(output, output, 'it gave no answer');
     return { retry: 'it gave no answer' };
@@ -295,12 +299,59 @@ function writeFiles(ws: string, files: readonly { path: string; text: string }[]
   }
 }
 
+/** The item's workspace, found inside the dataset's folder; a problem stops the run naming the item. */
+function workspaceSource(itemId: string, path: string, root: string | undefined): string {
+  const refuse = (why: string) =>
+    new LlmError('bad_request', `Item "${itemId}", field "workspace": ${why}. Nothing was run.`, { role: 'target' });
+  if (!root)
+    throw refuse("the runner does not know the dataset's folder to find it in (give --data or the config's data)");
+  const found = findWorkspace(root, path);
+  if ('problem' in found) throw refuse(found.problem);
+  return found.path;
+}
+
+function copyItemWorkspace(itemId: string, source: string, ws: string): void {
+  try {
+    copyWorkspace(source, ws);
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    throw new LlmError('bad_request', `Item "${itemId}", field "workspace": ${why}. Nothing was run.`, {
+      role: 'target',
+    });
+  }
+}
+
+/** The item's check in the agent's folder, with the agent's environment (no key); one that cannot start stops the run. */
+async function checkItem(
+  cmd: AgentCommand,
+  itemId: string,
+  check: CheckSpec,
+  ws: string,
+  signal?: AbortSignal,
+): Promise<CheckOutcome> {
+  try {
+    const outcome = await runCheck(check, ws, agentEnvironment(process.env, cmd.passEnv), { itemId, signal });
+    if (signal?.aborted) throw new LlmError('aborted', 'The call was cancelled.', { role: 'target' });
+    return outcome;
+  } catch (e) {
+    if (e instanceof CheckStartError) throw new LlmError('bad_request', e.message, { role: 'target' });
+    throw e;
+  }
+}
+
 /** An agent CLI as the engine's agent harness (engine/target/harness.ts): `solve` runs the agent on one task. */
-export function agentCliTarget(cmd: AgentCommand, o: AgentCliOptions & { backoffMs?: number }): AgentHarness {
+export function agentCliTarget(
+  cmd: AgentCommand,
+  o: AgentCliOptions & { backoffMs?: number; workspaceRoot?: string },
+): AgentHarness {
   return {
     label: `agent CLI ${basename(cmd.command[0])}`,
+    workspaces: true,
     async solve(req): Promise<HarnessAnswer> {
-      const { skill, prompt: task } = req;
+      const { skill, prompt: task, item } = req;
+      const source = item?.workspace ? workspaceSource(item.id, item.workspace, o.workspaceRoot) : null;
+      // An item with a check is done when its check says so: the agent may work and say nothing.
+      const quiet = Boolean(item?.check);
       // No program takes a NUL in an argument (issue #39 L2): this item is an error row, the run goes on.
       if (cmd.task === 'argument' && task.includes('\0'))
         throw new LlmError(
@@ -318,6 +369,7 @@ export function agentCliTarget(cmd: AgentCommand, o: AgentCliOptions & { backoff
         if (req.signal?.aborted) throw new LlmError('aborted', 'The call was cancelled.', { role: 'target' });
         const ws = mkdtempSync(join(tmpdir(), 'skillwright-agent-'));
         try {
+          if (source) copyItemWorkspace(item!.id, source, ws);
           writeFiles(ws, cmd.files);
           installSkill(ws, cmd.skillFile, skill, o.skill);
           const r = await run(cmd, ws, task, o, req.signal);
@@ -334,9 +386,13 @@ export function agentCliTarget(cmd: AgentCommand, o: AgentCliOptions & { backoff
           if (r.timedOut) last = `it did not finish within ${Math.round(o.timeoutMs / 1000)} s`;
           else {
             const got = cmd.stream
-              ? fromStream(r, readHarnessStream(cmd.stream, r.stdout), () => estimate(r.stdout))
-              : fromOutput(r, cmd, ws, estimate);
-            if ('answer' in got) return got.answer;
+              ? fromStream(r, readHarnessStream(cmd.stream, r.stdout), () => estimate(r.stdout), quiet)
+              : fromOutput(r, cmd, ws, estimate, quiet);
+            if ('answer' in got) {
+              if (!item?.check) return got.answer;
+              // The check runs where the agent worked, before the folder is removed; it scores the row.
+              return { ...got.answer, check: await checkItem(cmd, item.id, item.check, ws, req.signal) };
+            }
             last = got.retry;
           }
         } finally {

@@ -45,9 +45,16 @@ function promptFiles(dir: string): Record<string, string> {
 
 /**
  * The service's deps in this process (a run's use cases add the run store of an `--out` folder);
- * an agent's environment module comes from the config's path, else from the run's copy in `out`.
+ * an agent's environment module comes from the config's path, else from the run's copy in `out`;
+ * an agent CLI finds items' workspaces in the dataset's folder.
  */
-export function runnerDeps(io: CliIo, env: RunnerEnvironment | null = null, out: string | null = null): HostDeps {
+export function runnerDeps(
+  io: CliIo,
+  env: RunnerEnvironment | null = null,
+  out: string | null = null,
+  /** The dataset's folder, where its items' workspaces are (issue #42 item 4). */
+  workspaceRoot?: string,
+): HostDeps {
   return {
     promptFiles: promptFiles(io.promptsDir),
     keys: envKeys(io),
@@ -55,7 +62,7 @@ export function runnerDeps(io: CliIo, env: RunnerEnvironment | null = null, out:
     place: 'this folder',
     environment: runnerEnvironments(env, out, io.importModule, io.env, io.err),
     // The runner starts an agent CLI target itself (issue #31): the process part of that target.
-    agentCli: agentCliTarget,
+    agentCli: (cmd, o) => agentCliTarget(cmd, { ...o, ...(workspaceRoot ? { workspaceRoot } : {}) }),
   };
 }
 

@@ -15,6 +15,7 @@ import { readSkillInput, type SkillInput } from './skill-files';
 import { readEnvironment } from './environment';
 import { datasetRecord } from '../service/datasets';
 import { runnerIds } from './host';
+import { findWorkspace } from './workspace-copy';
 
 /** The dataset and starting skill a `train`, `estimate` or `eval` names, validated as the page does. */
 export function loadInputs(args: CliArgs, io: CliIo) {
@@ -32,8 +33,14 @@ export function loadInputs(args: CliArgs, io: CliIo) {
     throw new ConfigError('No dataset: give --data, "data" in the config, or a skill package with evals/evals.json.');
   const dataName = dataPath ?? fromPackage!;
   const environment = readEnvironment(config, base);
+  // Items' workspaces are found in the dataset's folder (issue #42 item 4), checked before anything is spent.
+  const workspaceRoot = dirname(dataName);
   const imported = importDatasetText(dataPath ? readText(dataPath, 'dataset') : input.evals!, {
     fileName: dataName,
+    workspaceProblem: (path) => {
+      const found = findWorkspace(workspaceRoot, path);
+      return 'problem' in found ? found.problem : null;
+    },
     // An environment module scores the items it is given: they need no expected answer.
     ...(environment.module ? { answersOptional: true } : {}),
     ...(config.split?.ratio ? { ratio: config.split.ratio } : {}),
@@ -54,6 +61,7 @@ export function loadInputs(args: CliArgs, io: CliIo) {
     name: dataPath ? (dataPath.split('/').pop() ?? 'dataset') : 'evals.json',
     fieldNames: imported.fieldNames,
     tools: environment.tools,
+    folder: workspaceRoot,
   });
   return {
     config,
@@ -63,6 +71,7 @@ export function loadInputs(args: CliArgs, io: CliIo) {
     sizes,
     triggers: loadTriggers(config, base, input),
     environment,
+    workspaceRoot,
   };
 }
 

@@ -1,7 +1,8 @@
 /**
  * Scoring an agent's trajectory (issue #30): the run's scorer on the final answer (the judge
  * grades the whole conversation), the item's expected and forbidden calls, and the
- * environment's own score — hard only when every check passes, soft their mean, and a failure
+ * environment's own score, the item's check command's verdict (issue #42 item 4) — hard only
+ * when every check passes, soft their mean, and a failure
  * reason that names the turn that went wrong. A conversation with a simulated user that nothing
  * else scores is scored by the user's verdict: was its goal met?
  */
@@ -14,6 +15,7 @@ import {
   type CheckResult,
 } from '../core/agent/trajectory-checks';
 import { conversationLines } from '../core/agent/transcript';
+import { checkResult } from '../core/agent/workspace-task';
 import { extractAnswer } from '../core/scoring/answer-extraction';
 import type { DatasetItem } from '../core/dataset/dataset-types';
 import { turnLimit } from '../core/config/run-config';
@@ -52,6 +54,8 @@ export async function scoreTrajectory(
   if (own) checks.push(own);
   // A conversation nothing else scores is scored by its simulated user's verdict (issue #31).
   if (!checks.length && item.agent?.user) checks.push(userGoalCheck(run.entries));
+  // The item's check last: its reason (the output's tail) closes the row's failure reason.
+  if (run.check) checks.push(checkResult(run.check));
   const c = combineChecks(checks);
   return {
     hard: c.hard,

@@ -168,9 +168,11 @@ async function rolloutOne(
     run = await ctx.target.run(job, targetDeps(ctx, counter));
     for (const message of run.notes) ctx.emit({ type: 'log', level: 'warn', message });
     // A trajectory is scored as one: its calls checked, its turns named, a judge reading it whole.
-    const s = run.entries
-      ? await scoreTrajectory(ctx, item, { ...run, entries: run.entries }, cacheKey)
-      : await scoreAnswer(ctx, item, run.answer ?? '', cacheKey);
+    // An item's check (issue #42 item 4) scores it as one of a trajectory's checks, with or without a transcript.
+    const s =
+      run.entries || run.check
+        ? await scoreTrajectory(ctx, item, { ...run, entries: run.entries ?? [] }, cacheKey)
+        : await scoreAnswer(ctx, item, run.answer ?? '', cacheKey);
     row = scoredRow(base, run, s, ctx.now() - started);
   } catch (e) {
     if (!isLlmError(e)) throw e;

@@ -15,6 +15,7 @@ import type { DatasetItem } from '../core/dataset/dataset-types';
 import type { TrajectoryEntry } from '../core/agent/trajectory';
 import type { ToolSpec } from '../core/agent/tool-spec';
 import type { PackageFile } from '../core/skill/skill-package';
+import type { CheckOutcome } from '../core/agent/workspace-task';
 import type { EnvEpisode, ToolEnvironment } from './environment';
 import type { Meter } from './meter';
 import type { ChatMessage, LlmError, LlmPort, LlmResponse, LlmUsage, Role, RunStore } from './ports';
@@ -49,6 +50,8 @@ export interface TargetRun {
   notes: string[];
   /** Its work is checkpointed under the job's cache key until the row is written: drop it then. */
   checkpointed?: true;
+  /** The item's check, run in its workspace after the agent (issue #42 item 4): it scores the row. */
+  check?: CheckOutcome;
 }
 
 /** What an agent's rollouts draw on (issue #30): all empty for a single-call run. */
@@ -95,6 +98,8 @@ export interface Target {
   readonly label: string;
   /** Its every rollout is an agent's (it works in its own loop): never sent as a batch. */
   readonly agentic: boolean;
+  /** It copies an item's `workspace` and runs its `check` (a host that starts programs): others refuse such items. */
+  readonly workspaces?: boolean;
   /**
    * Run the skill on the item. An LlmError is the item's error row (a fatal one pauses the run),
    * never a wrong answer; any other throw (a pause, an environment's failure) stops the phase.

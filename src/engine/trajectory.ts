@@ -10,6 +10,7 @@ import { renderRollout, type RolloutTemplate } from '../core/config/templates';
 import { conversationLines, referencesRead } from '../core/agent/transcript';
 import { toolTally, turnsOf } from '../core/agent/trajectory';
 import { OUT_OF_TURNS } from '../core/agent/trajectory-checks';
+import { CHECK_FAILED } from '../core/agent/workspace-task';
 import type { RolloutRow } from './types';
 import { onDemandSkill } from '../core/agent/references-on-demand';
 import type { TargetDeps } from './target-port';
@@ -100,9 +101,12 @@ export function shownFailReason(row: RolloutRow, view: TrajectoryView): string |
  * the final answer's part, or a plain statement that tool checks failed.
  */
 export function answerPartOf(reason: string): string {
-  const parts = reason.split('; ');
-  const answer = parts.find((p) => /^turn \d+: [A-Z]+[=<]/.test(p));
-  if (answer) return answer.replace(/^turn \d+: /, '');
+  // A check's verdict comes last and is kept whole: its output is what the analysts must read.
+  const at = reason.indexOf(CHECK_FAILED);
+  const check = at >= 0 && (at === 0 || reason.slice(at - 2, at) === '; ') ? reason.slice(at) : '';
+  const parts = (check ? reason.slice(0, at) : reason).split('; ');
+  const answer = parts.find((p) => /^turn \d+: [A-Z]+[=<]/.test(p))?.replace(/^turn \d+: /, '');
+  if (answer || check) return [answer, check].filter(Boolean).join('; ');
   if (parts.some((p) => p.startsWith(OUT_OF_TURNS))) return 'no final answer';
   return 'the trajectory failed its tool checks';
 }

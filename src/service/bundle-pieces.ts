@@ -25,14 +25,16 @@ export async function bundlePieces(
   const stored = await records.getRun(runId);
   if (!stored) return null;
   const { state, ...run } = stored;
-  const dataset = (await records.getDataset(run.datasetId)) ?? null;
+  const storedDataset = (await records.getDataset(run.datasetId)) ?? null;
+  // Where the runner read it is this machine's path: a bundle goes to others without it.
+  const { folder: _here, ...dataset } = storedDataset ?? {};
   const endpoints = storedEndpoints(run.endpoints);
   const head = {
     format: BUNDLE_FORMAT,
     version: BUNDLE_VERSION,
     exportedAt,
     run: { ...run, endpoints, ...(state ? { state } : {}) },
-    dataset,
+    dataset: storedDataset ? dataset : null,
   };
   return (async function* () {
     let piece = JSON.stringify(head).slice(0, -1);

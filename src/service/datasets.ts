@@ -13,6 +13,8 @@ export interface DatasetInput {
   fieldNames: string[];
   /** Tools offered to every item besides the dataset's own (the runner's config's `environment.tools`). */
   tools?: readonly ToolSpec[];
+  /** The folder the runner read it from: its items' workspaces are found there (issue #42 item 4). */
+  folder?: string;
 }
 
 /** The record of a built dataset: a fresh id (`ds-` and the host's new id), its name, the tools merged. */
@@ -26,6 +28,7 @@ export function datasetRecord(deps: Pick<HostDeps, 'newId' | 'now'>, d: Dataset,
     name: o.name || 'Dataset',
     createdAt: deps.now(),
     fieldNames: o.fieldNames,
+    ...(o.folder ? { folder: o.folder } : {}),
   };
 }
 

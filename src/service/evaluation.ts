@@ -17,7 +17,7 @@ import type { RolloutRow, RunDataset } from '../engine/types';
 import { MemoryRunStore } from '../storage/memory-store';
 import type { RunEndpoints, StoredEndpoint } from '../storage/schema';
 import { llmPortFor } from './llm-port';
-import { environmentOf, hasEnvironment, isAgentTarget, targetOf } from './target';
+import { environmentOf, hasEnvironment, isAgentTarget, targetOf, workspaceRefusal } from './target';
 import { splitTriggerQueries, type TriggerQuery } from '../core/dataset/trigger-queries';
 import { fail, type HostDeps, type Outcome } from './ports';
 import { isAgenticSetup, type RunEnvironmentSpec } from '../core/agent/environment-spec';
@@ -60,6 +60,8 @@ export async function evaluateSkill(
   const conversations = input.data.items.some((i) => i.agent?.user);
   const chosen = await targetOf(deps, input.endpoints, input.config, input.skillMeta);
   if (!chosen.ok) return chosen;
+  const refused = workspaceRefusal(input.data.items, chosen.target);
+  if (refused) return fail('invalid_config', refused);
   const port = await llmPortFor(deps, input.endpoints, input.config, 'evaluate', { conversations });
   if (!port.ok) return port;
   const environment = await environmentOf(deps.environment, input.environment);

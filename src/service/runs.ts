@@ -18,7 +18,7 @@ import { isEnvironmentError } from '../engine/environment';
 import type { RunEndpoints, RunRecord } from '../storage/schema';
 import { skillMetaOf, trainInputOf } from './train-input';
 import { llmPortFor } from './llm-port';
-import { environmentOf, targetOf } from './target';
+import { environmentOf, targetOf, workspaceRefusal } from './target';
 import { fail, type Outcome, type ServiceDeps } from './ports';
 
 /** A run that completed or was cancelled goes on no more: it is started again from one of its versions. */
@@ -128,6 +128,8 @@ export async function startRun(deps: ServiceDeps, runId: string, o: StartOptions
   if (!port.ok) return port;
   const d = await deps.records.getDataset(run.datasetId);
   if (!d) return fail('not_found', `The dataset of this run is no longer in ${deps.place}.`);
+  const refused = workspaceRefusal(d.items, chosen.target);
+  if (refused) return fail('invalid_config', refused);
   const body = async () => {
     // A raised budget is written only while the run is held, over the record as it is now: a
     // stale tab would otherwise overwrite a running run's record (issue #20 item 6).

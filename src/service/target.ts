@@ -10,6 +10,8 @@
  * config: its names bind the tokens, issue #39 H3).
  */
 import type { AgentCommand } from '../core/agent/agent-command';
+import { needsRunner } from '../core/agent/workspace-task';
+import type { DatasetItem } from '../core/dataset/dataset-types';
 import { serverName, type McpSettings } from '../core/agent/mcp-servers';
 import type { ModuleSource, RunEnvironmentSpec } from '../core/agent/environment-spec';
 import type { RunConfig } from '../core/config/run-config';
@@ -89,6 +91,16 @@ export async function targetOf(
     ...(skill ? { skill } : {}),
   };
   return { ok: true, target: harnessTarget(deps.agentCli(cmd, o)) };
+}
+
+/**
+ * Why these items cannot be run by this target (issue #42 item 4), or null: a workspace or a check
+ * needs a host that starts programs — the runner's agent CLI. Never scored as unanswered instead.
+ */
+export function workspaceRefusal(items: readonly DatasetItem[], target: Target): string | null {
+  const needing = items.filter((i) => needsRunner(i.agent));
+  if (!needing.length || target.workspaces) return null;
+  return `${needing.length} item(s) of this dataset (first: "${needing[0].id}") carry a workspace or a check command, which only an agent CLI target in the headless runner (skillwright) can run: this page cannot start programs, and a model endpoint has no working folder. Nothing was run.`;
 }
 
 /** Whether the run's target is an agent CLI (every rollout an agent's): a session's choice, and the estimate's. */

@@ -47,6 +47,8 @@ export interface DatasetRecord extends Dataset {
   name: string;
   createdAt: number;
   fieldNames: string[];
+  /** The folder the runner read it from: its items' workspaces are found there (never in a bundle). */
+  folder?: string;
   /** Looks at the test split recorded before they moved to the index (kept for old records). */
   testLooks?: TestLook[];
 }

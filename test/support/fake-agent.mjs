@@ -13,6 +13,8 @@
 //   clueless   ignores the skill (so no edit can help it)
 //   replay     replays a real CLI's recorded run (issue #42): FAKE_AGENT_REPLAY names a fixture of
 //              test/fixtures/agent-streams/ — its standard output, standard error and exit code
+// Workspace tasks (issue #42 item 4): every "In FILE, replace `A` with `B`." the skill states is
+// applied to FILE when its working folder holds it (only there: no path leaves the folder).
 // FAKE_AGENT_ORPHAN=1: first start a process that inherits stdout and sleeps a minute (a dev server,
 // a watcher), its pid appended to FAKE_AGENT_STATE/orphans.log.
 // FAKE_AGENT_STATE: a folder where flaky and slow-once remember the tasks they failed once, and
@@ -22,7 +24,7 @@
 import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 
 const TRANSCRIPT = '.agent/transcript.jsonl';
 const mode = process.env.FAKE_AGENT_MODE ?? '';
@@ -72,6 +74,19 @@ function readSkill() {
     if (body) text += `\n${body}`;
   }
   return text;
+}
+
+const FIX = /In ([\w./-]+), replace `([^`]+)` with `([^`]*)`\./g;
+
+/** The fixes the skill states, applied to the files of the working folder; how many were. */
+function applyFixes(skill) {
+  let applied = 0;
+  for (const [, file, from, to] of skill.matchAll(FIX)) {
+    if (file.split('/').includes('..') || isAbsolute(file) || !existsSync(file)) continue;
+    writeFileSync(file, readFileSync(file, 'utf8').replaceAll(from, to));
+    applied++;
+  }
+  return applied;
 }
 
 function answer(skill, task) {
@@ -126,7 +141,8 @@ if (mode === 'replay') {
 } else {
   log({ role: 'assistant', content: 'Reading the task and the skill.' });
   const skill = mode === 'clueless' ? '' : readSkill();
-  const reply = answer(skill, task);
+  const fixes = QUESTION.test(task) ? 0 : applyFixes(skill);
+  const reply = fixes ? `Applied ${fixes} fix(es).` : answer(skill, task);
   mkdirSync('.agent', { recursive: true });
   writeFileSync(TRANSCRIPT, `${transcript.join('\n')}\n`);
   process.stdout.write(`${reply}\n`);

@@ -12,13 +12,13 @@ import { checkedSpec } from '../environment';
 export async function evaluate(args: CliArgs, io: CliIo): Promise<number> {
   const split = (args.split ?? 'test') as SplitName;
   if (!['train', 'val', 'test'].includes(split)) throw new ConfigError('--split must be train, val or test.');
-  const { config, dataset, skill, input, environment } = loadInputs(args, io);
+  const { config, dataset, skill, input, environment, workspaceRoot } = loadInputs(args, io);
   const spec = await checkedSpec(environment, io.importModule);
   const controller = stopOnInterrupt(io);
   const progress = new Progress(io.err, io.rawErr);
   const r = inputChecked(
     await evaluateSkill(
-      runnerDeps(io, environment),
+      runnerDeps(io, environment, null, workspaceRoot),
       {
         skill,
         split,

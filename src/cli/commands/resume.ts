@@ -14,7 +14,9 @@ import { inputChecked, openFolder, runnerDeps, storePath } from '../host';
 import { numberOption, readText, type CliArgs, type CliIo } from '../io';
 import { withOutLock } from '../out-lock';
 import { continueRun } from '../session';
-import { checkBundleEnvironment } from '../bundle-environment';
+import { checkBundleChecks, checkBundleEnvironment } from '../bundle-environment';
+import { importDatasetText } from '../../core/dataset/dataset-import';
+import type { DatasetItem } from '../../core/dataset/dataset-types';
 import { readEnvironment } from '../environment';
 
 const capText = (b: RunConfig['budget'] | undefined) =>
@@ -23,6 +25,12 @@ const capText = (b: RunConfig['budget'] | undefined) =>
         .filter(Boolean)
         .join(', ')
     : 'no cap';
+
+/** The items of the dataset a config names (null when it does not import: then it vouches for no check). */
+function ownItems(path: string): DatasetItem[] | null {
+  const r = importDatasetText(readText(path, 'dataset'), { fileName: path });
+  return r.ok ? r.dataset.items : null;
+}
 
 const readConfig = (file: string) => parseCliConfig(readText(resolve(file), 'config file'), file).config;
 
@@ -33,10 +41,17 @@ export async function resume(args: CliArgs, io: CliIo): Promise<number> {
   // A bundle continues on what the person's own config names: its endpoints, and its environment.
   const config = args.config ? readConfig(args.config) : null;
   const env = config ? readEnvironment(config, dirname(resolve(args.config!))) : null;
+  // The config's dataset, when it names one: its folder holds the items' workspaces (issue #42 item 4).
+  const data = config?.data ? resolve(dirname(resolve(args.config!)), config.data) : null;
   return withOutLock(out, async () => {
     const records = openFolder(out);
+    // Workspaces: the config's dataset's folder, else the folder the run's dataset was read from, else the bundle's.
+    const root =
+      (data ? dirname(data) : undefined) ??
+      records.store.dataset?.folder ??
+      (args.bundle ? dirname(resolve(args.bundle)) : undefined);
     // An agent's module: the config's (checked against the run's), else the run's own copy in `out`.
-    const service = createRunService({ ...runnerDeps(io, env, out), records });
+    const service = createRunService({ ...runnerDeps(io, env, out, root), records });
     if (args.bundle) {
       const text = readText(resolve(args.bundle), 'run bundle');
       if (records.store.run) throw new ConfigError(`${out} already holds a run; choose another --out.`);
@@ -44,6 +59,7 @@ export async function resume(args: CliArgs, io: CliIo): Promise<number> {
         throw new ConfigError('--bundle needs --config: the run continues on the endpoints your config names.');
       keysFromEnv(config.endpoints, io.env);
       checkBundleEnvironment(text, env);
+      checkBundleChecks(text, data ? ownItems(data) : null);
       const taken = inputChecked(await service.importBundle(text, { needsDataset: true }));
       if (!taken.ok) throw new ConfigError(taken.error.message);
       // Its MCP servers become the config's: their names bind the tokens, their lists the tools.

@@ -18,7 +18,7 @@ import { checkedSpec } from '../environment';
 
 export async function train(args: CliArgs, io: CliIo): Promise<number> {
   const out = resolve(args.out ?? 'skillwright-out');
-  const { config, dataset, skill, input, triggers, environment } = loadInputs(args, io);
+  const { config, dataset, skill, input, triggers, environment, workspaceRoot } = loadInputs(args, io);
   const maxUsd = numberOption(args['max-usd'], 'max-usd');
   const runConfig =
     maxUsd !== undefined ? { ...config.run, budget: { ...config.run.budget, usd: maxUsd } } : config.run;
@@ -39,7 +39,7 @@ export async function train(args: CliArgs, io: CliIo): Promise<number> {
       ...(spec ? { environment: spec } : {}),
     };
     const records = openFolder(out);
-    const service = createRunService({ ...runnerDeps(io, environment, out), records });
+    const service = createRunService({ ...runnerDeps(io, environment, out, workspaceRoot), records });
     const stored = records.store.run;
     if (stored) {
       // A run in the out folder is continued by the same command — only if it is this command's run.

@@ -5,6 +5,7 @@
  * the field, so the importer can say "row 3, field "tool_results": entry 2 needs a name".
  */
 import { readToolSpecs, type ToolSpec } from './tool-spec';
+import { readWorkspaceFields, WORKSPACE_FIELDS, type CheckSpec } from './workspace-task';
 
 /** What a declared tool returns for a call whose arguments include `arguments`. */
 export interface ToolResultRule {
@@ -41,6 +42,10 @@ export interface AgentItemSpec {
   expectedToolCalls?: ExpectedToolCall[];
   forbiddenToolCalls?: string[];
   user?: SimulatedUser;
+  /** A folder or .zip beside the dataset, copied into the item's working folder (issue #42 item 4). */
+  workspace?: string;
+  /** A command run in the working folder after the agent: exit 0 passes. */
+  check?: CheckSpec;
 }
 
 /** The raw field names, as datasets write them. */
@@ -52,6 +57,7 @@ export const AGENT_FIELDS = {
   userGoal: 'user_goal',
   userPersona: 'user_persona',
   maxUserTurns: 'max_user_turns',
+  ...WORKSPACE_FIELDS,
 } as const;
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -75,7 +81,10 @@ const present = (v: unknown) => v !== undefined && v !== null && v !== '';
 export function readAgentFields(
   record: Record<string, unknown>,
   add: (field: string, message: string) => void,
-  { textLists = true }: { textLists?: boolean } = {},
+  {
+    textLists = true,
+    workspaceProblem,
+  }: { textLists?: boolean; workspaceProblem?: ((path: string) => string | null) | undefined } = {},
 ): AgentItemSpec {
   const spec: AgentItemSpec = {};
   const F = AGENT_FIELDS;
@@ -131,6 +140,7 @@ export function readAgentFields(
   }
   const user = readSimulatedUser(record, add);
   if (user) spec.user = user;
+  Object.assign(spec, readWorkspaceFields(record, add, workspaceProblem));
   return spec;
 }
 
@@ -170,7 +180,7 @@ function readSimulatedUser(
 export function readStoredAgentSpec(stored: unknown): { spec: AgentItemSpec; problems: string[] } {
   const problems: string[] = [];
   if (!isRecord(stored)) return { spec: {}, problems: ['must be an object of agent fields'] };
-  const known = ['tools', 'toolResults', 'expectedToolCalls', 'forbiddenToolCalls', 'user'];
+  const known = ['tools', 'toolResults', 'expectedToolCalls', 'forbiddenToolCalls', 'user', 'workspace', 'check'];
   for (const k of Object.keys(stored)) if (!known.includes(k)) problems.push(`"${k}" is not an agent field`);
   const user = stored.user;
   if (user !== undefined && !isRecord(user)) problems.push('user: must be an object {goal, persona?, maxTurns?}');
@@ -187,6 +197,9 @@ export function readStoredAgentSpec(stored: unknown): { spec: AgentItemSpec; pro
       [F.userPersona]: u.persona,
       // A stored limit is a number (a row's may be the text "3").
       [F.maxUserTurns]: u.maxTurns === undefined || typeof u.maxTurns === 'number' ? u.maxTurns : NaN,
+      [F.workspace]: stored.workspace,
+      // A stored check is an object (a row's may be the command alone).
+      [F.check]: stored.check === undefined || isRecord(stored.check) ? stored.check : { command: stored.check },
     },
     (field, message) => problems.push(`${field}: ${message}`),
     { textLists: false },
@@ -195,9 +208,9 @@ export function readStoredAgentSpec(stored: unknown): { spec: AgentItemSpec; pro
 }
 
 /**
- * The item checks its trajectory (or its simulated user says whether the goal was met), so it
- * needs no expected answer to be scored.
+ * The item checks its trajectory (or its simulated user says whether the goal was met, or its
+ * check command whether the work is right), so it needs no expected answer to be scored.
  */
 export function hasToolChecks(spec: AgentItemSpec): boolean {
-  return Boolean(spec.expectedToolCalls?.length || spec.forbiddenToolCalls?.length || spec.user);
+  return Boolean(spec.expectedToolCalls?.length || spec.forbiddenToolCalls?.length || spec.user || spec.check);
 }

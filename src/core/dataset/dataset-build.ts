@@ -9,6 +9,7 @@ import { MAX_PROBLEMS, SPLIT_ALIASES, describe } from './dataset-parse';
 import { splitByRatio } from './dataset-split';
 import { AGENT_FIELDS, hasToolChecks, readAgentFields, type AgentItemSpec } from '../agent/agent-item';
 import { readToolSpecs, type ToolSpec } from '../agent/tool-spec';
+import { needsRunner } from '../agent/workspace-task';
 import type {
   Dataset,
   DatasetFormat,
@@ -32,6 +33,8 @@ export interface BuildOptions {
   tools?: unknown;
   /** Items may lack an expected answer (an environment scores them). */
   answersOptional?: boolean;
+  /** The host's look at a workspace path (the runner's: is it there, inside the dataset's folder?). */
+  workspaceProblem?: (path: string) => string | null;
 }
 
 export type BuildOutcome =
@@ -138,14 +141,22 @@ function readCorrectChoice(raw: unknown, choices: Choice[] | undefined): { label
   };
 }
 
+const present = (v: unknown) => v !== undefined && v !== null && v !== '';
+
 /** Normalise one record with the mapping; problems go to the list. */
-function buildItem(row: RawRow, m: FieldMapping, problems: ProblemList, answersOptional = false): DatasetItem | null {
+function buildItem(
+  row: RawRow,
+  m: FieldMapping,
+  problems: ProblemList,
+  o: Pick<BuildOptions, 'answersOptional' | 'workspaceProblem'> = {},
+): DatasetItem | null {
   const r = row.record;
   const before = problems.items.length + (problems.truncated ? 1 : 0);
   const add = (field: string | undefined, message: string) => problems.add(row.where, field, message);
-  const agent: AgentItemSpec = readAgentFields(r, add);
+  const agent: AgentItemSpec = readAgentFields(r, add, { workspaceProblem: o.workspaceProblem });
   // An agent's item that checks its calls (or is scored by its environment) needs no expected answer.
-  const noAnswerNeeded = answersOptional || hasToolChecks(agent);
+  // A row with a check (even one with a problem, named already) is scored by it, not by an answer.
+  const noAnswerNeeded = o.answersOptional || hasToolChecks(agent) || present(r[AGENT_FIELDS.check]);
 
   const qRaw = m.question ? r[m.question] : undefined;
   const question = asText(qRaw);
@@ -271,7 +282,7 @@ export function buildDataset(rows: readonly RawRow[], opts: BuildOptions): Build
 
   const items: (DatasetItem | null)[] = [];
   for (const row of rows) {
-    items.push(buildItem(row, m, problems, opts.answersOptional));
+    items.push(buildItem(row, m, problems, opts));
     if (problems.full && problems.truncated) break;
   }
 
@@ -315,6 +326,11 @@ export function buildDataset(rows: readonly RawRow[], opts: BuildOptions): Build
   const splits: Record<SplitName, string[]> = { train: [], val: [], test: [] };
   for (const item of ordered) splits[item.split!].push(item.id);
   const warnings: string[] = [];
+  const workspaceItems = valid.filter((x) => needsRunner(x.agent)).length;
+  if (workspaceItems)
+    warnings.push(
+      `${workspaceItems} item(s) carry a workspace or a check command: only the headless runner (skillwright) with an agent CLI target can run them — this page cannot start programs.`,
+    );
   if (splits.train.length === 0) warnings.push('The train split is empty: training needs at least one train item.');
   if (splits.val.length === 0) warnings.push('The validation split is empty: the gate needs validation items.');
   else if (splits.val.length < SMALL_VAL_WARNING_BELOW) {

@@ -6,6 +6,7 @@
 import { csvHeader, guessFormat, parseDatasetText } from './dataset-parse';
 import { detectMapping, sampleFieldNames } from './dataset-mapping';
 import { buildDataset } from './dataset-build';
+import { AGENT_FIELDS } from '../agent/agent-item';
 import type { Dataset, DatasetFormat, DatasetProblem, FieldMapping, RawRow } from './dataset-types';
 
 export interface ParseOptions {
@@ -20,6 +21,8 @@ export interface BuildChoices {
   splitSeed?: number;
   /** Items may lack an expected answer: an environment module scores them (issue #30). */
   answersOptional?: boolean;
+  /** The host's look at a workspace path (the runner's: is it there, inside the dataset's folder?). */
+  workspaceProblem?: (path: string) => string | null;
 }
 
 export type ImportOptions = ParseOptions & BuildChoices;
@@ -80,8 +83,7 @@ export function buildStagedDataset(staged: StagedDataset, choices: BuildChoices 
     else delete mapping[role];
   }
   if (unknown.length) return { ok: false, problems: unknown, truncated: false, format, fieldNames, mapping };
-  if (format === 'csv' && !(mapping.question && (mapping.expected || mapping.correctChoice)))
-    return csvHeaderProblem(fieldNames);
+  if (format === 'csv' && !csvHeaderWorks(mapping, fieldNames, choices)) return csvHeaderProblem(fieldNames);
   const built = buildDataset(staged.rows, {
     mapping,
     format,
@@ -89,6 +91,7 @@ export function buildStagedDataset(staged: StagedDataset, choices: BuildChoices 
     splitSeed: choices.splitSeed,
     tools: staged.tools,
     answersOptional: choices.answersOptional,
+    ...(choices.workspaceProblem ? { workspaceProblem: choices.workspaceProblem } : {}),
   });
   if (!built.ok)
     return { ok: false, problems: built.problems, truncated: built.truncated, format, fieldNames, mapping };
@@ -107,9 +110,13 @@ function checkCsvHeader(text: string, opts: ImportOptions): ImportResult | null 
   if ((opts.format ?? guessFormat(text, opts.fileName)) !== 'csv') return null;
   const header = csvHeader(text);
   if (header.length < 2) return null; // parseDatasetText explains this case
-  const mapping = { ...detectMapping(header), ...opts.mapping };
-  if ((mapping.question || opts.mapping?.question) && (mapping.expected || mapping.correctChoice)) return null;
-  return csvHeaderProblem(header);
+  return csvHeaderWorks({ ...detectMapping(header), ...opts.mapping }, header, opts) ? null : csvHeaderProblem(header);
+}
+
+/** A CSV needs a question column and an answer column — or an agent's columns that score an item without one. */
+function csvHeaderWorks(mapping: FieldMapping, header: readonly string[], o: { answersOptional?: boolean }): boolean {
+  const agentic = o.answersOptional || header.some((h) => (Object.values(AGENT_FIELDS) as string[]).includes(h));
+  return Boolean(mapping.question && (mapping.expected || mapping.correctChoice || agentic));
 }
 
 function csvHeaderProblem(header: string[]): ImportResult {

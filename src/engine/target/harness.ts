@@ -6,7 +6,9 @@
  * the analysts as any trajectory is. The process part stays with the host; this is the port's side.
  */
 import { renderRollout } from '../../core/config/templates';
+import type { DatasetItem } from '../../core/dataset/dataset-types';
 import { turnsOf, type TrajectoryEntry } from '../../core/agent/trajectory';
+import type { CheckOutcome, CheckSpec } from '../../core/agent/workspace-task';
 import type { LlmUsage } from '../ports';
 import type { Target, TargetRun } from '../target-port';
 import { meteredCall, replyNotes } from './metered-call';
@@ -19,16 +21,27 @@ export interface HarnessAnswer {
   usageEstimated?: boolean;
   /** Its own record of how it worked, when it writes one. */
   transcript?: TrajectoryEntry[];
+  /** The item's check, run where the agent worked. */
+  check?: CheckOutcome;
+}
+
+/** What the harness is told of the item besides its prompt: its id (for messages), its workspace and check. */
+export interface HarnessItem {
+  id: string;
+  workspace?: string;
+  check?: CheckSpec;
 }
 
 export interface AgentHarness {
   /** For messages, e.g. "agent CLI codex". */
   label: string;
+  /** It copies an item's workspace into the agent's folder and runs its check there (issue #42 item 4). */
+  workspaces?: boolean;
   /**
    * Run the agent once: the skill installed where it reads skills, the task its prompt. An
    * LlmError says why it failed (a fatal kind stops the run); it is never a wrong answer.
    */
-  solve(task: { skill: string; prompt: string; signal: AbortSignal }): Promise<HarnessAnswer>;
+  solve(task: { skill: string; prompt: string; signal: AbortSignal; item?: HarnessItem }): Promise<HarnessAnswer>;
 }
 
 /** A transcript with the final answer as its last turn. */
@@ -36,17 +49,23 @@ function withAnswer(transcript: readonly TrajectoryEntry[], answer: string): Tra
   return [...transcript, { kind: 'assistant', turn: turnsOf(transcript) + 1, content: answer }];
 }
 
+function harnessItem(item: DatasetItem): HarnessItem {
+  const { workspace, check } = item.agent ?? {};
+  return { id: item.id, ...(workspace ? { workspace } : {}), ...(check ? { check } : {}) };
+}
+
 export function harnessTarget(h: AgentHarness): Target {
   return {
     label: h.label,
     agentic: true,
+    ...(h.workspaces ? { workspaces: true } : {}),
     async run(job, deps): Promise<TargetRun> {
       deps.onCall();
       // A harness takes a target slot: the target concurrency knob bounds agents at work too.
       const res = await deps.slots.target.run(() => {
         const m = renderRollout(deps.rolloutTemplate, job.skill, job.item, deps.config.rollout.contextLimit);
         return meteredCall(deps, job.phase, m.system.length + m.user.length, () =>
-          h.solve({ skill: job.skill, prompt: m.user, signal: deps.signal }),
+          h.solve({ skill: job.skill, prompt: m.user, signal: deps.signal, item: harnessItem(job.item) }),
         );
       });
       return {
@@ -56,6 +75,7 @@ export function harnessTarget(h: AgentHarness): Target {
         messages: [],
         episode: null,
         notes: replyNotes(deps, res),
+        ...(res.check ? { check: res.check } : {}),
       };
     },
   };
