@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startLlmServer, type LlmTestServer } from '../support/llm-server';
 import { countStore, uploadDataset } from './support/app';
+import { shootThemes } from './support/shots';
 import { appSession, skip, chooseWorld } from './support/session';
 
 describe.skipIf(Boolean(skip))('datasets in Chromium', () => {
@@ -36,6 +37,14 @@ describe.skipIf(Boolean(skip))('datasets in Chromium', () => {
     expect(await page.getByRole('button', { name: 'Use this dataset' }).count()).toBe(0);
     expect(await countStore(page, 'datasets')).toBe(before);
     await page.screenshot({ path: 'test-results/data-errors-light.png', fullPage: true });
+  });
+
+  it('says that workspace tasks need the headless runner, instead of scoring them here (issue #42 item 4)', async () => {
+    const rows = ['ada', 'bob', 'cy'].map((id) => ({ id, question: `Make ${id}'s greeting test pass.`, workspace: 'tasks/greet', check: `node check.mjs ${id}` }));
+    await uploadDataset(page, 'workspace-tasks.json', JSON.stringify(rows));
+    const warning = page.getByText(/3 item\(s\) carry a workspace or a check command: only the headless runner \(skillwright\) with an agent CLI target can run them/);
+    await warning.waitFor();
+    await shootThemes(page, warning, 'data-workspace-tasks');
   });
 
   it('loads a bundled example with its starter skill', async () => {
