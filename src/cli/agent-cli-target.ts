@@ -371,7 +371,8 @@ export function agentCliTarget(
         try {
           if (source) copyItemWorkspace(item!.id, source, ws);
           writeFiles(ws, cmd.files);
-          installSkill(ws, cmd.skillFile, skill, o.skill);
+          // The optimizer's task holds the skill it works on: no skill file is its to load.
+          if (o.role !== 'optimizer') installSkill(ws, cmd.skillFile, skill, o.skill);
           const r = await run(cmd, ws, task, o, req.signal);
           if (req.signal?.aborted) throw new LlmError('aborted', 'The call was cancelled.', { role: 'target' });
           // Claude Code retries a refused key for minutes: its first retry of one is the answer.

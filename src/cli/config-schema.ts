@@ -106,11 +106,16 @@ const AGENT_TIMING = {
   maxRetries: { type: 'integer', minimum: 0, description: 'Attempts after a transient failure (default 2).' },
 } satisfies Record<string, Schema>;
 
-/** An agent CLI as the target (issue #31): the runner starts it per item (cli/agent-cli-target.ts). */
-const agentTarget: Schema = {
+/**
+ * An agent CLI the runner starts (cli/agent-cli-target.ts): per item as the target (issue #31), per
+ * call as the optimizer (issue #42 item 3).
+ */
+const agentCli = (role: 'target' | 'optimizer'): Schema => ({
   type: 'object',
   description:
-    'An agent CLI the runner starts once per item in a fresh workspace holding the skill (no key: it signs in its own way).',
+    role === 'target'
+      ? 'An agent CLI the runner starts once per item in a fresh workspace holding the skill (no key: it signs in its own way).'
+      : 'An agent CLI the runner starts once per optimizer call, its final answer the JSON reply (no key: it signs in its own way).',
   required: ['command'],
   additionalProperties: false,
   properties: {
@@ -160,19 +165,18 @@ const agentTarget: Schema = {
     keyEnv: {
       type: 'string',
       pattern: '^[A-Za-z_][A-Za-z0-9_]*$',
-      description: "The variable the agent reads the target's key from, set from SKILLWRIGHT_TARGET_API_KEY.",
+      description: `The variable the agent reads the ${role}'s key from, set from ${keyVariable(role)}.`,
     },
     model: AGENT_TIMING.model,
     timeoutMs: AGENT_TIMING.timeoutMs,
     maxRetries: AGENT_TIMING.maxRetries,
   },
-};
+});
 
-/** A harness preset as the target (issue #42, core/agent/harness-presets.ts). */
-const presetTarget: Schema = {
+/** A harness preset as the target or the optimizer (issue #42, core/agent/harness-presets.ts). */
+const preset = (role: 'target' | 'optimizer'): Schema => ({
   type: 'object',
-  description:
-    "A published agent CLI by name: its non-interactive flags, where it reads skills, its event stream and its error words are the preset's. With baseURL it calls that endpoint with SKILLWRIGHT_TARGET_API_KEY; without, it signs in its own way.",
+  description: `A published agent CLI by name: its non-interactive flags, where it reads skills, its event stream and its error words are the preset's. With baseURL it calls that endpoint with ${keyVariable(role)}; without, it signs in its own way.`,
   required: ['agent'],
   additionalProperties: false,
   properties: {
@@ -188,7 +192,7 @@ const presetTarget: Schema = {
     timeoutMs: AGENT_TIMING.timeoutMs,
     maxRetries: AGENT_TIMING.maxRetries,
   },
-};
+});
 
 export function cliConfigSchema(): Schema {
   const run = Object.fromEntries(
@@ -293,8 +297,8 @@ export function cliConfigSchema(): Schema {
         },
         additionalProperties: false,
       },
-      target: { oneOf: [endpoint('target'), agentTarget, presetTarget] },
-      optimizer: endpoint('optimizer'),
+      target: { oneOf: [endpoint('target'), agentCli('target'), preset('target')] },
+      optimizer: { oneOf: [endpoint('optimizer'), agentCli('optimizer'), preset('optimizer')] },
       judge: endpoint('judge'),
       userSimulator: endpoint('userSimulator'),
       prices: {

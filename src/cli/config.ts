@@ -88,18 +88,21 @@ export const AGENT_KEYS: ReadonlySet<string> = new Set([
   'maxRetries',
 ]);
 
-/** The target as an agent CLI the runner starts per item (issue #31): its address is a stand-in. */
-function agentTarget(e: Record<string, unknown>): StoredEndpoint {
+/**
+ * An agent CLI the runner starts: per item as the target (issue #31), per call as the optimizer
+ * (issue #42 item 3). Its address is a stand-in.
+ */
+function agentEndpoint(e: Record<string, unknown>, role: AgentRole): StoredEndpoint {
   for (const k of Object.keys(e))
     if (!AGENT_KEYS.has(k))
-      throw new ConfigError(`"target.${k}" is not an agent CLI setting (${[...AGENT_KEYS].join(', ')}).`);
+      throw new ConfigError(`"${role}.${k}" is not an agent CLI setting (${[...AGENT_KEYS].join(', ')}).`);
   const read = readAgentCommand(e);
-  if ('problem' in read) throw new ConfigError(`"target": ${read.problem}.`);
+  if ('problem' in read) throw new ConfigError(`"${role}": ${read.problem}.`);
   if (e.model !== undefined && (typeof e.model !== 'string' || !e.model.trim()))
-    throw new ConfigError('"target.model" names the agent in reports; it must be a non-empty string.');
+    throw new ConfigError(`"${role}.model" names the agent in reports; it must be a non-empty string.`);
   for (const k of ['timeoutMs', 'maxRetries'] as const)
     if (e[k] !== undefined && !(Number.isSafeInteger(e[k]) && (e[k] as number) >= (k === 'timeoutMs' ? 1 : 0)))
-      throw new ConfigError(`"target.${k}" must be a whole number${k === 'timeoutMs' ? ' of milliseconds' : ''}.`);
+      throw new ConfigError(`"${role}.${k}" must be a whole number${k === 'timeoutMs' ? ' of milliseconds' : ''}.`);
   return {
     baseURL: AGENT_CLI_URL,
     model: typeof e.model === 'string' ? e.model : read.command.command[0],
@@ -109,6 +112,10 @@ function agentTarget(e: Record<string, unknown>): StoredEndpoint {
     agentCommand: read.command,
   };
 }
+
+/** The roles an agent CLI may play: the target, and the optimizer (its structured replies, issue #42 item 3). */
+type AgentRole = 'target' | 'optimizer';
+const isAgentRole = (role: string): role is AgentRole => role === 'target' || role === 'optimizer';
 
 /** A harness preset's settings (issue #42): `{"agent": "pi", "model"?, "args"?, "baseURL"?}`. */
 export const PRESET_KEYS: ReadonlySet<string> = new Set([
@@ -121,22 +128,26 @@ export const PRESET_KEYS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * The target as a harness preset (core/agent/harness-presets.ts expands it): with a base URL the
- * harness calls that endpoint with the target's key (SKILLWRIGHT_TARGET_API_KEY), given to it in
- * the one variable it reads; without, it signs in its own way.
+ * The target or optimizer as a harness preset (core/agent/harness-presets.ts expands it): with a
+ * base URL the harness calls that endpoint with the role's key (SKILLWRIGHT_TARGET_API_KEY,
+ * SKILLWRIGHT_OPTIMIZER_API_KEY), given to it in the one variable it reads; without, it signs in
+ * its own way.
  */
-function presetTarget(e: Record<string, unknown>): StoredEndpoint {
+function presetEndpoint(e: Record<string, unknown>, role: AgentRole): StoredEndpoint {
   for (const k of Object.keys(e))
     if (!PRESET_KEYS.has(k))
-      throw new ConfigError(`"target.${k}" is not a harness preset setting (${[...PRESET_KEYS].join(', ')}).`);
+      throw new ConfigError(`"${role}.${k}" is not a harness preset setting (${[...PRESET_KEYS].join(', ')}).`);
   const r = expandHarness(e);
-  if ('problem' in r) throw new ConfigError(`"target": ${r.problem}.`);
-  const agent = agentTarget({
-    ...r.launch.command,
-    model: typeof e.model === 'string' ? `${e.agent} ${e.model}` : e.agent,
-    timeoutMs: e.timeoutMs,
-    maxRetries: e.maxRetries,
-  });
+  if ('problem' in r) throw new ConfigError(`"${role}": ${r.problem}.`);
+  const agent = agentEndpoint(
+    {
+      ...r.launch.command,
+      model: typeof e.model === 'string' ? `${e.agent} ${e.model}` : e.agent,
+      timeoutMs: e.timeoutMs,
+      maxRetries: e.maxRetries,
+    },
+    role,
+  );
   return { ...agent, ...(typeof e.baseURL === 'string' ? { baseURL: e.baseURL } : {}) };
 }
 
@@ -144,8 +155,8 @@ function endpoint(v: unknown, role: string): StoredEndpoint {
   if (!v || typeof v !== 'object' || Array.isArray(v))
     throw new ConfigError(`"${role}" must be an object with "baseURL" and "model".`);
   const e = v as Record<string, unknown>;
-  if (role === 'target' && e.agent !== undefined) return presetTarget(e);
-  if (role === 'target' && e.command !== undefined) return agentTarget(e);
+  if (isAgentRole(role) && e.agent !== undefined) return presetEndpoint(e, role);
+  if (isAgentRole(role) && e.command !== undefined) return agentEndpoint(e, role);
   for (const k of Object.keys(e)) {
     if (k === 'apiKey' || k === 'key')
       throw new ConfigError(
@@ -284,7 +295,11 @@ export function parseCliConfig(text: string, file = 'the config'): { config: Cli
       ...(typeof c.skill === 'string' ? { skill: c.skill } : {}),
       ...(typeof c.triggers === 'string' ? { triggers: c.triggers } : {}),
       endpoints,
-      prices: chargedPrices(givenPrices(c.prices), endpoints),
+      // An agent CLI bills its own login: no list price is assumed for it, only one given here.
+      prices: chargedPrices(givenPrices(c.prices), {
+        target: listed(endpoints.target),
+        optimizer: listed(endpoints.optimizer),
+      }),
       run: env.run,
       ...(c.split !== undefined ? { split: splitOf(c.split) } : {}),
       ...(env.environment ? { environment: env.environment } : {}),
@@ -293,29 +308,36 @@ export function parseCliConfig(text: string, file = 'the config'): { config: Cli
   };
 }
 
+/** An endpoint as the price list sees it: an agent CLI's "model" names no model of the list. */
+const listed = (e: StoredEndpoint) => (e.agentCommand ? { model: '' } : e);
+
 export type Env = Record<string, string | undefined>;
 
 /**
  * The key of each role, from the environment only. The optimizer (and judge) may share the
  * target's key when their endpoint has the target's origin: a key is sent only to hosts the
- * config names for it.
+ * config names for it. An agent CLI (target or optimizer) signs in its own way: its key is ''.
  */
 export function keysFromEnv(
   endpoints: RunEndpoints,
   env: Env,
 ): { target: string; optimizer: string; judge?: string; userSimulator?: string } {
   const origin = (u: string) => new URL(u).origin;
-  // An agent CLI as the target signs in its own way: it has no key, and none is lent from it —
-  // unless it calls an endpoint with the target's key (a harness preset with a base URL).
-  const agent = Boolean(endpoints.target.agentCommand && !endpoints.target.agentCommand.keyEnv);
+  // An agent CLI signs in its own way: it has no key, and none is lent from it — unless it calls
+  // an endpoint with its role's key (a harness preset with a base URL).
+  const ownLogin = (e: StoredEndpoint) => Boolean(e.agentCommand && !e.agentCommand.keyEnv);
+  const agent = ownLogin(endpoints.target);
   const target = agent ? '' : env.SKILLWRIGHT_TARGET_API_KEY;
   const sameHost = (e: StoredEndpoint) => !agent && origin(e.baseURL) === origin(endpoints.target.baseURL);
-  const optimizer = env.SKILLWRIGHT_OPTIMIZER_API_KEY ?? (sameHost(endpoints.optimizer) ? target : undefined);
+  const agentOptimizer = ownLogin(endpoints.optimizer);
+  const optimizer = agentOptimizer
+    ? ''
+    : (env.SKILLWRIGHT_OPTIMIZER_API_KEY ?? (sameHost(endpoints.optimizer) ? target : undefined));
   if (target === undefined || (!agent && !target))
     throw new ConfigError(
       'Set SKILLWRIGHT_TARGET_API_KEY to the target endpoint’s key (keys are never read from files).',
     );
-  if (!optimizer)
+  if (optimizer === undefined || (!optimizer && !agentOptimizer))
     throw new ConfigError(
       agent
         ? 'Set SKILLWRIGHT_OPTIMIZER_API_KEY: the target is an agent CLI, which lends no key.'

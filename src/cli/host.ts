@@ -25,7 +25,9 @@ function envKeys(io: CliIo): KeySource {
     async keyFor(role, endpoints) {
       try {
         const key = keysFromEnv(endpoints, io.env)[role];
-        if (key === '' && role === 'target' && endpoints.target.agentCommand) return { ok: true, key };
+        // An agent CLI as the target or optimizer signs in its own way: no key is its answer.
+        const agent = (role === 'target' || role === 'optimizer') && endpoints[role].agentCommand;
+        if (key === '' && agent) return { ok: true, key };
         return key ? { ok: true, key } : { ok: false, kind: 'missing_key', message: `No key for the ${role}.` };
       } catch (e) {
         if (e instanceof ConfigError) return { ok: false, kind: 'missing_key', message: e.message };

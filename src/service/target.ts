@@ -50,6 +50,8 @@ export interface AgentCliOptions {
   key?: string;
   /** The skill's name and description, for the front matter of a SKILL.md the agent finds it by. */
   skill?: Partial<SkillMeta>;
+  /** The optimizer (service/agent-optimizer.ts) is given no skill file: the skill is in its task. */
+  role?: 'target' | 'optimizer';
 }
 
 /** Where the target's key comes from (the host's KeySource, service/ports.ts). */

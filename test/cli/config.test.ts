@@ -133,6 +133,37 @@ describe('a harness preset as the runner’s target', () => {
   });
 });
 
+// Issue #42 item 3: an agent CLI as the optimizer, signed in its own way.
+describe('an agent CLI as the runner’s optimizer', () => {
+  const parsed = (c: Record<string, unknown>) => parseCliConfig(JSON.stringify({ ...base, ...c })).config;
+  it('is a preset or a command like the target’s; with an agent target too, the run needs no key at all', () => {
+    const both = parsed({ target: { agent: 'qwen' }, optimizer: { agent: 'pi', model: 'gpt-5' } });
+    expect(both.endpoints.optimizer).toMatchObject({ baseURL: 'agent-cli://local', model: 'pi gpt-5', timeoutMs: 600_000 });
+    expect(both.endpoints.optimizer.agentCommand).toMatchObject({ command: ['pi', '--mode', 'json', '-p', '--no-session', '--model', 'gpt-5'], stream: 'pi' });
+    expect(keysFromEnv(both.endpoints, {})).toEqual({ target: '', optimizer: '' });
+    // An API target still needs its key, and lends none to the agent.
+    const own = parsed({ optimizer: { command: ['my-agent', '-p'], model: 'gpt-4o' } }).endpoints;
+    expect(keysFromEnv(own, { SKILLWRIGHT_TARGET_API_KEY: 't' })).toEqual({ target: 't', optimizer: '' });
+    // A preset with an endpoint is given the optimizer's key; a judge elsewhere needs its own.
+    const keyed = parsed({ target: { agent: 'qwen' }, optimizer: { agent: 'pi', baseURL: 'https://api.openai.com/v1' } }).endpoints;
+    expect(() => keysFromEnv(keyed, {})).toThrow(/SKILLWRIGHT_OPTIMIZER_API_KEY/);
+    expect(keysFromEnv(keyed, { SKILLWRIGHT_OPTIMIZER_API_KEY: 'o' })).toEqual({ target: '', optimizer: 'o' });
+    const judged = parsed({ target: { agent: 'qwen' }, optimizer: { agent: 'pi' }, judge: { baseURL: 'https://api.openai.com/v1', model: 'gpt-4o' } });
+    expect(() => keysFromEnv(judged.endpoints, {})).toThrow(/SKILLWRIGHT_JUDGE_API_KEY/);
+  });
+  it('is priced by no list: an agent CLI bills its own login (only "prices" given say otherwise)', () => {
+    expect(parsed({}).prices.optimizer).toBeDefined(); // gpt-4o's list price
+    expect(parsed({ optimizer: { command: ['my-agent'], model: 'gpt-4o' } }).prices.optimizer).toBeUndefined();
+    const given = { input: 1, output: 2 };
+    expect(parsed({ optimizer: { agent: 'codex' }, prices: { optimizer: given } }).prices.optimizer).toEqual(given);
+  });
+  it('names what is wrong with it, as the optimizer’s', () => {
+    expect(() => parsed({ optimizer: { agent: 'pi', command: ['pi'] } })).toThrow(/"optimizer.command" is not a harness preset setting/);
+    expect(() => parsed({ optimizer: { command: ['a'], baseURL: 'https://x' } })).toThrow(/"optimizer.baseURL" is not an agent CLI setting/);
+    expect(() => parsed({ judge: { agent: 'pi' } })).toThrow(/"judge.agent" is not an endpoint setting/);
+  });
+});
+
 describe('the config’s JSON Schema (generated from the knob table)', () => {
   const schema = cliConfigSchema() as {
     properties: Record<string, { properties: Record<string, unknown>; oneOf: { properties: Record<string, unknown> }[] }>;
@@ -145,6 +176,8 @@ describe('the config’s JSON Schema (generated from the knob table)', () => {
     expect(Object.keys(schema.properties.target.oneOf[0].properties).sort()).toEqual([...ENDPOINT_KEYS].sort());
     expect(Object.keys(schema.properties.target.oneOf[1].properties).sort()).toEqual([...AGENT_KEYS].sort());
     expect(Object.keys(schema.properties.target.oneOf[2].properties).sort()).toEqual([...PRESET_KEYS].sort());
+    expect(Object.keys(schema.properties.optimizer.oneOf[1].properties).sort()).toEqual([...AGENT_KEYS].sort());
+    expect(Object.keys(schema.properties.optimizer.oneOf[2].properties).sort()).toEqual([...PRESET_KEYS].sort());
     expect(schema.properties.run.properties.editBudget).toMatchObject({ type: 'integer', minimum: 1, maximum: 999, default: 4 });
   });
   it('is referenced by the example config, which the runner accepts', () => {

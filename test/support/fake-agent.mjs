@@ -15,6 +15,11 @@
 //              test/fixtures/agent-streams/ — its standard output, standard error and exit code
 // Workspace tasks (issue #42 item 4): every "In FILE, replace `A` with `B`." the skill states is
 // applied to FILE when its working folder holds it (only there: no path leaves the folder).
+// FAKE_AGENT_LLM_URL: the agent as the optimizer (issue #42 item 3) — its task (an optimizer's
+// prompt) goes to that OpenAI-compatible endpoint as the user message under
+// the agent's own system prompt, as a harness's model gets it (FAKE_AGENT_LLM_MODEL its model,
+// FAKE_AGENT_LLM_KEY its key: the agent's own login), and the model's reply is the answer; a refused
+// request is printed in the API's words and exits 1, as the published CLIs do.
 // FAKE_AGENT_ORPHAN=1: first start a process that inherits stdout and sleeps a minute (a dev server,
 // a watcher), its pid appended to FAKE_AGENT_STATE/orphans.log.
 // FAKE_AGENT_STATE: a folder where flaky and slow-once remember the tasks they failed once, and
@@ -110,6 +115,27 @@ function firstTime(task) {
   return true;
 }
 
+/** The agent's model answers the task (an optimizer's prompt): its reply on standard output. */
+async function askModel(prompt) {
+  const res = await fetch(`${process.env.FAKE_AGENT_LLM_URL}/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${process.env.FAKE_AGENT_LLM_KEY ?? ''}` },
+    body: JSON.stringify({
+      model: process.env.FAKE_AGENT_LLM_MODEL ?? 'sim-optimizer',
+      messages: [
+        { role: 'system', content: 'You are a coding agent working in a terminal. Do what the user asks.' },
+        { role: 'user', content: prompt },
+      ],
+    }),
+  });
+  const body = await res.json().catch(() => ({}));
+  if (!res.ok) {
+    process.stderr.write(`Error: ${res.status} ${body.error?.message ?? res.statusText}\n`);
+    process.exit(1);
+  }
+  process.stdout.write(`${body.choices?.[0]?.message?.content ?? ''}\n`);
+}
+
 const task = readTask();
 if (state) {
   mkdirSync(state, { recursive: true });
@@ -131,6 +157,8 @@ if (mode === 'replay') {
   if (run.stderr) process.stderr.write(readFileSync(join(dir, run.stderr), 'utf8'));
   if (run.stdout) process.stdout.write(readFileSync(join(dir, run.stdout), 'utf8'));
   process.exitCode = run.exit;
+} else if (process.env.FAKE_AGENT_LLM_URL) {
+  await askModel(task);
 } else if (mode === 'logged-out') {
   process.stderr.write('Error: Your access token could not be refreshed. Please log in again (codex login).\n');
   process.exit(1);

@@ -7,6 +7,7 @@
  * Harnesses also ask housekeeping questions (a title, a memory update, a next-speaker check):
  * those are their own stage and never count as the target's answers.
  */
+import { stageOf } from '../../src/core/simulators/demo-optimizer';
 import { parseQuestion } from './rule-world';
 import type { AgentReply, WireMessage } from './llm-server';
 
@@ -107,6 +108,21 @@ function contextOf(turn: HarnessTurn): string {
 export function taskOf(messages: readonly WireMessage[]): string {
   const users = messages.filter((m) => m.role === 'user').map((m) => textOf(m.content));
   return users.find((u) => parseQuestion(u)) ?? users[users.length - 1] ?? '';
+}
+
+/**
+ * An optimizer's prompt a harness was given as its task (an agent CLI as the optimizer, issue #42
+ * item 3), under the harness's own system prompt: the stage its words announce, and the prompt —
+ * or null for any other task.
+ */
+export function optimizerTaskOf(messages: readonly WireMessage[]): { stage: string; prompt: string } | null {
+  for (const m of messages) {
+    if (m.role !== 'user') continue;
+    const prompt = textOf(m.content);
+    const stage = stageOf({ messages: [{ role: 'system', content: prompt }] });
+    if (stage !== 'target') return { stage, prompt };
+  }
+  return null;
 }
 
 /** The skill this turn would load, when the harness lists one that matches the task. */

@@ -16,7 +16,7 @@ import { createBatchRoutes, type BatchRecord, type BatchServerOptions, type Chat
 import { agenticOptimizerAnswer } from './agentic-optimizer';
 import { agenticPolicy } from './agentic-target';
 import { simulatedUserReply, type UserSimulatorKind } from './simulated-user';
-import { harnessTurn, housekeepingOf, housekeepingReply, skillToLoad, textOf } from './harness-agent';
+import { harnessTurn, housekeepingOf, housekeepingReply, optimizerTaskOf, skillToLoad, textOf } from './harness-agent';
 import { chatOfResponses, reasoningLedger, responseOfChat, writeResponseEvents, type ResponsesBody } from './responses-route';
 import { capabilityRefusal, type CapabilityOptions, type CapabilityRequest } from './capability-rules';
 
@@ -340,7 +340,10 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
   };
   const answer = (body: ChatBody, auth: string, headerNames: string[], viaBatch = false): ChatOutcome => {
     const housekeeping = housekeepingOf(String(body.messages?.find((m) => m.role === 'system')?.content ?? ''));
-    const stage = housekeeping ? 'housekeeping' : stageOf(body);
+    const named = housekeeping ? 'housekeeping' : stageOf(body);
+    // An agent CLI as the optimizer: its model reads the optimizer's prompt as the harness's task.
+    const asked = named === 'target' ? optimizerTaskOf(body.messages ?? []) : null;
+    const stage = asked?.stage ?? named;
     const model = body.model ?? '';
     const tier = (body as { service_tier?: string }).service_tier;
     const wire = (body as CapabilityRequest).wire;
@@ -406,8 +409,8 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
       record(0);
       return { status: 0, hang: fault.kind };
     }
-    const system = body.messages?.find((m) => m.role === 'system')?.content ?? '';
-    const user = body.messages?.filter((m) => m.role === 'user').map((m) => m.content).join('\n') ?? '';
+    const system = asked?.prompt ?? body.messages?.find((m) => m.role === 'system')?.content ?? '';
+    const user = asked?.prompt ?? body.messages?.filter((m) => m.role === 'user').map((m) => m.content).join('\n') ?? '';
     let text: string;
     if (fault?.kind === 'empty' || fault?.kind === 'length_empty') text = '';
     else if (housekeeping) text = housekeepingReply(housekeeping);
