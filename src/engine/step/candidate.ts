@@ -27,6 +27,7 @@ import type { RepairStep } from '../artifacts';
 import { okRows } from '../rollout';
 import { rankAndSelect } from './rank-edits';
 import { editsAhead, onPlateau } from './look-ahead';
+import { dropRiders } from './riders';
 import type { RolloutRow } from '../types';
 
 export interface CandidateInput {
@@ -141,6 +142,22 @@ export async function buildCandidate(ctx: EngineContext, a: CandidateInput): Pro
       const ahead = await lookAhead(ctx, { ...a, bundle, check, base, checkBundle }, 'plateau');
       bundle = ahead.bundle;
       check = ahead.check;
+    }
+    if (c.dropRiders && check.improved) {
+      // An edit that carried none of the gains would ride into the skill and block its family's right rule.
+      const checkEdits = (phase: string, edits: Edit[]) => checkBundle(phase, bundleOf(a.current, edits));
+      const kept = await dropRiders(ctx, {
+        key: a.key,
+        current: a.current,
+        edits: bundle.edits,
+        check,
+        base,
+        checkEdits,
+      });
+      if (kept) {
+        bundle = bundleOf(a.current, kept.edits);
+        check = kept.check;
+      }
     }
     await putStepArtifact(ctx, a.key, 'check', checkArtifact(check));
   }
