@@ -17,6 +17,7 @@ import type { LlmUsage, RunStore } from './ports';
 import type { ArtifactRecord } from './types';
 import type { JsonObject } from '../core/basics/json-extract';
 import { checkpointKey, epochKey, stepKey } from './keys';
+import type { StabilityRecord } from './stability';
 import type { TrajectoryEntry } from '../core/agent/trajectory';
 
 // The values of the appendix and review artifacts live here, beside the others: the stages that
@@ -111,6 +112,20 @@ export interface LookAheadArtifact {
   taken: boolean;
 }
 
+/** Riders (issue #43): each edit of a bundle that gained train items, left out on those gains. */
+export interface RidersArtifact {
+  /** The gained train items each left-out edit was scored on. */
+  gains: string[];
+  /** Per edit: the gains the bundle without it lost (none: a rider). */
+  probes: { index: number; edit: Edit; lost: string[] }[];
+  /** The riders left out of the bundle (empty: none, or every edit alone was one). */
+  dropped: Edit[];
+  /** The bundle without them, checked on the same train items (null: not checked). */
+  after: DeltaSummary | null;
+  /** The bundle without them went on to the gate. */
+  taken: boolean;
+}
+
 export interface RepairArtifact {
   regressed: string[];
   fixed: string[];
@@ -193,6 +208,8 @@ export interface GateArtifact {
   rule?: GateRuleVerdict | null;
   /** An undecided posterior verdict that asked for more evidence before deciding (issue #40). */
   evidence?: EvidenceRecord | null;
+  /** pass^k of both sides on validation when the run asks that it not fall (issue #43). */
+  stability?: StabilityRecord | null;
 }
 
 /** What an undecided gate bought before deciding: more samples per item, and how the verdict moved. */
@@ -237,6 +254,8 @@ export interface StepArtifacts {
   ahead: LookAheadArtifact;
   /** Looking one step ahead at the items a repaired bundle still broke (issue #40). */
   escape: LookAheadArtifact;
+  /** Edits that carried no gain, left out before the gate (issue #43). */
+  riders: RidersArtifact;
   /** The bundle applied to the current skill: the ranked edits, repaired. */
   candidate_edits: Edit[];
   apply_report: EditReportRow[];
@@ -275,6 +294,7 @@ const NAMES: readonly StepArtifactName[] = [
   'repair',
   'ahead',
   'escape',
+  'riders',
   'candidate_edits',
   'apply_report',
   'gate',

@@ -27,7 +27,7 @@ import {
 import { judgeByRule, type GateRuleVerdict } from '../core/verdict/gate-rules';
 import { resamples, type NoisePolicy } from '../core/verdict/noise';
 import { hardValue, type ItemPair, type PairedVerdict } from '../core/verdict/paired-verdict';
-import type { RunConfig } from '../core/config/run-config';
+import { testTries, type RunConfig } from '../core/config/run-config';
 import type { EngineContext } from './context';
 import type { RunDataset } from './types';
 import {
@@ -44,6 +44,7 @@ import {
 import type { Comparison, FlipUnits } from './verdict';
 import type { EvidenceRecord } from './artifacts';
 import type { Weighed } from './weigh';
+import { measureStability, type StabilityRecord } from './stability';
 import { pooledBetter, type ItemShift } from '../core/verdict/paired-posterior';
 
 /** What a step's train check said of its candidate: the tie-break reads `strict`. */
@@ -90,6 +91,8 @@ export interface GatedCandidate {
   recheck?: BestRecheck | null;
   /** An undecided verdict's extra samples (issue #40); null when it decided on the run's samples. */
   evidence?: EvidenceRecord | null;
+  /** pass^k of both sides when `gateStability` asked (issue #43); null otherwise. */
+  stability?: StabilityRecord | null;
 }
 
 /** An undecided verdict asks up to this many times the run's samples per side and item. */
@@ -310,6 +313,17 @@ export async function gateCandidate(
     decision = acceptTie(before, scored, b.beats || b.ties);
   }
   if (j.rule && !j.rule.allowed) decision = reject;
+  let stability: StabilityRecord | null = null;
+  if (c.gateStability && isAccept(decision.action)) {
+    // Better on average is not enough: the candidate must pass its items at least as reliably (pass^k).
+    stability = await measureStability(ctx, {
+      phase: a.phase,
+      skills: { ref: reference, cand: a.candidate },
+      pairs: cmp.cmp.pairs,
+      k: Math.max(2, testTries(c, ctx.agent.active)),
+    });
+    if (!stability.held) decision = reject;
+  }
   let recheck: BestRecheck | null = null;
   if (
     c.recheckBest &&
@@ -325,5 +339,5 @@ export async function gateCandidate(
       ? { ...decision, state: { ...decision.state, currentScore: recheck.candidate, bestScore: recheck.candidate } }
       : { action: 'accept', state: { ...decision.state, bestSkill, bestScore, bestStep, bestOrigin } };
   }
-  return { decision, ...base, units, tieBreak: j.tieBreak, rule: j.rule, recheck, evidence };
+  return { decision, ...base, units, tieBreak: j.tieBreak, rule: j.rule, recheck, evidence, stability };
 }

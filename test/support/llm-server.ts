@@ -81,6 +81,11 @@ export interface ServerOptions extends BatchServerOptions, CapabilityOptions {
   targetNoise?: { miss: number; guess: number };
   /** Seeds the target's draws, so runs on separate servers see different noise. */
   noiseSeed?: number;
+  /**
+   * A single-answer target's own answer, before the world's: `draw` ∈ [0, 1) is the k-th identical
+   * prompt's draw, as for `targetNoise` (a flaky rule, issue #43). Undefined: the world answers.
+   */
+  targetHook?: (system: string, user: string, draw: number) => string | undefined;
   /** Hard worlds: the world's own spec (its families, grade marks, blind families, start), in place of the named world's. */
   spec?: HardWorldSpec;
   /** Hard worlds: share of bundle repairs that also slip in a harmful or broad rule. */
@@ -227,6 +232,8 @@ function targetAnswer(system: string, user: string, opts: ServerOptions, draw: n
   const spec = worldSpec(opts);
   // The activation track's question (prompts/rollout-trigger.md): would the agent load the skill?
   const trigger = isTriggerPrompt(system);
+  const own = trigger ? undefined : opts.targetHook?.(system, user, draw);
+  if (own !== undefined) return `Looking at the question and the rules.\n<answer>${own}</answer>`;
   let answer = trigger
     ? triggerDecision(system, user)
     : spec
@@ -450,7 +457,8 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
       const prompt = `${system}\n\u0000${user}`;
       const k = samples.get(prompt) ?? 0;
       samples.set(prompt, k + 1);
-      text = targetAnswer(system, user, options, options.targetNoise ? hashFraction(`target noise|${options.noiseSeed ?? 0}|${k}|${prompt}`) : 1);
+      const drawn = options.targetNoise || options.targetHook;
+      text = targetAnswer(system, user, options, drawn ? hashFraction(`target noise|${options.noiseSeed ?? 0}|${k}|${prompt}`) : 1);
     } else {
       const answer = JSON.stringify(
         stage === 'describe_skill'

@@ -108,6 +108,13 @@ export function makeHardWorldItems(spec: HardWorldSpec = HARD_WORLD): HardWorldI
   });
 }
 
+/** A wrong guess at a family's rule: its form, another digit (issue #43's rider). */
+export function wrongRuleText(topic: string): string {
+  const code = topicCode(topic);
+  const wrong = `${code.slice(0, 3)}${(Number(code.slice(3)) + 1) % 10}`;
+  return `- For ${topic} specimens, use the prefix ${wrong}: answer ${wrong}-<specimen number>.`;
+}
+
 /** The hard worlds' simulated target, without noise: what it answers given the rules the prompt states. */
 export function hardTargetAnswer(systemPrompt: string, question: string, spec: HardWorldSpec = HARD_WORLD): string {
   const q = parseQuestion(question);
@@ -117,7 +124,9 @@ export function hardTargetAnswer(systemPrompt: string, question: string, spec: H
   const broad = BROAD_RULES.map((b) => ({ ...b, at: systemPrompt.indexOf(b.key) }))
     .filter((b) => b.at >= 0)
     .sort((a, b) => a.at - b.at)[0];
-  const code = broad ? `${topic.slice(0, 3).toUpperCase()}${broad.digit}` : systemPrompt.includes(ruleKey(topic)) ? topicCode(topic) : null;
+  // A family's first stated prefix rule wins: a wrong guess stated before the right rule hides it (issue #43).
+  const stated = new RegExp(`For ${topic} specimens, use the prefix ([A-Z]{3}\\d)`).exec(systemPrompt)?.[1];
+  const code = broad ? `${topic.slice(0, 3).toUpperCase()}${broad.digit}` : (stated ?? (systemPrompt.includes(ruleKey(topic)) ? topicCode(topic) : null));
   const grade = spec.grades[topic] && systemPrompt.includes(gradeKey(topic, spec.grades)) ? ` grade ${spec.grades[topic]}` : '';
   return `${code ? `${code}-${q.specimen}` : 'unknown'}${grade}`;
 }

@@ -152,11 +152,13 @@ export function estimateRunCalls(
       let items = 0;
       let patchesF = 0;
       let patchesS = 0;
+      let fails = 0;
       for (let b = 0; b < c.accumulation; b++) {
         const start = (s * c.accumulation + b) * c.batchSize;
         const n = start < sizes.train ? Math.min(c.batchSize, sizes.train - start) : Math.min(c.batchSize, sizes.train);
         const f = Math.round(n * (1 - acc));
         items += n;
+        fails += f;
         patchesF += Math.ceil(f / c.minibatchSize);
         patchesS += c.failureOnly ? 0 : Math.ceil((n - f) / c.minibatchSize);
       }
@@ -174,9 +176,13 @@ export function estimateRunCalls(
         const rounds = c.repairEdits && c.updateMode === 'patch' ? Math.max(1, c.repairRounds ?? 1) : 0;
         const blames = c.blameEdits ? rounds : 0;
         counts.trainCheck += items * (1 + rounds + blames) + blames * 5 * 2 * c.editBudget;
+        // Riders (issue #43): every edit left out on the gains (at most the failures), then the bundle without them checked.
+        if (c.dropRiders && c.updateMode === 'patch') counts.trainCheck += c.editBudget * fails + items;
         counts.repair += rounds;
       }
       counts.gate += N;
+      // Stability (issue #43): both skills tried up to k times on the validation items (those passed, at most all).
+      if (c.gateStability) counts.gate += 2 * N * (Math.max(2, testTries(c, a.agentic ?? false)) - 1);
       if (c.skillAwareReflection && c.updateMode === 'patch') {
         // Reminders change the current skill outside the gate: it is scored again, and a long list is compacted.
         counts.gate += N;

@@ -171,6 +171,13 @@ const KNOB_ROWS = [
     shownWhen: { key: 'gateRule', is: 'significance' },
   },
   {
+    key: 'gateStability',
+    label: 'Stability (pass^k must not fall)',
+    noun: 'stability criterion',
+    section: 'gate',
+    control: TOGGLE,
+  },
+  {
     key: 'gateConfidence',
     label: 'Gate confidence',
     noun: 'gate confidence',
@@ -245,6 +252,13 @@ const KNOB_ROWS = [
     key: 'lookAhead',
     label: 'Look one step ahead',
     noun: 'look-ahead',
+    section: 'safeguards',
+    control: TOGGLE,
+  },
+  {
+    key: 'dropRiders',
+    label: 'Drop riders',
+    noun: 'rider check',
     section: 'safeguards',
     control: TOGGLE,
   },

@@ -94,6 +94,11 @@ export interface RunConfig {
    */
   testRepeats: number;
   /**
+   * Stability as a gate criterion (issue #43): a candidate is accepted only if its pass^k on the
+   * validation items (k = the test's tries, at least 2) does not fall below the current skill's.
+   */
+  gateStability: boolean;
+  /**
    * Posterior verdicts (issue #32): the chance a candidate must have of knowing more validation items
    * than the current skill, the target's noise taken out (core/verdict/item-noise.ts); 0: a higher
    * mean. 0.7 by default: on the A/A world a higher mean accepted a neutral rewording in 10 of 16
@@ -116,6 +121,8 @@ export interface RunConfig {
   carryEdits: boolean;
   /** A candidate that neither fixes nor breaks a train item looks one step ahead: the next step's edits join it (issue #32). */
   lookAhead: boolean;
+  /** Before the gate, leave out edits of a bundle that carried none of its train gains (riders, issue #43). */
+  dropRiders: boolean;
   /** Steering: pause at each candidate so a person approves or vetoes its edits before the gate. */
   reviewEdits: boolean;
   /** Accept a validation tie when train improves strictly and no validation item regresses. */
@@ -188,6 +195,7 @@ export const DEFAULT_RUN_CONFIG: RunConfig = {
   evalTest: true,
   testNoSkill: true,
   testRepeats: 0,
+  gateStability: false,
   gateConfidence: 0.7,
   earlyStopGate: true,
   screenEdits: true,
@@ -197,6 +205,7 @@ export const DEFAULT_RUN_CONFIG: RunConfig = {
   blameEdits: true,
   carryEdits: false,
   lookAhead: true,
+  dropRiders: false,
   tieBreak: true,
   settleVerdicts: true,
   maxSamples: 3,

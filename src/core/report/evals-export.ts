@@ -4,9 +4,10 @@
  * expected_output, files, assertions}]}` — so the cases a skill was trained on travel with it.
  * It reads back through the dataset importer (core/dataset/dataset-parse.ts) to the same questions,
  * answers and rubrics. The run's split and its lift on test go in `metadata`, which readers
- * of the format ignore.
+ * of the format ignore; with several tries per test item, so do each skill's pass^k and flip rate.
  */
 import type { LiftInterval } from '../verdict/lift';
+import type { PassK } from '../verdict/pass-k';
 import type { DatasetItem, SplitName } from '../dataset/dataset-types';
 import { skillName } from '../skill/skill-file';
 import type { ToolSpec } from '../agent/tool-spec';
@@ -37,6 +38,8 @@ export interface EvalsFile {
     splits: Partial<Record<SplitName, string[]>>;
     /** Pass rate on test of each skill the run measured (best, initial, none…). */
     test?: Record<string, number>;
+    /** With several tries per test item (issue #43): each skill's pass^1, pass^k and item flip rate. */
+    passK?: Record<string, PassK>;
     /** The best skill's lift over the starting skill on test, with the target's noise taken out. */
     lift?: { estimate: number; interval: [number, number]; level: number; n: number; uncertain: boolean };
   };
@@ -67,7 +70,7 @@ export function toEvalsFile(a: {
   items: readonly DatasetItem[];
   splits?: Partial<Record<SplitName, readonly string[]>>;
   runName?: string;
-  tests?: { skill: string; hard: number }[];
+  tests?: { skill: string; hard: number; passK?: PassK }[];
   lift?: LiftInterval;
   /** The dataset's own tools (an agent's run). */
   tools?: readonly ToolSpec[];
@@ -100,6 +103,9 @@ export function toEvalsFile(a: {
       ...(a.runName ? { run: a.runName } : {}),
       splits,
       ...(a.tests?.length ? { test: Object.fromEntries(a.tests.map((t) => [t.skill, t.hard])) } : {}),
+      ...(a.tests?.some((t) => t.passK)
+        ? { passK: Object.fromEntries(a.tests.flatMap((t) => (t.passK ? [[t.skill, { ...t.passK }]] : []))) }
+        : {}),
       ...(l
         ? { lift: { estimate: l.estimate, interval: l.interval, level: l.level, n: l.n, uncertain: l.uncertain } }
         : {}),

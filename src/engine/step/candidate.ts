@@ -27,6 +27,7 @@ import type { RepairStep } from '../artifacts';
 import { okRows } from '../rollout';
 import { rankAndSelect } from './rank-edits';
 import { editsAhead, onPlateau } from './look-ahead';
+import { dropRiders } from './riders';
 import type { RolloutRow } from '../types';
 
 export interface CandidateInput {
@@ -142,6 +143,22 @@ export async function buildCandidate(ctx: EngineContext, a: CandidateInput): Pro
       bundle = ahead.bundle;
       check = ahead.check;
     }
+    if (c.dropRiders && check.improved) {
+      // An edit that carried none of the gains would ride into the skill and block its family's right rule.
+      const checkEdits = (phase: string, edits: Edit[]) => checkBundle(phase, bundleOf(a.current, edits));
+      const kept = await dropRiders(ctx, {
+        key: a.key,
+        current: a.current,
+        edits: bundle.edits,
+        check,
+        base,
+        checkEdits,
+      });
+      if (kept) {
+        bundle = bundleOf(a.current, kept.edits);
+        check = kept.check;
+      }
+    }
     await putStepArtifact(ctx, a.key, 'check', checkArtifact(check));
   }
   await putStepArtifact(ctx, a.key, 'candidate_edits', bundle.edits);
@@ -214,13 +231,15 @@ async function lookAhead(
 }
 
 /**
- * A check that fixed a train item: one likelier gained than not, or at least one gained in
- * expectation. Four items answered right at last, each 0.47 likely gained on a target whose few
- * repeats leave its noise in doubt, are two items fixed, not none (issue #40: a deterministic world's
- * plateau crossed or not on that knife-edge, 1.00 against 0.79 held-out).
+ * A check that fixed train items, not only parts of answers. By the mean, a strict hard gain: one item
+ * fixed. A posterior check is already on hard answers, so any expected gain counts: items answered
+ * right at last, each only 0.47 likely gained on a target whose few repeats leave its noise in doubt,
+ * are a gain even when they sum to less than one item — a train batch raised 0.90 → 1.00 was dropped
+ * for an empty `improved` list (issue #43, 3b; issue #40 took four such items, two in expectation).
  */
 function fixesOne(check: TrainCheck): boolean {
-  return check.delta.improved.length > 0 || (check.verdict?.posterior?.gain ?? 0) >= 1;
+  const posterior = check.verdict?.posterior;
+  return posterior ? posterior.gain > 0 : check.delta.improved.length > 0;
 }
 
 /**

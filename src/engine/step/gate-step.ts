@@ -96,6 +96,7 @@ export async function gateStep(session: TrainSession, s: Scoring, a: GateStepInp
     carried: patch?.carried ?? 0,
     rule: gated.rule,
     evidence: gated.evidence ?? null,
+    stability: gated.stability ?? null,
     tieBreak: gated.tieBreak
       ? {
           accepted: gated.tieBreak.accepted,

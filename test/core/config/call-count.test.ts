@@ -102,7 +102,7 @@ describe('run estimate', () => {
 
   it('counts the train check (at most the batch, again after each repair round) and the repair calls', () => {
     const sizes = { train: 80, val: 10, test: 0 };
-    const one = { ...DEFAULT_RUN_CONFIG, epochs: 1, repairRounds: 1, blameEdits: false };
+    const one = { ...DEFAULT_RUN_CONFIG, epochs: 1, repairRounds: 1, blameEdits: false, dropRiders: false };
     const off = estimateRunCalls({ ...one, trainCheck: false }, sizes);
     const on = estimateRunCalls({ ...one, trainCheck: true, repairEdits: true }, sizes);
     const noRepair = estimateRunCalls({ ...one, trainCheck: true, repairEdits: false }, sizes);
@@ -113,9 +113,22 @@ describe('run estimate', () => {
     expect(noRepair.repair).toBe(0);
     expect(totalCalls(on, TARGET_STAGES) - totalCalls(off, TARGET_STAGES)).toBe(160);
     // Issue #19: a second round and a leave-one-out blame after each (every edit left out on 5 items, then a re-check).
-    const full = estimateRunCalls({ ...DEFAULT_RUN_CONFIG, epochs: 1, repairRounds: 2, blameEdits: true }, sizes);
+    const full = estimateRunCalls({ ...one, repairRounds: 2, blameEdits: true }, sizes);
     expect(full.repair).toBe(4);
     expect(full.trainCheck).toBe(5 * full.rollout + 2 * 2 * 5 * 2 * DEFAULT_RUN_CONFIG.editBudget);
+    // Issue #43: riders — every edit left out on the step's gains (at most its failures), then one more check.
+    const riders = estimateRunCalls({ ...one, dropRiders: true }, sizes);
+    expect(riders.trainCheck - on.trainCheck).toBe(2 * (DEFAULT_RUN_CONFIG.editBudget * 20 + 40));
+  });
+
+  it('prices the stability criterion: both skills tried up to k times on validation per step (issue #43)', () => {
+    const sizes = { train: 80, val: 10, test: 0 };
+    const one = { ...DEFAULT_RUN_CONFIG, epochs: 1 };
+    const off = estimateRunCalls(one, sizes);
+    // Two steps of 40; k = 2 for a single answer (its test tries one), 3 for an agent.
+    expect(estimateRunCalls({ ...one, gateStability: true }, sizes).gate - off.gate).toBe(2 * 2 * 10 * 1);
+    const agent = estimateRunCalls(one, sizes, { agentic: true });
+    expect(estimateRunCalls({ ...one, gateStability: true }, sizes, { agentic: true }).gate - agent.gate).toBe(2 * 2 * 10 * 2);
   });
 
   it('counts a short last batch and judge calls', () => {

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { importDatasetText } from '../../../src/core/dataset/dataset-import';
 import { toEvalsFile } from '../../../src/core/report/evals-export';
+import { passKOf } from '../../../src/core/verdict/pass-k';
 import type { DatasetItem } from '../../../src/core/dataset/dataset-types';
 
 const item = (id: string, patch: Partial<DatasetItem> = {}): DatasetItem => ({ id, question: `Q ${id}?`, answers: [`A-${id}`], fields: {}, ...patch });
@@ -34,6 +35,14 @@ describe('evals.json export', () => {
     const f = toEvalsFile({ skillName: 'x', items: [item('1')], tests: [{ skill: 'initial', hard: 0.1 }, { skill: 'best', hard: 0.6 }], lift });
     expect(f.metadata.test).toEqual({ initial: 0.1, best: 0.6 });
     expect(f.metadata.lift).toEqual({ estimate: 0.48, interval: [0.3, 0.66], level: 0.95, n: 40, uncertain: false });
+    expect(f.metadata.passK).toBeUndefined();
+  });
+
+  it('carries each skill’s pass^k and flip rate when the test tried items several times (issue #43)', () => {
+    // Two items tried three times: 3 of 3 and 1 of 3 passes — pass^1 4/6, pass^3 (1 + 0) / 2, one item of two flipped.
+    const best = passKOf([{ n: 3, passes: 3 }, { n: 3, passes: 1 }], 3)!;
+    const f = toEvalsFile({ skillName: 'x', items: [item('1')], tests: [{ skill: 'best', hard: 0.5, passK: best }, { skill: 'none', hard: 0 }] });
+    expect(f.metadata.passK).toEqual({ best: { k: 3, passAt1: 4 / 6, passAtK: 0.5, flipRate: 0.5, items: 2, short: 0 } });
   });
 
   it('round-trips any question, answer and rubric (property)', () => {
