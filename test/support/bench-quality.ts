@@ -34,7 +34,11 @@
  *   the same loop reflecting on final answers only (bench-agentic.ts);
  * - mcp-agentic: the agentic world's tools served by a real MCP server (bench-mcp.ts);
  * - simulated-user / simulated-user-noisy: conversations with simulated users whose goals hold
- *   facts the agent must ask for (bench-simulated-user.ts).
+ *   facts the agent must ask for (bench-simulated-user.ts);
+ * - retail / retail-no-trajectories (issue #43): a stateful store in an environment module's state,
+ *   scored by its final state, and the same loop whose analysts see final answers only
+ *   (bench-retail.ts). Both also run by default, on DEFAULT_RETAIL_SEEDS seeds (`--seeds=N` sets
+ *   them; `--world=retail,retail-no-trajectories --seeds=8` runs them alone), each with a summary line.
  * Each seed gets its own server (its own noise seed), so runs never share a target's draws.
  * Beside the totals (issue #32): training target calls until the exported best first scores 0.95
  * held-out (bench-calls.ts) and by call stage; the verdict figures — runs and steps that accept,
@@ -60,7 +64,7 @@ import type { RolloutRow, RunDataset, RunSummary } from '../../src/engine/types'
 import type { ToolEnvironment } from '../../src/engine/environment';
 import { loadPrompts } from './prompts';
 import { fallibleOptimizer, generatedSets, trainWorlds, worldLine } from './bench-generated';
-import { byFeature, setFigures } from './generated-figures';
+import { byFeature, percentile, setFigures } from './generated-figures';
 import { callsByStage, callsToHeldOut } from './bench-calls';
 import { AA_WORLD, aaOptimizerAnswer } from './aa-world';
 import { testEndpoint } from './endpoints';
@@ -69,6 +73,7 @@ import { startLlmServer, type ServerOptions } from './llm-server';
 import { ACTIVATION_WORLDS, activationSeed, aggregateActivation } from './bench-activation';
 import { MCP_WORLDS, mcpSeed } from './bench-mcp';
 import { SIMULATED_USER_WORLDS, simulatedUserSeed } from './bench-simulated-user';
+import { DEFAULT_RETAIL_SEEDS, RETAIL_WORLDS, retailLine, retailSeed } from './bench-retail';
 import { AGENTIC_WORLDS, agenticSeed, agenticSummary, agenticTable, aggregateAgentic, type AgenticSeedResult } from './bench-agentic';
 import { BROAD_PAIRS_WORLD, BROAD_WORLD, HARD_WORLD, hardTargetAnswer, makeHardWorldItems, simulatedTargetAnswer, type HardWorldItem, type HardWorldSpec } from './rule-world';
 
@@ -380,6 +385,10 @@ export async function main(argv: string[]): Promise<number> {
   const agenticWorlds = pick(AGENTIC_WORLDS);
   const mcpWorlds = pick(MCP_WORLDS);
   const userWorlds = pick(SIMULATED_USER_WORLDS);
+  // The stateful retail world and its ablation also run by default, on fewer seeds (--seeds=N sets them).
+  const byDefault = !all && !named.length;
+  const retailWorlds = byDefault ? [...RETAIL_WORLDS] : pick(RETAIL_WORLDS);
+  const retailSeeds = byDefault && !arg('seeds') ? seeds.slice(0, DEFAULT_RETAIL_SEEDS) : seeds;
   const sets = generatedSets(arg, all || named.length ? 0 : DEFAULT_GENERATED);
   // --off=a,b / --on=a,b switch single mechanisms off or on (ablations of the defaults).
   const flags = (name: string, value: boolean) => Object.fromEntries((arg(name) ?? '').split(',').filter(Boolean).map((k) => [k, value]));
@@ -446,6 +455,15 @@ export async function main(argv: string[]): Promise<number> {
     for (let i = 0; i < seeds.length; i += 2) results.push(...(await Promise.all(seeds.slice(i, i + 2).map(train))));
     out[world] = aggregateAgentic(results);
     if (argv.includes('--table')) for (const line of agenticTable(world, String(out.mode), results)) console.log(line);
+  }
+  // The stateful retail world beside its ablation without trajectories (bench-retail.ts).
+  for (const world of retailWorlds) {
+    const results: AgenticSeedResult[] = [];
+    for (let i = 0; i < retailSeeds.length; i += 2)
+      results.push(...(await Promise.all(retailSeeds.slice(i, i + 2).map((s) => retailSeed(world, s, knobs, { noise })))));
+    out[world] = { ...aggregateAgentic(results), p10HeldOut: percentile(results.map((r) => r.heldOut), 0.1) };
+    if (argv.includes('--table')) for (const line of agenticTable(world, String(out.mode), results)) console.log(line);
+    console.log(retailLine(world, String(out.mode), results));
   }
   // The activation track's worlds: the description trained on trigger queries (bench-activation.ts).
   for (const world of activationWorlds) {
