@@ -83,7 +83,7 @@ describe('pi as the optimizer (issue #42 item 3)', () => {
     const asked = srv.log.filter((e) => e.stage === 'reflect_failure');
     expect(asked.length).toBeGreaterThan(0);
     expect(srv.log.length).toBeLessThanOrEqual(6); // two analysts and a merge here: a few pi runs
-    expect(asked.every((e) => e.status === 200 && e.params.includes('tools'))).toBe(true);
+    expect(asked.every((e) => e.status === 200 && e.params?.includes('tools'))).toBe(true);
     const best = readFileSync(join(dir, 'trained', 'best-skill.md'), 'utf8');
     expect(TOPICS.some((t) => best.includes(ruleText(t)))).toBe(true);
     // pi's own token counts, not an estimate from characters.
