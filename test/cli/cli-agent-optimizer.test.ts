@@ -99,6 +99,13 @@ describe('an agent CLI as the optimizer (issue #42 item 3)', () => {
     );
   }, 180_000);
 
+  it('doctor probes no agent CLI and asks for no key', async () => {
+    const r = await cli(['doctor', '--config', 'agents.json'], '');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('target fake-agent: an agent CLI, not probed here');
+    expect(r.stderr).toContain('optimizer fake-optimizer: an agent CLI, not probed here');
+  }, 60_000);
+
   it('a refused login of the optimizer’s agent stops the run at once, naming the optimizer', async () => {
     const before = optimizerCalls().length;
     const r = await cli(['train', '--config', 'agents.json', '--out', 'refused'], 'sk-expired');
