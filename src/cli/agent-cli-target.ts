@@ -254,6 +254,8 @@ function fromStream(r: Attempt, stream: HarnessRun, estimate: () => HarnessAnswe
               promptTokens: stream.usage.inputTokens,
               completionTokens: stream.usage.outputTokens,
               reasoningTokens: 0,
+              // Its own figure (pi, Claude Code, OpenCode report one): billed when the role has no price.
+              ...(stream.usage.costUsd ? { reportedUsd: stream.usage.costUsd } : {}),
             },
           }
         : { usage: estimate(), usageEstimated: true }),

@@ -17,7 +17,8 @@ export function emptyUsage(): StageUsage {
 }
 
 export function costOf(usage: LlmUsage, price: Price | undefined): number {
-  if (!price) return 0;
+  // Without a price, what an agent CLI reported it cost (issue #42); a price the person gave wins.
+  if (!price) return usage.reportedUsd ?? 0;
   // Reasoning tokens are billed as output and are already part of completion tokens; prompt
   // tokens the endpoint served from its cache are billed at the cached-input price (issue #44).
   const cached = Math.min(usage.cachedTokens ?? 0, usage.promptTokens);
@@ -96,6 +97,7 @@ export class Meter {
       s.completionTokens += usage.completionTokens;
       s.reasoningTokens += usage.reasoningTokens;
       if (usage.cachedTokens) s.cachedTokens = (s.cachedTokens ?? 0) + usage.cachedTokens;
+      if (usage.reportedUsd) s.reportedUsd = (s.reportedUsd ?? 0) + usage.reportedUsd;
       s.costUsd += cost;
     }
     const c = (this.completionSeen[role] ??= { n: 0, tokens: 0, max: 0 });
@@ -136,6 +138,7 @@ export class Meter {
         s.completionTokens += u.completionTokens;
         s.reasoningTokens += u.reasoningTokens;
         if (u.cachedTokens) s.cachedTokens = (s.cachedTokens ?? 0) + u.cachedTokens;
+        if (u.reportedUsd) s.reportedUsd = (s.reportedUsd ?? 0) + u.reportedUsd;
         s.costUsd += cost;
       }
     }

@@ -22,6 +22,8 @@ export interface LlmUsage {
   reasoningTokens: number;
   /** Prompt tokens the endpoint served from its cache (billed at the cached-input price), when it says. */
   cachedTokens?: number;
+  /** What the call cost in USD as an agent CLI reported it (issue #42): billed when its role has no price. */
+  reportedUsd?: number;
 }
 
 export type RunStatus = 'idle' | 'running' | 'paused' | 'interrupted' | 'completed' | 'failed' | 'cancelled';
@@ -115,6 +117,8 @@ export interface StageUsage {
   reasoningTokens: number;
   /** Prompt tokens served from the endpoint's cache (issue #44), when it reported any. */
   cachedTokens?: number;
+  /** The cost agent CLIs reported for these calls (issue #42), kept so a restored meter bills it again. */
+  reportedUsd?: number;
   costUsd: number;
 }
 

@@ -83,6 +83,29 @@ describe('an agent CLI as the optimizer (issue #42 item 3)', () => {
     expect(reflected.every((c) => c.ok && c.raw.includes('```json'))).toBe(true); // repaired from the agent's text
   }, 180_000);
 
+  it('a transient failure of the optimizer’s agent is asked again: the same run, the same skill', async () => {
+    // Every first attempt at each optimizer prompt exits 1 with nothing said (a dropped connection).
+    const state = join(dir, 'flaky-state');
+    const config = JSON.parse(readFileSync(join(dir, 'agents.json'), 'utf8')) as { optimizer: { env: object } };
+    config.optimizer.env = { ...config.optimizer.env, FAKE_AGENT_MODE: 'flaky', FAKE_AGENT_STATE: state };
+    writeFileSync(join(dir, 'flaky.json'), JSON.stringify(config));
+    const r = await cli(['train', '--config', 'flaky.json', '--out', 'flaky', '--json'], 'sk-agent-login');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/no usable JSON|failed after retries/);
+    const tasks = readFileSync(join(state, 'runs.log'), 'utf8').trim().split('\n');
+    expect(tasks.length).toBe(2 * new Set(tasks).size); // each prompt failed once, then answered
+    expect(readFileSync(join(dir, 'flaky', 'best-skill.md'), 'utf8')).toBe(
+      readFileSync(join(dir, 'trained', 'best-skill.md'), 'utf8'),
+    );
+  }, 180_000);
+
+  it('doctor probes no agent CLI and asks for no key', async () => {
+    const r = await cli(['doctor', '--config', 'agents.json'], '');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('target fake-agent: an agent CLI, not probed here');
+    expect(r.stderr).toContain('optimizer fake-optimizer: an agent CLI, not probed here');
+  }, 60_000);
+
   it('a refused login of the optimizer’s agent stops the run at once, naming the optimizer', async () => {
     const before = optimizerCalls().length;
     const r = await cli(['train', '--config', 'agents.json', '--out', 'refused'], 'sk-expired');

@@ -36,7 +36,8 @@ beforeAll(async () => {
           api: 'openai-completions',
           apiKey: 'sk-pi-login',
           compat: { supportsDeveloperRole: false, supportsReasoningEffort: false },
-          models: [{ id: 'sim-optimizer' }],
+          // A price pi bills by (per million tokens): pi reports each run's cost, and the runner keeps it.
+          models: [{ id: 'sim-optimizer', cost: { input: 2, output: 8, cacheRead: 0, cacheWrite: 0 } }],
         },
       },
     }),
@@ -77,7 +78,7 @@ describe('pi as the optimizer (issue #42 item 3)', () => {
     const r = await cli(['train', '--config', 'pi-optimizer.json', '--out', 'trained', '--json']);
     expect(r.stderr).not.toMatch(/Stopped|problem|Set SKILLWRIGHT|no usable JSON/);
     expect(r.code, r.stderr).toBe(0); // a lift was accepted
-    const summary = JSON.parse(r.stdout) as { testInitial: number; testBest: number };
+    const summary = JSON.parse(r.stdout) as { testInitial: number; testBest: number; costUsd: number | null };
     expect(summary.testBest).toBeGreaterThan(summary.testInitial);
     // pi asked its model (the test server) with its own system prompt and tools, the prompt as its task.
     const asked = srv.log.filter((e) => e.stage === 'reflect_failure');
@@ -88,9 +89,15 @@ describe('pi as the optimizer (issue #42 item 3)', () => {
     expect(TOPICS.some((t) => best.includes(ruleText(t)))).toBe(true);
     // pi's own token counts, not an estimate from characters.
     const bundle = JSON.parse(readFileSync(join(dir, 'trained', 'run-bundle.json'), 'utf8')) as {
-      calls: { stage: string; usage: { promptTokens: number } }[];
+      calls: { stage: string; usage: { promptTokens: number; completionTokens: number; reportedUsd?: number } }[];
     };
     const reflected = bundle.calls.filter((c) => c.stage === 'reflect_failure');
     expect(reflected.every((c) => c.usage.promptTokens > 1000)).toBe(true); // pi's system prompt and tools
+    // pi's own cost of each run, at the price in its config, is the run's spend: no price was given here.
+    for (const c of bundle.calls)
+      expect(c.usage.reportedUsd).toBeCloseTo((c.usage.promptTokens * 2 + c.usage.completionTokens * 8) / 1e6, 9);
+    const reported = bundle.calls.reduce((a, c) => a + (c.usage.reportedUsd ?? 0), 0);
+    expect(summary.costUsd).toBeCloseTo(reported, 9);
+    expect(reported).toBeGreaterThan(0);
   }, 300_000);
 });

@@ -19,6 +19,20 @@ describe('meter', () => {
     expect(own.totalCostUsd).toBe(1);
   });
 
+  it('bills what an agent CLI reported when its role has no price; a given price wins; a restored meter keeps it (issue #42)', () => {
+    const reported = { ...usage, reportedUsd: 0.25 };
+    const m = new Meter({ target: { input: 1, output: 2 } }, {});
+    m.add('reflect', 'optimizer', reported);
+    m.add('reflect', 'optimizer', { ...usage, reportedUsd: 0.5 });
+    expect(m.totalCostUsd).toBe(0.75);
+    const again = new Meter({ target: { input: 1, output: 2 } }, {});
+    again.restore(m.snapshot());
+    expect(again.totalCostUsd).toBe(0.75);
+    const priced = new Meter({ optimizer: { input: 1, output: 2 } }, {});
+    priced.add('reflect', 'optimizer', reported);
+    expect(priced.totalCostUsd).toBe(3);
+  });
+
   it('reserves judge calls against the cap too', () => {
     const m = new Meter({ optimizer: { input: 1000, output: 1000 } }, { usd: 0.01 });
     expect(() => m.reserve('judge', 30_000)).toThrow(/budget cap of \$0\.01/);

@@ -157,8 +157,6 @@ if (mode === 'replay') {
   if (run.stderr) process.stderr.write(readFileSync(join(dir, run.stderr), 'utf8'));
   if (run.stdout) process.stdout.write(readFileSync(join(dir, run.stdout), 'utf8'));
   process.exitCode = run.exit;
-} else if (process.env.FAKE_AGENT_LLM_URL) {
-  await askModel(task);
 } else if (mode === 'logged-out') {
   process.stderr.write('Error: Your access token could not be refreshed. Please log in again (codex login).\n');
   process.exit(1);
@@ -166,6 +164,8 @@ if (mode === 'replay') {
   setInterval(() => undefined, 1000); // a stuck agent: only the runner's time limit ends it
 } else if (mode === 'flaky' && firstTime(task)) {
   process.exit(1);
+} else if (process.env.FAKE_AGENT_LLM_URL) {
+  await askModel(task);
 } else {
   log({ role: 'assistant', content: 'Reading the task and the skill.' });
   const skill = mode === 'clueless' ? '' : readSkill();

@@ -37,6 +37,14 @@ export async function doctor(args: CliArgs, io: CliIo): Promise<number> {
   const text = readText(path, 'config file');
   const { config, warnings } = parseCliConfig(text, args.config);
   warnings.forEach((w) => io.err(`warning: ${w}`));
+  // An agent CLI is no endpoint to probe (issue #42): it signs in its own way, and its first run tells.
+  for (const role of ['target', 'optimizer'] as const) {
+    const e = config.endpoints[role];
+    if (e.agentCommand)
+      io.err(
+        `${role} ${e.model}: an agent CLI, not probed here — it signs in its own way; its first run says if it cannot`,
+      );
+  }
   const checks = await checkConnections(runnerDeps(io), config.endpoints);
   for (const c of checks) said(c).forEach((line) => io.err(line));
   if (args.write) {
