@@ -9,7 +9,7 @@ import type { LlmPort } from '../engine/ports';
 import { createLlmPort } from '../llm/openai-client';
 import type { RunEndpoints, StoredEndpoint } from '../storage/schema';
 import { endpointConfig } from './endpoint-config';
-import { fail, type HostDeps, type KeyRole, type Outcome } from './ports';
+import { fail, type HostDeps, type EndpointRole, type Outcome } from './ports';
 
 export { endpointConfig };
 
@@ -24,8 +24,8 @@ export async function llmPortFor(
   /** An evaluation whose items talk with a simulated user calls the simulator (issue #31). */
   o: { conversations?: boolean } = {},
 ): Promise<Outcome<{ llm: LlmPort }>> {
-  const key = async (role: KeyRole, borrow?: KeyRole) => deps.keys.keyFor(role, endpoints, borrow);
-  const made = (e: StoredEndpoint, k: string, role: KeyRole) =>
+  const key = async (role: EndpointRole, borrow?: EndpointRole) => deps.keys.keyFor(role, endpoints, borrow);
+  const made = (e: StoredEndpoint, k: string, role: EndpointRole) =>
     endpointConfig(e, k, role === 'target' ? config.targetConcurrency : config.optimizerConcurrency, role);
   if (use === 'feedback') {
     const o = await key('optimizer', 'target');

@@ -9,7 +9,8 @@ import { type EngineContext } from '../context';
 import { gateOptions, scoreOnSelection } from '../validation-score';
 import { gateCandidate } from '../gate';
 import { policyOf, withFlips } from '../noise-ledger';
-import type { RunState, RunSummary, TestReport } from '../types';
+import type { RunState, RunSummary, TestReport, TransferReport } from '../types';
+import { confirmTransfer } from './transfer';
 import { scoreOnTest, type TestRole } from './test-split';
 
 import { activationTest } from '../activation';
@@ -87,6 +88,7 @@ export async function finish(session: TrainSession, prev: RunState): Promise<Run
   }
   const tests: TestReport[] = [];
   let lifts: Pick<RunSummary, 'lift' | 'liftOverNone'> = {};
+  let transfer: TransferReport | null = null;
   const testIds = c.testLimit > 0 ? data.splits.test.slice(0, c.testLimit) : data.splits.test;
   if (c.evalTest && testIds.length) {
     session.stage('test', session.totalSteps, c.epochs);
@@ -99,6 +101,8 @@ export async function finish(session: TrainSession, prev: RunState): Promise<Run
     const scored = await scoreOnTest(ctx, state, roles, testIds, { prefix: 'test', noise: 'run' });
     tests.push(...scored.tests);
     lifts = scored.lifts;
+    if (session.transfer)
+      transfer = await confirmTransfer(ctx, state, session.transfer, { tests, lift: lifts.lift }, testIds);
   }
   if (c.evalTest && state.activation && session.activation && session.activation.splits.test.length) {
     session.stage('activation', session.totalSteps, c.epochs);
@@ -126,6 +130,7 @@ export async function finish(session: TrainSession, prev: RunState): Promise<Run
     tests,
     testDelta: testGain(tests, 'best', 'initial'),
     ...lifts,
+    ...(transfer ? { transfer } : {}),
     finalTestDelta: testGain(tests, 'final', 'initial'),
     usage: structuredClone(ctx.meter.byStage),
     totalCostUsd: ctx.meter.totalCostUsd,
