@@ -298,6 +298,14 @@ export function cliConfigSchema(): Schema {
         additionalProperties: false,
       },
       target: { oneOf: [endpoint('target'), agentCli('target'), preset('target')] },
+      confirm: {
+        type: 'array',
+        minItems: 1,
+        maxItems: 8,
+        description:
+          'Targets that score the starting and the best skill on the test split after training, each like "target"; the report shows the lift under each and flags a ranking flip. Keys: the target\'s for one on its host, else SKILLWRIGHT_CONFIRM_API_KEY.',
+        items: { oneOf: [endpoint('target'), agentCli('target'), preset('target')] },
+      },
       optimizer: { oneOf: [endpoint('optimizer'), agentCli('optimizer'), preset('optimizer')] },
       judge: endpoint('judge'),
       userSimulator: endpoint('userSimulator'),

@@ -51,6 +51,7 @@ const KNOWN = new Set([
   'run',
   'split',
   'environment',
+  'confirm',
   '$schema',
 ]);
 export const ENDPOINT_KEYS: ReadonlySet<string> = new Set([
@@ -92,17 +93,17 @@ export const AGENT_KEYS: ReadonlySet<string> = new Set([
  * An agent CLI the runner starts: per item as the target (issue #31), per call as the optimizer
  * (issue #42 item 3). Its address is a stand-in.
  */
-function agentEndpoint(e: Record<string, unknown>, role: AgentRole): StoredEndpoint {
+function agentEndpoint(e: Record<string, unknown>, role: AgentRole, name: string = role): StoredEndpoint {
   for (const k of Object.keys(e))
     if (!AGENT_KEYS.has(k))
-      throw new ConfigError(`"${role}.${k}" is not an agent CLI setting (${[...AGENT_KEYS].join(', ')}).`);
+      throw new ConfigError(`"${name}.${k}" is not an agent CLI setting (${[...AGENT_KEYS].join(', ')}).`);
   const read = readAgentCommand(e);
-  if ('problem' in read) throw new ConfigError(`"${role}": ${read.problem}.`);
+  if ('problem' in read) throw new ConfigError(`"${name}": ${read.problem}.`);
   if (e.model !== undefined && (typeof e.model !== 'string' || !e.model.trim()))
-    throw new ConfigError(`"${role}.model" names the agent in reports; it must be a non-empty string.`);
+    throw new ConfigError(`"${name}.model" names the agent in reports; it must be a non-empty string.`);
   for (const k of ['timeoutMs', 'maxRetries'] as const)
     if (e[k] !== undefined && !(Number.isSafeInteger(e[k]) && (e[k] as number) >= (k === 'timeoutMs' ? 1 : 0)))
-      throw new ConfigError(`"${role}.${k}" must be a whole number${k === 'timeoutMs' ? ' of milliseconds' : ''}.`);
+      throw new ConfigError(`"${name}.${k}" must be a whole number${k === 'timeoutMs' ? ' of milliseconds' : ''}.`);
   return {
     baseURL: AGENT_CLI_URL,
     model: typeof e.model === 'string' ? e.model : read.command.command[0],
@@ -133,12 +134,12 @@ export const PRESET_KEYS: ReadonlySet<string> = new Set([
  * SKILLWRIGHT_OPTIMIZER_API_KEY), given to it in the one variable it reads; without, it signs in
  * its own way.
  */
-function presetEndpoint(e: Record<string, unknown>, role: AgentRole): StoredEndpoint {
+function presetEndpoint(e: Record<string, unknown>, role: AgentRole, name: string = role): StoredEndpoint {
   for (const k of Object.keys(e))
     if (!PRESET_KEYS.has(k))
-      throw new ConfigError(`"${role}.${k}" is not a harness preset setting (${[...PRESET_KEYS].join(', ')}).`);
+      throw new ConfigError(`"${name}.${k}" is not a harness preset setting (${[...PRESET_KEYS].join(', ')}).`);
   const r = expandHarness(e);
-  if ('problem' in r) throw new ConfigError(`"${role}": ${r.problem}.`);
+  if ('problem' in r) throw new ConfigError(`"${name}": ${r.problem}.`);
   const agent = agentEndpoint(
     {
       ...r.launch.command,
@@ -147,47 +148,67 @@ function presetEndpoint(e: Record<string, unknown>, role: AgentRole): StoredEndp
       maxRetries: e.maxRetries,
     },
     role,
+    name,
   );
   return { ...agent, ...(typeof e.baseURL === 'string' ? { baseURL: e.baseURL } : {}) };
 }
 
-function endpoint(v: unknown, role: string): StoredEndpoint {
+function endpoint(v: unknown, role: string, name = role): StoredEndpoint {
   if (!v || typeof v !== 'object' || Array.isArray(v))
-    throw new ConfigError(`"${role}" must be an object with "baseURL" and "model".`);
+    throw new ConfigError(`"${name}" must be an object with "baseURL" and "model".`);
   const e = v as Record<string, unknown>;
-  if (isAgentRole(role) && e.agent !== undefined) return presetEndpoint(e, role);
-  if (isAgentRole(role) && e.command !== undefined) return agentEndpoint(e, role);
+  if (isAgentRole(role) && e.agent !== undefined) return presetEndpoint(e, role, name);
+  if (isAgentRole(role) && e.command !== undefined) return agentEndpoint(e, role, name);
   for (const k of Object.keys(e)) {
     if (k === 'apiKey' || k === 'key')
       throw new ConfigError(
-        `"${role}.${k}": keys are never read from the config; set SKILLWRIGHT_${role.toUpperCase()}_API_KEY.`,
+        `"${name}.${k}": keys are never read from the config; set ${name === role ? keyVariable(role) : 'SKILLWRIGHT_CONFIRM_API_KEY'}.`,
       );
     if (!ENDPOINT_KEYS.has(k))
-      throw new ConfigError(`"${role}.${k}" is not an endpoint setting (${[...ENDPOINT_KEYS].join(', ')}).`);
+      throw new ConfigError(`"${name}.${k}" is not an endpoint setting (${[...ENDPOINT_KEYS].join(', ')}).`);
   }
   if (typeof e.baseURL !== 'string' || !/^https?:\/\//.test(e.baseURL))
-    throw new ConfigError(`"${role}.baseURL" must be an http(s) URL.`);
-  if (typeof e.model !== 'string' || !e.model.trim()) throw new ConfigError(`"${role}.model" must name a model.`);
+    throw new ConfigError(`"${name}.baseURL" must be an http(s) URL.`);
+  if (typeof e.model !== 'string' || !e.model.trim()) throw new ConfigError(`"${name}.model" must name a model.`);
   if (e.serviceTier !== undefined && !SERVICE_TIERS.includes(e.serviceTier as ServiceTier)) {
-    throw new ConfigError(`"${role}.serviceTier" must be one of ${SERVICE_TIERS.join(', ')}.`);
+    throw new ConfigError(`"${name}.serviceTier" must be one of ${SERVICE_TIERS.join(', ')}.`);
   }
   if (e.batchApi !== undefined) {
     if (role !== 'target')
       throw new ConfigError(
-        `"${role}.batchApi": only the target's one-shot phases (baseline, final validation, test) go through a batch API.`,
+        `"${name}.batchApi": only the target's one-shot phases (baseline, final validation, test) go through a batch API.`,
       );
     if (!BATCH_APIS.includes(e.batchApi as BatchApi))
-      throw new ConfigError(`"${role}.batchApi" must be one of ${BATCH_APIS.join(', ')}.`);
+      throw new ConfigError(`"${name}.batchApi" must be one of ${BATCH_APIS.join(', ')}.`);
   }
   if (e.batchPollMs !== undefined && !(typeof e.batchPollMs === 'number' && e.batchPollMs >= 1)) {
-    throw new ConfigError(`"${role}.batchPollMs" must be a number of milliseconds (at least 1).`);
+    throw new ConfigError(`"${name}.batchPollMs" must be a number of milliseconds (at least 1).`);
   }
-  if (e.headers !== undefined) headers(e.headers, role);
+  if (e.headers !== undefined) headers(e.headers, role, name);
   for (const [k, rule] of Object.entries(FIELD_RULES))
-    if (e[k] !== undefined && !rule.ok(e[k])) throw new ConfigError(`"${role}.${k}" must be ${rule.what}.`);
+    if (e[k] !== undefined && !rule.ok(e[k])) throw new ConfigError(`"${name}.${k}" must be ${rule.what}.`);
   const problem = e.capabilities === undefined ? null : capabilitiesProblem(e.capabilities);
-  if (problem) throw new ConfigError(`"${role}.capabilities" ${problem}.`);
+  if (problem) throw new ConfigError(`"${name}.capabilities" ${problem}.`);
   return e as unknown as StoredEndpoint;
+}
+
+/** At most this many confirming targets: each scores the test split twice more. */
+const MAX_CONFIRM = 8;
+
+/**
+ * The config's "confirm" (issue #42 item 5): targets of the run's target's shape (a model on an
+ * endpoint, an agent CLI, a harness preset) that score the starting and best skills on test
+ * after training.
+ */
+function confirmOf(v: unknown, run: RunConfig): StoredEndpoint[] {
+  if (v === undefined) return [];
+  if (!Array.isArray(v) || !v.length || v.length > MAX_CONFIRM)
+    throw new ConfigError(
+      `"confirm" must be a list of 1 to ${MAX_CONFIRM} targets, each like "target": { "baseURL", "model" } or { "agent": … }.`,
+    );
+  if (!run.evalTest)
+    throw new ConfigError('"confirm" scores the skills on the test split after training: set "run.evalTest" to true.');
+  return v.map((e, i) => endpoint(e, 'target', `confirm[${i}]`));
 }
 
 const wholeFrom = (min: number) => (v: unknown) => Number.isSafeInteger(v) && (v as number) >= min;
@@ -208,15 +229,15 @@ const FIELD_RULES: Record<string, { ok: (v: unknown) => boolean; what: string }>
 };
 
 /** Extra headers: strings only, and never a credential (it would be stored with the run). */
-function headers(v: unknown, role: string): void {
+function headers(v: unknown, role: string, name = role): void {
   if (!v || typeof v !== 'object' || Array.isArray(v))
-    throw new ConfigError(`"${role}.headers" must be an object of header names and string values.`);
-  for (const [name, value] of Object.entries(v)) {
-    if (isSecretHeader(name))
+    throw new ConfigError(`"${name}.headers" must be an object of header names and string values.`);
+  for (const [header, value] of Object.entries(v)) {
+    if (isSecretHeader(header))
       throw new ConfigError(
-        `"${role}.headers.${name}" carries a credential: keys are never read from the config (it is stored with the run); set ${keyVariable(role)}.`,
+        `"${name}.headers.${header}" carries a credential: keys are never read from the config (it is stored with the run); set ${name === role ? keyVariable(role) : 'SKILLWRIGHT_CONFIRM_API_KEY'}.`,
       );
-    if (typeof value !== 'string') throw new ConfigError(`"${role}.headers.${name}" must be a string.`);
+    if (typeof value !== 'string') throw new ConfigError(`"${name}.headers.${header}" must be a string.`);
   }
 }
 
@@ -285,6 +306,8 @@ export function parseCliConfig(text: string, file = 'the config'): { config: Cli
     ...(c.judge !== undefined ? { judge: endpoint(c.judge, 'judge') } : {}),
     ...(c.userSimulator !== undefined ? { userSimulator: endpoint(c.userSimulator, 'userSimulator') } : {}),
   };
+  const confirm = confirmOf(c.confirm, run.config);
+  if (confirm.length) endpoints.confirm = confirm;
   for (const k of ['name', 'data', 'skill', 'triggers'] as const) {
     if (c[k] !== undefined && typeof c[k] !== 'string') throw new ConfigError(`"${k}" must be a string.`);
   }
@@ -358,5 +381,32 @@ export function keysFromEnv(
     throw new ConfigError(
       'Set SKILLWRIGHT_USER_SIMULATOR_API_KEY: the user simulator is on another host than the optimizer.',
     );
+  confirmKeys(endpoints, env, target);
   return { target, optimizer, ...(judge ? { judge } : {}), ...(userSimulator ? { userSimulator } : {}) };
+}
+
+/**
+ * The key of each target that confirms the run's skills (issue #42 item 5), in order: none for an
+ * agent CLI that signs in its own way; the target's key for one on the target's host; else
+ * SKILLWRIGHT_CONFIRM_API_KEY — which therefore goes to one host only.
+ */
+export function confirmKeys(endpoints: RunEndpoints, env: Env, targetKey: string): string[] {
+  const origin = (u: string) => new URL(u).origin;
+  const others = new Set<string>();
+  const keys = (endpoints.confirm ?? []).map((e) => {
+    if (e.agentCommand && !e.agentCommand.keyEnv) return '';
+    if (targetKey && origin(e.baseURL) === origin(endpoints.target.baseURL)) return targetKey;
+    others.add(origin(e.baseURL));
+    const key = env.SKILLWRIGHT_CONFIRM_API_KEY;
+    if (!key)
+      throw new ConfigError(
+        `Set SKILLWRIGHT_CONFIRM_API_KEY: the confirming target ${e.model} is on another host than the target.`,
+      );
+    return key;
+  });
+  if (others.size > 1)
+    throw new ConfigError(
+      `The confirming targets are on ${others.size} hosts besides the target's (${[...others].join(', ')}): SKILLWRIGHT_CONFIRM_API_KEY is sent to one host only. Confirm on the target's host or on one other.`,
+    );
+  return keys;
 }

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { FileRunRecords } from '../storage/file-run-records';
 import { FileRunStore } from '../storage/file-store';
 import type { HostDeps, KeySource, Outcome } from '../service/ports';
-import { ConfigError, keysFromEnv } from './config';
+import { ConfigError, confirmKeys, keysFromEnv } from './config';
 import type { CliIo } from './io';
 import { runnerEnvironments, type RunnerEnvironment } from './environment';
 import { agentCliTarget } from './agent-cli-target';
@@ -24,7 +24,10 @@ function envKeys(io: CliIo): KeySource {
   return {
     async keyFor(role, endpoints) {
       try {
-        const key = keysFromEnv(endpoints, io.env)[role];
+        const keys = keysFromEnv(endpoints, io.env);
+        // A confirming target is asked about with `endpoints.confirm` holding it alone.
+        const key = role === 'confirm' ? confirmKeys(endpoints, io.env, keys.target)[0] : keys[role];
+        if (key === '' && role === 'confirm') return { ok: true, key };
         // An agent CLI as the target or optimizer signs in its own way: no key is its answer.
         const agent = (role === 'target' || role === 'optimizer') && endpoints[role].agentCommand;
         if (key === '' && agent) return { ok: true, key };

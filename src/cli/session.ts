@@ -18,6 +18,8 @@ import { checkOutputs, writeOutputs } from './outputs';
 import { Progress } from './progress';
 import { learningCurve } from '../core/report/learning-curve';
 import { runLift } from '../core/report/test-lift';
+import { transferLifts } from '../core/report/transfer-lifts';
+import { liftWords } from '../core/verdict/transfer';
 
 export interface Session {
   service: RunService;
@@ -74,6 +76,8 @@ async function finishSession(s: Session, outcome: TrainOutcome): Promise<number>
     testBest: test('best') ?? null,
     lift,
     liftInterval: sum?.lift?.interval ?? null,
+    // Under each target that confirmed the skills (issue #42 item 5): the lift with its interval, and a ranking flip.
+    transfer: transferJson(sum?.transfer),
     // With several tries per test item (issue #43): each skill's pass^k beside its pass^1, and its flip rate.
     testPassK: passKBySkill(sum?.tests ?? []),
     costUsd: sum?.totalCostUsd ?? null,
@@ -98,6 +102,8 @@ async function finishSession(s: Session, outcome: TrainOutcome): Promise<number>
     io.err(
       `Best skill: ${written.join(' and ')} · report: ${join(out, 'report.html')} · run bundle (import it on the Runs screen): ${join(out, 'run-bundle.json')}`,
     );
+    const transfer = transferLifts(sum?.transfer);
+    if (transfer) io.err(transferWords(transfer));
     if (!summary.accepted && sum?.diagnosis) io.err(whyNothingLearned(sum.diagnosis, out));
   } else io.err(`${outcome.status}: ${outcome.reason ?? ''}`);
   if (s.args.json) io.out(JSON.stringify(summary));
@@ -119,6 +125,38 @@ function whyNothingLearned(d: Diagnosis, out: string): string {
     d.headline,
     ...causes,
     `  Each step's rollouts, reflections and gate are in ${join(out, 'report.html')}.`,
+  ].join('\n');
+}
+
+/** The transfer in the JSON: per target its test scores and lift, and the verdict. */
+function transferJson(t: unknown) {
+  const read = transferLifts(t);
+  if (!read) return null;
+  return {
+    targets: read.rows.map((r) => ({
+      target: r.label,
+      trained: r.trained,
+      testInitial: r.initial,
+      testBest: r.best,
+      lift: r.lift,
+      liftInterval: r.interval,
+      reads: r.side,
+    })),
+    flip: read.verdict.flipped,
+    warning: read.verdict.words,
+  };
+}
+
+/** The transfer in the closing lines: one line per target, then the flip or the doubt. */
+function transferWords(t: NonNullable<ReturnType<typeof transferLifts>>): string {
+  const lines = t.rows.map(
+    (r) =>
+      `  ${r.label}${r.trained ? ' (trained on)' : ''}: test ${fmt(r.initial)} → ${fmt(r.best)}, lift ${liftWords({ shown: r.lift, interval: r.interval, level: r.level })}`,
+  );
+  return [
+    'Transfer, the best skill over the starting one under each target:',
+    ...lines,
+    ...(t.verdict.words ? [t.verdict.words] : []),
   ].join('\n');
 }
 

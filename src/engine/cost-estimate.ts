@@ -35,6 +35,7 @@ export const ASSUMED_COMPLETION_TOKENS: Record<Stage, number> = {
   slowUpdateGate: 150,
   finalValidation: 150,
   test: 150,
+  confirm: 150,
   judge: 60,
   userSimulator: 60,
   reflect: 700,
@@ -127,6 +128,8 @@ export function estimateCost(args: {
   reasoning?: Partial<Record<'target' | 'optimizer', Effort>>;
   /** An agent is trained (a tool loop, or an agent CLI, which has no turns to count): its test tries default to three. */
   agentic?: boolean;
+  /** Targets that confirm the starting and best skills on test (issue #42 item 5): billed at the target's prices. */
+  confirm?: readonly { agentic: boolean }[];
 }): CostEstimate {
   const { config: c, items, skill, prompts } = args;
   const sample = items.slice(0, ESTIMATE_SAMPLE);
@@ -138,6 +141,7 @@ export function estimateCost(args: {
     triggers: args.triggers,
     ...(talks ? { conversations: talks } : {}),
     agentic: tries.agentic,
+    ...(args.confirm?.length ? { confirm: args.confirm } : {}),
   });
   const avgTarget = sample.length
     ? sample.reduce((a, it) => {
@@ -164,6 +168,7 @@ export function estimateCost(args: {
     slowUpdateGate: avgTurn,
     finalValidation: avgTurn,
     test: avgTurn,
+    confirm: avgTurn,
     judge: promptLen('judge') + 600,
     userSimulator: promptLen('user_simulator') + 300 + ((talks?.simulatorCalls ?? 1) / 2) * 400,
     reflect: promptLen('reflect_failure') + sk + c.minibatchSize * trajectory,
@@ -237,6 +242,11 @@ export function estimateCost(args: {
       ...(c.evalTest && tries.k > 1
         ? [
             `The test tries each item ${tries.k} times with each skill, to report pass^${tries.k} (all ${tries.k} tries pass) beside pass^1.`,
+          ]
+        : []),
+      ...(c.evalTest && args.confirm?.length
+        ? [
+            `After training, ${args.confirm.length} more target${args.confirm.length === 1 ? '' : 's'} score${args.confirm.length === 1 ? 's' : ''} the starting and the best skill on test (confirm), priced at the target's prices.`,
           ]
         : []),
       ...(args.batchOneShot

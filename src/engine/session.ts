@@ -7,7 +7,22 @@ import type { EngineContext } from './context';
 import type { EngineStage } from './events';
 import type { RunDataset, StepRecord } from './types';
 import { isAccept } from '../core/verdict/gate';
+import type { LlmPort } from './ports';
+import type { Target } from './target-port';
 import type { ActivationData } from './activation';
+
+/** A target that confirms the run's skills: its own LLM port (the target role's endpoint is its own) and adapter. */
+export interface ConfirmTarget {
+  label: string;
+  llm: LlmPort;
+  target: Target;
+}
+
+/** What a session confirms with: the training target's name and the others. */
+export interface TransferSetup {
+  trained: string;
+  confirm: readonly ConfirmTarget[];
+}
 
 export interface TrainSession {
   ctx: EngineContext;
@@ -19,6 +34,8 @@ export interface TrainSession {
   saveVersion: (text: string, origin: string, step: number) => Promise<void>;
   /** The activation track's queries and starting description, when the run trains the description. */
   activation?: ActivationData;
+  /** The targets that confirm the run's skills on test after training (run/transfer.ts). */
+  transfer?: TransferSetup;
 }
 
 /** Accepted, rejected and skipped steps among these. */

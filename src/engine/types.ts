@@ -8,6 +8,7 @@ import type { RunConfig } from '../core/config/run-config';
 import type { DatasetItem, SplitName } from '../core/dataset/dataset-types';
 import type { LiftInterval } from '../core/verdict/lift';
 import type { PassK } from '../core/verdict/pass-k';
+import type { TransferVerdict } from '../core/verdict/transfer';
 import type { TrajectoryEntry } from '../core/agent/trajectory';
 import type { ToolSpec } from '../core/agent/tool-spec';
 import type { Spend } from '../core/report/learning-curve';
@@ -264,6 +265,24 @@ export interface LiftReport extends LiftInterval {
   repeats: number;
 }
 
+/** One target's test of the starting and the best skill, and the lift between them (issue #42 item 5). */
+export interface TransferTarget {
+  /** The target as the run's config names it: a model, "pi sim-x". */
+  label: string;
+  /** The run's own target, which the skill was trained under; the others confirm. */
+  trained: boolean;
+  /** The starting and the best skill on test under this target (one report when they are the same skill). */
+  tests: TestReport[];
+  lift: LiftReport;
+}
+
+/** The starting and best skills re-scored on test under other targets, and whether their ranking flips. */
+export interface TransferReport {
+  /** The training target first, then each confirming target in the config's order. */
+  targets: TransferTarget[];
+  verdict: TransferVerdict;
+}
+
 export interface RunSummary {
   baselineSelection: number;
   bestSelection: number;
@@ -285,6 +304,8 @@ export interface RunSummary {
   lift?: LiftReport;
   /** The same over no skill at all. */
   liftOverNone?: LiftReport;
+  /** The lift under each target that confirms the run's skills (a runner config's `confirm`). */
+  transfer?: TransferReport;
   usage: Record<string, StageUsage>;
   totalCostUsd: number;
   wallTimeMs: number;

@@ -20,7 +20,7 @@ import type { EndpointConfig } from '../llm/endpoint';
 import { isLlmError, type Role } from '../engine/ports';
 import type { RunEndpoints } from '../storage/schema';
 import { endpointConfig } from './llm-port';
-import type { HostDeps, KeyRole } from './ports';
+import type { HostDeps } from './ports';
 
 export interface RoleCheck {
   role: Role;
@@ -190,7 +190,7 @@ export async function checkConnections(
   deps: Pick<HostDeps, 'keys' | 'transport'>,
   endpoints: RunEndpoints,
 ): Promise<RoleCheck[]> {
-  const roles: KeyRole[] = ['target', 'optimizer', 'judge', 'userSimulator'];
+  const roles = ['target', 'optimizer', 'judge', 'userSimulator'] as const;
   const checks = roles.map(async (role): Promise<RoleCheck | null> => {
     const e = endpoints[role];
     if (!e || e.agentCommand) return null;

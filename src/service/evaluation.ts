@@ -144,6 +144,8 @@ export interface EstimateInput {
   measuredTurns?: number;
   /** The effort each role's calls reason at (core/config/capabilities.ts estimatedEffort): their reasoning tokens. */
   reasoning?: Partial<Record<'target' | 'optimizer', Effort>>;
+  /** Targets that confirm the starting and best skills on test after training (issue #42 item 5). */
+  confirm?: readonly Pick<StoredEndpoint, 'agentCommand'>[];
 }
 
 /** The cost of a planned run: calls per stage from the call formulas, tokens from the prompts. */
@@ -152,14 +154,13 @@ export function estimateCost(deps: Pick<HostDeps, 'promptFiles'>, input: Estimat
   // answers each item in one run of its own; the model's tool loop takes up to maxTurns calls.
   // Either way an agent's turns each wait on the last: never a batch, whatever the endpoint offers.
   const harness = isAgentTarget(input.target);
-  const loop =
-    !harness &&
-    isAgenticSetup({
-      datasetTools: input.datasetTools,
-      items: input.items,
-      environment: hasEnvironment(input.environment),
-      referencesOnDemand: input.config.referencesOnDemand,
-    });
+  const toolLoop = isAgenticSetup({
+    datasetTools: input.datasetTools,
+    items: input.items,
+    environment: hasEnvironment(input.environment),
+    referencesOnDemand: input.config.referencesOnDemand,
+  });
+  const loop = !harness && toolLoop;
   const t = input.triggerQueries?.length ? splitTriggerQueries(input.triggerQueries, input.config.seed) : null;
   const prompts = buildPromptSet(deps.promptFiles, input.config.promptOverrides);
   return estimate({
@@ -172,6 +173,10 @@ export function estimateCost(deps: Pick<HostDeps, 'promptFiles'>, input: Estimat
     prices: input.prices,
     ...(input.reasoning ? { reasoning: input.reasoning } : {}),
     agentic: harness || loop,
+    // A confirming target is an agent's when it is an agent CLI, or when the items go through the tool loop.
+    ...(input.confirm?.length
+      ? { confirm: input.confirm.map((t) => ({ agentic: isAgentTarget(t) || toolLoop })) }
+      : {}),
     ...(t ? { triggers: { train: t.train.length, val: t.val.length, test: t.test.length } } : {}),
     ...(loop
       ? {

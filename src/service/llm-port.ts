@@ -10,7 +10,7 @@ import { createLlmPort } from '../llm/openai-client';
 import type { RunEndpoints, StoredEndpoint } from '../storage/schema';
 import { withAgentRoles } from './agent-optimizer';
 import { endpointConfig } from './endpoint-config';
-import { fail, type HostDeps, type KeyRole, type Outcome } from './ports';
+import { fail, type HostDeps, type EndpointRole, type Outcome } from './ports';
 
 export { endpointConfig };
 
@@ -27,8 +27,8 @@ export async function llmPortFor(
   /** An evaluation whose items talk with a simulated user calls the simulator (issue #31). */
   o: { conversations?: boolean } = {},
 ): Promise<Outcome<{ llm: LlmPort }>> {
-  const key = async (role: KeyRole, borrow?: KeyRole) => deps.keys.keyFor(role, endpoints, borrow);
-  const made = (e: StoredEndpoint, k: string, role: KeyRole) =>
+  const key = async (role: EndpointRole, borrow?: EndpointRole) => deps.keys.keyFor(role, endpoints, borrow);
+  const made = (e: StoredEndpoint, k: string, role: EndpointRole) =>
     endpointConfig(e, k, role === 'target' ? config.targetConcurrency : config.optimizerConcurrency, role);
   // An agent CLI as the optimizer signs in its own way: no key is asked for it unless its preset
   // calls an endpoint with the optimizer's key.

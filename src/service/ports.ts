@@ -11,7 +11,10 @@ import type { ImportResult, RunBundle } from '../storage/bundle';
 import type { DatasetRecord, RunEndpoints, RunRecord, RunRowKind, RunRows } from '../storage/schema';
 import type { AgentCliHost, EnvironmentHost } from './target';
 
-export type KeyRole = 'target' | 'optimizer' | 'judge' | 'userSimulator';
+/** `confirm`: a target that confirms the run's skills; asked with `endpoints.confirm` holding that one target. */
+export type KeyRole = EndpointRole | 'confirm';
+/** The roles that have one endpoint each in a run's `endpoints`. */
+export type EndpointRole = 'target' | 'optimizer' | 'judge' | 'userSimulator';
 
 export type KeyFor = { ok: true; key: string } | { ok: false; kind: string; message: string };
 
@@ -21,7 +24,7 @@ export type KeyFor = { ok: true; key: string } | { ok: false; kind: string; mess
  * has none of its own; the host's own rule decides whether it may.
  */
 export interface KeySource {
-  keyFor(role: KeyRole, endpoints: RunEndpoints, borrow?: KeyRole): Promise<KeyFor>;
+  keyFor(role: KeyRole, endpoints: RunEndpoints, borrow?: EndpointRole): Promise<KeyFor>;
 }
 
 /**

@@ -75,6 +75,7 @@ export function reportData(a: {
     ...(summary?.diagnosis ? { diagnosis: summary.diagnosis } : {}),
     ...(summary?.lift ? { lift: summary.lift } : {}),
     ...(summary?.liftOverNone ? { liftOverNone: summary.liftOverNone } : {}),
+    ...(summary?.transfer ? { transfer: summary.transfer } : {}),
     ...(state?.activation ? { activation: state.activation } : {}),
   };
 }

@@ -19,6 +19,7 @@ import type { RunEndpoints, RunRecord } from '../storage/schema';
 import { skillMetaOf, trainInputOf } from './train-input';
 import { llmPortFor } from './llm-port';
 import { environmentOf, targetOf, workspaceRefusal } from './target';
+import { transferOf } from './confirm-targets';
 import { fail, type Outcome, type ServiceDeps } from './ports';
 
 /** A run that completed or was cancelled goes on no more: it is started again from one of its versions. */
@@ -126,6 +127,8 @@ export async function startRun(deps: ServiceDeps, runId: string, o: StartOptions
   if (!chosen.ok) return chosen;
   const port = await llmPortFor(deps, run.endpoints, config, 'run');
   if (!port.ok) return port;
+  const confirming = await transferOf(deps, run, config);
+  if (!confirming.ok) return confirming;
   const d = await deps.records.getDataset(run.datasetId);
   if (!d) return fail('not_found', `The dataset of this run is no longer in ${deps.place}.`);
   const refused = workspaceRefusal(d.items, chosen.target);
@@ -165,6 +168,7 @@ export async function startRun(deps: ServiceDeps, runId: string, o: StartOptions
         now: deps.now,
         environment,
         target: chosen.target,
+        ...(confirming.transfer ? { transfer: confirming.transfer } : {}),
       });
     } finally {
       environment?.dispose?.();

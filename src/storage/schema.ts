@@ -40,6 +40,8 @@ export interface RunEndpoints {
   judge?: StoredEndpoint;
   /** The user simulator's own endpoint (issue #31); the optimizer's when absent. */
   userSimulator?: StoredEndpoint;
+  /** Targets that score the starting and best skills on test after training (issue #42 item 5), in order. */
+  confirm?: StoredEndpoint[];
 }
 
 export interface DatasetRecord extends Dataset {

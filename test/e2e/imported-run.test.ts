@@ -89,6 +89,51 @@ describe.skipIf(Boolean(skip))('runs imported from someone else’s bundle, in C
     await usable(page);
   });
 
+  it('shows the lift under each target of a runner’s run that confirmed its skills, the flip first (issue #42 item 5)', async () => {
+    const lift = (measured: number, interval: [number, number]) => ({
+      against: 'initial',
+      measured,
+      estimate: measured,
+      interval,
+      level: 0.95,
+      n: 12,
+      uncertain: false,
+      noise: { miss: 0, guess: 0, flipRate: 0, repeatedSamples: 8 },
+      repeats: 1,
+    });
+    const tests = (initial: number, best: number) => [
+      { skill: 'initial', hard: initial, n: 12 },
+      { skill: 'best', hard: best, n: 12 },
+    ];
+    await importBundle(page, 'transfer.json', crafted((b) => {
+      b.run.name = 'confirmed elsewhere';
+      b.run.state.summary = {
+        ...(b.run.state.summary as object),
+        transfer: {
+          targets: [
+            { label: 'simulated-target', trained: true, tests: tests(0.25, 0.75), lift: lift(0.5, [0.3, 0.7]) },
+            { label: 'sim-contrarian', trained: false, tests: tests(1, 0.25), lift: lift(-0.75, [-1, -0.5]) },
+            { label: '<img src=x onerror=alert(1)>', trained: false, tests: [], lift: { ...lift(0, [0, 0]), measured: '<b>x</b>' } },
+          ],
+          verdict: { flipped: false, words: 'stored words are not shown' },
+        },
+      };
+    }));
+    await page.getByText('Run imported.').waitFor();
+    const lines = page.getByRole('list', { name: 'Lift under each target' });
+    await lines.waitFor();
+    expect(await lines.innerText()).toMatch(
+      /Under simulated-target \(trained on\): \+50\.0 points, 95% interval \+30\.0 points to \+70\.0 points\s*a real gain\s*Under sim-contrarian: −75\.0 points, 95% interval −100\.0 points to −50\.0 points\s*a real loss/,
+    );
+    // What is not made of numbers is left out; the verdict is made from the numbers, not taken from the file.
+    expect(await lines.innerText()).not.toContain('img');
+    const note = page.getByRole('note', { name: 'Transfer' });
+    expect(await note.innerText()).toContain('Ranking flip: the best skill scores below the starting skill on sim-contrarian');
+    expect(await page.getByText('stored words are not shown').count()).toBe(0);
+    await usable(page);
+    await shootThemes(page, lines, 'runs-transfer');
+  });
+
   it('shows a run that cannot be shown as a message with "Delete this run", and the other runs stay', async () => {
     await importBundle(page, 'broken.json', crafted((b) => {
       b.run.name = 'cannot be shown';

@@ -121,6 +121,11 @@ export interface ServerOptions extends BatchServerOptions, CapabilityOptions {
    * (the default), 'never' is never satisfied (the engine's limit of user messages ends it).
    */
   userSimulator?: UserSimulatorKind;
+  /**
+   * A model's own answers (issue #42 item 5: a skill that helps one target and hurts another): the
+   * target's answer to a single-answer request by that model, or undefined to leave it to the world's.
+   */
+  modelHook?: (model: string, system: string, user: string) => string | undefined;
   /** A world's own optimizer: its answer for a stage, or undefined to leave the stage to the rule world's. */
   optimizerHook?: (stage: string, system: string, user: string) => unknown;
   /** Port to listen on; 0 picks a free one. */
@@ -457,8 +462,12 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
       const prompt = `${system}\n\u0000${user}`;
       const k = samples.get(prompt) ?? 0;
       samples.set(prompt, k + 1);
+      const own = options.modelHook?.(model, system, user);
       const drawn = options.targetNoise || options.targetHook;
-      text = targetAnswer(system, user, options, drawn ? hashFraction(`target noise|${options.noiseSeed ?? 0}|${k}|${prompt}`) : 1);
+      text =
+        own !== undefined
+          ? `Looking at the question and the rules.\n<answer>${own}</answer>`
+          : targetAnswer(system, user, options, drawn ? hashFraction(`target noise|${options.noiseSeed ?? 0}|${k}|${prompt}`) : 1);
     } else {
       const answer = JSON.stringify(
         stage === 'describe_skill'

@@ -24,6 +24,7 @@ export function estimate(args: CliArgs, io: CliIo): number {
     ...(dataset.tools ? { datasetTools: dataset.tools } : {}),
     ...(spec ? { environment: spec } : {}),
     ...(triggers ? { triggerQueries: triggers } : {}),
+    ...(config.endpoints.confirm ? { confirm: config.endpoints.confirm } : {}),
   });
   const batchOneShot = Boolean(config.endpoints.target.batchApi);
   const cost = e.totalCostUsd === null ? unknownCost(config, e) : `$${e.totalCostUsd.toFixed(2)}`;

@@ -66,6 +66,7 @@ export function emptyCounts(): StageCounts {
     slowUpdateGate: 0,
     finalValidation: 0,
     test: 0,
+    confirm: 0,
     activationRollout: 0,
     activationRewrite: 0,
   };
@@ -118,6 +119,8 @@ export interface EstimateAssumptions {
   conversations?: { share: number; simulatorCalls: number };
   /** An agent is trained (a tool loop or an agent CLI): its test tries default to three. */
   agentic?: boolean;
+  /** Targets that confirm the starting and best skills on test (issue #42 item 5); an agent's tries default to three. */
+  confirm?: readonly { agentic: boolean }[];
 }
 
 /** The target's rollouts of the dataset's items, over their stages. */
@@ -202,6 +205,8 @@ export function estimateRunCalls(
     counts.finalValidation = N;
     // initial, best and final (at most 3 distinct skills), plus no skill at all for the lift card.
     counts.test = (3 + (c.testNoSkill === false ? 0 : 1)) * T * testTries(c, a.agentic ?? false);
+    // Each confirming target scores the starting and the best skill.
+    counts.confirm = (a.confirm ?? []).reduce((n, t) => n + 2 * T * testTries(c, t.agentic), 0);
   }
   const tq = a.triggers;
   if (c.activationTrack && tq) {
@@ -238,9 +243,17 @@ export function lowRunCalls(upper: StageCounts, c: Pick<RunConfig, 'testNoSkill'
   for (const s of CANDIDATE_STAGES) low[s] = 0;
   const noSkill = c.testNoSkill === false ? 0 : 1;
   low.test = (upper.test / (3 + noSkill)) * (1 + noSkill);
+  // The starting skill is the best: a confirming target scores it alone.
+  low.confirm = upper.confirm / 2;
   if (c.scorer.kind === 'judge') {
     low.judge =
-      low.baseline + low.rollout + low.slowUpdateRollout + low.slowUpdateGate + low.finalValidation + low.test;
+      low.baseline +
+      low.rollout +
+      low.slowUpdateRollout +
+      low.slowUpdateGate +
+      low.finalValidation +
+      low.test +
+      low.confirm;
   }
   // The simulator answers in proportion to the rollouts.
   if (upper.userSimulator)

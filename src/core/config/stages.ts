@@ -50,6 +50,7 @@ const ITEM_ROLLOUT = [
   'slowUpdateGate',
   'finalValidation',
   'test',
+  'confirm',
 ] as const;
 /** Every call of the target: its rollouts of items, and of the activation track's trigger queries. */
 const TARGET = [...ITEM_ROLLOUT, 'activationRollout'] as const;
@@ -94,6 +95,7 @@ export const CALL_STAGES: Record<CallStage, { label: string; pipeline: PipelineS
   slowUpdateGate: { label: 'Slow-update gate', pipeline: 'slow_update' },
   finalValidation: { label: 'Final validation', pipeline: 'final' },
   test: { label: 'Test evaluation', pipeline: 'test' },
+  confirm: { label: 'Test on confirming targets', pipeline: 'test' },
   activationRollout: { label: 'Activation: trigger queries', pipeline: 'activation' },
   activationRewrite: { label: 'Activation: description rewrite', pipeline: 'activation' },
 };
@@ -114,6 +116,8 @@ export function callStageOfPhase(raw: string): CallStage {
   if (phase === 'baseline') return 'baseline';
   if (/^final(-best)?(-current)?$/.test(phase)) return 'finalValidation';
   if (phase.startsWith('test/')) return 'test';
+  // The starting and best skills under a target that confirms them (issue #42 item 5): "confirm/2/best".
+  if (phase.startsWith('confirm/')) return 'confirm';
   if (/^e\d+\/(prev|curr)/.test(phase)) return 'slowUpdateRollout';
   if (/^e\d+\/(gate|measure)/.test(phase)) return 'slowUpdateGate';
   // A current skill re-scored after its appendix changed outside the gate is gate work too.

@@ -29,8 +29,9 @@ import type { RunDataset, RunState, RunStatus, RunSummary } from '../types';
 import { runStep } from '../step/run-step';
 import { epochBoundary } from '../epoch/boundary';
 import { finish } from './finish';
+
 import { baselineMark } from '../curve-marks';
-import type { TrainSession } from '../session';
+import type { TrainSession, TransferSetup } from '../session';
 import type { ActivationData } from '../activation';
 import {
   cleanDescription,
@@ -85,6 +86,8 @@ export interface TrainDeps {
   now?: () => number;
   /** What is trained (engine/target-port.ts), as the service chose it; the model endpoint's target when none is given. */
   target?: Target;
+  /** The targets that confirm the starting and best skills on test after training (issue #42 item 5). */
+  transfer?: TransferSetup;
 }
 
 export interface TrainOutcome {
@@ -229,7 +232,15 @@ export async function runTraining(input: TrainInput, deps: TrainDeps): Promise<T
     });
 
   const activation = activationData(input);
-  const session: TrainSession = { ctx, data, totalSteps, stage, saveVersion, ...(activation ? { activation } : {}) };
+  const session: TrainSession = {
+    ctx,
+    data,
+    totalSteps,
+    stage,
+    saveVersion,
+    ...(activation ? { activation } : {}),
+    ...(deps.transfer?.confirm.length ? { transfer: deps.transfer } : {}),
+  };
   await setStatus('running');
   try {
     if (!state.baselineDone) {

@@ -3,6 +3,7 @@ import { testGain } from '../../core/report/test-lift';
 import type { LiftReport, TestReport } from '../../worker/api-types';
 import { Card } from '../common/Field';
 import { PassK, PassKLine } from './PassKLine';
+import { transferLifts } from '../../core/report/transfer-lifts';
 
 const LABELS: Record<TestReport['skill'], string> = {
   none: 'No skill',
@@ -30,6 +31,38 @@ function LiftLine({ lift, over }: { lift: LiftReport; over: string }) {
   );
 }
 
+const SIDES = { above: 'a real gain', below: 'a real loss', unsure: 'cannot be told from noise' } as const;
+const BADGES = { above: 'badge pass', below: 'badge fail', unsure: 'badge' } as const;
+
+/**
+ * The lift under each target that confirmed the run's skills (issue #42 item 5; a runner's run,
+ * imported): a ranking flip said first. Read from the stored run as a file may hold it: an
+ * entry not made of numbers is left out.
+ */
+function TransferLines({ transfer }: { transfer: unknown }) {
+  const t = transferLifts(transfer);
+  if (!t) return null;
+  return (
+    <>
+      {t.verdict.words && (
+        <p className={t.verdict.flipped ? 'warn' : 'muted'} role="note" aria-label="Transfer">
+          <strong>{t.verdict.words}</strong>
+        </p>
+      )}
+      <ul className="lift-lines" aria-label="Lift under each target">
+        {t.rows.map((r) => (
+          <li key={r.label}>
+            Under {r.label}
+            {r.trained ? ' (trained on)' : ''}: <strong>{points(r.lift)}</strong>, {Math.round(r.level * 100)}% interval{' '}
+            {points(r.interval[0])} to {points(r.interval[1])}
+            <span className={BADGES[r.side]}>{SIDES[r.side]}</span>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
 /**
  * The lift on held-out test items: what the model does with no skill, with the starting skill
  * and with the trained one — the answer to "was the training worth it?" — and how sure that is
@@ -40,10 +73,13 @@ export function LiftCard({
   tests,
   lift,
   liftOverNone,
+  transfer,
 }: {
   tests: readonly TestReport[];
   lift?: LiftReport;
   liftOverNone?: LiftReport;
+  /** The summary's transfer, as stored (a file's may hold anything). */
+  transfer?: unknown;
 }) {
   const of = (s: TestReport['skill']) => tests.find((t) => t.skill === s);
   const rows = (['none', 'initial', 'best'] as const).map(of).filter((t): t is TestReport => Boolean(t));
@@ -86,6 +122,7 @@ export function LiftCard({
           {` — on ${best.n} held-out test items.`}
         </p>
       )}
+      <TransferLines transfer={transfer} />
       {best.passK && (
         <>
           <ul className="lift-lines" aria-label="Every time: pass^k beside pass^1">

@@ -140,7 +140,12 @@ export function RunDetail({
           <LearningCurve marks={curve} />
         </section>
       )}
-      <LiftCard tests={d.summary?.tests ?? []} lift={d.summary?.lift} liftOverNone={d.summary?.liftOverNone} />
+      <LiftCard
+        tests={d.summary?.tests ?? []}
+        lift={d.summary?.lift}
+        liftOverNone={d.summary?.liftOverNone}
+        transfer={d.summary?.transfer}
+      />
       <TestReportCard tests={d.summary?.tests ?? []} testDelta={d.summary?.testDelta} />
       <ActivationCard activation={d.activation} />
       <EpochsCard epochs={d.epochStats} />

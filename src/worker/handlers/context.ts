@@ -120,6 +120,8 @@ export class KeyVault {
 function vaultKeys(vault: KeyVault): KeySource {
   return {
     async keyFor(role, endpoints, borrow) {
+      // A confirming target (a runner's run, imported) gets the target's key only on the host it was typed for.
+      if (role === 'confirm') return keyFor(await vault.current(), 'target', endpoints.confirm?.[0]?.baseURL ?? '');
       return keyFor(await vault.current(), role, endpoints[role]?.baseURL ?? '', borrow);
     },
   };

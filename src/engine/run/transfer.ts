@@ -1,0 +1,74 @@
+/**
+ * Transfer (issue #42 item 5): after the run's own test, the starting and the best skill are
+ * scored on the test split again under each target that confirms them (trained in the cheap tool
+ * loop, confirmed in a real CLI; trained on one model, confirmed on another) — each under phases
+ * of its own (`confirm/<n>/best`), its calls counted and capped with the run's — and the lifts
+ * are read side by side for a ranking flip (core/verdict/transfer.ts).
+ */
+import { createContext, type EngineContext } from '../context';
+import type { TransferSetup } from '../session';
+import type { RunState, RunSummary, TestReport, TransferReport, TransferTarget } from '../types';
+import { shownLift } from '../../core/verdict/lift';
+import { transferVerdict } from '../../core/verdict/transfer';
+import { scoreOnTest, type TestRole } from './test-split';
+
+/** The training target's entry, from the run's own test. */
+function trainedEntry(label: string, tests: readonly TestReport[], lift: RunSummary['lift']): TransferTarget | null {
+  if (!lift) return null;
+  return { label, trained: true, tests: tests.filter((t) => t.skill === 'initial' || t.skill === 'best'), lift };
+}
+
+/** Score the starting and best skills on `testIds` under each confirming target; null when there is none to read. */
+export async function confirmTransfer(
+  ctx: EngineContext,
+  state: RunState,
+  setup: TransferSetup,
+  own: { tests: readonly TestReport[]; lift: RunSummary['lift'] },
+  testIds: readonly string[],
+): Promise<TransferReport | null> {
+  const trained = trainedEntry(setup.trained, own.tests, own.lift);
+  if (!trained || !setup.confirm.length) return null;
+  const roles: TestRole[] = [
+    ['best', state.gate.bestSkill],
+    ['initial', state.initialSkill],
+  ];
+  const targets: TransferTarget[] = [trained];
+  // One target after another: each has the whole of its own concurrency, and the run's meter counts them all.
+  for (const [i, c] of setup.confirm.entries()) {
+    const other = await createContext({
+      runId: ctx.runId,
+      config: ctx.config,
+      llm: c.llm,
+      store: ctx.store,
+      prompts: ctx.prompts,
+      items: [...ctx.items.values()],
+      meter: ctx.meter,
+      signal: ctx.signal,
+      emit: ctx.emit,
+      now: ctx.now,
+      datasetTools: ctx.agent.datasetTools,
+      packageFiles: ctx.agent.packageFiles,
+      environment: ctx.agent.environment,
+      target: c.target,
+    });
+    const scored = await scoreOnTest(other, state, roles, testIds, { prefix: `confirm/${i + 1}`, noise: 'own' });
+    const lift = scored.lifts.lift!;
+    targets.push({ label: c.label, trained: false, tests: scored.tests, lift });
+    ctx.emit({
+      type: 'log',
+      level: 'info',
+      message: `Confirmed on ${c.label}: the best skill's test lift over the starting skill is ${(shownLift(lift) * 100).toFixed(1)} points.`,
+    });
+  }
+  const verdict = transferVerdict(
+    targets.map((t) => ({
+      label: t.label,
+      trained: t.trained,
+      shown: shownLift(t.lift),
+      interval: t.lift.interval,
+      level: t.lift.level,
+    })),
+  );
+  if (verdict.words) ctx.emit({ type: 'log', level: 'warn', message: verdict.words });
+  return { targets, verdict };
+}
