@@ -1,9 +1,10 @@
 /**
  * An agent CLI as the target (issue #31): each rollout runs the real agent once, in a fresh
- * temporary workspace holding the skill where the agent reads skills (AGENTS.md, or a SKILL.md
- * package under its skills folder), with the task on standard input or as an argument; its final
- * answer comes from standard output or a file, its transcript (when it writes one) becomes the
- * row's trajectory. Transient failures (empty output, a timeout, a crash) are asked again and
+ * temporary workspace holding the item's own files when it has a `workspace` (issue #42 item 4)
+ * and the skill where the agent reads skills (AGENTS.md, or a SKILL.md package under its skills
+ * folder), with the task on standard input or as an argument — the item's `check` runs there
+ * after it and scores the row; its final answer comes from standard output or a file, its
+ * transcript (when it writes one) becomes the row's trajectory. Transient failures (empty output, a timeout, a crash) are asked again and
  * never scored; fatal ones (an expired login, a model the account cannot use, an outdated CLI)
  * stop the run at once with the agent's own words. The agent leads a process group of its own:
  * on a timeout, a cancel and after each item the whole group is killed, so nothing it started
@@ -306,7 +307,9 @@ function workspaceSource(itemId: string, path: string, root: string | undefined)
   const refuse = (why: string) =>
     new LlmError('bad_request', `Item "${itemId}", field "workspace": ${why}. Nothing was run.`, { role: 'target' });
   if (!root)
-    throw refuse("the runner does not know the dataset's folder to find it in (give --data or the config's data)");
+    throw refuse(
+      `the runner does not know the dataset's folder to find it in (name the dataset: --data, or "data" in the config given with --config)`,
+    );
   const found = findWorkspace(root, path);
   if ('problem' in found) throw refuse(found.problem);
   return found.path;

@@ -84,26 +84,33 @@ function copyFolder(from: string, to: string, budget: { files: number; bytes: nu
   }
 }
 
-/** A .zip unpacked: each entry a plain relative path inside the folder (no `..`, no absolute path). */
+/**
+ * A .zip unpacked: each entry a plain relative path inside the folder (no `..`, no absolute
+ * path), its paths and sizes checked from the archive's directory before anything is inflated.
+ */
 function unpack(zip: string, to: string, budget: { files: number; bytes: number }): void {
+  const root = resolve(to);
+  const outside = (name: string) => name.includes('\\') || isAbsolute(name) || !inside(root, resolve(root, name));
   let entries: Record<string, Uint8Array>;
   try {
-    entries = unzipSync(new Uint8Array(readFileSync(zip)));
+    entries = unzipSync(new Uint8Array(readFileSync(zip)), {
+      filter: (f) => {
+        if (outside(f.name)) throw new Error(`it holds an entry outside its folder (${JSON.stringify(f.name)})`);
+        if (!f.name.endsWith('/')) spend(budget, f.originalSize, zip);
+        return true;
+      },
+    });
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
-    throw new Error(`the workspace ${zip} is not a readable .zip (${why})`, { cause: e });
+    if (why.startsWith('the workspace')) throw e; // too large: it says so itself
+    throw new Error(`the workspace ${zip} cannot be unpacked: ${why}`, { cause: e });
   }
-  const root = resolve(to);
   for (const [name, bytes] of Object.entries(entries)) {
     const path = resolve(root, name);
-    if (name.includes('\\') || isAbsolute(name) || !inside(root, path))
-      throw new Error(`the workspace ${zip} holds an entry outside its folder (${JSON.stringify(name)})`);
-    if (name.endsWith('/')) {
-      mkdirSync(path, { recursive: true });
-      continue;
+    if (name.endsWith('/')) mkdirSync(path, { recursive: true });
+    else {
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, bytes);
     }
-    spend(budget, bytes.length, zip);
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, bytes);
   }
 }

@@ -1,7 +1,8 @@
 // Workspace tasks (issue #42 item 4): items carry a folder copied into each agent's working folder
 // and a check run there afterwards. The fake agent (test/support/fake-agent.mjs) applies the fixes
 // its skill states; the check decides the score, its output reaches the analyst, a check that
-// hangs fails as "timed out" (never an error row), and nothing is left or written outside.
+// hangs fails as "timed out" (never an error row), and nothing is left or written outside; a
+// resumed run finds the workspaces where `train` read the dataset.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -58,6 +59,7 @@ beforeAll(async () => {
       skill: 'skill.md',
       target: { command: [process.execPath, FAKE_AGENT], skillFile: 'AGENTS.md', model: 'fake-agent' },
       optimizer: { baseURL: srv.url, model: 'sim-optimizer', maxRetries: 2 },
+      prices: { target: { input: 1, output: 4 }, optimizer: { input: 1, output: 4 } },
       run: { epochs: 1, batchSize: 1, minibatchSize: 1, mergeBatchSize: 2, slowUpdateSamples: 1, targetConcurrency: 2, testRepeats: 1 },
     }),
   );
@@ -88,7 +90,10 @@ interface Row {
 
 describe('workspace tasks with a check (issue #42 item 4)', () => {
   it('trains on the check’s verdict: its output reaches the analyst, a hang fails as timed out, nothing is left', async () => {
-    const r = await cli(['train', '--config', 'ws.json', '--out', 'out']);
+    // Paused by its cap at once, then resumed: the resumed run finds the workspaces where train read the dataset.
+    const paused = await cli(['train', '--config', 'ws.json', '--out', 'out', '--max-usd', '0.000001']);
+    expect(paused.code, paused.stderr).toBe(3);
+    const r = await cli(['resume', '--out', 'out', '--max-usd', '1000']);
     expect(r.stderr).toContain('validation 0.000 → 1.000');
     expect(r.code, r.stderr).toBe(100); // no lift on test: its one item's check never ends
     expect(readFileSync(join(dir, 'out', 'best-skill.md'), 'utf8')).toContain(RULE);
@@ -106,6 +111,7 @@ describe('workspace tasks with a check (issue #42 item 4)', () => {
     expect(slow.every((x) => x.status === 'ok' && x.hard === 0 && /`node hang\.mjs` timed out after 1 s/.test(x.failReason ?? ''))).toBe(true);
     // Every working folder removed; the task's own folder untouched.
     expect(readdirSync(r.tmp)).toEqual([]);
+    expect(readdirSync(paused.tmp)).toEqual([]);
     expect(readFileSync(join(dir, 'tasks', 'greet', 'greet.mjs'), 'utf8')).toBe(BUGGY);
     expect(readdirSync(join(dir, 'tasks', 'greet')).sort()).toEqual(['check.mjs', 'greet.mjs', 'hang.mjs']);
   }, 120_000);

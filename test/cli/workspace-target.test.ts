@@ -65,7 +65,7 @@ describe('an item’s workspace and check in the agent CLI target', () => {
     writeFileSync(join(root, 'evil.zip'), zipSync({ ...files, '../../escaped.txt': strToU8('out') }));
     const e = await failure(solve('# G\n', { id: 'evil', workspace: 'evil.zip', check: { command: 'true', timeoutMs: 5000 } }));
     expect(e.kind).toBe('bad_request'); // fatal: the run pauses, naming the item
-    expect(e.message).toMatch(/^Item "evil", field "workspace": the workspace .*evil\.zip holds an entry outside its folder \("\.\.\/\.\.\/escaped\.txt"\)/);
+    expect(e.message).toMatch(/^Item "evil", field "workspace": the workspace .*evil\.zip cannot be unpacked: it holds an entry outside its folder \("\.\.\/\.\.\/escaped\.txt"\)/);
     expect(existsSync(join(tmpdir(), '..', 'escaped.txt'))).toBe(false);
   }, 30_000);
 
