@@ -10,6 +10,7 @@ import { BROAD_PAIRS_WORLD, BROAD_WORLD, HARD_INITIAL_SKILL, HARD_WORLD, makeHar
 import { fallibleOptimizer, generatedSetup } from '../support/bench-generated';
 import { generatedItems, generateWorld } from '../support/generated-world';
 import { GUESSED, RIDER_SIZES, RIDER_SPEC, guessingOptimizer } from '../support/rider-world';
+import { FLAKY_SIZES, FLAKY_SPEC, flakyServer } from '../support/flaky-world';
 import { wrongRuleText } from '../support/rule-world';
 import { shootThemes } from './support/shots';
 import { connect, knob, readRuns, setKnobs, waitForStatus } from './support/app';
@@ -274,6 +275,30 @@ describe.skipIf(Boolean(skip))('the Runs screen in Chromium', () => {
     } finally {
       await page.getByRole('link', { name: 'Train' }).click();
       await (await knob(page, 'Drop riders')).uncheck();
+      await chooseHardWorld(page, hardSrv);
+      await setKnobs(page, { ...KNOBS, Seed: '1' });
+      await srv.close();
+    }
+  }, 240_000);
+
+  it('the step inspector shows the gate refusing a candidate whose pass^k fell (stability, issue #43)', async () => {
+    // The flaky world: a "code book" right four times in five is better on average, less reliable than the start.
+    const srv = await startLlmServer(flakyServer);
+    extraServers.push(srv);
+    try {
+      const splits = `${FLAKY_SIZES.train} train · ${FLAKY_SIZES.val} validation · ${FLAKY_SIZES.test} test`;
+      await chooseRuleWorld(page, srv, { name: 'flaky', skill: FLAKY_SPEC.initialSkill, items: generatedItems({ spec: FLAKY_SPEC, sizes: FLAKY_SIZES }), splits, seed: '1' });
+      await setKnobs(page, { Epochs: '1', 'Test repeats': '4' });
+      await (await knob(page, 'Stability (pass^k must not fall)')).check();
+      const line = () => page.getByLabel('Stability');
+      const found = await findInSteps(line);
+      expect(found).not.toBeNull();
+      expect(found!.text).toMatch(/^Stability \(pass4 must not fall\): on 40 validation items, tried up to 4 times where passed \(\d+ calls\), pass4 0\.500 → 0\.[0-4]\d\d → refused the candidate\.$/);
+      await shootThemes(page, page.locator('section.card', { has: line() }), 'runs-step-stability');
+    } finally {
+      await page.getByRole('link', { name: 'Train' }).click();
+      await (await knob(page, 'Stability (pass^k must not fall)')).uncheck();
+      await setKnobs(page, { 'Test repeats': '0' });
       await chooseHardWorld(page, hardSrv);
       await setKnobs(page, { ...KNOBS, Seed: '1' });
       await srv.close();

@@ -61,9 +61,9 @@ export function GateVerdict({ gate }: { gate: GateArtifact }) {
       )}
       {gate.stability && (
         <p className={gate.stability.held ? 'small' : 'small warn'} aria-label="Stability">
-          Stability (pass^{gate.stability.k} must not fall): on {gate.stability.items} validation items, tried up to{' '}
-          {gate.stability.k} times where passed ({plural(gate.stability.calls, 'call')}), pass^{gate.stability.k}{' '}
-          {gate.stability.reference.toFixed(3)} → {gate.stability.candidate.toFixed(3)} →{' '}
+          Stability (pass<sup>{gate.stability.k}</sup> must not fall): on {gate.stability.items} validation items, tried
+          up to {gate.stability.k} times where passed ({plural(gate.stability.calls, 'call')}), pass
+          <sup>{gate.stability.k}</sup> {gate.stability.reference.toFixed(3)} → {gate.stability.candidate.toFixed(3)} →{' '}
           <strong>{gate.stability.held ? 'held' : 'refused the candidate'}</strong>.
         </p>
       )}
