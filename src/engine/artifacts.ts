@@ -17,7 +17,6 @@ import type { LlmUsage, RunStore } from './ports';
 import type { ArtifactRecord } from './types';
 import type { JsonObject } from '../core/basics/json-extract';
 import { checkpointKey, epochKey, stepKey } from './keys';
-import type { StabilityRecord } from './stability';
 import type { TrajectoryEntry } from '../core/agent/trajectory';
 
 // The values of the appendix and review artifacts live here, beside the others: the stages that
@@ -210,6 +209,19 @@ export interface GateArtifact {
   evidence?: EvidenceRecord | null;
   /** pass^k of both sides on validation when the run asks that it not fall (issue #43). */
   stability?: StabilityRecord | null;
+}
+
+/** What the stability criterion measured: both sides' pass^k on the same items, and whether it held. */
+export interface StabilityRecord {
+  k: number;
+  reference: number;
+  candidate: number;
+  /** Items both sides were scored on. */
+  items: number;
+  /** Target calls the extra tries took. */
+  calls: number;
+  /** The candidate's pass^k did not fall below the reference's. */
+  held: boolean;
 }
 
 /** What an undecided gate bought before deciding: more samples per item, and how the verdict moved. */

@@ -42,9 +42,9 @@ import {
   type SelectionOutcome,
 } from './validation-score';
 import type { Comparison, FlipUnits } from './verdict';
-import type { EvidenceRecord } from './artifacts';
+import type { EvidenceRecord, StabilityRecord } from './artifacts';
 import type { Weighed } from './weigh';
-import { measureStability, type StabilityRecord } from './stability';
+import { measureStability } from './stability';
 import { pooledBetter, type ItemShift } from '../core/verdict/paired-posterior';
 
 /** What a step's train check said of its candidate: the tie-break reads `strict`. */

@@ -12,19 +12,7 @@ import { itemPassAtK } from '../core/verdict/pass-k';
 import type { ItemPair } from '../core/verdict/paired-verdict';
 import type { EngineContext } from './context';
 import { rolloutPhase } from './rollout';
-
-/** What the stability criterion measured: both sides' pass^k on the same items, and whether it held. */
-export interface StabilityRecord {
-  k: number;
-  reference: number;
-  candidate: number;
-  /** Items both sides were scored on. */
-  items: number;
-  /** Target calls the extra tries took. */
-  calls: number;
-  /** The candidate's pass^k did not fall below the reference's. */
-  held: boolean;
-}
+import type { StabilityRecord } from './artifacts';
 
 export interface StabilityInput {
   phase: string;

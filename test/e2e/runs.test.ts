@@ -9,6 +9,9 @@ import { startLlmServer, type LlmTestServer } from '../support/llm-server';
 import { BROAD_PAIRS_WORLD, BROAD_WORLD, HARD_INITIAL_SKILL, HARD_WORLD, makeHardWorldItems } from '../support/rule-world';
 import { fallibleOptimizer, generatedSetup } from '../support/bench-generated';
 import { generatedItems, generateWorld } from '../support/generated-world';
+import { GUESSED, RIDER_SIZES, RIDER_SPEC, guessingOptimizer } from '../support/rider-world';
+import { FLAKY_SIZES, FLAKY_SPEC, flakyServer } from '../support/flaky-world';
+import { wrongRuleText } from '../support/rule-world';
 import { shootThemes } from './support/shots';
 import { connect, knob, readRuns, setKnobs, waitForStatus } from './support/app';
 import { appSession, demoRun, KNOBS, skip, chooseHardWorld, chooseRuleWorld, chooseWorld } from './support/session';
@@ -252,6 +255,53 @@ describe.skipIf(Boolean(skip))('the Runs screen in Chromium', () => {
       await chooseHardWorld(page, hardSrv);
       await setKnobs(page, { ...KNOBS, Seed: '1' });
       await steady.close();
+    }
+  }, 240_000);
+
+  it('the step inspector says which edit carried no gain and was left out before the gate (riders, issue #43)', async () => {
+    // The rider world: the first step's analysts guess basalt's rule wrong beside the right rules of the others.
+    const srv = await startLlmServer({ world: 'hard', spec: RIDER_SPEC, noise: 0, optimizerHook: guessingOptimizer });
+    extraServers.push(srv);
+    try {
+      const splits = `${RIDER_SIZES.train} train · ${RIDER_SIZES.val} validation · ${RIDER_SIZES.test} test`;
+      await chooseRuleWorld(page, srv, { name: 'rider', skill: RIDER_SPEC.initialSkill, items: generatedItems({ spec: RIDER_SPEC, sizes: RIDER_SIZES }), splits, seed: '1' });
+      await (await knob(page, 'Drop riders')).check();
+      const card = () => page.locator('section.card', { has: page.getByRole('heading', { name: 'What each edit carried' }) }).filter({ hasText: 'left out before the gate' });
+      const found = await findInSteps(card);
+      expect(found).not.toBeNull();
+      expect(found!.text).toMatch(/Each of the bundle’s \d+ edits was left out in turn on the \d+ train items it gained: \d+ carried a gain, 1 none \(a rider\) → 1 rider left out before the gate\./);
+      expect(found!.text).toContain(wrongRuleText(GUESSED));
+      await shootThemes(page, card(), 'runs-step-riders');
+    } finally {
+      await page.getByRole('link', { name: 'Train' }).click();
+      await (await knob(page, 'Drop riders')).uncheck();
+      await chooseHardWorld(page, hardSrv);
+      await setKnobs(page, { ...KNOBS, Seed: '1' });
+      await srv.close();
+    }
+  }, 240_000);
+
+  it('the step inspector shows the gate refusing a candidate whose pass^k fell (stability, issue #43)', async () => {
+    // The flaky world: a "code book" right four times in five is better on average, less reliable than the start.
+    const srv = await startLlmServer(flakyServer);
+    extraServers.push(srv);
+    try {
+      const splits = `${FLAKY_SIZES.train} train · ${FLAKY_SIZES.val} validation · ${FLAKY_SIZES.test} test`;
+      await chooseRuleWorld(page, srv, { name: 'flaky', skill: FLAKY_SPEC.initialSkill, items: generatedItems({ spec: FLAKY_SPEC, sizes: FLAKY_SIZES }), splits, seed: '1' });
+      await setKnobs(page, { Epochs: '1', 'Test repeats': '4' });
+      await (await knob(page, 'Stability (pass^k must not fall)')).check();
+      const line = () => page.getByLabel('Stability');
+      const found = await findInSteps(line);
+      expect(found).not.toBeNull();
+      expect(found!.text).toMatch(/^Stability \(pass4 must not fall\): on 40 validation items, tried up to 4 times where passed \(\d+ calls\), pass4 0\.500 → 0\.[0-4]\d\d → refused the candidate\.$/);
+      await shootThemes(page, page.locator('section.card', { has: line() }), 'runs-step-stability');
+    } finally {
+      await page.getByRole('link', { name: 'Train' }).click();
+      await (await knob(page, 'Stability (pass^k must not fall)')).uncheck();
+      await setKnobs(page, { 'Test repeats': '0' });
+      await chooseHardWorld(page, hardSrv);
+      await setKnobs(page, { ...KNOBS, Seed: '1' });
+      await srv.close();
     }
   }, 240_000);
 

@@ -10,32 +10,11 @@ import { MemoryRunStore } from '../../src/storage/memory-store';
 import type { RidersArtifact } from '../../src/engine/artifacts';
 import { hardWorldDatasetOf, noiseFreeAccuracy, trainSetup, type SeedSetup } from '../support/bench-quality';
 import { generatedItems } from '../support/generated-world';
-import { hardOptimizerAnswer } from '../support/hard-optimizer';
-import { ruleText, wrongRuleText, type HardWorldSpec } from '../support/rule-world';
-import { section } from '../support/sim-text';
-
-const spec: HardWorldSpec = {
-  name: 'rider',
-  topics: ['amber', 'basalt', 'cobalt', 'dune'],
-  grades: {},
-  blind: [],
-  initialSkill: '# Specimen codes\n\nAnswer with the specimen code.\n',
-};
-const GUESSED = 'basalt';
-
-/** The hard world's analysts, but the first step's (no rule in the skill yet) guess basalt's rule wrong. */
-function guessingOptimizer(stage: string, system: string, user: string): unknown {
-  const answer = hardOptimizerAnswer(stage, system, user, { noise: 0, spec }) as Record<string, unknown> | undefined;
-  if (stage !== 'reflect_failure' || !answer || section(user, '## Current Skill').includes('prefix')) return answer;
-  const patch = answer.patch as { edits: { content?: string; support_count?: number }[] };
-  const edits = patch.edits.map((e) =>
-    e.content === ruleText(GUESSED) ? { ...e, content: wrongRuleText(GUESSED), support_count: 3 } : e,
-  );
-  return { ...answer, patch: { ...patch, edits } };
-}
+import { wrongRuleText } from '../support/rule-world';
+import { GUESSED, RIDER_SIZES, RIDER_SPEC as spec, guessingOptimizer } from '../support/rider-world';
 
 function setup(): SeedSetup {
-  const data = hardWorldDatasetOf(generatedItems({ spec, sizes: { train: 40, val: 16, test: 48 } }));
+  const data = hardWorldDatasetOf(generatedItems({ spec, sizes: RIDER_SIZES }));
   return {
     server: { world: 'hard', spec, noise: 0, optimizerHook: guessingOptimizer },
     data,

@@ -10,40 +10,12 @@ import type { GateArtifact } from '../../src/engine/artifacts';
 import { itemPassAtK } from '../../src/core/verdict/pass-k';
 import { isPass } from '../../src/core/verdict/credit';
 import { hardWorldDatasetOf, noiseFreeAccuracy, trainSetup, type SeedSetup } from '../support/bench-quality';
-import { generatedItems, startingSkill } from '../support/generated-world';
-import { hardOptimizerAnswer } from '../support/hard-optimizer';
-import { hardWorldExpected, type HardWorldSpec } from '../support/rule-world';
-
-const topics = ['amber', 'basalt', 'cobalt', 'dune'];
-const spec: HardWorldSpec = {
-  name: 'flaky',
-  topics,
-  grades: {},
-  blind: [],
-  initialSkill: startingSkill({ grades: {} }, { known: ['amber', 'basalt'], harmful: false, broad: null, carried: [] }),
-};
-const CODE_BOOK = '- Answer every specimen from the code book.';
+import { generatedItems } from '../support/generated-world';
+import { FLAKY_SIZES, FLAKY_SPEC as spec, flakyServer } from '../support/flaky-world';
 
 function setup(): SeedSetup {
-  const data = hardWorldDatasetOf(generatedItems({ spec, sizes: { train: 20, val: 40, test: 48 } }));
-  return {
-    server: {
-      world: 'hard',
-      spec,
-      noise: 0,
-      // The code book: right four times in five, whatever the family.
-      targetHook: (system, user, draw) =>
-        system.includes(CODE_BOOK) ? (draw < 0.8 ? (hardWorldExpected(user, spec) ?? undefined) : 'unknown') : undefined,
-      optimizerHook: (stage, system, user) => {
-        if (stage !== 'reflect_failure') return hardOptimizerAnswer(stage, system, user, { noise: 0, spec });
-        const edits = user.includes(CODE_BOOK) ? [] : [{ op: 'append', content: CODE_BOOK, support_count: 5, source_type: 'failure' }];
-        return { batch_size: 5, failure_summary: [], patch: { reasoning: 'a code book', edits } };
-      },
-    },
-    data,
-    initialSkill: spec.initialSkill,
-    heldOut: (skill) => noiseFreeAccuracy(skill, data, spec),
-  };
+  const data = hardWorldDatasetOf(generatedItems({ spec, sizes: FLAKY_SIZES }));
+  return { server: flakyServer, data, initialSkill: spec.initialSkill, heldOut: (skill) => noiseFreeAccuracy(skill, data, spec) };
 }
 
 const KNOBS = { epochs: 1, testRepeats: 4, evalTest: false };

@@ -100,7 +100,7 @@ function LookAhead(a: { look: LookAheadArtifact; from: 'plateau' | 'regressed'; 
           ? `${look.added.length} edit${look.added.length === 1 ? '' : 's'} joined the bundle`
           : 'Nothing was added'}
         {look.after ? <> → {afterText(look.after)}</> : ''}
-        {look.after && !look.after.fixed.length && (look.expectedGain ?? 0) >= 1
+        {from === 'plateau' && look.after && !look.after.fixed.length && (look.expectedGain ?? 0) > 0
           ? ` (none sure on its own, about ${look.expectedGain!.toFixed(1)} gained in expectation)`
           : ''}{' '}
         → <strong>{look.taken ? 'the extended bundle went on' : 'not taken: the bundle stayed as it was'}</strong>.

@@ -59,6 +59,14 @@ export function GateVerdict({ gate }: { gate: GateArtifact }) {
           with probability <strong>{gate.evidence.after.pBetter.toFixed(3)}</strong>.
         </p>
       )}
+      {gate.stability && (
+        <p className={gate.stability.held ? 'small' : 'small warn'} aria-label="Stability">
+          Stability (pass<sup>{gate.stability.k}</sup> must not fall): on {gate.stability.items} validation items, tried
+          up to {gate.stability.k} times where passed ({plural(gate.stability.calls, 'call')}), pass
+          <sup>{gate.stability.k}</sup> {gate.stability.reference.toFixed(3)} → {gate.stability.candidate.toFixed(3)} →{' '}
+          <strong>{gate.stability.held ? 'held' : 'refused the candidate'}</strong>.
+        </p>
+      )}
       {gate.recheck && (
         <p className={gate.recheck.confirmed ? 'small' : 'small warn'} aria-label="Best re-check">
           Re-check on fresh samples: {fmt(gate.recheck.fresh)} on {gate.recheck.n} items; with every sample counted{' '}

@@ -4,6 +4,7 @@ import type { StepDetail } from '../../worker/api-types';
 import { Card } from '../common/Field';
 import { SkillDiff } from '../skill/LazyEditors';
 import { CheckAndRepair, DroppedEdits } from './CreditPanel';
+import { RidersCard } from './RidersCard';
 import { RewriteCard } from './RewriteCard';
 import { AppendixCard } from './AppendixCard';
 import { GateVerdict } from './GateVerdict';
@@ -75,6 +76,7 @@ export function StepInspector({
         tieBreak={gate?.tieBreak}
         skippedByCheck={gate?.skippedByCheck}
       />
+      {detail.artifacts.riders && <RidersCard riders={detail.artifacts.riders} />}
       {report && report.length > 0 && <EditApplyReport report={report} />}
       {detail.candidateSkill && detail.currentSkillBefore !== null && (
         <Card title="Candidate vs current skill">
