@@ -35,6 +35,12 @@ export interface EngineContext {
   target: Target;
   /** How two skills are compared (engine/comparator.ts): the mean or the posterior, chosen once for the run. */
   comparator: ComparatorKind;
+  /**
+   * The target calls of each round a verdict asked again, in order over the session (rounds the
+   * cache answered alone left out): a round waits for the one before, so these are round trips a
+   * step's bound must count (issue #45). A step's record keeps its own.
+   */
+  verdictRounds: number[];
 }
 
 /**
@@ -111,6 +117,7 @@ export async function createContext(a: {
     llm: loggingAdaptations(a.llm, a.emit),
     agent,
     comparator: comparatorOf(a.config),
+    verdictRounds: [],
     rolloutTemplate: template,
     items: new Map(a.items.map((i) => [i.id, i])),
     slots: {

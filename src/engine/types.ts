@@ -171,6 +171,11 @@ export interface StepRecord {
   timing: Record<string, number>;
   usage: Record<string, StageUsage>;
   wallTimeMs: number;
+  /**
+   * Target calls of each round the step's verdicts asked again, in order (issue #45): each round
+   * waits for the one before. Absent in runs from before it was kept.
+   */
+  verdictRounds?: number[];
   /** What the run had spent when the step ended (the meter's totals, not this step's): its learning curve's x. */
   spend?: Spend;
 }

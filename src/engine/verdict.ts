@@ -217,6 +217,7 @@ class PairSamples {
       repeat: 1,
     });
     this.resampleCalls += again.calls;
+    if (again.calls) this.ctx.verdictRounds.push(again.calls);
     for (const row of again.rows) if (row.status === 'ok') cand.get(row.itemId)!.push(row);
     // Those that now pass disagree with the reference: settle them like any other.
     await this.settle(shared.filter((id) => isPass(cand.get(id)!.at(-1)!.hard)));
@@ -317,6 +318,7 @@ async function settleItems(
         }).then((res) => ({ g, res })),
       ),
     );
+    const before = calls;
     for (const { g, res } of results) {
       calls += res.calls;
       for (const [i, row] of res.rows.entries()) {
@@ -325,5 +327,6 @@ async function settleItems(
         else (x.side === 'ref' ? a.ref : a.cand).get(x.id)!.push(row);
       }
     }
+    if (calls > before) ctx.verdictRounds.push(calls - before);
   }
 }

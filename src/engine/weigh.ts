@@ -29,7 +29,7 @@ import {
   type Tally,
 } from '../core/verdict/paired-posterior';
 import type { NoisePolicy, RepeatUnit } from '../core/verdict/noise';
-import { noiseMixture, posteriorPerItem } from '../core/verdict/item-noise';
+import { noiseMixture, perItemPosterior } from '../core/verdict/item-noise';
 import type { EngineContext } from './context';
 import { rolloutCacheKey, rolloutPhase } from './rollout';
 import type { RolloutRow } from './types';
@@ -134,7 +134,7 @@ function posteriorOf(
     const repeats = p.repeats;
     // A step's verdicts share its policy, and so its repeats: the mix is fitted once per step.
     const mix = mixes.get(repeats) ?? mixes.set(repeats, noiseMixture(repeats)).get(repeats)!;
-    return (t) => posteriorPerItem(t, mix, prior, changes);
+    return perItemPosterior(mix, prior, changes);
   }
   const rate = mode === 'cautious' ? p.flipUpper : (p.flipMean ?? p.flipUpper);
   const levels = mode === 'averaged' && p.flips ? noiseLevels(p.flips) : [{ miss: rate, guess: rate, weight: 1 }];
@@ -316,7 +316,10 @@ export async function weighSkills(ctx: EngineContext, o: WeighOptions): Promise<
   };
 }
 
-/** One more sample for each side asked, grouped by side and sample number. Returns the calls made. */
+/**
+ * One round: one more sample for every side asked, all at once (grouped by side and sample number,
+ * the groups side by side). The round's calls go to the session's verdict rounds. Returns them.
+ */
 async function askAgain(
   ctx: EngineContext,
   a: {
@@ -351,5 +354,6 @@ async function askAgain(
       else a.exhausted.add(`${g[i].side}|${g[i].id}`);
     });
   }
+  if (calls) ctx.verdictRounds.push(calls);
   return calls;
 }

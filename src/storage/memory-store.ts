@@ -47,7 +47,9 @@ export class MemoryRunStore implements RunStore {
     if (row.status === 'ok') this.byCacheKey.set(`${row.runId}|${row.cacheKey}`, copy(row));
   }
   async getRollouts(runId: string, phase: string) {
-    return this.ofRun(this.rollouts, runId, (a, b) => a.order - b.order).filter((r) => r.phase === phase);
+    // One phase's rows only are copied: a verdict reads its phases after every wave (issue #45).
+    const rows = [...this.rollouts.values()].filter((r) => r.runId === runId && r.phase === phase);
+    return rows.sort((a, b) => a.order - b.order).map(copy);
   }
   async listRollouts(runId: string) {
     return this.ofRun(this.rollouts, runId);

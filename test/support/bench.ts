@@ -1,7 +1,9 @@
 /**
  * `npm run bench` (DESIGN §7): the engine in Node against the test server, run in a separate
  * process with a fixed latency. Prints calls per stage against the core formulas, each step's
- * wall time against its critical-path bound, the calls saved by early stop and the caches,
+ * wall time against its critical-path bound (the train check's and the verdicts' ask-again rounds
+ * counted in their own columns), each stage's wall beside ⌈calls / concurrency⌉ × latency (issue #45,
+ * bench-stages.ts), the calls saved by early stop and the caches,
  * and the engine's CPU time per 1 000 rollouts — as a table, then as JSON on the last line.
  * Then (issue #22) a 5 000-item evaluation and a training run at concurrency 8, 32 and 128: wall time
  * against calls × latency / concurrency. Options: --json (JSON only), --latency=MS (default 200),
@@ -19,6 +21,7 @@ import { loadPrompts } from './prompts';
 import { testEndpoint } from './endpoints';
 import { INITIAL_SKILL, SMALL_CONFIG, worldDataset } from './harness';
 import { presetPrice } from '../../src/core/config/pricing';
+import { STEP_STAGES, TimedStore, stepStages, type StageFigure } from './bench-stages';
 
 export async function startServerProcess(latencyMs: number, harmfulRate = 0.5, batchDelayMs = BATCH_DELAY_MS): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, ['scripts/run-ts.mjs', 'test/support/dev-mock.ts'], {
@@ -46,7 +49,7 @@ const BATCH_DELAY_MS = 3_000;
 async function trainBench(url: string) {
   const config = { ...SMALL_CONFIG, epochs: 2, batchSize: 24, minibatchSize: 6, mergeBatchSize: 3, targetConcurrency: 8, optimizerConcurrency: 8, slowUpdateSamples: 12 };
   const data = worldDataset(120);
-  const store = new MemoryRunStore();
+  const store = new TimedStore();
   const llm = createLlmPort(
     { target: testEndpoint(url, 'sim-target', { concurrency: 8 }), optimizer: testEndpoint(url, 'sim-optimizer', { concurrency: 8 }) },
     { backoffBaseMs: 50 },
@@ -160,12 +163,30 @@ async function measure(url: string, latencyMs: number) {
     // or a blame) run one after another on the target's slots, which the rollout and gate saturate.
     const checkPhases = new Set(rows.filter((r) => r.phase.startsWith(`${key}/check`) && !r.cached && !/\/r\d+$/.test(r.phase)).map((r) => r.phase));
     const checkRts = [...checkPhases].reduce((a, p) => a + waves(real((q) => q === p)), 0);
-    const withCheckMs = (rts + checkRts) * latencyMs;
-    return { step: s.step, action: s.action, roundTrips: rts, boundMs, wallMs: s.wallTimeMs, ratio: s.wallTimeMs / boundMs, checkRoundTrips: checkRts, ratioWithCheck: s.wallTimeMs / withCheckMs };
+    // The verdicts' ask-again rounds (issue #45): each asks every item in doubt at once, and waits
+    // for the round before it, whose answers decide what is asked next — a chain the step must wait.
+    const verdictRts = (s.verdictRounds ?? []).reduce((a, calls) => a + waves(calls), 0);
+    const withCheckMs = (rts + checkRts + verdictRts) * latencyMs;
+    const stageTrips = { rollout: waves(rollout), reflect: waves(reflect), merge: mergeRts, rank, check: checkRts, gate: waves(gate), 'verdict rounds': verdictRts };
+    const stages = stepStages(store, s, { latencyMs, concurrency: conc, roundTrips: stageTrips });
+    return {
+      step: s.step,
+      action: s.action,
+      roundTrips: rts,
+      boundMs,
+      wallMs: s.wallTimeMs,
+      ratio: s.wallTimeMs / boundMs,
+      checkRoundTrips: checkRts,
+      verdictRounds: s.verdictRounds?.length ?? 0,
+      verdictRoundTrips: verdictRts,
+      ratioWithCheck: s.wallTimeMs / withCheckMs,
+      stages,
+    };
   });
   const totalBound = stepRows.reduce((a, s) => a + s.boundMs, 0);
   const totalWall = stepRows.reduce((a, s) => a + s.wallMs, 0);
-  const totalWithCheck = stepRows.reduce((a, s) => a + s.boundMs + s.checkRoundTrips * latencyMs, 0);
+  const totalCheckOnly = stepRows.reduce((a, s) => a + s.boundMs + s.checkRoundTrips * latencyMs, 0);
+  const totalWithCheck = stepRows.reduce((a, s) => a + s.boundMs + (s.checkRoundTrips + s.verdictRoundTrips) * latencyMs, 0);
   const cpuMs = (cpu.user + cpu.system) / 1000;
   const rollouts = rollouts2;
   return {
@@ -183,6 +204,9 @@ async function measure(url: string, latencyMs: number) {
     steps: stepRows,
     criticalPathRatio: totalBound > 0 ? totalWall / totalBound : null,
     criticalPathRatioWithCheck: totalWithCheck > 0 ? totalWall / totalWithCheck : null,
+    // As measured before issue #45: the train check's rounds counted, the verdicts' not.
+    criticalPathRatioWithoutVerdictRounds: totalCheckOnly > 0 ? totalWall / totalCheckOnly : null,
+    stageTotals: stageTotals(stepRows.map((s) => s.stages)),
     maxStepRatio: Math.max(...stepRows.map((s) => s.ratio)),
     runWallMs: wallMs,
     engineCpuMs: cpuMs,
@@ -190,6 +214,15 @@ async function measure(url: string, latencyMs: number) {
     cpuMsPer1000Rollouts: (cpuMs / rollouts) * 1000,
     testAccuracy: Object.fromEntries(outcome.summary!.tests.map((t) => [t.skill, t.hard])),
   };
+}
+
+/** Each stage's figures summed over the steps, in the order a step runs them. */
+function stageTotals(steps: readonly StageFigure[][]): StageFigure[] {
+  return STEP_STAGES.map((stage) => {
+    const mine = steps.flatMap((s) => s.filter((f) => f.stage === stage));
+    const sum = (f: 'calls' | 'idealMs' | 'trips' | 'boundMs' | 'wallMs') => mine.reduce((a, x) => a + x[f], 0);
+    return { stage, calls: sum('calls'), idealMs: sum('idealMs'), trips: sum('trips'), boundMs: sum('boundMs'), wallMs: sum('wallMs') };
+  }).filter((f) => f.calls > 0 || f.trips > 0 || f.wallMs >= 1);
 }
 
 /** Wall time of a wide evaluation and of a training run at several concurrencies (issue #22). */
@@ -275,10 +308,14 @@ export async function main(argv: string[]): Promise<number> {
         const ok = r.calls[stage] + saved + early === r.expectedCalls[stage];
         log(`${stage.padEnd(19)} ${String(r.calls[stage]).padStart(8)} ${String(saved).padStart(6)} ${String(early).padStart(6)} ${String(r.expectedCalls[stage]).padStart(9)}  ${ok ? 'yes' : 'NO'}`);
       }
-      log('\nStep wall time against the critical-path bound:');
-      log('step  action            round trips   bound ms   wall ms   ratio   + check trips   ratio');
-      for (const s of r.steps) log(`${String(s.step).padStart(4)}  ${s.action.padEnd(17)} ${String(s.roundTrips).padStart(11)} ${String(s.boundMs).padStart(10)} ${String(Math.round(s.wallMs)).padStart(9)}   ${s.ratio.toFixed(3)}   ${String(s.checkRoundTrips).padStart(13)}   ${s.ratioWithCheck.toFixed(3)}`);
-      if (r.criticalPathRatio !== null) log(`\nCritical-path ratio (all steps): ${r.criticalPathRatio.toFixed(3)} (target ≤ 1.15), worst step ${r.maxStepRatio.toFixed(3)}; counting the train check's own round trips: ${r.criticalPathRatioWithCheck!.toFixed(3)}`);
+      log('\nStep wall time against the critical-path bound (verdict trips: the ask-again rounds, ⌈calls / concurrency⌉ each):');
+      log('step  action            round trips   bound ms   wall ms   ratio   + check trips   + verdict rounds (trips)   ratio');
+      for (const s of r.steps) log(`${String(s.step).padStart(4)}  ${s.action.padEnd(17)} ${String(s.roundTrips).padStart(11)} ${String(s.boundMs).padStart(10)} ${String(Math.round(s.wallMs)).padStart(9)}   ${s.ratio.toFixed(3)}   ${String(s.checkRoundTrips).padStart(13)}   ${`${s.verdictRounds} (${s.verdictRoundTrips})`.padStart(24)}   ${s.ratioWithCheck.toFixed(3)}`);
+      if (r.criticalPathRatio !== null) log(`\nCritical-path ratio (all steps): ${r.criticalPathRatio.toFixed(3)} (target ≤ 1.15), worst step ${r.maxStepRatio.toFixed(3)}; counting the train check's and the verdicts' own round trips: ${r.criticalPathRatioWithCheck!.toFixed(3)} (the check's alone: ${r.criticalPathRatioWithoutVerdictRounds!.toFixed(3)})`);
+      log(`\nWhere the steps' wall goes (issue #45), summed over the ${r.steps.length} steps: each stretch of a step's wall goes to the stage whose answer ended it`);
+      log('(bound: the stage\'s round trips in the bound above — a merge tree\'s levels, each check phase, each verdict round)');
+      log('stage             calls   ⌈calls/conc⌉×latency ms   bound ms    wall ms   over bound ms');
+      for (const f of r.stageTotals) log(`${f.stage.padEnd(15)} ${String(f.calls).padStart(7)} ${String(f.idealMs).padStart(24)} ${String(f.boundMs).padStart(10)} ${String(Math.round(f.wallMs)).padStart(10)} ${String(Math.round(f.wallMs - f.boundMs)).padStart(15)}`);
       log(`Early stop saved ${r.earlyStopSavedCalls} target calls; rollout cache hits ${r.cacheHits}; selection cache hits ${r.selectionCacheHits}`);
       log(`Repeats (issue #19): noise probe ${r.repeats.probe}, spot checks ${r.repeats.spotChecks}, settled verdicts ${r.repeats.verdicts} target calls`);
       log(`Engine CPU: ${Math.round(r.engineCpuMs)} ms for ${r.rollouts} rollouts = ${r.cpuMsPer1000Rollouts.toFixed(1)} ms per 1 000 rollouts (run wall time ${(r.runWallMs / 1000).toFixed(1)} s)`);

@@ -113,11 +113,33 @@ export function posteriorPerItem(
   prior: (noise: NoiseRates) => ChangePrior,
   changes: readonly ChangeLevel[],
 ): PosteriorVerdict {
+  return perItemPosterior(levels, prior, changes)(tallies);
+}
+
+/**
+ * `posteriorPerItem` for one verdict, which weighs its items again after every wave and round
+ * (issue #45): an item's posterior depends only on its two tallies, so each pair of tallies is
+ * worked out once per reach and reused — by the items that share it and by every later weighing.
+ * The figures are the very numbers a fresh computation gives; the weighing between two waves no
+ * longer holds up the next wave's calls.
+ */
+export function perItemPosterior(
+  levels: readonly NoiseLevel[],
+  prior: (noise: NoiseRates) => ChangePrior,
+  changes: readonly ChangeLevel[],
+): (tallies: readonly ItemTallies[]) => PosteriorVerdict {
   const kept = keptLevels(levels, KEPT_MASS);
-  return mixVerdicts(
-    changes.map((c) => {
-      const v = verdictFrom(tallies.map((t) => itemOverLevels(t, kept, prior, c.change)));
-      return { v, log: Math.log(c.weight) + v.items.reduce((a, x) => a + x.logEvidence, 0) };
-    }),
-  );
+  const memo = new Map<string, ItemPosterior>();
+  const item = (t: ItemTallies, change: number): ItemPosterior => {
+    const key = `${change}|${t.ref.passes}/${t.ref.n}|${t.cand.passes}/${t.cand.n}`;
+    const known = memo.get(key) ?? memo.set(key, itemOverLevels(t, kept, prior, change)).get(key)!;
+    return { ...known, itemId: t.itemId };
+  };
+  return (tallies) =>
+    mixVerdicts(
+      changes.map((c) => {
+        const v = verdictFrom(tallies.map((t) => item(t, c.change)));
+        return { v, log: Math.log(c.weight) + v.items.reduce((a, x) => a + x.logEvidence, 0) };
+      }),
+    );
 }

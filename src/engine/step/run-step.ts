@@ -28,6 +28,7 @@ export async function runStep(session: TrainSession, prev: RunState, a: StepArgs
   const state = structuredClone(prev);
   const started = ctx.now();
   const usageBefore = structuredClone(ctx.meter.byStage);
+  const roundsBefore = ctx.verdictRounds.length;
   // The score the candidate had to beat (the record's currentScore is the one after the step).
   const scoreBefore = state.gate.currentScore;
   const timer = new StageTimer(ctx.now);
@@ -87,6 +88,7 @@ export async function runStep(session: TrainSession, prev: RunState, a: StepArgs
     timing: timer.timing,
     usage: usageSince(ctx.meter.byStage, usageBefore),
     wallTimeMs: ctx.now() - started,
+    verdictRounds: ctx.verdictRounds.slice(roundsBefore),
     spend: ctx.meter.spend(),
   });
   await ctx.store.putStep(record);

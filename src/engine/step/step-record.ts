@@ -64,6 +64,8 @@ export function stepRecord(a: {
   timing: Record<string, number>;
   usage: Record<string, StageUsage>;
   wallTimeMs: number;
+  /** Target calls of each round the step's verdicts asked again. */
+  verdictRounds: number[];
   /** The meter's totals when the step ended. */
   spend: Spend;
 }): StepRecord {
@@ -106,6 +108,7 @@ export function stepRecord(a: {
     timing: a.timing,
     usage: a.usage,
     wallTimeMs: a.wallTimeMs,
+    verdictRounds: a.verdictRounds,
     spend: a.spend,
   };
 }
