@@ -33,7 +33,7 @@ export async function llmPortFor(
   // An agent CLI as the optimizer signs in its own way: no key is asked for it unless its preset
   // calls an endpoint with the optimizer's key.
   const agent = endpoints.optimizer.agentCommand;
-  const optimizerKey = (borrow?: KeyRole) =>
+  const optimizerKey = (borrow?: EndpointRole) =>
     agent && !agent.keyEnv ? Promise.resolve({ ok: true as const, key: '' }) : key('optimizer', borrow);
   if (use === 'feedback') {
     const o = await optimizerKey('target');
