@@ -19,8 +19,8 @@ import { startLlmServer, type LlmTestServer } from '../support/llm-server';
 import { loadPrompts } from '../support/prompts';
 import { retailPolicy } from '../support/retail-agent';
 import { retailEpisode } from '../support/retail-episode';
-import { diagnose, evidenceIn, guess } from '../support/retail-optimizer';
-import { RULES, SOLVED_SKILL, makeRetailItems, type Kind } from '../support/retail-world';
+import { diagnose, evidenceIn, fixesFor, guess } from '../support/retail-optimizer';
+import { DECOYS, RULES, SOLVED_SKILL, START_SKILL, makeRetailItems, type Kind } from '../support/retail-world';
 
 let server: LlmTestServer;
 beforeAll(async () => {
@@ -55,7 +55,7 @@ async function evaluate(skill: string, kind: Kind): Promise<{ rows: RolloutRow[]
 const itemOf = (id: string) => data.items.find((i) => i.id === id)!;
 
 describe('the retail world through the engine (issue #43 item 2)', () => {
-  it('fails a second refund after a timeout by the final state, "refunded" right as text; the rule passes it', async () => {
+  it('fails a second refund after a timeout by final state, "refunded" right as text; the rule fixes it', async () => {
     const lacking = await evaluate(without('timeout'), 'timeout');
     for (const r of lacking.rows) {
       expect(r.predicted).toBe('refunded');
@@ -121,5 +121,28 @@ describe('the retail world through the engine (issue #43 item 2)', () => {
     expect(blind.every((ev) => ev.calls === null && ev.predicted === 'refunded')).toBe(true);
     const guessed = blind.map((ev, i) => guess(ev, skill, (k) => ((i * 7 + k * 3) % 10) / 10).map((e) => e.content));
     expect(guessed.some((g) => !g.includes(RULES.timeout.text))).toBe(true);
+  });
+
+  it('over-reacts now and then to one conversation: the right rule, and beside it the one read too broadly', () => {
+    const order = 'Order W1001 of C100: wool scarf, size S, $45.00, final sale; delivered 12 days ago';
+    const ev = {
+      request: { kind: 'return' as const, name: 'Dana Reyes', product: 'wool scarf' },
+      predicted: 'refunded',
+      expected: ['exchanged'],
+      calls: [
+        { name: 'get_order', args: { order: 'W1001' }, result: order },
+        {
+          name: 'refund',
+          args: { order: 'W1001' },
+          result: 'Refund of $45.00 issued for the wool scarf of order W1001.',
+        },
+      ],
+      said: [],
+    };
+    const runs = Array.from({ length: 40 }, (_, i) => fixesFor([ev], START_SKILL, `prompt ${i}`).map((e) => e.content));
+    expect(runs.every((r) => r.includes(RULES.finalSale.text))).toBe(true);
+    const over = runs.filter((r) => r.includes(DECOYS.exchangeAll.text)).length;
+    expect(over).toBeGreaterThan(0);
+    expect(over).toBeLessThan(runs.length / 2);
   });
 });

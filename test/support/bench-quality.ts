@@ -461,7 +461,7 @@ export async function main(argv: string[]): Promise<number> {
     const results: AgenticSeedResult[] = [];
     for (let i = 0; i < retailSeeds.length; i += 2)
       results.push(...(await Promise.all(retailSeeds.slice(i, i + 2).map((s) => retailSeed(world, s, knobs, { noise })))));
-    out[world] = { ...aggregateAgentic(results), p10HeldOut: percentile(results.map((r) => r.heldOut), 0.1) };
+    out[world] = { seeds: results.length, ...aggregateAgentic(results), p10HeldOut: percentile(results.map((r) => r.heldOut), 0.1) };
     if (argv.includes('--table')) for (const line of agenticTable(world, String(out.mode), results)) console.log(line);
     console.log(retailLine(world, String(out.mode), results));
   }

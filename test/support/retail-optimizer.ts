@@ -11,6 +11,9 @@
  * - `guess` (final answers only, the ablation): one or two causes drawn from those that explain
  *   the answer as well — the right ones, a harmless generic rule, and the world's decoys
  *   (exchange or escalate every return), which break other kinds.
+ * Reading conversations it also over-reacts, a quarter of the time, to a single one: beside the
+ * right rule it writes the one it read too broadly (exchange every return, escalate every refund
+ * or those over $100, never cancel).
  * Decided by a hash of its prompt it slips as the other worlds' analysts do (echoed example
  * edits, empty, harmful and over-broad rules, lines that are not there, restated lines). Merging
  * and ranking are the hard world's; the repairer sees answers only: it drops the harmful, the
@@ -215,11 +218,31 @@ export function guess(ev: Evidence, skill: string, draw: (k: number) => number):
 }
 
 /** The edits an analyst proposes for these failures: diagnosed from conversations, else guessed. */
-export function fixesFor(failures: readonly Evidence[], skill: string, seed: string): SimEdit[] {
-  const edits = failures.flatMap((ev, i) =>
-    ev.calls ? diagnose(ev, skill) : guess(ev, skill, (k) => hashFraction(`guess ${i} ${k}\n${seed}`)),
-  );
+export function fixesFor(failures: readonly Evidence[], skill: string, seed: string, noise = 1): SimEdit[] {
+  const edits = failures.flatMap((ev, i) => {
+    if (!ev.calls) return guess(ev, skill, (k) => hashFraction(`guess ${i} ${k}\n${seed}`));
+    const fixes = diagnose(ev, skill);
+    const draw = hashFraction(`overreach ${i}\n${seed}`);
+    return draw < OVERREACH * noise ? [...fixes, ...overreach(fixes, skill, draw)] : fixes;
+  });
   return dedupeEdits(edits).sort((a, b) => (b.support_count ?? 0) - (a.support_count ?? 0));
+}
+
+/** How often, at noise 1, an analyst generalises one conversation's fix too far. */
+const OVERREACH = 0.25;
+
+/**
+ * Reflection over-reacting to a single trajectory (issue #43; R2PO, HALO): beside the right rule,
+ * the rule it read too broadly — exchange every return, escalate every refund (or those over $100),
+ * never cancel — which breaks other kinds.
+ */
+function overreach(fixes: readonly SimEdit[], skill: string, draw: number): SimEdit[] {
+  const wrote = (id: RuleId) => fixes.some((e) => e.content === RULES[id].text);
+  const broader: (SimEdit | null)[] = [];
+  if (wrote('finalSale')) broader.push(add(skill, DECOYS.exchangeAll));
+  if (wrote('window')) broader.push(add(skill, draw < OVERREACH / 2 ? DECOYS.escalateAll : DECOYS.overAmount));
+  if (wrote('shipped')) broader.push(add(skill, DECOYS.cancelNone));
+  return present(broader);
 }
 
 function slips(user: string, system: string, skill: string, noise: number): SimEdit[] {
@@ -253,7 +276,7 @@ export function retailOptimizerAnswer(
   switch (stage) {
     case 'reflect_failure': {
       const failures = evidenceIn(after(user, '## Failed Trajectories'));
-      const fixes = fixesFor(failures, skill, user);
+      const fixes = fixesFor(failures, skill, user, o.noise);
       const edits = [...slips(user, system, skill, o.noise), ...fixes].slice(0, budget);
       const seen = failures.filter((f) => f.calls).length;
       return {
