@@ -14,7 +14,10 @@ import { EXIT, stopOnInterrupt, type CliArgs, type CliIo } from '../io';
 import { Progress } from '../progress';
 import { checkedSpec } from '../environment';
 
-const points = (v: number) => `${v >= 0 ? '+' : '−'}${Math.abs(v * 100).toFixed(1)}`;
+const points = (v: number) => {
+  const shown = Math.abs(v * 100).toFixed(1);
+  return `${v >= 0 || Number(shown) === 0 ? '+' : '−'}${shown}`; // a rounding's −0.0 reads +0.0
+};
 const usd = (v: number | null) => (v === null ? 'no price' : `$${v.toFixed(6)}`);
 
 /** The report as lines for the terminal, one per section. */

@@ -15,7 +15,10 @@ export interface CreditMark {
 }
 
 /** Pass^1 points, signed: "+18.8", "−43.8". */
-export const points = (v: number) => `${v >= 0 ? '+' : '−'}${Math.abs(v * 100).toFixed(1)}`;
+export const points = (v: number) => {
+  const shown = Math.abs(v * 100).toFixed(1);
+  return `${v >= 0 || Number(shown) === 0 ? '+' : '−'}${shown}`; // a rounding's −0.0 reads +0.0
+};
 
 export const VERDICT_TEXT: Record<SectionCredit['verdict'], string> = {
   helps: 'helps: its whole interval is above zero',
