@@ -42,6 +42,8 @@ const OPTIONS = {
   'min-lift': { type: 'string' },
   split: { type: 'string' },
   write: { type: 'boolean' },
+  budget: { type: 'string' },
+  drop: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 

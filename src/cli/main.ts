@@ -9,6 +9,7 @@
  *   skillwright estimate --config F [--data F] [--skill F]
  *   skillwright eval --config F [--skill F] [--data F] [--split test|val|train] [--json]
  *   skillwright doctor --config F [--write] [--json]
+ *   skillwright credit [--config] F [--skill F] [--data F] --budget N [--drop] [--json]
  *
  * `--skill` is a .md file, or a skill package: a folder or a .zip holding SKILL.md (cli/skill-files.ts).
  *
@@ -18,6 +19,7 @@
 import { DamagedStoreError } from '../storage/file-store';
 import { estimate } from './commands/estimate';
 import { evaluate } from './commands/evaluate';
+import { credit } from './commands/credit';
 import { doctor } from './commands/doctor';
 import { resume } from './commands/resume';
 import { train } from './commands/train';
@@ -32,6 +34,7 @@ const USAGE = `usage: skillwright train --config F [--data F] [--skill F] [--out
        skillwright estimate --config F [--data F] [--skill F]
        skillwright eval --config F [--skill F] [--data F] [--split test|val|train] [--json]
        skillwright doctor --config F [--write] [--json]   (what each role's model accepts; --write keeps it)
+       skillwright credit [--config] F [--skill F] [--data F] --budget N [--drop] [--json]   (each section's effect)
        skillwright schema   (the config's JSON Schema, for "$schema" in an editor)
 Keys come from SKILLWRIGHT_TARGET_API_KEY, SKILLWRIGHT_OPTIMIZER_API_KEY, SKILLWRIGHT_JUDGE_API_KEY.`;
 
@@ -62,6 +65,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     if (command === 'resume') return await resume(args.values, io);
     if (command === 'eval') return await evaluate(args.values, io);
     if (command === 'doctor') return await doctor(args.values, io);
+    if (command === 'credit') return await credit(args.values, args.positionals.slice(1), io);
     throw new ConfigError(`Unknown command "${command}".\n${USAGE}`);
   } catch (e) {
     // A config or data problem, or a damaged store file: the person's to fix (exit 2).

@@ -8,7 +8,7 @@ import type { DatasetItem, SplitName } from '../core/dataset/dataset-types';
 import type { RunConfig } from '../core/config/run-config';
 import { rolloutTemplateOf } from '../engine/context';
 import { estimateCost as estimate, type CostEstimate } from '../engine/cost-estimate';
-import { evaluateSkill as evaluate } from '../engine/run/evaluate';
+import { evaluateSkill as evaluate, type SessionDeps } from '../engine/run/evaluate';
 import type { EventSink } from '../engine/events';
 import { improveWithFeedback as improve } from '../engine/feedback';
 import type { Prices } from '../engine/meter';
@@ -50,12 +50,19 @@ export interface Evaluation {
   costUsd: number;
 }
 
-/** One skill rolled out and scored on a split; nothing is kept (a throwaway store). */
-export async function evaluateSkill(
+/** What a session outside a run is asked about, without the split an evaluation scores. */
+export type SessionInput = Omit<EvaluateInput, 'split' | 'limit'>;
+
+/**
+ * The target, LLM port and environment a session outside a run uses (service/target.ts chooses
+ * them, as for a run), handed to `run`; the environment is disposed after.
+ */
+export async function withSessionTarget<T>(
   deps: HostDeps,
-  input: EvaluateInput,
-  o: { signal?: AbortSignal; onEvent?: EventSink } = {},
-): Promise<Outcome<Evaluation>> {
+  input: SessionInput,
+  o: { signal?: AbortSignal; onEvent?: EventSink },
+  run: (engine: SessionDeps) => Promise<T>,
+): Promise<Outcome<{ value: T }>> {
   // Items with a user_goal are conversations: the user simulator's own endpoint plays their users.
   const conversations = input.data.items.some((i) => i.agent?.user);
   const chosen = await targetOf(deps, input.endpoints, input.config, input.skillMeta);
@@ -65,26 +72,38 @@ export async function evaluateSkill(
   const port = await llmPortFor(deps, input.endpoints, input.config, 'evaluate', { conversations });
   if (!port.ok) return port;
   const environment = await environmentOf(deps.environment, input.environment);
-  const r = await evaluate(
-    {
-      skill: input.skill,
-      split: input.split,
-      limit: input.limit,
-      config: input.config,
-      data: input.data,
-      prices: input.prices,
-      ...(input.packageFiles ? { packageFiles: input.packageFiles } : {}),
-    },
-    {
-      llm: port.llm,
-      store: new MemoryRunStore(),
-      prompts: buildPromptSet(deps.promptFiles, input.config.promptOverrides),
-      ...o,
-      now: deps.now,
-      environment,
-      target: chosen.target,
-    },
-  ).finally(() => environment?.dispose?.());
+  const value = await run({
+    llm: port.llm,
+    store: new MemoryRunStore(),
+    prompts: buildPromptSet(deps.promptFiles, input.config.promptOverrides),
+    ...o,
+    now: deps.now,
+    environment,
+    target: chosen.target,
+  }).finally(() => environment?.dispose?.());
+  return { ok: true, value };
+}
+
+/** The engine's view of a session's input: the skill, settings, data and prices. */
+export const engineInput = (input: SessionInput) => ({
+  skill: input.skill,
+  config: input.config,
+  data: input.data,
+  prices: input.prices,
+  ...(input.packageFiles ? { packageFiles: input.packageFiles } : {}),
+});
+
+/** One skill rolled out and scored on a split; nothing is kept (a throwaway store). */
+export async function evaluateSkill(
+  deps: HostDeps,
+  input: EvaluateInput,
+  o: { signal?: AbortSignal; onEvent?: EventSink } = {},
+): Promise<Outcome<Evaluation>> {
+  const ran = await withSessionTarget(deps, input, o, (engine) =>
+    evaluate({ ...engineInput(input), split: input.split, limit: input.limit }, engine),
+  );
+  if (!ran.ok) return ran;
+  const r = ran.value;
   if (!r.ok) return fail(r.kind, r.reason);
   return { ok: true, hard: r.hard, soft: r.soft, n: r.n, errors: r.errors, rows: r.rows, costUsd: r.costUsd };
 }

@@ -10,6 +10,7 @@ import { exportBundle, exportEvals, importBundle } from './documents';
 import { blameSkill, curveMarks, pendingReview, stepDetail, submitReview } from './inspection';
 import { reportHtml } from './report';
 import { createDataset } from './datasets';
+import { creditSkillSections, gateSectionDrop } from './section-credit';
 
 /** Each use case with the host's deps bound: `service.startRun(runId, …)`. */
 type Bound<F> = F extends (deps: infer _D, ...args: infer A) => infer R ? (...args: A) => R : never;
@@ -22,6 +23,8 @@ const USE_CASES = {
   evaluateSkill,
   improveWithFeedback,
   estimateCost,
+  creditSkillSections,
+  gateSectionDrop,
   exportEvals,
   exportBundle,
   importBundle,

@@ -32,6 +32,9 @@ import type { McpServerConfig, McpSettings } from '../core/agent/mcp-servers';
 import type { CreateRunInput } from '../service/runs';
 import type { StepDetail } from '../service/inspection';
 import type { Evaluation as EvaluateSkillOutput, Feedback as FeedbackOutput } from '../service/evaluation';
+import type { SectionCredit as SectionCreditOutput } from '../service/section-credit';
+import type { GatedDrop as SectionDropOutput } from '../engine/run/gate-drop';
+import type { CreditReport, SectionCredit } from '../core/verdict/section-credit';
 import type { BuildChoices, ImportOptions } from '../core/dataset/dataset-import';
 import type { DatasetListItem } from '../storage/datasets-repo';
 import type { RunListItem } from '../storage/runs-repo';
@@ -55,6 +58,7 @@ import type {
 // What the page needs by name from below; nothing else is re-exported.
 // The run service's own shapes, as the page sends and receives them.
 export type { CreateRunInput, StepDetail, EvaluateSkillOutput, FeedbackOutput };
+export type { SectionCreditOutput, SectionDropOutput, CreditReport, SectionCredit };
 export type { AppendixFlush } from '../engine/artifacts';
 export type { BlameLine, BlameSource, SkillBlame, ReviewRequest };
 export type {
@@ -178,6 +182,14 @@ export interface EvaluateSkillInput {
   prices?: Prices;
   /** The agents' environment module (issue #30), when the skill is an agent's. */
   environment?: RunEnvironmentSpec;
+}
+/** Section credit (issue #43 item 4): the skill's sections masked on validation within `budget` calls. */
+export interface SectionCreditInput extends Omit<EvaluateSkillInput, 'split' | 'limit'> {
+  budget: number;
+}
+/** A drop of the chosen sections, put to the gate against the skill as it is. */
+export interface SectionDropInput extends Omit<EvaluateSkillInput, 'split' | 'limit'> {
+  sections: number[];
 }
 export interface FeedbackInput {
   skill: string;
@@ -304,6 +316,10 @@ export interface EvaluationApi {
   evaluateSkill(input: EvaluateSkillInput, onEvent?: (e: RunEvent) => unknown): Promise<Result<EvaluateSkillOutput>>;
   /** Steering: the optimizer turns feedback into a bounded patch of the skill; nothing is stored or gated. */
   improveWithFeedback(input: FeedbackInput): Promise<Result<FeedbackOutput>>;
+  /** Which section earns its tokens: each section's effect by random masking on validation (nothing is stored). */
+  creditSections(input: SectionCreditInput, onEvent?: (e: RunEvent) => unknown): Promise<Result<SectionCreditOutput>>;
+  /** Dropping sections as a candidate the gate judges, never silently: the gate's verdict and the candidate. */
+  gateSectionDrop(input: SectionDropInput, onEvent?: (e: RunEvent) => unknown): Promise<Result<SectionDropOutput>>;
   estimateCost(input: EstimateInput): Promise<Result<{ estimate: CostEstimate }>>;
 }
 

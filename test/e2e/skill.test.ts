@@ -10,7 +10,9 @@ import { TRIGGER_START_DESCRIPTION, triggerWorldQueries } from '../support/trigg
 import { withDescription } from '../../src/core/skill/skill-file';
 import { launchBrowser } from './support/chromium';
 import { connect, knob, readRuns, setKnobs, uploadDataset, useDataset } from './support/app';
-import { appSession, appUrl, demoRun, KNOBS, skip, chooseHardWorld } from './support/session';
+import { appSession, appUrl, demoRun, KNOBS, skip, chooseHardWorld, chooseRuleWorld } from './support/session';
+import { shootThemes } from './support/shots';
+import { CREDIT_SKILL, creditWorldItems } from '../support/credit-world';
 
 describe.skipIf(Boolean(skip))('the Skill screen in Chromium', () => {
   let srv: LlmTestServer;
@@ -182,6 +184,49 @@ describe.skipIf(Boolean(skip))('edit blame in the zero-key demo', () => {
     await page.screenshot({ path: 'test-results/skill-blame-light.png', fullPage: true });
     await page.getByLabel(/Show where each line came from/).uncheck();
   }, 120_000);
+});
+
+describe.skipIf(Boolean(skip))('section credit on the Skill screen (issue #43 item 4)', () => {
+  let srv: LlmTestServer;
+  const app = appSession(() => [srv], { quiet: true });
+  let page: Page;
+  beforeAll(async () => {
+    ({ page } = app);
+    srv = await startLlmServer({});
+    // The credit world: a helpful, a harmful and a neutral section, 24 validation items.
+    await chooseRuleWorld(page, srv, { name: 'credit', skill: CREDIT_SKILL, items: creditWorldItems(24), splits: '4 train · 24 validation · 4 test', seed: '3' });
+  });
+  afterAll(() => srv?.close());
+
+  it('credits each section beside it, and puts the drop of the harmful and idle sections to the gate', async () => {
+    await page.getByRole('link', { name: 'Skill' }).click();
+    await page.getByLabel('Call budget').fill('288');
+    await page.getByRole('button', { name: 'Credit sections' }).click();
+    const list = page.getByRole('list', { name: 'Section effects' });
+    await list.waitFor({ timeout: 90_000 });
+    const entries = await list.getByRole('listitem').allInnerTexts();
+    expect(entries[0]).toMatch(/Amber specimens[\s\S]*\+\d+\.\d points \[\+[\s\S]*helps/);
+    expect(entries[1]).toMatch(/When unsure[\s\S]*−\d+\.\d points[\s\S]*harms/);
+    expect(entries[2]).toMatch(/Tone[\s\S]*no evidence it helps/);
+    await page.getByText(/12 masks on 24 validation items: 288 calls of 288/).waitFor();
+    // Beside the sections in the editor: a bar per section in the glyph margin, the effect after each heading.
+    const editor = page.locator('[data-testid="skill-editor"]');
+    await expect.poll(() => editor.locator('.credit-bar.credit-harms').count(), { timeout: 20_000 }).toBeGreaterThan(0);
+    expect(await editor.locator('.credit-bar.credit-helps').count()).toBeGreaterThan(0);
+    await editor.locator('.credit-label.credit-harms').first().waitFor();
+    await shootThemes(page, editor, 'skill-section-credit-editor');
+    await shootThemes(page, list, 'skill-section-credit');
+    // Dropping is a candidate the gate judges, never done silently.
+    await page.getByRole('button', { name: 'Put the drop to the gate' }).click();
+    const verdict = page.getByText(/The gate accepts the drop: validation 50\.0 % → 100\.0 %/);
+    await verdict.waitFor({ timeout: 90_000 });
+    await shootThemes(page, verdict, 'skill-section-drop');
+    expect(await page.evaluate(() => JSON.parse(localStorage.getItem('skillwright-ui')!).state.skill)).toBe(CREDIT_SKILL);
+    await page.getByRole('button', { name: 'Use this version' }).click();
+    await page.waitForFunction(() => !JSON.parse(localStorage.getItem('skillwright-ui')!).state.skill.includes('When unsure'));
+    await page.getByText('The skill changed since it was credited: credit it again.').waitFor();
+    expect(await editor.locator('.credit-bar').count()).toBe(0);
+  }, 240_000);
 });
 
 describe.skipIf(Boolean(skip))('skill packages in Chromium', () => {

@@ -5,6 +5,7 @@
  * per task; and the sections worth offering to drop — harmful, or no evidence of help — which are
  * offered as a candidate for the gate, never dropped here.
  */
+import { isGain } from './epsilon';
 import { skillOutline, withoutSections, type SkillSection } from '../skill/skill-sections';
 import type { MaskDesign } from './section-masks';
 import { sectionEffects, type MaskedScore } from './section-effects';
@@ -51,7 +52,9 @@ export interface MaskedRollout {
   promptTokens: number;
 }
 
-const verdictOf = (low: number, high: number): SectionVerdict => (low > 0 ? 'helps' : high < 0 ? 'harms' : 'nil');
+/** Beyond the one tolerance: a fit's rounding (−1e-17 for an exact zero) is no verdict. */
+const verdictOf = (low: number, high: number): SectionVerdict =>
+  isGain(low) ? 'helps' : isGain(-high) ? 'harms' : 'nil';
 
 /**
  * The report from the masked rollouts. `columns[c]` is the section index design column c masks;

@@ -1,17 +1,23 @@
 /**
  * Random masks for section credit (issue #43 item 4; Assay's random masking): which sections each
- * evaluation of the skill keeps. Each section is kept in half the masks exactly (balanced, so
- * every section is measured kept and masked alike), which half is drawn at random (seeded), and a
- * draw whose masks cannot tell two sections apart is drawn again. The plan fits the masks and the
- * validation items into the calls a person allows.
+ * evaluation of the skill keeps. Half the masks are drawn at random (seeded), each section kept
+ * with p = 1/2; the other half are their complements (a fold-over design). So each section is kept
+ * in exactly half the masks, and — the reason for the fold-over — what two sections do together
+ * (the harmful rule spoils answers only the helpful one made right) cannot leak into any section's
+ * effect: each effect is the section's average over the others' mix. A draw whose masks cannot tell
+ * two sections apart is drawn again. The plan fits the masks and the validation items into the
+ * calls a person allows.
  */
 import { SeededRandom, shuffleInPlace } from '../basics/random';
 
 /** `masks[m][s]`: does mask m keep section s. */
 export type MaskDesign = boolean[][];
 
-/** Fewest masks: one per section, the intercept and one to spare, and never under six. */
-export const minMasks = (sections: number): number => Math.max(sections + 2, 6);
+/**
+ * Fewest masks: fold-over pairs whose drawn halves number one more than the sections (the drawn
+ * half alone must tell every section apart: a complement adds no new direction), never under six.
+ */
+export const minMasks = (sections: number): number => Math.max(2 * (sections + 1), 6);
 
 export interface CreditPlan {
   masks: number;
@@ -28,7 +34,7 @@ export interface CreditPlan {
  */
 export function creditPlan(sections: number, items: number, budget: number): CreditPlan | null {
   const least = minMasks(sections);
-  const masks = Math.floor(budget / Math.max(1, items));
+  const masks = 2 * Math.floor(budget / Math.max(1, items) / 2);
   if (masks >= least && items >= 2) return { masks, items, rollouts: masks * items };
   const fewer = Math.min(items, Math.floor(budget / least));
   if (fewer < 2) return null;
@@ -38,20 +44,20 @@ export function creditPlan(sections: number, items: number, budget: number): Cre
 /** The budget the fewest masks need on two items: what a refusal says to raise it to. */
 export const leastBudget = (sections: number): number => 2 * minMasks(sections);
 
-/** A balanced random design of `masks` masks over `sections` sections, seeded; full rank with the intercept. */
+/** A fold-over random design of `masks` (even) masks over `sections` sections, seeded; full rank with the intercept. */
 export function maskDesign(sections: number, masks: number, seed: number): MaskDesign {
   const rng = new SeededRandom(seed);
+  const half = Math.floor(masks / 2);
   let design: MaskDesign = [];
   for (let attempt = 0; attempt < 200; attempt++) {
-    const columns = Array.from({ length: sections }, () => {
-      // Odd counts: which side gets the extra mask is drawn too.
-      const kept = Math.floor(masks / 2) + (masks % 2 && rng.below(2) ? 1 : 0);
-      return shuffleInPlace(
-        Array.from({ length: masks }, (_, m) => m < kept),
-        rng,
-      );
-    });
-    design = Array.from({ length: masks }, (_, m) => columns.map((c) => c[m]));
+    const drawn = Array.from({ length: half }, () => Array.from({ length: sections }, () => rng.below(2) === 1));
+    design = [...drawn, ...drawn.map((row) => row.map((k) => !k))];
+    // Pair order would put every complement last: shuffled, so a budget cut short keeps a mix.
+    const order = shuffleInPlace(
+      Array.from({ length: half }, (_, i) => i),
+      rng,
+    );
+    design = order.flatMap((i) => [design[i], design[i + half]]);
     if (fullRank(design)) return design;
   }
   return design;

@@ -43,22 +43,23 @@ export type EvaluateOutcome =
     }
   | { ok: false; reason: string; kind: string };
 
-export async function evaluateSkill(
-  input: EvaluateInput,
-  deps: {
-    llm: LlmPort;
-    store: RunStore;
-    prompts: PromptSet;
-    signal?: AbortSignal;
-    onEvent?: EventSink;
-    now?: () => number;
-    environment?: ToolEnvironment;
-    /** What is evaluated (engine/target-port.ts); the model endpoint's target when none is given. */
-    target?: Target;
-  },
-): Promise<EvaluateOutcome> {
-  const ctx = await createStandaloneContext({
-    runId: 'evaluation',
+/** What a session outside a run is given: the ports, the prompts, and what is evaluated. */
+export interface SessionDeps {
+  llm: LlmPort;
+  store: RunStore;
+  prompts: PromptSet;
+  signal?: AbortSignal;
+  onEvent?: EventSink;
+  now?: () => number;
+  environment?: ToolEnvironment;
+  /** What is evaluated (engine/target-port.ts); the model endpoint's target when none is given. */
+  target?: Target;
+}
+
+/** The engine context of a session outside a run (an evaluation, section credit, a gated drop). */
+export function sessionContext(runId: string, input: Omit<EvaluateInput, 'split' | 'limit'>, deps: SessionDeps) {
+  return createStandaloneContext({
+    runId,
     config: input.config,
     ...deps,
     emit: deps.onEvent,
@@ -68,6 +69,17 @@ export async function evaluateSkill(
     packageFiles: input.packageFiles,
     target: deps.target ?? modelTarget,
   });
+}
+
+/** A pause or a failed call ends a session with its reason; anything else is a bug and is thrown on. */
+export function stoppedBy(e: unknown): { ok: false; reason: string; kind: string } {
+  if (isPauseError(e)) return { ok: false, reason: e.message, kind: e.kind };
+  if (e instanceof Error && e.name === 'LlmError') return { ok: false, reason: e.message, kind: 'aborted' };
+  throw e;
+}
+
+export async function evaluateSkill(input: EvaluateInput, deps: SessionDeps): Promise<EvaluateOutcome> {
+  const ctx = await sessionContext('evaluation', input, deps);
   const meter = ctx.meter;
   const ids = input.data.splits[input.split];
   try {
@@ -87,8 +99,6 @@ export async function evaluateSkill(
       costUsd: meter.totalCostUsd,
     };
   } catch (e) {
-    if (isPauseError(e)) return { ok: false, reason: e.message, kind: e.kind };
-    if (e instanceof Error && e.name === 'LlmError') return { ok: false, reason: e.message, kind: 'aborted' };
-    throw e;
+    return stoppedBy(e);
   }
 }

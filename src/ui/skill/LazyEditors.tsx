@@ -1,6 +1,7 @@
 import { changedFiles } from '../../core/skill/skill-package';
 import { lazy, Suspense } from 'react';
 import type { LineMark } from './blame-marks';
+import type { CreditMark } from './credit-marks';
 
 const SkillEditorChunk = lazy(() => import('./SkillEditor'));
 const SkillDiffChunk = lazy(() => import('./SkillDiff'));
@@ -12,6 +13,7 @@ export function SkillEditor(props: {
   readOnly?: boolean;
   label: string;
   marks?: readonly LineMark[];
+  credit?: readonly CreditMark[];
 }) {
   return (
     <Suspense

@@ -4,6 +4,7 @@ import { useEffect, useRef } from 'react';
 import { currentTheme, monaco } from './monaco-setup';
 import { protectedLineRanges } from './protected-lines';
 import type { LineMark } from './blame-marks';
+import type { CreditMark } from './credit-marks';
 
 export default function SkillEditor({
   value,
@@ -11,17 +12,21 @@ export default function SkillEditor({
   readOnly,
   label,
   marks,
+  credit,
 }: {
   value: string;
   onChange?: (v: string) => void;
   readOnly?: boolean;
   label: string;
   marks?: readonly LineMark[];
+  /** Section credit: a bar beside each section and its effect after the heading. */
+  credit?: readonly CreditMark[];
 }) {
   const host = useRef<HTMLDivElement>(null);
   const editorRef = useRef<monaco.editor.IStandaloneCodeEditor | null>(null);
   const decorations = useRef<monaco.editor.IEditorDecorationsCollection | null>(null);
   const blame = useRef<monaco.editor.IEditorDecorationsCollection | null>(null);
+  const credited = useRef<monaco.editor.IEditorDecorationsCollection | null>(null);
   const onChangeRef = useRef(onChange);
   const applying = useRef(false);
   useEffect(() => {
@@ -44,6 +49,7 @@ export default function SkillEditor({
     });
     decorations.current = editor.createDecorationsCollection();
     blame.current = editor.createDecorationsCollection();
+    credited.current = editor.createDecorationsCollection();
     const mark = () => {
       decorations.current?.set(
         protectedLineRanges(model.getValue()).map((r) => ({
@@ -97,6 +103,33 @@ export default function SkillEditor({
         })),
     );
   }, [marks, value]);
+
+  // Section credit: the glyph margin (left of the line numbers) holds a bar per section, the heading its effect.
+  useEffect(() => {
+    const editor = editorRef.current;
+    const model = editor?.getModel();
+    const lines = model?.getLineCount() ?? 0;
+    editor?.updateOptions({ glyphMargin: Boolean(credit?.length) });
+    credited.current?.set(
+      (credit ?? [])
+        .filter((m) => m.endLine <= lines)
+        .flatMap((m) => [
+          {
+            range: new monaco.Range(m.startLine, 1, m.endLine, 1),
+            options: {
+              isWholeLine: true,
+              glyphMarginClassName: m.className,
+              glyphMarginHoverMessage: { value: m.hover },
+            },
+          },
+          {
+            // The heading's whole text: the injected text of an empty range is not drawn.
+            range: new monaco.Range(m.startLine, 1, m.startLine, model!.getLineMaxColumn(m.startLine)),
+            options: { after: { content: m.label, inlineClassName: `credit-label ${m.className.split(' ')[1]}` } },
+          },
+        ]),
+    );
+  }, [credit, value]);
 
   return <div ref={host} className="monaco-host" data-testid="skill-editor" />;
 }

@@ -7,6 +7,8 @@ import { protectedLineRanges } from './protected-lines';
 import { EvaluatePanel } from './EvaluatePanel';
 import { FeedbackPanel } from './FeedbackPanel';
 import { BlamePanel } from './BlamePanel';
+import { SectionCreditPanel } from './SectionCreditPanel';
+import type { CreditMark } from './credit-marks';
 import { useState } from 'react';
 import type { LineMark } from './blame-marks';
 import { openPackageFolder, openPackageZip } from './open-package';
@@ -41,6 +43,7 @@ export function SkillScreen() {
   const meta = useApp((s) => s.skillMeta);
   const parent = useApp((s) => s.skillParent);
   const [marks, setMarks] = useState<LineMark[] | undefined>(undefined);
+  const [credit, setCredit] = useState<CreditMark[] | undefined>(undefined);
   const regions = protectedLineRanges(skill);
   const setMeta = (p: Partial<{ name: string; description: string }>) =>
     setApp((s) => ({ skillMeta: { name: '', description: '', ...s.skillMeta, ...p } }));
@@ -83,6 +86,7 @@ export function SkillScreen() {
           label="Skill text"
           value={skill}
           marks={parent ? marks : undefined}
+          credit={credit}
           onChange={(v) => setApp({ skill: v, skillSource: source })}
         />
         <p className="counts">
@@ -128,6 +132,7 @@ export function SkillScreen() {
         <TriggerQueries />
       </Card>
       <EvaluatePanel />
+      <SectionCreditPanel onMarks={setCredit} />
       <FeedbackPanel />
     </div>
   );

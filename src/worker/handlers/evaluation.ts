@@ -1,9 +1,13 @@
-/** One skill rolled out without a run, feedback turned into a candidate, and the cost estimate of a planned run. */
+/**
+ * One skill rolled out without a run, its sections credited and a drop gated, feedback turned into a
+ * candidate, and the cost estimate of a planned run.
+ */
 import { ESTIMATE_SAMPLE } from '../../engine/cost-estimate';
 import type { RunEvent } from '../../engine/events';
 import { getDataset, getDatasetIndex, noteTestLook } from '../../storage/datasets-repo';
 import type { DatasetItem } from '../../core/dataset/dataset-types';
 import type { ToolSpec } from '../../core/agent/tool-spec';
+import type { RunDataset } from '../../engine/types';
 import type { EvaluationApi } from '../api-types';
 import { EventCoalescer } from '../event-coalescer';
 import { fail, type ApiContext } from './context';
@@ -24,24 +28,43 @@ export function evaluationHandlers(c: ApiContext): EvaluationApi {
     }
     return sample;
   };
+  /** A use case on a stored dataset's items, its progress coalesced as an evaluation's. */
+  const withStoredData = async <I extends { datasetId: string }, T>(
+    input: I,
+    onEvent: ((e: RunEvent) => unknown) | undefined,
+    run: (data: RunDataset, rest: Omit<I, 'datasetId'>, o: { onEvent: (e: RunEvent) => void }) => Promise<T>,
+  ): Promise<T | ReturnType<typeof fail>> => {
+    const d = await getDataset(await dbp, input.datasetId);
+    if (!d) return fail('not_found', 'That dataset is not in this browser.');
+    const events = new EventCoalescer((e: RunEvent) => onEvent?.(e), deps.progressIntervalMs ?? 100);
+    const { datasetId: _id, ...rest } = input;
+    const data = { items: d.items, splits: d.splits, ...(d.tools ? { tools: d.tools } : {}) };
+    const r = await run(data, rest, { onEvent: (e) => events.push(e) });
+    await events.close();
+    return r;
+  };
   return {
     async evaluateSkill(input, onEvent) {
-      const d = await getDataset(await dbp, input.datasetId);
-      if (!d) return fail('not_found', 'That dataset is not in this browser.');
-      const events = new EventCoalescer((e: RunEvent) => onEvent?.(e), deps.progressIntervalMs ?? 100);
-      const { datasetId: _id, ...rest } = input;
-      const r = await (
-        await c.service
-      ).evaluateSkill(
-        { ...rest, data: { items: d.items, splits: d.splits, ...(d.tools ? { tools: d.tools } : {}) } },
-        { onEvent: (e) => events.push(e) },
+      const r = await withStoredData(input, onEvent, (data, rest, o) =>
+        c.service.then((svc) => svc.evaluateSkill({ ...rest, data }, o)),
       );
-      await events.close();
       if (!r.ok) return r;
       // Scores on the test split were seen before training ended: counted, so the page can warn.
       if (input.split === 'test')
         await noteTestLook(await dbp, input.datasetId, 'a skill was evaluated on the test split', now());
       return r;
+    },
+
+    async creditSections(input, onEvent) {
+      return withStoredData(input, onEvent, (data, rest, o) =>
+        c.service.then((svc) => svc.creditSkillSections({ ...rest, data }, o)),
+      );
+    },
+
+    async gateSectionDrop(input, onEvent) {
+      return withStoredData(input, onEvent, (data, rest, o) =>
+        c.service.then((svc) => svc.gateSectionDrop({ ...rest, data }, o)),
+      );
     },
 
     async improveWithFeedback(input) {

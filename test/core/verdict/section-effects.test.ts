@@ -16,16 +16,17 @@ function scored(design: boolean[][], items: number, value: (item: number, kept: 
 }
 
 describe('mask design', () => {
-  it('keeps each section in half the masks, can tell every section apart, and is seeded', () => {
+  it('keeps each section in half the masks, pairs each mask with its complement, tells sections apart, is seeded', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 8 }), fc.integer({ min: 0, max: 6 }), fc.integer(), (s, extra, seed) => {
-        const m = minMasks(s) + extra;
+        const m = minMasks(s) + 2 * extra;
         const d = maskDesign(s, m, seed);
         expect(d).toHaveLength(m);
         for (let c = 0; c < s; c++) {
           const kept = d.filter((row) => row[c]).length;
           expect(Math.abs(kept - m / 2)).toBeLessThanOrEqual(0.5);
         }
+        for (let p = 0; p < m; p += 2) expect(d[p + 1]).toEqual(d[p].map((k) => !k));
         expect(fullRank(d)).toBe(true);
         expect(maskDesign(s, m, seed)).toEqual(d);
       }),
@@ -35,8 +36,8 @@ describe('mask design', () => {
 
   it('fits the budget: every item when masks allow, else the fewest masks on fewer items, else nothing', () => {
     expect(creditPlan(3, 20, 400)).toEqual({ masks: 20, items: 20, rollouts: 400 });
-    expect(creditPlan(3, 20, 60)).toEqual({ masks: 6, items: 10, rollouts: 60 });
-    expect(creditPlan(3, 20, 11)).toBeNull();
+    expect(creditPlan(3, 20, 60)).toEqual({ masks: 8, items: 7, rollouts: 56 });
+    expect(creditPlan(3, 20, 15)).toBeNull();
     fc.assert(
       fc.property(
         fc.integer({ min: 1, max: 10 }),
@@ -102,6 +103,25 @@ describe('section effects', () => {
         expect(r.items).toBe(items);
       }),
       { numRuns: 80 },
+    );
+  });
+
+  it('lets no interaction of two sections leak into a third: each effect is its average over the others', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 3, max: 5 }), fc.integer(), (s, seed) => {
+        const rng = new SeededRandom(seed);
+        const main = Array.from({ length: s }, () => rng.nextFloat() - 0.5);
+        const pair = rng.nextFloat() - 0.5; // sections 0 and 1 together add this more
+        const d = maskDesign(s, minMasks(s) + 4, seed);
+        const value = (_: number, kept: boolean[]) =>
+          kept.reduce((a, k, j) => a + (k ? main[j] : 0), 0) + (kept[0] && kept[1] ? pair : 0);
+        const r = sectionEffects(d, scored(d, 3, value), { seed, resamples: 50 })!;
+        // Averaged over the other's mix (kept half the time): each of the pair gains half the interaction.
+        expect(r.effects[0].effect).toBeCloseTo(main[0] + pair / 2, 9);
+        expect(r.effects[1].effect).toBeCloseTo(main[1] + pair / 2, 9);
+        for (let j = 2; j < s; j++) expect(r.effects[j].effect).toBeCloseTo(main[j], 9);
+      }),
+      { numRuns: 60 },
     );
   });
 

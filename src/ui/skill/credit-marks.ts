@@ -1,0 +1,48 @@
+// Section credit beside the sections (issue #43 item 4): a bar in the glyph margin — the edit-blame
+// gutter's neighbour — over each section's lines, coloured by its verdict, and its effect written
+// after its heading; the hover says the interval, the cost and what the verdict means.
+import type { CreditReport, SectionCredit } from '../../worker/api-types';
+import { plainMarkdown } from './blame-marks';
+
+export interface CreditMark {
+  startLine: number;
+  endLine: number;
+  className: string;
+  /** Shown after the heading line. */
+  label: string;
+  /** Markdown for the hover. */
+  hover: string;
+}
+
+/** Pass^1 points, signed: "+18.8", "−43.8". */
+export const points = (v: number) => {
+  const shown = Math.abs(v * 100).toFixed(1);
+  return `${v >= 0 || Number(shown) === 0 ? '+' : '−'}${shown}`; // a rounding's −0.0 reads +0.0
+};
+
+export const VERDICT_TEXT: Record<SectionCredit['verdict'], string> = {
+  helps: 'helps: its whole interval is above zero',
+  harms: 'harms: its whole interval is below zero',
+  nil: 'no evidence it helps: its interval holds zero',
+  kept: 'not measured: it holds a protected region, which is never masked',
+};
+
+/** The effect and its interval, as the page and the hover write it. */
+export function effectText(s: SectionCredit): string {
+  if (s.effect === null) return 'not measured';
+  return `${points(s.effect)} points [${points(s.low!)}, ${points(s.high!)}]`;
+}
+
+export function creditMarks(r: CreditReport): CreditMark[] {
+  return r.sections.map((s) => ({
+    startLine: s.startLine,
+    endLine: s.endLine,
+    className: `credit-bar credit-${s.verdict}`,
+    label: `  ${s.effect === null ? 'kept' : effectText(s)} · ${Math.round(s.tokens)} tokens/task`,
+    hover: [
+      `**${plainMarkdown(s.title)}** — ${effectText(s)} on pass^1`,
+      plainMarkdown(VERDICT_TEXT[s.verdict]),
+      `${Math.round(s.tokens)} prompt tokens per task${s.costUsd === null ? '' : ` (${plainMarkdown(`$${s.costUsd.toFixed(6)}`)})`}`,
+    ].join('\n\n'),
+  }));
+}
