@@ -4,7 +4,7 @@ import { handOverKeys } from '../../client/keys';
 import { runEndpoints, setApp, useApp } from '../../store/app-store';
 import { chargedPrices } from '../../core/config/service-tier';
 import { Alert, Card, TextField } from '../common/Field';
-import { SkillDiff } from './LazyEditors';
+import { ProposedVersion } from './ProposedVersion';
 
 interface Proposal {
   original: string;
@@ -85,17 +85,12 @@ export function FeedbackPanel() {
               Nothing to change: the skill already does what the feedback asks, as the optimizer read it.
             </p>
           ) : (
-            <>
-              <SkillDiff original={proposal.original} modified={proposal.candidate} height={240} />
-              <div className="row">
-                <button type="button" className="primary" onClick={use}>
-                  Use this version
-                </button>
-                <button type="button" className="ghost" onClick={() => setProposal(null)}>
-                  Discard
-                </button>
-              </div>
-            </>
+            <ProposedVersion
+              original={proposal.original}
+              modified={proposal.candidate}
+              onUse={use}
+              onDiscard={() => setProposal(null)}
+            />
           )}
         </>
       )}

@@ -5,7 +5,7 @@ import { runEndpoints, setApp, useApp } from '../../store/app-store';
 import { chargedPrices } from '../../core/config/service-tier';
 import type { SectionCreditOutput, SectionDropOutput } from '../../worker/api-types';
 import { Alert, Card, NumberField } from '../common/Field';
-import { SkillDiff } from './LazyEditors';
+import { ProposedVersion } from './ProposedVersion';
 import { creditMarks, effectText, points, VERDICT_TEXT, type CreditMark } from './credit-marks';
 
 const usd = (v: number | null) => (v === null ? 'no price set' : `$${v.toFixed(6)}`);
@@ -161,17 +161,7 @@ export function SectionCreditPanel({ onMarks }: { onMarks: (marks: CreditMark[] 
             {drop.accepted ? '.' : ' — not strictly better; the skill stays as it is.'}
           </p>
           {drop.accepted && (
-            <>
-              <SkillDiff original={skill} modified={drop.candidate} height={240} />
-              <div className="row">
-                <button type="button" className="primary" onClick={use}>
-                  Use this version
-                </button>
-                <button type="button" className="ghost" onClick={() => setDrop(null)}>
-                  Discard
-                </button>
-              </div>
-            </>
+            <ProposedVersion original={skill} modified={drop.candidate} onUse={use} onDiscard={() => setDrop(null)} />
           )}
         </>
       )}
