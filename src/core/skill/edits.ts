@@ -214,6 +214,14 @@ function applyInText(skill: string, edit: Edit, sections: readonly FileSection[]
   }
 }
 
+/** The skill with every edit of a bundle but one: what that edit alone carried, by its absence. */
+export function withoutEdit(skill: string, edits: readonly Edit[], index: number): string {
+  return applyPatch(
+    skill,
+    edits.filter((_, i) => i !== index),
+  ).skill;
+}
+
 /** Apply edits in order; each edit sees the result of the previous ones. */
 export function applyPatch(skill: string, edits: readonly Edit[]): PatchResult {
   let current = skill;

@@ -25,7 +25,7 @@ import { okRows, rolloutPhase } from '../rollout';
 import { describeEdit, pickIndices } from './rank-edits';
 import type { RolloutRow } from '../types';
 import type { BlameProbe, CheckArtifact, DeltaSummary, VerdictRecord } from '../artifacts';
-import { applyPatch } from '../../core/skill/edits';
+import { withoutEdit } from '../../core/skill/edits';
 
 export interface TrainCheck {
   delta: ItemDelta;
@@ -343,10 +343,7 @@ export async function blameByLeavingOut(
   if (a.edits.length < 2 || !regressed.length) return { blamed: [], probes: [] };
   const probes = await Promise.all(
     a.edits.map(async (_, index) => {
-      const without = applyPatch(
-        a.current,
-        a.edits.filter((__, i) => i !== index),
-      ).skill;
+      const without = withoutEdit(a.current, a.edits, index);
       const r = await rolloutPhase(ctx, {
         phase: `${a.key}/check-blame${a.round > 1 ? `${a.round}-` : ''}${index}`,
         skill: without,

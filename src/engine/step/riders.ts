@@ -10,7 +10,7 @@
  * passing, a replaced rule's family restored, shows there as items broken).
  */
 import { isPass } from '../../core/verdict/credit';
-import { applyPatch, type Edit } from '../../core/skill/edits';
+import { withoutEdit, type Edit } from '../../core/skill/edits';
 import { putStepArtifact, type RidersArtifact } from '../artifacts';
 import type { EngineContext } from '../context';
 import { rolloutPhase } from '../rollout';
@@ -41,10 +41,7 @@ export async function dropRiders(
   if (a.edits.length < 2 || !gains.length) return null;
   const probes = await Promise.all(
     a.edits.map(async (_, index) => {
-      const without = applyPatch(
-        a.current,
-        a.edits.filter((__, i) => i !== index),
-      ).skill;
+      const without = withoutEdit(a.current, a.edits, index);
       // Lost: scored below the candidate's own answer, a pass or part of the answer (a paired family's
       // prefix right, its grade mark still to come) gone. An errored answer is not evidence that nothing
       // was lost: it counts as lost, and the edit is kept.
