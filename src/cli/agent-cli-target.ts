@@ -15,10 +15,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import {
   closeSync,
   constants,
+  existsSync,
   lstatSync,
   mkdirSync,
   mkdtempSync,
   openSync,
+  readFileSync,
   readSync,
   realpathSync,
   rmSync,
@@ -43,6 +45,8 @@ import { CheckStartError, runCheck } from './workspace-check';
 
 /** Output kept of a run, for the answer and the messages (a runaway agent is cut, not stored whole). */
 const MAX_OUTPUT = 1_000_000;
+/** 128 KiB less its NUL and the space a task starting with "-" gets. */
+const MAX_ARGUMENT_BYTES = 128 * 1024 - 2;
 
 interface Attempt {
   code: number | null;
@@ -60,7 +64,8 @@ interface Attempt {
 export function installSkill(ws: string, skillFile: string, skill: string, meta: Partial<SkillMeta> = {}): void {
   const path = join(ws, skillFileOf(skillFile, skill, meta));
   mkdirSync(dirname(path), { recursive: true });
-  if (basename(skillFile) !== 'SKILL.md') return writeFileSync(path, skill);
+  // A workspace's own context file (its project's AGENTS.md) is kept: the skill follows it.
+  if (basename(skillFile) !== 'SKILL.md') return writeFileSync(path, withOwnContext(path, skill));
   const { main, files } = splitBundle(skill);
   const folder = resolve(dirname(path));
   const outside = files.find((f) => {
@@ -82,6 +87,13 @@ export function installSkill(ws: string, skillFile: string, skill: string, meta:
     mkdirSync(dirname(p), { recursive: true });
     writeFileSync(p, f.text);
   }
+}
+
+/** The skill after the workspace's own file at its path (a project's AGENTS.md), if it brought one. */
+function withOwnContext(path: string, skill: string): string {
+  if (!existsSync(path)) return skill;
+  const own = readFileSync(path, 'utf8').trimEnd();
+  return own ? `${own}\n\n${skill}` : skill;
 }
 
 /** The skill file's path in the workspace, a preset's `{name}` the skill's name (else one from its first line). */
@@ -362,6 +374,14 @@ export function agentCliTarget(
         throw new LlmError(
           'server',
           'The task holds a NUL character, which no program can take as an argument: this item was not run (give the agent its task on standard input: "task": "stdin").',
+          { role: 'target' },
+        );
+      // Linux takes one argument of at most 128 KiB (MAX_ARG_STRLEN): a longer task fails to start.
+      const bytes = Buffer.byteLength(task);
+      if (cmd.task === 'argument' && bytes > MAX_ARGUMENT_BYTES)
+        throw new LlmError(
+          'server',
+          `The task is ${Math.ceil(bytes / 1024)} KiB, longer than one program argument may be (128 KiB): this item was not run (give the agent its task on standard input: "task": "stdin").`,
           { role: 'target' },
         );
       const estimate = (answer: string) => ({

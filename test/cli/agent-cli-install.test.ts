@@ -21,13 +21,31 @@ describe('installing a skill for an agent CLI', () => {
     expect(readFileSync(join(ws, '.agents/skills/demo/references/codes.md'), 'utf8')).toBe('AMB-1\n');
   });
 
+  it('keeps a workspace’s own context file and puts the skill after it', () => {
+    const ws = mkdtempSync(join(tmpdir(), 'skillwright-install-'));
+    writeFileSync(join(ws, 'AGENTS.md'), '# Project\n\nRun npm test before you finish.\n');
+    installSkill(ws, 'AGENTS.md', '# Skill\n\nAnswer with the code.');
+    expect(readFileSync(join(ws, 'AGENTS.md'), 'utf8')).toBe(
+      '# Project\n\nRun npm test before you finish.\n\n# Skill\n\nAnswer with the code.',
+    );
+    const bare = mkdtempSync(join(tmpdir(), 'skillwright-install-'));
+    installSkill(bare, 'AGENTS.md', '# Skill');
+    expect(readFileSync(join(bare, 'AGENTS.md'), 'utf8')).toBe('# Skill');
+  });
+
   it('refuses a section that would land outside the skill’s folder, or is no reference, and writes none of it', () => {
     const root = mkdtempSync(join(tmpdir(), 'skillwright-install-'));
     const ws = join(root, 'ws');
-    for (const path of ['../../../../escaped.sh', `/${root.slice(1)}/abs.sh`, 'scripts/run.sh', 'references/../../x.md']) {
-      expect(() => installSkill(ws, SKILL_FILE, `# Demo\n\n${section('references/ok.md')}${section(path)}`), path).toThrow(
-        /which is no reference file inside its package/,
-      );
+    for (const path of [
+      '../../../../escaped.sh',
+      `/${root.slice(1)}/abs.sh`,
+      'scripts/run.sh',
+      'references/../../x.md',
+    ]) {
+      expect(
+        () => installSkill(ws, SKILL_FILE, `# Demo\n\n${section('references/ok.md')}${section(path)}`),
+        path,
+      ).toThrow(/which is no reference file inside its package/);
     }
     expect(readdirSync(root)).toEqual(['ws']);
     expect(existsSync(join(ws, '.agents/skills/demo/references/ok.md'))).toBe(false);
@@ -56,10 +74,16 @@ describe('what an agent CLI target reads back (issue #39 L4)', () => {
 describe('a task as an argument (issue #39 L2, L3)', () => {
   const target = () =>
     agentCliTarget(
-      { command: [process.execPath, FAKE_AGENT, '{task}'], skillFile: 'AGENTS.md', task: 'argument', passEnv: ['FAKE_AGENT_STATE'] },
+      {
+        command: [process.execPath, FAKE_AGENT, '{task}'],
+        skillFile: 'AGENTS.md',
+        task: 'argument',
+        passEnv: ['FAKE_AGENT_STATE'],
+      },
       { timeoutMs: 20_000, maxRetries: 0 },
     );
-  const ask = (content: string) => target().solve({ skill: '# s', prompt: content, signal: new AbortController().signal });
+  const ask = (content: string) =>
+    target().solve({ skill: '# s', prompt: content, signal: new AbortController().signal });
 
   it('is never read as an option, and a NUL in it makes that item an error, not a failed run', async () => {
     const state = mkdtempSync(join(tmpdir(), 'skillwright-argv-'));
@@ -72,6 +96,15 @@ describe('a task as an argument (issue #39 L2, L3)', () => {
       if (before === undefined) delete process.env.FAKE_AGENT_STATE;
       else process.env.FAKE_AGENT_STATE = before;
     }
-    await expect(ask('a\u0000b')).rejects.toMatchObject({ name: 'LlmError', kind: 'server', message: expect.stringMatching(/holds a NUL character/) });
+    const long = 'x'.repeat(128 * 1024);
+    await expect(ask(long)).rejects.toMatchObject({
+      kind: 'server',
+      message: expect.stringMatching(/128 KiB.*"task": "stdin"/),
+    });
+    await expect(ask('a\u0000b')).rejects.toMatchObject({
+      name: 'LlmError',
+      kind: 'server',
+      message: expect.stringMatching(/holds a NUL character/),
+    });
   });
 });
