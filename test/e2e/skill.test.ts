@@ -146,6 +146,29 @@ describe.skipIf(Boolean(skip))('the Skill screen in Chromium', () => {
     await page.getByRole('button', { name: 'Discard' }).click();
     expect(consoleProblems.filter((p) => /diff/i.test(p))).toEqual([]);
   }, 120_000);
+
+  it('editors and diffs follow a colour scheme switched while the page is open', async () => {
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.getByRole('link', { name: 'Skill' }).click();
+    await page.getByLabel('Your feedback').fill('Answers carry extra words.\n- Give the code alone, nothing else.');
+    await page.getByRole('button', { name: 'Improve with my feedback' }).click();
+    const diff = page.locator('[data-testid="skill-diff"] .monaco-editor:not(.gutter)').first();
+    await diff.waitFor({ timeout: 20_000 });
+    // The diff's gutter carries the class too, without a theme of its own.
+    const editors = page.locator('.monaco-editor:not(.gutter)');
+    const themed = (theme: string) => async () =>
+      (await editors.evaluateAll((els) => els.map((e) => e.className))).every((c) => c.split(' ').includes(theme));
+    await expect.poll(themed('vs'), { timeout: 15_000 }).toBe(true);
+    try {
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await expect.poll(themed('vs-dark'), { timeout: 15_000 }).toBe(true);
+      await page.screenshot({ path: 'test-results/skill-diff-switched-dark.png', fullPage: true });
+    } finally {
+      await page.emulateMedia({ colorScheme: 'light' });
+    }
+    await expect.poll(themed('vs'), { timeout: 15_000 }).toBe(true);
+    await page.getByRole('button', { name: 'Discard' }).click();
+  }, 60_000);
 });
 
 describe.skipIf(Boolean(skip))('edit blame in the zero-key demo', () => {

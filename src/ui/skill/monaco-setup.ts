@@ -10,7 +10,13 @@ self.MonacoEnvironment = { getWorker: () => new EditorWorker() };
 
 export { monaco };
 
+const dark = window.matchMedia?.('(prefers-color-scheme: dark)');
+
 /** Follow the page's light or dark theme. */
 export function currentTheme(): string {
-  return window.matchMedia?.('(prefers-color-scheme: dark)').matches ? 'vs-dark' : 'vs';
+  return dark?.matches ? 'vs-dark' : 'vs';
 }
+
+// Monaco's theme is global and set when an editor is made: the page follows a scheme switched
+// while it is open (its CSS does), so every editor and diff follows it too.
+dark?.addEventListener('change', () => monaco.editor.setTheme(currentTheme()));
