@@ -183,7 +183,7 @@ describe.skipIf(Boolean(skip))('runs imported from someone else’s bundle, in C
     await shootThemes(page, code, 'runs-module-consent');
     await code.getByRole('button', { name: 'Run this module' }).click();
     await page.getByText('catalogue.mjs will run in this page’s sandbox when the run resumes.').waitFor();
-    expect(await code.count()).toBe(0);
+    await expect.poll(() => code.count(), { timeout: 15_000 }).toBe(0);
     // Now it runs: this one throws as it loads, and the run pauses saying so, having run nothing.
     await page.getByRole('button', { name: /^Resume/ }).click();
     await page.getByRole('alert').filter({ hasText: /^environment module catalogue\.mjs failed: loading it threw: the bundled module ran\. Nothing was run/ }).waitFor();
