@@ -8,19 +8,12 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLlmServer, type LlmTestServer } from '../support/llm-server';
-import { expectedAnswer, makeWorldItems, parseQuestion } from '../support/rule-world';
+import { makeWorldItems } from '../support/rule-world';
+import { contrarian } from '../support/contrarian';
 import { runCliIn } from '../support/cli-here';
 
 let srv: LlmTestServer;
 let dir: string;
-
-/** A model that knows the codes without a skill and answers wrongly once a skill states a rule. */
-function contrarian(model: string, system: string, user: string): string | undefined {
-  if (model !== 'sim-contrarian') return undefined;
-  const q = parseQuestion(user);
-  if (!q) return 'I do not know.';
-  return /use the prefix/.test(system) ? 'unknown' : expectedAnswer(q.topics, q.specimen);
-}
 
 beforeAll(async () => {
   srv = await startLlmServer({ models: ['sim-target', 'sim-optimizer', 'sim-contrarian'], modelHook: contrarian });
@@ -45,7 +38,14 @@ afterAll(() => srv.close());
 const cli = (args: string[]) => runCliIn(dir, args, { SKILLWRIGHT_TARGET_API_KEY: 'sk-any' });
 
 interface TransferJson {
-  targets: { target: string; trained: boolean; testInitial: number; testBest: number; lift: number; liftInterval: [number, number] }[];
+  targets: {
+    target: string;
+    trained: boolean;
+    testInitial: number;
+    testBest: number;
+    lift: number;
+    liftInterval: [number, number];
+  }[];
   flip: boolean;
   warning: string | null;
 }
@@ -53,10 +53,16 @@ interface TransferJson {
 describe('transfer in the runner (issue #42 item 5)', () => {
   it('shows each target’s lift with its interval and flags the flip in the JSON, the closing lines and the report', async () => {
     const r = await cli(['train', '--config', 'skillwright.json', '--out', 'out', '--json']);
-    const summary = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { status: string; transfer: TransferJson | null };
+    const summary = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as {
+      status: string;
+      transfer: TransferJson | null;
+    };
     expect(summary.status, r.stderr).toBe('completed');
     const t = summary.transfer!;
-    expect(t.targets.map((x) => [x.target, x.trained])).toEqual([['sim-target', true], ['sim-contrarian', false]]);
+    expect(t.targets.map((x) => [x.target, x.trained])).toEqual([
+      ['sim-target', true],
+      ['sim-contrarian', false],
+    ]);
     const [trained, other] = t.targets;
     // The skill helps under the model it was trained on, surely…
     expect(trained.testBest).toBeGreaterThan(trained.testInitial);
