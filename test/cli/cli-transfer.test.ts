@@ -100,4 +100,31 @@ describe('transfer in the runner (issue #42 item 5)', () => {
     expect(e.stages.confirm.calls).toBe(24);
     expect(r.stderr).toMatch(/confirm\s+24 calls/);
   });
+
+  it('doctor probes each confirming model target as it does the target and names an agent CLI it does not probe', async () => {
+    writeFileSync(
+      join(dir, 'doctor.json'),
+      JSON.stringify({
+        ...JSON.parse(readFileSync(join(dir, 'skillwright.json'), 'utf8')),
+        confirm: [
+          { baseURL: srv.url, model: 'sim-contrarian', maxRetries: 0 },
+          { command: [process.execPath, 'agent.mjs', '{task}'], skillFile: 'AGENTS.md', task: 'argument' },
+          { baseURL: srv.url, model: 'sim-nowhere', maxRetries: 0 },
+        ],
+      }),
+    );
+    const before = srv.log.filter((e) => e.model === 'sim-contrarian').length;
+    const r = await cli(['doctor', '--config', 'doctor.json', '--json']);
+    expect(r.stderr).toMatch(/confirm\[0\] sim-contrarian: \d+ ms/);
+    expect(r.stderr).toMatch(/confirm\[1\] \S+: an agent CLI, not probed here/);
+    expect(r.stderr).toMatch(/confirm\[2\] sim-nowhere: failed — /);
+    expect(srv.log.filter((e) => e.model === 'sim-contrarian').length).toBeGreaterThan(before);
+    const checks = JSON.parse(r.stdout.trim()) as { confirm?: number; ok: boolean; model: string }[];
+    expect(checks.filter((c) => c.confirm !== undefined).map((c) => [c.confirm, c.model, c.ok])).toEqual([
+      [0, 'sim-contrarian', true],
+      [2, 'sim-nowhere', false],
+    ]);
+    // A confirming target that does not answer is a config problem, as a target's is.
+    expect(r.code).toBe(2);
+  });
 });
