@@ -55,6 +55,17 @@ export async function handOverKeys(): Promise<void> {
   await refreshHeldKeys();
 }
 
+/**
+ * A confirming endpoint's key (issue #42 item 5), handed over once and bound to that endpoint's
+ * host (nothing typed is dropped: an address that is not one keeps it in its field); remembered only when the person chose "Remember on this device" on Connect.
+ */
+export async function handOverConfirmKey(key: string, baseURL: string): Promise<boolean> {
+  if (!bindable(baseURL)) return false;
+  await trainer().setKeys({ confirm: key, hosts: { confirm: baseURL } }, useApp.getState().connection.remember);
+  await refreshHeldKeys();
+  return true;
+}
+
 /** Ticking "Remember on this device" stores the keys already held; unticking deletes them (the tab keeps its own). */
 export async function rememberKeys(remember: boolean): Promise<void> {
   if (remember) await trainer().setKeys({}, true);

@@ -13,7 +13,7 @@ import { targetOf } from './target';
 import { skillMetaOf } from './train-input';
 
 /** The host's keys with the target role answered by the confirming target's key. */
-function keysOf(keys: KeySource, run: RunEndpoints, confirming: StoredEndpoint): KeySource {
+export function keysOf(keys: KeySource, run: RunEndpoints, confirming: StoredEndpoint): KeySource {
   return {
     keyFor: (role, _endpoints, borrow) =>
       role === 'target' ? keys.keyFor('confirm', { ...run, confirm: [confirming] }) : keys.keyFor(role, run, borrow),

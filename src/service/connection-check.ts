@@ -204,3 +204,28 @@ export async function checkConnections(
   });
   return (await Promise.all(checks)).filter((c): c is RoleCheck => c !== null);
 }
+
+/** A confirming target's check: its place in the config's `confirm` list beside the target role's findings. */
+export type ConfirmCheck = RoleCheck & { confirm: number };
+
+/**
+ * Each model target that confirms the run's skills (issue #42 item 5), probed as the target is,
+ * with its own key (the host's `confirm` key, asked with `endpoints.confirm` holding it alone).
+ * An agent CLI is no endpoint: it is left out, and the host names it.
+ */
+export async function checkConfirming(
+  deps: Pick<HostDeps, 'keys' | 'transport'>,
+  endpoints: RunEndpoints,
+): Promise<ConfirmCheck[]> {
+  const checks = (endpoints.confirm ?? []).map(async (e, confirm): Promise<ConfirmCheck | null> => {
+    if (e.agentCommand) return null;
+    const k = await deps.keys.keyFor('confirm', { ...endpoints, confirm: [e] });
+    if (!k.ok)
+      return { role: 'target', confirm, ok: false, model: e.model, error: { kind: k.kind, message: k.message } };
+    return {
+      ...(await checkEndpoint('target', endpointConfig(e, k.key, 1, 'target'), deps.transport?.fetch)),
+      confirm,
+    };
+  });
+  return (await Promise.all(checks)).filter((c): c is ConfirmCheck => c !== null);
+}

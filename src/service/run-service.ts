@@ -11,6 +11,7 @@ import { blameSkill, curveMarks, pendingReview, stepDetail, submitReview } from 
 import { reportHtml } from './report';
 import { createDataset } from './datasets';
 import { creditSkillSections, gateSectionDrop } from './section-credit';
+import { confirmRun } from './confirm-run';
 
 /** Each use case with the host's deps bound: `service.startRun(runId, …)`. */
 type Bound<F> = F extends (deps: infer _D, ...args: infer A) => infer R ? (...args: A) => R : never;
@@ -20,6 +21,7 @@ const USE_CASES = {
   createRun,
   startRun,
   bindRun,
+  confirmRun,
   evaluateSkill,
   improveWithFeedback,
   estimateCost,

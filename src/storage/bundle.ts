@@ -65,6 +65,7 @@ export function storedEndpoints(e: RunEndpoints): RunEndpoints {
     optimizer: stripSecretHeaders(e.optimizer),
     ...(e.judge ? { judge: stripSecretHeaders(e.judge) } : {}),
     ...(e.userSimulator ? { userSimulator: stripSecretHeaders(e.userSimulator) } : {}),
+    ...(e.confirm?.length ? { confirm: e.confirm.map(stripSecretHeaders) } : {}),
   };
 }
 

@@ -4,7 +4,7 @@
  */
 import type { SkillwrightDb } from './open-db';
 
-type KeyRole = 'target' | 'optimizer' | 'judge' | 'userSimulator';
+type KeyRole = 'target' | 'optimizer' | 'judge' | 'userSimulator' | 'confirm';
 
 export type RememberedKeys = Partial<Record<KeyRole, string>> & {
   /** The origin each key was typed for (keys are only sent there). */

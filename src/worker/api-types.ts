@@ -31,6 +31,7 @@ import type { TriggerQuery } from '../core/dataset/trigger-queries';
 import type { McpServerConfig, McpSettings } from '../core/agent/mcp-servers';
 import type { CreateRunInput } from '../service/runs';
 import type { StepDetail } from '../service/inspection';
+import type { Confirmed as ConfirmOutput } from '../service/confirm-run';
 import type { Evaluation as EvaluateSkillOutput, Feedback as FeedbackOutput } from '../service/evaluation';
 import type { SectionCredit as SectionCreditOutput } from '../service/section-credit';
 import type { GatedDrop as SectionDropOutput } from '../engine/run/gate-drop';
@@ -57,7 +58,7 @@ import type {
 
 // What the page needs by name from below; nothing else is re-exported.
 // The run service's own shapes, as the page sends and receives them.
-export type { CreateRunInput, StepDetail, EvaluateSkillOutput, FeedbackOutput };
+export type { CreateRunInput, StepDetail, EvaluateSkillOutput, FeedbackOutput, ConfirmOutput };
 export type { SectionCreditOutput, SectionDropOutput, CreditReport, SectionCredit };
 export type { AppendixFlush } from '../engine/artifacts';
 export type { BlameLine, BlameSource, SkillBlame, ReviewRequest };
@@ -106,11 +107,13 @@ export interface Secrets {
   judge?: string;
   /** The user simulator's own key (issue #31), when its endpoint is not the optimizer's. */
   userSimulator?: string;
+  /** A model target that confirms a finished run's skills on another endpoint (issue #42 item 5). */
+  confirm?: string;
   /**
    * The origin (scheme://host:port) each key was typed for. The worker sends a key only to that
    * origin, so a run from a file or an old run on another provider cannot receive it.
    */
-  hosts?: { target?: string; optimizer?: string; judge?: string; userSimulator?: string };
+  hosts?: { target?: string; optimizer?: string; judge?: string; userSimulator?: string; confirm?: string };
   /** MCP servers' tokens by the server's URL (issue #31): each sent only to that URL's origin. */
   mcp?: Record<string, string>;
 }
@@ -348,6 +351,17 @@ export interface RunsApi {
    */
   approveModule(runId: string, hash: string): Promise<Result<object>>;
   recoverInterrupted(): Promise<string[]>;
+  /**
+   * Confirm a finished run's starting and best skills on another model target (issue #42 item 5):
+   * scored on test there as the runner's `confirm` does, the lift added to the run's transfer. The
+   * key is the one held for that endpoint's host (`confirm`'s own, else the target's); an agent CLI
+   * is refused (the page starts no programs). `cancelRun` stops it; asked again, it resumes.
+   */
+  confirmRun(
+    runId: string,
+    endpoint: StoredEndpoint,
+    onEvent?: (e: RunEventOf) => unknown,
+  ): Promise<Result<ConfirmOutput>>;
 }
 
 /** Reading a run's steps, rows, versions and blame (handlers/inspection.ts). */

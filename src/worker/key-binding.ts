@@ -6,7 +6,7 @@
 import type { Secrets } from './api-types';
 import { DEMO_BASE_URL, DEMO_KEY } from '../core/simulators/demo-world';
 
-const ROLES = ['target', 'optimizer', 'judge', 'userSimulator'] as const;
+const ROLES = ['target', 'optimizer', 'judge', 'userSimulator', 'confirm'] as const;
 type KeyRole = (typeof ROLES)[number];
 
 /** scheme://host:port of a base URL; null when it does not parse as an http(s) URL (it then matches nothing). */
@@ -95,4 +95,22 @@ export function keyFor(k: Secrets, role: KeyRole, baseURL: string, borrow?: KeyR
     };
   }
   return { ok: true, key };
+}
+
+/**
+ * The key of a model target that confirms a run's skills (issue #42 item 5): the one typed for
+ * it, else the target's — each only when it was typed for that endpoint's host.
+ */
+export function confirmKeyFor(k: Secrets, baseURL: string): KeyFor {
+  const own = keyFor(k, 'confirm', baseURL);
+  if (own.ok) return own;
+  const target = keyFor(k, 'target', baseURL);
+  if (target.ok) return target;
+  const host = originOf(baseURL);
+  if (!host) return own;
+  return {
+    ok: false,
+    kind: own.kind,
+    message: `No key of yours was entered for ${host}: type the key for that endpoint beside it (Confirm on another model). Keys are only sent to the host they were entered for.`,
+  };
 }

@@ -8,19 +8,12 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLlmServer, type LlmTestServer } from '../support/llm-server';
-import { expectedAnswer, makeWorldItems, parseQuestion } from '../support/rule-world';
+import { makeWorldItems } from '../support/rule-world';
+import { contrarian } from '../support/contrarian';
 import { runCliIn } from '../support/cli-here';
 
 let srv: LlmTestServer;
 let dir: string;
-
-/** A model that knows the codes without a skill and answers wrongly once a skill states a rule. */
-function contrarian(model: string, system: string, user: string): string | undefined {
-  if (model !== 'sim-contrarian') return undefined;
-  const q = parseQuestion(user);
-  if (!q) return 'I do not know.';
-  return /use the prefix/.test(system) ? 'unknown' : expectedAnswer(q.topics, q.specimen);
-}
 
 beforeAll(async () => {
   srv = await startLlmServer({ models: ['sim-target', 'sim-optimizer', 'sim-contrarian'], modelHook: contrarian });
@@ -45,7 +38,14 @@ afterAll(() => srv.close());
 const cli = (args: string[]) => runCliIn(dir, args, { SKILLWRIGHT_TARGET_API_KEY: 'sk-any' });
 
 interface TransferJson {
-  targets: { target: string; trained: boolean; testInitial: number; testBest: number; lift: number; liftInterval: [number, number] }[];
+  targets: {
+    target: string;
+    trained: boolean;
+    testInitial: number;
+    testBest: number;
+    lift: number;
+    liftInterval: [number, number];
+  }[];
   flip: boolean;
   warning: string | null;
 }
@@ -53,10 +53,16 @@ interface TransferJson {
 describe('transfer in the runner (issue #42 item 5)', () => {
   it('shows each target’s lift with its interval and flags the flip in the JSON, the closing lines and the report', async () => {
     const r = await cli(['train', '--config', 'skillwright.json', '--out', 'out', '--json']);
-    const summary = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { status: string; transfer: TransferJson | null };
+    const summary = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as {
+      status: string;
+      transfer: TransferJson | null;
+    };
     expect(summary.status, r.stderr).toBe('completed');
     const t = summary.transfer!;
-    expect(t.targets.map((x) => [x.target, x.trained])).toEqual([['sim-target', true], ['sim-contrarian', false]]);
+    expect(t.targets.map((x) => [x.target, x.trained])).toEqual([
+      ['sim-target', true],
+      ['sim-contrarian', false],
+    ]);
     const [trained, other] = t.targets;
     // The skill helps under the model it was trained on, surely…
     expect(trained.testBest).toBeGreaterThan(trained.testInitial);
@@ -93,5 +99,32 @@ describe('transfer in the runner (issue #42 item 5)', () => {
     // The starting and the best skill on the 12 test items, once each.
     expect(e.stages.confirm.calls).toBe(24);
     expect(r.stderr).toMatch(/confirm\s+24 calls/);
+  });
+
+  it('doctor probes each confirming model target as it does the target and names an agent CLI it does not probe', async () => {
+    writeFileSync(
+      join(dir, 'doctor.json'),
+      JSON.stringify({
+        ...JSON.parse(readFileSync(join(dir, 'skillwright.json'), 'utf8')),
+        confirm: [
+          { baseURL: srv.url, model: 'sim-contrarian', maxRetries: 0 },
+          { command: [process.execPath, 'agent.mjs', '{task}'], skillFile: 'AGENTS.md', task: 'argument' },
+          { baseURL: srv.url, model: 'sim-nowhere', maxRetries: 0 },
+        ],
+      }),
+    );
+    const before = srv.log.filter((e) => e.model === 'sim-contrarian').length;
+    const r = await cli(['doctor', '--config', 'doctor.json', '--json']);
+    expect(r.stderr).toMatch(/confirm\[0\] sim-contrarian: \d+ ms/);
+    expect(r.stderr).toMatch(/confirm\[1\] \S+: an agent CLI, not probed here/);
+    expect(r.stderr).toMatch(/confirm\[2\] sim-nowhere: failed — /);
+    expect(srv.log.filter((e) => e.model === 'sim-contrarian').length).toBeGreaterThan(before);
+    const checks = JSON.parse(r.stdout.trim()) as { confirm?: number; ok: boolean; model: string }[];
+    expect(checks.filter((c) => c.confirm !== undefined).map((c) => [c.confirm, c.model, c.ok])).toEqual([
+      [0, 'sim-contrarian', true],
+      [2, 'sim-nowhere', false],
+    ]);
+    // A confirming target that does not answer is a config problem, as a target's is.
+    expect(r.code).toBe(2);
   });
 });

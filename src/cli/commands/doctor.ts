@@ -3,20 +3,22 @@
  * (issue #44). Each role's model is asked what it accepts — the wire, temperature, the output
  * limit's parameter, each reasoning effort, tools beside each effort, parallel_tool_calls,
  * structured output — and the findings are said; `--write` keeps them in the config, under each
- * role's "capabilities", where train, resume and eval build their requests from them.
+ * role's "capabilities", where train, resume and eval build their requests from them. Each model
+ * target in "confirm" is probed as the target is; an agent CLI there is named and not probed.
  */
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describeCapabilities } from '../../core/config/capabilities';
-import { checkConnections, type RoleCheck } from '../../service/connection-check';
+import { checkConfirming, checkConnections, type RoleCheck } from '../../service/connection-check';
 import { ConfigError, parseCliConfig } from '../config';
 import { runnerDeps } from '../host';
 import { EXIT, readText, type CliArgs, type CliIo } from '../io';
 
 /** What a check says, a line each: the latency and the findings, or what is wrong. */
-function said(c: RoleCheck): string[] {
-  if (!c.ok) return [`${c.role} ${c.model}: failed — ${c.error?.message ?? 'unknown error'}`];
-  const lines = [`${c.role} ${c.model}: ${c.latencyMs} ms`];
+function said(c: RoleCheck & { confirm?: number }): string[] {
+  const who = `${c.confirm === undefined ? c.role : `confirm[${c.confirm}]`} ${c.model}`;
+  if (!c.ok) return [`${who}: failed — ${c.error?.message ?? 'unknown error'}`];
+  const lines = [`${who}: ${c.latencyMs} ms`];
   for (const line of c.capabilities ? describeCapabilities(c.capabilities) : []) lines.push(`  ${line}`);
   if (c.structuredOutput?.schemaIgnored)
     lines.push('  a JSON schema is accepted but not kept to: replies are read from text');
@@ -25,9 +27,14 @@ function said(c: RoleCheck): string[] {
 }
 
 /** The config's text with each checked role's "capabilities" set; every other key as it was. */
-function withCapabilities(text: string, checks: readonly RoleCheck[]): string {
+function withCapabilities(text: string, checks: readonly (RoleCheck & { confirm?: number })[]): string {
   const raw = JSON.parse(text) as Record<string, Record<string, unknown>>;
-  for (const c of checks) if (c.ok && c.capabilities && raw[c.role]) raw[c.role].capabilities = c.capabilities;
+  for (const c of checks) {
+    // A confirming target's findings go with its entry in "confirm", by its place there.
+    const entry =
+      c.confirm === undefined ? raw[c.role] : (raw.confirm as unknown as Record<string, unknown>[])[c.confirm];
+    if (c.ok && c.capabilities && entry) entry.capabilities = c.capabilities;
+  }
   return `${JSON.stringify(raw, null, 2)}\n`;
 }
 
@@ -45,7 +52,17 @@ export async function doctor(args: CliArgs, io: CliIo): Promise<number> {
         `${role} ${e.model}: an agent CLI, not probed here — it signs in its own way; its first run says if it cannot`,
       );
   }
-  const checks = await checkConnections(runnerDeps(io), config.endpoints);
+  for (const [i, e] of (config.endpoints.confirm ?? []).entries())
+    if (e.agentCommand)
+      io.err(
+        `confirm[${i}] ${e.model}: an agent CLI, not probed here — it signs in its own way; its first run says if it cannot`,
+      );
+  const deps = runnerDeps(io);
+  // The confirming model targets are probed as the target is (issue #42 item 5): a wrong key or model shows now, not after training.
+  const checks = [
+    ...(await checkConnections(deps, config.endpoints)),
+    ...(await checkConfirming(deps, config.endpoints)),
+  ];
   for (const c of checks) said(c).forEach((line) => io.err(line));
   if (args.write) {
     writeFileSync(path, withCapabilities(text, checks));

@@ -13,7 +13,11 @@ import { transferVerdict } from '../../core/verdict/transfer';
 import { scoreOnTest, type TestRole } from './test-split';
 
 /** The training target's entry, from the run's own test. */
-function trainedEntry(label: string, tests: readonly TestReport[], lift: RunSummary['lift']): TransferTarget | null {
+export function trainedEntry(
+  label: string,
+  tests: readonly TestReport[],
+  lift: RunSummary['lift'],
+): TransferTarget | null {
   if (!lift) return null;
   return { label, trained: true, tests: tests.filter((t) => t.skill === 'initial' || t.skill === 'best'), lift };
 }
@@ -28,10 +32,6 @@ export async function confirmTransfer(
 ): Promise<TransferReport | null> {
   const trained = trainedEntry(setup.trained, own.tests, own.lift);
   if (!trained || !setup.confirm.length) return null;
-  const roles: TestRole[] = [
-    ['best', state.gate.bestSkill],
-    ['initial', state.initialSkill],
-  ];
   const targets: TransferTarget[] = [trained];
   // One target after another: each has the whole of its own concurrency, and the run's meter counts them all.
   for (const [i, c] of setup.confirm.entries()) {
@@ -51,15 +51,35 @@ export async function confirmTransfer(
       environment: ctx.agent.environment,
       target: c.target,
     });
-    const scored = await scoreOnTest(other, state, roles, testIds, { prefix: `confirm/${i + 1}`, noise: 'own' });
-    const lift = scored.lifts.lift!;
-    targets.push({ label: c.label, trained: false, tests: scored.tests, lift });
-    ctx.emit({
-      type: 'log',
-      level: 'info',
-      message: `Confirmed on ${c.label}: the best skill's test lift over the starting skill is ${(shownLift(lift) * 100).toFixed(1)} points.`,
-    });
+    targets.push(await confirmOn(other, state, c.label, `confirm/${i + 1}`, testIds));
   }
+  return transferReportOf(ctx, targets);
+}
+
+/** The starting and best skills scored on test under the context's target, which confirms them. */
+export async function confirmOn(
+  ctx: EngineContext,
+  state: RunState,
+  label: string,
+  prefix: string,
+  testIds: readonly string[],
+): Promise<TransferTarget> {
+  const roles: TestRole[] = [
+    ['best', state.gate.bestSkill],
+    ['initial', state.initialSkill],
+  ];
+  const scored = await scoreOnTest(ctx, state, roles, testIds, { prefix, noise: 'own' });
+  const lift = scored.lifts.lift!;
+  ctx.emit({
+    type: 'log',
+    level: 'info',
+    message: `Confirmed on ${label}: the best skill's test lift over the starting skill is ${(shownLift(lift) * 100).toFixed(1)} points.`,
+  });
+  return { label, trained: false, tests: scored.tests, lift };
+}
+
+/** The targets' lifts read side by side for a ranking flip, said in the log when there is one. */
+export function transferReportOf(ctx: Pick<EngineContext, 'emit'>, targets: TransferTarget[]): TransferReport {
   const verdict = transferVerdict(
     targets.map((t) => ({
       label: t.label,

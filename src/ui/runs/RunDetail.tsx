@@ -12,6 +12,7 @@ import { originLabel } from '../../core/skill/version-origin';
 import { DiagnosisCard } from '../common/DiagnosisCard';
 import { Alert } from '../common/Field';
 import { LiftCard } from './LiftCard';
+import { ConfirmCard } from './ConfirmCard';
 import { StepInspector } from './StepInspector';
 import { RunHeader } from './RunHeader';
 import type { Lineage } from './RunLineage';
@@ -146,6 +147,7 @@ export function RunDetail({
         liftOverNone={d.summary?.liftOverNone}
         transfer={d.summary?.transfer}
       />
+      <ConfirmCard runId={runId} detail={d} onChanged={load} />
       <TestReportCard tests={d.summary?.tests ?? []} testDelta={d.summary?.testDelta} />
       <ActivationCard activation={d.activation} />
       <EpochsCard epochs={d.epochStats} />

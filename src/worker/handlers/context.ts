@@ -10,7 +10,7 @@ import { createRunService, type RunService } from '../../service/run-service';
 import type { KeySource } from '../../service/ports';
 import type { EnvironmentHost } from '../../service/target';
 import type { ApiError, ModuleSandboxes, Secrets } from '../api-types';
-import { keyFor, mcpTokenFor, withKeys } from '../key-binding';
+import { confirmKeyFor, keyFor, mcpTokenFor, withKeys } from '../key-binding';
 import { defaultLocks, runLockName, type LockManagerLike } from '../locks';
 import { withDemoEndpoint } from '../demo-endpoint';
 import { pageModuleEnvironment } from '../page-module-environment';
@@ -120,8 +120,8 @@ export class KeyVault {
 function vaultKeys(vault: KeyVault): KeySource {
   return {
     async keyFor(role, endpoints, borrow) {
-      // A confirming target (a runner's run, imported) gets the target's key only on the host it was typed for.
-      if (role === 'confirm') return keyFor(await vault.current(), 'target', endpoints.confirm?.[0]?.baseURL ?? '');
+      // A confirming target gets its own key, or the target's, only on the host it was typed for.
+      if (role === 'confirm') return confirmKeyFor(await vault.current(), endpoints.confirm?.[0]?.baseURL ?? '');
       return keyFor(await vault.current(), role, endpoints[role]?.baseURL ?? '', borrow);
     },
   };

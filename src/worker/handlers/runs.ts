@@ -67,6 +67,29 @@ export function runsHandlers(c: ApiContext): RunsApi {
       return r.ok ? { ok: true, status: r.status, reason: r.reason, reasonKind: r.reasonKind } : r;
     },
 
+    async confirmRun(runId, endpoint, onEvent) {
+      if (active.has(runId)) return fail('already_running', 'This run is busy in this tab.');
+      const controller = new AbortController();
+      const events = new EventCoalescer((e: RunEvent) => onEvent?.({ ...e, runId }), deps.progressIntervalMs ?? 100);
+      // Held as a training is: one tab at a time writes the run; cancelRun stops the confirm.
+      const hold = <T>(body: () => Promise<T>) =>
+        locks.request(runLockName(runId), { ifAvailable: true }, async (lock) => {
+          if (!lock) return null;
+          active.set(runId, controller);
+          try {
+            return await body();
+          } finally {
+            await events.close();
+            active.delete(runId);
+          }
+        });
+      return (await c.service).confirmRun(runId, endpoint, {
+        signal: controller.signal,
+        onEvent: (e) => events.push(e),
+        hold,
+      });
+    },
+
     async pauseRun(runId) {
       const c = active.get(runId);
       if (!c) return false;
