@@ -125,6 +125,19 @@ export interface RidersArtifact {
   taken: boolean;
 }
 
+/** An edit only one trajectory supports, held at a step until a second failure shows it (issue #43). */
+export interface HeldEdit {
+  edit: Edit;
+  step: number;
+}
+
+/** Held edits after a step: its own singles and earlier ones still waiting, and those released. */
+export interface HeldArtifact {
+  held: HeldEdit[];
+  /** Held edits a second failure showed again this step: they joined the pool, their supports summed. */
+  released: Edit[];
+}
+
 export interface RepairArtifact {
   regressed: string[];
   fixed: string[];
@@ -268,6 +281,8 @@ export interface StepArtifacts {
   escape: LookAheadArtifact;
   /** Edits that carried no gain, left out before the gate (issue #43). */
   riders: RidersArtifact;
+  /** Edits one trajectory supports, held until a second failure shows them (issue #43). */
+  held: HeldArtifact;
   /** The bundle applied to the current skill: the ranked edits, repaired. */
   candidate_edits: Edit[];
   apply_report: EditReportRow[];

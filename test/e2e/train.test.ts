@@ -390,7 +390,7 @@ describe.skipIf(Boolean(skip))('the Train screen in the zero-key demo', () => {
     expect(await inUse.innerText()).toBe('Custom (based on Quick look)');
     await page.getByText('Changed since Quick look: Epochs. Pick a preset to start from it again.').waitFor();
     await (await knob(page, 'Repair rounds')).fill('2');
-    expect(await section('Safeguards').innerText()).toMatch(/^▸?\s*Safeguards\s*9 settings$/);
+    expect(await section('Safeguards').innerText()).toMatch(/^▸?\s*Safeguards\s*10 settings$/);
     // The search finds a folded setting by its help, and only it.
     await page.getByLabel('Find a setting').fill('winner’s curse');
     expect(await page.getByLabel('Re-check a new best').isVisible()).toBe(true);

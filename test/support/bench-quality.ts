@@ -125,6 +125,8 @@ export interface SeedResult {
   baselineValidation: number;
   bestValidationTruth: number | null;
   counters: Record<string, number>;
+  /** Accepted steps whose skill scores below the skill it replaced, held-out without noise (issue #43). */
+  harmfulAccepts?: number;
 }
 
 /** Generated worlds per set when none is named: both sets stay under 5 minutes on 2 cores. */
@@ -245,13 +247,38 @@ export async function trainSetup(name: string, setup: SeedSetup, seed: number, k
       shownBestValidation: summary.bestSelection,
       baselineValidation: summary.baselineSelection,
       bestValidationTruth: setup.valTruth ? setup.valTruth(state.gate.bestSkill) : null,
-      counters: await countCauses(store, runId, summary.totalSteps),
+      counters: { ...(await countCauses(store, runId, summary.totalSteps)), ...riderCalls(training) },
+      harmfulAccepts: await harmfulAccepts(store, runId, initialSkill, setup.heldOut),
     };
     return { result, rows };
   } finally {
     await server.close();
     await env?.close();
   }
+}
+
+/**
+ * Accepted steps that made the skill worse on held-out (without noise): each step's accepted version
+ * against the version before it (the start, an earlier step or a slow update).
+ */
+async function harmfulAccepts(store: MemoryRunStore, runId: string, initial: string, heldOut: (skill: string) => number): Promise<number> {
+  let before = heldOut(initial);
+  let harmful = 0;
+  for (const v of await store.getSkillVersions(runId)) {
+    if (v.origin === 'initial_skill') continue;
+    const now = heldOut(v.text);
+    if (v.origin.startsWith('step_') && now < before - 1e-9) harmful++;
+    before = now;
+  }
+  return harmful;
+}
+
+/** Target calls of the rider probes and of the bundle checked without its riders (issue #43, 3a). */
+function riderCalls(training: readonly RolloutRow[]): Record<string, number> {
+  const calls = (re: RegExp) => training.filter((r) => re.test(r.phase)).reduce((n, r) => n + (r.turns ?? 1), 0);
+  const probes = calls(/\/check-rider\d+(\/|$)/);
+  const check = calls(/\/check-riders(\/|$)/);
+  return probes + check ? { riderProbeCalls: probes, riderCheckCalls: check } : {};
 }
 
 /** The rollouts training asked for: every one but the test split's, cache hits excluded. */

@@ -45,6 +45,12 @@ export function setFigures(results: readonly WorldResult[]) {
       reached95: learn.filter((r) => r.result.callsTo95 !== null).length,
       // A world that never reached 0.95 counts its whole run.
       meanCallsTo95: round(mean(learn.map((r) => r.result.callsTo95 ?? r.result.trainingTargetCalls))),
+      // Accepted steps that made held-out worse, and the runs with one (issue #43).
+      harmfulAccepts: learn.reduce((n, r) => n + (r.result.harmfulAccepts ?? 0), 0),
+      runsWithHarmfulAccept: learn.filter((r) => (r.result.harmfulAccepts ?? 0) > 0).length,
+      riderCalls: round(
+        mean(learn.map((r) => (r.result.counters.riderProbeCalls ?? 0) + (r.result.counters.riderCheckCalls ?? 0))),
+      ),
     },
     aa: {
       worlds: aa.length,

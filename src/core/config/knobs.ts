@@ -263,6 +263,13 @@ const KNOB_ROWS = [
     control: TOGGLE,
   },
   {
+    key: 'holdSingleEdits',
+    label: 'Hold one-trajectory edits',
+    noun: 'held edits',
+    section: 'safeguards',
+    control: TOGGLE,
+  },
+  {
     key: 'carryEdits',
     label: 'Carry promising edits',
     noun: 'carried edits',

@@ -123,6 +123,8 @@ export interface RunConfig {
   lookAhead: boolean;
   /** Before the gate, leave out edits of a bundle that carried none of its train gains (riders, issue #43). */
   dropRiders: boolean;
+  /** Hold an edit only one trajectory supports until a second failure shows the same pattern (issue #43). */
+  holdSingleEdits: boolean;
   /** Steering: pause at each candidate so a person approves or vetoes its edits before the gate. */
   reviewEdits: boolean;
   /** Accept a validation tie when train improves strictly and no validation item regresses. */
@@ -206,6 +208,7 @@ export const DEFAULT_RUN_CONFIG: RunConfig = {
   carryEdits: false,
   lookAhead: true,
   dropRiders: false,
+  holdSingleEdits: false,
   tieBreak: true,
   settleVerdicts: true,
   maxSamples: 3,

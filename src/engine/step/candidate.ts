@@ -28,10 +28,12 @@ import { okRows } from '../rollout';
 import { rankAndSelect } from './rank-edits';
 import { editsAhead, onPlateau } from './look-ahead';
 import { dropRiders } from './riders';
+import { heldBefore, holdSingles } from './held-edits';
 import type { RolloutRow } from '../types';
 
 export interface CandidateInput {
   key: string;
+  step: number;
   current: string;
   merged: Patch;
   /** Edits a promising rejected candidate left for this step. */
@@ -90,7 +92,13 @@ export const bundleOf = (current: string, edits: Edit[]): Bundle => ({ edits, ap
 /** Pool, screen, rank, apply; then the train check and the repair. */
 export async function buildCandidate(ctx: EngineContext, a: CandidateInput): Promise<PatchCandidate> {
   const c = ctx.config;
-  const pool = c.carryEdits ? poolWithCarried(a.merged.edits, a.pending) : [...a.merged.edits];
+  let pool = c.carryEdits ? poolWithCarried(a.merged.edits, a.pending) : [...a.merged.edits];
+  if (c.holdSingleEdits) {
+    // An edit one trajectory alone supports waits for a second failure to show the same pattern.
+    const h = holdSingles(pool, await heldBefore(ctx, a.step), a.step);
+    await putStepArtifact(ctx, a.key, 'held', { held: h.held, released: h.released });
+    pool = h.kept;
+  }
   let kept = pool;
   if (c.screenEdits) {
     const s = screenEdits(a.current, pool);

@@ -76,6 +76,7 @@ export async function propose(session: TrainSession, a: ProposeInput, timer: Sta
     merged
       ? buildCandidate(ctx, {
           key,
+          step: a.step,
           current,
           merged,
           pending: a.pending,
