@@ -216,6 +216,14 @@ export interface EpochStats {
   spend?: Spend;
 }
 
+/** A description rewrite the activation track's gate rejected: shown to later rewrites (issue #40). */
+export interface RejectedRewrite {
+  candidate: string;
+  /** The gate's validation shares: the description it met, the rewrite. */
+  valCurrent: number;
+  valCandidate: number;
+}
+
 /** One epoch of the activation track (engine/activation.ts). */
 export interface ActivationEpoch {
   epoch: number;
@@ -230,6 +238,10 @@ export interface ActivationEpoch {
   valCandidate?: number;
   /** The gate rule's verdict on a rewrite that gained (absent under the mean rule). */
   rule?: GateRuleVerdict;
+  /** The rewrite this epoch's gate rejected before the one above (the track asks twice at most, issue #40). */
+  earlier?: RejectedRewrite[];
+  /** The rewrite above refines the earlier one, which tied at the gate, from its own train misfires. */
+  lookAhead?: boolean;
 }
 
 /** The activation track's state: the description trained on trigger queries (issue #23 item 4). */

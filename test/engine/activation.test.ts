@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { sharedLlmServer } from '../support/shared-server';
 import { trainOnce } from '../support/harness';
 import { startLlmServer } from '../support/llm-server';
-import { agentLoads, shouldLoad, TRIGGER_START_DESCRIPTION, triggerWorldQueries } from '../support/trigger-world';
+import { agentLoads, describerReply, shouldLoad, TRIGGER_START_DESCRIPTION, triggerWorldQueries } from '../support/trigger-world';
 import { killAndResumeAt, pointsAfter, referenceRun, type World } from '../support/resume-harness';
 import { SMALL_CONFIG, INITIAL_SKILL, worldDataset } from '../support/harness';
 
@@ -52,6 +52,83 @@ describe('the activation track', () => {
       expect(e.valCandidate!).toBeLessThan(e.valCurrent!);
     }
     expect(expected(a.description)).toBeGreaterThanOrEqual(expected(TRIGGER_START_DESCRIPTION));
+  });
+
+  // Issue #40: a describer deterministic in its prompt wrote the same rejected rewrite every epoch.
+  const OVER_BROAD = 'Use for any question about specimens, materials or anything else.';
+  const REJECTED = '## Rewrites already rejected at the gate';
+  const goodRewrite = (user: string) => describerReply(user, 0.99, 0);
+
+  it('shows a rejected rewrite to the next ask, so a describer that slipped once gets another chance', async () => {
+    // Writes the over-broad rewrite until it is shown that the gate rejected it.
+    server().set({
+      keepPrompts: true,
+      optimizerHook: (stage, _s, user) =>
+        stage !== 'describe_skill'
+          ? undefined
+          : user.includes(REJECTED)
+            ? goodRewrite(user)
+            : { reasoning: 'Broaden it.', description: OVER_BROAD },
+    });
+    try {
+      const { store, runId } = await trainOnce({
+        url: server().url,
+        runId: 'rejected-shown',
+        config: { activationTrack: true, epochs: 2 },
+        activation,
+      });
+      const a = (await store.loadState(runId))!.activation!;
+      const e1 = a.epochs[0];
+      expect(e1.earlier).toEqual([expect.objectContaining({ candidate: OVER_BROAD })]);
+      expect(e1.earlier![0].valCandidate).toBeLessThan(e1.earlier![0].valCurrent);
+      expect(e1.lookAhead).toBeUndefined();
+      expect(e1.action).toBe('accept');
+      expect(expected(a.description)).toBe(1);
+      // The second ask named the rejected rewrite and what it did at the gate.
+      const asks = server().log.filter((e) => e.stage === 'describe_skill');
+      expect(asks[0].user).not.toContain(REJECTED);
+      expect(asks[1].user).toContain(`"${OVER_BROAD}" — validation`);
+    } finally {
+      server().set({ optimizerHook: undefined });
+    }
+  });
+
+  it('refines a rewrite that tied at the gate from its own misfires, and gates the result against the start', async () => {
+    // From the start it always writes a description for every family that forgets to exclude the
+    // near misses: on seed 8's validation queries it gains as many codes as it loses near misses.
+    const GENERAL = 'Gives the specimen code for any specimen family.';
+    server().set({
+      keepPrompts: true,
+      optimizerHook: (stage, _s, user) =>
+        stage !== 'describe_skill'
+          ? undefined
+          : user.includes(`## Current description\n${TRIGGER_START_DESCRIPTION}\n`)
+            ? { reasoning: 'Cover every family.', description: GENERAL }
+            : goodRewrite(user),
+    });
+    try {
+      const { store, runId } = await trainOnce({
+        url: server().url,
+        runId: 'look-ahead',
+        config: { activationTrack: true, epochs: 2, seed: 8 },
+        activation,
+      });
+      const a = (await store.loadState(runId))!.activation!;
+      const e1 = a.epochs[0];
+      // The precondition: the first rewrite tied at validation and was rejected.
+      expect(e1.earlier).toEqual([expect.objectContaining({ candidate: GENERAL })]);
+      expect(e1.earlier![0].valCandidate).toBe(e1.earlier![0].valCurrent);
+      expect(e1.lookAhead).toBe(true);
+      expect(e1.action).toBe('accept');
+      expect(e1.valCurrent).toBe(a.baselineScore); // met the epoch's start, not the tied rewrite
+      expect(expected(a.description)).toBe(1);
+      // The refinement read the tied rewrite and the near misses it loads for.
+      const asks = server().log.filter((e) => e.stage === 'describe_skill');
+      expect(asks[1].user).toContain(`## Current description\n${GENERAL}\n`);
+      expect(asks[1].user).toMatch(/" — should not load the skill; the agent answered yes/);
+    } finally {
+      server().set({ optimizerHook: undefined });
+    }
   });
 
   it('is off unless asked for: no trigger query is sent, no state is kept', async () => {

@@ -126,7 +126,7 @@ export interface ServerOptions extends BatchServerOptions, CapabilityOptions {
    * target's answer to a single-answer request by that model, or undefined to leave it to the world's.
    */
   modelHook?: (model: string, system: string, user: string) => string | undefined;
-  /** A world's own optimizer: its answer for a stage, or undefined to leave the stage to the rule world's. */
+  /** A world's own optimizer: its answer for a stage (the activation track's describe_skill too), or undefined to leave it to the world's. */
   optimizerHook?: (stage: string, system: string, user: string) => unknown;
   /** Port to listen on; 0 picks a free one. */
   port: number;
@@ -471,7 +471,7 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
     } else {
       const answer = JSON.stringify(
         stage === 'describe_skill'
-          ? describerReply(user, hashFraction(`describe|${user}`), options.describerSlip ?? 0.25)
+          ? (options.optimizerHook?.(stage, system, user) ?? describerReply(user, hashFraction(`describe|${user}`), options.describerSlip ?? 0.25))
           : stage === 'user_simulator'
             ? simulatedUserReply(system, user, options.userSimulator)
             : optimizerAnswer(stage, system, withSkillInTrajectories(user), options),

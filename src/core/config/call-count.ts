@@ -210,10 +210,12 @@ export function estimateRunCalls(
   }
   const tq = a.triggers;
   if (c.activationTrack && tq) {
-    // The starting description on validation once; each epoch: train queries, one rewrite, the
-    // candidate on validation; at the end the starting and the best description on test.
-    counts.activationRollout = tq.val + c.epochs * (tq.train + tq.val) + (c.evalTest ? 2 * tq.test : 0);
-    counts.activationRewrite = c.epochs;
+    // The starting description on validation once; each epoch: train queries, a rewrite, the
+    // candidate on validation, and when the gate rejects it a second rewrite (engine/activation.ts):
+    // the first on train when it tied, the second on validation; at the end the starting and the
+    // best description on test.
+    counts.activationRollout = tq.val + c.epochs * 2 * (tq.train + tq.val) + (c.evalTest ? 2 * tq.test : 0);
+    counts.activationRewrite = 2 * c.epochs;
   }
   // A judge reads every rollout of an item (never a trigger query's yes or no).
   if (judged) counts.judge = itemRollouts(counts);

@@ -103,8 +103,8 @@ describe('trigger queries (issue #23 item 4)', () => {
     const c = { ...DEFAULT_RUN_CONFIG, epochs: 3, activationTrack: true };
     const sizes = { train: 40, val: 20, test: 20 };
     const counts = estimateRunCalls(c, sizes, { triggers: { train: 20, val: 10, test: 10 } });
-    expect(counts.activationRollout).toBe(10 + 3 * (20 + 10) + 2 * 10);
-    expect(counts.activationRewrite).toBe(3);
+    expect(counts.activationRollout).toBe(10 + 3 * 2 * (20 + 10) + 2 * 10);
+    expect(counts.activationRewrite).toBe(6);
     expect(estimateRunCalls({ ...c, activationTrack: false }, sizes, { triggers: { train: 20, val: 10, test: 10 } }).activationRollout).toBe(0);
   });
 });
