@@ -44,6 +44,9 @@ const OPTIONS = {
   write: { type: 'boolean' },
   budget: { type: 'string' },
   drop: { type: 'boolean' },
+  shard: { type: 'string' },
+  rollouts: { type: 'string' },
+  merge: { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
 } as const;
 

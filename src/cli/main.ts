@@ -8,6 +8,7 @@
  *   skillwright resume --out DIR [--bundle F] [--config F] [--json] [--max-usd N] [--min-lift N]
  *   skillwright estimate --config F [--data F] [--skill F]
  *   skillwright eval --config F [--skill F] [--data F] [--split test|val|train] [--json]
+ *                    [--shard K/N --rollouts FILE] [--merge FILE…]
  *   skillwright doctor --config F [--write] [--json]
  *   skillwright credit [--config] F [--skill F] [--data F] --budget N [--drop] [--json]
  *
@@ -33,6 +34,7 @@ const USAGE = `usage: skillwright train --config F [--data F] [--skill F] [--out
        skillwright resume --out DIR [--bundle F] [--config F] [--json] [--max-usd N] [--min-lift N]
        skillwright estimate --config F [--data F] [--skill F]
        skillwright eval --config F [--skill F] [--data F] [--split test|val|train] [--json]
+                        [--shard K/N --rollouts FILE] [--merge FILE…]   (score shard K of N; reuse shards' rows)
        skillwright doctor --config F [--write] [--json]   (what each role's model accepts; --write keeps it)
        skillwright credit [--config] F [--skill F] [--data F] --budget N [--drop] [--json]   (each section's effect)
        skillwright schema   (the config's JSON Schema, for "$schema" in an editor)
@@ -63,7 +65,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     if (command === 'estimate') return estimate(args.values, io);
     if (command === 'train') return await train(args.values, io);
     if (command === 'resume') return await resume(args.values, io);
-    if (command === 'eval') return await evaluate(args.values, io);
+    if (command === 'eval') return await evaluate(args.values, io, args.positionals.slice(1));
     if (command === 'doctor') return await doctor(args.values, io);
     if (command === 'credit') return await credit(args.values, args.positionals.slice(1), io);
     throw new ConfigError(`Unknown command "${command}".\n${USAGE}`);

@@ -14,6 +14,7 @@ import { improveWithFeedback as improve } from '../engine/feedback';
 import type { Prices } from '../engine/meter';
 import { buildPromptSet } from '../engine/prompts';
 import type { RolloutRow, RunDataset } from '../engine/types';
+import type { RunStore } from '../engine/ports';
 import { MemoryRunStore } from '../storage/memory-store';
 import type { RunEndpoints, StoredEndpoint } from '../storage/schema';
 import { llmPortFor } from './llm-port';
@@ -50,6 +51,13 @@ export interface Evaluation {
   costUsd: number;
 }
 
+export interface SessionOptions {
+  signal?: AbortSignal;
+  onEvent?: EventSink;
+  /** The session's store: a throwaway one unless given (the runner's holds merged shard rows, issue #42 item 6). */
+  store?: RunStore;
+}
+
 /** What a session outside a run is asked about, without the split an evaluation scores. */
 export type SessionInput = Omit<EvaluateInput, 'split' | 'limit'>;
 
@@ -60,7 +68,7 @@ export type SessionInput = Omit<EvaluateInput, 'split' | 'limit'>;
 export async function withSessionTarget<T>(
   deps: HostDeps,
   input: SessionInput,
-  o: { signal?: AbortSignal; onEvent?: EventSink },
+  o: SessionOptions,
   run: (engine: SessionDeps) => Promise<T>,
 ): Promise<Outcome<{ value: T }>> {
   // Items with a user_goal are conversations: the user simulator's own endpoint plays their users.
@@ -74,9 +82,10 @@ export async function withSessionTarget<T>(
   const environment = await environmentOf(deps.environment, input.environment);
   const value = await run({
     llm: port.llm,
-    store: new MemoryRunStore(),
+    store: o.store ?? new MemoryRunStore(),
     prompts: buildPromptSet(deps.promptFiles, input.config.promptOverrides),
-    ...o,
+    ...(o.signal ? { signal: o.signal } : {}),
+    ...(o.onEvent ? { onEvent: o.onEvent } : {}),
     now: deps.now,
     environment,
     target: chosen.target,
@@ -93,11 +102,11 @@ export const engineInput = (input: SessionInput) => ({
   ...(input.packageFiles ? { packageFiles: input.packageFiles } : {}),
 });
 
-/** One skill rolled out and scored on a split; nothing is kept (a throwaway store). */
+/** One skill rolled out and scored on a split; nothing is kept (a throwaway store, unless one is given). */
 export async function evaluateSkill(
   deps: HostDeps,
   input: EvaluateInput,
-  o: { signal?: AbortSignal; onEvent?: EventSink } = {},
+  o: SessionOptions = {},
 ): Promise<Outcome<Evaluation>> {
   const ran = await withSessionTarget(deps, input, o, (engine) =>
     evaluate({ ...engineInput(input), split: input.split, limit: input.limit }, engine),
