@@ -162,6 +162,8 @@ export interface StepRecord {
   gateMetric: string;
   candidateGateScore: number | null;
   action: GateAction | 'skip_no_patches' | 'skip_no_rewrite';
+  /** The other target that refused a candidate the run's own target accepted (issue #42 item 5). */
+  refusedBy?: string;
   currentScore: number;
   bestScore: number;
   bestStep: number;

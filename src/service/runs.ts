@@ -20,6 +20,7 @@ import { skillMetaOf, trainInputOf } from './train-input';
 import { llmPortFor } from './llm-port';
 import { environmentOf, targetOf, workspaceRefusal } from './target';
 import { transferOf } from './confirm-targets';
+import { gateTargetsOf } from './gate-targets';
 import { fail, type Outcome, type ServiceDeps } from './ports';
 
 /** A run that completed or was cancelled goes on no more: it is started again from one of its versions. */
@@ -129,6 +130,8 @@ export async function startRun(deps: ServiceDeps, runId: string, o: StartOptions
   if (!port.ok) return port;
   const confirming = await transferOf(deps, run, config);
   if (!confirming.ok) return confirming;
+  const gating = await gateTargetsOf(deps, run, config);
+  if (!gating.ok) return gating;
   const d = await deps.records.getDataset(run.datasetId);
   if (!d) return fail('not_found', `The dataset of this run is no longer in ${deps.place}.`);
   const refused = workspaceRefusal(d.items, chosen.target);
@@ -169,6 +172,7 @@ export async function startRun(deps: ServiceDeps, runId: string, o: StartOptions
         environment,
         target: chosen.target,
         ...(confirming.transfer ? { transfer: confirming.transfer } : {}),
+        ...(gating.targets.length ? { gateTargets: gating.targets } : {}),
       });
     } finally {
       environment?.dispose?.();
