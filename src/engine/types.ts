@@ -284,6 +284,15 @@ export interface TransferTarget {
 }
 
 /** The starting and best skills re-scored on test under other targets, and whether their ranking flips. */
+/** A skill pair's validation under another target that gated the run (issue #42 item 5): first answers' pass rates. */
+export interface TargetValidation {
+  label: string;
+  initial: number;
+  best: number;
+  /** Validation items both skills answered. */
+  n: number;
+}
+
 export interface TransferReport {
   /** The training target first, then each confirming target in the config's order. */
   targets: TransferTarget[];
@@ -313,6 +322,8 @@ export interface RunSummary {
   liftOverNone?: LiftReport;
   /** The lift under each target that confirms the run's skills (a runner config's `confirm`). */
   transfer?: TransferReport;
+  /** The starting and best skills' validation under each other target that gated the run (`targets`). */
+  gateTargets?: TargetValidation[];
   usage: Record<string, StageUsage>;
   totalCostUsd: number;
   wallTimeMs: number;
