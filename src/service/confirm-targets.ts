@@ -5,42 +5,19 @@
  * while the optimizer, judge and user simulator stay the run's own, so every target is scored alike.
  */
 import type { RunConfig } from '../core/config/run-config';
-import type { ConfirmTarget, TransferSetup } from '../engine/session';
+import type { TransferSetup } from '../engine/session';
 import type { RunEndpoints, RunRecord, StoredEndpoint } from '../storage/schema';
 import { llmPortFor } from './llm-port';
 import { fail, type HostDeps, type KeySource, type Outcome } from './ports';
 import { targetOf } from './target';
 import { skillMetaOf } from './train-input';
 
-/** The host's keys with the target role answered by the other target's key (its list holding it alone). */
-function keysOf(keys: KeySource, run: RunEndpoints, other: StoredEndpoint, list: OtherList): KeySource {
+/** The host's keys with the target role answered by the confirming target's key. */
+function keysOf(keys: KeySource, run: RunEndpoints, confirming: StoredEndpoint): KeySource {
   return {
     keyFor: (role, _endpoints, borrow) =>
-      role === 'target' ? keys.keyFor(list, { ...run, [list]: [other] }) : keys.keyFor(role, run, borrow),
+      role === 'target' ? keys.keyFor('confirm', { ...run, confirm: [confirming] }) : keys.keyFor(role, run, borrow),
   };
-}
-
-/** The run's lists of other targets: those that confirm its skills on test, those that gate each candidate. */
-export type OtherList = 'confirm' | 'targets';
-
-/**
- * One other target, made as the run's own target is: its adapter and an LLM port whose target role
- * is its endpoint (its key as its list's), the optimizer, judge and user simulator the run's own.
- */
-export async function otherTargetOf(
-  deps: Pick<HostDeps, 'keys' | 'transport' | 'agentCli'>,
-  run: RunRecord,
-  config: RunConfig,
-  e: StoredEndpoint,
-  o: { list: OtherList; label: string; what: string },
-): Promise<Outcome<{ target: ConfirmTarget }>> {
-  const own = { ...deps, keys: keysOf(deps.keys, run.endpoints, e, o.list) };
-  const endpoints = { ...run.endpoints, target: e };
-  const chosen = await targetOf(own, endpoints, config, skillMetaOf(run));
-  if (!chosen.ok) return fail(chosen.error.kind, `The ${o.what} target ${o.label}: ${chosen.error.message}`);
-  const port = await llmPortFor(own, endpoints, config, 'run');
-  if (!port.ok) return fail(port.error.kind, `The ${o.what} target ${o.label}: ${port.error.message}`);
-  return { ok: true, target: { label: o.label, llm: port.llm, target: chosen.target } };
 }
 
 /** Each target's name in the report: its model, with its host when two share one. */
@@ -62,15 +39,16 @@ export async function transferOf(
   const confirming = run.endpoints.confirm ?? [];
   if (!confirming.length || !config.evalTest) return { ok: true };
   const labels = confirmLabels(run.endpoints);
-  const confirm: ConfirmTarget[] = [];
+  const confirm: TransferSetup['confirm'][number][] = [];
   for (const [i, e] of confirming.entries()) {
-    const made = await otherTargetOf(deps, run, config, e, {
-      list: 'confirm',
-      label: labels.confirm[i],
-      what: 'confirming',
-    });
-    if (!made.ok) return made;
-    confirm.push(made.target);
+    const own = { ...deps, keys: keysOf(deps.keys, run.endpoints, e) };
+    const endpoints = { ...run.endpoints, target: e };
+    const chosen = await targetOf(own, endpoints, config, skillMetaOf(run));
+    if (!chosen.ok)
+      return fail(chosen.error.kind, `The confirming target ${labels.confirm[i]}: ${chosen.error.message}`);
+    const port = await llmPortFor(own, endpoints, config, 'run');
+    if (!port.ok) return fail(port.error.kind, `The confirming target ${labels.confirm[i]}: ${port.error.message}`);
+    confirm.push({ label: labels.confirm[i], llm: port.llm, target: chosen.target });
   }
   return { ok: true, transfer: { trained: labels.trained, confirm } };
 }

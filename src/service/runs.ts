@@ -200,6 +200,12 @@ export async function bindRun(
   if (!stored) return fail('not_found', `That run is not in ${deps.place}.`);
   // Bound, it is like a run made here: no flag left. The user's prices come with the user's
   // connection: a bundle's zero prices must not turn the cap off.
+  const gating = stored.endpoints.targets?.length ?? 0;
+  if (gating && !endpoints.targets?.length)
+    return fail(
+      'invalid_config',
+      `This run's gate asked ${gating} other target${gating === 1 ? '' : 's'} too (the runner's "targets"), which these endpoints do not name: continued here, its later candidates would be gated on one target alone. Continue it with the runner (skillwright resume --bundle <file> --config <a config with "targets">).`,
+    );
   const { needsBinding: _bound, ...run } = stored;
   const environment = run.environment?.mcp && own.mcp ? { ...run.environment, mcp: own.mcp } : run.environment;
   const bound = { ...run, endpoints, prices, ...(environment ? { environment } : {}), updatedAt: deps.now() };

@@ -65,6 +65,8 @@ export function storedEndpoints(e: RunEndpoints): RunEndpoints {
     optimizer: stripSecretHeaders(e.optimizer),
     ...(e.judge ? { judge: stripSecretHeaders(e.judge) } : {}),
     ...(e.userSimulator ? { userSimulator: stripSecretHeaders(e.userSimulator) } : {}),
+    // The targets that gated its candidates (issue #42 item 5): kept, so a binding that drops them is refused.
+    ...(e.targets?.length ? { targets: e.targets.map(stripSecretHeaders) } : {}),
   };
 }
 
@@ -95,6 +97,7 @@ const runSchema = z.looseObject({
     optimizer: endpointSchema,
     judge: endpointSchema.optional(),
     userSimulator: endpointSchema.optional(),
+    targets: z.array(endpointSchema).optional(),
   }),
   prices: z.record(z.string(), z.unknown()).superRefine((prices, ctx) => {
     for (const [role, price] of Object.entries(prices)) {

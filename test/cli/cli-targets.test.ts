@@ -3,6 +3,7 @@
 // useful skill helps one target and hurts the other: under sim-target a skill helps only by the
 // rules it states (the rule world); sim-contrarian knows every code by itself and is thrown by any
 // rule it is given. With it among the targets nothing the optimizer writes may be accepted.
+import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +11,7 @@ import { join } from 'node:path';
 import { startLlmServer, type LlmTestServer } from '../support/llm-server';
 import { expectedAnswer, makeWorldItems, parseQuestion } from '../support/rule-world';
 import { runCliIn } from '../support/cli-here';
+import { openTab } from '../support/api-harness';
 
 let srv: LlmTestServer;
 let dir: string;
@@ -162,5 +164,19 @@ describe('several targets in the runner (issue #42 item 5)', () => {
     expect(answered('sim-contrarian', resumedFrom)).toBeLessThan(unbroken);
     expect(answered('sim-contrarian', from)).toBeGreaterThanOrEqual(unbroken);
     expect(answered('sim-contrarian', from)).toBeLessThanOrEqual(unbroken + 7);
+  });
+
+  it('the page keeps an imported run’s gating targets and refuses to continue it without them', async () => {
+    const tab = await openTab();
+    const taken = await tab.api.importRun(new Blob([readFileSync(join(dir, 'two', 'run-bundle.json'), 'utf8')]));
+    if (!taken.ok) throw new Error(taken.error.message);
+    const stored = await tab.db.get('runs', taken.runId);
+    expect(stored!.endpoints.targets!.map((e) => e.model)).toEqual(['sim-contrarian']);
+    const own = { target: stored!.endpoints.target, optimizer: stored!.endpoints.optimizer };
+    const refused = await tab.api.bindRun(taken.runId, own, {});
+    expect(refused).toMatchObject({ ok: false, error: { kind: 'invalid_config' } });
+    if (!refused.ok) expect(refused.error.message).toMatch(/gate asked 1 other target too \(the runner's "targets"\)/);
+    expect(await tab.api.bindRun(taken.runId, stored!.endpoints, {})).toMatchObject({ ok: true });
+    tab.close();
   });
 });
