@@ -179,4 +179,21 @@ describe('several targets in the runner (issue #42 item 5)', () => {
     expect(await tab.api.bindRun(taken.runId, stored!.endpoints, {})).toMatchObject({ ok: true });
     tab.close();
   });
+
+  it('prices the other target’s calls in the estimate, and doctor probes it as the target', async () => {
+    const [one, two] = await Promise.all([
+      cli(['estimate', '--config', 'one.json', '--json']),
+      cli(['estimate', '--config', 'two.json', '--json']),
+    ]);
+    type Estimate = { calls: number; stages: Record<string, { calls: number } | undefined> };
+    const [a, b] = [JSON.parse(one.stdout.trim()) as Estimate, JSON.parse(two.stdout.trim()) as Estimate];
+    expect(a.stages.gateTargets).toBeUndefined();
+    // The candidate and the skill it meets on the 12 validation items, at 2 steps and the final promotion.
+    expect(b.stages.gateTargets!.calls).toBe(2 * 12 * 3);
+    expect(b.calls).toBe(a.calls + 72);
+    expect(two.stderr).toMatch(/gateTargets\s+72 calls/);
+    const doctor = await cli(['doctor', '--config', 'two.json']);
+    expect(doctor.code, doctor.stderr).toBe(0);
+    expect(doctor.stderr).toMatch(/^targets\[0\] sim-contrarian: \d+ ms$/m);
+  });
 });
