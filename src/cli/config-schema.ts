@@ -306,6 +306,14 @@ export function cliConfigSchema(): Schema {
           'Targets that score the starting and the best skill on the test split after training, each like "target"; the report shows the lift under each and flags a ranking flip. Keys: the target\'s for one on its host, else SKILLWRIGHT_CONFIRM_API_KEY.',
         items: { oneOf: [endpoint('target'), agentCli('target'), preset('target')] },
       },
+      targets: {
+        type: 'array',
+        minItems: 1,
+        maxItems: 8,
+        description:
+          'Other targets that gate every candidate, each like "target": the gate accepts a candidate only if none of them finds it worse on validation (the same noise-aware verdict). Keys: the target\'s for one on its host, else SKILLWRIGHT_TARGETS_API_KEY.',
+        items: { oneOf: [endpoint('target'), agentCli('target'), preset('target')] },
+      },
       optimizer: { oneOf: [endpoint('optimizer'), agentCli('optimizer'), preset('optimizer')] },
       judge: endpoint('judge'),
       userSimulator: endpoint('userSimulator'),

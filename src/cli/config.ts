@@ -2,7 +2,8 @@
  * The headless runner's config file (issue #22): the endpoints, prices and run settings the page
  * keeps, validated by the same code and filled with the same defaults. Keys are never in it: they
  * come from SKILLWRIGHT_TARGET_API_KEY, SKILLWRIGHT_OPTIMIZER_API_KEY, SKILLWRIGHT_JUDGE_API_KEY,
- * SKILLWRIGHT_USER_SIMULATOR_API_KEY (and an MCP server's token from SKILLWRIGHT_MCP_<NAME>_TOKEN).
+ * SKILLWRIGHT_USER_SIMULATOR_API_KEY (and an MCP server's token from SKILLWRIGHT_MCP_<NAME>_TOKEN); other targets'
+ * from the target's, or SKILLWRIGHT_CONFIRM_API_KEY / SKILLWRIGHT_TARGETS_API_KEY (one other host each).
  */
 import { BATCH_APIS, type BatchApi } from '../core/config/batch-api';
 import { parseRunConfig, type RunConfig } from '../core/config/run-config';
@@ -52,6 +53,7 @@ const KNOWN = new Set([
   'split',
   'environment',
   'confirm',
+  'targets',
   '$schema',
 ]);
 export const ENDPOINT_KEYS: ReadonlySet<string> = new Set([
@@ -161,9 +163,7 @@ function endpoint(v: unknown, role: string, name = role): StoredEndpoint {
   if (isAgentRole(role) && e.command !== undefined) return agentEndpoint(e, role, name);
   for (const k of Object.keys(e)) {
     if (k === 'apiKey' || k === 'key')
-      throw new ConfigError(
-        `"${name}.${k}": keys are never read from the config; set ${name === role ? keyVariable(role) : 'SKILLWRIGHT_CONFIRM_API_KEY'}.`,
-      );
+      throw new ConfigError(`"${name}.${k}": keys are never read from the config; set ${variableOf(role, name)}.`);
     if (!ENDPOINT_KEYS.has(k))
       throw new ConfigError(`"${name}.${k}" is not an endpoint setting (${[...ENDPOINT_KEYS].join(', ')}).`);
   }
@@ -192,23 +192,40 @@ function endpoint(v: unknown, role: string, name = role): StoredEndpoint {
   return e as unknown as StoredEndpoint;
 }
 
-/** At most this many confirming targets: each scores the test split twice more. */
-const MAX_CONFIRM = 8;
+/** At most this many confirming targets (each scores the test split twice more), or gating ones. */
+const MAX_OTHERS = 8;
+
+/** The lists of other targets a config may hold, and the variable of the key for their other host. */
+type OthersField = 'confirm' | 'targets';
+const OTHERS_KEY: Record<OthersField, string> = {
+  confirm: 'SKILLWRIGHT_CONFIRM_API_KEY',
+  targets: 'SKILLWRIGHT_TARGETS_API_KEY',
+};
+
+/** The key variable an endpoint's error names: its role's, or its list's for another target ("targets[1]"). */
+function variableOf(role: string, name: string): string {
+  if (name === role) return keyVariable(role);
+  return OTHERS_KEY[name.startsWith('targets[') ? 'targets' : 'confirm'];
+}
 
 /**
- * The config's "confirm" (issue #42 item 5): targets of the run's target's shape (a model on an
- * endpoint, an agent CLI, a harness preset) that score the starting and best skills on test
- * after training.
+ * A list of other targets of the run's target's shape (a model on an endpoint, an agent CLI, a
+ * harness preset), issue #42 item 5: "confirm" scores the starting and best skills on test after
+ * training; "targets" gate every candidate — each must find it no worse on validation.
  */
-function confirmOf(v: unknown, run: RunConfig): StoredEndpoint[] {
+function othersOf(v: unknown, field: OthersField, run: RunConfig): StoredEndpoint[] {
   if (v === undefined) return [];
-  if (!Array.isArray(v) || !v.length || v.length > MAX_CONFIRM)
+  if (!Array.isArray(v) || !v.length || v.length > MAX_OTHERS)
     throw new ConfigError(
-      `"confirm" must be a list of 1 to ${MAX_CONFIRM} targets, each like "target": { "baseURL", "model" } or { "agent": … }.`,
+      `"${field}" must be a list of 1 to ${MAX_OTHERS} targets, each like "target": { "baseURL", "model" } or { "agent": … }.`,
     );
-  if (!run.evalTest)
+  if (field === 'confirm' && !run.evalTest)
     throw new ConfigError('"confirm" scores the skills on the test split after training: set "run.evalTest" to true.');
-  return v.map((e, i) => endpoint(e, 'target', `confirm[${i}]`));
+  if (field === 'targets' && !run.useGate)
+    throw new ConfigError(
+      '"targets" gate each candidate on the other targets: with "run.useGate" false nothing is gated. Set it to true.',
+    );
+  return v.map((e, i) => endpoint(e, 'target', `${field}[${i}]`));
 }
 
 const wholeFrom = (min: number) => (v: unknown) => Number.isSafeInteger(v) && (v as number) >= min;
@@ -235,7 +252,7 @@ function headers(v: unknown, role: string, name = role): void {
   for (const [header, value] of Object.entries(v)) {
     if (isSecretHeader(header))
       throw new ConfigError(
-        `"${name}.headers.${header}" carries a credential: keys are never read from the config (it is stored with the run); set ${name === role ? keyVariable(role) : 'SKILLWRIGHT_CONFIRM_API_KEY'}.`,
+        `"${name}.headers.${header}" carries a credential: keys are never read from the config (it is stored with the run); set ${variableOf(role, name)}.`,
       );
     if (typeof value !== 'string') throw new ConfigError(`"${name}.headers.${header}" must be a string.`);
   }
@@ -306,8 +323,10 @@ export function parseCliConfig(text: string, file = 'the config'): { config: Cli
     ...(c.judge !== undefined ? { judge: endpoint(c.judge, 'judge') } : {}),
     ...(c.userSimulator !== undefined ? { userSimulator: endpoint(c.userSimulator, 'userSimulator') } : {}),
   };
-  const confirm = confirmOf(c.confirm, run.config);
+  const confirm = othersOf(c.confirm, 'confirm', run.config);
   if (confirm.length) endpoints.confirm = confirm;
+  const targets = othersOf(c.targets, 'targets', run.config);
+  if (targets.length) endpoints.targets = targets;
   for (const k of ['name', 'data', 'skill', 'triggers'] as const) {
     if (c[k] !== undefined && typeof c[k] !== 'string') throw new ConfigError(`"${k}" must be a string.`);
   }
@@ -382,31 +401,40 @@ export function keysFromEnv(
       'Set SKILLWRIGHT_USER_SIMULATOR_API_KEY: the user simulator is on another host than the optimizer.',
     );
   confirmKeys(endpoints, env, target);
+  gateTargetKeys(endpoints, env, target);
   return { target, optimizer, ...(judge ? { judge } : {}), ...(userSimulator ? { userSimulator } : {}) };
 }
 
 /**
- * The key of each target that confirms the run's skills (issue #42 item 5), in order: none for an
- * agent CLI that signs in its own way; the target's key for one on the target's host; else
- * SKILLWRIGHT_CONFIRM_API_KEY — which therefore goes to one host only.
+ * The key of each target of a list (issue #42 item 5), in order: none for an agent CLI that signs
+ * in its own way; the target's key for one on the target's host; else the list's own variable —
+ * which therefore goes to one host only.
  */
-export function confirmKeys(endpoints: RunEndpoints, env: Env, targetKey: string): string[] {
+function othersKeys(endpoints: RunEndpoints, field: OthersField, env: Env, targetKey: string): string[] {
   const origin = (u: string) => new URL(u).origin;
+  const variable = OTHERS_KEY[field];
+  const what = field === 'confirm' ? 'confirming' : 'gating';
   const others = new Set<string>();
-  const keys = (endpoints.confirm ?? []).map((e) => {
+  const keys = (endpoints[field] ?? []).map((e) => {
     if (e.agentCommand && !e.agentCommand.keyEnv) return '';
     if (targetKey && origin(e.baseURL) === origin(endpoints.target.baseURL)) return targetKey;
     others.add(origin(e.baseURL));
-    const key = env.SKILLWRIGHT_CONFIRM_API_KEY;
+    const key = env[variable];
     if (!key)
-      throw new ConfigError(
-        `Set SKILLWRIGHT_CONFIRM_API_KEY: the confirming target ${e.model} is on another host than the target.`,
-      );
+      throw new ConfigError(`Set ${variable}: the ${what} target ${e.model} is on another host than the target.`);
     return key;
   });
   if (others.size > 1)
     throw new ConfigError(
-      `The confirming targets are on ${others.size} hosts besides the target's (${[...others].join(', ')}): SKILLWRIGHT_CONFIRM_API_KEY is sent to one host only. Confirm on the target's host or on one other.`,
+      `The ${what} targets ("${field}") are on ${others.size} hosts besides the target's (${[...others].join(', ')}): ${variable} is sent to one host only. Put them on the target's host or on one other.`,
     );
   return keys;
 }
+
+/** The keys of the targets that confirm the run's skills on test, in order (`othersKeys`). */
+export const confirmKeys = (endpoints: RunEndpoints, env: Env, targetKey: string): string[] =>
+  othersKeys(endpoints, 'confirm', env, targetKey);
+
+/** The keys of the other targets that gate each candidate, in order (`othersKeys`). */
+export const gateTargetKeys = (endpoints: RunEndpoints, env: Env, targetKey: string): string[] =>
+  othersKeys(endpoints, 'targets', env, targetKey);

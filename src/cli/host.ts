@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { FileRunRecords } from '../storage/file-run-records';
 import { FileRunStore } from '../storage/file-store';
 import type { HostDeps, KeySource, Outcome } from '../service/ports';
-import { ConfigError, confirmKeys, keysFromEnv } from './config';
+import { ConfigError, confirmKeys, gateTargetKeys, keysFromEnv } from './config';
 import type { CliIo } from './io';
 import { runnerEnvironments, type RunnerEnvironment } from './environment';
 import { agentCliTarget } from './agent-cli-target';
@@ -26,8 +26,10 @@ function envKeys(io: CliIo): KeySource {
       try {
         const keys = keysFromEnv(endpoints, io.env);
         // A confirming target is asked about with `endpoints.confirm` holding it alone.
-        const key = role === 'confirm' ? confirmKeys(endpoints, io.env, keys.target)[0] : keys[role];
-        if (key === '' && role === 'confirm') return { ok: true, key };
+        // So is another target that gates each candidate, with `endpoints.targets` holding it alone.
+        const other = role === 'confirm' ? confirmKeys : role === 'targets' ? gateTargetKeys : null;
+        const key = other ? other(endpoints, io.env, keys.target)[0] : keys[role as keyof typeof keys];
+        if (key === '' && other) return { ok: true, key };
         // An agent CLI as the target or optimizer signs in its own way: no key is its answer.
         const agent = (role === 'target' || role === 'optimizer') && endpoints[role].agentCommand;
         if (key === '' && agent) return { ok: true, key };

@@ -44,7 +44,7 @@ export class Progress {
         break;
       case 'step':
         this.say(
-          `Step ${e.step}: ${e.action.replace(/_/g, ' ')}${e.candidateScore !== null ? ` (${e.candidateScore.toFixed(3)} vs ${e.scoreBefore.toFixed(3)})` : ''}, best ${e.bestScore.toFixed(3)} · $${this.usd.toFixed(2)}`,
+          `Step ${e.step}: ${e.action.replace(/_/g, ' ')}${e.candidateScore !== null ? ` (${e.candidateScore.toFixed(3)} vs ${e.scoreBefore.toFixed(3)})` : ''}${e.refusedBy ? `, refused by the target ${e.refusedBy}` : ''}, best ${e.bestScore.toFixed(3)} · $${this.usd.toFixed(2)}`,
         );
         break;
       case 'log':

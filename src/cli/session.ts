@@ -20,6 +20,7 @@ import { learningCurve } from '../core/report/learning-curve';
 import { runLift } from '../core/report/test-lift';
 import { transferLifts } from '../core/report/transfer-lifts';
 import { liftWords } from '../core/verdict/transfer';
+import { targetValidationRows } from '../core/report/target-validation';
 
 export interface Session {
   service: RunService;
@@ -57,7 +58,8 @@ export async function continueRun(s: Session, budget?: RunConfig['budget']): Pro
 /** Write the outputs, say what happened, and choose the exit code. */
 async function finishSession(s: Session, outcome: TrainOutcome): Promise<number> {
   const { io, out } = s;
-  const state = (await s.service.runRecord(s.runId))?.state;
+  const run = await s.service.runRecord(s.runId);
+  const state = run?.state;
   const a = state?.activation;
   const sum = outcome.summary;
   const written = await writeOutputs(s.service, s.runId, out);
@@ -78,6 +80,14 @@ async function finishSession(s: Session, outcome: TrainOutcome): Promise<number>
     liftInterval: sum?.lift?.interval ?? null,
     // Under each target that confirmed the skills (issue #42 item 5): the lift with its interval, and a ranking flip.
     transfer: transferJson(sum?.transfer),
+    // Under each target that gated the run (issue #42 item 5): the starting and the best skill on validation.
+    targets:
+      validationRows(run?.endpoints.target.model ?? 'target', sum)?.map((r) => ({
+        target: r.label,
+        trained: r.trained,
+        validationInitial: r.initial,
+        validationBest: r.best,
+      })) ?? null,
     // With several tries per test item (issue #43): each skill's pass^k beside its pass^1, and its flip rate.
     testPassK: passKBySkill(sum?.tests ?? []),
     costUsd: sum?.totalCostUsd ?? null,
@@ -103,6 +113,14 @@ async function finishSession(s: Session, outcome: TrainOutcome): Promise<number>
       `Best skill: ${written.join(' and ')} · report: ${join(out, 'report.html')} · run bundle (import it on the Runs screen): ${join(out, 'run-bundle.json')}`,
     );
     const transfer = transferLifts(sum?.transfer);
+    const gated = validationRows(run?.endpoints.target.model ?? 'target', sum);
+    if (gated)
+      io.err(
+        [
+          'Validation under each target that gated, the starting skill → the best:',
+          ...gated.map((r) => `  ${r.label}${r.trained ? ' (trained on)' : ''}: ${fmt(r.initial)} → ${fmt(r.best)}`),
+        ].join('\n'),
+      );
     if (transfer) io.err(transferWords(transfer));
     if (!summary.accepted && sum?.diagnosis) io.err(whyNothingLearned(sum.diagnosis, out));
   } else io.err(`${outcome.status}: ${outcome.reason ?? ''}`);
@@ -160,7 +178,14 @@ function transferWords(t: NonNullable<ReturnType<typeof transferLifts>>): string
   ].join('\n');
 }
 
-const fmt = (v: number | null) => (v === null ? '—' : v.toFixed(3));
+const fmt = (v: number | null) => (v === null || !Number.isFinite(v) ? '—' : v.toFixed(3));
+
+/** The starting and the best skill on validation under each target, when other targets gated the run. */
+const validationRows = (trained: string, sum: TrainOutcome['summary']) =>
+  targetValidationRows(
+    { label: trained, initial: sum?.baselineSelection ?? null, best: sum?.bestSelection ?? null },
+    sum?.gateTargets,
+  );
 
 /** Each tested skill's pass^k, when the test tried its items more than once; null when it did not. */
 function passKBySkill(tests: readonly TestReport[]): Partial<Record<TestReport['skill'], PassK>> | null {

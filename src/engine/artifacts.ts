@@ -18,6 +18,7 @@ import type { ArtifactRecord } from './types';
 import type { JsonObject } from '../core/basics/json-extract';
 import { checkpointKey, epochKey, stepKey } from './keys';
 import type { TrajectoryEntry } from '../core/agent/trajectory';
+import type { OthersVerdict } from './other-targets';
 
 // The values of the appendix and review artifacts live here, beside the others: the stages that
 // write them import this module, never the other way round (issue #21: no type circle).
@@ -222,6 +223,8 @@ export interface GateArtifact {
   evidence?: EvidenceRecord | null;
   /** pass^k of both sides on validation when the run asks that it not fall (issue #43). */
   stability?: StabilityRecord | null;
+  /** What each other target found of an accepted candidate, and which refused it (issue #42 item 5). */
+  targets?: OthersVerdict | null;
 }
 
 /** What the stability criterion measured: both sides' pass^k on the same items, and whether it held. */

@@ -14,6 +14,7 @@ import type { ToolSpec } from '../core/agent/tool-spec';
 import { isAgenticSetup } from '../core/agent/environment-spec';
 import { comparatorOf, type ComparatorKind } from '../core/verdict/comparator';
 import type { PackageFile } from '../core/skill/skill-package';
+import type { OtherTarget } from './other-targets';
 
 export interface EngineContext {
   runId: string;
@@ -41,6 +42,8 @@ export interface EngineContext {
    * step's bound must count (issue #45). A step's record keeps its own.
    */
   verdictRounds: number[];
+  /** Other targets that gate every candidate (issue #42 item 5): each must find it no worse. */
+  otherTargets?: readonly OtherTarget[];
 }
 
 /**

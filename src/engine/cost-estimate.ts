@@ -36,6 +36,7 @@ export const ASSUMED_COMPLETION_TOKENS: Record<Stage, number> = {
   finalValidation: 150,
   test: 150,
   confirm: 150,
+  gateTargets: 150,
   judge: 60,
   userSimulator: 60,
   reflect: 700,
@@ -130,6 +131,8 @@ export function estimateCost(args: {
   agentic?: boolean;
   /** Targets that confirm the starting and best skills on test (issue #42 item 5): billed at the target's prices. */
   confirm?: readonly { agentic: boolean }[];
+  /** Other targets that gate every candidate on validation (issue #42 item 5): billed at the target's prices. */
+  gateTargets?: number;
 }): CostEstimate {
   const { config: c, items, skill, prompts } = args;
   const sample = items.slice(0, ESTIMATE_SAMPLE);
@@ -142,6 +145,7 @@ export function estimateCost(args: {
     ...(talks ? { conversations: talks } : {}),
     agentic: tries.agentic,
     ...(args.confirm?.length ? { confirm: args.confirm } : {}),
+    ...(args.gateTargets ? { gateTargets: args.gateTargets } : {}),
   });
   const avgTarget = sample.length
     ? sample.reduce((a, it) => {
@@ -169,6 +173,7 @@ export function estimateCost(args: {
     finalValidation: avgTurn,
     test: avgTurn,
     confirm: avgTurn,
+    gateTargets: avgTurn,
     judge: promptLen('judge') + 600,
     userSimulator: promptLen('user_simulator') + 300 + ((talks?.simulatorCalls ?? 1) / 2) * 400,
     reflect: promptLen('reflect_failure') + sk + c.minibatchSize * trajectory,
@@ -247,6 +252,11 @@ export function estimateCost(args: {
       ...(c.evalTest && args.confirm?.length
         ? [
             `After training, ${args.confirm.length} more target${args.confirm.length === 1 ? '' : 's'} score${args.confirm.length === 1 ? 's' : ''} the starting and the best skill on test (confirm), priced at the target's prices.`,
+          ]
+        : []),
+      ...(args.gateTargets
+        ? [
+            `${args.gateTargets} more target${args.gateTargets === 1 ? '' : 's'} gate${args.gateTargets === 1 ? 's' : ''} every candidate the target accepts, scoring it and the skill it meets on validation (gateTargets), priced at the target's prices.`,
           ]
         : []),
       ...(args.batchOneShot

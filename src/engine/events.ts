@@ -23,6 +23,8 @@ export type RunEvent =
       bestScore: number;
       trainHard: number;
       editBudget: number | null;
+      /** The other target that refused a candidate the run's own target accepted (issue #42 item 5). */
+      refusedBy?: string;
     }
   | { type: 'epoch'; epoch: number; slowUpdate?: string; metaSkill?: string }
   /** A point of the learning curve, as recorded (engine/curve-marks.ts): the baseline, a step, a measured boundary. */

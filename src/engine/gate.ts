@@ -46,6 +46,7 @@ import type { EvidenceRecord, StabilityRecord } from './artifacts';
 import type { Weighed } from './weigh';
 import { measureStability } from './stability';
 import { pooledBetter, type ItemShift } from '../core/verdict/paired-posterior';
+import { othersHold, type OthersVerdict } from './other-targets';
 
 /** What a step's train check said of its candidate: the tie-break reads `strict`. */
 export interface TrainVerdict {
@@ -93,6 +94,8 @@ export interface GatedCandidate {
   evidence?: EvidenceRecord | null;
   /** pass^k of both sides when `gateStability` asked (issue #43); null otherwise. */
   stability?: StabilityRecord | null;
+  /** The other targets' verdicts on an accept (issue #42 item 5); null without other targets or an accept. */
+  targets?: OthersVerdict | null;
 }
 
 /** An undecided verdict asks up to this many times the run's samples per side and item. */
@@ -313,6 +316,11 @@ export async function gateCandidate(
     decision = acceptTie(before, scored, b.beats || b.ties);
   }
   if (j.rule && !j.rule.allowed) decision = reject;
+  // Several targets (issue #42 item 5): an accept holds only if no other target finds the candidate worse.
+  const targets = isAccept(decision.action)
+    ? await othersHold(ctx, data, { phase: a.phase, reference, candidate: a.candidate, policy: a.policy })
+    : null;
+  if (targets && !targets.held) decision = reject;
   let stability: StabilityRecord | null = null;
   if (c.gateStability && isAccept(decision.action)) {
     // Better on average is not enough: the candidate must pass its items at least as reliably (pass^k).
@@ -339,5 +347,5 @@ export async function gateCandidate(
       ? { ...decision, state: { ...decision.state, currentScore: recheck.candidate, bestScore: recheck.candidate } }
       : { action: 'accept', state: { ...decision.state, bestSkill, bestScore, bestStep, bestOrigin } };
   }
-  return { decision, ...base, units, tieBreak: j.tieBreak, rule: j.rule, recheck, evidence, stability };
+  return { decision, ...base, units, tieBreak: j.tieBreak, rule: j.rule, recheck, evidence, stability, targets };
 }

@@ -162,6 +162,8 @@ export interface StepRecord {
   gateMetric: string;
   candidateGateScore: number | null;
   action: GateAction | 'skip_no_patches' | 'skip_no_rewrite';
+  /** The other target that refused a candidate the run's own target accepted (issue #42 item 5). */
+  refusedBy?: string;
   currentScore: number;
   bestScore: number;
   bestStep: number;
@@ -294,6 +296,15 @@ export interface TransferTarget {
 }
 
 /** The starting and best skills re-scored on test under other targets, and whether their ranking flips. */
+/** A skill pair's validation under another target that gated the run (issue #42 item 5): first answers' pass rates. */
+export interface TargetValidation {
+  label: string;
+  initial: number;
+  best: number;
+  /** Validation items both skills answered. */
+  n: number;
+}
+
 export interface TransferReport {
   /** The training target first, then each confirming target in the config's order. */
   targets: TransferTarget[];
@@ -323,6 +334,8 @@ export interface RunSummary {
   liftOverNone?: LiftReport;
   /** The lift under each target that confirms the run's skills (a runner config's `confirm`). */
   transfer?: TransferReport;
+  /** The starting and best skills' validation under each other target that gated the run (`targets`). */
+  gateTargets?: TargetValidation[];
   usage: Record<string, StageUsage>;
   totalCostUsd: number;
   wallTimeMs: number;

@@ -174,6 +174,8 @@ export interface EstimateInput {
   reasoning?: Partial<Record<'target' | 'optimizer', Effort>>;
   /** Targets that confirm the starting and best skills on test after training (issue #42 item 5). */
   confirm?: readonly Pick<StoredEndpoint, 'agentCommand'>[];
+  /** Other targets that gate every candidate on validation (issue #42 item 5). */
+  gateTargets?: readonly unknown[];
 }
 
 /** The cost of a planned run: calls per stage from the call formulas, tokens from the prompts. */
@@ -205,6 +207,7 @@ export function estimateCost(deps: Pick<HostDeps, 'promptFiles'>, input: Estimat
     ...(input.confirm?.length
       ? { confirm: input.confirm.map((t) => ({ agentic: isAgentTarget(t) || toolLoop })) }
       : {}),
+    ...(input.gateTargets?.length && input.config.useGate ? { gateTargets: input.gateTargets.length } : {}),
     ...(t ? { triggers: { train: t.train.length, val: t.val.length, test: t.test.length } } : {}),
     ...(loop
       ? {

@@ -11,8 +11,11 @@ import type { ImportResult, RunBundle } from '../storage/bundle';
 import type { DatasetRecord, RunEndpoints, RunRecord, RunRowKind, RunRows } from '../storage/schema';
 import type { AgentCliHost, EnvironmentHost } from './target';
 
-/** `confirm`: a target that confirms the run's skills; asked with `endpoints.confirm` holding that one target. */
-export type KeyRole = EndpointRole | 'confirm';
+/**
+ * `confirm`: a target that confirms the run's skills; asked with `endpoints.confirm` holding that one target.
+ * `targets`: another target that gates each candidate; asked with `endpoints.targets` holding that one.
+ */
+export type KeyRole = EndpointRole | 'confirm' | 'targets';
 /** The roles that have one endpoint each in a run's `endpoints`. */
 export type EndpointRole = 'target' | 'optimizer' | 'judge' | 'userSimulator';
 

@@ -2,6 +2,7 @@
  * A stored run as the HTML report's data (core/report/run-report.ts): the run service's report
  * (report.ts) gathers the records over the store port and maps them here, once for both hosts.
  */
+import { targetValidationRows } from '../core/report/target-validation';
 import type { ItemDelta } from '../core/verdict/credit';
 import type { ReportData, ReportGate } from '../core/report/run-report';
 import type { StepArtifacts } from '../engine/artifacts';
@@ -76,6 +77,14 @@ export function reportData(a: {
     ...(summary?.lift ? { lift: summary.lift } : {}),
     ...(summary?.liftOverNone ? { liftOverNone: summary.liftOverNone } : {}),
     ...(summary?.transfer ? { transfer: summary.transfer } : {}),
+    gateTargets: targetValidationRows(
+      {
+        label: run.endpoints.target.model,
+        initial: summary?.baselineSelection ?? null,
+        best: summary?.bestSelection ?? null,
+      },
+      summary?.gateTargets,
+    ),
     ...(state?.activation ? { activation: state.activation } : {}),
   };
 }

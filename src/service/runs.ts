@@ -20,6 +20,7 @@ import { skillMetaOf, trainInputOf } from './train-input';
 import { llmPortFor } from './llm-port';
 import { environmentOf, targetOf, workspaceRefusal } from './target';
 import { transferOf } from './confirm-targets';
+import { gateTargetsOf } from './gate-targets';
 import { fail, type Outcome, type ServiceDeps } from './ports';
 
 /** A run that completed or was cancelled goes on no more: it is started again from one of its versions. */
@@ -129,6 +130,8 @@ export async function startRun(deps: ServiceDeps, runId: string, o: StartOptions
   if (!port.ok) return port;
   const confirming = await transferOf(deps, run, config);
   if (!confirming.ok) return confirming;
+  const gating = await gateTargetsOf(deps, run, config);
+  if (!gating.ok) return gating;
   const d = await deps.records.getDataset(run.datasetId);
   if (!d) return fail('not_found', `The dataset of this run is no longer in ${deps.place}.`);
   const refused = workspaceRefusal(d.items, chosen.target);
@@ -169,6 +172,7 @@ export async function startRun(deps: ServiceDeps, runId: string, o: StartOptions
         environment,
         target: chosen.target,
         ...(confirming.transfer ? { transfer: confirming.transfer } : {}),
+        ...(gating.targets.length ? { gateTargets: gating.targets } : {}),
       });
     } finally {
       environment?.dispose?.();
@@ -196,6 +200,12 @@ export async function bindRun(
   if (!stored) return fail('not_found', `That run is not in ${deps.place}.`);
   // Bound, it is like a run made here: no flag left. The user's prices come with the user's
   // connection: a bundle's zero prices must not turn the cap off.
+  const gating = stored.endpoints.targets?.length ?? 0;
+  if (gating && !endpoints.targets?.length)
+    return fail(
+      'invalid_config',
+      `This run's gate asked ${gating} other target${gating === 1 ? '' : 's'} too (the runner's "targets"), which these endpoints do not name: continued here, its later candidates would be gated on one target alone. Continue it with the runner (skillwright resume --bundle <file> --config <a config with "targets">).`,
+    );
   const { needsBinding: _bound, ...run } = stored;
   const environment = run.environment?.mcp && own.mcp ? { ...run.environment, mcp: own.mcp } : run.environment;
   const bound = { ...run, endpoints, prices, ...(environment ? { environment } : {}), updatedAt: deps.now() };

@@ -66,6 +66,8 @@ export function storedEndpoints(e: RunEndpoints): RunEndpoints {
     ...(e.judge ? { judge: stripSecretHeaders(e.judge) } : {}),
     ...(e.userSimulator ? { userSimulator: stripSecretHeaders(e.userSimulator) } : {}),
     ...(e.confirm?.length ? { confirm: e.confirm.map(stripSecretHeaders) } : {}),
+    // The targets that gated its candidates (issue #42 item 5): kept, so a binding that drops them is refused.
+    ...(e.targets?.length ? { targets: e.targets.map(stripSecretHeaders) } : {}),
   };
 }
 
@@ -96,6 +98,7 @@ const runSchema = z.looseObject({
     optimizer: endpointSchema,
     judge: endpointSchema.optional(),
     userSimulator: endpointSchema.optional(),
+    targets: z.array(endpointSchema).optional(),
   }),
   prices: z.record(z.string(), z.unknown()).superRefine((prices, ctx) => {
     for (const [role, price] of Object.entries(prices)) {

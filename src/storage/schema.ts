@@ -42,6 +42,8 @@ export interface RunEndpoints {
   userSimulator?: StoredEndpoint;
   /** Targets that score the starting and best skills on test after training (issue #42 item 5), in order. */
   confirm?: StoredEndpoint[];
+  /** Other targets that gate every candidate: each must find it no worse on validation (issue #42 item 5). */
+  targets?: StoredEndpoint[];
 }
 
 export interface DatasetRecord extends Dataset {

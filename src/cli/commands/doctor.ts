@@ -12,6 +12,7 @@ import { describeCapabilities } from '../../core/config/capabilities';
 import { checkConfirming, checkConnections, type RoleCheck } from '../../service/connection-check';
 import { ConfigError, parseCliConfig } from '../config';
 import { runnerDeps } from '../host';
+import { checkGateTargets } from '../../service/gate-target-check';
 import { EXIT, readText, type CliArgs, type CliIo } from '../io';
 
 /** What a check says, a line each: the latency and the findings, or what is wrong. */
@@ -64,6 +65,12 @@ export async function doctor(args: CliArgs, io: CliIo): Promise<number> {
     ...(await checkConfirming(deps, config.endpoints)),
   ];
   for (const c of checks) said(c).forEach((line) => io.err(line));
+  // The other targets that gate every candidate (issue #42 item 5): probed as the target is.
+  const gating = await checkGateTargets(runnerDeps(io), config.endpoints);
+  for (const g of gating) {
+    const lines = g.check ? said(g.check) : [`target ${g.model}: an agent CLI, not probed here`];
+    lines.forEach((line, k) => io.err(k ? line : line.replace(/^target /, `${g.name} `)));
+  }
   if (args.write) {
     writeFileSync(path, withCapabilities(text, checks));
     io.err(`Kept in ${args.config}: each role's "capabilities" (run doctor again when a model or endpoint changes).`);
@@ -72,5 +79,6 @@ export async function doctor(args: CliArgs, io: CliIo): Promise<number> {
       `To keep them with the config (requests are then built from them): skillwright doctor --config ${args.config} --write`,
     );
   if (args.json) io.out(JSON.stringify(checks));
-  return checks.every((c) => c.ok) ? EXIT.lift : EXIT.config;
+  const ok = checks.every((c) => c.ok) && gating.every((g) => g.check?.ok ?? true);
+  return ok ? EXIT.lift : EXIT.config;
 }

@@ -25,6 +25,7 @@ export function estimate(args: CliArgs, io: CliIo): number {
     ...(spec ? { environment: spec } : {}),
     ...(triggers ? { triggerQueries: triggers } : {}),
     ...(config.endpoints.confirm ? { confirm: config.endpoints.confirm } : {}),
+    ...(config.endpoints.targets ? { gateTargets: config.endpoints.targets } : {}),
   });
   const batchOneShot = Boolean(config.endpoints.target.batchApi);
   const cost = e.totalCostUsd === null ? unknownCost(config, e) : `$${e.totalCostUsd.toFixed(2)}`;

@@ -67,6 +67,7 @@ export function emptyCounts(): StageCounts {
     finalValidation: 0,
     test: 0,
     confirm: 0,
+    gateTargets: 0,
     activationRollout: 0,
     activationRewrite: 0,
   };
@@ -121,6 +122,8 @@ export interface EstimateAssumptions {
   agentic?: boolean;
   /** Targets that confirm the starting and best skills on test (issue #42 item 5); an agent's tries default to three. */
   confirm?: readonly { agentic: boolean }[];
+  /** Other targets that gate every candidate on validation (issue #42 item 5). */
+  gateTargets?: number;
 }
 
 /** The target's rollouts of the dataset's items, over their stages. */
@@ -201,6 +204,10 @@ export function estimateRunCalls(
       if (c.useMetaSkill) counts.metaSkill += 1;
     }
   }
+  // Each other target that gates scores the candidate and the skill it meets wherever the gate
+  // accepts: every step, the gated slow update, the final promotion (no cache hit, no early stop).
+  const gatings = stepsPerEpoch * c.epochs + (c.useSlowUpdate && c.slowUpdateGated ? c.epochs - 1 : 0) + 1;
+  counts.gateTargets = (a.gateTargets ?? 0) * 2 * N * gatings;
   if (c.evalTest) {
     counts.finalValidation = N;
     // initial, best and final (at most 3 distinct skills), plus no skill at all for the lift card.
@@ -233,6 +240,7 @@ const CANDIDATE_STAGES: readonly Stage[] = [
   'trainCheck',
   'repair',
   'gate',
+  'gateTargets',
 ];
 
 /**

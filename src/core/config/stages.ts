@@ -51,6 +51,7 @@ const ITEM_ROLLOUT = [
   'finalValidation',
   'test',
   'confirm',
+  'gateTargets',
 ] as const;
 /** Every call of the target: its rollouts of items, and of the activation track's trigger queries. */
 const TARGET = [...ITEM_ROLLOUT, 'activationRollout'] as const;
@@ -96,6 +97,7 @@ export const CALL_STAGES: Record<CallStage, { label: string; pipeline: PipelineS
   finalValidation: { label: 'Final validation', pipeline: 'final' },
   test: { label: 'Test evaluation', pipeline: 'test' },
   confirm: { label: 'Test on confirming targets', pipeline: 'test' },
+  gateTargets: { label: 'Gate on other targets', pipeline: 'gate' },
   activationRollout: { label: 'Activation: trigger queries', pipeline: 'activation' },
   activationRewrite: { label: 'Activation: description rewrite', pipeline: 'activation' },
 };
@@ -118,6 +120,8 @@ export function callStageOfPhase(raw: string): CallStage {
   if (phase.startsWith('test/')) return 'test';
   // The starting and best skills under a target that confirms them (issue #42 item 5): "confirm/2/best".
   if (phase.startsWith('confirm/')) return 'confirm';
+  // A candidate and the skill it meets under another target that gates (issue #42 item 5): "targets/1/s0003/gate".
+  if (phase.startsWith('targets/')) return 'gateTargets';
   if (/^e\d+\/(prev|curr)/.test(phase)) return 'slowUpdateRollout';
   if (/^e\d+\/(gate|measure)/.test(phase)) return 'slowUpdateGate';
   // A current skill re-scored after its appendix changed outside the gate is gate work too.

@@ -11,6 +11,7 @@ import { gateCandidate } from '../gate';
 import { policyOf, withFlips } from '../noise-ledger';
 import type { RunState, RunSummary, TestReport, TransferReport } from '../types';
 import { confirmTransfer } from './transfer';
+import { otherTargetScores } from './target-scores';
 import { scoreOnTest, type TestRole } from './test-split';
 
 import { activationTest } from '../activation';
@@ -86,6 +87,8 @@ export async function finish(session: TrainSession, prev: RunState): Promise<Run
         message: `The final skill beats the best on validation, but the gate rule keeps the best: ${gated.rule.reason}`,
       });
   }
+  // Under each other target that gated the run: the starting and the best skill on validation.
+  const gateTargets = await otherTargetScores(ctx, state, data);
   const tests: TestReport[] = [];
   let lifts: Pick<RunSummary, 'lift' | 'liftOverNone'> = {};
   let transfer: TransferReport | null = null;
@@ -131,6 +134,7 @@ export async function finish(session: TrainSession, prev: RunState): Promise<Run
     testDelta: testGain(tests, 'best', 'initial'),
     ...lifts,
     ...(transfer ? { transfer } : {}),
+    ...(gateTargets.length ? { gateTargets } : {}),
     finalTestDelta: testGain(tests, 'final', 'initial'),
     usage: structuredClone(ctx.meter.byStage),
     totalCostUsd: ctx.meter.totalCostUsd,

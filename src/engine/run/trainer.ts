@@ -31,7 +31,8 @@ import { epochBoundary } from '../epoch/boundary';
 import { finish } from './finish';
 
 import { baselineMark } from '../curve-marks';
-import type { TrainSession, TransferSetup } from '../session';
+import type { ConfirmTarget, TrainSession, TransferSetup } from '../session';
+import { otherTargetContexts } from '../other-targets';
 import type { ActivationData } from '../activation';
 import {
   cleanDescription,
@@ -88,6 +89,8 @@ export interface TrainDeps {
   target?: Target;
   /** The targets that confirm the starting and best skills on test after training (issue #42 item 5). */
   transfer?: TransferSetup;
+  /** Other targets that gate every candidate: each must find it no worse on validation (issue #42 item 5). */
+  gateTargets?: readonly ConfirmTarget[];
 }
 
 export interface TrainOutcome {
@@ -195,6 +198,7 @@ export async function runTraining(input: TrainInput, deps: TrainDeps): Promise<T
     environment: deps.environment,
     target: deps.target ?? modelTarget,
   });
+  if (deps.gateTargets?.length) ctx.otherTargets = await otherTargetContexts(ctx, deps.gateTargets);
   const data = input.data;
   const { stepsPerEpoch, totalSteps } = deriveSteps(config, data.splits.train.length);
   let state = (await deps.store.loadState(input.runId)) ?? initialRunState(input, now());

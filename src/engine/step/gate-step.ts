@@ -97,6 +97,7 @@ export async function gateStep(session: TrainSession, s: Scoring, a: GateStepInp
     rule: gated.rule,
     evidence: gated.evidence ?? null,
     stability: gated.stability ?? null,
+    targets: gated.targets ?? null,
     tieBreak: gated.tieBreak
       ? {
           accepted: gated.tieBreak.accepted,
@@ -142,6 +143,7 @@ export async function gateStep(session: TrainSession, s: Scoring, a: GateStepInp
     candidateGateScore: gateScoreValue,
     action: decision.action,
     ...(cand.kind === 'rewrite' ? { rewriteChangeSummary: cand.changeSummary } : {}),
+    ...(gated.targets?.refusedBy ? { refusedBy: gated.targets.refusedBy } : {}),
   };
   return { record, gate: decision.state, bufferEntry, pendingEdits, units: { ...cand.units, ...gated.units } };
 }

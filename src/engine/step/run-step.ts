@@ -110,6 +110,7 @@ function announce(session: TrainSession, r: StepRecord): void {
     bestScore: r.bestScore,
     trainHard: r.rolloutHard,
     editBudget: r.editBudget,
+    ...(r.refusedBy ? { refusedBy: r.refusedBy } : {}),
   });
   const early = r.selectionComplete === false ? ', stopped early' : '';
   const scores =
@@ -121,6 +122,6 @@ function announce(session: TrainSession, r: StepRecord): void {
   session.ctx.emit({
     type: 'log',
     level: 'info',
-    message: `Step ${r.step}/${session.totalSteps}: ${r.action}${scores}.`,
+    message: `Step ${r.step}/${session.totalSteps}: ${r.action}${scores}${r.refusedBy ? `, refused by the target ${r.refusedBy}` : ''}.`,
   });
 }

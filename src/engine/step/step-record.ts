@@ -29,6 +29,7 @@ export type GateFields = Pick<
   | 'selectionCacheHit'
   | 'candidateGateScore'
   | 'rewriteChangeSummary'
+  | 'refusedBy'
 > & { action: GateAction };
 
 /** Usage of each stage during the step: the meter's totals after, less those before. */
@@ -99,6 +100,7 @@ export function stepRecord(a: {
     // Without a candidate, the step skipped: no analyst proposed anything, or no rewrite came of it.
     action: gated?.action ?? (proposed ? 'skip_no_rewrite' : 'skip_no_patches'),
     ...(gated?.rewriteChangeSummary ? { rewriteChangeSummary: gated.rewriteChangeSummary } : {}),
+    ...(gated?.refusedBy ? { refusedBy: gated.refusedBy } : {}),
     currentScore: after.currentScore,
     bestScore: after.bestScore,
     bestStep: after.bestStep,

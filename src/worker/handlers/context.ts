@@ -122,6 +122,8 @@ function vaultKeys(vault: KeyVault): KeySource {
     async keyFor(role, endpoints, borrow) {
       // A confirming target gets its own key, or the target's, only on the host it was typed for.
       if (role === 'confirm') return confirmKeyFor(await vault.current(), endpoints.confirm?.[0]?.baseURL ?? '');
+      // A gating target (a runner's run, imported) gets the target's key only on the host it was typed for.
+      if (role === 'targets') return keyFor(await vault.current(), 'target', endpoints.targets?.[0]?.baseURL ?? '');
       return keyFor(await vault.current(), role, endpoints[role]?.baseURL ?? '', borrow);
     },
   };
