@@ -49,6 +49,7 @@ export const ASSUMED_COMPLETION_TOKENS: Record<Stage, number> = {
   metaSkill: 400,
   activationRollout: 60,
   activationRewrite: 400,
+  sectionCredit: 150,
 };
 
 export interface StageEstimate {
@@ -182,6 +183,8 @@ export function estimateCost(args: {
     metaSkill: promptLen('meta_skill') + 2 * sk + Math.min(c.slowUpdateSamples, args.splits.train) * 1200,
     activationRollout: promptLen('rollout-trigger') + 400,
     activationRewrite: promptLen('describe_skill') + sk + 20 * 200,
+    // Masks keep half the sections on average: about half the skill less than a rollout's prompt.
+    sectionCredit: avgTurn - skill.length / 2,
   };
   const priced = (n: StageCounts): PricedCalls => {
     const stages: PricedCalls['stages'] = {};
@@ -191,8 +194,10 @@ export function estimateCost(args: {
     for (const [stage, rollouts] of Object.entries(n) as [Stage, number][]) {
       if (!rollouts) continue;
       const role = roleOfStage(stage);
-      // The activation track's decisions stay single calls; an agent's rollout is a call per turn.
-      const calls = role === 'target' && !stage.startsWith('activation') ? Math.ceil(rollouts * turns) : rollouts;
+      // The activation track's decisions stay single calls; an agent's rollout is a call per turn; the
+      // section credit's figure is its budget of calls already.
+      const perTurn = role === 'target' && !stage.startsWith('activation') && stage !== 'sectionCredit';
+      const calls = perTurn ? Math.ceil(rollouts * turns) : rollouts;
       const price =
         args.prices?.[role] ?? (role === 'judge' || role === 'userSimulator' ? args.prices?.optimizer : undefined);
       // In full-rewrite mode every analyst and merge reply holds a whole skill.
@@ -247,6 +252,11 @@ export function estimateCost(args: {
       ...(c.evalTest && args.confirm?.length
         ? [
             `After training, ${args.confirm.length} more target${args.confirm.length === 1 ? '' : 's'} score${args.confirm.length === 1 ? 's' : ''} the starting and the best skill on test (confirm), priced at the target's prices.`,
+          ]
+        : []),
+      ...((c.sectionCreditBudget ?? 0) > 0
+        ? [
+            `After training, section credit scores the best skill with random halves of its sections masked on the validation items: at most ${c.sectionCreditBudget} calls (its budget, every role's), priced as target calls.`,
           ]
         : []),
       ...(args.batchOneShot
