@@ -76,6 +76,7 @@ export function reportData(a: {
     ...(summary?.lift ? { lift: summary.lift } : {}),
     ...(summary?.liftOverNone ? { liftOverNone: summary.liftOverNone } : {}),
     ...(summary?.transfer ? { transfer: summary.transfer } : {}),
+    ...(summary?.sectionCredit ? { sectionCredit: summary.sectionCredit } : {}),
     ...(state?.activation ? { activation: state.activation } : {}),
   };
 }

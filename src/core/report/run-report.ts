@@ -10,6 +10,7 @@ import { callStageLabel } from '../config/stages';
 import { escapeHtml, isNum } from './html';
 import { curveSection } from './learning-curve-html';
 import { transferSection } from './transfer-html';
+import { creditSection } from './credit-html';
 import { testGain } from './test-lift';
 import type { CurvePoint } from './learning-curve';
 import type { LiftInterval } from '../verdict/lift';
@@ -71,6 +72,8 @@ export interface ReportData {
   liftOverNone?: ReportLift;
   /** The lift under each target that confirmed the run's skills (core/report/transfer-lifts.ts reads it). */
   transfer?: unknown;
+  /** Section credit of the best skill (issue #43 item 4; core/report/section-credit-read.ts reads it). */
+  sectionCredit?: unknown;
   /** Edit blame of the best skill: where each run of lines came from (service/skill-blame.ts). */
   blame?: { start: number; end: number; source: string; detail: string }[];
   /** The activation track: the description it started from and kept, and how often each decided right. */
@@ -292,7 +295,7 @@ ${table(
 )}
 <h2>Test report</h2>
 ${d.tests.length ? testTable(d.tests) + lift : '<p>The test split was not scored.</p>'}
-${transferSection(d.transfer)}${activationSection(d.activation)}${agentsSection(d.agents)}<h2>Cost by stage</h2>
+${transferSection(d.transfer)}${creditSection(d.sectionCredit)}${activationSection(d.activation)}${agentsSection(d.agents)}<h2>Cost by stage</h2>
 ${usageRows.length ? table(['Stage', 'Calls', 'Tokens', 'Cost'], usageRows) : '<p>No usage recorded.</p>'}
 <h2>Best skill</h2>
 <pre>${escapeHtml(d.bestSkill)}</pre>

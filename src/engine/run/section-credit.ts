@@ -13,7 +13,7 @@ import { creditReport, type MaskedRollout } from '../../core/verdict/section-cre
 import { skillOutline, withoutSections } from '../../core/skill/skill-sections';
 import type { EngineContext } from '../context';
 import { rolloutPhase } from '../rollout';
-import type { SectionCreditFigures } from '../types';
+import type { RolloutRow, SectionCreditFigures } from '../types';
 import { sessionContext, stoppedBy, type EvaluateInput, type SessionDeps } from './evaluate';
 
 export interface CreditInput extends Omit<EvaluateInput, 'split' | 'limit'> {
@@ -34,6 +34,17 @@ export type CreditOutcome =
 export type CreditResult = ({ ok: true } & CreditFigures) | { ok: false; reason: string; kind: string };
 
 const refuse = (reason: string) => ({ ok: false as const, kind: 'invalid_config', reason });
+
+/**
+ * A rollout's prompt tokens: a row the rollout cache answered carries no usage (no call was made), so
+ * the tokens are the first rollout's; an errored call's are unknown.
+ */
+async function promptTokensOf(ctx: EngineContext, row: RolloutRow): Promise<number | null> {
+  if (row.status !== 'ok') return null;
+  if (!row.cached) return row.usage.promptTokens;
+  const first = await ctx.store.findRollout(ctx.runId, row.cacheKey);
+  return first && !first.cached ? first.usage.promptTokens : null;
+}
 
 /** What can be masked: unprotected sections, by index; or why nothing can. */
 function maskable(skill: string): number[] | string {
@@ -106,7 +117,7 @@ export async function creditOnContext(ctx: EngineContext, o: CreditOnContext): P
         mask: m,
         itemId: row.itemId,
         pass: row.status === 'ok' ? (isPass(row.hard) ? 1 : 0) : null,
-        promptTokens: row.usage.promptTokens,
+        promptTokens: await promptTokensOf(ctx, row),
       });
     done++;
     // A mask scored before the interruption is read back from the store: its calls are counted already.
