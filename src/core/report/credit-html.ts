@@ -32,6 +32,6 @@ export function creditSection(credit: unknown): string {
   return `<h2>Section credit of the best skill</h2>
 <p>The skill costs <strong>${Math.round(c.skillTokens)} prompt tokens per task</strong> (${usd(c.skillCostUsd)}). With every section masked it scores ${(c.base * 100).toFixed(1)}%${lift}.</p>
 <table><thead><tr><th>Section</th><th>Lines</th><th>Effect on pass^1</th><th>Verdict</th><th>Tokens per task</th><th>Cost per task</th><th>Lift per added cent</th></tr></thead><tbody>${rows}</tbody></table>
-${drop}<p class="meta">${c.masks} masks (random halves of the sections kept, each with its complement) on ${c.items} validation items: ${c.calls} calls of a budget of ${c.budget}${c.errors ? `, ${c.errors} errored rollouts not scored` : ''}, cost $${c.costUsd.toFixed(4)}. Effects with ${Math.round(c.level * 100)}% intervals over items; the text above the first section is always kept.</p>
+${drop}<p class="meta">${c.masks} masks (random halves of the sections kept, each with its complement) on ${c.items} validation items: ${c.calls} calls of a budget of ${c.budget}${c.errors ? `, ${c.errors} errored rollouts not scored` : ''}${c.skillCostUsd === null ? '' : `, cost $${c.costUsd.toFixed(4)}`}. Effects with ${Math.round(c.level * 100)}% intervals over items; the text above the first section is always kept.</p>
 `;
 }

@@ -16,6 +16,7 @@ import { StepInspector } from './StepInspector';
 import { RunHeader } from './RunHeader';
 import type { Lineage } from './RunLineage';
 import { TestReportCard } from './TestReportCard';
+import { SectionCreditCard } from './SectionCreditCard';
 import { EpochsCard } from './EpochsCard';
 import { ActivationCard } from './ActivationCard';
 import { StepsCard } from './StepsCard';
@@ -147,6 +148,7 @@ export function RunDetail({
         transfer={d.summary?.transfer}
       />
       <TestReportCard tests={d.summary?.tests ?? []} testDelta={d.summary?.testDelta} />
+      <SectionCreditCard credit={d.summary?.sectionCredit} />
       <ActivationCard activation={d.activation} />
       <EpochsCard epochs={d.epochStats} />
       <StepsCard steps={steps} selected={step} onInspect={setStep} />
