@@ -21,6 +21,8 @@ import { runLift } from '../core/report/test-lift';
 import { transferLifts } from '../core/report/transfer-lifts';
 import { liftWords } from '../core/verdict/transfer';
 import { targetValidationRows } from '../core/report/target-validation';
+import type { RunSectionCredit } from '../engine/types';
+import { creditLines } from './commands/credit';
 
 export interface Session {
   service: RunService;
@@ -91,6 +93,8 @@ async function finishSession(s: Session, outcome: TrainOutcome): Promise<number>
     // With several tries per test item (issue #43): each skill's pass^k beside its pass^1, and its flip rate.
     testPassK: passKBySkill(sum?.tests ?? []),
     costUsd: sum?.totalCostUsd ?? null,
+    // Which section of the best skill earns its tokens, when the config asked (issue #43 item 4).
+    sectionCredit: sum?.sectionCredit ?? null,
     // Validation score against training target calls and cost, point by point (core/report/learning-curve.ts).
     learningCurve: learningCurve(await s.service.curveMarks(s.runId)),
     ...(a
@@ -122,6 +126,7 @@ async function finishSession(s: Session, outcome: TrainOutcome): Promise<number>
         ].join('\n'),
       );
     if (transfer) io.err(transferWords(transfer));
+    if (sum?.sectionCredit) io.err(creditWords(sum.sectionCredit));
     if (!summary.accepted && sum?.diagnosis) io.err(whyNothingLearned(sum.diagnosis, out));
   } else io.err(`${outcome.status}: ${outcome.reason ?? ''}`);
   if (s.args.json) io.out(JSON.stringify(summary));
@@ -143,6 +148,23 @@ function whyNothingLearned(d: Diagnosis, out: string): string {
     d.headline,
     ...causes,
     `  Each step's rollouts, reflections and gate are in ${join(out, 'report.html')}.`,
+  ].join('\n');
+}
+
+/** The section credit in the closing lines: what it took, then a line per section and the skill's own cost. */
+function creditWords(c: RunSectionCredit): string {
+  if (!c.ok) return `Section credit of the best skill was not made: ${c.reason}`;
+  const dropping = c.report.droppable.map((i) => c.report.sections[i].title);
+  return [
+    `Section credit of the best skill: ${c.masks} masks on ${c.plan.items} validation items, ${c.calls} calls of ${c.budget}` +
+      `${c.errors ? ` (${c.errors} errored, not scored)` : ''}, cost $${c.costUsd.toFixed(4)}; effects on pass^1 with ` +
+      `${Math.round(c.report.level * 100)}% intervals:`,
+    ...creditLines(c.report),
+    ...(dropping.length
+      ? [
+          `  Worth dropping (harmful, or no evidence of help): ${dropping.join(', ')} — skillwright credit --drop puts that to the gate.`,
+        ]
+      : []),
   ].join('\n');
 }
 

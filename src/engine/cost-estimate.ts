@@ -50,6 +50,7 @@ export const ASSUMED_COMPLETION_TOKENS: Record<Stage, number> = {
   metaSkill: 400,
   activationRollout: 60,
   activationRewrite: 400,
+  sectionCredit: 150,
 };
 
 export interface StageEstimate {
@@ -187,6 +188,8 @@ export function estimateCost(args: {
     metaSkill: promptLen('meta_skill') + 2 * sk + Math.min(c.slowUpdateSamples, args.splits.train) * 1200,
     activationRollout: promptLen('rollout-trigger') + 400,
     activationRewrite: promptLen('describe_skill') + sk + 20 * 200,
+    // Masks keep half the sections on average: about half the skill less than a rollout's prompt.
+    sectionCredit: avgTurn - skill.length / 2,
   };
   const priced = (n: StageCounts): PricedCalls => {
     const stages: PricedCalls['stages'] = {};
@@ -196,8 +199,10 @@ export function estimateCost(args: {
     for (const [stage, rollouts] of Object.entries(n) as [Stage, number][]) {
       if (!rollouts) continue;
       const role = roleOfStage(stage);
-      // The activation track's decisions stay single calls; an agent's rollout is a call per turn.
-      const calls = role === 'target' && !stage.startsWith('activation') ? Math.ceil(rollouts * turns) : rollouts;
+      // The activation track's decisions stay single calls; an agent's rollout is a call per turn; the
+      // section credit's figure is its budget of calls already.
+      const perTurn = role === 'target' && !stage.startsWith('activation') && stage !== 'sectionCredit';
+      const calls = perTurn ? Math.ceil(rollouts * turns) : rollouts;
       const price =
         args.prices?.[role] ?? (role === 'judge' || role === 'userSimulator' ? args.prices?.optimizer : undefined);
       // In full-rewrite mode every analyst and merge reply holds a whole skill.
@@ -257,6 +262,11 @@ export function estimateCost(args: {
       ...(args.gateTargets
         ? [
             `${args.gateTargets} more target${args.gateTargets === 1 ? '' : 's'} gate${args.gateTargets === 1 ? 's' : ''} every candidate the target accepts, scoring it and the skill it meets on validation (gateTargets), priced at the target's prices.`,
+          ]
+        : []),
+      ...((c.sectionCreditBudget ?? 0) > 0
+        ? [
+            `After training, section credit scores the best skill with random halves of its sections masked on the validation items: at most ${c.sectionCreditBudget} calls (its budget, every role's), priced as target calls.`,
           ]
         : []),
       ...(args.batchOneShot

@@ -12,6 +12,8 @@ import type { TransferVerdict } from '../core/verdict/transfer';
 import type { TrajectoryEntry } from '../core/agent/trajectory';
 import type { ToolSpec } from '../core/agent/tool-spec';
 import type { Spend } from '../core/report/learning-curve';
+import type { CreditReport } from '../core/verdict/section-credit';
+import type { CreditPlan } from '../core/verdict/section-masks';
 
 /** Who answers a call: the target, the optimizer, the judge, or the user simulator (issue #31). */
 export type Role = 'target' | 'optimizer' | 'judge' | 'userSimulator';
@@ -341,7 +343,27 @@ export interface RunSummary {
   wallTimeMs: number;
   /** Why no step was accepted, when none was (core/verdict/diagnostics.ts). */
   diagnosis?: Diagnosis;
+  /** Which section of the best skill earns its tokens, when config.sectionCreditBudget asked (issue #43 item 4). */
+  sectionCredit?: RunSectionCredit;
 }
+
+/** What a section credit measured: the report and what it took. */
+export interface SectionCreditFigures {
+  report: CreditReport;
+  plan: CreditPlan;
+  /** Masks scored (fewer than planned when an agent's calls ran ahead of the plan). */
+  masks: number;
+  /** Calls the masks made (every role's), against the budget. */
+  calls: number;
+  rollouts: number;
+  /** Rollouts that errored: never scored. */
+  errors: number;
+}
+
+/** Section credit of a run's best skill after training: its figures and cost, or why none could be made. */
+export type RunSectionCredit = { budget: number } & (
+  ({ ok: true; costUsd: number } & SectionCreditFigures) | { ok: false; reason: string }
+);
 
 /**
  * What a meter has counted, by stage and role (costs follow from the prices it is restored with),
@@ -398,6 +420,8 @@ export interface RunState {
   /** Conversations with a simulated user: its mean calls per conversation at the baseline (issue #31). */
   simulatorCalls?: number;
   summary?: RunSummary;
+  /** The end-of-run section credit's checkpoint: masks scored and their calls (issue #43 item 4). */
+  creditProgress?: { masks: number; calls: number };
   startedAt: number;
   updatedAt: number;
   /** Wall time spent running, summed over sessions. */

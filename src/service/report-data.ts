@@ -85,6 +85,7 @@ export function reportData(a: {
       },
       summary?.gateTargets,
     ),
+    ...(summary?.sectionCredit ? { sectionCredit: summary.sectionCredit } : {}),
     ...(state?.activation ? { activation: state.activation } : {}),
   };
 }

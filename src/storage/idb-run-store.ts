@@ -51,7 +51,8 @@ export class IdbRunStore implements RunStore {
 
   async findRollout(runId: string, cacheKey: string): Promise<RolloutRow | undefined> {
     const rows = await this.db.getAllFromIndex('rollouts', 'by-cache', [runId, cacheKey]);
-    return rows.find((r) => r.status === 'ok');
+    // The rollout that made the call first: a cache hit's row holds no usage (section credit reads its tokens).
+    return rows.find((r) => r.status === 'ok' && !r.cached) ?? rows.find((r) => r.status === 'ok');
   }
 
   putCall(record: OptimizerCallRecord): Promise<void> {

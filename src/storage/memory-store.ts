@@ -12,7 +12,7 @@ const copy = <T>(v: T): T => structuredClone(v);
 export class MemoryRunStore implements RunStore {
   private readonly states = new Map<string, RunState>();
   private readonly rollouts = new Map<string, RolloutRow>(); // runId|phase|itemId|order
-  private readonly byCacheKey = new Map<string, RolloutRow>(); // runId|cacheKey → an ok row
+  private readonly byCacheKey = new Map<string, RolloutRow>(); // runId|cacheKey → an ok row, a called one first
   private readonly calls = new Map<string, OptimizerCallRecord>();
   private readonly artifacts = new Map<string, ArtifactRecord>();
   private readonly steps = new Map<string, StepRecord>();
@@ -44,7 +44,9 @@ export class MemoryRunStore implements RunStore {
   }
   async putRollout(row: RolloutRow) {
     this.put(this.rollouts, `${row.runId}|${row.phase}|${row.order}`, row);
-    if (row.status === 'ok') this.byCacheKey.set(`${row.runId}|${row.cacheKey}`, copy(row));
+    // The rollout that made the call is kept over later cache hits: it holds the usage (section credit's tokens).
+    const key = `${row.runId}|${row.cacheKey}`;
+    if (row.status === 'ok' && (!row.cached || !this.byCacheKey.has(key))) this.byCacheKey.set(key, copy(row));
   }
   async getRollouts(runId: string, phase: string) {
     // One phase's rows only are copied: a verdict reads its phases after every wave (issue #45).

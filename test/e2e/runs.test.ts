@@ -13,6 +13,8 @@ import { GUESSED, RIDER_SIZES, RIDER_SPEC, guessingOptimizer } from '../support/
 import { FLAKY_SIZES, FLAKY_SPEC, flakyServer } from '../support/flaky-world';
 import { wrongRuleText } from '../support/rule-world';
 import { shootThemes } from './support/shots';
+import { CREDIT_SKILL, creditWorldItems } from '../support/credit-world';
+import type { RunSectionCredit } from '../../src/engine/types';
 import { connect, knob, readRuns, setKnobs, waitForStatus } from './support/app';
 import { appSession, demoRun, KNOBS, skip, chooseHardWorld, chooseRuleWorld, chooseWorld } from './support/session';
 
@@ -459,5 +461,63 @@ describe.skipIf(Boolean(skip))('pass^k on the Runs screen in Chromium (issue #43
     expect(row.slice(2, 5)).toEqual([pct(best.passAt1), pct(best.passAtK), pct(best.flipRate)]);
     await shootThemes(page, lift, 'runs-pass-k-lift');
     await shootThemes(page, report, 'runs-pass-k-test-report');
+  }, 240_000);
+});
+
+describe.skipIf(Boolean(skip))('section credit at the end of a run, on the Runs screen (issue #43 item 4)', () => {
+  let srv: LlmTestServer;
+  const app = appSession(() => [srv], { quiet: true });
+  beforeAll(async () => {
+    srv = await startLlmServer({ latencyMs: 5 });
+    // The credit world: a helpful, a harmful and a neutral section, 24 validation items.
+    await chooseRuleWorld(app.page, srv, {
+      name: 'credit',
+      skill: CREDIT_SKILL,
+      items: creditWorldItems(24),
+      splits: '4 train · 24 validation · 4 test',
+      seed: '3',
+    });
+  });
+  afterAll(async () => {
+    await srv?.close();
+  });
+
+  it('prices the credit in the run-start estimate, and shows the best skill’s sections as the run stored them', async () => {
+    const { page } = app;
+    await setKnobs(page, { Epochs: '1', 'Batch size': '4', 'Section credit at the end (calls)': '300' });
+    await page.getByText('Per stage (upper bound) and what the estimate assumes').click();
+    const stage = page.locator('tr', { hasText: 'Section credit (masked sections)' });
+    await stage.waitFor();
+    expect((await stage.locator('td').allInnerTexts())[1]).toBe('300');
+    await page.getByText(/section credit scores the best skill .* at most 300 calls/).waitFor();
+    await page.getByRole('button', { name: 'Start training' }).click();
+    await waitForStatus(page, 'Completed');
+    const [run] = (await readRuns(page)) as unknown as { state: { summary: { sectionCredit: RunSectionCredit } } }[];
+    const stored = run.state.summary.sectionCredit;
+    if (!stored.ok) throw new Error(stored.reason);
+    expect(stored.report.sections.map((s) => s.verdict)).toEqual(['helps', 'harms', 'nil']);
+    await page.getByRole('link', { name: 'Runs' }).click();
+    const card = page.locator('section.card', {
+      has: page.getByRole('heading', { name: 'Section credit of the best skill' }),
+    });
+    await card.waitFor();
+    const entries = await card
+      .getByRole('list', { name: 'Section effects of the best skill' })
+      .getByRole('listitem')
+      .allInnerTexts();
+    expect(entries[0]).toMatch(
+      /Amber specimens[\s\S]*\+18\.8 points \[\+[\s\S]*helps: its whole interval is above zero/,
+    );
+    expect(entries[1]).toMatch(/When unsure[\s\S]*−43\.8 points[\s\S]*harms/);
+    expect(entries[2]).toMatch(/Tone[\s\S]*no evidence it helps/);
+    const tone = stored.report.sections[2];
+    expect(entries[2]).toContain(`${Math.round(tone.tokens)} tokens per task`);
+    const text = await card.innerText();
+    expect(text).toContain(`The skill costs ${Math.round(stored.report.skillTokens)} prompt tokens per task`);
+    expect(text).toContain('Worth dropping (harmful, or no evidence of help): When unsure, Tone.');
+    expect(text).toContain(
+      `${stored.masks} masks (random halves of the sections kept, each with its complement) on 24 validation items: ${stored.calls} calls of a budget of 300`,
+    );
+    await shootThemes(page, card, 'runs-section-credit');
   }, 240_000);
 });

@@ -70,6 +70,7 @@ export function emptyCounts(): StageCounts {
     gateTargets: 0,
     activationRollout: 0,
     activationRewrite: 0,
+    sectionCredit: 0,
   };
 }
 
@@ -215,6 +216,9 @@ export function estimateRunCalls(
     // Each confirming target scores the starting and the best skill.
     counts.confirm = (a.confirm ?? []).reduce((n, t) => n + 2 * T * testTries(c, t.agentic), 0);
   }
+  // Section credit of the best skill (issue #43 item 4): its budget caps every role's calls (a judge's,
+  // a simulated user's too), so the budget is the bound, priced as target calls.
+  counts.sectionCredit = c.sectionCreditBudget ?? 0;
   const tq = a.triggers;
   if (c.activationTrack && tq) {
     // The starting description on validation once; each epoch: train queries, a rewrite, the

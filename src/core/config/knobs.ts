@@ -341,6 +341,13 @@ const KNOB_ROWS = [
     control: TOGGLE,
   },
   {
+    key: 'sectionCreditBudget',
+    label: 'Section credit at the end (calls)',
+    noun: 'section credit budget',
+    section: 'noise',
+    control: int(0, 1_000_000),
+  },
+  {
     key: 'testLimit',
     label: 'Test limit',
     noun: 'test limit',

@@ -99,6 +99,11 @@ export interface RunConfig {
    */
   gateStability: boolean;
   /**
+   * Section credit of the best skill after training (issue #43 item 4): the most calls its masked
+   * evaluations on the validation items may make (every role's); 0: none.
+   */
+  sectionCreditBudget: number;
+  /**
    * Posterior verdicts (issue #32): the chance a candidate must have of knowing more validation items
    * than the current skill, the target's noise taken out (core/verdict/item-noise.ts); 0: a higher
    * mean. 0.7 by default: on the A/A world a higher mean accepted a neutral rewording in 10 of 16
@@ -198,6 +203,7 @@ export const DEFAULT_RUN_CONFIG: RunConfig = {
   testNoSkill: true,
   testRepeats: 0,
   gateStability: false,
+  sectionCreditBudget: 0,
   gateConfidence: 0.7,
   earlyStopGate: true,
   screenEdits: true,

@@ -19,6 +19,7 @@ export const PIPELINE_STAGES = [
   'activation',
   'final',
   'test',
+  'credit',
 ] as const;
 export type PipelineStage = (typeof PIPELINE_STAGES)[number];
 
@@ -38,6 +39,7 @@ export const PIPELINE_LABELS: Record<PipelineStage, string> = {
   activation: 'Activation track: the description',
   final: 'Final validation',
   test: 'Test evaluation',
+  credit: 'Section credit of the best skill',
 };
 
 /** The target's rollouts of the dataset's items (an agent's conversation is one rollout, whatever its turns). */
@@ -53,8 +55,11 @@ const ITEM_ROLLOUT = [
   'confirm',
   'gateTargets',
 ] as const;
-/** Every call of the target: its rollouts of items, and of the activation track's trigger queries. */
-const TARGET = [...ITEM_ROLLOUT, 'activationRollout'] as const;
+/**
+ * Every call of the target: its rollouts of items, of the activation track's trigger queries, and the
+ * section credit's masked rollouts (counted apart: its budget holds its judge's and simulator's calls).
+ */
+const TARGET = [...ITEM_ROLLOUT, 'activationRollout', 'sectionCredit'] as const;
 const OPTIMIZER = [
   'judge',
   'userSimulator',
@@ -100,6 +105,7 @@ export const CALL_STAGES: Record<CallStage, { label: string; pipeline: PipelineS
   gateTargets: { label: 'Gate on other targets', pipeline: 'gate' },
   activationRollout: { label: 'Activation: trigger queries', pipeline: 'activation' },
   activationRewrite: { label: 'Activation: description rewrite', pipeline: 'activation' },
+  sectionCredit: { label: 'Section credit (masked sections)', pipeline: 'credit' },
 };
 
 /** A stage's label; a key this version does not know (an older run's) is shown as it is. */
@@ -115,6 +121,8 @@ export function callStageOfPhase(raw: string): CallStage {
   // A repeated sample ("s0003/gate/r2", "baseline/r1") is billed with the phase it settles.
   const phase = raw.replace(/\/(r\d+|recheck)$/, '');
   if (phase.startsWith('activation/')) return 'activationRollout';
+  // Which section earns its tokens (issue #43 item 4): "credit/mask_003".
+  if (phase.startsWith('credit/')) return 'sectionCredit';
   if (phase === 'baseline') return 'baseline';
   if (/^final(-best)?(-current)?$/.test(phase)) return 'finalValidation';
   if (phase.startsWith('test/')) return 'test';

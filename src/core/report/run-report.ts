@@ -11,6 +11,7 @@ import { escapeHtml, isNum } from './html';
 import { curveSection } from './learning-curve-html';
 import { transferSection } from './transfer-html';
 import { targetValidationSection, type TargetValidationRow } from './target-validation';
+import { creditSection } from './credit-html';
 import { testGain } from './test-lift';
 import type { CurvePoint } from './learning-curve';
 import type { LiftInterval } from '../verdict/lift';
@@ -74,6 +75,8 @@ export interface ReportData {
   transfer?: unknown;
   /** The starting and best skills' validation under each target that gated (core/report/target-validation.ts). */
   gateTargets?: TargetValidationRow[] | null;
+  /** Section credit of the best skill (issue #43 item 4; core/report/section-credit-read.ts reads it). */
+  sectionCredit?: unknown;
   /** Edit blame of the best skill: where each run of lines came from (service/skill-blame.ts). */
   blame?: { start: number; end: number; source: string; detail: string }[];
   /** The activation track: the description it started from and kept, and how often each decided right. */
@@ -295,7 +298,7 @@ ${table(
 )}
 <h2>Test report</h2>
 ${d.tests.length ? testTable(d.tests) + lift : '<p>The test split was not scored.</p>'}
-${targetValidationSection(d.gateTargets ?? null)}${transferSection(d.transfer)}${activationSection(d.activation)}${agentsSection(d.agents)}<h2>Cost by stage</h2>
+${targetValidationSection(d.gateTargets ?? null)}${transferSection(d.transfer)}${creditSection(d.sectionCredit)}${activationSection(d.activation)}${agentsSection(d.agents)}<h2>Cost by stage</h2>
 ${usageRows.length ? table(['Stage', 'Calls', 'Tokens', 'Cost'], usageRows) : '<p>No usage recorded.</p>'}
 <h2>Best skill</h2>
 <pre>${escapeHtml(d.bestSkill)}</pre>

@@ -44,12 +44,15 @@ export interface CreditReport {
   level: number;
 }
 
-/** One masked rollout: its pass (null when it errored: never a score) and its prompt tokens. */
+/**
+ * One masked rollout: its pass (null when it errored: never a score) and its prompt tokens (null when
+ * unknown — an errored call's are — and then left out of the token fit, never counted as zero).
+ */
 export interface MaskedRollout {
   mask: number;
   itemId: string;
   pass: number | null;
-  promptTokens: number;
+  promptTokens: number | null;
 }
 
 /** Beyond the one tolerance: a fit's rounding (−1e-17 for an exact zero) is no verdict. */
@@ -80,7 +83,9 @@ export function creditReport(
   if (!fit) return null;
   const tokenFit = sectionEffects(
     a.design,
-    a.rollouts.map((r) => ({ mask: r.mask, itemId: r.itemId, value: r.promptTokens })),
+    a.rollouts.flatMap((r) =>
+      r.promptTokens === null ? [] : [{ mask: r.mask, itemId: r.itemId, value: r.promptTokens }],
+    ),
     { seed: a.seed, resamples: 1 },
   );
   const outline = skillOutline(skill);

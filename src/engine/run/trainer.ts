@@ -29,6 +29,7 @@ import type { RunDataset, RunState, RunStatus, RunSummary } from '../types';
 import { runStep } from '../step/run-step';
 import { epochBoundary } from '../epoch/boundary';
 import { finish } from './finish';
+import { endCredit } from './end-credit';
 
 import { baselineMark } from '../curve-marks';
 import type { ConfirmTarget, TrainSession, TransferSetup } from '../session';
@@ -310,6 +311,20 @@ export async function runTraining(input: TrainInput, deps: TrainDeps): Promise<T
 
     if (!state.finalDone) {
       state = await finish(session, state);
+      await save(state);
+      usageEvent();
+    }
+    if ((config.sectionCreditBudget ?? 0) > 0 && state.summary && !state.summary.sectionCredit) {
+      const checkpoint = async (p: RunState['creditProgress']) => {
+        state = { ...state, creditProgress: p };
+        await save(state);
+        usageEvent();
+      };
+      const summary = await endCredit(session, state, {
+        ...(input.prices?.target ? { price: input.prices.target } : {}),
+        checkpoint,
+      });
+      state = { ...state, summary };
       await save(state);
       usageEvent();
     }

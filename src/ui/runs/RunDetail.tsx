@@ -17,6 +17,7 @@ import { StepInspector } from './StepInspector';
 import { RunHeader } from './RunHeader';
 import type { Lineage } from './RunLineage';
 import { TestReportCard } from './TestReportCard';
+import { SectionCreditCard } from './SectionCreditCard';
 import { EpochsCard } from './EpochsCard';
 import { ActivationCard } from './ActivationCard';
 import { StepsCard } from './StepsCard';
@@ -149,6 +150,7 @@ export function RunDetail({
       />
       <ConfirmCard runId={runId} detail={d} onChanged={load} />
       <TestReportCard tests={d.summary?.tests ?? []} testDelta={d.summary?.testDelta} />
+      <SectionCreditCard credit={d.summary?.sectionCredit} />
       <ActivationCard activation={d.activation} />
       <EpochsCard epochs={d.epochStats} />
       <StepsCard steps={steps} selected={step} onInspect={setStep} />

@@ -3,6 +3,7 @@
 // after its heading; the hover says the interval, the cost and what the verdict means.
 import type { CreditReport, SectionCredit } from '../../worker/api-types';
 import { plainMarkdown } from './blame-marks';
+import { signedPoints as points, CREDIT_VERDICT_TEXT as VERDICT_TEXT } from '../../core/report/section-credit-read';
 
 export interface CreditMark {
   startLine: number;
@@ -14,18 +15,8 @@ export interface CreditMark {
   hover: string;
 }
 
-/** Pass^1 points, signed: "+18.8", "−43.8". */
-export const points = (v: number) => {
-  const shown = Math.abs(v * 100).toFixed(1);
-  return `${v >= 0 || Number(shown) === 0 ? '+' : '−'}${shown}`; // a rounding's −0.0 reads +0.0
-};
-
-export const VERDICT_TEXT: Record<SectionCredit['verdict'], string> = {
-  helps: 'helps: its whole interval is above zero',
-  harms: 'harms: its whole interval is below zero',
-  nil: 'no evidence it helps: its interval holds zero',
-  kept: 'not measured: it holds a protected region, which is never masked',
-};
+/** Pass^1 points, signed, and what each verdict means: the words the report and the runner use too. */
+export { signedPoints as points, CREDIT_VERDICT_TEXT as VERDICT_TEXT } from '../../core/report/section-credit-read';
 
 /** The effect and its interval, as the page and the hover write it. */
 export function effectText(s: SectionCredit): string {

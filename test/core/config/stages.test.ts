@@ -9,8 +9,9 @@ describe('stages', () => {
   it('one list of call stages: target and optimizer stages, counts and labels agree', () => {
     expect(new Set([...TARGET_STAGES, ...OPTIMIZER_STAGES])).toEqual(new Set(Object.keys(CALL_STAGES)));
     expect(TARGET_STAGES.filter((s) => OPTIMIZER_STAGES.includes(s))).toEqual([]);
-    // The rollouts of dataset items are the target's stages but the activation track's (D3: one list, not two).
-    expect(TARGET_STAGES.filter((s) => !ITEM_ROLLOUT_STAGES.includes(s))).toEqual(['activationRollout']);
+    // The rollouts of dataset items are the target's stages but the activation track's (D3: one list, not two),
+    // and the section credit's, whose budget counts its judge's and simulated user's calls already.
+    expect(TARGET_STAGES.filter((s) => !ITEM_ROLLOUT_STAGES.includes(s))).toEqual(['activationRollout', 'sectionCredit']);
     expect(Object.keys(emptyCounts()).sort()).toEqual(Object.keys(CALL_STAGES).sort());
     for (const [stage, { pipeline, label }] of Object.entries(CALL_STAGES)) {
       expect(PIPELINE_STAGES).toContain(pipeline);
@@ -25,6 +26,7 @@ describe('stages', () => {
       ['baseline', 'baseline'], ['final', 'finalValidation'], ['test/best', 'test'], ['s0003/rollout', 'rollout'], ['s0003/rollout/b1', 'rollout'],
       ['s0003/gate', 'gate'], ['s0003/gate-current', 'gate'], ['s0003/check', 'trainCheck'], ['s0003/check-repaired', 'trainCheck'],
       ['e02/prev', 'slowUpdateRollout'], ['e02/curr', 'slowUpdateRollout'], ['e02/gate', 'slowUpdateGate'], ['e02/gate-current', 'slowUpdateGate'], ['e02/measure', 'slowUpdateGate'],
+      ['credit/mask_003', 'sectionCredit'], ['credit/mask_003/r1', 'sectionCredit'],
     ];
     for (const [phase, stage] of cases) expect([phase, callStageOfPhase(phase)]).toEqual([phase, stage]);
   });
