@@ -113,6 +113,9 @@ describe('several targets in the runner (issue #42 item 5)', () => {
     ]);
     expect(r.stderr).toContain('Validation under each target that gated, the starting skill → the best:');
     expect(r.stderr).toContain('  sim-contrarian: 1.000 → 1.000');
+    expect(readFileSync(join(dir, 'two', 'report.html'), 'utf8')).toContain(
+      '<td>reject, refused by the target sim-contrarian</td>',
+    );
   });
 
   it('accepts what no other target finds worse, and shows the best skill under each', async () => {
