@@ -18,7 +18,6 @@ import type { ArtifactRecord } from './types';
 import type { JsonObject } from '../core/basics/json-extract';
 import { checkpointKey, epochKey, stepKey } from './keys';
 import type { TrajectoryEntry } from '../core/agent/trajectory';
-import type { OthersVerdict } from './other-targets';
 
 // The values of the appendix and review artifacts live here, beside the others: the stages that
 // write them import this module, never the other way round (issue #21: no type circle).
@@ -440,4 +439,28 @@ export function rebuildCandidate(before: string, artifacts: Partial<StepArtifact
   if (!artifacts.apply_report) return null;
   const edits = artifacts.candidate_edits ?? artifacts.ranked?.edits;
   return edits ? applyPatch(before, edits).skill : null;
+}
+
+/** What one other target found of a candidate against the skill it met. */
+export interface TargetCheck {
+  label: string;
+  /** Worse: the posterior's "worse" likelier than not, or (mean verdicts) a settled loss beyond a tie. */
+  worse: boolean;
+  /** Both skills' scores on the items both were scored on (settled values; posterior: expected pass rates). */
+  reference: number;
+  candidate: number;
+  n: number;
+  /** Posterior verdicts: the chances the candidate is better and worse on this target. */
+  pBetter: number | null;
+  pWorse: number | null;
+  /** Every validation item was scored (an early stop: surely worse before the last). */
+  complete: boolean;
+  calls: number;
+}
+
+/** The other targets' verdict: held when none found the candidate worse; the first that did refused it. */
+export interface OthersVerdict {
+  held: boolean;
+  refusedBy: string | null;
+  checks: TargetCheck[];
 }

@@ -14,7 +14,6 @@ import type { ToolSpec } from '../core/agent/tool-spec';
 import { isAgenticSetup } from '../core/agent/environment-spec';
 import { comparatorOf, type ComparatorKind } from '../core/verdict/comparator';
 import type { PackageFile } from '../core/skill/skill-package';
-import type { OtherTarget } from './other-targets';
 
 export interface EngineContext {
   runId: string;
@@ -43,7 +42,7 @@ export interface EngineContext {
    */
   verdictRounds: number[];
   /** Other targets that gate every candidate (issue #42 item 5): each must find it no worse. */
-  otherTargets?: readonly OtherTarget[];
+  otherTargets?: readonly { label: string; ctx: EngineContext }[];
 }
 
 /**

@@ -42,11 +42,11 @@ import {
   type SelectionOutcome,
 } from './validation-score';
 import type { Comparison, FlipUnits } from './verdict';
-import type { EvidenceRecord, StabilityRecord } from './artifacts';
+import type { EvidenceRecord, OthersVerdict, StabilityRecord } from './artifacts';
 import type { Weighed } from './weigh';
 import { measureStability } from './stability';
 import { pooledBetter, type ItemShift } from '../core/verdict/paired-posterior';
-import { othersHold, type OthersVerdict } from './other-targets';
+import { othersHold } from './other-targets';
 
 /** What a step's train check said of its candidate: the tie-break reads `strict`. */
 export interface TrainVerdict {

@@ -10,45 +10,20 @@ import { isGain } from '../core/verdict/epsilon';
 import type { NoisePolicy } from '../core/verdict/noise';
 import { compare } from './comparator';
 import { createContext, type EngineContext } from './context';
-import type { ConfirmTarget } from './session';
+import type { LlmPort } from './ports';
+import type { Target } from './target-port';
+import type { OthersVerdict, TargetCheck } from './artifacts';
 import type { RunDataset } from './types';
 import { selectionIds } from './validation-score';
 import { GATE_WAVE } from './weigh';
 
 /** Another target that gates: its name, and a context whose target and target port are its own. */
-export interface OtherTarget {
-  label: string;
-  ctx: EngineContext;
-}
-
-/** What one other target found of a candidate against the skill it met. */
-export interface TargetCheck {
-  label: string;
-  /** Worse: the posterior's "worse" likelier than not, or (mean verdicts) a settled loss beyond a tie. */
-  worse: boolean;
-  /** Both skills' scores on the items both were scored on (settled values; posterior: expected pass rates). */
-  reference: number;
-  candidate: number;
-  n: number;
-  /** Posterior verdicts: the chances the candidate is better and worse on this target. */
-  pBetter: number | null;
-  pWorse: number | null;
-  /** Every validation item was scored (an early stop: surely worse before the last). */
-  complete: boolean;
-  calls: number;
-}
-
-/** The other targets' verdict: held when none found the candidate worse; the first that did refused it. */
-export interface OthersVerdict {
-  held: boolean;
-  refusedBy: string | null;
-  checks: TargetCheck[];
-}
+export type OtherTarget = NonNullable<EngineContext['otherTargets']>[number];
 
 /** One context per other target, for a session: the run's everything but the target and its port. */
 export async function otherTargetContexts(
   ctx: EngineContext,
-  setups: readonly ConfirmTarget[],
+  setups: readonly { label: string; llm: LlmPort; target: Target }[],
 ): Promise<OtherTarget[]> {
   const out: OtherTarget[] = [];
   for (const t of setups) {

@@ -31,6 +31,7 @@ export function reportGate(
     fixed: v ? v.improved : delta.improved,
     broken: v ? v.regressed : delta.regressed,
     ...(v ? { verdict: { pValue: v.pValue, resampled: v.resampled, margin: v.margin } } : {}),
+    ...(s.refusedBy ? { refusedBy: s.refusedBy } : {}),
     edits: (a.candidate_edits ?? a.ranked?.edits ?? []).map((e) => ({
       op: String(e.op),
       target: e.target,

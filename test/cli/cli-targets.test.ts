@@ -26,7 +26,7 @@ function contrarian(model: string, system: string, user: string): string | undef
 
 const run = { epochs: 1, batchSize: 6, minibatchSize: 3, mergeBatchSize: 3, testNoSkill: false };
 
-function config(file: string, extra: Record<string, unknown>): void {
+function config(file: string, extra: Record<string, unknown>, settings: object = {}): void {
   writeFileSync(
     join(dir, file),
     JSON.stringify({
@@ -35,7 +35,7 @@ function config(file: string, extra: Record<string, unknown>): void {
       split: { ratio: [1, 1, 1] },
       target: { baseURL: srv.url, model: 'sim-target', maxRetries: 2 },
       optimizer: { baseURL: srv.url, model: 'sim-optimizer', maxRetries: 2 },
-      run,
+      run: { ...run, ...settings },
       ...extra,
     }),
   );
@@ -51,6 +51,10 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'skill.md'), '# Skill\n\nAnswer with the code.\n');
   config('one.json', {});
   config('two.json', { targets: [{ baseURL: srv.url, model: 'sim-contrarian', maxRetries: 2 }] });
+  // The mean comparator (no posterior confidence): a settled loss beyond a tie refuses.
+  const refusing = [{ baseURL: srv.url, model: 'sim-contrarian', maxRetries: 2 }];
+  config('mean.json', { targets: refusing }, { gateConfidence: 0 });
+  config('mean-one.json', {}, { gateConfidence: 0 });
   // sim-twin answers as sim-target does: a skill that helps one helps the other.
   config('twin.json', { targets: [{ baseURL: srv.url, model: 'sim-twin', maxRetries: 2 }] });
 });
@@ -113,6 +117,19 @@ describe('several targets in the runner (issue #42 item 5)', () => {
     ]);
     expect(r.stderr).toContain('Validation under each target that gated, the starting skill → the best:');
     expect(r.stderr).toContain('  sim-contrarian: 1.000 → 1.000');
+    expect(readFileSync(join(dir, 'two', 'report.html'), 'utf8')).toContain(
+      '<td>reject, refused by the target sim-contrarian</td>',
+    );
+  });
+
+  it('refuses it under mean verdicts too (a settled loss), and accepts it there without the other target', async () => {
+    const alone = last((await cli(['train', '--config', 'mean-one.json', '--out', 'mean-one', '--json'])).stdout);
+    expect(alone.accepted).toBeGreaterThan(0);
+    const r = await cli(['train', '--config', 'mean.json', '--out', 'mean', '--json']);
+    const s = last(r.stdout);
+    expect(s.status, r.stderr).toBe('completed');
+    expect(s.accepted).toBe(0);
+    expect(steps('mean').some((x) => x.refusedBy === 'sim-contrarian')).toBe(true);
   });
 
   it('accepts what no other target finds worse, and shows the best skill under each', async () => {

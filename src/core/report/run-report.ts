@@ -36,6 +36,8 @@ export interface ReportGate {
   edits: { op: string; target?: string; content?: string }[];
   /** The item-by-item verdict's statistics (issue #19): sign test, items asked again, the votes needed. */
   verdict?: { pValue: number; resampled: number; margin: number };
+  /** The other target that refused a candidate the trained target accepted (issue #42 item 5). */
+  refusedBy?: string;
 }
 
 /** A lift with its interval (issue #19), as the run summary holds it. */
@@ -287,7 +289,7 @@ ${table(
   ['Step', 'Decision', 'Candidate', 'Current', 'Fixed items', 'Broken items', 'Sign test', 'Asked again'],
   d.gates.map((g) => [
     int(g.step),
-    escapeHtml(String(g.action).replace(/_/g, ' ')),
+    escapeHtml(`${String(g.action).replace(/_/g, ' ')}${g.refusedBy ? `, refused by the target ${g.refusedBy}` : ''}`),
     num(g.candidate, 3),
     num(g.current, 3),
     ids(g.fixed),
