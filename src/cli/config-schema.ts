@@ -50,6 +50,12 @@ const price = {
   description: 'USD per million tokens.',
 };
 
+/** A confirming target's settings with its own "price" (issue #42 item 5), billed instead of the target's. */
+function withOwnPrice(s: Schema): Schema {
+  const own = { ...price, description: 'This target’s own price per million tokens; the target’s when absent.' };
+  return { ...s, properties: { ...(s.properties as Schema), price: own } };
+}
+
 function endpoint(role: 'target' | 'optimizer' | 'judge' | 'userSimulator'): Schema {
   return {
     type: 'object',
@@ -304,7 +310,7 @@ export function cliConfigSchema(): Schema {
         maxItems: 8,
         description:
           'Targets that score the starting and the best skill on the test split after training, each like "target"; the report shows the lift under each and flags a ranking flip. Keys: the target\'s for one on its host, else SKILLWRIGHT_CONFIRM_API_KEY.',
-        items: { oneOf: [endpoint('target'), agentCli('target'), preset('target')] },
+        items: { oneOf: [endpoint('target'), agentCli('target'), preset('target')].map(withOwnPrice) },
       },
       targets: {
         type: 'array',

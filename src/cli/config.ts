@@ -8,7 +8,7 @@
 import { BATCH_APIS, type BatchApi } from '../core/config/batch-api';
 import { parseRunConfig, type RunConfig } from '../core/config/run-config';
 import type { Prices } from '../engine/meter';
-import { priceProblem } from '../core/config/pricing';
+import { priceProblem, type Price } from '../core/config/pricing';
 import { parseRatio } from '../core/dataset/dataset-split';
 import { isSecretHeader } from '../core/basics/secret-headers';
 import { chargedPrices, SERVICE_TIERS, type ServiceTier } from '../core/config/service-tier';
@@ -225,7 +225,21 @@ function othersOf(v: unknown, field: OthersField, run: RunConfig): StoredEndpoin
     throw new ConfigError(
       '"targets" gate each candidate on the other targets: with "run.useGate" false nothing is gated. Set it to true.',
     );
-  return v.map((e, i) => endpoint(e, 'target', `${field}[${i}]`));
+  return v.map((e, i) =>
+    field === 'confirm' ? confirmEndpoint(e, `confirm[${i}]`) : endpoint(e, 'target', `targets[${i}]`),
+  );
+}
+
+/**
+ * One confirming target: a target's settings, and its own "price" (the shape of "prices.target")
+ * when it is billed otherwise than the run's target.
+ */
+function confirmEndpoint(v: unknown, name: string): StoredEndpoint {
+  if (!v || typeof v !== 'object' || Array.isArray(v) || !('price' in v)) return endpoint(v, 'target', name);
+  const { price, ...rest } = v as Record<string, unknown>;
+  const problem = priceProblem(price);
+  if (problem) throw new ConfigError(`"${name}.price" ${problem}.`);
+  return { ...endpoint(rest, 'target', name), price: price as Price };
 }
 
 const wholeFrom = (min: number) => (v: unknown) => Number.isSafeInteger(v) && (v as number) >= min;

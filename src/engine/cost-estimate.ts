@@ -14,7 +14,7 @@ import type { DatasetItem } from '../core/dataset/dataset-types';
 import { testTries, type RunConfig } from '../core/config/run-config';
 import { renderRollout, type RolloutTemplate } from '../core/config/templates';
 import type { PromptSet } from './prompts';
-import { costOf, type Prices } from './meter';
+import { costOf, type Price, type Prices } from './meter';
 import { BATCH_CALL_STAGES, BATCH_PRICE_FACTOR } from '../core/config/batch-api';
 import { DEFAULT_MAX_USER_TURNS } from '../core/agent/agent-item';
 import type { Role } from './types';
@@ -106,6 +106,28 @@ function reasoningAssumption(r: Partial<Record<'target' | 'optimizer', Effort>> 
   return `Reasoning tokens per call (billed as output, counted in the completion tokens): ${said.join('; ')} — an assumption by effort (minimal 100, low 400, medium 1,200, high 3,000, xhigh 6,000, max 10,000) that varies widely with the task.`;
 }
 
+/**
+ * The confirming targets' calls priced each at its own price, else the target's (issue #42 item 5):
+ * each target's share of the stage's calls is its tries per test item (call-count.ts), and cost is
+ * linear in usage. Null when one of them has no price at all.
+ */
+function confirmCost(
+  usage: { promptTokens: number; completionTokens: number; reasoningTokens: number },
+  targets: readonly { agentic: boolean; price?: Price }[],
+  targetPrice: Price | undefined,
+  c: RunConfig,
+): number | null {
+  const weights = targets.map((t) => testTries(c, t.agentic));
+  const all = weights.reduce((a, w) => a + w, 0);
+  let cost = 0;
+  for (const [i, t] of targets.entries()) {
+    const price = t.price ?? targetPrice;
+    if (!price) return null;
+    cost += (costOf(usage, price) * weights[i]) / all;
+  }
+  return cost;
+}
+
 export function estimateCost(args: {
   config: RunConfig;
   items: readonly DatasetItem[];
@@ -130,8 +152,8 @@ export function estimateCost(args: {
   reasoning?: Partial<Record<'target' | 'optimizer', Effort>>;
   /** An agent is trained (a tool loop, or an agent CLI, which has no turns to count): its test tries default to three. */
   agentic?: boolean;
-  /** Targets that confirm the starting and best skills on test (issue #42 item 5): billed at the target's prices. */
-  confirm?: readonly { agentic: boolean }[];
+  /** Targets that confirm the starting and best skills on test (issue #42 item 5): each at its own price, else the target's. */
+  confirm?: readonly { agentic: boolean; price?: Price }[];
   /** Other targets that gate every candidate on validation (issue #42 item 5): billed at the target's prices. */
   gateTargets?: number;
 }): CostEstimate {
@@ -215,7 +237,12 @@ export function estimateCost(args: {
         reasoningTokens,
       };
       const batched = args.batchOneShot && BATCH_CALL_STAGES.has(stage);
-      const cost = price ? costOf(usage, price) * (batched ? BATCH_PRICE_FACTOR : 1) : null;
+      const cost =
+        stage === 'confirm' && args.confirm?.length
+          ? confirmCost(usage, args.confirm, price, c)
+          : price
+            ? costOf(usage, price) * (batched ? BATCH_PRICE_FACTOR : 1)
+            : null;
       stages[stage] = {
         calls,
         promptTokens: usage.promptTokens,
@@ -256,7 +283,7 @@ export function estimateCost(args: {
         : []),
       ...(c.evalTest && args.confirm?.length
         ? [
-            `After training, ${args.confirm.length} more target${args.confirm.length === 1 ? '' : 's'} score${args.confirm.length === 1 ? 's' : ''} the starting and the best skill on test (confirm), priced at the target's prices.`,
+            `After training, ${args.confirm.length} more target${args.confirm.length === 1 ? '' : 's'} score${args.confirm.length === 1 ? 's' : ''} the starting and the best skill on test (confirm), priced at each one's own price, else the target's.`,
           ]
         : []),
       ...(args.gateTargets

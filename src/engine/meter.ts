@@ -33,6 +33,8 @@ export interface Reservation {
   tokens: number;
   /** Share of the list price it is billed at (a batch line: half). */
   priceFactor: number;
+  /** The price it is billed at when not its role's: a confirming target's own (`confirm/<n>`). */
+  tag?: string;
 }
 
 export class Meter {
@@ -57,6 +59,8 @@ export class Meter {
     private readonly budget: BudgetCap,
     /** Most completion tokens per call, by role, when the endpoint sets a limit. */
     private readonly outputLimits: Partial<Record<Role, number>> = {},
+    /** Prices by tag, for calls billed apart from their role (a confirming target's own price, issue #42). */
+    private readonly tagPrices: Record<string, Price> = {},
   ) {}
 
   /** Count a call whose usage was estimated; the first time, the line the run logs about it. */
@@ -82,14 +86,15 @@ export class Meter {
    * the share of the list price it is billed at — a batch line's half is kept in the ledger, so
    * a re-priced or resumed run bills it the same way.
    */
-  add(stage: string, role: Role, usage: LlmUsage, priceFactor = 1, calls = 1): void {
-    const cost = costOf(usage, this.priceOf(role)) * priceFactor;
-    const key = priceFactor === 1 ? `${stage}|${role}` : `${stage}|${role}|x${priceFactor}`;
+  add(stage: string, role: Role, usage: LlmUsage, priceFactor = 1, calls = 1, tag?: string): void {
+    const cost = costOf(usage, this.priceOf(role, tag)) * priceFactor;
+    const key = `${stage}|${role}${priceFactor === 1 ? '' : `|x${priceFactor}`}${tag ? `|@${tag}` : ''}`;
     const entry = (this.ledger[key] ??= {
       ...emptyUsage(),
       stage,
       role,
       ...(priceFactor === 1 ? {} : { priceFactor }),
+      ...(tag ? { tag } : {}),
     });
     for (const s of [(this.byStage[stage] ??= emptyUsage()), entry]) {
       s.calls += calls;
@@ -112,10 +117,10 @@ export class Meter {
   }
 
   /** The calls a checkpoint holds, counted once when a meter rebuilt from rows does not hold them. */
-  addCheckpointed(key: string, stage: string, role: Role, usage: LlmUsage, calls: number): void {
+  addCheckpointed(key: string, stage: string, role: Role, usage: LlmUsage, calls: number, tag?: string): void {
     if (!this.rebuiltFromRows || this.checkpoints.has(key) || calls <= 0) return;
     this.checkpoints.add(key);
-    this.add(stage, role, usage, 1, calls);
+    this.add(stage, role, usage, 1, calls, tag);
   }
 
   snapshot(): MeterSnapshot {
@@ -125,12 +130,13 @@ export class Meter {
   /** Count what a snapshot holds, priced at this meter's prices (a re-priced run is costed anew). */
   restore(snap: MeterSnapshot): void {
     for (const [key, u] of Object.entries(snap.usage)) {
-      const cost = costOf(u, this.priceOf(u.role)) * (u.priceFactor ?? 1);
+      const cost = costOf(u, this.priceOf(u.role, u.tag)) * (u.priceFactor ?? 1);
       const mine = (this.ledger[key] ??= {
         ...emptyUsage(),
         stage: u.stage,
         role: u.role,
         ...(u.priceFactor ? { priceFactor: u.priceFactor } : {}),
+        ...(u.tag ? { tag: u.tag } : {}),
       });
       for (const s of [(this.byStage[u.stage] ??= emptyUsage()), mine]) {
         s.calls += u.calls;
@@ -156,7 +162,7 @@ export class Meter {
   /** A finished call: release its reservation and record what it really used. */
   settle(r: Reservation, stage: string, usage: LlmUsage): void {
     this.release(r);
-    this.add(stage, r.role, usage, r.priceFactor);
+    this.add(stage, r.role, usage, r.priceFactor, 1, r.tag);
   }
 
   /** A call that did not happen or failed without usage. */
@@ -165,8 +171,12 @@ export class Meter {
     this.reservedTokens -= r.tokens;
   }
 
-  /** A judge or user simulator without its own price is billed at the optimizer's (it usually is the same model). */
-  private priceOf(role: Role): Price | undefined {
+  /**
+   * A tagged call at its tag's price when it has one; a judge or user simulator without its own
+   * price is billed at the optimizer's (it usually is the same model).
+   */
+  private priceOf(role: Role, tag?: string): Price | undefined {
+    if (tag && this.tagPrices[tag]) return this.tagPrices[tag];
     return this.prices[role] ?? (role === 'judge' || role === 'userSimulator' ? this.prices.optimizer : undefined);
   }
 
@@ -191,7 +201,7 @@ export class Meter {
    * the longest completion seen so far, 512 before any) — or refuse it when spent + reserved +
    * this would cross the cap. With limits set, concurrent calls can never overshoot the cap.
    */
-  reserve(role: Role, promptChars: number, priceFactor = 1): Reservation {
+  reserve(role: Role, promptChars: number, priceFactor = 1, tag?: string): Reservation {
     const seen = this.completionSeen[role];
     const limit = this.outputLimits[role];
     const estimate: LlmUsage = {
@@ -199,7 +209,7 @@ export class Meter {
       completionTokens: limit ?? (seen && seen.n ? Math.max(seen.max, 64) : 512),
       reasoningTokens: 0,
     };
-    const cost = costOf(estimate, this.priceOf(role)) * priceFactor;
+    const cost = costOf(estimate, this.priceOf(role, tag)) * priceFactor;
     const tokens = estimate.promptTokens + estimate.completionTokens;
     if (this.budget.usd !== undefined && this.totalCostUsd + this.reservedUsd + cost > this.budget.usd) {
       throw new PauseError(
@@ -215,7 +225,7 @@ export class Meter {
     }
     this.reservedUsd += cost;
     this.reservedTokens += tokens;
-    return { role, costUsd: cost, tokens, priceFactor };
+    return { role, costUsd: cost, tokens, priceFactor, ...(tag ? { tag } : {}) };
   }
 }
 

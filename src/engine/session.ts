@@ -9,6 +9,7 @@ import type { RunDataset, StepRecord } from './types';
 import { isAccept } from '../core/verdict/gate';
 import type { LlmPort } from './ports';
 import type { Target } from './target-port';
+import type { Price } from './meter';
 import type { ActivationData } from './activation';
 
 /** A target that confirms the run's skills: its own LLM port (the target role's endpoint is its own) and adapter. */
@@ -16,6 +17,8 @@ export interface ConfirmTarget {
   label: string;
   llm: LlmPort;
   target: Target;
+  /** Its own price (issue #42 item 5): its calls are billed at it rather than at the run's target's. */
+  price?: Price;
 }
 
 /** What a session confirms with: the training target's name and the others. */

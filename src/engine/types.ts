@@ -371,8 +371,8 @@ export type RunSectionCredit = { budget: number } & (
  * not read every row it stored to know what it spent (issue #20 item 16).
  */
 export interface MeterSnapshot {
-  /** By stage and role (and price factor, when not the list price). */
-  usage: Record<string, StageUsage & { stage: string; role: Role; priceFactor?: number }>;
+  /** By stage and role (and price factor, when not the list price; price tag, when billed apart). */
+  usage: Record<string, StageUsage & { stage: string; role: Role; priceFactor?: number; tag?: string }>;
   completionSeen: Partial<Record<Role, { n: number; tokens: number; max: number }>>;
 }
 

@@ -48,7 +48,12 @@ export async function transferOf(
       return fail(chosen.error.kind, `The confirming target ${labels.confirm[i]}: ${chosen.error.message}`);
     const port = await llmPortFor(own, endpoints, config, 'run');
     if (!port.ok) return fail(port.error.kind, `The confirming target ${labels.confirm[i]}: ${port.error.message}`);
-    confirm.push({ label: labels.confirm[i], llm: port.llm, target: chosen.target });
+    confirm.push({
+      label: labels.confirm[i],
+      llm: port.llm,
+      target: chosen.target,
+      ...(e.price ? { price: e.price } : {}),
+    });
   }
   return { ok: true, transfer: { trained: labels.trained, confirm } };
 }

@@ -173,7 +173,7 @@ export interface EstimateInput {
   /** The effort each role's calls reason at (core/config/capabilities.ts estimatedEffort): their reasoning tokens. */
   reasoning?: Partial<Record<'target' | 'optimizer', Effort>>;
   /** Targets that confirm the starting and best skills on test after training (issue #42 item 5). */
-  confirm?: readonly Pick<StoredEndpoint, 'agentCommand'>[];
+  confirm?: readonly Pick<StoredEndpoint, 'agentCommand' | 'price'>[];
   /** Other targets that gate every candidate on validation (issue #42 item 5). */
   gateTargets?: readonly unknown[];
 }
@@ -205,7 +205,12 @@ export function estimateCost(deps: Pick<HostDeps, 'promptFiles'>, input: Estimat
     agentic: harness || loop,
     // A confirming target is an agent's when it is an agent CLI, or when the items go through the tool loop.
     ...(input.confirm?.length
-      ? { confirm: input.confirm.map((t) => ({ agentic: isAgentTarget(t) || toolLoop })) }
+      ? {
+          confirm: input.confirm.map((t) => ({
+            agentic: isAgentTarget(t) || toolLoop,
+            ...(t.price ? { price: t.price } : {}),
+          })),
+        }
       : {}),
     ...(input.gateTargets?.length && input.config.useGate ? { gateTargets: input.gateTargets.length } : {}),
     ...(t ? { triggers: { train: t.train.length, val: t.val.length, test: t.test.length } } : {}),

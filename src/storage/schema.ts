@@ -12,7 +12,7 @@ import type { PackageShell } from '../core/skill/package-zip';
 import type { DBSchema } from 'idb';
 import type { Dataset } from '../core/dataset/dataset-types';
 import type { RunConfig } from '../core/config/run-config';
-import type { Prices } from '../engine/meter';
+import type { Price, Prices } from '../engine/meter';
 import type {
   ArtifactRecord,
   OptimizerCallRecord,
@@ -32,6 +32,8 @@ export interface StoredEndpoint extends EndpointSettings {
   maxRetries?: number;
   /** The target is an agent CLI the runner starts per item (issue #31); its address is a stand-in. */
   agentCommand?: AgentCommand;
+  /** A confirming target's own price (issue #42 item 5), billed instead of the run's target's. */
+  price?: Price;
 }
 
 export interface RunEndpoints {

@@ -127,4 +127,32 @@ describe('transfer in the runner (issue #42 item 5)', () => {
     // A confirming target that does not answer is a config problem, as a target's is.
     expect(r.code).toBe(2);
   });
+
+  it('bills a confirming target at its own price, in the estimate and in the run', async () => {
+    const base = JSON.parse(readFileSync(join(dir, 'skillwright.json'), 'utf8')) as Record<string, unknown>;
+    const confirm = [
+      { baseURL: srv.url, model: 'sim-contrarian', maxRetries: 2, price: { input: 1000, output: 1000 } },
+    ];
+    const prices = { target: { input: 1, output: 1 }, optimizer: { input: 0, output: 0 } };
+    writeFileSync(join(dir, 'own-price.json'), JSON.stringify({ ...base, prices, confirm }));
+    writeFileSync(join(dir, 'target-price.json'), JSON.stringify({ ...base, prices }));
+    type Est = { stages: Record<string, { calls: number; costUsd: number }> };
+    const own = JSON.parse((await cli(['estimate', '--config', 'own-price.json', '--json'])).stdout.trim()) as Est;
+    const plain = JSON.parse((await cli(['estimate', '--config', 'target-price.json', '--json'])).stdout.trim()) as Est;
+    expect(own.stages.confirm.calls).toBe(plain.stages.confirm.calls);
+    expect(own.stages.confirm.costUsd).toBeCloseTo(plain.stages.confirm.costUsd * 1000, 6);
+    expect(own.stages.test.costUsd).toBeCloseTo(plain.stages.test.costUsd, 9);
+
+    const r = await cli(['train', '--config', 'own-price.json', '--out', 'priced', '--json']);
+    expect(r.code, r.stderr).not.toBe(2);
+    type Usage = Record<string, { promptTokens: number; completionTokens: number; costUsd: number }>;
+    const bundle = JSON.parse(readFileSync(join(dir, 'priced', 'run-bundle.json'), 'utf8')) as {
+      run: { state: { summary: { usage: Usage } } };
+    };
+    const usage = bundle.run.state.summary.usage;
+    const tokens = (u: Usage[string]) => u.promptTokens + u.completionTokens;
+    expect(tokens(usage.confirm)).toBeGreaterThan(0);
+    expect(usage.confirm.costUsd).toBeCloseTo((tokens(usage.confirm) * 1000) / 1e6, 6);
+    expect(usage.test.costUsd).toBeCloseTo(tokens(usage.test) / 1e6, 9);
+  });
 });

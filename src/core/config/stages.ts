@@ -117,6 +117,11 @@ export function callStageLabel(stage: string): string {
  * The call stage of a target rollout, from its phase name: "baseline", "final", "test/best",
  * "s0003/rollout/b1", "s0003/gate", "s0003/gate-current", "s0003/check", "e02/prev", "e02/gate"…
  */
+/** The price tag of a phase's target calls: a confirming target's own (`confirm/<n>`), none for the rest. */
+export function priceTagOfPhase(phase: string): string | undefined {
+  return /^confirm\/\d+(?=\/)/.exec(phase)?.[0];
+}
+
 export function callStageOfPhase(raw: string): CallStage {
   // A repeated sample ("s0003/gate/r2", "baseline/r1") is billed with the phase it settles.
   const phase = raw.replace(/\/(r\d+|recheck)$/, '');

@@ -13,8 +13,8 @@ import { deriveSteps, type RunConfig } from '../../core/config/run-config';
 import { createSchedule } from '../../core/config/schedules';
 import { createContext } from '../context';
 import type { EngineStage, EventSink } from '../events';
-import { Meter, outputLimits, type Prices } from '../meter';
-import { callStageOfPhase, callStageOfPrompt } from '../../core/config/stages';
+import { Meter, outputLimits, type Price, type Prices } from '../meter';
+import { callStageOfPhase, callStageOfPrompt, priceTagOfPhase } from '../../core/config/stages';
 import { roleOfPrompt } from '../optimizer-call';
 import { isPauseError, stopRequestOf } from '../pause';
 import { isLlmError, type LlmPort, type RunStore } from '../ports';
@@ -145,7 +145,14 @@ async function restoreMeter(meter: Meter, store: RunStore, runId: string): Promi
   for (const r of await store.listRollouts(runId)) {
     // An agent's row is one call per model turn (its usage is theirs summed).
     if (!r.cached)
-      meter.add(callStageOfPhase(r.phase), 'target', r.usage, r.viaBatch ? BATCH_PRICE_FACTOR : 1, r.turns ?? 1);
+      meter.add(
+        callStageOfPhase(r.phase),
+        'target',
+        r.usage,
+        r.viaBatch ? BATCH_PRICE_FACTOR : 1,
+        r.turns ?? 1,
+        priceTagOfPhase(r.phase),
+      );
   }
   meter.rebuiltFromRows = true;
   for (const c of await store.listCalls(runId)) meter.add(callStageOfPrompt(c.stage), roleOfPrompt(c.stage), c.usage);
@@ -172,6 +179,12 @@ async function probeNoise(ctx: EngineContext, data: RunDataset, skill: string): 
   return units;
 }
 
+/** Each confirming target's own price by its calls' tag (`confirm/<n>`, its phases' prefix), when it has one. */
+function confirmPrices(transfer: TrainDeps['transfer']): Record<string, Price> {
+  const priced = (transfer?.confirm ?? []).flatMap((c, i) => (c.price ? [[`confirm/${i + 1}`, c.price] as const] : []));
+  return Object.fromEntries(priced);
+}
+
 export async function runTraining(input: TrainInput, deps: TrainDeps): Promise<TrainOutcome> {
   const now = deps.now ?? (() => Date.now());
   const emit: EventSink = deps.onEvent ?? (() => {});
@@ -182,7 +195,7 @@ export async function runTraining(input: TrainInput, deps: TrainDeps): Promise<T
   else outer.addEventListener('abort', () => inner.abort(outer.reason), { once: true });
   const signal = inner.signal;
   const config = input.config;
-  const meter = new Meter(input.prices ?? {}, config.budget, outputLimits(deps.llm));
+  const meter = new Meter(input.prices ?? {}, config.budget, outputLimits(deps.llm), confirmPrices(deps.transfer));
   const ctx = await createContext({
     runId: input.runId,
     config,

@@ -6,14 +6,15 @@
  */
 import { renderRollout } from '../../core/config/templates';
 import { BATCH_PRICE_FACTOR } from '../../core/config/batch-api';
-import { callStageOfPhase } from '../../core/config/stages';
+import { callStageOfPhase, priceTagOfPhase } from '../../core/config/stages';
 import { isLlmError, type LlmResponse } from '../ports';
 import type { BatchAnswer, TargetDeps, TargetJob, TargetRun } from '../target-port';
 import { meteredCall, replyNotes } from './metered-call';
 
 /** A batch line's answer as a live call's: billed at the batch price, an error thrown as the call would. */
 function fromBatch(deps: TargetDeps, phase: string, answer: BatchAnswer): LlmResponse {
-  if (answer.usage) deps.meter.add(callStageOfPhase(phase), 'target', answer.usage, BATCH_PRICE_FACTOR);
+  if (answer.usage)
+    deps.meter.add(callStageOfPhase(phase), 'target', answer.usage, BATCH_PRICE_FACTOR, 1, priceTagOfPhase(phase));
   if (isLlmError(answer)) throw answer;
   return answer;
 }

@@ -4,7 +4,7 @@
  * reply used — a failed call that still used tokens (a reply cut off empty) is billed too. The
  * chat call, each turn of the tool loop and an agent CLI's run all go through here.
  */
-import { callStageOfPhase } from '../../core/config/stages';
+import { callStageOfPhase, priceTagOfPhase } from '../../core/config/stages';
 import { isLlmError, type LlmUsage } from '../ports';
 import type { TargetDeps } from '../target-port';
 
@@ -14,7 +14,8 @@ export async function meteredCall<R extends { usage: LlmUsage }>(
   promptChars: number,
   call: () => Promise<R>,
 ): Promise<R> {
-  const reservation = deps.meter.reserve('target', promptChars);
+  // A confirming target's calls are billed at its own price when it has one (issue #42 item 5).
+  const reservation = deps.meter.reserve('target', promptChars, 1, priceTagOfPhase(phase));
   try {
     const r = await call();
     deps.meter.settle(reservation, callStageOfPhase(phase), r.usage);

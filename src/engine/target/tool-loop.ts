@@ -20,7 +20,7 @@ import { parseArguments } from '../../core/agent/tool-match';
 import { finalAnswerOf, type ToolEntry, type TrajectoryEntry } from '../../core/agent/trajectory';
 import type { DatasetItem } from '../../core/dataset/dataset-types';
 import { renderRollout } from '../../core/config/templates';
-import { callStageOfPhase } from '../../core/config/stages';
+import { callStageOfPhase, priceTagOfPhase } from '../../core/config/stages';
 import { turnLimit } from '../../core/config/run-config';
 import { envCall, type EnvEpisode, type ToolEnvironment, type ToolOutcome } from '../environment';
 import { userTurn } from './simulated-user';
@@ -232,6 +232,7 @@ async function resumedTrajectory(ctx: TargetDeps, cacheKey: string, phase: strin
     'target',
     saved.usage,
     turns,
+    priceTagOfPhase(phase),
   );
   return { entries: [...saved.entries], usage: saved.usage };
 }
