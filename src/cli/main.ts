@@ -10,6 +10,7 @@
  *   skillwright eval --config F [--skill F] [--data F] [--split test|val|train] [--json]
  *   skillwright doctor --config F [--write] [--json]
  *   skillwright credit [--config] F [--skill F] [--data F] --budget N [--drop] [--json]
+ *   skillwright credit DIR --budget N [--drop] [--json]   (a finished run's --out folder: its best skill)
  *
  * `--skill` is a .md file, or a skill package: a folder or a .zip holding SKILL.md (cli/skill-files.ts).
  *
@@ -35,6 +36,7 @@ const USAGE = `usage: skillwright train --config F [--data F] [--skill F] [--out
        skillwright eval --config F [--skill F] [--data F] [--split test|val|train] [--json]
        skillwright doctor --config F [--write] [--json]   (what each role's model accepts; --write keeps it)
        skillwright credit [--config] F [--skill F] [--data F] --budget N [--drop] [--json]   (each section's effect)
+       skillwright credit DIR --budget N [--drop] [--json]   (the same for a finished run's --out folder: its best skill)
        skillwright schema   (the config's JSON Schema, for "$schema" in an editor)
 Keys come from SKILLWRIGHT_TARGET_API_KEY, SKILLWRIGHT_OPTIMIZER_API_KEY, SKILLWRIGHT_JUDGE_API_KEY.`;
 
