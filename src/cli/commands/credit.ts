@@ -17,6 +17,7 @@ import { EXIT, stopOnInterrupt, type CliArgs, type CliIo } from '../io';
 import { Progress } from '../progress';
 import { checkedSpec } from '../environment';
 import { withOutLock } from '../out-lock';
+import { dropWhy } from '../../core/verdict/no-worse';
 import { isRunFolder, runFolderInputs } from '../run-folder';
 import type { SessionInput } from '../../service/evaluation';
 import type { HostDeps } from '../../service/ports';
@@ -140,7 +141,7 @@ async function creditOn(
     io.err(
       `The gate ${d.accepted ? 'accepts' : 'refuses'} dropping ${names.join(', ')}: validation ` +
         `${(d.current * 100).toFixed(1)}% → ${(d.score * 100).toFixed(1)}% (${d.calls} calls)` +
-        `${d.accepted ? '; its text is in the --json output.' : d.gain <= 0 ? ': not strictly better.' : '.'}`,
+        `${dropWhy(d)}${d.accepted ? '; its text is in the --json output.' : '.'}`,
     );
   }
   if (args.json) {
