@@ -11,6 +11,7 @@
  *                    [--shard K/N --rollouts FILE] [--merge FILE…]
  *   skillwright doctor --config F [--write] [--json]
  *   skillwright credit [--config] F [--skill F] [--data F] --budget N [--drop] [--json]
+ *   skillwright credit DIR --budget N [--drop] [--json]   (a finished run's --out folder: its best skill)
  *
  * `--skill` is a .md file, or a skill package: a folder or a .zip holding SKILL.md (cli/skill-files.ts).
  *
@@ -37,6 +38,7 @@ const USAGE = `usage: skillwright train --config F [--data F] [--skill F] [--out
                         [--shard K/N --rollouts FILE] [--merge FILE…]   (score shard K of N; reuse shards' rows)
        skillwright doctor --config F [--write] [--json]   (what each role's model accepts; --write keeps it)
        skillwright credit [--config] F [--skill F] [--data F] --budget N [--drop] [--json]   (each section's effect)
+       skillwright credit DIR --budget N [--drop] [--json]   (the same for a finished run's --out folder: its best skill)
        skillwright schema   (the config's JSON Schema, for "$schema" in an editor)
 Keys come from SKILLWRIGHT_TARGET_API_KEY, SKILLWRIGHT_OPTIMIZER_API_KEY, SKILLWRIGHT_JUDGE_API_KEY.`;
 

@@ -61,6 +61,21 @@ describe('skillwright credit', () => {
     expect(r.stderr).toContain('The gate accepts dropping When unsure, Tone: validation 50.0% → 100.0%');
   });
 
+  it('takes the drop of a section that earns nothing as no worse and cheaper, saying so', async () => {
+    // Without the harmful section, only the neutral one is worth dropping: its drop ties on validation.
+    writeFileSync(join(dir, 'no-harm.md'), CREDIT_SKILL.replace(/## When unsure[\s\S]*?(?=## Tone)/, ''));
+    const r = await cli(['credit', 'config.json', '--skill', 'no-harm.md', '--budget', '200', '--drop', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout.trim()) as {
+      drop: { sections: string[]; accepted: boolean; basis: string; tokensSaved: number; current: number; score: number };
+    };
+    expect(out.drop).toMatchObject({ sections: ['Tone'], accepted: true, basis: 'no_worse_cheaper', current: 1, score: 1 });
+    expect(out.drop.tokensSaved).toBeGreaterThan(8);
+    expect(r.stderr).toMatch(
+      /The gate accepts dropping Tone: validation 100\.0% → 100\.0% \(\d+ calls\): no worse \(a \d+ % chance it knows fewer validation items \(at most 30 %\)\) and cheaper, 1\d prompt tokens per task fewer; its text is in the --json output\./,
+    );
+  });
+
   it('says which budget would do when the one given is too small, spending nothing', async () => {
     srv.log.length = 0;
     const r = await cli(['credit', '--config', 'config.json', '--budget', '5']);

@@ -65,6 +65,25 @@ describe('section credit at the end of a runner’s run', () => {
     expect(html).toContain('<td>Section credit (masked sections)</td>'); // its calls in the cost by stage
   });
 
+  it('credits a finished run’s folder: its best skill on its dataset, as the run’s own credit did', async () => {
+    const run = JSON.parse(
+      (await cli(['train', '--config', 'config.json', '--out', 'run', '--json'])).stdout.trim().split('\n').at(-1)!,
+    ) as { sectionCredit: RunSectionCredit };
+    if (!run.sectionCredit.ok) throw new Error(run.sectionCredit.reason);
+    const r = await cli(['credit', 'run', '--budget', '300', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`Crediting the run in ${join(dir, 'run')} (`);
+    expect(r.stderr).toMatch(/completed"?\)?: its (best|starting) skill/);
+    const out = JSON.parse(r.stdout.trim()) as { sections: { title: string; effect: number; verdict: string }[] };
+    // The same skill, items, seed and a deterministic target: the same effects.
+    expect(out.sections.map((s) => [s.title, s.effect, s.verdict])).toEqual(
+      run.sectionCredit.report.sections.map((s) => [s.title, s.effect, s.verdict]),
+    );
+    const both = await cli(['credit', 'run', '--config', 'config.json', '--budget', '300']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('is a run folder: its run names the settings, the dataset and the skill (its best), so --config cannot be given with it.');
+  });
+
   it('is priced by the dry-run estimate', async () => {
     const r = await cli(['train', '--config', 'config.json', '--out', 'dry', '--dry-run']);
     expect(r.code, r.stderr).toBe(0);

@@ -239,6 +239,15 @@ describe.skipIf(Boolean(skip))('section credit on the Skill screen (issue #43 it
     await editor.locator('.credit-label.credit-harms').first().waitFor();
     await shootThemes(page, editor, 'skill-section-credit-editor');
     await shootThemes(page, list, 'skill-section-credit');
+    // The neutral section alone: its drop ties on validation, and is taken as no worse and cheaper.
+    const harmful = page.getByRole('checkbox', { name: 'When unsure' });
+    await harmful.uncheck();
+    await page.getByRole('button', { name: 'Put the drop to the gate' }).click();
+    const tie = page.getByText(/The gate accepts the drop: validation 50\.0 % → 50\.0 % \(\d+ calls\): no worse \(a \d+ % chance it knows fewer validation items \(at most 30 %\)\) and cheaper, 1\d prompt tokens per task fewer\./);
+    await tie.waitFor({ timeout: 90_000 });
+    await shootThemes(page, tie, 'skill-section-drop-tie');
+    await page.getByRole('button', { name: 'Discard' }).click();
+    await harmful.check();
     // Dropping is a candidate the gate judges, never done silently.
     await page.getByRole('button', { name: 'Put the drop to the gate' }).click();
     const verdict = page.getByText(/The gate accepts the drop: validation 50\.0 % → 100\.0 %/);

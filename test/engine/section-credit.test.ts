@@ -93,7 +93,7 @@ describe('section credit through the target port (issue #43 item 4)', () => {
     expect(targetCalls(steady)).toBe(0);
   });
 
-  it('puts a drop to the gate: the harmful section’s drop is accepted, the neutral’s and the helpful’s refused', async () => {
+  it('puts a drop to the gate: the harmful section’s drop is better, the neutral’s no worse and cheaper, the helpful’s refused', async () => {
     const drop = async (sections: number[]) => {
       const r = await gateDrop({ skill: CREDIT_SKILL, config, data: data(), sections }, deps(steady));
       if (!r.ok) throw new Error(r.reason);
@@ -103,11 +103,19 @@ describe('section credit through the target port (issue #43 item 4)', () => {
     expect(harmful).toMatchObject({ accepted: true, current: 0.5, score: 1 });
     expect(harmful.candidate).not.toContain('When unsure');
     expect(harmful.calls).toBeGreaterThan(0);
+    expect(harmful.basis).toBe('better');
+    // A tie the gate itself refuses (it asks for a gain) is taken as no worse and cheaper: the tokens it saves.
     const neutral = await drop([2]);
-    expect(neutral).toMatchObject({ accepted: false, action: 'reject' });
-    expect(neutral.gain).toBeCloseTo(0, 9); // a tie: the drop saves tokens, the gate asks for a higher score
+    expect(neutral).toMatchObject({ accepted: true, basis: 'no_worse_cheaper', action: 'reject' });
+    expect(neutral.gain).toBeCloseTo(0, 9);
+    expect(neutral.noWorse).toMatch(/^a \d+ % chance it knows fewer validation items \(at most 30 %\)$/);
+    // The Tone section is about 12 prompt tokens (the test server counts a quarter token per character).
+    expect(neutral.tokensSaved).toBeGreaterThan(8);
+    expect(neutral.tokensSaved).toBeLessThan(16);
     const helpful = await drop([0]);
-    expect(helpful.accepted).toBe(false);
+    expect(helpful).toMatchObject({ accepted: false, basis: 'refused' });
     expect(helpful.gain).toBeLessThan(0);
+    expect(helpful.tokensSaved).toBeGreaterThan(0); // cheaper, but worse: refused
+    expect(helpful.noWorse).toMatch(/over 30 %/);
   });
 });

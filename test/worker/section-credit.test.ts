@@ -49,7 +49,10 @@ describe('section credit in the worker', () => {
     const drop = await tab.remote.gateSectionDrop({ ...ask, sections: r.report.droppable });
     expect(drop).toMatchObject({ ok: true, accepted: true, current: 0.5, score: 1 });
     const idle = await tab.remote.gateSectionDrop({ ...ask, sections: [2] });
-    expect(idle).toMatchObject({ ok: true, accepted: false });
+    // The idle section's drop ties: taken as no worse and cheaper.
+    expect(idle).toMatchObject({ ok: true, accepted: true, basis: 'no_worse_cheaper' });
+    const helpful = await tab.remote.gateSectionDrop({ ...ask, sections: [0] });
+    expect(helpful).toMatchObject({ ok: true, accepted: false, basis: 'refused' });
     expect(await tab.db.count('rollouts')).toBe(0);
     expect(await tab.remote.listRuns()).toEqual([]);
     tab.close();

@@ -1,18 +1,64 @@
 /**
- * `skillwright credit [--config] F [--skill F] [--data F] --budget N [--drop] [--json]` (issue #43
- * item 4): which section of the skill earns its tokens — each section's effect on pass^1 on the
- * validation items with its interval, by random masking within N calls; what it costs per task
- * and the lift per added cent. `--drop` puts the sections harmful or without evidence of help to
- * the gate as one candidate; nothing is written — an accepted drop's text is in the JSON.
+ * `skillwright credit [--config] F [--skill F] [--data F] --budget N [--drop] [--json]`, or
+ * `skillwright credit DIR --budget N …` on a finished run's `--out` folder (its settings, endpoints,
+ * dataset and best skill: cli/run-folder.ts) (issue #43 item 4): which section of the skill earns its
+ * tokens — each section's effect on pass^1 on the validation items with its interval, by random
+ * masking within N calls; what it costs per task and the lift per added cent. `--drop` puts the
+ * sections harmful or without evidence of help to the gate as one candidate; nothing is written —
+ * an accepted drop's text is in the JSON.
  */
 import type { CreditReport } from '../../core/verdict/section-credit';
 import { creditSkillSections, gateSectionDrop } from '../../service/section-credit';
+import { resolve } from 'node:path';
 import { ConfigError } from '../config';
 import { inputChecked, runnerDeps } from '../host';
 import { loadInputs } from '../inputs';
 import { EXIT, stopOnInterrupt, type CliArgs, type CliIo } from '../io';
 import { Progress } from '../progress';
 import { checkedSpec } from '../environment';
+import { withOutLock } from '../out-lock';
+import { dropWhy } from '../../core/verdict/no-worse';
+import { isRunFolder, runFolderInputs } from '../run-folder';
+import type { SessionInput } from '../../service/evaluation';
+import type { HostDeps } from '../../service/ports';
+
+/** A finished run's folder: its settings, endpoints, dataset and best skill (the folder holds them all). */
+async function folderInputs(
+  folder: string,
+  args: CliArgs,
+  io: CliIo,
+): Promise<{ shared: SessionInput; deps: HostDeps }> {
+  const extra = (['config', 'skill', 'data'] as const).filter((k) => args[k] !== undefined);
+  if (extra.length)
+    throw new ConfigError(
+      `${folder} is a run folder: its run names the settings, the dataset and the skill (its best), so ` +
+        `${extra.map((k) => `--${k}`).join(', ')} cannot be given with it.`,
+    );
+  const r = await runFolderInputs(folder);
+  io.err(`Crediting ${r.label}.`);
+  return { shared: r.shared, deps: runnerDeps(io, null, folder, r.workspaceRoot) };
+}
+
+/** A config's skill and dataset (and environment), as `train` reads them. */
+async function configInputs(
+  args: CliArgs,
+  positionals: readonly string[],
+  io: CliIo,
+): Promise<{ shared: SessionInput; deps: HostDeps }> {
+  const named = { ...args, config: args.config ?? positionals[0] };
+  const { config, dataset, skill, input, environment } = loadInputs(named, io);
+  const spec = await checkedSpec(environment, io.importModule);
+  const shared = {
+    skill,
+    config: config.run,
+    endpoints: config.endpoints,
+    prices: config.prices,
+    data: { items: dataset.items, splits: dataset.splits, ...(dataset.tools ? { tools: dataset.tools } : {}) },
+    ...(spec ? { environment: spec } : {}),
+    ...(input.meta ? { skillMeta: input.meta } : {}),
+  };
+  return { shared, deps: runnerDeps(io, environment) };
+}
 
 const points = (v: number) => {
   const shown = Math.abs(v * 100).toFixed(1);
@@ -44,22 +90,28 @@ export async function credit(args: CliArgs, positionals: readonly string[], io: 
     throw new ConfigError(
       '--budget N is required: the most calls the masked evaluations may make (a whole number ≥ 1).',
     );
-  const named = { ...args, config: args.config ?? positionals[0] };
-  const { config, dataset, skill, input, environment } = loadInputs(named, io);
-  const spec = await checkedSpec(environment, io.importModule);
+  // A run folder is read under its lock: no train or resume writes it meanwhile.
+  const folder = isRunFolder(positionals[0]) ? resolve(positionals[0]) : null;
+  if (folder)
+    return withOutLock(folder, async () => {
+      const { shared, deps } = await folderInputs(folder, args, io);
+      return creditOn(shared, deps, budget, args, io);
+    });
+  const { shared, deps } = await configInputs(args, positionals, io);
+  return creditOn(shared, deps, budget, args, io);
+}
+
+async function creditOn(
+  shared: SessionInput,
+  deps: HostDeps,
+  budget: number,
+  args: CliArgs,
+  io: CliIo,
+): Promise<number> {
   const controller = stopOnInterrupt(io);
   const progress = new Progress(io.err, io.rawErr);
-  const shared = {
-    skill,
-    config: config.run,
-    endpoints: config.endpoints,
-    prices: config.prices,
-    data: { items: dataset.items, splits: dataset.splits, ...(dataset.tools ? { tools: dataset.tools } : {}) },
-    ...(spec ? { environment: spec } : {}),
-    ...(input.meta ? { skillMeta: input.meta } : {}),
-  };
   const o = { signal: controller.signal, onEvent: (e: Parameters<Progress['event']>[0]) => progress.event(e) };
-  const r = inputChecked(await creditSkillSections(runnerDeps(io, environment), { ...shared, budget }, o));
+  const r = inputChecked(await creditSkillSections(deps, { ...shared, budget }, o));
   progress.done();
   if (!r.ok) {
     io.err(`Stopped: ${r.error.message}`);
@@ -78,9 +130,7 @@ export async function credit(args: CliArgs, positionals: readonly string[], io: 
     io.err(`Worth dropping (harmful, or no evidence of help): ${names.join(', ')} — --drop puts that to the gate.`);
   let drop = null;
   if (args.drop && names.length) {
-    const d = inputChecked(
-      await gateSectionDrop(runnerDeps(io, environment), { ...shared, sections: report.droppable }, o),
-    );
+    const d = inputChecked(await gateSectionDrop(deps, { ...shared, sections: report.droppable }, o));
     progress.done();
     if (!d.ok) {
       io.err(`Stopped: ${d.error.message}`);
@@ -91,7 +141,7 @@ export async function credit(args: CliArgs, positionals: readonly string[], io: 
     io.err(
       `The gate ${d.accepted ? 'accepts' : 'refuses'} dropping ${names.join(', ')}: validation ` +
         `${(d.current * 100).toFixed(1)}% → ${(d.score * 100).toFixed(1)}% (${d.calls} calls)` +
-        `${d.accepted ? '; its text is in the --json output.' : d.gain <= 0 ? ': not strictly better.' : '.'}`,
+        `${dropWhy(d)}${d.accepted ? '; its text is in the --json output.' : '.'}`,
     );
   }
   if (args.json) {

@@ -6,6 +6,7 @@ import { chargedPrices } from '../../core/config/service-tier';
 import type { SectionCreditOutput, SectionDropOutput } from '../../worker/api-types';
 import { Alert, Card, NumberField } from '../common/Field';
 import { ProposedVersion } from './ProposedVersion';
+import { dropWhy } from '../../core/verdict/no-worse';
 import { creditMarks, effectText, points, VERDICT_TEXT, type CreditMark } from './credit-marks';
 
 const usd = (v: number | null) => (v === null ? 'no price set' : `$${v.toFixed(6)}`);
@@ -143,8 +144,9 @@ export function SectionCreditPanel({ onMarks }: { onMarks: (marks: CreditMark[] 
                 </label>
               ))}
               <p className="small muted">
-                The skill without them meets the skill as it is on validation, through the gate training uses: it must
-                score strictly higher. A drop that only saves tokens ties, and is refused.
+                The skill without them meets the skill as it is on every validation item, through the gate training
+                uses. It is taken when it scores better — or when it is no worse (the chance it knows fewer validation
+                items at most 1 − the gate confidence) and cheaper: fewer prompt tokens per task.
               </p>
               <button type="button" onClick={() => void gate()} disabled={busy !== null || !chosen.length}>
                 Put the drop to the gate
@@ -157,8 +159,8 @@ export function SectionCreditPanel({ onMarks }: { onMarks: (marks: CreditMark[] 
         <>
           <p role="status">
             The gate {drop.accepted ? 'accepts' : 'refuses'} the drop: validation {(drop.current * 100).toFixed(1)} % →{' '}
-            {(drop.score * 100).toFixed(1)} % ({drop.calls} calls)
-            {drop.accepted ? '.' : ' — not strictly better; the skill stays as it is.'}
+            {(drop.score * 100).toFixed(1)} % ({drop.calls} calls){dropWhy(drop)}
+            {drop.accepted ? '.' : '; the skill stays as it is.'}
           </p>
           {drop.accepted && (
             <ProposedVersion original={skill} modified={drop.candidate} onUse={use} onDiscard={() => setDrop(null)} />
