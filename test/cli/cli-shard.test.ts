@@ -170,6 +170,38 @@ describe('shards of an evaluation (issue #42 item 6)', () => {
     expect(r.stderr).toContain('1 errored: never merged as a score');
   }, 60_000);
 
+  it('brings val shards into a training run: its baseline asks the target nothing for them', async () => {
+    const cfg = JSON.parse(readFileSync(join(dir, 'c.json'), 'utf8')) as { run: object };
+    cfg.run = { ...cfg.run, epochs: 1, batchSize: 8, minibatchSize: 4, mergeBatchSize: 3, optimizerConcurrency: 4 };
+    writeFileSync(join(dir, 't.json'), JSON.stringify(cfg));
+    for (const k of [1, 2]) {
+      const r = await here([
+        'eval',
+        '--config',
+        't.json',
+        '--split',
+        'val',
+        '--shard',
+        `${k}/2`,
+        '--rollouts',
+        `v${k}.jsonl`,
+      ]);
+      expect(r.code, r.stderr).toBe(0);
+    }
+    const valN = lines('v1.jsonl').length + lines('v2.jsonl').length;
+    const r = await here(['train', '--config', 't.json', '--out', 'run', '--merge', 'v1.jsonl', 'v2.jsonl', '--json']);
+    expect([0, 100], r.stderr).toContain(r.code);
+    const baseline = readFileSync(join(dir, 'run', 'run.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { t: string; v: { phase?: string; cached?: boolean; itemId?: string } })
+      .filter((l) => l.t === 'rollout' && l.v.phase === 'baseline')
+      .map((l) => l.v);
+    expect(new Set(baseline.map((b) => b.itemId)).size).toBe(valN);
+    expect(baseline.every((b) => b.cached)).toBe(true);
+    expect(r.stderr).toMatch(/merged \d+ rollout\(s\) from 2 shard file\(s\)/);
+  }, 120_000);
+
   it('names a malformed line and its field, and a bad --shard, with exit code 2 and no call', async () => {
     const good = lines('s1.jsonl');
     writeFileSync(join(dir, 'torn.jsonl'), `${good[0]}\n{"format":\n`);
