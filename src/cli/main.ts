@@ -6,6 +6,7 @@
  *
  *   skillwright train  --config F [--data F] [--skill F] [--out DIR] [--dry-run] [--json] [--max-usd N] [--min-lift N]
  *   skillwright resume --out DIR [--bundle F] [--config F] [--json] [--max-usd N] [--min-lift N]
+ *   (train and resume take --merge FILE… too: shards' rollouts the run reuses, see cli/shard.ts)
  *   skillwright estimate --config F [--data F] [--skill F]
  *   skillwright eval --config F [--skill F] [--data F] [--split test|val|train] [--json]
  *                    [--shard K/N --rollouts FILE] [--merge FILE…]
@@ -40,6 +41,7 @@ const USAGE = `usage: skillwright train --config F [--data F] [--skill F] [--out
        skillwright credit [--config] F [--skill F] [--data F] --budget N [--drop] [--json]   (each section's effect)
        skillwright credit DIR --budget N [--drop] [--json]   (the same for a finished run's --out folder: its best skill)
        skillwright schema   (the config's JSON Schema, for "$schema" in an editor)
+train, resume and eval take --merge FILE…: rollouts of eval --shard runs, reused where this run's cache keys match.
 Keys come from SKILLWRIGHT_TARGET_API_KEY, SKILLWRIGHT_OPTIMIZER_API_KEY, SKILLWRIGHT_JUDGE_API_KEY.`;
 
 /** Run the CLI; returns the exit code. */
@@ -65,8 +67,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       return EXIT.lift;
     }
     if (command === 'estimate') return estimate(args.values, io);
-    if (command === 'train') return await train(args.values, io);
-    if (command === 'resume') return await resume(args.values, io);
+    if (command === 'train') return await train(args.values, io, args.positionals.slice(1));
+    if (command === 'resume') return await resume(args.values, io, args.positionals.slice(1));
     if (command === 'eval') return await evaluate(args.values, io, args.positionals.slice(1));
     if (command === 'doctor') return await doctor(args.values, io);
     if (command === 'credit') return await credit(args.values, args.positionals.slice(1), io);

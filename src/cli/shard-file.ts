@@ -94,7 +94,11 @@ export class MergedRollouts {
    * command with its file, line and field named, before anything is spent.
    */
   static read(paths: readonly string[], items: readonly DatasetItem[], scoring: string): MergedRollouts {
-    const merged = new MergedRollouts();
+    return new MergedRollouts().load(paths, items, scoring);
+  }
+
+  /** Read shard files into this merge (a resumed run knows its dataset and scoring only once it is open). */
+  load(paths: readonly string[], items: readonly DatasetItem[], scoring: string): this {
     const hashes = new Map(items.map((i) => [i.id, itemHash(i)]));
     for (const path of paths) {
       let text: string;
@@ -103,7 +107,7 @@ export class MergedRollouts {
       } catch {
         throw new ConfigError(`Cannot read the shard file ${path}.`);
       }
-      merged.files++;
+      this.files++;
       text.split('\n').forEach((t, i) => {
         if (!t.trim()) return;
         let v: unknown;
@@ -114,10 +118,10 @@ export class MergedRollouts {
         }
         const bad = badField(v);
         if (bad) throw new ConfigError(`${path}, line ${i + 1}: ${bad}.`);
-        merged.add(v as ShardLine, hashes, scoring);
+        this.add(v as ShardLine, hashes, scoring);
       });
     }
-    return merged;
+    return this;
   }
 
   private add(l: ShardLine, hashes: ReadonlyMap<string, string>, scoring: string): void {
@@ -151,6 +155,17 @@ export class MergedRollouts {
     });
   }
 
+  /** A run folder's records whose run store finds these rows too (train, resume). */
+  overRecords<R extends { runStore(runId: string): RunStore }>(records: R): R {
+    return new Proxy(records, {
+      get: (target, p) => {
+        if (p === 'runStore') return (runId: string) => this.over(target.runStore(runId));
+        const v: unknown = Reflect.get(target, p, target);
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+  }
+
   /** What was merged, in one line for the terminal. */
   words(): string {
     const a = this.setAside;
@@ -172,4 +187,10 @@ export class MergedRollouts {
   json() {
     return { used: this.used.size, notUsed: this.byKey.size - this.used.size, ...this.setAside };
   }
+}
+
+/** A run's exit code, after saying what its `--merge` brought in (nothing when there was none). */
+export function saidMerged(merged: MergedRollouts | null, io: { err: (t: string) => void }, code: number): number {
+  if (merged) io.err(merged.words());
+  return code;
 }

@@ -32,3 +32,13 @@ export function shardOfItem(itemId: string, n: number): number {
 /** The ids of a split that shard K of N scores, in the split's order. */
 export const shardItems = (ids: readonly string[], s: Shard): string[] =>
   ids.filter((id) => shardOfItem(id, s.n) === s.k);
+
+/**
+ * The shard files of `--merge`: `--merge a.jsonl b.jsonl` (the shell gives the files after the
+ * first as words of their own, as `--merge shards/*.jsonl` does) or `--merge a --merge b`.
+ */
+export function mergeFiles(merge: readonly string[] | undefined, rest: readonly string[], command: string): string[] {
+  if (rest.length && !merge?.length)
+    throw new ConfigError(`${command} takes no ${rest.join(' ')}; shard files follow --merge.`);
+  return [...(merge ?? []), ...rest];
+}

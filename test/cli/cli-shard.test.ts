@@ -170,6 +170,73 @@ describe('shards of an evaluation (issue #42 item 6)', () => {
     expect(r.stderr).toContain('1 errored: never merged as a score');
   }, 60_000);
 
+  it('brings val shards into a training run: its baseline asks the target nothing for them', async () => {
+    const cfg = JSON.parse(readFileSync(join(dir, 'c.json'), 'utf8')) as { run: object };
+    cfg.run = { ...cfg.run, epochs: 1, batchSize: 8, minibatchSize: 4, mergeBatchSize: 3, optimizerConcurrency: 4 };
+    writeFileSync(join(dir, 't.json'), JSON.stringify(cfg));
+    for (const k of [1, 2]) {
+      const r = await here([
+        'eval',
+        '--config',
+        't.json',
+        '--split',
+        'val',
+        '--shard',
+        `${k}/2`,
+        '--rollouts',
+        `v${k}.jsonl`,
+      ]);
+      expect(r.code, r.stderr).toBe(0);
+    }
+    const valN = lines('v1.jsonl').length + lines('v2.jsonl').length;
+    const r = await here(['train', '--config', 't.json', '--out', 'run', '--merge', 'v1.jsonl', 'v2.jsonl', '--json']);
+    expect([0, 100], r.stderr).toContain(r.code);
+    const baseline = readFileSync(join(dir, 'run', 'run.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { t: string; v: { phase?: string; cached?: boolean; itemId?: string } })
+      .filter((l) => l.t === 'rollout' && l.v.phase === 'baseline')
+      .map((l) => l.v);
+    expect(new Set(baseline.map((b) => b.itemId)).size).toBe(valN);
+    expect(baseline.every((b) => b.cached)).toBe(true);
+    expect(r.stderr).toMatch(/merged \d+ rollout\(s\) from 2 shard file\(s\)/);
+  }, 120_000);
+
+  it('brings test shards into a resumed run: the starting skill’s test tries each item once from them', async () => {
+    let sent = false;
+    const paused = await new Promise<{ code: number | null; stderr: string }>((done) => {
+      const child = spawn(process.execPath, [BIN, 'train', '--config', 't.json', '--out', 'resumed'], {
+        cwd: dir,
+        env: { PATH: process.env.PATH ?? '', ...ENV },
+      });
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => {
+        stderr += d.toString();
+        if (!sent && /Baseline:/.test(stderr)) child.kill('SIGINT');
+        sent ||= /Baseline:/.test(stderr);
+      });
+      child.on('close', (code) => done({ code, stderr }));
+    });
+    expect(paused.code, paused.stderr).toBe(3);
+    const r = await here(['resume', '--out', 'resumed', '--merge', 's1.jsonl', 's2.jsonl', '--json']);
+    expect([0, 100], r.stderr).toContain(r.code);
+    const rows = readFileSync(join(dir, 'resumed', 'run.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map(
+        (l) =>
+          JSON.parse(l) as { t: string; v: { phase?: string; cached?: boolean; itemId?: string; skillHash?: string } },
+      )
+      .filter((l) => l.t === 'rollout')
+      .map((l) => l.v);
+    const initial = rows.find((x) => x.phase === 'baseline')!.skillHash;
+    // Each item's first try (the run may try some again, `test/initial/r1`…: those are its own).
+    const tested = rows.filter((x) => x.phase === 'test/initial' && x.skillHash === initial);
+    expect(new Set(tested.map((x) => x.itemId)).size).toBe(whole.n);
+    expect(tested.every((x) => x.cached)).toBe(true);
+    expect(r.stderr).toMatch(/merged \d+ rollout\(s\) from 2 shard file\(s\)/);
+  }, 120_000);
+
   it('names a malformed line and its field, and a bad --shard, with exit code 2 and no call', async () => {
     const good = lines('s1.jsonl');
     writeFileSync(join(dir, 'torn.jsonl'), `${good[0]}\n{"format":\n`);

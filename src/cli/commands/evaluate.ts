@@ -13,14 +13,12 @@ import { loadInputs } from '../inputs';
 import { EXIT, stopOnInterrupt, type CliArgs, type CliIo } from '../io';
 import { Progress } from '../progress';
 import { checkedSpec } from '../environment';
-import { parseShard, shardItems } from '../shard';
+import { mergeFiles, parseShard, shardItems } from '../shard';
 import { checkWritable, MergedRollouts, scoringIdentity, writeShardFile } from '../shard-file';
 
 /** Score one skill (--skill, else the config's, else none) on a split, without training. */
 export async function evaluate(args: CliArgs, io: CliIo, rest: readonly string[] = []): Promise<number> {
-  // `--merge shards/*.jsonl`: the shell gives the files after the first as words of their own.
-  if (rest.length && !args.merge) throw new ConfigError(`eval takes no ${rest.join(' ')}; shard files follow --merge.`);
-  const mergeFiles = [...(args.merge ?? []), ...rest];
+  const merging = mergeFiles(args.merge, rest, 'eval');
   const split = (args.split ?? 'test') as SplitName;
   if (!['train', 'val', 'test'].includes(split)) throw new ConfigError('--split must be train, val or test.');
   const shard = args.shard !== undefined ? parseShard(args.shard) : null;
@@ -29,9 +27,9 @@ export async function evaluate(args: CliArgs, io: CliIo, rest: readonly string[]
   if (rolloutsFile) checkWritable(rolloutsFile);
   const { config, dataset, skill, input, environment, workspaceRoot } = loadInputs(args, io);
   const scoring = scoringIdentity(config.run, config.endpoints);
-  const merged = mergeFiles.length
+  const merged = merging.length
     ? MergedRollouts.read(
-        mergeFiles.map((f) => resolve(f)),
+        merging.map((f) => resolve(f)),
         dataset.items,
         scoring,
       )

@@ -18,6 +18,8 @@ import { checkBundleChecks, checkBundleEnvironment } from '../bundle-environment
 import { importDatasetText } from '../../core/dataset/dataset-import';
 import type { DatasetItem } from '../../core/dataset/dataset-types';
 import { readEnvironment } from '../environment';
+import { mergeFiles } from '../shard';
+import { MergedRollouts, saidMerged, scoringIdentity } from '../shard-file';
 
 const capText = (b: RunConfig['budget'] | undefined) =>
   b?.usd !== undefined || b?.tokens !== undefined
@@ -34,8 +36,11 @@ function ownItems(path: string): DatasetItem[] | null {
 
 const readConfig = (file: string) => parseCliConfig(readText(resolve(file), 'config file'), file).config;
 
-export async function resume(args: CliArgs, io: CliIo): Promise<number> {
+export async function resume(args: CliArgs, io: CliIo, rest: readonly string[] = []): Promise<number> {
   const out = resolve(args.out ?? 'skillwright-out');
+  const merging = mergeFiles(args.merge, rest, 'resume');
+  // Shards' rollouts (issue #42 item 6), read once the run's dataset and scoring are known.
+  const merged = merging.length ? new MergedRollouts() : null;
   if (!args.bundle && !existsSync(storePath(out)))
     throw new ConfigError(`No run in ${out} (${storePath(out)} is missing).`);
   // A bundle continues on what the person's own config names: its endpoints, and its environment.
@@ -44,7 +49,7 @@ export async function resume(args: CliArgs, io: CliIo): Promise<number> {
   // The config's dataset, when it names one: its folder holds the items' workspaces (issue #42 item 4).
   const data = config?.data ? resolve(dirname(resolve(args.config!)), config.data) : null;
   return withOutLock(out, async () => {
-    const records = openFolder(out);
+    const records = merged ? merged.overRecords(openFolder(out)) : openFolder(out);
     // Workspaces: the config's dataset's folder, else the folder the run's dataset was read from, else the bundle's.
     const root =
       (data ? dirname(data) : undefined) ??
@@ -77,6 +82,11 @@ export async function resume(args: CliArgs, io: CliIo): Promise<number> {
       io.err(
         `This run goes on under your budget cap (${capText(budget)}: --max-usd, or "run.budget" in your config), not the bundle's (${capText(run.config.budget)}).`,
       );
-    return continueRun({ service, runId: run.id, out, args, io }, budget);
+    merged?.load(
+      merging.map((f) => resolve(f)),
+      records.store.dataset?.items ?? [],
+      scoringIdentity(run.config, run.endpoints),
+    );
+    return saidMerged(merged, io, await continueRun({ service, runId: run.id, out, args, io }, budget));
   });
 }

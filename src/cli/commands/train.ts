@@ -15,9 +15,12 @@ import { withOutLock } from '../out-lock';
 import { continueRun } from '../session';
 import { estimate } from './estimate';
 import { checkedSpec } from '../environment';
+import { mergeFiles } from '../shard';
+import { MergedRollouts, saidMerged, scoringIdentity } from '../shard-file';
 
-export async function train(args: CliArgs, io: CliIo): Promise<number> {
+export async function train(args: CliArgs, io: CliIo, rest: readonly string[] = []): Promise<number> {
   const out = resolve(args.out ?? 'skillwright-out');
+  const merging = mergeFiles(args.merge, rest, 'train');
   const { config, dataset, skill, input, triggers, environment, workspaceRoot } = loadInputs(args, io);
   const maxUsd = numberOption(args['max-usd'], 'max-usd');
   const runConfig =
@@ -38,7 +41,15 @@ export async function train(args: CliArgs, io: CliIo): Promise<number> {
       ...(triggers ? { triggerQueries: triggers } : {}),
       ...(spec ? { environment: spec } : {}),
     };
-    const records = openFolder(out);
+    // Shards' rollouts (issue #42 item 6): found by the run's store where the run's cache keys match.
+    const merged = merging.length
+      ? MergedRollouts.read(
+          merging.map((f) => resolve(f)),
+          dataset.items,
+          scoringIdentity(runConfig, config.endpoints),
+        )
+      : null;
+    const records = merged ? merged.overRecords(openFolder(out)) : openFolder(out);
     const service = createRunService({ ...runnerDeps(io, environment, out, workspaceRoot), records });
     const stored = records.store.run;
     if (stored) {
@@ -62,11 +73,11 @@ export async function train(args: CliArgs, io: CliIo): Promise<number> {
       io.err(`Continuing the run in ${out}.`);
       // Bound to this config's endpoints and prices (on the same hosts), under this command's cap.
       inputChecked(await service.bindRun(stored.id, fresh.endpoints, config.prices));
-      return continueRun({ service, runId: stored.id, out, args, io }, runConfig.budget);
+      return saidMerged(merged, io, await continueRun({ service, runId: stored.id, out, args, io }, runConfig.budget));
     }
     await records.putDataset(dataset);
     const created = inputChecked(await service.createRun(fresh));
     if (!created.ok) throw new ConfigError(created.error.message);
-    return continueRun({ service, runId: created.runId, out, args, io });
+    return saidMerged(merged, io, await continueRun({ service, runId: created.runId, out, args, io }));
   });
 }
