@@ -115,7 +115,9 @@ export interface LookAheadArtifact {
 export interface RidersArtifact {
   /** The gained train items each left-out edit was scored on. */
   gains: string[];
-  /** Per edit: the gains the bundle without it lost (none: a rider). */
+  /** Edits that name a gained item (a word of theirs in its question or answer): their own evidence, not probed. */
+  named?: { index: number; edit: Edit }[];
+  /** Per edit probed: the gains the bundle without it lost (none: a rider). */
   probes: { index: number; edit: Edit; lost: string[] }[];
   /** The riders left out of the bundle (empty: none, or every edit alone was one). */
   dropped: Edit[];

@@ -10,7 +10,7 @@ import { MemoryRunStore } from '../../src/storage/memory-store';
 import type { RidersArtifact } from '../../src/engine/artifacts';
 import { hardWorldDatasetOf, noiseFreeAccuracy, trainSetup, type SeedSetup } from '../support/bench-quality';
 import { generatedItems } from '../support/generated-world';
-import { wrongRuleText } from '../support/rule-world';
+import { ruleText, wrongRuleText } from '../support/rule-world';
 import { GUESSED, RIDER_SIZES, RIDER_SPEC as spec, guessingOptimizer } from '../support/rider-world';
 
 function setup(): SeedSetup {
@@ -31,6 +31,9 @@ describe('a rider that changes nothing', () => {
     const riders = (await store.getArtifact('rider-1', 's0001/riders'))?.value as RidersArtifact;
     expect(riders.dropped.map((e) => e.content)).toEqual([wrongRuleText(GUESSED)]);
     expect(riders.taken).toBe(true);
+    // Only the guess was left out and probed: the right rules name the items they gained (their family).
+    expect(riders.probes.map((p) => p.edit.content)).toEqual([wrongRuleText(GUESSED)]);
+    expect(riders.named!.map((n) => n.edit.content).sort()).toEqual(['amber', 'cobalt', 'dune'].map(ruleText).sort());
   }, 120_000);
 
   it('without the check, rides into the skill and locks its family out', async () => {
