@@ -11,8 +11,8 @@ import { trainSeed } from '../support/bench-quality';
 describe('an undecided gate', () => {
   it('asks for more samples and accepts the fix the run’s samples left in doubt', async () => {
     const store = new MemoryRunStore();
-    const r = await trainSeed('cold-noisier', 5, {}, { store });
-    const gate = (await store.getArtifact('cold-noisier-5', 's0002/gate'))?.value as GateArtifact;
+    const r = await trainSeed('cold-noisier', 2, {}, { store });
+    const gate = (await store.getArtifact('cold-noisier-2', 's0002/gate'))?.value as GateArtifact;
     expect(gate.evidence).toMatchObject({ asked: 'samples', samples: 6 });
     expect(gate.evidence!.before.pBetter).toBeLessThan(0.7);
     expect(gate.evidence!.after.pBetter).toBeGreaterThanOrEqual(0.7);
@@ -22,7 +22,7 @@ describe('an undecided gate', () => {
     expect(gate.cacheHit).toBe(false);
     expect(gate.compared!.calls).toBeGreaterThan(gate.evidence!.calls);
     // Repeats beyond the run's three samples per item were drawn.
-    const rows = await store.listRollouts('cold-noisier-5');
+    const rows = await store.listRollouts('cold-noisier-2');
     expect(rows.some((x) => /^s0002\/gate.*\/r[345]$/.test(x.phase))).toBe(true);
     expect(r.heldOut).toBeGreaterThanOrEqual(0.875);
   }, 120_000);

@@ -25,16 +25,17 @@ describe('a look one step ahead from a plateau', () => {
   }, 120_000);
 
   it('goes on when its check raised the train batch, though it gained less than one item in expectation (issue #43, 3b)', async () => {
-    // A generated world with a noisy target (misses 11 %, guesses 5 %): at its second step the look ahead
-    // answers 0.95 of the train batch right where the candidate answered 0.80 — three items — yet each is
-    // read only a little likely gained (about a quarter of an item in all), so no item was "fixed" and
-    // the extended bundle was dropped for an empty list. The screen found it better: it goes on.
+    // A generated world with a noisy target (guesses 10 %): at its second step the look ahead answers 0.95
+    // of the train batch right where the candidate answered 0.85 — two items — yet each is read only a
+    // little likely gained (about half an item in all), so no item was "fixed" and the extended bundle
+    // was dropped for an empty list. The screen found it better: it goes on. (World 80032 was the case
+    // until the check stopped settling barely plausible losses, issue #40.)
     const store = new MemoryRunStore();
-    const w = generateWorld(80032, 'plateau');
+    const w = generateWorld(80132, 'plateau');
     const { result } = await trainSetup(w.name, generatedSetup(w), w.seed, {}, { store });
     const ahead = (await store.getArtifact(`plateau-${w.seed}`, 's0002/ahead'))?.value as LookAheadArtifact;
     expect(ahead.after!.fixed).toEqual([]);
-    expect([ahead.after!.before.hard, ahead.after!.after.hard]).toEqual([0.8, 0.95]);
+    expect([ahead.after!.before.hard, ahead.after!.after.hard]).toEqual([0.85, 0.95]);
     expect(ahead.expectedGain!).toBeGreaterThan(0);
     expect(ahead.expectedGain!).toBeLessThan(1);
     expect(ahead.taken).toBe(true);

@@ -151,6 +151,14 @@ async function compareOnTrain(ctx: EngineContext, a: TrainPair): Promise<TrainCh
 const SCREEN_LEAD = 0.2;
 
 /**
+ * A screen that looks for regressions settles a loss from this chance (issue #40): the repair reads
+ * the items more likely lost than not, so a loss at 0.05 (both skills passed; the candidate's pass
+ * might be a guess) is not worth a sample on either side — settling those cost the noisy world's
+ * checks a third of their repeats.
+ */
+const LOSSES_FROM = 0.25;
+
+/**
  * A tie's train gains are settled with this many times the run's samples per item: the tie rests
  * on a train item or two, and on an agent that slips one answer in ten three answers cannot tell
  * a gain from a slip (agentic seed 2 stopped at 0.94 with 3, reached 1.00 with 6).
@@ -189,6 +197,7 @@ async function weighOnTrain(ctx: EngineContext, a: TrainPair): Promise<TrainChec
       wave: a.wave,
       scoreAll: a.findRegressions,
       settleLosses: a.findRegressions,
+      lossesFrom: LOSSES_FROM,
       untilWorse: true,
       acceptEarly: true,
     });
