@@ -95,6 +95,8 @@ export interface CheckArtifact extends DeltaSummary {
   /** The item-by-item verdict with its statistics (issue #19; absent in older runs). */
   verdict?: VerdictRecord;
   resampleCalls?: number;
+  /** An undecided screen's extra samples and how its verdict moved (issue #40). */
+  evidence?: EvidenceRecord;
 }
 
 /** A neutral candidate's look one step ahead: what still failed, the edits added, and the extended bundle's check. */
