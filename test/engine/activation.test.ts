@@ -149,4 +149,18 @@ describe('the activation track after a kill', () => {
       await srv.close();
     }
   }, 120_000);
+
+  it('resumes from kills at a second rewrite and its gate with the same outcome', async () => {
+    const srv = await startLlmServer({
+      optimizerHook: (stage, _s, user) =>
+        stage !== 'describe_skill' ? undefined : user.includes('## Rewrites already rejected') ? describerReply(user, 0.99, 0) : { reasoning: 'Broaden it.', description: 'Use for anything.' },
+    });
+    try {
+      const w: World = { server: () => srv, config: { ...SMALL_CONFIG, epochs: 1, activationTrack: true, evalTest: true }, data: worldDataset(60), initialSkill: INITIAL_SKILL, activation };
+      const ref = await referenceRun(w);
+      await killAndResumeAt(w, ref, pointsAfter(ref.writeLog, ['putCall:activation/e01/try2/describe', 'putRollout:activation/e01/try2/gate']));
+    } finally {
+      await srv.close();
+    }
+  }, 120_000);
 });

@@ -15,6 +15,7 @@ import { loadPrompts } from './prompts';
 import { testEndpoint } from './endpoints';
 import { INITIAL_SKILL, SMALL_CONFIG, worldDataset } from './harness';
 import { startLlmServer } from './llm-server';
+import { percentile } from './generated-figures';
 import { agentLoads, shouldLoad, TRIGGER_START_DESCRIPTION, triggerWorldQueries } from './trigger-world';
 
 export const ACTIVATION_WORLDS = ['activation', 'activation-noisy'] as const;
@@ -71,6 +72,7 @@ export function aggregateActivation(results: ActivationSeedResult[]) {
   const mean = (f: (r: ActivationSeedResult) => number) => round(results.reduce((a, r) => a + f(r), 0) / results.length);
   return {
     heldOutMean: mean((r) => r.heldOut),
+    heldOutP10: round(percentile(results.map((r) => r.heldOut), 0.1)),
     heldOutMin: round(Math.min(...results.map((r) => r.heldOut))),
     initialHeldOutMean: mean((r) => r.initialHeldOut),
     trueLiftMean: mean((r) => r.heldOut - r.initialHeldOut),

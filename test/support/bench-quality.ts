@@ -5,7 +5,7 @@
  * `--fresh-seed=N` replays a fresh set): held-out mean, 10th percentile and minimum, runs stuck at their
  * start, A/A runs accepting a step, training target calls per run and to 0.95. The hand-made worlds
  * below are named regression cases: `--world=a,b` runs those, `--named` all of them, each over 8 seeds
- * (`--seeds=N`), and prints one JSON line: held-out accuracy of the best skill per seed, its mean
+ * (`--seeds=N`, from `--first-seed=N`), and prints one JSON line: held-out accuracy of the best skill per seed, its mean
  * and min, training target calls (every target call but the test split's, cache hits excluded),
  * optimizer calls, per-cause counters read from the step artifacts, and the run's lift figures.
  * Held-out is the best skill's accuracy on the test items *without noise* (what the simulated
@@ -401,7 +401,8 @@ export function aggregate(results: SeedResult[]) {
 
 export async function main(argv: string[]): Promise<number> {
   const arg = (name: string) => argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
-  const seeds = Array.from({ length: Number(arg('seeds') ?? 8) }, (_, i) => i + 1);
+  // --first-seed=N: the named worlds on seeds N, N+1, … instead of 1, 2, … (fresh seeds, not the tuned ones).
+  const seeds = Array.from({ length: Number(arg('seeds') ?? 8) }, (_, i) => i + Number(arg('first-seed') ?? 1));
   // The hand-made worlds run when named (--world=a,b) or all at once (--named); the generated sets
   // run by default, and beside named worlds when --generated=N asks for them.
   const all = argv.includes('--named');
