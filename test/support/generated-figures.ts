@@ -49,7 +49,7 @@ export function setFigures(results: readonly WorldResult[]) {
       harmfulAccepts: learn.reduce((n, r) => n + (r.result.harmfulAccepts ?? 0), 0),
       runsWithHarmfulAccept: learn.filter((r) => (r.result.harmfulAccepts ?? 0) > 0).length,
       riderCalls: round(
-        mean(learn.map((r) => (r.result.counters.riderProbeCalls ?? 0) + (r.result.counters.riderCheckCalls ?? 0))),
+        mean(learn.map((r) => (r.result.counters?.riderProbeCalls ?? 0) + (r.result.counters?.riderCheckCalls ?? 0))),
       ),
     },
     aa: {
