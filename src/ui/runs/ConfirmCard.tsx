@@ -35,6 +35,9 @@ export function ConfirmCard({
     setError(null);
     setSaid(null);
     setProgress('Starting…');
+    // A progress event comes through its own port: one that arrives after the answer must not
+    // mark the card busy again (the button stayed disabled after a Stop on a busy machine).
+    let live = true;
     try {
       if (key.trim() && (await handOverConfirmKey(key.trim(), baseURL.trim()))) setKey('');
       // The run's own target settings (temperature, output limit): only the model and its address differ.
@@ -43,7 +46,7 @@ export function ConfirmCard({
         runId,
         { ...settings, baseURL: baseURL.trim(), model: model.trim() },
         proxyCallback((e: RunEventOf) => {
-          if (e.type === 'progress') setProgress(`Scoring ${e.phase}: ${e.done} of ${e.total} test items`);
+          if (live && e.type === 'progress') setProgress(`Scoring ${e.phase}: ${e.done} of ${e.total} test items`);
         }),
       );
       if (r.ok) {
@@ -56,6 +59,7 @@ export function ConfirmCard({
         setSaid('Stopped. The answers so far are kept: confirm again to ask only for the rest.');
       else setError(r.error.message);
     } finally {
+      live = false;
       setProgress(null);
     }
   };
