@@ -134,6 +134,29 @@ export async function createContext(a: {
 }
 
 /**
+ * The run's context under another target (a confirming or gating one, issue #42 item 5): the same
+ * run, store, meter and agent setup; the other target and its port.
+ */
+export function contextUnder(ctx: EngineContext, llm: LlmPort, target: Target): Promise<EngineContext> {
+  return createContext({
+    runId: ctx.runId,
+    config: ctx.config,
+    llm,
+    store: ctx.store,
+    prompts: ctx.prompts,
+    items: [...ctx.items.values()],
+    meter: ctx.meter,
+    signal: ctx.signal,
+    emit: ctx.emit,
+    now: ctx.now,
+    datasetTools: ctx.agent.datasetTools,
+    packageFiles: ctx.agent.packageFiles,
+    environment: ctx.agent.environment,
+    target,
+  });
+}
+
+/**
  * A context for work outside a run (evaluating a skill, turning feedback into edits): its own
  * meter under the config's budget; events go nowhere unless a sink is given.
  */

@@ -9,7 +9,7 @@
 import { isGain } from '../core/verdict/epsilon';
 import type { NoisePolicy } from '../core/verdict/noise';
 import { compare } from './comparator';
-import { createContext, type EngineContext } from './context';
+import { contextUnder, type EngineContext } from './context';
 import type { LlmPort } from './ports';
 import type { Target } from './target-port';
 import type { OthersVerdict, TargetCheck } from './artifacts';
@@ -27,22 +27,7 @@ export async function otherTargetContexts(
 ): Promise<OtherTarget[]> {
   const out: OtherTarget[] = [];
   for (const t of setups) {
-    const other = await createContext({
-      runId: ctx.runId,
-      config: ctx.config,
-      llm: t.llm,
-      store: ctx.store,
-      prompts: ctx.prompts,
-      items: [...ctx.items.values()],
-      meter: ctx.meter,
-      signal: ctx.signal,
-      emit: ctx.emit,
-      now: ctx.now,
-      datasetTools: ctx.agent.datasetTools,
-      packageFiles: ctx.agent.packageFiles,
-      environment: ctx.agent.environment,
-      target: t.target,
-    });
+    const other = await contextUnder(ctx, t.llm, t.target);
     // Its rounds of repeats are the step's round trips too (a step's bound counts them).
     other.verdictRounds = ctx.verdictRounds;
     out.push({ label: t.label, ctx: other });

@@ -5,7 +5,7 @@
  * of its own (`confirm/<n>/best`), its calls counted and capped with the run's — and the lifts
  * are read side by side for a ranking flip (core/verdict/transfer.ts).
  */
-import { createContext, type EngineContext } from '../context';
+import { contextUnder, type EngineContext } from '../context';
 import type { TransferSetup } from '../session';
 import type { RunState, RunSummary, TestReport, TransferReport, TransferTarget } from '../types';
 import { shownLift } from '../../core/verdict/lift';
@@ -35,22 +35,7 @@ export async function confirmTransfer(
   const targets: TransferTarget[] = [trained];
   // One target after another: each has the whole of its own concurrency, and the run's meter counts them all.
   for (const [i, c] of setup.confirm.entries()) {
-    const other = await createContext({
-      runId: ctx.runId,
-      config: ctx.config,
-      llm: c.llm,
-      store: ctx.store,
-      prompts: ctx.prompts,
-      items: [...ctx.items.values()],
-      meter: ctx.meter,
-      signal: ctx.signal,
-      emit: ctx.emit,
-      now: ctx.now,
-      datasetTools: ctx.agent.datasetTools,
-      packageFiles: ctx.agent.packageFiles,
-      environment: ctx.agent.environment,
-      target: c.target,
-    });
+    const other = await contextUnder(ctx, c.llm, c.target);
     targets.push(await confirmOn(other, state, c.label, `confirm/${i + 1}`, testIds));
   }
   return transferReportOf(ctx, targets);
