@@ -4,23 +4,15 @@
  * a number and every verdict one we know, or the row is left out; a malformed credit reads as none.
  */
 import { isNum } from './html';
-import type { SectionVerdict } from '../verdict/section-credit';
+import type { SectionCredit, SectionVerdict } from '../verdict/section-credit';
 
 const VERDICTS: readonly SectionVerdict[] = ['helps', 'harms', 'nil', 'kept'];
 
-export interface CreditRow {
-  title: string;
-  startLine: number;
-  endLine: number;
-  /** Pass^1 (as a share) keeping the section adds, with its interval; null when it was not masked. */
-  effect: number | null;
-  low: number | null;
-  high: number | null;
-  verdict: SectionVerdict;
-  tokens: number;
-  costUsd: number | null;
-  liftPerCent: number | null;
-}
+/** A section's credit as the report shows it: the engine's fields, read back from a stored summary. */
+export type CreditRow = Pick<
+  SectionCredit,
+  'title' | 'startLine' | 'endLine' | 'effect' | 'low' | 'high' | 'verdict' | 'tokens' | 'costUsd' | 'liftPerCent'
+>;
 
 export type ReadCredit =
   | {

@@ -5,10 +5,9 @@
  * Skill screen puts to the gate. Read through core/report/section-credit-read.ts (an imported run's
  * summary may hold anything).
  */
-import { readSectionCredit, signedPoints as points, CREDIT_VERDICT_TEXT } from '../../core/report/section-credit-read';
+import { readSectionCredit, signedPoints as points } from '../../core/report/section-credit-read';
+import { creditUsd as usd, SectionEffect } from '../skill/SectionEffect';
 import { Card } from '../common/Field';
-
-const usd = (v: number | null) => (v === null ? 'no price set' : `$${v.toFixed(6)}`);
 
 export function SectionCreditCard({ credit }: { credit: unknown }) {
   const c = readSectionCredit(credit);
@@ -31,21 +30,7 @@ export function SectionCreditCard({ credit }: { credit: unknown }) {
       <ul className="credit-list" aria-label="Section effects of the best skill">
         {c.rows.map((s) => (
           <li key={`${s.startLine}-${s.title}`}>
-            <span className={`blame-key credit-key-${s.verdict}`} aria-hidden="true" />
-            <strong>{s.title}</strong>{' '}
-            <span className="muted">
-              lines {s.startLine}–{s.endLine}
-            </span>
-            <div>
-              {s.effect === null
-                ? 'not measured'
-                : `${points(s.effect)} points [${points(s.low!)}, ${points(s.high!)}]`}{' '}
-              — {CREDIT_VERDICT_TEXT[s.verdict]}
-            </div>
-            <div className="small muted">
-              {Math.round(s.tokens)} tokens per task, {usd(s.costUsd)}
-              {s.liftPerCent !== null && `; ${points(s.liftPerCent)} points per added cent`}
-            </div>
+            <SectionEffect s={s} />
           </li>
         ))}
       </ul>

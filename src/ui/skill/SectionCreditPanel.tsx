@@ -7,9 +7,8 @@ import type { SectionCreditOutput, SectionDropOutput } from '../../worker/api-ty
 import { Alert, Card, NumberField } from '../common/Field';
 import { ProposedVersion } from './ProposedVersion';
 import { dropWhy } from '../../core/verdict/no-worse';
-import { creditMarks, effectText, points, VERDICT_TEXT, type CreditMark } from './credit-marks';
-
-const usd = (v: number | null) => (v === null ? 'no price set' : `$${v.toFixed(6)}`);
+import { creditMarks, points, type CreditMark } from './credit-marks';
+import { creditUsd as usd, SectionEffect } from './SectionEffect';
 
 /** What the panel asks the worker with: the skill as edited, the run settings and the chosen dataset. */
 function request(datasetId: string) {
@@ -108,18 +107,7 @@ export function SectionCreditPanel({ onMarks }: { onMarks: (marks: CreditMark[] 
           <ul className="credit-list" aria-label="Section effects">
             {r.sections.map((s) => (
               <li key={s.index}>
-                <span className={`blame-key credit-key-${s.verdict}`} aria-hidden="true" />
-                <strong>{s.title}</strong>{' '}
-                <span className="muted">
-                  lines {s.startLine}–{s.endLine}
-                </span>
-                <div>
-                  {effectText(s)} — {VERDICT_TEXT[s.verdict]}
-                </div>
-                <div className="small muted">
-                  {Math.round(s.tokens)} tokens per task, {usd(s.costUsd)}
-                  {s.liftPerCent !== null && `; ${points(s.liftPerCent)} points per added cent`}
-                </div>
+                <SectionEffect s={s} />
               </li>
             ))}
           </ul>

@@ -19,7 +19,7 @@ export interface CreditMark {
 export { signedPoints as points, CREDIT_VERDICT_TEXT as VERDICT_TEXT } from '../../core/report/section-credit-read';
 
 /** The effect and its interval, as the page and the hover write it. */
-export function effectText(s: SectionCredit): string {
+export function effectText(s: Pick<SectionCredit, 'effect' | 'low' | 'high'>): string {
   if (s.effect === null) return 'not measured';
   return `${points(s.effect)} points [${points(s.low!)}, ${points(s.high!)}]`;
 }
