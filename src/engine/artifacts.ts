@@ -95,6 +95,8 @@ export interface CheckArtifact extends DeltaSummary {
   /** The item-by-item verdict with its statistics (issue #19; absent in older runs). */
   verdict?: VerdictRecord;
   resampleCalls?: number;
+  /** An undecided screen's extra samples and how its verdict moved (issue #40). */
+  evidence?: EvidenceRecord;
 }
 
 /** A neutral candidate's look one step ahead: what still failed, the edits added, and the extended bundle's check. */
@@ -206,6 +208,8 @@ export interface GateArtifact {
   action: string;
   /** The train check rejected the candidate: validation was not spent on it. */
   skippedByCheck: boolean;
+  /** The candidate was the current skill (its edits applied to nothing): rejected without a validation call (issue #40). */
+  unchanged?: boolean;
   /** Older runs: both skills' scores on the items both scored, when rows had errored. */
   commonItems?: { current: number; candidate: number; n: number } | null;
   /** Both skills' settled gate scores on the items both were scored on, the gain, and the calls (issue #19). */

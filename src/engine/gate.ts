@@ -23,6 +23,7 @@ import {
   isAccept,
   type GateDecision,
   type GateMetric,
+  type GateState,
 } from '../core/verdict/gate';
 import { judgeByRule, type GateRuleVerdict } from '../core/verdict/gate-rules';
 import { resamples, type NoisePolicy } from '../core/verdict/noise';
@@ -216,6 +217,12 @@ export function judge(
   }
   const rule = outcome === 'none' ? null : gateRuleVerdict(c, { pairs: cmp.pairs, margin: o.margin, metric: o.metric });
   return { outcome, tieBreak, rule };
+}
+
+/** The gate's answer to a candidate that is the skill it would replace: rejected, nothing measured. */
+export function unchangedCandidate(state: GateState): GatedCandidate {
+  const decision: GateDecision = { action: 'reject', state };
+  return { decision, selection: null, verdict: null, compared: null, tieBreak: null, rule: null, units: {} };
 }
 
 /**

@@ -167,7 +167,8 @@ export async function compareOnSelection(
       scoreAll: !!o.allowTie || !earlyStop,
       settleAll: !!o.allowTie,
       // A tie is taken only with no item likely lost: a first answer that slipped is asked again.
-      settleLosses: !!o.allowTie,
+      // Only while not yet sure: a sure gain accepts without a tie (issue #40: samples bought after that decide nothing).
+      settleLosses: o.allowTie ? 'tie' : false,
     },
   });
   const score = firstSampleScore(cmp.candRows, ids.length, cmp.complete);

@@ -62,8 +62,14 @@ export interface WeighOptions extends SkillPair {
    * then measured, not guessed; a train check does (its answers are not needed again).
    */
   acceptEarly?: boolean;
-  /** Before stopping, ask again where a loss is plausible but not sure (a repair reads what was lost). */
-  settleLosses?: boolean;
+  /**
+   * Before stopping, ask again where a loss is plausible but not sure: always (a repair reads what was
+   * lost), or `'tie'` only while the verdict is not yet sure (a tie is taken only with no item likely
+   * lost; an accept on a sure gain takes no tie, and its losses are already in its P(better)).
+   */
+  settleLosses?: boolean | 'tie';
+  /** A loss is settled from this chance (default PLAUSIBLE): a screen's repair reads only the likelier ones. */
+  lossesFrom?: number;
   /**
    * Stop as soon as the candidate is surely worse (P(worse) ≥ 0.99), its losses as they stand: a
    * screen need not wait until even the luckiest answers to come could not save it, and a bundle that
@@ -204,10 +210,11 @@ export async function weighSkills(ctx: EngineContext, o: WeighOptions): Promise<
   // Sure: stop. Hopeless: stop too — but first samples on every item when all must be scored, and
   // repeats on every plausible change when they must be settled.
   const samplesLeft = (id: string) => tallyOf(ref.get(id)).n < max || tallyOf(cand.get(id)).n < max;
-  const open = (p: number) => p >= PLAUSIBLE && p < SURE;
+  const open = (p: number) => p >= (o.lossesFrom ?? PLAUSIBLE) && p < SURE;
+  const losses = () => o.settleLosses === true || (o.settleLosses === 'tie' && !!last && measure(last) < o.accept);
   // A plausible loss the repair would read, or a likely gain an accept rests on, still open while samples last.
   const unsettled = (x: ItemChange & { itemId: string }, gains = true) =>
-    ((!!o.settleLosses && open(x.down)) ||
+    ((losses() && open(x.down)) ||
       (gains && !!o.settleGains && x.up >= (o.gainsFrom ?? 0.5) && x.up < (o.gainsSure ?? SURE))) &&
     samplesLeft(x.itemId);
   // Gains need settling only on the way to "sure"; a hopeless verdict leaves them.

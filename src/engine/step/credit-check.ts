@@ -8,7 +8,7 @@
  */
 import { isGain, isTie } from '../../core/verdict/epsilon';
 import { isPass, type ItemDelta } from '../../core/verdict/credit';
-import type { NoisePolicy } from '../../core/verdict/noise';
+import { resamples, type NoisePolicy } from '../../core/verdict/noise';
 import type { PairedVerdict } from '../../core/verdict/paired-verdict';
 import { compareSkills, type FlipUnits } from '../verdict';
 import { weighSkills } from '../weigh';
@@ -24,7 +24,8 @@ import { callOptimizer, checkErrorRate } from '../optimizer-call';
 import { okRows, rolloutPhase } from '../rollout';
 import { describeEdit, pickIndices } from './rank-edits';
 import type { RolloutRow } from '../types';
-import type { BlameProbe, CheckArtifact, DeltaSummary, VerdictRecord } from '../artifacts';
+import type { BlameProbe, CheckArtifact, DeltaSummary, EvidenceRecord, VerdictRecord } from '../artifacts';
+import { EVIDENCE_SAMPLES } from '../gate';
 import { withoutEdit } from '../../core/skill/edits';
 
 export interface TrainCheck {
@@ -43,6 +44,8 @@ export interface TrainCheck {
   confirmed?: boolean;
   /** Posterior verdicts: each item's chance of having been gained and lost (a tie pools them with validation's). */
   changes?: ItemShift[];
+  /** An undecided screen's extra samples (issue #40); absent when it decided on the run's samples. */
+  evidence?: EvidenceRecord;
   /** The item-by-item verdict (settled where the target is noisy), and the repeated samples it drew. */
   verdict?: PairedVerdict;
   resampleCalls?: number;
@@ -151,6 +154,14 @@ async function compareOnTrain(ctx: EngineContext, a: TrainPair): Promise<TrainCh
 const SCREEN_LEAD = 0.2;
 
 /**
+ * A screen that looks for regressions settles a loss from this chance (issue #40): the repair reads
+ * the items more likely lost than not, so a loss at 0.05 (both skills passed; the candidate's pass
+ * might be a guess) is not worth a sample on either side — settling those cost the noisy world's
+ * checks a third of their repeats.
+ */
+const LOSSES_FROM = 0.25;
+
+/**
  * A tie's train gains are settled with this many times the run's samples per item: the tie rests
  * on a train item or two, and on an agent that slips one answer in ten three answers cannot tell
  * a gain from a slip (agentic seed 2 stopped at 0.94 with 3, reached 1.00 with 6).
@@ -172,8 +183,9 @@ const TIE_GAINS = { gainsFrom: 0.05, gainsSure: 0.99 };
  * regressions, every item is scored first (the repair reads the items more likely lost than not).
  */
 async function weighOnTrain(ctx: EngineContext, a: TrainPair): Promise<TrainCheck> {
-  const weigh = (accept: number, cautious = false) =>
+  const weigh = (accept: number, cautious = false, samples?: number) =>
     weighSkills(ctx, {
+      ...(samples ? { samples } : {}),
       // A tie's accept rests on this verdict: the candidate may have changed nothing, as the gate's may.
       ...(cautious ? { samples: TIE_SAMPLES * a.policy.maxSamples, ...TIE_GAINS, neutral: true } : {}),
       noise: cautious ? 'cautious' : 'estimate',
@@ -189,10 +201,31 @@ async function weighOnTrain(ctx: EngineContext, a: TrainPair): Promise<TrainChec
       wave: a.wave,
       scoreAll: a.findRegressions,
       settleLosses: a.findRegressions,
+      lossesFrom: LOSSES_FROM,
       untilWorse: true,
       acceptEarly: true,
     });
-  const check = trainCheckOf(ctx, await weigh(SCREEN_LEAD));
+  let check = trainCheckOf(ctx, await weigh(SCREEN_LEAD));
+  const first = check.verdict!.posterior!;
+  if (!check.improved && undecidedScreen(first) && resamples(a.policy)) {
+    // Undecided on the run's samples: the same screen weighed on with more (its samples so far count).
+    const samples = EVIDENCE_SAMPLES * a.policy.maxSamples;
+    const more = trainCheckOf(ctx, await weigh(SCREEN_LEAD, false, samples));
+    const after = more.verdict!.posterior!;
+    check = {
+      ...more,
+      calls: check.calls + more.calls,
+      resampleCalls: (check.resampleCalls ?? 0) + (more.resampleCalls ?? 0),
+      units: { ...check.units, ...more.units },
+      evidence: {
+        asked: 'samples',
+        samples,
+        calls: more.calls,
+        before: { pBetter: first.pBetter, pWorse: first.pWorse },
+        after: { pBetter: after.pBetter, pWorse: after.pWorse },
+      },
+    };
+  }
   // Only a tie-break needs more: the same verdict, weighed on (its samples so far count) to the gate's confidence.
   check.confirmStrict = async () => {
     if (check.confirmed) return check.strict;
@@ -204,6 +237,21 @@ async function weighOnTrain(ctx: EngineContext, a: TrainPair): Promise<TrainChec
   };
   return check;
 }
+
+/**
+ * An undecided screen (issue #40): short of its lead, yet "better" plausible and "worse" no likelier
+ * than not. On a target that misses one answer in five, a fix worth a family is a train item or two
+ * of twenty, and a slip elsewhere on three answers leaves "worse" about as likely as "better":
+ * cold-noisier ended at 0.75–0.875 on seeds whose last useful proposals the screen refused so (the
+ * truly neutral candidates of its runs read 0.12 at most; the A/A world's reach 0.24, and more
+ * samples bring them down).
+ */
+export function undecidedScreen(p: { pBetter: number; pWorse: number }): boolean {
+  return p.pBetter >= SCREEN_UNDECIDED_FROM && p.pBetter - p.pWorse < SCREEN_LEAD && p.pWorse <= 0.5;
+}
+
+/** Below this chance of "better" a screen has said no. */
+const SCREEN_UNDECIDED_FROM = 0.15;
 
 function trainCheckOf(ctx: EngineContext, cmp: Awaited<ReturnType<typeof weighSkills>>): TrainCheck {
   const v = cmp.verdict;
@@ -376,6 +424,7 @@ export function checkArtifact(check: TrainCheck): CheckArtifact {
     strict: check.strict,
     calls: check.calls,
     ...(v ? { verdict: verdictRecord(v), resampleCalls: check.resampleCalls ?? 0 } : {}),
+    ...(check.evidence ? { evidence: check.evidence } : {}),
   };
 }
 

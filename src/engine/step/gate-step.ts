@@ -8,7 +8,8 @@ import type { Edit } from '../../core/skill/edits';
 import { nextPending } from '../../core/verdict/credit';
 import { skillHash } from '../../core/basics/hash';
 import type { Candidate } from './candidate';
-import { gateCandidate } from '../gate';
+import { gateCandidate, unchangedCandidate } from '../gate';
+import { sameSkill } from '../validation-score';
 import { checkArtifact, verdictRecord } from './credit-check';
 import type { StageTimer } from '../context';
 import type { TrainSession } from '../session';
@@ -62,17 +63,22 @@ export async function gateStep(session: TrainSession, s: Scoring, a: GateStepInp
 
   session.stage('gate', a.step, a.epoch);
   const origin = originKey({ kind: 'step', step: a.step });
-  const gated = await timer.time('gate', () =>
-    gateCandidate(ctx, s, data, {
-      phase: `${key}/gate`,
-      against: 'current',
-      candidate,
-      origin,
-      step: a.step,
-      check: cand.check,
-      policy: a.policy,
-    }),
-  );
+  // Edits that applied to nothing leave the current skill: it cannot beat itself, and no validation
+  // call is spent to say so (issue #40: the noisy world paid a full gate for it after saturation).
+  const unchanged = sameSkill(candidate, current);
+  const gated = unchanged
+    ? unchangedCandidate(s.gate)
+    : await timer.time('gate', () =>
+        gateCandidate(ctx, s, data, {
+          phase: `${key}/gate`,
+          against: 'current',
+          candidate,
+          origin,
+          step: a.step,
+          check: cand.check,
+          policy: a.policy,
+        }),
+      );
   const decision = gated.decision;
   // A tie-break weighed the train check on: its artifact says what it found.
   if (cand.check?.confirmed) await putStepArtifact(ctx, key, 'check', checkArtifact(cand.check));
@@ -87,7 +93,8 @@ export async function gateStep(session: TrainSession, s: Scoring, a: GateStepInp
     gateScore: gateScoreValue,
     mustBeat: c.useGate ? s.gate.currentScore : null,
     action: decision.action,
-    skippedByCheck: g === null,
+    skippedByCheck: g === null && !unchanged,
+    ...(unchanged ? { unchanged: true } : {}),
     compared: gated.compared,
     verdict: gated.verdict ? verdictRecord(gated.verdict) : null,
     flipUpper: a.policy.flipUpper,
