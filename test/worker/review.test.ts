@@ -68,7 +68,8 @@ describe('review edits before the gate', () => {
     const step2 = await tab.remote.getStepDetail(runId, 2);
     if (!step2.ok) throw new Error(step2.error.message);
     expect(step2.detail.step.action).toBe('reject');
-    expect(step2.detail.step.selectionCacheHit).toBe(true);
+    // The current skill cannot beat itself: refused without a validation call (issue #40).
+    expect(step2.detail.step).toMatchObject({ selectionCacheHit: false, candidateGateScore: null });
     tab.close();
   });
 
@@ -79,12 +80,21 @@ describe('review edits before the gate', () => {
     server().set({ harmfulRate: 0, faults: [{ kind: '500', stage: 'reflect_failure', times: 4 }] });
     const url = server().url;
     const tab = await openTab();
-    const runId = await newRun(tab.remote, url, { epochs: 1, reviewEdits: true, trainCheck: false, maxErrorRate: 1, optimizerConcurrency: 1 });
+    const runId = await newRun(tab.remote, url, {
+      epochs: 1,
+      reviewEdits: true,
+      trainCheck: false,
+      maxErrorRate: 1,
+      optimizerConcurrency: 1,
+    });
     await tab.remote.setKeys({ target: 'k', optimizer: 'k', hosts: { target: url, optimizer: url } }, false);
     expect(await tab.remote.startRun(runId)).toMatchObject({ ok: true, status: 'paused', reasonKind: 'review' });
     const before = await tab.remote.getReview(runId);
     if (!before.ok) throw new Error(before.error.message);
-    expect(await tab.remote.submitReview(runId, 1, [0], before.request.proposal ?? null)).toMatchObject({ ok: true, approved: 1 });
+    expect(await tab.remote.submitReview(runId, 1, [0], before.request.proposal ?? null)).toMatchObject({
+      ok: true,
+      approved: 1,
+    });
     server().set({ faults: [] });
     const again = await tab.remote.startRun(runId);
     expect(again).toMatchObject({ ok: true, status: 'paused', reasonKind: 'review' });
@@ -92,7 +102,9 @@ describe('review edits before the gate', () => {
     // A panel still showing the old proposal cannot decide the new one (issue #28 LOW).
     const stale = await tab.remote.submitReview(runId, 1, [0], before.request.proposal ?? null);
     expect(stale).toMatchObject({ ok: false });
-    expect(!stale.ok && stale.error.message).toMatch(/Step 1's proposal changed since it was shown: review the new one/);
+    expect(!stale.ok && stale.error.message).toMatch(
+      /Step 1's proposal changed since it was shown: review the new one/,
+    );
     const after = await tab.remote.getReview(runId);
     if (!after.ok) throw new Error(after.error.message);
     expect(after.step).toBe(1);
@@ -114,7 +126,12 @@ describe('review edits before the gate', () => {
     server().set({ harmfulRate: 0 });
     const url = server().url;
     const tab = await openTab();
-    const runId = await newRun(tab.remote, url, { epochs: 1, reviewEdits: true, updateMode: 'rewrite', trainCheck: false });
+    const runId = await newRun(tab.remote, url, {
+      epochs: 1,
+      reviewEdits: true,
+      updateMode: 'rewrite',
+      trainCheck: false,
+    });
     await tab.remote.setKeys({ target: 'k', optimizer: 'k', hosts: { target: url, optimizer: url } }, false);
     expect(await tab.remote.startRun(runId)).toMatchObject({ ok: true, status: 'paused', reasonKind: 'review' });
     const r = await tab.remote.getReview(runId);
@@ -128,7 +145,8 @@ describe('review edits before the gate', () => {
     await tab.remote.startRun(runId);
     const step1 = await tab.remote.getStepDetail(runId, 1);
     if (!step1.ok) throw new Error(step1.error.message);
-    expect(step1.detail.step).toMatchObject({ action: 'reject', selectionCacheHit: true });
+    // Nothing approved leaves the current skill: refused without a validation call (issue #40).
+    expect(step1.detail.step).toMatchObject({ action: 'reject', selectionCacheHit: false, candidateGateScore: null });
     // The inspector shows what was gated: the skill the step started from, not the vetoed rewrite.
     expect(step1.detail.candidateSkill).toBe(r.request.skillBefore);
     tab.close();
