@@ -26,3 +26,11 @@ export function capabilitiesOf(cfg: {
 export function learnCapabilities(caps: Capabilities): void {
   learned.set(keyOf(caps), caps);
 }
+
+/**
+ * Forget what this realm learned of every model at `baseURL`: another server now answers there (a
+ * port the system handed out again).
+ */
+export function forgetCapabilities(baseURL: string): void {
+  for (const key of [...learned.keys()]) if (key.startsWith(`${baseURL}|`)) learned.delete(key);
+}

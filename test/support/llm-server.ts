@@ -19,6 +19,7 @@ import { simulatedUserReply, type UserSimulatorKind } from './simulated-user';
 import { harnessTurn, housekeepingOf, housekeepingReply, optimizerTaskOf, skillToLoad, textOf } from './harness-agent';
 import { chatOfResponses, reasoningLedger, responseOfChat, writeResponseEvents, type ResponsesBody } from './responses-route';
 import { capabilityRefusal, type CapabilityOptions, type CapabilityRequest } from './capability-rules';
+import { forgetCapabilities } from '../../src/llm/learned-capabilities';
 
 export type FaultKind = '429' | '500' | '401' | 'timeout' | 'malformed' | 'empty' | 'drop' | 'truncated' | 'filtered' | 'refusal' | 'bad_param' | 'length_empty';
 
@@ -572,6 +573,9 @@ export async function startLlmServer(partial: Partial<ServerOptions> = {}): Prom
   });
   await new Promise<void>((resolve) => server.listen(options.port, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
+  // Test files share one realm (isolate: false): a port handed out again must not inherit what an
+  // earlier server on it taught the clients (a refusal adapted there, e.g. effort none beside tools).
+  if (!options.port) forgetCapabilities(`http://127.0.0.1:${port}/v1`);
   return {
     url: `http://127.0.0.1:${port}/v1`,
     port,
