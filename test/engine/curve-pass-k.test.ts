@@ -1,0 +1,74 @@
+// pass^k on the learning curve (issue #43, `curvePassK`), through the real SDK against the test server.
+// A deterministic target answers every try alike: each point's pass^k is its pass^1, no item flips.
+// A target that fails one known validation item on its second try and passes it on the others gives
+// exact figures: with k = 3 that item's tries are pass, fail, pass — pass^1 2/3, pass^3 0, one flip —
+// so a complete point over N items has pass^1 = score − 1/(3N), pass^3 = score − 1/N, flip rate 1/N.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sharedLlmServer } from '../support/shared-server';
+import { startLlmServer, type LlmTestServer } from '../support/llm-server';
+import { trainOnce, worldDataset } from '../support/harness';
+import { curveMarks } from '../../src/engine/curve-marks';
+import { learningCurve, type CurvePoint } from '../../src/core/report/learning-curve';
+
+const server = sharedLlmServer();
+const data = worldDataset();
+const N = data.splits.val.length;
+const ON = { epochs: 2, curvePassK: true, testRepeats: 3, evalTest: false };
+
+async function curveOf(url: string, config: object, runId: string): Promise<CurvePoint[]> {
+  const { outcome, store } = await trainOnce({ url, runId, data, config });
+  expect(outcome.status).toBe('completed');
+  return learningCurve(curveMarks((await store.loadState(runId))!, await store.getSteps(runId)));
+}
+
+describe('pass^k on the learning curve', () => {
+  it('equals pass^1 with no flip on a deterministic target, on every point validation scored', async () => {
+    const curve = await curveOf(server().url, ON, 'steady');
+    const scored = curve.filter((p) => p.score !== null);
+    expect(scored.filter((p) => p.kind !== 'baseline').length).toBeGreaterThan(0);
+    for (const p of scored) {
+      expect(p.passK, p.label).toMatchObject({ k: 3, flipRate: 0, items: p.n, short: 0 });
+      expect(p.passK!.passAtK, p.label).toBe(p.passK!.passAt1);
+      // The hard gate's score is the first try's pass rate: on a steady target, every try's.
+      expect(p.passK!.passAt1, p.label).toBeCloseTo(p.score!, 12);
+    }
+    expect(curve.filter((p) => p.score === null).every((p) => p.passK === null)).toBe(true);
+  }, 120_000);
+
+  it('is absent when the run did not ask for it: the points carry pass^1 only', async () => {
+    const curve = await curveOf(server().url, { ...ON, curvePassK: false }, 'plain');
+    expect(curve.length).toBeGreaterThan(1);
+    expect(curve.every((p) => p.passK === null)).toBe(true);
+  }, 120_000);
+});
+
+describe('pass^k on a target that flips one known item', () => {
+  let flaky: LlmTestServer;
+  const item = data.items.find((i) => i.id === data.splits.val[0])!;
+  beforeAll(async () => {
+    // Tries of one prompt (one skill on the item), counted: the second fails, the others pass.
+    const tries = new Map<string, number>();
+    flaky = await startLlmServer({
+      modelHook: (model, system, user) => {
+        if (model !== 'sim-target' || !user.includes(item.question)) return undefined;
+        const n = tries.get(system) ?? 0;
+        tries.set(system, n + 1);
+        return n === 1 ? 'unknown' : item.answers[0];
+      },
+    });
+  });
+  afterAll(() => flaky.close());
+
+  it('gives each complete point exactly pass^1 = score − 1/(3N), pass^3 = score − 1/N and a flip rate of 1/N', async () => {
+    const curve = await curveOf(flaky.url, ON, 'flips');
+    const complete = curve.filter((p) => p.passK && p.n === N && p.complete);
+    expect(complete[0].kind).toBe('baseline');
+    expect(complete.length).toBeGreaterThan(2);
+    for (const p of complete) {
+      expect(p.passK, p.label).toMatchObject({ k: 3, items: N, short: 0 });
+      expect(p.passK!.passAt1, p.label).toBeCloseTo(p.score! - 1 / (3 * N), 12);
+      expect(p.passK!.passAtK, p.label).toBeCloseTo(p.score! - 1 / N, 12);
+      expect(p.passK!.flipRate, p.label).toBeCloseTo(1 / N, 12);
+    }
+  }, 120_000);
+});
