@@ -59,7 +59,7 @@ describe('pass^k on a target that flips one known item', () => {
   });
   afterAll(() => flaky.close());
 
-  it('gives each complete point exactly pass^1 = score − 1/(3N), pass^3 = score − 1/N and a flip rate of 1/N', async () => {
+  it('gives a complete point exactly pass^1 = score − 1/(3N), pass^3 = score − 1/N, flip rate 1/N', async () => {
     const curve = await curveOf(flaky.url, ON, 'flips');
     const complete = curve.filter((p) => p.passK && p.n === N && p.complete);
     expect(complete[0].kind).toBe('baseline');
