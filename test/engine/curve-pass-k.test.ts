@@ -3,10 +3,12 @@
 // A target that fails one known validation item on its second try and passes it on the others gives
 // exact figures: with k = 3 that item's tries are pass, fail, pass — pass^1 2/3, pass^3 0, one flip —
 // so a complete point over N items has pass^1 = score − 1/(3N), pass^3 = score − 1/N, flip rate 1/N.
+import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedLlmServer } from '../support/shared-server';
 import { startLlmServer, type LlmTestServer } from '../support/llm-server';
-import { trainOnce, worldDataset } from '../support/harness';
+import { INITIAL_SKILL, SMALL_CONFIG, trainOnce, worldDataset } from '../support/harness';
+import { killAndResumeAt, pointsAfter, referenceRun, type World } from '../support/resume-harness';
 import { curveMarks } from '../../src/engine/curve-marks';
 import { learningCurve, type CurvePoint } from '../../src/core/report/learning-curve';
 
@@ -33,6 +35,20 @@ describe('pass^k on the learning curve', () => {
       expect(p.passK!.passAt1, p.label).toBeCloseTo(p.score!, 12);
     }
     expect(curve.filter((p) => p.score === null).every((p) => p.passK === null)).toBe(true);
+  }, 120_000);
+
+  it('is the same after kills and resumes, in the middle of a point’s tries included', async () => {
+    const w: World = {
+      server,
+      config: { ...SMALL_CONFIG, ...ON, slowUpdateGated: true },
+      data: worldDataset(60),
+      initialSkill: INITIAL_SKILL,
+    };
+    const ref = await referenceRun(w);
+    const tried = ref.reference.curve.filter((p) => p.passK);
+    expect(tried.map((p) => p.kind)).toEqual(expect.arrayContaining(['baseline', 'step', 'epoch']));
+    const kinds = ['putRollout:baseline/curve/r1', 'putRollout:/curve/r2', 'putStep:2', 'putRollout:e02/curve/r1'];
+    await killAndResumeAt(w, ref, pointsAfter(ref.writeLog, kinds));
   }, 120_000);
 
   it('is absent when the run did not ask for it: the points carry pass^1 only', async () => {
