@@ -3,6 +3,7 @@
 // A target that fails one known validation item on its second try and passes it on the others gives
 // exact figures: with k = 3 that item's tries are pass, fail, pass — pass^1 2/3, pass^3 0, one flip —
 // so a complete point over N items has pass^1 = score − 1/(3N), pass^3 = score − 1/N, flip rate 1/N.
+// An agent's points are tried three times by default (its test tries), each try a whole trajectory.
 import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedLlmServer } from '../support/shared-server';
@@ -11,6 +12,16 @@ import { INITIAL_SKILL, SMALL_CONFIG, trainOnce, worldDataset } from '../support
 import { killAndResumeAt, pointsAfter, referenceRun, type World } from '../support/resume-harness';
 import { curveMarks } from '../../src/engine/curve-marks';
 import { learningCurve, type CurvePoint } from '../../src/core/report/learning-curve';
+import {
+  DOUBLE,
+  LOOKUP,
+  UNITS_REFERENCE,
+  toolWorldFile,
+  toolWorldOptimizer,
+  toolWorldPolicy,
+} from '../support/tool-world';
+import { bundlePackage } from '../../src/core/skill/skill-package';
+import { importDatasetText } from '../../src/core/dataset/dataset-import';
 
 const server = sharedLlmServer();
 const data = worldDataset();
@@ -86,5 +97,45 @@ describe('pass^k on a target that flips one known item', () => {
       expect(p.passK!.passAtK, p.label).toBeCloseTo(p.score! - 1 / N, 12);
       expect(p.passK!.flipRate, p.label).toBeCloseTo(1 / N, 12);
     }
+  }, 120_000);
+});
+
+describe('pass^k on an agent’s learning curve', () => {
+  let agents: LlmTestServer;
+  beforeAll(async () => {
+    agents = await startLlmServer({ agentPolicy: toolWorldPolicy, optimizerHook: toolWorldOptimizer });
+  });
+  afterAll(() => agents.close());
+
+  it('tries each point three times by default (an agent’s test tries), every try a whole trajectory', async () => {
+    const r = importDatasetText(toolWorldFile(40));
+    if (!r.ok) throw new Error(JSON.stringify(r.problems));
+    const tools = { items: r.dataset.items, splits: r.dataset.splits, tools: r.dataset.tools };
+    const { outcome, store, runId } = await trainOnce({
+      url: agents.url,
+      runId: 'agent',
+      data: tools,
+      initialSkill: bundlePackage(`# Parts\n\nAnswer with the part's name or weight.\n\n${LOOKUP}\n${DOUBLE}\n`, [
+        { path: 'references/units.md', text: UNITS_REFERENCE },
+      ]),
+      config: {
+        epochs: 1,
+        batchSize: 12,
+        minibatchSize: 4,
+        maxTurns: 4,
+        referencesOnDemand: true,
+        curvePassK: true,
+        evalTest: false,
+      },
+    });
+    expect(outcome.status).toBe('completed');
+    const curve = learningCurve(curveMarks((await store.loadState(runId))!, await store.getSteps(runId)));
+    const scored = curve.filter((p) => p.score !== null);
+    expect(scored.length).toBeGreaterThan(1);
+    // The tool world's agents answer alike on every try: pass^3 is pass^1, no item flips.
+    for (const p of scored) expect(p.passK, p.label).toMatchObject({ k: 3, flipRate: 0, passAtK: p.passK!.passAt1 });
+    const tries = (await store.listRollouts(runId)).filter((x) => /\/curve\/r[12]$/.test(x.phase));
+    expect(tries.some((x) => x.phase === 'baseline/curve/r2')).toBe(true);
+    expect(tries.every((x) => x.trajectory?.length)).toBe(true);
   }, 120_000);
 });
