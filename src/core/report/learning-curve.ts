@@ -144,48 +144,52 @@ export function wellFormedPassK(v: unknown): PassK | null {
 /** The curve from a run's marks, in the order they happened, with intervals and the best so far. */
 export function learningCurve(marks: readonly unknown[]): CurvePoint[] {
   let best = -Infinity;
-  return marks
-    .filter(isWellFormedMark)
-    .sort((a, b) => order(a) - order(b))
-    .map((m): CurvePoint => {
-      // A gate that stopped before its first item (the candidate could not win) measured nothing.
-      const score = m.score !== null && m.n ? m.score : null;
-      const interval = score !== null ? wilsonInterval(score, m.n!) : null;
-      const base = {
-        score,
-        low: interval ? interval[0] : null,
-        high: interval ? interval[1] : null,
-        n: m.n,
-        targetCalls: m.spend.targetCalls,
-        costUsd: m.spend.costUsd,
-        // A point without a score measured no tries either.
-        passK: score !== null ? wellFormedPassK(m.passK) : null,
-      };
-      if (m.kind === 'baseline') {
-        best = Math.max(best, m.score);
-        return {
-          ...base,
-          kind: 'baseline',
-          step: 0,
-          epoch: 0,
-          label: 'Baseline',
-          complete: true,
-          action: 'baseline',
-          accepted: true,
-          best,
-        };
-      }
-      best = Math.max(best, m.best);
+  const sorted = marks.filter(isWellFormedMark).sort((a, b) => order(a) - order(b));
+  // A run has one k; a point of another (only a crafted bundle's) would be drawn on the wrong series.
+  const k = sorted.map((m) => wellFormedPassK(m.passK)?.k).find((x) => x !== undefined);
+  const passKOf = (m: CurveMark) => {
+    const p = wellFormedPassK(m.passK);
+    return p && p.k === k ? p : null;
+  };
+  return sorted.map((m): CurvePoint => {
+    // A gate that stopped before its first item (the candidate could not win) measured nothing.
+    const score = m.score !== null && m.n ? m.score : null;
+    const interval = score !== null ? wilsonInterval(score, m.n!) : null;
+    const base = {
+      score,
+      low: interval ? interval[0] : null,
+      high: interval ? interval[1] : null,
+      n: m.n,
+      targetCalls: m.spend.targetCalls,
+      costUsd: m.spend.costUsd,
+      // A point without a score measured no tries either.
+      passK: score !== null ? passKOf(m) : null,
+    };
+    if (m.kind === 'baseline') {
+      best = Math.max(best, m.score);
       return {
         ...base,
-        kind: m.kind,
-        step: m.step,
-        epoch: m.epoch,
-        label: m.kind === 'step' ? `Step ${m.step}` : `Epoch ${m.epoch} boundary`,
-        complete: m.complete !== false,
-        action: m.action,
-        accepted: isAccepted(m.action),
+        kind: 'baseline',
+        step: 0,
+        epoch: 0,
+        label: 'Baseline',
+        complete: true,
+        action: 'baseline',
+        accepted: true,
         best,
       };
-    });
+    }
+    best = Math.max(best, m.best);
+    return {
+      ...base,
+      kind: m.kind,
+      step: m.step,
+      epoch: m.epoch,
+      label: m.kind === 'step' ? `Step ${m.step}` : `Epoch ${m.epoch} boundary`,
+      complete: m.complete !== false,
+      action: m.action,
+      accepted: isAccepted(m.action),
+      best,
+    };
+  });
 }

@@ -142,6 +142,9 @@ describe('the curve’s points with pass^k', () => {
     const curve = learningCurve(bad);
     expect(curve).toHaveLength(3);
     expect(curve.every((p) => p.passK === null)).toBe(true);
+    // A run has one k: a point of another is not drawn on its series.
+    const mixed = learningCurve([marks[0], { ...marks[2], passK: { ...PASSK, k: 5 } }]);
+    expect(mixed.map((p) => p.passK?.k ?? null)).toEqual([3, null]);
   });
 
   it('draws pass^k as a second series through the points tried k times, at their pass^k', () => {
