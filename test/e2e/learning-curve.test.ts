@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { launchBrowser } from './support/chromium';
 import { seriousViolations } from './support/axe';
+import { shootThemes } from './support/shots';
 import { connect, knob, setKnobs, uploadDataset, useDataset, waitForStatus } from './support/app';
 import { startLlmServer, type LlmTestServer } from '../support/llm-server';
 import { makeWorldItems } from '../support/rule-world';
@@ -209,7 +210,10 @@ describe.skipIf(Boolean(skip))('pass^k on the learning curve in Chromium (issue 
     await useDataset(page, [2, 1, 2]);
     await page.getByRole('link', { name: 'Train' }).click();
     await setKnobs(page, { ...KNOBS, Epochs: '1', 'Test repeats': '3' });
-    await (await knob(page, 'pass^k on the learning curve')).check();
+    const toggle = await knob(page, 'pass^k on the learning curve');
+    await toggle.check();
+    await toggle.evaluate((el) => el.scrollIntoView({ block: 'center' })); // clear of the sticky Start bar
+    await shootThemes(page, toggle, 'curve-passk-knob');
     await page.getByRole('button', { name: 'Start training' }).click();
     const live = page.locator('section.dashboard figure.learning-curve');
     await waitForStatus(page, 'Completed');
