@@ -4,6 +4,7 @@
 // exact figures: with k = 3 that item's tries are pass, fail, pass — pass^1 2/3, pass^3 0, one flip —
 // so a complete point over N items has pass^1 = score − 1/(3N), pass^3 = score − 1/N, flip rate 1/N.
 // An agent's points are tried three times by default (its test tries), each try a whole trajectory.
+// On a noisy target a point's figures are its first k tries per item, a try a verdict already asked reused.
 import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedLlmServer } from '../support/shared-server';
@@ -22,6 +23,9 @@ import {
 } from '../support/tool-world';
 import { bundlePackage } from '../../src/core/skill/skill-package';
 import { importDatasetText } from '../../src/core/dataset/dataset-import';
+import { isPass } from '../../src/core/verdict/credit';
+import { passKOfAsked } from '../../src/core/verdict/pass-k';
+import { skillHash } from '../../src/core/basics/hash';
 
 const server = sharedLlmServer();
 const data = worldDataset();
@@ -137,5 +141,63 @@ describe('pass^k on an agent’s learning curve', () => {
     const tries = (await store.listRollouts(runId)).filter((x) => /\/curve\/r[12]$/.test(x.phase));
     expect(tries.some((x) => x.phase === 'baseline/curve/r2')).toBe(true);
     expect(tries.every((x) => x.trajectory?.length)).toBe(true);
+  }, 120_000);
+});
+
+describe('pass^k on a noisy target’s learning curve', () => {
+  let noisy: LlmTestServer;
+  beforeAll(async () => {
+    noisy = await startLlmServer({ targetNoise: { miss: 0.25, guess: 0.1 }, noiseSeed: 3 });
+  });
+  afterAll(() => noisy.close());
+
+  it('is each point’s first k tries per item: a verdict’s second try reused, its later ones no tries', async () => {
+    const { outcome, store, runId } = await trainOnce({
+      url: noisy.url,
+      runId: 'noisy',
+      data,
+      config: { ...ON, epochs: 1, maxSamples: 5, testRepeats: 2 },
+    });
+    expect(outcome.status).toBe('completed');
+    const state = (await store.loadState(runId))!;
+    const steps = await store.getSteps(runId);
+    const val = new Set(data.splits.val);
+    const rows = (await store.listRollouts(runId)).filter((r) => val.has(r.itemId));
+    /** A skill's answers on each validation item by repeat (the cache key's `|r<j>`), one per repeat. */
+    const answers = (hash: string) => {
+      const by = new Map<string, Map<number, boolean | null>>();
+      for (const r of rows.filter((x) => x.skillHash === hash && !x.cached)) {
+        const j = Number(/\|r(\d+)$/.exec(r.cacheKey)?.[1] ?? 0);
+        const item = by.get(r.itemId) ?? new Map<number, boolean | null>();
+        item.set(j, r.status === 'ok' ? isPass(r.hard) : null);
+        by.set(r.itemId, item);
+      }
+      return by;
+    };
+    // The starting skill's point came first; the steps' verdicts asked it again afterwards as their reference.
+    const points = [
+      { hash: await skillHash(state.initialSkill), passK: state.baselineMark!.curvePassK! },
+      ...steps.filter((s) => s.curvePassK).map((s) => ({ hash: s.candidateHash!, passK: s.curvePassK! })),
+    ];
+    expect(points.length).toBeGreaterThan(0);
+    let settledBeyondK = 0;
+    for (const { hash, passK } of points) {
+      const by = answers(hash);
+      const firstK = [...by.values()]
+        .filter((m) => m.get(0) !== undefined)
+        .map((m) => [0, 1].map((j) => m.get(j) ?? null));
+      expect(passK).toEqual(passKOfAsked(firstK, 2));
+      settledBeyondK += [...by.values()].filter((m) => m.size > 2).length;
+    }
+    // A second try a verdict had already asked is reused, not asked again.
+    const all = await store.listRollouts(runId);
+    const verdictAsked = new Set(all.filter((r) => /^s\d+\/gate\/r1$/.test(r.phase)).map((r) => r.cacheKey));
+    const curveTries = all.filter((r) => /^s\d+\/curve\/r1$/.test(r.phase));
+    expect(curveTries.some((r) => verdictAsked.has(r.cacheKey))).toBe(true);
+    expect(curveTries.filter((r) => verdictAsked.has(r.cacheKey)).every((r) => r.cached)).toBe(true);
+    // Verdicts asked some items a third time or more: those answers are not tries of the point.
+    expect(settledBeyondK).toBeGreaterThan(0);
+    const curve = learningCurve(curveMarks(state, steps));
+    expect(curve.some((p) => p.passK && p.passK.passAtK < p.passK.passAt1)).toBe(true);
   }, 120_000);
 });
