@@ -11,6 +11,7 @@ import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { launchBrowser } from './support/chromium';
 import { seriousViolations } from './support/axe';
 import { shootThemes } from './support/shots';
+import { appSession } from './support/session';
 import { connect, knob, setKnobs, uploadDataset, useDataset, waitForStatus } from './support/app';
 import { startLlmServer, type LlmTestServer } from '../support/llm-server';
 import { makeWorldItems } from '../support/rule-world';
@@ -172,16 +173,12 @@ function rowFigures(row: string): { score: number; p1: number; pk: number; flipp
 
 describe.skipIf(Boolean(skip))('pass^k on the learning curve in Chromium (issue #43)', () => {
   let srv: LlmTestServer;
-  let ctx: BrowserContext;
-  let page: Page;
-  const problems: string[] = [];
   const items = makeWorldItems(100);
   // Specimens whose number ends in 3 or 7 fail their second try and pass the others, under any skill.
   const flaky = items.filter((i) => /specimen \d*[37]\?$/.test(i.question));
+  const tries = new Map<string, number>();
 
   beforeAll(async () => {
-    mkdirSync('test-results', { recursive: true });
-    const tries = new Map<string, number>();
     srv = await startLlmServer({
       latencyMs: 5,
       modelHook: (model, system, user) => {
@@ -192,19 +189,13 @@ describe.skipIf(Boolean(skip))('pass^k on the learning curve in Chromium (issue 
         return n === 1 ? 'unknown' : item.answers[0];
       },
     });
-    ctx = await launchBrowser();
-    page = await ctx.newPage();
-    page.on('pageerror', (e) => problems.push(e.message));
-    page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
-    await page.goto(appUrl);
   });
-
-  afterAll(async () => {
-    await ctx?.close();
-    await srv?.close();
-  });
+  afterAll(() => srv?.close());
+  // The browser: its console must stay free of errors and warnings.
+  const s = appSession(() => [srv], { quiet: true });
 
   it('draws pass^k beside each point with its legend and readout, live, on Runs and in the report', async () => {
+    const { page, ctx } = s;
     await connect(page, srv.url, 'sk-e2e-key');
     await uploadDataset(page, 'world.json', JSON.stringify(items));
     await useDataset(page, [2, 1, 2]);
@@ -294,6 +285,5 @@ describe.skipIf(Boolean(skip))('pass^k on the learning curve in Chromium (issue 
     await toCurve();
     await report.screenshot({ path: 'test-results/curve-passk-report-phone-dark.png' });
     await report.close();
-    expect(problems).toEqual([]);
   }, 240_000);
 });
