@@ -15,7 +15,7 @@ export function baselineMark(state: Pick<RunState, 'baselineScore' | 'baselineMa
   const m = state.baselineMark;
   const spend = spendOf(m?.spend);
   return m && spend && state.baselineScore !== undefined
-    ? { kind: 'baseline', score: state.baselineScore, n: m.n, spend }
+    ? { kind: 'baseline', score: state.baselineScore, n: m.n, spend, ...(m.curvePassK ? { passK: m.curvePassK } : {}) }
     : null;
 }
 
@@ -32,6 +32,7 @@ export function stepMark(r: StepRecord): CurveMark | null {
     complete: r.selectionComplete,
     best: r.bestScore,
     spend,
+    ...(r.curvePassK ? { passK: r.curvePassK } : {}),
   };
 }
 
@@ -50,6 +51,7 @@ export function epochMark(e: EpochStats, lastStep: number): CurveMark | null {
     complete: u.complete ?? null,
     best: e.bestScoreAtEnd,
     spend,
+    ...(u.curvePassK ? { passK: u.curvePassK } : {}),
   };
 }
 

@@ -182,6 +182,8 @@ export interface StepRecord {
   verdictRounds?: number[];
   /** What the run had spent when the step ended (the meter's totals, not this step's): its learning curve's x. */
   spend?: Spend;
+  /** The candidate's pass^1, pass^k and item flip rate on validation, when `curvePassK` asked (issue #43). */
+  curvePassK?: PassK;
 }
 
 export interface SkillVersion {
@@ -214,6 +216,8 @@ export interface EpochStats {
     n?: number;
     /** The gate rule's verdict when the slow update passed the mean gate (core/verdict/gate-rules.ts). */
     rule?: GateRuleVerdict;
+    /** Its pass^1, pass^k and item flip rate on validation, when `curvePassK` asked (issue #43). */
+    curvePassK?: PassK;
   };
   metaSkill?: { action: string; content?: string };
   /** What the run had spent when the boundary ended (the learning curve's x). */
@@ -395,7 +399,7 @@ export interface RunState {
   /** The initial skill's gate score on validation, once measured. */
   baselineScore?: number;
   /** Validation items the baseline stands on, and what the run had spent when it was measured (the learning curve's first point). */
-  baselineMark?: { n: number; spend: Spend };
+  baselineMark?: { n: number; spend: Spend; curvePassK?: PassK };
   /** The skill the current epoch started from (the "previous" skill of the next slow update). */
   epochStartSkill: string;
   schedule: ScheduleState;

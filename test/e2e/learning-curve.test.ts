@@ -1,13 +1,18 @@
 // The learning curve (issue #32) in Debian's Chromium: a run on the test server draws one point per
 // baseline, step and measured epoch boundary on the Train dashboard and on Runs, switches its x axis
 // to cost, reads as a table, and is in the HTML report — screenshots in both themes and at 390 px.
+// With pass^k on the learning curve (issue #43), a target that fails some items on their second try
+// draws pass^k as a second series, says the latest point's pass^1, pass^k and flip rate, and the
+// report does the same.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { launchBrowser } from './support/chromium';
 import { seriousViolations } from './support/axe';
-import { connect, setKnobs, uploadDataset, useDataset, waitForStatus } from './support/app';
+import { shootThemes } from './support/shots';
+import { appSession } from './support/session';
+import { connect, knob, setKnobs, uploadDataset, useDataset, waitForStatus } from './support/app';
 import { startLlmServer, type LlmTestServer } from '../support/llm-server';
 import { makeWorldItems } from '../support/rule-world';
 
@@ -152,5 +157,133 @@ describe.skipIf(Boolean(skip))('the learning curve in Chromium', () => {
     await report.screenshot({ path: 'test-results/curve-report-phone-dark.png' });
     await report.close();
     expect(problems).toEqual([]);
+  }, 240_000);
+});
+
+/** A row of the curve's table as figures: validation, pass^1, pass^k and the share flipped. */
+function rowFigures(row: string): { score: number; p1: number; pk: number; flipped: number } {
+  const cells = row.split('\t');
+  return {
+    score: Number.parseFloat(cells[3]),
+    p1: Number(cells[7]),
+    pk: Number(cells[8]),
+    flipped: Number.parseFloat(cells[9]) / 100,
+  };
+}
+
+describe.skipIf(Boolean(skip))('pass^k on the learning curve in Chromium (issue #43)', () => {
+  let srv: LlmTestServer;
+  const items = makeWorldItems(100);
+  // Specimens whose number ends in 3 or 7 fail their second try and pass the others, under any skill.
+  const flaky = items.filter((i) => /specimen \d*[37]\?$/.test(i.question));
+  const tries = new Map<string, number>();
+
+  beforeAll(async () => {
+    srv = await startLlmServer({
+      latencyMs: 5,
+      modelHook: (model, system, user) => {
+        const item = model === 'sim-target' ? flaky.find((i) => user.includes(i.question)) : undefined;
+        if (!item) return undefined;
+        const n = tries.get(`${system}\u0000${item.id}`) ?? 0;
+        tries.set(`${system}\u0000${item.id}`, n + 1);
+        return n === 1 ? 'unknown' : item.answers[0];
+      },
+    });
+  });
+  afterAll(() => srv?.close());
+  // The browser: its console must stay free of errors and warnings.
+  const s = appSession(() => [srv], { quiet: true });
+
+  it('draws pass^k beside each point with its legend and readout, live, on Runs and in the report', async () => {
+    const { page, ctx } = s;
+    await connect(page, srv.url, 'sk-e2e-key');
+    await uploadDataset(page, 'world.json', JSON.stringify(items));
+    await useDataset(page, [2, 1, 2]);
+    await page.getByRole('link', { name: 'Train' }).click();
+    await setKnobs(page, { ...KNOBS, Epochs: '1', 'Test repeats': '3' });
+    const toggle = await knob(page, 'pass^k on the learning curve');
+    await toggle.check();
+    await toggle.evaluate((el) => el.scrollIntoView({ block: 'center' })); // clear of the sticky Start bar
+    await shootThemes(page, toggle, 'curve-passk-knob');
+    await page.getByRole('button', { name: 'Start training' }).click();
+    const live = page.locator('section.dashboard figure.learning-curve');
+    await waitForStatus(page, 'Completed');
+
+    // A square for every point validation scored, on the same x as its dot.
+    const dots = await live.locator('svg circle').count();
+    expect(dots).toBeGreaterThan(1);
+    expect(await live.locator('svg rect.mark-passk').count()).toBe(dots);
+    expect(await live.locator('.legend').innerText()).toContain('pass3: all 3 tries pass');
+    const title = await live.locator('svg rect.mark-passk title').first().textContent();
+    expect(title).toMatch(
+      /^Baseline: .*; pass\^1 0\.\d{3}, pass\^3 0\.\d{3} over 3 tries of 20 items, \d+% of items flipped;/,
+    );
+
+    // The table's columns: on every complete point the flipping items cost pass^1 a third of
+    // their share and pass^3 all of it (their tries: pass, fail, pass).
+    await live.getByText('The curve as a table').click();
+    expect(await live.locator('thead').innerText()).toMatch(/Best so far\s+pass1\s+pass3\s+Items flipped/);
+    const rows = await live.locator('tbody tr').allInnerTexts();
+    const complete = rows.filter((r) => !r.includes('stopped early') && !r.split('\t')[3].startsWith('—'));
+    expect(complete[0]).toMatch(/^Baseline\t/);
+    for (const row of complete) {
+      const f = rowFigures(row);
+      expect(f.flipped, row).toBeGreaterThan(0);
+      expect(Math.abs(f.p1 - (f.score - f.flipped / 3)), row).toBeLessThanOrEqual(0.0015);
+      expect(Math.abs(f.pk - (f.score - f.flipped)), row).toBeLessThanOrEqual(0.0015);
+    }
+    await live.locator('details').screenshot({ path: 'test-results/curve-passk-train-table-light.png' });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await live.locator('details').screenshot({ path: 'test-results/curve-passk-train-table-phone-dark.png' });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.emulateMedia({ colorScheme: 'light' });
+    await live.getByText('The curve as a table').click();
+
+    // The readout says the latest point's figures, as its table row has them.
+    const readout = await live.getByLabel('pass^k at the latest point').innerText();
+    const latest = rows.findLast((r) => r.split('\t')[7] !== '—')!;
+    const f = rowFigures(latest);
+    expect(readout).toBe(
+      `${latest.split('\t')[0]}: pass1 ${f.p1.toFixed(3)}, pass3 ${f.pk.toFixed(3)} ` +
+        'over 3 tries of 20 validation items; ' +
+        `${Math.round(f.flipped * 100)}% of items flipped between tries.`,
+    );
+    expect(await seriousViolations(page)).toEqual([]);
+    await shoot(page, live, 'curve-passk-train');
+
+    // Runs draws it from the stored records.
+    await page.getByRole('link', { name: 'Runs' }).click();
+    const stored = page.locator('.run-detail figure.learning-curve');
+    await stored.waitFor();
+    expect(await stored.locator('svg rect.mark-passk').count()).toBe(dots);
+    expect(await stored.getByLabel('pass^k at the latest point').innerText()).toBe(readout);
+    await shoot(page, stored, 'curve-passk-runs');
+
+    // The report: the squares, the legend, the readout.
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export report' }).click();
+    const reportPath = join(process.cwd(), 'test-results', 'curve-passk-report.html');
+    await (await download).saveAs(reportPath);
+    const report = await ctx.newPage();
+    await report.goto(`file://${reportPath}`);
+    await report.getByRole('heading', { name: 'Learning curve' }).waitFor();
+    const svg = report.locator('svg[aria-label^="Learning curve"]');
+    expect(await svg.locator('rect.passk-mark').count()).toBe(dots);
+    const legend = await report.locator('.legend', { hasText: 'pass^3' }).innerText();
+    expect(legend).toContain('■ pass^3: all 3 tries of an item pass');
+    expect(await report.locator('.passk-readout').innerText()).toContain(
+      `pass^1 ${f.p1.toFixed(3)}, pass^3 ${f.pk.toFixed(3)} over 3 tries of 20 items`,
+    );
+    // The section at the top of the window: the chart, its legend and the readout.
+    const toCurve = () => report.getByRole('heading', { name: 'Learning curve' }).evaluate((h) => h.scrollIntoView());
+    await toCurve();
+    await report.screenshot({ path: 'test-results/curve-passk-report-light.png' });
+    await report.emulateMedia({ colorScheme: 'dark' });
+    await report.screenshot({ path: 'test-results/curve-passk-report-dark.png' });
+    await report.setViewportSize({ width: 390, height: 844 });
+    await toCurve();
+    await report.screenshot({ path: 'test-results/curve-passk-report-phone-dark.png' });
+    await report.close();
   }, 240_000);
 });

@@ -64,6 +64,10 @@ describe('meter', () => {
     expect(callStageOfPhase('s0003/check-repaired')).toBe('trainCheck');
     expect(callStageOfPhase('s0003/gate-current')).toBe('gate');
     expect(callStageOfPhase('s0003/rollout/b1')).toBe('rollout');
+    // A learning-curve point's repeats (issue #43) are billed with the scoring they extend.
+    expect(callStageOfPhase('baseline/curve/r1')).toBe('baseline');
+    expect(callStageOfPhase('s0003/curve/r2')).toBe('gate');
+    expect(callStageOfPhase('e02/curve/r1')).toBe('slowUpdateGate');
     expect(callStageOfPrompt('repair_edits')).toBe('repair');
   });
 

@@ -154,6 +154,10 @@ export function estimateRunCalls(
   const judged = c.scorer.kind === 'judge';
   // The noise probe asks the first validation items a second time.
   counts.baseline = N + Math.min(c.noiseProbe ?? 0, N);
+  // pass^k on the learning curve (issue #43): each point's skill tried k − 1 more times on the validation items.
+  const curveRepeats = c.curvePassK ? N * (Math.max(2, testTries(c, a.agentic ?? false)) - 1) : 0;
+  // The baseline's second tries are the noise probe's where it asked them.
+  counts.baseline += Math.max(0, curveRepeats - Math.min(c.noiseProbe ?? 0, N));
   for (let e = 1; e <= c.epochs; e++) {
     for (let s = 0; s < stepsPerEpoch; s++) {
       let items = 0;
@@ -190,6 +194,8 @@ export function estimateRunCalls(
       counts.gate += N;
       // Stability (issue #43): both skills tried up to k times on the validation items (those passed, at most all).
       if (c.gateStability) counts.gate += 2 * N * (Math.max(2, testTries(c, a.agentic ?? false)) - 1);
+      // pass^k on the learning curve (issue #43): the candidate tried k − 1 more times on every validation item.
+      counts.gate += curveRepeats;
       if (c.skillAwareReflection && c.updateMode === 'patch') {
         // Reminders change the current skill outside the gate: it is scored again, and a long list is compacted.
         counts.gate += N;
@@ -201,6 +207,7 @@ export function estimateRunCalls(
       if (c.useSlowUpdate) {
         counts.slowUpdate += 1;
         if (c.slowUpdateGated) counts.slowUpdateGate += N;
+        counts.slowUpdateGate += curveRepeats;
       }
       if (c.useMetaSkill) counts.metaSkill += 1;
     }

@@ -327,6 +327,13 @@ const KNOB_ROWS = [
     control: int(0, 10),
   },
   {
+    key: 'curvePassK',
+    label: 'pass^k on the learning curve',
+    noun: 'learning-curve pass^k',
+    section: 'noise',
+    control: TOGGLE,
+  },
+  {
     key: 'testNoSkill',
     label: 'Score no skill on test',
     noun: 'no-skill test',

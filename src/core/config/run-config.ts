@@ -99,6 +99,12 @@ export interface RunConfig {
    */
   gateStability: boolean;
   /**
+   * pass^k on the learning curve (issue #43): every skill validation scores is tried k times (the
+   * test's tries, at least 2) on the items it was scored on, so each point carries pass^k and the
+   * share of items whose tries disagree beside pass^1. Off: points carry pass^1 only.
+   */
+  curvePassK: boolean;
+  /**
    * Section credit of the best skill after training (issue #43 item 4): the most calls its masked
    * evaluations on the validation items may make (every role's); 0: none.
    */
@@ -203,6 +209,7 @@ export const DEFAULT_RUN_CONFIG: RunConfig = {
   testNoSkill: true,
   testRepeats: 0,
   gateStability: false,
+  curvePassK: false,
   sectionCreditBudget: 0,
   gateConfidence: 0.7,
   earlyStopGate: true,

@@ -128,7 +128,10 @@ export function callStageOfPhase(raw: string): CallStage {
   if (phase.startsWith('activation/')) return 'activationRollout';
   // Which section earns its tokens (issue #43 item 4): "credit/mask_003".
   if (phase.startsWith('credit/')) return 'sectionCredit';
-  if (phase === 'baseline') return 'baseline';
+  // A learning-curve point's repeats (issue #43): "baseline/curve/r1", "s0003/curve/r2", "e02/curve/r1".
+  if (phase === 'baseline' || phase === 'baseline/curve') return 'baseline';
+  if (/^e\d+\/curve$/.test(phase)) return 'slowUpdateGate';
+  if (/^s\d+\/curve$/.test(phase)) return 'gate';
   if (/^final(-best)?(-current)?$/.test(phase)) return 'finalValidation';
   if (phase.startsWith('test/')) return 'test';
   // The starting and best skills under a target that confirms them (issue #42 item 5): "confirm/2/best".

@@ -5,6 +5,7 @@
  * screen readers and the report's text.
  */
 import type { CurvePoint } from './learning-curve';
+import type { PassK } from '../verdict/pass-k';
 
 /** What the x axis counts: training target calls, or what the run had cost. */
 export type CurveAxis = 'calls' | 'cost';
@@ -41,6 +42,11 @@ export interface CurveGeometry {
   scored: CurveMarkAt[];
   /** Points that spent calls without a validation score (a skip, a candidate refused before the gate): a tick on the axis. */
   unscored: { x: number; point: CurvePoint }[];
+  /**
+   * pass^k as a second series (issue #43), through the points tried k times (all of one k); null
+   * when no point was. Its marks are not drawn where a point has no pass^k: the line skips them.
+   */
+  passK: { k: number; line: string; marks: { x: number; y: number; point: CurvePoint }[] } | null;
   xLabel: string;
 }
 
@@ -103,6 +109,10 @@ export function curveGeometry(
     })
     .join('');
   const unscored = points.filter((p) => p.score === null).map((p) => ({ x: x(xOf(p, axis)), point: p }));
+  const k = points.find((p) => p.passK)?.passK?.k;
+  const triedK = points
+    .filter((p) => p.passK && p.passK.k === k)
+    .map((p) => ({ x: x(xOf(p, axis)), y: y(p.passK!.passAtK), point: p }));
   return {
     xTicks,
     yTicks,
@@ -110,6 +120,8 @@ export function curveGeometry(
     best,
     scored,
     unscored,
+    passK:
+      k === undefined ? null : { k, line: `M${triedK.map((m) => `${f(m.x)},${f(m.y)}`).join('L')}`, marks: triedK },
     xLabel: axis === 'calls' ? 'Training target calls' : 'Cost so far (USD)',
   };
 }
@@ -121,8 +133,22 @@ export function pointText(p: CurvePoint): string {
       ? 'no validation score'
       : `${p.score.toFixed(3)} (95% ${p.low!.toFixed(2)}–${p.high!.toFixed(2)}, ${p.n} items${p.complete ? '' : ', stopped early'})`;
   const kept = p.kind === 'baseline' ? '' : p.accepted ? ', kept' : ', not kept';
-  return `${p.label}: ${score}${kept}; best so far ${p.best.toFixed(3)}; ${p.targetCalls} target calls, ${formatAxisValue(p.costUsd, 'cost')}`;
+  const tries = p.passK ? `; ${passKText(p.passK)}` : '';
+  return `${p.label}: ${score}${kept}${tries}; best so far ${p.best.toFixed(3)}; ${p.targetCalls} target calls, ${formatAxisValue(p.costUsd, 'cost')}`;
 }
+
+/** pass^1, pass^k and the flip rate of a point's k tries per item, in words. */
+export function passKText(p: PassK): string {
+  const short = p.short ? ` (${p.short} more left out: errored tries)` : '';
+  return (
+    `pass^1 ${p.passAt1.toFixed(3)}, pass^${p.k} ${p.passAtK.toFixed(3)} over ${p.k} tries of ${p.items} items` +
+    `${short}, ${Math.round(p.flipRate * 100)}% of items flipped`
+  );
+}
+
+/** The latest point tried k times, for the chart's readout; null when none was. */
+export const latestPassK = (points: readonly CurvePoint[]): CurvePoint | null =>
+  points.findLast((p) => p.passK !== null) ?? null;
 
 /** The curve in one sentence: where it started, where the best stands, and what the last stretch bought. */
 export function curveSummary(points: readonly CurvePoint[]): string {

@@ -5,7 +5,8 @@
  * left out, and every text is escaped.
  */
 import { escapeHtml, isNum } from './html';
-import { CURVE_SIZE, curveGeometry, curveSummary, pointText } from './learning-curve-chart';
+import { CURVE_SIZE, curveGeometry, curveSummary, latestPassK, passKText, pointText } from './learning-curve-chart';
+import { wellFormedPassK } from './learning-curve';
 import type { CurvePoint } from './learning-curve';
 
 const numOrNull = (v: unknown) => v === null || isNum(v);
@@ -13,14 +14,16 @@ const numOrNull = (v: unknown) => v === null || isNum(v);
 /** The points whose figures are numbers (a crafted bundle's may not be). */
 function wellFormed(points: unknown): CurvePoint[] {
   if (!Array.isArray(points)) return [];
-  return points.filter(
-    (p: Partial<CurvePoint> | null): p is CurvePoint =>
-      !!p &&
-      typeof p.label === 'string' &&
-      [p.step, p.targetCalls, p.costUsd, p.best].every(isNum) &&
-      [p.score, p.low, p.high, p.n].every(numOrNull) &&
-      (p.score === null || (isNum(p.low) && isNum(p.high))),
-  );
+  return points
+    .filter(
+      (p: Partial<CurvePoint> | null): p is CurvePoint =>
+        !!p &&
+        typeof p.label === 'string' &&
+        [p.step, p.targetCalls, p.costUsd, p.best].every(isNum) &&
+        [p.score, p.low, p.high, p.n].every(numOrNull) &&
+        (p.score === null || (isNum(p.low) && isNum(p.high))),
+    )
+    .map((p) => ({ ...p, passK: wellFormedPassK(p.passK) }));
 }
 
 function svg(points: readonly CurvePoint[]): string {
@@ -50,10 +53,22 @@ function svg(points: readonly CurvePoint[]): string {
         `<g class="${m.point.accepted ? 'kept' : 'refused'}"><title>${escapeHtml(pointText(m.point))}</title><line x1="${f(m.x)}" x2="${f(m.x)}" y1="${f(m.yLow)}" y2="${f(m.yHigh)}" class="whisker"/><circle cx="${f(m.x)}" cy="${f(m.y)}" r="${m.point.accepted ? 4.5 : 3.5}"/></g>`,
     )
     .join('');
-  return `<div class="curve-scroll"><svg class="curve" viewBox="0 0 ${W} ${H}" role="img" aria-label="Learning curve: validation score against training target calls. ${escapeHtml(curveSummary(points))}">${grid}${xTicks}${titles}${g.band ? `<path d="${g.band}" class="band"/>` : ''}<path d="${g.best}" class="best"/>${ticks}${marks}</svg></div>`;
+  // pass^k as a second series (issue #43): a line of squares, each with its point's words.
+  const passK = g.passK
+    ? `<path d="${g.passK.line}" class="passk"/>${g.passK.marks
+        .map(
+          (m) =>
+            `<rect x="${f(m.x - 3)}" y="${f(m.y - 3)}" width="6" height="6" class="passk-mark"><title>${escapeHtml(pointText(m.point))}</title></rect>`,
+        )
+        .join('')}`
+    : '';
+  return `<div class="curve-scroll"><svg class="curve" viewBox="0 0 ${W} ${H}" role="img" aria-label="Learning curve: validation score against training target calls. ${escapeHtml(curveSummary(points))}">${grid}${xTicks}${titles}${g.band ? `<path d="${g.band}" class="band"/>` : ''}<path d="${g.best}" class="best"/>${ticks}${marks}${passK}</svg></div>`;
 }
 
+const flipped = (p: CurvePoint) => (p.passK ? `${(p.passK.flipRate * 100).toFixed(1)}%` : '—');
+
 function rows(points: readonly CurvePoint[]): string {
+  const k = points.find((p) => p.passK)?.passK?.k;
   const row = (p: CurvePoint) =>
     [
       escapeHtml(p.label),
@@ -63,22 +78,41 @@ function rows(points: readonly CurvePoint[]): string {
       p.score === null ? '—' : `${p.low!.toFixed(2)}–${p.high!.toFixed(2)}`,
       p.kind === 'baseline' ? 'start' : p.accepted ? 'yes' : 'no',
       p.best.toFixed(3),
+      ...(k ? [p.passK?.passAt1.toFixed(3) ?? '—', p.passK?.passAtK.toFixed(3) ?? '—', flipped(p)] : []),
     ]
       .map((c) => `<td>${c}</td>`)
       .join('');
-  const head = ['Point', 'Target calls', 'Cost', 'Validation', '95% interval', 'Kept', 'Best so far'];
+  const head = [
+    'Point',
+    'Target calls',
+    'Cost',
+    'Validation',
+    '95% interval',
+    'Kept',
+    'Best so far',
+    ...(k ? ['pass^1', `pass^${k}`, 'Items flipped'] : []),
+  ];
   return `<table><thead><tr>${head.map((h) => `<th>${h}</th>`).join('')}</tr></thead><tbody>${points.map((p) => `<tr>${row(p)}</tr>`).join('')}</tbody></table>`;
+}
+
+/** The latest point's pass^1, pass^k and flip rate, with what they mean; empty when no point was tried k times. */
+function readout(points: readonly CurvePoint[]): string {
+  const p = latestPassK(points);
+  if (!p?.passK) return '';
+  const k = p.passK.k;
+  return `\n<p class="passk-readout">${escapeHtml(`${p.label}: ${passKText(p.passK)}.`)} Each validation item was tried ${k} times with the skill of each square; pass^${k} is the chance that all ${k} tries pass (estimated from them without bias), pass^1 is over the same tries.</p>`;
 }
 
 /** The report's section; empty when the run recorded no point (made before the curve was). */
 export function curveSection(raw: unknown): string {
   const points = wellFormed(raw);
   if (!points.length) return '';
+  const k = points.find((p) => p.passK)?.passK?.k;
   return `<h2>Learning curve</h2>
 <p class="meta">Validation score (with its 95% interval as a band) against the training target calls spent so far: a flat best line at the right says more budget bought nothing lately.</p>
 ${svg(points)}
-<p class="legend"><span class="k band">▮ 95% interval</span> <span class="k best">- - best so far</span> ● kept ○ not kept | no validation score</p>
-<p>${escapeHtml(curveSummary(points))}</p>
+<p class="legend"><span class="k band">▮ 95% interval</span> <span class="k best">- - best so far</span> ● kept ○ not kept | no validation score${k ? ` <span class="k passk">■ pass^${k}: all ${k} tries of an item pass</span>` : ''}</p>
+<p>${escapeHtml(curveSummary(points))}</p>${readout(points)}
 <details><summary>The curve as a table</summary>${rows(points)}</details>
 `;
 }

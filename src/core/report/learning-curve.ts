@@ -6,6 +6,8 @@
  * so a resumed run draws the same curve as an unbroken one.
  */
 
+import type { PassK } from '../verdict/pass-k';
+
 /** What a run had spent at a moment: its target calls outside the test phases, and the cost of every call. */
 export interface Spend {
   targetCalls: number;
@@ -18,6 +20,8 @@ export interface BaselineMark {
   score: number;
   n: number;
   spend: Spend;
+  /** pass^1, pass^k and the item flip rate over k tries per item, when the run asked (`curvePassK`). */
+  passK?: PassK;
 }
 
 /** A step's candidate, or an epoch boundary's slow update, as the gate measured it. */
@@ -35,6 +39,7 @@ export interface GateMark {
   /** The run's best score after this point. */
   best: number;
   spend: Spend;
+  passK?: PassK;
 }
 
 /** A measured point as the run recorded it (engine/curve-marks.ts makes these from its records). */
@@ -59,6 +64,12 @@ export interface CurvePoint {
   accepted: boolean;
   /** The best validation score so far: never lower than at an earlier point. */
   best: number;
+  /**
+   * With k tries per validation item (issue #43, `curvePassK`): pass^k (all k tries pass) beside
+   * pass^1 over the same tries, and the share of items whose tries disagree; null when the point
+   * was not tried k times (never estimated from fewer).
+   */
+  passK: PassK | null;
 }
 
 /** z for a two-sided 95 % interval. */
@@ -106,49 +117,79 @@ export function isWellFormedMark(m: unknown): m is CurveMark {
   );
 }
 
+/** A mark's pass^k when its figures are numbers in range (an imported bundle's may not be); else null. */
+export function wellFormedPassK(v: unknown): PassK | null {
+  if (!v || typeof v !== 'object') return null;
+  const p = v as Partial<Record<keyof PassK, unknown>>;
+  const share = (x: unknown) => finite(x) && x >= 0 && x <= 1;
+  const count = (x: unknown) => finite(x) && Number.isInteger(x) && x >= 0;
+  const ok =
+    count(p.k) &&
+    (p.k as number) >= 2 &&
+    [p.passAt1, p.passAtK, p.flipRate].every(share) &&
+    count(p.items) &&
+    count(p.short);
+  return ok
+    ? ({
+        k: p.k,
+        passAt1: p.passAt1,
+        passAtK: p.passAtK,
+        flipRate: p.flipRate,
+        items: p.items,
+        short: p.short,
+      } as PassK)
+    : null;
+}
+
 /** The curve from a run's marks, in the order they happened, with intervals and the best so far. */
 export function learningCurve(marks: readonly unknown[]): CurvePoint[] {
   let best = -Infinity;
-  return marks
-    .filter(isWellFormedMark)
-    .sort((a, b) => order(a) - order(b))
-    .map((m): CurvePoint => {
-      // A gate that stopped before its first item (the candidate could not win) measured nothing.
-      const score = m.score !== null && m.n ? m.score : null;
-      const interval = score !== null ? wilsonInterval(score, m.n!) : null;
-      const base = {
-        score,
-        low: interval ? interval[0] : null,
-        high: interval ? interval[1] : null,
-        n: m.n,
-        targetCalls: m.spend.targetCalls,
-        costUsd: m.spend.costUsd,
-      };
-      if (m.kind === 'baseline') {
-        best = Math.max(best, m.score);
-        return {
-          ...base,
-          kind: 'baseline',
-          step: 0,
-          epoch: 0,
-          label: 'Baseline',
-          complete: true,
-          action: 'baseline',
-          accepted: true,
-          best,
-        };
-      }
-      best = Math.max(best, m.best);
+  const sorted = marks.filter(isWellFormedMark).sort((a, b) => order(a) - order(b));
+  // A run has one k; a point of another (only a crafted bundle's) would be drawn on the wrong series.
+  const k = sorted.map((m) => wellFormedPassK(m.passK)?.k).find((x) => x !== undefined);
+  const passKOf = (m: CurveMark) => {
+    const p = wellFormedPassK(m.passK);
+    return p && p.k === k ? p : null;
+  };
+  return sorted.map((m): CurvePoint => {
+    // A gate that stopped before its first item (the candidate could not win) measured nothing.
+    const score = m.score !== null && m.n ? m.score : null;
+    const interval = score !== null ? wilsonInterval(score, m.n!) : null;
+    const base = {
+      score,
+      low: interval ? interval[0] : null,
+      high: interval ? interval[1] : null,
+      n: m.n,
+      targetCalls: m.spend.targetCalls,
+      costUsd: m.spend.costUsd,
+      // A point without a score measured no tries either.
+      passK: score !== null ? passKOf(m) : null,
+    };
+    if (m.kind === 'baseline') {
+      best = Math.max(best, m.score);
       return {
         ...base,
-        kind: m.kind,
-        step: m.step,
-        epoch: m.epoch,
-        label: m.kind === 'step' ? `Step ${m.step}` : `Epoch ${m.epoch} boundary`,
-        complete: m.complete !== false,
-        action: m.action,
-        accepted: isAccepted(m.action),
+        kind: 'baseline',
+        step: 0,
+        epoch: 0,
+        label: 'Baseline',
+        complete: true,
+        action: 'baseline',
+        accepted: true,
         best,
       };
-    });
+    }
+    best = Math.max(best, m.best);
+    return {
+      ...base,
+      kind: m.kind,
+      step: m.step,
+      epoch: m.epoch,
+      label: m.kind === 'step' ? `Step ${m.step}` : `Epoch ${m.epoch} boundary`,
+      complete: m.complete !== false,
+      action: m.action,
+      accepted: isAccepted(m.action),
+      best,
+    };
+  });
 }

@@ -256,9 +256,10 @@ h1{font-size:1.5rem;margin:0 0 .25rem}h2{font-size:1.1rem;margin:2rem 0 .5rem;bo
 svg{width:100%;height:auto}svg text{font-size:10px;fill:#5f6b7a}.grid{stroke:#e5e8ec}.current{stroke:#3b5bdb;fill:none;stroke-width:2}.best{stroke:#2b8a3e;fill:none;stroke-dasharray:5 3}
 .band{fill:#3b5bdb;fill-opacity:.15}.whisker{stroke:#3b5bdb;stroke-opacity:.7;stroke-width:1.5}.kept circle{fill:#2b8a3e}.refused circle{fill:#fff;stroke:#c92a2a;stroke-width:2}.tick{stroke:#5f6b7a;stroke-width:2}.k.band{color:#3b5bdb}
 .curve-scroll{overflow-x:auto}svg.curve{min-width:520px;max-width:640px;display:block}svg.curve text{font-size:12px}
+.passk{stroke:#d9480f;fill:none;stroke-width:1.5}.passk-mark{fill:#d9480f}.k.passk{color:#d9480f}
 .flip{color:#c92a2a}.accept{fill:#2b8a3e}.reject{stroke:#c92a2a;stroke-width:2}.legend{font-size:.85rem;color:#5f6b7a}.k.current{color:#3b5bdb}.k.best{color:#2b8a3e}
 pre{white-space:pre-wrap;background:#f6f8fa;border:1px solid #dde2e8;padding:.75rem;border-radius:6px;font-size:.85rem}code{font-size:.85rem}
-@media (prefers-color-scheme:dark){body{background:#15191e;color:#e3e7eb}.flip{color:#ff8787}.refused circle{fill:#15191e}pre{background:#1d232b;border-color:#2c343d}th,td{border-color:#2c343d}}
+@media (prefers-color-scheme:dark){body{background:#15191e;color:#e3e7eb}.passk{stroke:#ff922b}.passk-mark{fill:#ff922b}.k.passk{color:#ff922b}.flip{color:#ff8787}.refused circle{fill:#15191e}pre{background:#1d232b;border-color:#2c343d}th,td{border-color:#2c343d}}
 </style></head><body>
 <h1>${escapeHtml(d.name)}</h1>
 <p class="meta">${escapeHtml(d.status)} · dataset ${escapeHtml(d.datasetName)} · target ${escapeHtml(d.targetModel)} · optimizer ${escapeHtml(d.optimizerModel)} · ${escapeHtml(d.createdAt)}</p>

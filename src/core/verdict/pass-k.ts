@@ -61,3 +61,18 @@ export function passKOf(items: readonly ItemTries[], k: number): PassK | null {
     short: items.filter((t) => t.n > 0 && t.n < k).length,
   };
 }
+
+/**
+ * pass^k of a skill whose items were each asked k times alike (a learning curve's point): `asked`
+ * holds each item's answers in the order they were asked, null for an errored try; the first k
+ * count. Null when an item was asked fewer than k times: fewer tries give no pass^k (never a guess),
+ * and more for some items only (a verdict settling its doubts) would tilt it.
+ */
+export function passKOfAsked(asked: readonly (readonly (boolean | null)[])[], k: number): PassK | null {
+  if (k < 2 || !asked.length || asked.some((a) => a.length < k)) return null;
+  const tries = asked.map((a) => {
+    const scored = a.slice(0, k).filter((x): x is boolean => x !== null);
+    return { n: scored.length, passes: scored.filter(Boolean).length };
+  });
+  return passKOf(tries, k);
+}

@@ -17,7 +17,8 @@ import {
 import { comparePrevCurr, renderComparison, type ComparisonPair } from './comparison';
 import { callOptimizer } from '../optimizer-call';
 import { PauseError } from '../pause';
-import { scoreOnSelection, type SelectionOutcome } from '../validation-score';
+import { scoreOnSelection, selectionIds, type SelectionOutcome } from '../validation-score';
+import { curvePassK } from '../curve-pass-k';
 import type { EpochStats, RunState } from '../types';
 
 import { countActions, type TrainSession } from '../session';
@@ -102,17 +103,21 @@ export async function epochBoundary(
       if (!content) stats.slowUpdate = { action: 'no_content', reasoning };
       else {
         const candidate = replaceSlowUpdateBlock(currBefore, content);
-        // What the boundary records of a slow update that was scored on validation.
-        const measuredUpdate = (action: string, g: SelectionOutcome) => ({
-          action,
-          reasoning,
-          content,
-          candidateHash: g.hash,
-          gateScore: g.gate,
-          complete: g.score.complete,
-          cacheHit: g.cacheHit,
-          n: g.score.n,
-        });
+        // What the boundary records of a slow update that was scored on validation, with its pass^k when asked.
+        const measuredUpdate = async (action: string, g: SelectionOutcome) => {
+          const passK = await curvePassK(ctx, { key: tag, skill: candidate, itemIds: selectionIds(c, data) });
+          return {
+            action,
+            reasoning,
+            content,
+            candidateHash: g.hash,
+            gateScore: g.gate,
+            complete: g.score.complete,
+            cacheHit: g.cacheHit,
+            n: g.score.n,
+            ...(passK ? { curvePassK: passK } : {}),
+          };
+        };
         if (c.slowUpdateGated) {
           session.stage('gate', lastStep, epoch);
           // The same gate as a step's candidate; no train batch, so a tie rejects (gate.ts).
@@ -131,7 +136,10 @@ export async function epochBoundary(
           const g = gated.compared ? { ...gated.selection!, gate: gated.compared.candidate } : gated.selection!;
           state.gate = decision.state;
           if (isAccept(decision.action)) await session.saveVersion(candidate, origin, lastStep);
-          stats.slowUpdate = { ...measuredUpdate(decision.action, g), ...(gated.rule ? { rule: gated.rule } : {}) };
+          stats.slowUpdate = {
+            ...(await measuredUpdate(decision.action, g)),
+            ...(gated.rule ? { rule: gated.rule } : {}),
+          };
         } else {
           // Forced in, but measured: its content changed the skill, so the old score says nothing.
           session.stage('gate', lastStep, epoch);
@@ -142,7 +150,7 @@ export async function epochBoundary(
             false,
           ).state;
           await session.saveVersion(candidate, origin, lastStep);
-          stats.slowUpdate = measuredUpdate('force_inject', g);
+          stats.slowUpdate = await measuredUpdate('force_inject', g);
         }
       }
     }

@@ -32,6 +32,7 @@ import { finish } from './finish';
 import { endCredit } from './end-credit';
 
 import { baselineMark } from '../curve-marks';
+import { curvePassK } from '../curve-pass-k';
 import type { ConfirmTarget, TrainSession, TransferSetup } from '../session';
 import { otherTargetContexts } from '../other-targets';
 import type { ActivationData } from '../activation';
@@ -269,8 +270,14 @@ export async function runTraining(input: TrainInput, deps: TrainDeps): Promise<T
       state.gate = { ...state.gate, currentScore: sel.gate, bestScore: sel.gate };
       state.baselineDone = true;
       state.baselineScore = sel.gate;
+      // pass^k of the starting skill, when asked (issue #43): its k tries per item come before its point.
+      const passK = await curvePassK(ctx, {
+        key: 'baseline',
+        skill: state.initialSkill,
+        itemIds: selectionIds(config, data),
+      });
       // The probe's calls are the baseline's too: the curve's first point stands after both.
-      state.baselineMark = { n: sel.score.n, spend: meter.spend() };
+      state.baselineMark = { n: sel.score.n, spend: meter.spend(), ...(passK ? { curvePassK: passK } : {}) };
       if (ctx.agent.active) {
         const rows = (await deps.store.getRollouts(input.runId, 'baseline')).filter((r) => r.turns);
         if (rows.length) state.agentTurns = rows.reduce((a, r) => a + (r.turns ?? 0), 0) / rows.length;

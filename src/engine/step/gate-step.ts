@@ -9,7 +9,8 @@ import { nextPending } from '../../core/verdict/credit';
 import { skillHash } from '../../core/basics/hash';
 import type { Candidate } from './candidate';
 import { gateCandidate, unchangedCandidate } from '../gate';
-import { sameSkill } from '../validation-score';
+import { sameSkill, selectionIds } from '../validation-score';
+import { curvePassK } from '../curve-pass-k';
 import { checkArtifact, verdictRecord } from './credit-check';
 import type { StageTimer } from '../context';
 import type { TrainSession } from '../session';
@@ -137,6 +138,8 @@ export async function gateStep(session: TrainSession, s: Scoring, a: GateStepInp
     });
   }
   if (isAccept(decision.action)) await session.saveVersion(candidate, origin, a.step);
+  // pass^k of a candidate validation scored, when asked (issue #43): the learning curve's second series.
+  const passK = g ? await curvePassK(ctx, { key, skill: candidate, itemIds: selectionIds(c, data) }) : null;
   const record: GateFields = {
     nEditsRanked: cand.kind === 'rewrite' ? cand.changeSummary.length : cand.edits.length,
     candidateHash: g?.hash ?? null,
@@ -151,6 +154,7 @@ export async function gateStep(session: TrainSession, s: Scoring, a: GateStepInp
     action: decision.action,
     ...(cand.kind === 'rewrite' ? { rewriteChangeSummary: cand.changeSummary } : {}),
     ...(gated.targets?.refusedBy ? { refusedBy: gated.targets.refusedBy } : {}),
+    ...(passK ? { curvePassK: passK } : {}),
   };
   return { record, gate: decision.state, bufferEntry, pendingEdits, units: { ...cand.units, ...gated.units } };
 }

@@ -30,6 +30,7 @@ export type GateFields = Pick<
   | 'candidateGateScore'
   | 'rewriteChangeSummary'
   | 'refusedBy'
+  | 'curvePassK'
 > & { action: GateAction };
 
 /** Usage of each stage during the step: the meter's totals after, less those before. */
@@ -101,6 +102,7 @@ export function stepRecord(a: {
     action: gated?.action ?? (proposed ? 'skip_no_rewrite' : 'skip_no_patches'),
     ...(gated?.rewriteChangeSummary ? { rewriteChangeSummary: gated.rewriteChangeSummary } : {}),
     ...(gated?.refusedBy ? { refusedBy: gated.refusedBy } : {}),
+    ...(gated?.curvePassK ? { curvePassK: gated.curvePassK } : {}),
     currentScore: after.currentScore,
     bestScore: after.bestScore,
     bestStep: after.bestStep,

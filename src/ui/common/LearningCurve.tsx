@@ -4,14 +4,17 @@ import {
   curveGeometry,
   curveSizeAt,
   curveSummary,
+  latestPassK,
   pointText,
   type CurveAxis,
 } from '../../core/report/learning-curve-chart';
+import { PassK } from '../runs/PassKLine';
 
 /**
  * The run's learning curve (issue #32): validation score with its 95 % interval as a band against
  * training target calls or cost, kept points filled, the best so far as a line — and the same
- * figures as a table for anyone who cannot read the picture.
+ * figures as a table for anyone who cannot read the picture. With k tries per validation item
+ * (issue #43), pass^k is a second series of squares, the latest point's figures said below it.
  */
 export function LearningCurve({ marks }: { marks: readonly CurveMark[] }) {
   const [axis, setAxis] = useState<CurveAxis>('calls');
@@ -82,6 +85,16 @@ export function LearningCurve({ marks }: { marks: readonly CurveMark[] }) {
             <circle cx={m.x} cy={m.y} r={m.point.accepted ? 4.5 : 3.5} />
           </g>
         ))}
+        {g.passK && (
+          <g className="curve-passk">
+            <path d={g.passK.line} className="line-passk" />
+            {g.passK.marks.map((m) => (
+              <rect key={m.point.label} x={m.x - 3.5} y={m.y - 3.5} width={7} height={7} className="mark-passk">
+                <title>{pointText(m.point)}</title>
+              </rect>
+            ))}
+          </g>
+        )}
       </svg>
       <figcaption>
         <p className="legend">
@@ -90,13 +103,34 @@ export function LearningCurve({ marks }: { marks: readonly CurveMark[] }) {
           <span className="key key-accept">kept</span>
           <span className="key key-refused">not kept</span>
           <span className="key key-tick">no validation score</span>
+          {g.passK && (
+            <span className="key key-passk">
+              <PassK k={g.passK.k} />: all {g.passK.k} tries pass
+            </span>
+          )}
         </p>
         <p className="muted small" id={summaryId}>
           {curveSummary(points)}
         </p>
+        <PassKReadout points={points} />
         <CurveTable points={points} />
       </figcaption>
     </figure>
+  );
+}
+
+/** The latest point tried k times: pass^1, pass^k and the items that flipped, in words. */
+function PassKReadout({ points }: { points: ReturnType<typeof learningCurve> }) {
+  const point = latestPassK(points);
+  if (!point?.passK) return null;
+  const { label, passK: p } = point;
+  return (
+    <p className="passk-readout" aria-label="pass^k at the latest point">
+      {label}: <PassK k={1} /> <strong>{p.passAt1.toFixed(3)}</strong>, <PassK k={p.k} />{' '}
+      <strong>{p.passAtK.toFixed(3)}</strong> over {p.k} tries of {p.items} validation items;{' '}
+      <strong>{Math.round(p.flipRate * 100)}%</strong> of items flipped between tries
+      {p.short ? ` (${p.short} more left out: errored tries)` : ''}.
+    </p>
   );
 }
 
@@ -113,6 +147,7 @@ function useWidth(): [(el: HTMLElement | null) => () => void, number] {
 }
 
 function CurveTable({ points }: { points: ReturnType<typeof learningCurve> }) {
+  const k = points.find((p) => p.passK)?.passK?.k;
   return (
     <details>
       <summary>The curve as a table</summary>
@@ -137,6 +172,19 @@ function CurveTable({ points }: { points: ReturnType<typeof learningCurve> }) {
               <th scope="col" className="num">
                 Best so far
               </th>
+              {k && (
+                <>
+                  <th scope="col" className="num">
+                    <PassK k={1} />
+                  </th>
+                  <th scope="col" className="num">
+                    <PassK k={k} />
+                  </th>
+                  <th scope="col" className="num">
+                    Items flipped
+                  </th>
+                </>
+              )}
             </tr>
           </thead>
           <tbody>
@@ -151,6 +199,13 @@ function CurveTable({ points }: { points: ReturnType<typeof learningCurve> }) {
                 <td className="num">{p.low === null ? '—' : `${p.low.toFixed(2)}–${p.high!.toFixed(2)}`}</td>
                 <td>{p.kind === 'baseline' ? 'start' : p.accepted ? 'yes' : 'no'}</td>
                 <td className="num">{p.best.toFixed(3)}</td>
+                {k && (
+                  <>
+                    <td className="num">{p.passK?.passAt1.toFixed(3) ?? '—'}</td>
+                    <td className="num">{p.passK?.passAtK.toFixed(3) ?? '—'}</td>
+                    <td className="num">{p.passK ? `${Math.round(p.passK.flipRate * 100)}%` : '—'}</td>
+                  </>
+                )}
               </tr>
             ))}
           </tbody>

@@ -131,6 +131,18 @@ describe('run estimate', () => {
     expect(estimateRunCalls({ ...one, gateStability: true }, sizes, { agentic: true }).gate - agent.gate).toBe(2 * 2 * 10 * 2);
   });
 
+  it('prices pass^k on the learning curve: each point’s skill tried k − 1 more times on validation (issue #43)', () => {
+    const sizes = { train: 80, val: 10, test: 0 };
+    const two = { ...DEFAULT_RUN_CONFIG, epochs: 2, testRepeats: 3, noiseProbe: 4 };
+    const off = estimateRunCalls(two, sizes);
+    const on = estimateRunCalls({ ...two, curvePassK: true }, sizes);
+    // Two steps an epoch, k = 3: two more tries of 10 items per candidate, less the probe's 4 at the baseline.
+    expect(on.gate - off.gate).toBe(2 * 2 * 10 * 2);
+    expect(on.baseline - off.baseline).toBe(10 * 2 - 4);
+    // The second epoch's slow update is a point too.
+    expect(on.slowUpdateGate - off.slowUpdateGate).toBe(10 * 2);
+  });
+
   it('counts a short last batch and judge calls', () => {
     const c = estimateRunCalls({ ...DEFAULT_RUN_CONFIG, epochs: 1, scorer: { kind: 'judge' } }, { train: 50, val: 10, test: 0 });
     expect(c.rollout).toBe(50);
