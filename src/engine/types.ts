@@ -14,6 +14,7 @@ import type { ToolSpec } from '../core/agent/tool-spec';
 import type { Spend } from '../core/report/learning-curve';
 import type { CreditReport } from '../core/verdict/section-credit';
 import type { CreditPlan } from '../core/verdict/section-masks';
+import type { EvidenceRecord } from './artifacts';
 
 /** Who answers a call: the target, the optimizer, the judge, or the user simulator (issue #31). */
 export type Role = 'target' | 'optimizer' | 'judge' | 'userSimulator';
@@ -226,6 +227,8 @@ export interface RejectedRewrite {
   /** The gate's validation shares: the description it met, the rewrite. */
   valCurrent: number;
   valCandidate: number;
+  /** What its undecided verdict bought before it said no (issue #40); absent when it decided on the run's samples. */
+  evidence?: EvidenceRecord;
 }
 
 /** One epoch of the activation track (engine/activation.ts). */
@@ -242,6 +245,8 @@ export interface ActivationEpoch {
   valCandidate?: number;
   /** The gate rule's verdict on a rewrite that gained (absent under the mean rule). */
   rule?: GateRuleVerdict;
+  /** What the gate's undecided verdict bought before deciding (issue #40); absent when it decided on the run's samples. */
+  evidence?: EvidenceRecord;
   /** The rewrite this epoch's gate rejected before the one above (the track asks twice at most, issue #40). */
   earlier?: RejectedRewrite[];
   /** The rewrite above refines the earlier one, which tied at the gate, from its own train misfires. */
