@@ -14,7 +14,6 @@ import type { ToolSpec } from '../core/agent/tool-spec';
 import type { Spend } from '../core/report/learning-curve';
 import type { CreditReport } from '../core/verdict/section-credit';
 import type { CreditPlan } from '../core/verdict/section-masks';
-import type { EvidenceRecord } from './artifacts';
 
 /** Who answers a call: the target, the optimizer, the judge, or the user simulator (issue #31). */
 export type Role = 'target' | 'optimizer' | 'judge' | 'userSimulator';
@@ -219,6 +218,17 @@ export interface EpochStats {
   metaSkill?: { action: string; content?: string };
   /** What the run had spent when the boundary ended (the learning curve's x). */
   spend?: Spend;
+}
+
+/** What an undecided gate bought before deciding: more samples per item, and how the verdict moved. */
+export interface EvidenceRecord {
+  asked: 'samples';
+  /** Most samples per side and item, up from the run's. */
+  samples: number;
+  /** Target calls the extra samples took. */
+  calls: number;
+  before: { pBetter: number; pWorse: number };
+  after: { pBetter: number; pWorse: number };
 }
 
 /** A description rewrite the activation track's gate rejected: shown to later rewrites (issue #40). */
