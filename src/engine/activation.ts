@@ -5,7 +5,8 @@
  * description (prompts/rollout-trigger.md, scored "yes"/"no"); the optimizer reads the queries
  * it fired wrongly on and rewrites the description (prompts/describe_skill.md); the rewrite is
  * kept only if it decides better on the validation queries, item by item and noise-aware, by the
- * body's gate (engine/gate.ts: its verdict and its gate rule). Rollouts and the call are
+ * body's gate (engine/gate.ts: the run's comparator asked as an accept is, its gate rule, and —
+ * undecided on a noisy agent — more samples before a no). Rollouts and the call are
  * checkpoints like any other. This module returns outcomes; the epoch boundary and the finish
  * write them into the run state.
  */
@@ -19,8 +20,9 @@ import type { EngineContext } from './context';
 import { callOptimizer } from './optimizer-call';
 import { PauseError } from './pause';
 import { okRows, rolloutPhase } from './rollout';
-import { compareSkills } from './verdict';
-import { judge } from './gate';
+import { compare } from './comparator';
+import { buyEvidence, judge, UNDECIDED_FROM } from './gate';
+import { acceptAsk } from './validation-score';
 import type { ActivationEpoch, ActivationState, RejectedRewrite } from './types';
 import { activationKey } from './keys';
 
@@ -148,6 +150,7 @@ export async function activationEpoch(
     candidate: one.candidate!,
     valCurrent: one.valCurrent!,
     valCandidate: one.valCandidate!,
+    ...(one.evidence ? { evidence: one.evidence } : {}),
   };
   const key = `${tag}/try2`;
   const tiedRows = first.tied ? await trainRows(`${key}/train`, rejected.candidate) : [];
@@ -232,14 +235,25 @@ async function rewriteAndGate(
   const reasoning = typeof res.json?.reasoning === 'string' ? res.json.reasoning : '';
   const candidate = typeof res.json?.description === 'string' ? cleanDescription(res.json.description) : '';
   if (!candidate || candidate === o.current || candidate === o.from) return { action: 'no_candidate', reasoning };
-  const cmp = await compareSkills(tctx, {
-    phase: `${o.key}/gate`,
-    ref: o.current,
-    cand: candidate,
-    itemIds: o.data.splits.val,
-    policy: o.policy,
-    values: { metric: 'hard' },
-  });
+  // The run's comparator, asked as the body's gate asks an accept (validation-score.ts): under the
+  // posterior a rewrite that changed nothing must be ruled out, each gained query settled, every query
+  // scored (the record's shares, and whether a rejected rewrite tied, read all of them). Ten or so
+  // validation queries: one query answered once can keep a true gain below "undecided", so the verdict
+  // weighs on while "undecided" is still reachable (`reject`), and stops once surely worse (`untilWorse`).
+  const ask = (samples?: number) =>
+    compare(tctx, {
+      phase: `${o.key}/gate`,
+      ref: o.current,
+      cand: candidate,
+      itemIds: o.data.splits.val,
+      policy: o.policy,
+      mean: { values: { metric: 'hard' } },
+      posterior: { ...acceptAsk(ctx.config, samples), scoreAll: true, reject: UNDECIDED_FROM, untilWorse: true },
+    }).then((cmp) => ({ cmp }));
+  // Undecided on a noisy agent's answers is not "no" (issue #40): the verdict buys more, as the body's gate does.
+  const first = await ask();
+  const bought = await buyEvidence(ctx.config, o.policy, first, ask);
+  const cmp = bought?.more.cmp ?? first.cmp;
   const v = cmp.verdict;
   // The body's gate on the queries' hard values: a strict gain, then the run's gate rule. No train
   // batch, so no tie-break: a tie keeps the description the skill has (gate.ts).
@@ -256,6 +270,7 @@ async function rewriteAndGate(
       valCurrent: v.refScore,
       valCandidate: v.candScore,
       ...(j.rule ? { rule: j.rule } : {}),
+      ...(bought ? { evidence: bought.evidence } : {}),
     },
   };
 }

@@ -14,7 +14,7 @@ import type { DropReason } from '../core/skill/edit-screen';
 import type { LrDecision } from '../core/config/learning-rate';
 import type { EngineContext } from './context';
 import type { LlmUsage, RunStore } from './ports';
-import type { ArtifactRecord } from './types';
+import type { ArtifactRecord, EvidenceRecord } from './types';
 import type { JsonObject } from '../core/basics/json-extract';
 import { checkpointKey, epochKey, stepKey } from './keys';
 import type { TrajectoryEntry } from '../core/agent/trajectory';
@@ -245,16 +245,8 @@ export interface StabilityRecord {
   held: boolean;
 }
 
-/** What an undecided gate bought before deciding: more samples per item, and how the verdict moved. */
-export interface EvidenceRecord {
-  asked: 'samples';
-  /** Most samples per side and item, up from the run's. */
-  samples: number;
-  /** Target calls the extra samples took. */
-  calls: number;
-  before: { pBetter: number; pWorse: number };
-  after: { pBetter: number; pWorse: number };
-}
+/** What an undecided gate bought: a value type of its own (types.ts), the activation track's state holds it too. */
+export type { EvidenceRecord };
 
 export interface LrDecisionArtifact extends LrDecision {
   reasoning: unknown;

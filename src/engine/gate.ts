@@ -112,7 +112,43 @@ export function undecided(c: RunConfig, p: { pBetter: number; pWorse: number }):
 }
 
 /** Below this chance of "better" a verdict has said no: more samples would rarely turn it. */
-const UNDECIDED_FROM = 0.2;
+export const UNDECIDED_FROM = 0.2;
+
+/**
+ * Undecided on the run's samples (`undecided`): the same verdict weighed on with up to
+ * EVIDENCE_SAMPLES times the run's samples per side and item, its samples so far counted — the
+ * body's gate and the description's ask this one way. Null when the first verdict decided, was not
+ * complete, or the target never flips (more answers would say the same). The comparison returned
+ * carries both comparisons' calls and repeats; the record says what was bought and how it moved.
+ */
+export async function buyEvidence<T extends { cmp: Comparison }>(
+  c: RunConfig,
+  policy: NoisePolicy,
+  first: T,
+  again: (samples: number) => Promise<T>,
+): Promise<{ more: T; evidence: EvidenceRecord } | null> {
+  const before = first.cmp.verdict.posterior;
+  if (!before || !first.cmp.complete || !undecided(c, before) || !resamples(policy)) return null;
+  const samples = EVIDENCE_SAMPLES * policy.maxSamples;
+  const more = await again(samples);
+  const after = more.cmp.verdict.posterior!;
+  const cmp: Comparison = {
+    ...more.cmp,
+    calls: first.cmp.calls + more.cmp.calls,
+    resampleCalls: first.cmp.resampleCalls + more.cmp.resampleCalls,
+    units: { ...first.cmp.units, ...more.cmp.units },
+  };
+  return {
+    more: { ...more, cmp },
+    evidence: {
+      asked: 'samples',
+      samples,
+      calls: more.cmp.calls,
+      before: { pBetter: before.pBetter, pWorse: before.pWorse },
+      after: { pBetter: after.pBetter, pWorse: after.pWorse },
+    },
+  };
+}
 
 /** A finished comparison, as the gate reads it. */
 export interface Compared {
@@ -258,28 +294,15 @@ export async function gateCandidate(
       ...(samples ? { samples } : {}),
     });
   let cmp = await compare();
-  let evidence: EvidenceRecord | null = null;
-  const first = cmp.cmp.verdict.posterior;
-  if (first && a.check?.improved && cmp.cmp.complete && undecided(c, first) && resamples(a.policy)) {
-    // Undecided on the run's samples: the same verdict weighed on with more (its samples so far count).
-    const samples = EVIDENCE_SAMPLES * a.policy.maxSamples;
-    const more = await compare(samples);
-    const after = more.cmp.verdict.posterior!;
-    evidence = {
-      asked: 'samples',
-      samples,
-      calls: more.cmp.calls,
-      before: { pBetter: first.pBetter, pWorse: first.pWorse },
-      after: { pBetter: after.pBetter, pWorse: after.pWorse },
+  // Only a candidate the train check found better: a tie with nothing behind it is not worth buying for.
+  const bought = a.check?.improved ? await buyEvidence(c, a.policy, cmp, compare) : null;
+  const evidence = bought?.evidence ?? null;
+  // The candidate was measured by the first comparison, not read from a cache: its outcome says so.
+  if (bought)
+    cmp = {
+      ...bought.more,
+      outcome: { ...bought.more.outcome, cacheHit: cmp.outcome.cacheHit, calls: bought.more.cmp.calls },
     };
-    const both = {
-      calls: cmp.cmp.calls + more.cmp.calls,
-      resampleCalls: cmp.cmp.resampleCalls + more.cmp.resampleCalls,
-    };
-    // The candidate was measured by the first comparison, not read from a cache: its outcome says so.
-    const outcome = { ...more.outcome, cacheHit: cmp.outcome.cacheHit, calls: both.calls };
-    cmp = { ...more, outcome, cmp: { ...more.cmp, ...both, units: { ...cmp.cmp.units, ...more.cmp.units } } };
-  }
   const units: FlipUnits = { ...cmp.cmp.units };
   const base = {
     selection: cmp.outcome,

@@ -224,12 +224,25 @@ export interface EpochStats {
   spend?: Spend;
 }
 
+/** What an undecided gate bought before deciding: more samples per item, and how the verdict moved. */
+export interface EvidenceRecord {
+  asked: 'samples';
+  /** Most samples per side and item, up from the run's. */
+  samples: number;
+  /** Target calls the extra samples took. */
+  calls: number;
+  before: { pBetter: number; pWorse: number };
+  after: { pBetter: number; pWorse: number };
+}
+
 /** A description rewrite the activation track's gate rejected: shown to later rewrites (issue #40). */
 export interface RejectedRewrite {
   candidate: string;
   /** The gate's validation shares: the description it met, the rewrite. */
   valCurrent: number;
   valCandidate: number;
+  /** What its undecided verdict bought before it said no (issue #40); absent when it decided on the run's samples. */
+  evidence?: EvidenceRecord;
 }
 
 /** One epoch of the activation track (engine/activation.ts). */
@@ -246,6 +259,8 @@ export interface ActivationEpoch {
   valCandidate?: number;
   /** The gate rule's verdict on a rewrite that gained (absent under the mean rule). */
   rule?: GateRuleVerdict;
+  /** What the gate's undecided verdict bought before deciding (issue #40); absent when it decided on the run's samples. */
+  evidence?: EvidenceRecord;
   /** The rewrite this epoch's gate rejected before the one above (the track asks twice at most, issue #40). */
   earlier?: RejectedRewrite[];
   /** The rewrite above refines the earlier one, which tied at the gate, from its own train misfires. */

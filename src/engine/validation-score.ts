@@ -12,7 +12,7 @@ import { gateScore, semanticDensity, type GateScoreOptions } from '../core/verdi
 import type { NoisePolicy } from '../core/verdict/noise';
 import type { PairedVerdict } from '../core/verdict/paired-verdict';
 import type { Comparison, FlipUnits } from './verdict';
-import { GATE_WAVE } from './weigh';
+import { GATE_WAVE, type WeighOptions } from './weigh';
 import { compare } from './comparator';
 import { injectEmptySlowUpdate } from '../core/skill/protected-regions';
 import type { RunConfig } from '../core/config/run-config';
@@ -34,6 +34,27 @@ export interface Scoring {
 
 /** P(better) at which a gate's accept no longer waits for each of its gains to be settled. */
 const SURE_GAIN = 0.99;
+
+/**
+ * How a posterior verdict asks whether to accept a candidate: the body's gate and the description's
+ * (activation.ts). `samples`: most per side and item, when an undecided verdict buys more.
+ */
+export function acceptAsk(
+  c: RunConfig,
+  samples?: number,
+): Pick<WeighOptions, 'accept' | 'samples' | 'wave' | 'neutral' | 'settleGains' | 'gainsUntil'> {
+  return {
+    accept: c.gateConfidence,
+    ...(samples ? { samples } : {}),
+    wave: GATE_WAVE,
+    // An accept's verdict: the candidate may have changed nothing, which its samples must rule out.
+    neutral: true,
+    // An accept rests on the items it gained: each is asked again until settled (a fluke rarely repeats).
+    settleGains: true,
+    // …unless the candidate is better beyond doubt: many gains, one fluke among them changes nothing.
+    gainsUntil: SURE_GAIN,
+  };
+}
 
 export function gateOptions(c: RunConfig): GateScoreOptions {
   return { metric: c.gateMetric, mixedWeight: c.gateMixedWeight, densityWeight: c.densityWeight };
@@ -154,15 +175,7 @@ export async function compareOnSelection(
     },
     // A posterior weighs every sample either skill holds and stops as soon as it is sure (weigh.ts).
     posterior: {
-      accept: c.gateConfidence,
-      ...(o.samples ? { samples: o.samples } : {}),
-      wave: GATE_WAVE,
-      // An accept's verdict: the candidate may have changed nothing, which its samples must rule out.
-      neutral: true,
-      // An accept rests on the items it gained: each is asked again until settled (a fluke rarely repeats).
-      settleGains: true,
-      // …unless the candidate is better beyond doubt: many gains, one fluke among them changes nothing.
-      gainsUntil: SURE_GAIN,
+      ...acceptAsk(c, o.samples),
       // A tie needs every item, and to know which were lost; a comparison that may not stop early, every item.
       scoreAll: !!o.allowTie || !earlyStop,
       settleAll: !!o.allowTie,

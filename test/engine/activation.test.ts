@@ -8,6 +8,7 @@ import { startLlmServer } from '../support/llm-server';
 import { agentLoads, describerReply, shouldLoad, TRIGGER_START_DESCRIPTION, triggerWorldQueries } from '../support/trigger-world';
 import { killAndResumeAt, pointsAfter, referenceRun, type World } from '../support/resume-harness';
 import { SMALL_CONFIG, INITIAL_SKILL, worldDataset } from '../support/harness';
+import { neutralDescriber } from '../support/bench-activation';
 
 const server = sharedLlmServer();
 const QUERIES = triggerWorldQueries();
@@ -136,6 +137,45 @@ describe('the activation track', () => {
     expect((await store.loadState(runId))!.activation).toBeUndefined();
     expect(server().log.some((e) => e.stage === 'describe_skill')).toBe(false);
   });
+});
+
+// Issue #40: the track's gate is the run's comparator (a posterior verdict on this config), and an
+// undecided verdict buys more samples of the validation queries instead of saying no.
+describe('the activation track on a noisy agent', () => {
+  const NOISE = { miss: 0.1, guess: 0.05 };
+  const noisyRun = async (seed: number, hook?: typeof neutralDescriber) => {
+    const srv = await startLlmServer({ describerSlip: 0.25, noiseSeed: seed, targetNoise: NOISE, ...(hook ? { optimizerHook: hook } : {}) });
+    try {
+      const { outcome, store, runId } = await trainOnce({ url: srv.url, config: { activationTrack: true, epochs: 3, seed }, data: worldDataset(60), activation });
+      expect(outcome.status).toBe('completed');
+      return (await store.loadState(runId))!.activation!;
+    } finally {
+      await srv.close();
+    }
+  };
+
+  it('keeps the starting description when every rewrite only rewords it (A/A: any accept is a false one)', async () => {
+    // Seed 1: the mean verdict took a lucky draw of the agent on a reworded description for a gain.
+    const a = await noisyRun(1, neutralDescriber);
+    const asked = a.epochs.filter((e) => e.candidate);
+    expect(asked.length).toBeGreaterThan(0);
+    for (const e of asked) expect(e.action).toBe('reject');
+    expect(a.description).toBe(TRIGGER_START_DESCRIPTION);
+  }, 60_000);
+
+  it('buys more samples when undecided, and keeps a rewrite that is truly better', async () => {
+    // Seed 3: the full rewrite gains two of ten validation queries; on the run's three samples the
+    // verdict is not sure (one gained query answered once, a kept one slipped), so it asks again.
+    const a = await noisyRun(3);
+    const bought = a.epochs.find((e) => e.evidence);
+    expect(bought).toBeDefined();
+    expect(bought!.evidence).toMatchObject({ asked: 'samples', samples: 6 });
+    expect(bought!.evidence!.calls).toBeGreaterThan(0);
+    expect(bought!.evidence!.before.pBetter).toBeLessThan(0.7);
+    expect(bought!.evidence!.after.pBetter).toBeGreaterThanOrEqual(0.7);
+    expect(bought!.action).toBe('accept');
+    expect(expected(a.description)).toBe(1);
+  }, 60_000);
 });
 
 describe('the activation track after a kill', () => {

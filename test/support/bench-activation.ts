@@ -5,6 +5,9 @@
  * 10 % of its right decisions and 5 % of its wrong ones. Held-out is the share of the run's test
  * queries the kept description decides right *without noise*; the figure the run shows (its test
  * shares, noise in them) is reported beside it.
+ * activation-aa is the A/A variant (issue #40): the noisy agent, and a describer that only rewords the
+ * starting description — every rewrite names the same families, so the agent decides every query as
+ * before and no rewrite is better or worse: a run whose description changed accepted a false gain.
  */
 import type { RunConfig } from '../../src/core/config/run-config';
 import { splitTriggerQueries, triggerItems } from '../../src/core/dataset/trigger-queries';
@@ -16,9 +19,10 @@ import { testEndpoint } from './endpoints';
 import { INITIAL_SKILL, SMALL_CONFIG, worldDataset } from './harness';
 import { startLlmServer } from './llm-server';
 import { percentile } from './generated-figures';
+import { hashFraction } from './sim-text';
 import { agentLoads, shouldLoad, TRIGGER_START_DESCRIPTION, triggerWorldQueries } from './trigger-world';
 
-export const ACTIVATION_WORLDS = ['activation', 'activation-noisy'] as const;
+export const ACTIVATION_WORLDS = ['activation', 'activation-noisy', 'activation-aa'] as const;
 export type ActivationWorld = (typeof ACTIVATION_WORLDS)[number];
 
 export interface ActivationSeedResult {
@@ -30,11 +34,35 @@ export interface ActivationSeedResult {
   accepts: number;
   rejects: number;
   calls: number;
+  /** The kept description is not the starting one (in the A/A world, a false accept). */
+  changed: boolean;
+}
+
+/**
+ * Neutral rewordings of TRIGGER_START_DESCRIPTION: the same two families, nothing more or less (48
+ * of them, so most rewrites are new texts and the agent draws its noise afresh for each).
+ */
+export const NEUTRAL_REWORDINGS = ['Answers questions', 'Handles questions', 'Helps with questions', 'Responds to questions']
+  .flatMap((verb) => ['about', 'on', 'concerning'].map((on) => `${verb} ${on}`))
+  .flatMap((head) => ['amber and basalt', 'basalt and amber'].map((pair) => `${head} ${pair} specimens`))
+  .flatMap((text) => [`${text}.`, `${text} only.`]);
+
+/** The A/A describer: a neutral rewording other than the description it is shown, drawn from its prompt. */
+export function neutralDescriber(stage: string, _system: string, user: string) {
+  if (stage !== 'describe_skill') return undefined;
+  const current = /## Current description\n([\s\S]*?)\n\n## /.exec(user)?.[1]?.trim() ?? '';
+  const others = NEUTRAL_REWORDINGS.filter((d) => d !== current);
+  return { reasoning: 'Reword it.', description: others[Math.floor(hashFraction(`aa describe|${user}`) * others.length)] };
 }
 
 export async function activationSeed(world: ActivationWorld, seed: number, knobs: Partial<RunConfig> = {}): Promise<ActivationSeedResult> {
-  const noisy = world === 'activation-noisy';
-  const server = await startLlmServer({ describerSlip: 0.25, noiseSeed: seed, ...(noisy ? { targetNoise: { miss: 0.1, guess: 0.05 } } : {}) });
+  const noisy = world !== 'activation';
+  const server = await startLlmServer({
+    describerSlip: 0.25,
+    noiseSeed: seed,
+    ...(noisy ? { targetNoise: { miss: 0.1, guess: 0.05 } } : {}),
+    ...(world === 'activation-aa' ? { optimizerHook: neutralDescriber } : {}),
+  });
   try {
     const config: RunConfig = { ...SMALL_CONFIG, seed, epochs: 3, activationTrack: true, ...knobs };
     const queries = triggerWorldQueries();
@@ -60,6 +88,7 @@ export async function activationSeed(world: ActivationWorld, seed: number, knobs
       accepts: a.epochs.filter((e) => e.action === 'accept').length,
       rejects: a.epochs.filter((e) => e.action === 'reject').length,
       calls: rows.filter((r) => !r.cached && r.phase.startsWith('activation/')).length + (await store.listCalls(runId)).filter((c) => c.stage === 'describe_skill').length,
+      changed: a.description !== a.initialDescription,
     };
   } finally {
     await server.close();
@@ -80,5 +109,15 @@ export function aggregateActivation(results: ActivationSeedResult[]) {
     accepts: mean((r) => r.accepts),
     rejects: mean((r) => r.rejects),
     callsMean: mean((r) => r.calls),
+    changed: results.filter((r) => r.changed).length,
   };
+}
+
+/** The per-seed table (`--table`): held-out, where it started, whether the description changed, calls. */
+export function activationTable(world: ActivationWorld, results: readonly ActivationSeedResult[]): string[] {
+  return results.map(
+    (r) =>
+      `${world} seed ${r.seed}: held-out ${r.heldOut.toFixed(2)} (start ${r.initialHeldOut.toFixed(2)}) ` +
+      `${r.changed ? 'changed' : 'kept'} the description, ${r.accepts} accepts, ${r.calls} calls`,
+  );
 }

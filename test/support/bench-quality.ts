@@ -30,6 +30,7 @@
  * - aa: the A/A world (aa-world.ts) — the noisy target, a start right on half the items, an
  *   optimizer that only rewords: no candidate is better or worse, so every accept is a false one;
  * - activation / activation-noisy: the activation track's trigger world (bench-activation.ts);
+ *   activation-aa its A/A variant (neutral rewordings, the noisy agent): `changed` counts false accepts;
  * - agentic / agentic-noisy / agentic-no-trajectories: a tool-using agent over several turns, and
  *   the same loop reflecting on final answers only (bench-agentic.ts);
  * - mcp-agentic: the agentic world's tools served by a real MCP server (bench-mcp.ts);
@@ -70,7 +71,7 @@ import { AA_WORLD, aaOptimizerAnswer } from './aa-world';
 import { testEndpoint } from './endpoints';
 import { INITIAL_SKILL, SMALL_CONFIG, worldDataset } from './harness';
 import { startLlmServer, type ServerOptions } from './llm-server';
-import { ACTIVATION_WORLDS, activationSeed, aggregateActivation } from './bench-activation';
+import { ACTIVATION_WORLDS, activationSeed, activationTable, aggregateActivation } from './bench-activation';
 import { MCP_WORLDS, mcpSeed } from './bench-mcp';
 import { SIMULATED_USER_WORLDS, simulatedUserSeed } from './bench-simulated-user';
 import { DEFAULT_RETAIL_SEEDS, RETAIL_WORLDS, retailLine, retailSeed } from './bench-retail';
@@ -499,6 +500,7 @@ export async function main(argv: string[]): Promise<number> {
     for (let i = 0; i < seeds.length; i += 2)
       results.push(...(await Promise.all(seeds.slice(i, i + 2).map((s) => activationSeed(world, s, knobs)))));
     out[world] = aggregateActivation(results);
+    if (argv.includes('--table')) for (const line of activationTable(world, results)) console.log(line);
   }
   console.log(JSON.stringify(out));
   return 0;
