@@ -112,6 +112,12 @@ export interface RunConfig {
   gateConfidence: number;
   /** Stop a candidate's validation as soon as it can no longer beat the current score. */
   earlyStopGate: boolean;
+  /**
+   * Settled stop (issue #40): after this many steps in a row that left the current skill unchanged
+   * and found nothing for it to learn (every failure on the batch and on validation a slip that a
+   * second answer passes), the run's remaining steps are skipped while that skill stands; 0: never.
+   */
+  settledStop: number;
   /** Drop edits that cannot apply or add nothing before they take budget (edit-screen.ts). */
   screenEdits: boolean;
   /** Score the candidate on the step's train batch before validation (a minibatch check). */
@@ -206,6 +212,7 @@ export const DEFAULT_RUN_CONFIG: RunConfig = {
   sectionCreditBudget: 0,
   gateConfidence: 0.7,
   earlyStopGate: true,
+  settledStop: 0,
   screenEdits: true,
   trainCheck: true,
   repairEdits: true,

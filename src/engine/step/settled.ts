@@ -1,0 +1,104 @@
+/**
+ * The settled stop (issue #40, `settledStop`): a skill at the top still pays a full rollout every
+ * step, and on a noisy target its slips look like failures. After a step that left the current skill
+ * unchanged, each failure on the step's batch and on validation gets a second answer (a repeat: its
+ * cache key is the one later verdicts read, so none is wasted); when every such failure passes on it,
+ * the step found nothing to learn. After `settledStop` such steps in a row, the remaining steps skip
+ * their rollouts while that skill stands. A failure that fails again — a family the skill lacks,
+ * whether validation sees it or not — keeps the run going, and a target that has never changed an
+ * answer gets no second answers: there a failure is real.
+ */
+import { skillHash } from '../../core/basics/hash';
+import { isPass } from '../../core/verdict/credit';
+import type { NoisePolicy } from '../../core/verdict/noise';
+import type { EngineContext } from '../context';
+import { rolloutCacheKey, rolloutPhase } from '../rollout';
+import type { RunDataset, RolloutRow, RunState } from '../types';
+import { selectionIds } from '../validation-score';
+
+/** More failures than this share of a batch (or of validation) are not slips: no second answers. */
+const MOST_SLIPS = 0.2;
+
+/** The run's remaining steps are skipped: the current skill was found settled often enough in a row. */
+export async function isSettled(ctx: EngineContext, state: RunState): Promise<boolean> {
+  const need = ctx.config.settledStop ?? 0;
+  const s = state.settled;
+  if (!(need > 0) || !s || s.steps < need) return false;
+  const hash = await skillHash(state.gate.currentSkill);
+  return s.hash === hash || s.hash === carriedFrom(state, hash);
+}
+
+/**
+ * The skill whose answers stand for this one's: the first epoch's boundary places an empty slow-update
+ * block in the skill and carries its validation score over (epoch/boundary.ts); its answers carry too.
+ */
+const carriedFrom = (state: RunState, hash: string): string | undefined => state.selectionCache[hash]?.carriedFrom;
+
+/**
+ * After a step that left `current` standing: the run's new settled count — one more when every
+ * failure of the skill on the step's rows and on validation passes on another answer, else 0.
+ */
+export async function settledAfter(
+  ctx: EngineContext,
+  state: RunState,
+  a: { key: string; current: string; rows: readonly RolloutRow[]; data: RunDataset; policy: NoisePolicy },
+): Promise<RunState['settled']> {
+  if (!(ctx.config.settledStop > 0)) return undefined;
+  const hash = await skillHash(a.current);
+  const from = carriedFrom(state, hash);
+  const same = state.settled?.hash === hash || (!!from && state.settled?.hash === from);
+  const before = same ? state.settled!.steps : 0;
+  const train = a.rows.map((r) => r.itemId);
+  const hashes = from ? [from, hash] : [hash];
+  const clean =
+    train.length > 0 &&
+    (await slipsOnly(ctx, a, [hash], train, `${a.key}/settle`)) &&
+    (await slipsOnly(ctx, a, hashes, selectionIds(ctx.config, a.data), `${a.key}/settle-val`));
+  return { hash, steps: clean ? before + 1 : 0 };
+}
+
+/**
+ * Every item has a passing answer of the skill, once each item whose answers all fail is asked once
+ * more — when the target has been seen to change its answers and the failures are few enough to be slips.
+ */
+async function slipsOnly(
+  ctx: EngineContext,
+  a: { current: string; policy: NoisePolicy },
+  hashes: readonly string[],
+  itemIds: readonly string[],
+  phase: string,
+): Promise<boolean> {
+  const max = a.policy.maxSamples;
+  const own = hashes[hashes.length - 1];
+  const held = await Promise.all(
+    itemIds.map(async (id) => (await Promise.all(hashes.map((h) => samplesOf(ctx, h, id, max)))).flat()),
+  );
+  if (held.some((rows) => rows.length === 0)) return false; // an item never answered (an error, an early stop)
+  const failing = itemIds.flatMap((id, i) => (held[i].some((r) => isPass(r.hard)) ? [] : [{ id, n: held[i].length }]));
+  if (!failing.length) return true;
+  const noisy = (a.policy.flips?.minority ?? 0) > 0;
+  if (!noisy || failing.length > Math.max(1, Math.floor(MOST_SLIPS * itemIds.length))) return false;
+  if (failing.some((f) => f.n >= max)) return false;
+  // One more answer each, grouped by its sample number under the skill's own hash (a repeat's cache key names it).
+  const byK = new Map<number, string[]>();
+  for (const f of failing) {
+    const k = (await samplesOf(ctx, own, f.id, max)).length;
+    byK.set(k, [...(byK.get(k) ?? []), f.id]);
+  }
+  for (const [k, ids] of byK) {
+    const r = await rolloutPhase(ctx, { phase: `${phase}/r${k}`, skill: a.current, itemIds: ids, repeat: k });
+    if (r.rows.some((row) => row.status !== 'ok' || !isPass(row.hard))) return false;
+  }
+  return true;
+}
+
+/** The skill's answers on an item so far, its first sample and the repeats after it, in order. */
+async function samplesOf(ctx: EngineContext, hash: string, itemId: string, max: number): Promise<RolloutRow[]> {
+  const rows: RolloutRow[] = [];
+  for (let k = 0; k < max; k++) {
+    const row = await ctx.store.findRollout(ctx.runId, rolloutCacheKey(hash, itemId, ctx.targetKey, k));
+    if (row?.status !== 'ok') break;
+    rows.push(row);
+  }
+  return rows;
+}
