@@ -412,7 +412,7 @@ export interface RunState {
    * tell its miss rate from its guess rate (core/verdict/lift.ts).
    */
   flips?: Record<string, [number, number, number?, number?]>;
-  /** The current skill (by hash) and how many steps in a row found it settled (step/settled.ts). */
+  /** The current skill (by hash) and how many steps in a row found it settled (engine/settled.ts). */
   settled?: { hash: string; steps: number };
   epochStats: EpochStats[];
   /** The activation track, once it has started (config.activationTrack with trigger queries). */

@@ -1,6 +1,7 @@
 // The settled stop (issue #40, `settledStop`), through the real SDK against the test servers: a noisy
-// run whose skill is at the top skips its remaining steps' rollouts and keeps what it learned; a failure
-// that fails again on a second answer — a family validation never sees — keeps a run going.
+// run whose skill is at the top skips its remaining steps' rollouts and its last boundary, and keeps
+// what it learned; a failure that fails again on a second answer — a family validation never sees —
+// keeps a run going.
 import { describe, expect, it } from 'vitest';
 import { sharedLlmServer } from '../support/shared-server';
 import { INITIAL_SKILL, SMALL_CONFIG, worldDataset } from '../support/harness';
@@ -13,7 +14,7 @@ import { createContext } from '../../src/engine/context';
 import { modelTarget } from '../../src/engine/target/model-target';
 import { Meter } from '../../src/engine/meter';
 import { rolloutPhase } from '../../src/engine/rollout';
-import { settledAfter } from '../../src/engine/step/settled';
+import { settledAfter } from '../../src/engine/settled';
 import { initialRunState } from '../../src/engine/run/trainer';
 import { noisePolicy } from '../../src/core/verdict/noise';
 import { parseQuestion, ruleText, TOPICS } from '../../src/core/simulators/demo-world';
@@ -61,7 +62,10 @@ describe('the settled stop (issue #40)', () => {
     const steps = await store.getSteps('noisy-3');
     expect(steps.map((s) => s.action).slice(3)).toEqual(['skip_settled', 'skip_settled', 'skip_settled']);
     const rows = await store.listRollouts('noisy-3');
-    expect(rows.filter((r) => /^s000[456]\//.test(r.phase))).toEqual([]);
+    expect(rows.filter((r) => /^(s000[456]|e02)\//.test(r.phase))).toEqual([]);
+    // The last boundary writes no guidance for it either: no comparison, no slow update, no meta skill.
+    const boundary = (await store.loadState('noisy-3'))!.epochStats.find((e) => e.epoch === 2)!;
+    expect([boundary.slowUpdate?.action, boundary.metaSkill?.action]).toEqual(['skip_settled', 'skip_settled']);
     expect(on.heldOut).toBe(1);
     expect(off.heldOut).toBe(1);
     expect(on.trainingTargetCalls).toBeLessThan(off.trainingTargetCalls - 40);

@@ -17,7 +17,7 @@ import { rolloutAndReflect, type Seen, type StepBatches } from './rollout-reflec
 import { boundBuffer, renderBuffer, renderMetaBlock } from './step-buffer';
 import { stepRecord, usageSince, type Proposed } from './step-record';
 import { stepMark } from '../curve-marks';
-import { isSettled, settledAfter } from './settled';
+import { isSettled, settledAfter } from '../settled';
 
 export interface StepArgs extends StepBatches {
   stepInEpoch: number;
@@ -39,7 +39,7 @@ export async function runStep(session: TrainSession, prev: RunState, a: StepArgs
   const metaText = renderMetaBlock(state.metaSkill, ctx.prompts);
   // How noisy the target has looked so far: every verdict of this step settles items with it.
   const policy = policyOf(ctx.config, state);
-  // A settled skill (step/settled.ts) has nothing left to learn on this run: its step asks nothing.
+  // A settled skill (engine/settled.ts) has nothing left to learn on this run: its step asks nothing.
   const settled = await isSettled(ctx, state);
   const seen = settled
     ? nothingSeen()

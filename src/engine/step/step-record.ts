@@ -60,7 +60,7 @@ export function stepRecord(a: {
   seen: Seen;
   proposed: Proposed | null;
   gated: GateFields | null;
-  /** The step was skipped: its skill was settled (step/settled.ts). */
+  /** The step was skipped: its skill was settled (engine/settled.ts). */
   settled?: boolean;
   /** The run's gate state after the step (appendix included). */
   after: GateState;

@@ -4,17 +4,18 @@
  * unchanged, each failure on the step's batch and on validation gets a second answer (a repeat: its
  * cache key is the one later verdicts read, so none is wasted); when every such failure passes on it,
  * the step found nothing to learn. After `settledStop` such steps in a row, the remaining steps skip
- * their rollouts while that skill stands. A failure that fails again — a family the skill lacks,
+ * their rollouts while that skill stands, and an epoch boundary skips its comparison, slow update and
+ * meta skill (epoch/boundary.ts). A failure that fails again — a family the skill lacks,
  * whether validation sees it or not — keeps the run going, and a target that has never changed an
  * answer gets no second answers: there a failure is real.
  */
-import { skillHash } from '../../core/basics/hash';
-import { isPass } from '../../core/verdict/credit';
-import type { NoisePolicy } from '../../core/verdict/noise';
-import type { EngineContext } from '../context';
-import { rolloutCacheKey, rolloutPhase } from '../rollout';
-import type { RunDataset, RolloutRow, RunState } from '../types';
-import { selectionIds } from '../validation-score';
+import { skillHash } from '../core/basics/hash';
+import { isPass } from '../core/verdict/credit';
+import type { NoisePolicy } from '../core/verdict/noise';
+import type { EngineContext } from './context';
+import { rolloutCacheKey, rolloutPhase } from './rollout';
+import type { RunDataset, RolloutRow, RunState } from './types';
+import { selectionIds } from './validation-score';
 
 /** More failures than this share of a batch (or of validation) are not slips: no second answers. */
 const MOST_SLIPS = 0.2;
