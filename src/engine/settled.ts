@@ -2,12 +2,13 @@
  * The settled stop (issue #40, `settledStop`): a skill at the top still pays a full rollout every
  * step, and on a noisy target its slips look like failures. After a step that left the current skill
  * unchanged, each failure on the step's batch and on validation gets a second answer (a repeat: its
- * cache key is the one later verdicts read, so none is wasted); when every such failure passes on it,
- * the step found nothing to learn. After `settledStop` such steps in a row, the remaining steps skip
- * their rollouts while that skill stands, and an epoch boundary skips its comparison, slow update and
- * meta skill (epoch/boundary.ts). A failure that fails again — a family the skill lacks,
- * whether validation sees it or not — keeps the run going, and a target that has never changed an
- * answer gets no second answers: there a failure is real.
+ * cache key is the one later verdicts read, so none is wasted), and so does each known gap — a train
+ * item whose latest rollout, an earlier skill's, failed — after its first answer from this skill.
+ * When every such failure passes on it, the step found nothing to learn; after `settledStop` such
+ * steps in a row, the remaining steps skip their rollouts while that skill stands, and an epoch
+ * boundary skips its comparison, slow update and meta skill (epoch/boundary.ts). A failure that fails
+ * again — a family the skill lacks, whether validation sees it or not — keeps the run going, and a
+ * target that has never changed an answer gets no second answers: there a failure is real.
  */
 import { skillHash } from '../core/basics/hash';
 import { isPass } from '../core/verdict/credit';
@@ -37,7 +38,8 @@ const carriedFrom = (state: RunState, hash: string): string | undefined => state
 
 /**
  * After a step that left `current` standing: the run's new settled count — one more when every
- * failure of the skill on the step's rows and on validation passes on another answer, else 0.
+ * failure of the skill on the step's rows, on the run's known gaps and on validation passes on
+ * another answer, else 0.
  */
 export async function settledAfter(
   ctx: EngineContext,
@@ -49,18 +51,51 @@ export async function settledAfter(
   const from = carriedFrom(state, hash);
   const same = state.settled?.hash === hash || (!!from && state.settled?.hash === from);
   const before = same ? state.settled!.steps : 0;
-  const train = a.rows.map((r) => r.itemId);
   const hashes = from ? [from, hash] : [hash];
+  const batch = a.rows.map((r) => r.itemId);
+  const gaps = await knownGaps(ctx, a.data, hashes, batch);
   const clean =
-    train.length > 0 &&
-    (await slipsOnly(ctx, a, [hash], train, `${a.key}/settle`)) &&
+    batch.length > 0 &&
+    gaps !== null &&
+    (await slipsOnly(ctx, a, hashes, [...batch, ...gaps], `${a.key}/settle`)) &&
     (await slipsOnly(ctx, a, hashes, selectionIds(ctx.config, a.data), `${a.key}/settle-val`));
   return { hash, steps: clean ? before + 1 : 0 };
 }
 
 /**
- * Every item has a passing answer of the skill, once each item whose answers all fail is asked once
- * more — when the target has been seen to change its answers and the failures are few enough to be slips.
+ * The run's known gaps: train items outside the batch whose latest step rollout failed (an earlier
+ * skill's) and that this skill has not answered since. The steps still to come would roll them out;
+ * a settled skill must answer them first — a family validation never sees fails here, not silently.
+ * Items an earlier skill passed stand. Null when there are more gaps than a batch: not settled yet.
+ */
+async function knownGaps(
+  ctx: EngineContext,
+  data: RunDataset,
+  hashes: readonly string[],
+  batch: readonly string[],
+): Promise<string[] | null> {
+  const latest = new Map<string, { step: number; row: RolloutRow }>();
+  for (const row of await ctx.store.listRollouts(ctx.runId)) {
+    const step = /^s(\d+)\/rollout(\/b\d+)?$/.exec(row.phase);
+    if (!step || row.status !== 'ok') continue;
+    const at = latest.get(row.itemId);
+    if (!at || Number(step[1]) > at.step) latest.set(row.itemId, { step: Number(step[1]), row });
+  }
+  const inBatch = new Set(batch);
+  const gaps: string[] = [];
+  for (const id of data.splits.train) {
+    const last = latest.get(id);
+    if (inBatch.has(id) || !last || isPass(last.row.hard) || hashes.includes(last.row.skillHash)) continue;
+    const answered = await Promise.all(hashes.map((h) => samplesOf(ctx, h, id, 1)));
+    if (!answered.some((rows) => rows.length)) gaps.push(id);
+  }
+  return gaps.length > ctx.config.batchSize ? null : gaps;
+}
+
+/**
+ * Every item has a passing answer of the skill, once each item it has not answered is asked, and each
+ * whose answers all fail is asked once more — when the target has been seen to change its answers and
+ * the failures are few enough to be slips.
  */
 async function slipsOnly(
   ctx: EngineContext,
@@ -70,17 +105,24 @@ async function slipsOnly(
   phase: string,
 ): Promise<boolean> {
   const max = a.policy.maxSamples;
-  const own = hashes[hashes.length - 1];
-  const held = await Promise.all(
-    itemIds.map(async (id) => (await Promise.all(hashes.map((h) => samplesOf(ctx, h, id, max)))).flat()),
+  const held = async () =>
+    Promise.all(itemIds.map(async (id) => (await Promise.all(hashes.map((h) => samplesOf(ctx, h, id, max)))).flat()));
+  const first = (await held()).flatMap((rows, i) => (rows.length ? [] : [itemIds[i]]));
+  if (first.length) {
+    // Never answered by this skill: its first answer, under the cache key every later rollout reads.
+    const r = await rolloutPhase(ctx, { phase, skill: a.current, itemIds: first });
+    if (r.rows.some((row) => row.status !== 'ok')) return false;
+  }
+  const answers = await held();
+  const failing = itemIds.flatMap((id, i) =>
+    answers[i].some((r) => isPass(r.hard)) ? [] : [{ id, n: answers[i].length }],
   );
-  if (held.some((rows) => rows.length === 0)) return false; // an item never answered (an error, an early stop)
-  const failing = itemIds.flatMap((id, i) => (held[i].some((r) => isPass(r.hard)) ? [] : [{ id, n: held[i].length }]));
   if (!failing.length) return true;
   const noisy = (a.policy.flips?.minority ?? 0) > 0;
   if (!noisy || failing.length > Math.max(1, Math.floor(MOST_SLIPS * itemIds.length))) return false;
   if (failing.some((f) => f.n >= max)) return false;
   // One more answer each, grouped by its sample number under the skill's own hash (a repeat's cache key names it).
+  const own = hashes[hashes.length - 1];
   const byK = new Map<number, string[]>();
   for (const f of failing) {
     const k = (await samplesOf(ctx, own, f.id, max)).length;

@@ -7,7 +7,9 @@ import { sharedLlmServer } from '../support/shared-server';
 import { INITIAL_SKILL, SMALL_CONFIG, worldDataset } from '../support/harness';
 import { testEndpoint } from '../support/endpoints';
 import { loadPrompts } from '../support/prompts';
-import { trainSeed } from '../support/bench-quality';
+import { trainSeed, trainSetup } from '../support/bench-quality';
+import { generatedSetup } from '../support/bench-generated';
+import { generateWorld } from '../support/generated-world';
 import { createLlmPort } from '../../src/llm/openai-client';
 import { MemoryRunStore } from '../../src/storage/memory-store';
 import { createContext } from '../../src/engine/context';
@@ -99,4 +101,18 @@ describe('the settled stop (issue #40)', () => {
       expect(again.map((r) => r.itemId)).toEqual(settled ? [] : [blind]);
     }
   }, 60_000);
+
+  it('answers the known gaps first: a steady run whose blind family failed in the first epoch is not stopped', async () => {
+    // A generated world (a fresh set's 39th, seed 16784491): a steady target, 8 families, one that validation
+    // never sees. Its skill passes step 4's batch and all of validation, but that family's train items failed
+    // in the first epoch and are not in the batch. Stopped there, the run kept 0.875 held-out; asked first,
+    // they fail again, the run goes on and learns the family.
+    const store = new MemoryRunStore();
+    const w = generateWorld(16784491, 'gaps');
+    expect(w.targetNoise).toBeNull();
+    const { result } = await trainSetup(w.name, generatedSetup(w), w.seed, { settledStop: 1 }, { store });
+    expect(result.heldOut).toBe(1);
+    const rows = await store.listRollouts(`${w.name}-${w.seed}`);
+    expect(rows.filter((r) => /\/settle$/.test(r.phase)).length).toBeGreaterThan(0);
+  }, 120_000);
 });
