@@ -50,6 +50,6 @@ export function countActions(steps: readonly Pick<StepRecord, 'action'>[]): {
   return {
     accepts: steps.filter((s) => isAccept(s.action)).length,
     rejects: steps.filter((s) => s.action === 'reject').length,
-    skips: steps.filter((s) => s.action === 'skip_no_patches' || s.action === 'skip_no_rewrite').length,
+    skips: steps.filter((s) => s.action.startsWith('skip_')).length,
   };
 }

@@ -163,7 +163,7 @@ export interface StepRecord {
   selectionCacheHit: boolean;
   gateMetric: string;
   candidateGateScore: number | null;
-  action: GateAction | 'skip_no_patches' | 'skip_no_rewrite';
+  action: GateAction | 'skip_no_patches' | 'skip_no_rewrite' | 'skip_settled';
   /** The other target that refused a candidate the run's own target accepted (issue #42 item 5). */
   refusedBy?: string;
   currentScore: number;
@@ -431,6 +431,8 @@ export interface RunState {
    * tell its miss rate from its guess rate (core/verdict/lift.ts).
    */
   flips?: Record<string, [number, number, number?, number?]>;
+  /** The current skill (by hash) and how many steps in a row found it settled (engine/settled.ts). */
+  settled?: { hash: string; steps: number };
   epochStats: EpochStats[];
   /** The activation track, once it has started (config.activationTrack with trigger queries). */
   activation?: ActivationState;

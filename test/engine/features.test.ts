@@ -14,7 +14,8 @@ const server = sharedLlmServer();
 
 // The default run, made once: the cache test counts its calls, the pause test compares with it.
 let defaultRun: ReturnType<typeof trainOnce> | undefined;
-const theDefaultRun = () => (defaultRun ??= trainOnce({ url: server().url, runId: 'ref' }));
+// The settled stop off: these tests read the last boundary's rollouts, which the stop would skip.
+const theDefaultRun = () => (defaultRun ??= trainOnce({ url: server().url, runId: 'ref', config: { settledStop: 0 } }));
 
 describe('rollout cache', () => {
   it('shares rollouts between training, the slow update and the test evaluation', async () => {
@@ -147,7 +148,8 @@ describe('a pause leaves no error rows (issue #20 item 4)', () => {
 
 describe('resume after a pause', () => {
   it('continues without repeating finished calls and ends as an uninterrupted run', async () => {
-    const reference = await theDefaultRun();
+    // Its own reference, with the default settled stop on: a resumed run must skip what an unbroken one skips.
+    const reference = await trainOnce({ url: server().url, runId: 'ref' });
     const refState = (await reference.store.loadState('ref'))!;
     const store = new MemoryRunStore();
     const ac = new AbortController();

@@ -22,7 +22,8 @@ describe('the learning curve a run records', () => {
       url: server().url,
       runId: 'curve',
       prices: PRICES,
-      config: { slowUpdateGated: true },
+      // The settled stop off: the curve's measured boundaries are what this test reads.
+      config: { slowUpdateGated: true, settledStop: 0 },
       onEvent: (e) => e.type === 'curve' && marks.push(e.mark),
     });
     expect(outcome.status).toBe('completed');

@@ -35,7 +35,7 @@ describe('measured scores', () => {
   });
 
   it('a force-injected slow update is measured, not credited with the old skill\'s score', async () => {
-    const { store, runId, outcome } = await trainOnce({ url: server().url, config: { slowUpdateGated: false, evalTest: false } });
+    const { store, runId, outcome } = await trainOnce({ url: server().url, config: { slowUpdateGated: false, evalTest: false, settledStop: 0 } });
     expect(outcome.status).toBe('completed');
     const state = (await store.loadState(runId))!;
     const e2 = state.epochStats.find((e) => e.epoch === 2)!;

@@ -12,7 +12,8 @@ const server = sharedLlmServer();
 let defaultRun: Promise<Awaited<ReturnType<typeof trainOnce>> & { events: string[] }> | undefined;
 function theDefaultRun() {
   const events: string[] = [];
-  defaultRun ??= trainOnce({ url: server().url, runId: 'default', onEvent: (e) => events.push(e.type) }).then((r) => ({ ...r, events }));
+  // The settled stop off: these tests read every step and the meta skill the last boundary writes.
+  defaultRun ??= trainOnce({ url: server().url, runId: 'default', config: { settledStop: 0 }, onEvent: (e) => events.push(e.type) }).then((r) => ({ ...r, events }));
   return defaultRun;
 }
 

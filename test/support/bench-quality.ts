@@ -80,7 +80,7 @@ import { BROAD_PAIRS_WORLD, BROAD_WORLD, HARD_WORLD, hardTargetAnswer, makeHardW
 
 export const BASELINE_KNOBS: Partial<RunConfig> = { screenEdits: false, trainCheck: false, repairEdits: false, carryEdits: false, tieBreak: false };
 /** SkillOpt unmodified: no safeguard, one answer per item, every candidate scored on all of validation, a higher mean accepts. */
-export const SKILLOPT_KNOBS: Partial<RunConfig> = { ...BASELINE_KNOBS, settleVerdicts: false, noiseProbe: 0, gateConfidence: 0, lookAhead: false, earlyStopGate: false };
+export const SKILLOPT_KNOBS: Partial<RunConfig> = { ...BASELINE_KNOBS, settleVerdicts: false, noiseProbe: 0, gateConfidence: 0, lookAhead: false, earlyStopGate: false, settledStop: 0 };
 
 export function hardWorldDataset(spec: HardWorldSpec = HARD_WORLD): RunDataset {
   return hardWorldDatasetOf(makeHardWorldItems(spec));

@@ -313,6 +313,13 @@ const KNOB_ROWS = [
     control: int(0, 1000),
   },
   {
+    key: 'settledStop',
+    label: 'Settled stop after',
+    noun: 'settled stop',
+    section: 'noise',
+    control: int(0, 100),
+  },
+  {
     key: 'recheckBest',
     label: 'Re-check a new best',
     noun: 'new-best re-check',

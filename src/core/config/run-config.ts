@@ -118,6 +118,15 @@ export interface RunConfig {
   gateConfidence: number;
   /** Stop a candidate's validation as soon as it can no longer beat the current score. */
   earlyStopGate: boolean;
+  /**
+   * Settled stop (issue #40): after this many steps in a row that left the current skill unchanged
+   * and found nothing for it to learn (every failure on the batch and on validation a slip that a
+   * second answer passes), the run's remaining steps are skipped while that skill stands; 0: never.
+   * 1 by default: training target calls per run fell from 364 to 346 on the noisy world, ~382 to 332
+   * on the generated development set and 408 to 370 on a fresh one, held-out unchanged (1.00, 0.995,
+   * 0.994; p10 1.00, none stuck, no A/A run accepting).
+   */
+  settledStop: number;
   /** Drop edits that cannot apply or add nothing before they take budget (edit-screen.ts). */
   screenEdits: boolean;
   /** Score the candidate on the step's train batch before validation (a minibatch check). */
@@ -213,6 +222,7 @@ export const DEFAULT_RUN_CONFIG: RunConfig = {
   sectionCreditBudget: 0,
   gateConfidence: 0.7,
   earlyStopGate: true,
+  settledStop: 1,
   screenEdits: true,
   trainCheck: true,
   repairEdits: true,

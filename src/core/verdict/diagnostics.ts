@@ -78,6 +78,7 @@ export function stepCause(s: StepFacts): NoProgressCause {
   if (s.rolloutN > 0 && s.rolloutErrors * 2 >= s.rolloutN) return 'errors';
   if (s.action === 'skip_no_patches') return s.rolloutHard >= 1 - EPSILON ? 'no_failures' : 'no_patches';
   if (s.action === 'skip_no_rewrite') return 'no_rewrite';
+  if (s.action === 'skip_settled') return 'no_failures'; // every failure a slip: nothing left to learn
   if (s.patches === 0) return 'no_patches';
   if (s.vetoed) return 'vetoed'; // before 'applied': a vetoed bundle applies nothing
   if (s.merged === 0 || s.applied === 0) return 'no_edits_applied';

@@ -25,6 +25,7 @@ import { countActions, type TrainSession } from '../session';
 import { originKey } from '../../core/skill/version-origin';
 import { activationBaseline, activationEpoch } from '../activation';
 import { epochMark } from '../curve-marks';
+import { isSettled } from '../settled';
 
 /** The epoch boundary (§2.8): slow update, then meta skill; then a fresh step buffer. */
 export async function epochBoundary(
@@ -47,14 +48,16 @@ export async function epochBoundary(
   };
   const currBefore = state.gate.currentSkill;
   let pairs: ComparisonPair[] | null = null;
-  const needPairs = epoch >= 2 && (c.useSlowUpdate || c.useMetaSkill);
+  // A settled skill (engine/settled.ts) has nothing left to learn: no comparison, guidance or advice is written for it.
+  const settled = epoch >= 2 && (await isSettled(ctx, state));
+  const needPairs = epoch >= 2 && !settled && (c.useSlowUpdate || c.useMetaSkill);
   if (needPairs) {
     session.stage('slow_update', lastStep, epoch);
     pairs = await comparePrevCurr(ctx, data, epoch, state.epochStartSkill, currBefore);
   }
   const comparison = pairs ? renderComparison(pairs, ctx, currBefore) : '';
   const [slow, meta] = await Promise.all([
-    c.useSlowUpdate && epoch >= 2
+    c.useSlowUpdate && epoch >= 2 && !settled
       ? callOptimizer(ctx, `${tag}/slow_update`, 'slow_update', {
           prev_skill: state.epochStartSkill,
           curr_skill: currBefore,
@@ -63,7 +66,7 @@ export async function epochBoundary(
           comparison,
         })
       : null,
-    c.useMetaSkill && epoch >= 2
+    c.useMetaSkill && epoch >= 2 && !settled
       ? callOptimizer(ctx, `${tag}/meta_skill`, 'meta_skill', {
           prev_skill: state.epochStartSkill,
           curr_skill: currBefore,
@@ -79,7 +82,8 @@ export async function epochBoundary(
     throw new PauseError('error_rate', `The ${what} call failed after retries: ${error.message}`);
   }
 
-  if (c.useSlowUpdate) {
+  if (c.useSlowUpdate && settled) stats.slowUpdate = { action: 'skip_settled' };
+  else if (c.useSlowUpdate) {
     const origin = originKey({ kind: 'slow_update', epoch, placeholder: epoch === 1 });
     if (epoch === 1) {
       const placed = injectEmptySlowUpdate(currBefore);
@@ -157,6 +161,7 @@ export async function epochBoundary(
   }
   if (c.useMetaSkill) {
     if (epoch === 1) stats.metaSkill = { action: 'skip_first_epoch' };
+    else if (settled) stats.metaSkill = { action: 'skip_settled', content: state.metaSkill };
     else {
       const content = typeof meta?.json?.meta_skill_content === 'string' ? meta.json.meta_skill_content.trim() : '';
       // A failed update keeps the last good memory (the reference empties it).

@@ -13,10 +13,11 @@ import { flushAppendix } from './appendix';
 import { gateStep, type GateStepOutcome } from './gate-step';
 import { propose } from './propose';
 import { reviewCandidate } from './review';
-import { rolloutAndReflect, type StepBatches } from './rollout-reflect';
+import { rolloutAndReflect, type Seen, type StepBatches } from './rollout-reflect';
 import { boundBuffer, renderBuffer, renderMetaBlock } from './step-buffer';
 import { stepRecord, usageSince, type Proposed } from './step-record';
 import { stepMark } from '../curve-marks';
+import { isSettled, settledAfter } from '../settled';
 
 export interface StepArgs extends StepBatches {
   stepInEpoch: number;
@@ -38,7 +39,11 @@ export async function runStep(session: TrainSession, prev: RunState, a: StepArgs
   const metaText = renderMetaBlock(state.metaSkill, ctx.prompts);
   // How noisy the target has looked so far: every verdict of this step settles items with it.
   const policy = policyOf(ctx.config, state);
-  const seen = await rolloutAndReflect(session, { ...a, key, current, policy, bufferText, metaText }, timer);
+  // A settled skill (engine/settled.ts) has nothing left to learn on this run: its step asks nothing.
+  const settled = await isSettled(ctx, state);
+  const seen = settled
+    ? nothingSeen()
+    : await rolloutAndReflect(session, { ...a, key, current, policy, bufferText, metaText }, timer);
 
   let proposed: Proposed | null = null;
   let gated: GateStepOutcome | null = null;
@@ -75,6 +80,11 @@ export async function runStep(session: TrainSession, prev: RunState, a: StepArgs
   const withNotes = await flushAppendix(session, state, { key, step: a.step, notes: seen.appendixNotes });
   if (withNotes) state.gate = withNotes;
   state.flips = withFlips(state.flips, seen.spotUnits);
+  if (!settled)
+    state.settled =
+      state.gate.currentSkill === current
+        ? await settledAfter(ctx, state, { key, current, rows: seen.rows, data: session.data, policy })
+        : undefined;
   state.nextStep = a.step + 1;
   const record = stepRecord({
     ...a,
@@ -84,6 +94,7 @@ export async function runStep(session: TrainSession, prev: RunState, a: StepArgs
     seen,
     proposed,
     gated: gated?.record ?? null,
+    settled,
     after: state.gate,
     timing: timer.timing,
     usage: usageSince(ctx.meter.byStage, usageBefore),
@@ -94,6 +105,22 @@ export async function runStep(session: TrainSession, prev: RunState, a: StepArgs
   await ctx.store.putStep(record);
   announce(session, record);
   return state;
+}
+
+/** What a skipped step saw: nothing. */
+function nothingSeen(): Seen {
+  return {
+    rows: [],
+    ok: [],
+    hard: 0,
+    soft: 0,
+    failure: [],
+    success: [],
+    summaries: [],
+    appendixNotes: [],
+    batches: [],
+    spotUnits: {},
+  };
 }
 
 /** The step's event for the dashboard and its line in the log. */

@@ -61,6 +61,8 @@ export function stepRecord(a: {
   seen: Seen;
   proposed: Proposed | null;
   gated: GateFields | null;
+  /** The step was skipped: its skill was settled (engine/settled.ts). */
+  settled?: boolean;
   /** The run's gate state after the step (appendix included). */
   after: GateState;
   timing: Record<string, number>;
@@ -99,7 +101,7 @@ export function stepRecord(a: {
     gateMetric: a.gateMetric,
     candidateGateScore: gated?.candidateGateScore ?? null,
     // Without a candidate, the step skipped: no analyst proposed anything, or no rewrite came of it.
-    action: gated?.action ?? (proposed ? 'skip_no_rewrite' : 'skip_no_patches'),
+    action: a.settled ? 'skip_settled' : (gated?.action ?? (proposed ? 'skip_no_rewrite' : 'skip_no_patches')),
     ...(gated?.rewriteChangeSummary ? { rewriteChangeSummary: gated.rewriteChangeSummary } : {}),
     ...(gated?.refusedBy ? { refusedBy: gated.refusedBy } : {}),
     ...(gated?.curvePassK ? { curvePassK: gated.curvePassK } : {}),
