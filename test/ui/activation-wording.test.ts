@@ -26,16 +26,18 @@ describe('the activation gate’s verdict', () => {
   const shares = { valCurrent: 0.6, valCandidate: 0.7 };
   it('under posterior verdicts a higher share rejected is "not sure enough", not a contradiction', () => {
     expect(rewriteVerdict({ action: 'reject', ...shares }, 0.7)).toBe(
-      'rejected: the chance it is better stayed below 0.7 (validation 60.0% → 70.0%)',
+      'rewrite rejected: the chance it is better stayed below 0.7 (validation 60.0% → 70.0%)',
     );
     expect(rewriteVerdict({ action: 'accept', ...shares }, 0.7)).toBe(
-      'kept: better with probability 0.7 or more (validation 60.0% → 70.0%)',
+      'rewrite kept: better with probability 0.7 or more (validation 60.0% → 70.0%)',
     );
   });
   it('under the mean comparison (gateConfidence 0) it is about the share', () => {
-    expect(rewriteVerdict({ action: 'accept', ...shares }, 0)).toBe('kept: a higher share (validation 60.0% → 70.0%)');
+    expect(rewriteVerdict({ action: 'accept', ...shares }, 0)).toBe(
+      'rewrite kept: a higher share (validation 60.0% → 70.0%)',
+    );
     expect(rewriteVerdict({ action: 'reject', valCurrent: 0.7, valCandidate: 0.6 }, 0)).toBe(
-      'rejected: no higher share (validation 70.0% → 60.0%)',
+      'rewrite rejected: no higher share (validation 70.0% → 60.0%)',
     );
   });
   it('names a gate rule that refused, and says why no rewrite met the gate', () => {
@@ -48,8 +50,8 @@ describe('the activation gate’s verdict', () => {
       se: 0.05,
       reason: '',
     };
-    expect(rewriteVerdict({ action: 'reject', ...shares, rule }, 0.7)).toBe(
-      'rejected by the gate rule “Higher mean, no item regresses” (validation 60.0% → 70.0%)',
+    expect(rewriteVerdict({ action: 'reject', ...shares, rule }, 0.7, 'first rewrite')).toBe(
+      'first rewrite rejected by the gate rule “Higher mean, no item regresses” (validation 60.0% → 70.0%)',
     );
     expect(rewriteVerdict({ action: 'no_misfires' }, 0.7)).toBe('no misfires to fix');
     expect(rewriteVerdict({ action: 'no_candidate' }, 0.7)).toBe('no usable rewrite');

@@ -57,12 +57,19 @@ export function ActivationCard({
               <ul>
                 {e.earlier.map((r, i) => (
                   <li key={i}>
-                    <Rewrite said={`rewrite ${rewriteVerdict({ ...r, action: 'reject' }, gateConfidence)}`} {...r} />
+                    <Rewrite
+                      said={rewriteVerdict({ ...r, action: 'reject' }, gateConfidence, 'first rewrite')}
+                      {...r}
+                    />
                   </li>
                 ))}
                 <li>
                   <Rewrite
-                    said={`${e.lookAhead ? 'refined from its own misfires' : 'asked again'}: ${rewriteVerdict(e, gateConfidence)}`}
+                    said={rewriteVerdict(
+                      e,
+                      gateConfidence,
+                      e.lookAhead ? 'its refinement (from its own misfires)' : 'second rewrite',
+                    )}
                     candidate={e.action === 'accept' ? undefined : e.candidate}
                     evidence={e.evidence}
                   />
@@ -73,7 +80,7 @@ export function ActivationCard({
             <li key={e.epoch}>
               Epoch {e.epoch}: train queries {pct(e.trainBefore)} right ·{' '}
               <Rewrite
-                said={`rewrite ${rewriteVerdict(e, gateConfidence)}`}
+                said={rewriteVerdict(e, gateConfidence)}
                 candidate={e.action === 'accept' ? undefined : e.candidate}
                 evidence={e.evidence}
               />
