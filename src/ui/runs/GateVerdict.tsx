@@ -1,8 +1,9 @@
 import type { GateArtifact } from '../../worker/api-types';
 import { GATE_RULE_LABELS } from '../../core/verdict/gate-rules';
+import { EvidenceBought } from './EvidenceBought';
+import { plural } from './run-format';
 
 const fmt = (x: number) => x.toFixed(3);
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const pValue = (p: number) => (p < 0.001 ? 'p < 0.001' : `p = ${p.toFixed(p < 0.1 ? 3 : 2)}`);
 
 /**
@@ -51,14 +52,7 @@ export function GateVerdict({ gate }: { gate: GateArtifact }) {
           {c && c.resampleCalls > 0 && ` ${plural(c.resampleCalls, 'call')} for the repeats.`}
         </p>
       )}
-      {gate.evidence && (
-        <p className="small" aria-label="Evidence bought">
-          Undecided on the run’s samples (better with probability {gate.evidence.before.pBetter.toFixed(3)}, worse{' '}
-          {gate.evidence.before.pWorse.toFixed(3)}): instead of saying no, the gate asked again where a change was
-          plausible, up to {gate.evidence.samples} answers per item ({plural(gate.evidence.calls, 'call')}) → better
-          with probability <strong>{gate.evidence.after.pBetter.toFixed(3)}</strong>.
-        </p>
-      )}
+      {gate.evidence && <EvidenceBought evidence={gate.evidence} />}
       {gate.stability && (
         <p className={gate.stability.held ? 'small' : 'small warn'} aria-label="Stability">
           Stability (pass<sup>{gate.stability.k}</sup> must not fall): on {gate.stability.items} validation items, tried

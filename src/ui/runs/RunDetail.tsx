@@ -151,7 +151,7 @@ export function RunDetail({
       <ConfirmCard runId={runId} detail={d} onChanged={load} />
       <TestReportCard tests={d.summary?.tests ?? []} testDelta={d.summary?.testDelta} />
       <SectionCreditCard credit={d.summary?.sectionCredit} />
-      <ActivationCard activation={d.activation} />
+      <ActivationCard activation={d.activation} gateConfidence={d.config.gateConfidence} />
       <EpochsCard epochs={d.epochStats} />
       <StepsCard steps={steps} selected={step} onInspect={setStep} />
       {step !== null && (
