@@ -133,7 +133,8 @@ export function pointText(p: CurvePoint): string {
       ? 'no validation score'
       : `${p.score.toFixed(3)} (95% ${p.low!.toFixed(2)}–${p.high!.toFixed(2)}, ${p.n} items${p.complete ? '' : ', stopped early'})`;
   const kept = p.kind === 'baseline' ? '' : p.accepted ? ', kept' : ', not kept';
-  const first = p.firstTry !== null ? `; first tries ${p.firstTry.toFixed(3)}` : '';
+  const firstTry = differingFirstTry(p);
+  const first = firstTry !== null ? `; first tries ${firstTry.toFixed(3)}` : '';
   const tries = p.passK ? `; ${passKText(p.passK)}` : '';
   return `${p.label}: ${score}${kept}${first}${tries}; best so far ${p.best.toFixed(3)}; ${p.targetCalls} target calls, ${formatAxisValue(p.costUsd, 'cost')}`;
 }
@@ -151,8 +152,13 @@ export function passKText(p: PassK): string {
 export const latestPassK = (points: readonly CurvePoint[]): CurvePoint | null =>
   points.findLast((p) => p.passK !== null) ?? null;
 
+/** A point's first tries where they differ from its score in the figures shown (three decimals); else null. */
+export const differingFirstTry = (p: CurvePoint): number | null =>
+  p.firstTry !== null && p.score !== null && p.firstTry.toFixed(3) !== p.score.toFixed(3) ? p.firstTry : null;
+
 /** Whether any point's first tries scored otherwise than the gate settled (a noisy target): the chart says which it draws. */
-export const hasFirstTries = (points: readonly CurvePoint[]): boolean => points.some((p) => p.firstTry !== null);
+export const hasFirstTries = (points: readonly CurvePoint[]): boolean =>
+  points.some((p) => differingFirstTry(p) !== null);
 
 /**
  * The curve in one sentence: where it started, where the best stands, and what the last stretch

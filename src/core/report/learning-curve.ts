@@ -61,8 +61,9 @@ export interface CurvePoint {
   /** The score the gate decided on (settled), in the measure of `best`; null when validation never scored. */
   score: number | null;
   /**
-   * The mean of each item's first try, where it differs from `score` (a noisy target: a lucky or
-   * unlucky first answer the gate asked again); null where it does not or was not recorded.
+   * The mean of each item's first try, as recorded beside `score`; on a noisy target it differs (a
+   * lucky or unlucky first answer the gate asked again). The baseline's score is its first tries.
+   * Null when not recorded (older runs) or without a score.
    */
   firstTry: number | null;
   /** The score's 95 % interval over the items scored (Wilson); null without a score. */
@@ -166,11 +167,10 @@ export function learningCurve(marks: readonly unknown[]): CurvePoint[] {
     // A gate that stopped before its first item (the candidate could not win) measured nothing.
     const score = m.score !== null && m.n ? m.score : null;
     const interval = score !== null ? wilsonInterval(score, m.n!) : null;
-    const firstTry = m.kind !== 'baseline' && score !== null && finite(m.firstTry) ? m.firstTry : null;
+    const firstTry = score === null ? null : m.kind === 'baseline' ? score : finite(m.firstTry) ? m.firstTry : null;
     const base = {
       score,
-      // Said only where it differs in the figures shown (three decimals).
-      firstTry: firstTry !== null && firstTry.toFixed(3) !== score!.toFixed(3) ? firstTry : null,
+      firstTry,
       low: interval ? interval[0] : null,
       high: interval ? interval[1] : null,
       n: m.n,

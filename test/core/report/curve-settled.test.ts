@@ -40,7 +40,7 @@ describe('a point whose first tries scored otherwise than the gate settled', () 
     const curve = learningCurve(marks);
     expect(curve.map((p) => p.score)).toEqual([0.1, 0.36, 0.615]);
     expect(curve.map((p) => p.best)).toEqual([0.1, 0.36, 0.615]);
-    expect(curve.map((p) => p.firstTry)).toEqual([null, 0.45, 0.7]);
+    expect(curve.map((p) => p.firstTry)).toEqual([0.1, 0.45, 0.7]);
     const [low, high] = wilsonInterval(0.615, 20);
     expect(curve[2]).toMatchObject({ low, high, n: 20 });
   });
@@ -76,7 +76,8 @@ describe('a point whose first tries scored otherwise than the gate settled', () 
       marks[0],
       stepMark(record({ candidateGateScore: 0.5, candidateSettledScore: 0.5, bestScore: 0.5, spend: spend(100) }))!,
     ]);
-    expect(steady[1]).toMatchObject({ score: 0.5, firstTry: null });
+    expect(steady[1]).toMatchObject({ score: 0.5, firstTry: 0.5 });
+    expect(pointText(steady[1])).not.toContain('first tries');
     expect(curveSummary(steady)).not.toContain('first tries');
     expect(curveSection(steady)).not.toContain('First tries');
   });
