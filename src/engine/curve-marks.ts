@@ -27,7 +27,9 @@ export function stepMark(r: StepRecord): CurveMark | null {
     step: r.step,
     epoch: r.epoch,
     action: r.action,
-    score: r.candidateGateScore,
+    // The score the gate decided on (the measure of `best`); older runs kept only the first tries'.
+    score: r.candidateSettledScore !== undefined ? r.candidateSettledScore : r.candidateGateScore,
+    ...(r.candidateSettledScore !== undefined ? { firstTry: r.candidateGateScore } : {}),
     n: r.candidateGateScore !== null ? r.selectionN : null,
     complete: r.selectionComplete,
     best: r.bestScore,

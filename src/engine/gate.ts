@@ -99,6 +99,16 @@ export interface GatedCandidate {
   targets?: OthersVerdict | null;
 }
 
+/**
+ * The candidate's score the gate decided on, in the measure of the run's current and best scores:
+ * the re-check's when it confirmed a new best, else its settled score against the reference, else
+ * (forced in, never compared) its own measured score. Null when validation never scored it.
+ */
+export function decidedScore(g: Pick<GatedCandidate, 'selection' | 'compared' | 'recheck'>): number | null {
+  if (g.recheck?.confirmed) return g.recheck.candidate;
+  return g.compared?.candidate ?? g.selection?.gate ?? null;
+}
+
 /** An undecided verdict asks up to this many times the run's samples per side and item. */
 export const EVIDENCE_SAMPLES = 2;
 

@@ -162,7 +162,14 @@ export interface StepRecord {
   selectionComplete: boolean | null;
   selectionCacheHit: boolean;
   gateMetric: string;
+  /** The candidate's first-sample gate score: each item's first try (an upper bound when it stopped early). */
   candidateGateScore: number | null;
+  /**
+   * The score the gate decided on (engine/gate.ts `decidedScore`): the candidate's settled score, on a
+   * target seen to flip its expected pass rate, the re-check's when that confirmed a new best — the
+   * measure the run's current and best scores are in. Absent in runs from before it was kept.
+   */
+  candidateSettledScore?: number | null;
   action: GateAction | 'skip_no_patches' | 'skip_no_rewrite' | 'skip_settled';
   /** The other target that refused a candidate the run's own target accepted (issue #42 item 5). */
   refusedBy?: string;

@@ -195,6 +195,7 @@ const stepFigures = {
   selectionSoft: numOrNull,
   selectionN: numOrNull,
   candidateGateScore: numOrNull,
+  candidateSettledScore: numOrNull,
   selectionComplete: z.boolean().nullable().optional(),
   spend: z.object({ targetCalls: z.number(), costUsd: z.number() }).optional(),
 };

@@ -97,8 +97,10 @@ describe('pass^k on a target that flips one known item', () => {
     expect(complete.length).toBeGreaterThan(2);
     for (const p of complete) {
       expect(p.passK, p.label).toMatchObject({ k: 3, items: N, short: 0 });
-      expect(p.passK!.passAt1, p.label).toBeCloseTo(p.score! - 1 / (3 * N), 12);
-      expect(p.passK!.passAtK, p.label).toBeCloseTo(p.score! - 1 / N, 12);
+      // The k tries follow the first tries' pattern; the gate's settled score (the dot) may differ.
+      const first = p.firstTry ?? p.score!;
+      expect(p.passK!.passAt1, p.label).toBeCloseTo(first - 1 / (3 * N), 12);
+      expect(p.passK!.passAtK, p.label).toBeCloseTo(first - 1 / N, 12);
       expect(p.passK!.flipRate, p.label).toBeCloseTo(1 / N, 12);
     }
   }, 120_000);

@@ -54,6 +54,13 @@ describe('the learning curve a run records', () => {
     expect(gated.length).toBeGreaterThan(0);
     for (const p of gated) expect(p.n).toBe(steps.find((s) => s.step === p.step)!.selectionN);
     expect(curve.at(-1)!.best).toBe(Math.max(...curve.map((p) => p.best)));
+    // One measure: a step that became the best draws its dot where the run's best then stood.
+    const newBests = steps.filter((s) => s.bestStep === s.step && s.candidateGateScore !== null);
+    expect(newBests.length).toBeGreaterThan(0);
+    for (const s of newBests) {
+      expect(s.candidateSettledScore).toBe(s.bestScore);
+      expect(curve.find((p) => p.kind === 'step' && p.step === s.step)!.score).toBe(s.bestScore);
+    }
   });
 
   it('is the same after kills and resumes as in an unbroken run', async () => {

@@ -133,8 +133,10 @@ export function pointText(p: CurvePoint): string {
       ? 'no validation score'
       : `${p.score.toFixed(3)} (95% ${p.low!.toFixed(2)}–${p.high!.toFixed(2)}, ${p.n} items${p.complete ? '' : ', stopped early'})`;
   const kept = p.kind === 'baseline' ? '' : p.accepted ? ', kept' : ', not kept';
+  const firstTry = differingFirstTry(p);
+  const first = firstTry !== null ? `; first tries ${firstTry.toFixed(3)}` : '';
   const tries = p.passK ? `; ${passKText(p.passK)}` : '';
-  return `${p.label}: ${score}${kept}${tries}; best so far ${p.best.toFixed(3)}; ${p.targetCalls} target calls, ${formatAxisValue(p.costUsd, 'cost')}`;
+  return `${p.label}: ${score}${kept}${first}${tries}; best so far ${p.best.toFixed(3)}; ${p.targetCalls} target calls, ${formatAxisValue(p.costUsd, 'cost')}`;
 }
 
 /** pass^1, pass^k and the flip rate of a point's k tries per item, in words. */
@@ -150,7 +152,18 @@ export function passKText(p: PassK): string {
 export const latestPassK = (points: readonly CurvePoint[]): CurvePoint | null =>
   points.findLast((p) => p.passK !== null) ?? null;
 
-/** The curve in one sentence: where it started, where the best stands, and what the last stretch bought. */
+/** A point's first tries where they differ from its score in the figures shown (three decimals); else null. */
+export const differingFirstTry = (p: CurvePoint): number | null =>
+  p.firstTry !== null && p.score !== null && p.firstTry.toFixed(3) !== p.score.toFixed(3) ? p.firstTry : null;
+
+/** Whether any point's first tries scored otherwise than the gate settled (a noisy target): the chart says which it draws. */
+export const hasFirstTries = (points: readonly CurvePoint[]): boolean =>
+  points.some((p) => differingFirstTry(p) !== null);
+
+/**
+ * The curve in one sentence: where it started, where the best stands, and what the last stretch
+ * bought — in the one measure the dots, the band and the best line are drawn in.
+ */
 export function curveSummary(points: readonly CurvePoint[]): string {
   if (!points.length) return 'No point of the learning curve yet.';
   const first = points[0];
@@ -161,6 +174,7 @@ export function curveSummary(points: readonly CurvePoint[]): string {
   return (
     `${points.length} points, ${kept} kept. Validation ${first.score?.toFixed(3) ?? '—'} at ${first.targetCalls} target calls; ` +
     `best ${last.best.toFixed(3)}, reached at ${reached.targetCalls} calls (${formatAxisValue(reached.costUsd, 'cost')})` +
-    (since > 0 ? `; ${since} calls since then without a better score.` : ', the latest point.')
+    (since > 0 ? `; ${since} calls since then without a better score.` : ', the latest point.') +
+    (hasFirstTries(points) ? ' Scores are as the gate settled them; first tries differ (in the table).' : '')
   );
 }

@@ -5,7 +5,15 @@
  * left out, and every text is escaped.
  */
 import { escapeHtml, isNum } from './html';
-import { CURVE_SIZE, curveGeometry, curveSummary, latestPassK, passKText, pointText } from './learning-curve-chart';
+import {
+  CURVE_SIZE,
+  curveGeometry,
+  curveSummary,
+  hasFirstTries,
+  latestPassK,
+  passKText,
+  pointText,
+} from './learning-curve-chart';
 import { wellFormedPassK } from './learning-curve';
 import type { CurvePoint } from './learning-curve';
 
@@ -23,7 +31,7 @@ function wellFormed(points: unknown): CurvePoint[] {
         [p.score, p.low, p.high, p.n].every(numOrNull) &&
         (p.score === null || (isNum(p.low) && isNum(p.high))),
     )
-    .map((p) => ({ ...p, passK: wellFormedPassK(p.passK) }));
+    .map((p) => ({ ...p, firstTry: isNum(p.firstTry) ? p.firstTry : null, passK: wellFormedPassK(p.passK) }));
 }
 
 function svg(points: readonly CurvePoint[]): string {
@@ -62,13 +70,14 @@ function svg(points: readonly CurvePoint[]): string {
         )
         .join('')}`
     : '';
-  return `<div class="curve-scroll"><svg class="curve" viewBox="0 0 ${W} ${H}" role="img" aria-label="Learning curve: validation score against training target calls. ${escapeHtml(curveSummary(points))}">${grid}${xTicks}${titles}${g.band ? `<path d="${g.band}" class="band"/>` : ''}<path d="${g.best}" class="best"/>${ticks}${marks}${passK}</svg></div>`;
+  return `<div class="curve-scroll"><svg class="curve" viewBox="0 0 ${W} ${H}" role="img" aria-label="Learning curve: validation score against training target calls. ${escapeHtml(curveSummary(points))}">${grid}${xTicks}${titles}${g.band ? `<path d="${g.band}" class="band"/>` : ''}<path d="${g.best}" class="best"/>${ticks}${passK}${marks}</svg></div>`;
 }
 
 const flipped = (p: CurvePoint) => (p.passK ? `${(p.passK.flipRate * 100).toFixed(1)}%` : '—');
 
 function rows(points: readonly CurvePoint[]): string {
   const k = points.find((p) => p.passK)?.passK?.k;
+  const first = hasFirstTries(points);
   const row = (p: CurvePoint) =>
     [
       escapeHtml(p.label),
@@ -76,6 +85,7 @@ function rows(points: readonly CurvePoint[]): string {
       `$${p.costUsd.toFixed(4)}`,
       p.score === null ? '—' : `${p.score.toFixed(3)}${p.complete === false ? ' (stopped early)' : ''}`,
       p.score === null ? '—' : `${p.low!.toFixed(2)}–${p.high!.toFixed(2)}`,
+      ...(first ? [p.firstTry?.toFixed(3) ?? '—'] : []),
       p.kind === 'baseline' ? 'start' : p.accepted ? 'yes' : 'no',
       p.best.toFixed(3),
       ...(k ? [p.passK?.passAt1.toFixed(3) ?? '—', p.passK?.passAtK.toFixed(3) ?? '—', flipped(p)] : []),
@@ -88,6 +98,7 @@ function rows(points: readonly CurvePoint[]): string {
     'Cost',
     'Validation',
     '95% interval',
+    ...(first ? ['First tries'] : []),
     'Kept',
     'Best so far',
     ...(k ? ['pass^1', `pass^${k}`, 'Items flipped'] : []),

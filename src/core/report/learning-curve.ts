@@ -31,10 +31,15 @@ export interface GateMark {
   step: number;
   epoch: number;
   action: string;
-  /** The candidate's validation score; null when nothing reached validation. */
+  /**
+   * The candidate's validation score the gate decided on (its settled score: the measure the run's
+   * best is in); null when nothing reached validation. Runs from before it was kept: the first tries'.
+   */
   score: number | null;
+  /** The mean of each item's first try, when recorded beside the settled score (a noisy target's differ). */
+  firstTry?: number | null;
   n: number | null;
-  /** false: the gate stopped early (the score is an upper bound). */
+  /** false: the gate stopped early (its first tries' score is an upper bound). */
   complete: boolean | null;
   /** The run's best score after this point. */
   best: number;
@@ -53,7 +58,14 @@ export interface CurvePoint {
   label: string;
   targetCalls: number;
   costUsd: number;
+  /** The score the gate decided on (settled), in the measure of `best`; null when validation never scored. */
   score: number | null;
+  /**
+   * The mean of each item's first try, as recorded beside `score`; on a noisy target it differs (a
+   * lucky or unlucky first answer the gate asked again). The baseline's score is its first tries.
+   * Null when not recorded (older runs) or without a score.
+   */
+  firstTry: number | null;
   /** The score's 95 % interval over the items scored (Wilson); null without a score. */
   low: number | null;
   high: number | null;
@@ -155,8 +167,10 @@ export function learningCurve(marks: readonly unknown[]): CurvePoint[] {
     // A gate that stopped before its first item (the candidate could not win) measured nothing.
     const score = m.score !== null && m.n ? m.score : null;
     const interval = score !== null ? wilsonInterval(score, m.n!) : null;
+    const firstTry = score === null ? null : m.kind === 'baseline' ? score : finite(m.firstTry) ? m.firstTry : null;
     const base = {
       score,
+      firstTry,
       low: interval ? interval[0] : null,
       high: interval ? interval[1] : null,
       n: m.n,

@@ -5,7 +5,7 @@
  */
 import { putEpochArtifact } from '../artifacts';
 import { epochKey } from '../keys';
-import { gateCandidate } from '../gate';
+import { decidedScore, gateCandidate } from '../gate';
 import { evaluateGate, isAccept } from '../../core/verdict/gate';
 import { policyOf, withFlips } from '../noise-ledger';
 import { skillHash } from '../../core/basics/hash';
@@ -137,7 +137,7 @@ export async function epochBoundary(
           state.flips = withFlips(state.flips, gated.units);
           const decision = gated.decision;
           // Recorded with its settled score when it was compared, its own score when forced.
-          const g = gated.compared ? { ...gated.selection!, gate: gated.compared.candidate } : gated.selection!;
+          const g = { ...gated.selection!, gate: decidedScore(gated)! };
           state.gate = decision.state;
           if (isAccept(decision.action)) await session.saveVersion(candidate, origin, lastStep);
           stats.slowUpdate = {

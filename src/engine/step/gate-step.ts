@@ -8,7 +8,7 @@ import type { Edit } from '../../core/skill/edits';
 import { nextPending } from '../../core/verdict/credit';
 import { skillHash } from '../../core/basics/hash';
 import type { Candidate } from './candidate';
-import { gateCandidate, unchangedCandidate } from '../gate';
+import { decidedScore, gateCandidate, unchangedCandidate } from '../gate';
 import { sameSkill, selectionIds } from '../validation-score';
 import { curvePassK } from '../curve-pass-k';
 import { checkArtifact, verdictRecord } from './credit-check';
@@ -151,6 +151,7 @@ export async function gateStep(session: TrainSession, s: Scoring, a: GateStepInp
     selectionComplete: g?.score.complete ?? null,
     selectionCacheHit: g?.cacheHit ?? false,
     candidateGateScore: gateScoreValue,
+    candidateSettledScore: g ? decidedScore(gated) : null,
     action: decision.action,
     ...(cand.kind === 'rewrite' ? { rewriteChangeSummary: cand.changeSummary } : {}),
     ...(gated.targets?.refusedBy ? { refusedBy: gated.targets.refusedBy } : {}),

@@ -28,6 +28,7 @@ export type GateFields = Pick<
   | 'selectionComplete'
   | 'selectionCacheHit'
   | 'candidateGateScore'
+  | 'candidateSettledScore'
   | 'rewriteChangeSummary'
   | 'refusedBy'
   | 'curvePassK'
@@ -100,6 +101,7 @@ export function stepRecord(a: {
     selectionCacheHit: gated?.selectionCacheHit ?? false,
     gateMetric: a.gateMetric,
     candidateGateScore: gated?.candidateGateScore ?? null,
+    ...(gated?.candidateSettledScore !== undefined ? { candidateSettledScore: gated.candidateSettledScore } : {}),
     // Without a candidate, the step skipped: no analyst proposed anything, or no rewrite came of it.
     action: a.settled ? 'skip_settled' : (gated?.action ?? (proposed ? 'skip_no_rewrite' : 'skip_no_patches')),
     ...(gated?.rewriteChangeSummary ? { rewriteChangeSummary: gated.rewriteChangeSummary } : {}),

@@ -4,6 +4,7 @@ import {
   curveGeometry,
   curveSizeAt,
   curveSummary,
+  hasFirstTries,
   latestPassK,
   pointText,
   type CurveAxis,
@@ -78,13 +79,7 @@ export function LearningCurve({ marks }: { marks: readonly CurveMark[] }) {
             <title>{pointText(m.point)}</title>
           </line>
         ))}
-        {g.scored.map((m) => (
-          <g key={m.point.label} className={m.point.accepted ? 'curve-kept' : 'curve-refused'}>
-            <title>{pointText(m.point)}</title>
-            <line x1={m.x} x2={m.x} y1={m.yLow} y2={m.yHigh} className="curve-whisker" />
-            <circle cx={m.x} cy={m.y} r={m.point.accepted ? 4.5 : 3.5} />
-          </g>
-        ))}
+        {/* Under the dots: a point's pass^k often sits on its score, and the dot is the curve's measure. */}
         {g.passK && (
           <g className="curve-passk">
             <path d={g.passK.line} className="line-passk" />
@@ -95,6 +90,13 @@ export function LearningCurve({ marks }: { marks: readonly CurveMark[] }) {
             ))}
           </g>
         )}
+        {g.scored.map((m) => (
+          <g key={m.point.label} className={m.point.accepted ? 'curve-kept' : 'curve-refused'}>
+            <title>{pointText(m.point)}</title>
+            <line x1={m.x} x2={m.x} y1={m.yLow} y2={m.yHigh} className="curve-whisker" />
+            <circle cx={m.x} cy={m.y} r={m.point.accepted ? 4.5 : 3.5} />
+          </g>
+        ))}
       </svg>
       <figcaption>
         <p className="legend">
@@ -148,6 +150,7 @@ function useWidth(): [(el: HTMLElement | null) => () => void, number] {
 
 function CurveTable({ points }: { points: ReturnType<typeof learningCurve> }) {
   const k = points.find((p) => p.passK)?.passK?.k;
+  const first = hasFirstTries(points);
   return (
     <details>
       <summary>The curve as a table</summary>
@@ -168,6 +171,11 @@ function CurveTable({ points }: { points: ReturnType<typeof learningCurve> }) {
               <th scope="col" className="num">
                 95% interval
               </th>
+              {first && (
+                <th scope="col" className="num" title="The mean of each item's first try, before the gate asked again">
+                  First tries
+                </th>
+              )}
               <th scope="col">Kept</th>
               <th scope="col" className="num">
                 Best so far
@@ -197,6 +205,7 @@ function CurveTable({ points }: { points: ReturnType<typeof learningCurve> }) {
                   {p.score === null ? '—' : `${p.score.toFixed(3)}${p.complete ? '' : ' (stopped early)'}`}
                 </td>
                 <td className="num">{p.low === null ? '—' : `${p.low.toFixed(2)}–${p.high!.toFixed(2)}`}</td>
+                {first && <td className="num">{p.firstTry?.toFixed(3) ?? '—'}</td>}
                 <td>{p.kind === 'baseline' ? 'start' : p.accepted ? 'yes' : 'no'}</td>
                 <td className="num">{p.best.toFixed(3)}</td>
                 {k && (

@@ -30,7 +30,21 @@ function Toggle({
   );
 }
 
-export function KnobField({
+/** A knob in the page, with `data-knob` naming its setting: a problem's link finds it (ui/train/show-knob.ts). */
+export function KnobField(props: {
+  knob: Knob;
+  config: RunConfig;
+  patch: (p: Partial<RunConfig>) => void;
+  extraHint?: string;
+}) {
+  return (
+    <div className="knob" data-knob={props.knob.key}>
+      <KnobControl {...props} />
+    </div>
+  );
+}
+
+function KnobControl({
   knob: k,
   config,
   patch,

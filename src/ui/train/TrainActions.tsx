@@ -3,6 +3,12 @@ import { useApp } from '../../store/app-store';
 import type { ConfigProblem } from '../../core/config/run-config';
 import { cancelRun, pauseRun, resumeRun, startTraining } from '../../client/run-controller';
 import { NumberField } from '../common/Field';
+import { KNOBS } from '../../core/config/knobs';
+import { showKnob } from './show-knob';
+import { useStickyRoom } from './sticky-room';
+
+/** A problem's setting as the form labels it, when it is one knob in the page. */
+const knobLabel = (field: string) => KNOBS.find((k) => k.key === field)?.label;
 
 /**
  * The screen's primary actions, stuck to the bottom of the viewport while the settings scroll
@@ -16,10 +22,11 @@ export function TrainActions({ ready, problems }: { ready: boolean; problems: re
   const starting = useApp((s) => s.live?.starting === true);
   const reasonKind = useApp((s) => s.live?.reasonKind);
   const [resumeBudget, setResumeBudget] = useState<number | undefined>(undefined);
+  const room = useStickyRoom();
   const running = status === 'running';
   const resumable = Boolean(runId) && !starting && (status === 'paused' || status === 'interrupted');
   return (
-    <div className="actions-bar sticky-actions">
+    <div className="actions-bar sticky-actions" ref={room}>
       {!running && (
         <button
           type="button"
@@ -65,7 +72,24 @@ export function TrainActions({ ready, problems }: { ready: boolean; problems: re
       {problems.length > 0 && (
         <div role="alert" className="alert inline-alert">
           {problems.length === 1 ? 'Fix this setting to start: ' : `Fix these ${problems.length} settings to start: `}
-          {problems.map((p) => p.message).join('; ')}.
+          {problems.map((p, i) => {
+            const label = knobLabel(p.field);
+            return (
+              <span key={`${p.field}-${i}`}>
+                {i > 0 && '; '}
+                {p.message}
+                {label && (
+                  <>
+                    {' '}
+                    <button type="button" className="link" onClick={() => showKnob(p.field)}>
+                      (show {label})
+                    </button>
+                  </>
+                )}
+              </span>
+            );
+          })}
+          .
         </div>
       )}
     </div>
