@@ -384,7 +384,7 @@ describe.skipIf(Boolean(skip))('the Train screen in the zero-key demo', () => {
     // The user's own settings stay (the demo's concurrency); each folded section counts its changed settings.
     expect(await page.getByLabel('Target concurrency').inputValue()).toBe('4');
     const section = (title: string) => page.locator('details.knob-section > summary').filter({ hasText: title });
-    expect(await section('Noisy targets and the test').innerText()).toMatch(/11 settings\s*2 changed/);
+    expect(await section('Noisy targets and the test').innerText()).toMatch(/12 settings\s*2 changed/);
     expect(await section('Calls and budget').innerText()).toMatch(/3 settings\s*2 changed/);
     await page.getByLabel('Epochs', { exact: true }).fill('3');
     expect(await inUse.innerText()).toBe('Custom (based on Quick look)');
