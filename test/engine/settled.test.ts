@@ -4,54 +4,26 @@
 // keeps a run going.
 import { describe, expect, it } from 'vitest';
 import { sharedLlmServer } from '../support/shared-server';
-import { INITIAL_SKILL, SMALL_CONFIG, worldDataset } from '../support/harness';
-import { testEndpoint } from '../support/endpoints';
-import { loadPrompts } from '../support/prompts';
+import { idsOfTopic, stepContext } from '../support/step-context';
+import { INITIAL_SKILL, worldDataset } from '../support/harness';
 import { trainSeed, trainSetup } from '../support/bench-quality';
 import { generatedSetup } from '../support/bench-generated';
 import { generateWorld } from '../support/generated-world';
-import { createLlmPort } from '../../src/llm/openai-client';
 import { MemoryRunStore } from '../../src/storage/memory-store';
-import { createContext } from '../../src/engine/context';
-import { modelTarget } from '../../src/engine/target/model-target';
-import { Meter } from '../../src/engine/meter';
 import { rolloutPhase } from '../../src/engine/rollout';
 import { settledAfter } from '../../src/engine/settled';
 import { initialRunState } from '../../src/engine/run/trainer';
 import { noisePolicy } from '../../src/core/verdict/noise';
-import { parseQuestion, ruleText, TOPICS } from '../../src/core/simulators/demo-world';
+import { ruleText, TOPICS } from '../../src/core/simulators/demo-world';
 import type { RunDataset } from '../../src/engine/types';
 
 const server = sharedLlmServer();
 /** A target seen to flip some answers: a failure may be a slip. */
 const NOISY = noisePolicy({ units: 20, minority: 4, samples: 40 }, 3);
 const data = worldDataset(200);
-const topicOf = (id: string) => parseQuestion(data.items.find((i) => i.id === id)!.question)?.topics.join('/');
-const ofTopic = (t: number, n: number) =>
-  data.items
-    .filter((i) => topicOf(i.id) === TOPICS[t])
-    .slice(0, n)
-    .map((i) => i.id);
+const ofTopic = (t: number, n: number) => idsOfTopic(data, t, n);
 
-async function context(runId: string, dataset: RunDataset) {
-  const llm = createLlmPort(
-    { target: testEndpoint(server().url, 'sim-target'), optimizer: testEndpoint(server().url, 'sim-optimizer') },
-    { backoffBaseMs: 1 },
-  );
-  return createContext({
-    runId,
-    config: { ...SMALL_CONFIG, settledStop: 1 },
-    llm,
-    store: new MemoryRunStore(),
-    prompts: loadPrompts(),
-    items: dataset.items,
-    meter: new Meter({}, {}),
-    signal: new AbortController().signal,
-    emit: () => {},
-    now: () => Date.now(),
-    target: modelTarget,
-  });
-}
+const context = (runId: string, dataset: RunDataset) => stepContext(server().url, runId, dataset, { settledStop: 1 });
 
 describe('the settled stop (issue #40)', () => {
   it('skips the remaining steps of a noisy run whose skill is at the top, and keeps what it learned', async () => {

@@ -4,19 +4,13 @@
 // whose edits applied to nothing is not gated on validation at all.
 import { describe, expect, it } from 'vitest';
 import { sharedLlmServer } from '../support/shared-server';
+import { idsOfTopic, stepContext } from '../support/step-context';
 import { INITIAL_SKILL, SMALL_CONFIG, trainOnce, worldDataset } from '../support/harness';
-import { testEndpoint } from '../support/endpoints';
-import { loadPrompts } from '../support/prompts';
-import { createLlmPort } from '../../src/llm/openai-client';
-import { MemoryRunStore } from '../../src/storage/memory-store';
-import { createContext } from '../../src/engine/context';
-import { modelTarget } from '../../src/engine/target/model-target';
-import { Meter } from '../../src/engine/meter';
 import { rolloutPhase } from '../../src/engine/rollout';
 import { compareOnSelection } from '../../src/engine/validation-score';
 import { checkOnTrain } from '../../src/engine/step/credit-check';
 import { noisePolicy } from '../../src/core/verdict/noise';
-import { parseQuestion, ruleText, TOPICS } from '../../src/core/simulators/demo-world';
+import { ruleText, TOPICS } from '../../src/core/simulators/demo-world';
 import type { GateArtifact } from '../../src/engine/artifacts';
 import type { RunDataset } from '../../src/engine/types';
 
@@ -24,32 +18,9 @@ const server = sharedLlmServer();
 /** A target seen to flip one answer in ten: every first answer leaves some doubt. */
 const POLICY = noisePolicy({ units: 20, minority: 4, samples: 40 }, 3);
 const data = worldDataset(200);
-const topicOf = (id: string) => parseQuestion(data.items.find((i) => i.id === id)!.question)?.topics.join('/');
-const ofTopic = (t: number, n: number) =>
-  data.items
-    .filter((i) => topicOf(i.id) === TOPICS[t])
-    .slice(0, n)
-    .map((i) => i.id);
+const ofTopic = (t: number, n: number) => idsOfTopic(data, t, n);
 
-async function context(runId: string, dataset: RunDataset = data) {
-  const llm = createLlmPort(
-    { target: testEndpoint(server().url, 'sim-target'), optimizer: testEndpoint(server().url, 'sim-optimizer') },
-    { backoffBaseMs: 1 },
-  );
-  return createContext({
-    runId,
-    config: SMALL_CONFIG,
-    llm,
-    store: new MemoryRunStore(),
-    prompts: loadPrompts(),
-    items: dataset.items,
-    meter: new Meter({}, {}),
-    signal: new AbortController().signal,
-    emit: () => {},
-    now: () => Date.now(),
-    target: modelTarget,
-  });
-}
+const context = (runId: string, dataset: RunDataset = data) => stepContext(server().url, runId, dataset);
 
 /** Samples each item got in a phase and its repeats (`phase`, `phase/rN`). */
 async function samplesOf(ctx: Awaited<ReturnType<typeof context>>, phase: string) {
