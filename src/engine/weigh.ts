@@ -143,7 +143,9 @@ function posteriorOf(
     return perItemPosterior(mix, prior, changes);
   }
   const rate = mode === 'cautious' ? p.flipUpper : (p.flipMean ?? p.flipUpper);
-  const levels = mode === 'averaged' && p.flips ? noiseLevels(p.flips) : [{ miss: rate, guess: rate, weight: 1 }];
+  // No repeat yet, no estimate: its point value (½) would make every answer say nothing.
+  const spread = mode === 'averaged' || (mode === 'estimate' && p.flips?.samples === 0);
+  const levels = spread && p.flips ? noiseLevels(p.flips) : [{ miss: rate, guess: rate, weight: 1 }];
   return (t) => posteriorOverNoise(t, levels, prior, changes);
 }
 
