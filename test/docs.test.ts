@@ -15,7 +15,7 @@ describe('generated docs', () => {
     const guide = readFileSync(join(ROOT, 'docs/guide.md'), 'utf8');
     const between = guide.slice(guide.indexOf(KNOBS_START) + KNOBS_START.length, guide.indexOf(KNOBS_END)).trim();
     expect(between).toBe(knobsMarkdown(DEFAULT_RUN_CONFIG));
-    expect(between).toContain('| Edit budget | `editBudget` | `4` | 1 – 999 |');
+    expect(between).toContain('| Edit budget | `editBudget` | `6` | 1 – 999 |');
   });
 
   it('docs/guide.md holds the table of reasoning efforts and wires as the code writes it (issue #44)', () => {

@@ -178,7 +178,7 @@ describe('the config’s JSON Schema (generated from the knob table)', () => {
     expect(Object.keys(schema.properties.target.oneOf[2].properties).sort()).toEqual([...PRESET_KEYS].sort());
     expect(Object.keys(schema.properties.optimizer.oneOf[1].properties).sort()).toEqual([...AGENT_KEYS].sort());
     expect(Object.keys(schema.properties.optimizer.oneOf[2].properties).sort()).toEqual([...PRESET_KEYS].sort());
-    expect(schema.properties.run.properties.editBudget).toMatchObject({ type: 'integer', minimum: 1, maximum: 999, default: 4 });
+    expect(schema.properties.run.properties.editBudget).toMatchObject({ type: 'integer', minimum: 1, maximum: 999, default: 6 });
   });
   it('is referenced by the example config, which the runner accepts', () => {
     const text = readFileSync(new URL('../../docs/skillwright.mock.json', import.meta.url), 'utf8');

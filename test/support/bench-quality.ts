@@ -69,7 +69,7 @@ import { byFeature, percentile, setFigures } from './generated-figures';
 import { callsByStage, callsToHeldOut } from './bench-calls';
 import { AA_WORLD, aaOptimizerAnswer } from './aa-world';
 import { testEndpoint } from './endpoints';
-import { INITIAL_SKILL, SMALL_CONFIG, worldDataset } from './harness';
+import { BENCH_CONFIG, INITIAL_SKILL, worldDataset } from './harness';
 import { startLlmServer, type ServerOptions } from './llm-server';
 import { ACTIVATION_WORLDS, activationSeed, activationTable, aggregateActivation } from './bench-activation';
 import { MCP_WORLDS, mcpSeed } from './bench-mcp';
@@ -209,7 +209,7 @@ export async function trainSetup(name: string, setup: SeedSetup, seed: number, k
   const server = await startLlmServer({ ...setup.server, noiseSeed: seed });
   const env = await setup.environment?.();
   try {
-    const config: RunConfig = { ...SMALL_CONFIG, seed, ...(opts.concurrency ? { targetConcurrency: opts.concurrency, optimizerConcurrency: opts.concurrency } : {}), ...setup.knobs, ...knobs };
+    const config: RunConfig = { ...BENCH_CONFIG, seed, ...(opts.concurrency ? { targetConcurrency: opts.concurrency, optimizerConcurrency: opts.concurrency } : {}), ...setup.knobs, ...knobs };
     const { data, initialSkill } = setup;
     const store = opts.store ?? new MemoryRunStore();
     const llm = createLlmPort(

@@ -25,6 +25,8 @@ export function worldDataset(n = 100, topics = 8): RunDataset {
 
 export const SMALL_CONFIG: RunConfig = {
   ...DEFAULT_RUN_CONFIG,
+  // The reference's edit budget: the engine tests' scenarios (a repair round, a tie, a plateau) were found at it.
+  editBudget: 4,
   epochs: 2,
   batchSize: 20,
   minibatchSize: 5,
@@ -33,6 +35,9 @@ export const SMALL_CONFIG: RunConfig = {
   targetConcurrency: 4,
   optimizerConcurrency: 4,
 };
+
+/** What the quality bench trains with: the small scale, the product's own defaults otherwise (its edit budget). */
+export const BENCH_CONFIG: RunConfig = { ...SMALL_CONFIG, editBudget: DEFAULT_RUN_CONFIG.editBudget };
 
 export interface RunOptions {
   url: string;

@@ -192,7 +192,7 @@ export const DEFAULT_RUN_CONFIG: RunConfig = {
   minibatchSize: 8,
   mergeBatchSize: 8,
   failureOnly: false,
-  editBudget: 4,
+  editBudget: 6,
   minEditBudget: 2,
   updateMode: 'patch',
   editBudgetSchedule: 'cosine',

@@ -49,7 +49,7 @@ describe('the knob table', () => {
 
   it('summarises a run’s settings for its report: the basics, then what differs from the defaults', () => {
     const d = DEFAULT_RUN_CONFIG as unknown as Record<string, unknown>;
-    expect(settingsSummary(d, d)).toEqual(['Epochs 4', 'Batch size 40', 'Update mode Patch — bounded edits (paper default)', 'Edit budget 4', 'Gate metric hard', 'Gate rule Higher mean (SkillOpt)']);
+    expect(settingsSummary(d, d)).toEqual(['Epochs 4', 'Batch size 40', 'Update mode Patch — bounded edits (paper default)', 'Edit budget 6', 'Gate metric hard', 'Gate rule Higher mean (SkillOpt)']);
     const changed = { ...DEFAULT_RUN_CONFIG, carryEdits: true, gateMetric: 'soft', gateMixedWeight: 0.8, budget: { usd: 5 } } as unknown as Record<string, unknown>;
     const line = settingsSummary(changed, d);
     expect(line).toContain('Carry promising edits on');
