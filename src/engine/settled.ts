@@ -63,6 +63,23 @@ export async function settledAfter(
 }
 
 /**
+ * Every failure of the step's batch passes on a second answer (slips, not gaps), on a noisy target:
+ * what the analysts made of them explains noise, so the step proposes nothing. The repeats are the
+ * ones the step's settle and a check would ask (the same cache keys). False when nothing failed.
+ */
+export async function slipsOnBatch(
+  ctx: EngineContext,
+  state: RunState,
+  a: { key: string; current: string; rows: readonly RolloutRow[]; policy: NoisePolicy },
+): Promise<boolean> {
+  if (!(ctx.config.settledStop > 0) || !a.rows.some((r) => r.status === 'ok' && !isPass(r.hard))) return false;
+  const hash = await skillHash(a.current);
+  const from = carriedFrom(state, hash);
+  const hashes = from ? [from, hash] : [hash];
+  return slipsOnly(ctx, a, hashes, a.rows.map((r) => r.itemId), `${a.key}/settle`);
+}
+
+/**
  * The run's known gaps: train items outside the batch whose latest step rollout failed (an earlier
  * skill's) and that this skill has not answered since. The steps still to come would roll them out;
  * a settled skill must answer them first — a family validation never sees fails here, not silently.

@@ -45,6 +45,24 @@ describe('the settled stop (issue #40)', () => {
     expect(on.trainingTargetCalls).toBeLessThan(off.trainingTargetCalls - 40);
   }, 240_000);
 
+  it('proposes nothing from a batch whose every failure passes on a second answer: the analysts read slips', async () => {
+    // The noisy world, seed 101 (edit budget 6): the skill is right on every family after step 2. Step 3's batch
+    // fails two items, each passes when asked again; before, the step checked the edits drawn from those slips
+    // on its 14 items (22 calls) and rejected them.
+    const store = new MemoryRunStore();
+    const r = await trainSeed('noisy', 101, { settledStop: 1, editBudget: 6 }, { store });
+    const step3 = (await store.getSteps('noisy-101')).find((s) => s.step === 3)!;
+    expect(step3.action).toBe('skip_settled');
+    expect(step3.rolloutN).toBeGreaterThan(0);
+    expect(step3.rolloutHard).toBeLessThan(1);
+    const rows = (await store.listRollouts('noisy-101')).filter((x) => x.phase.startsWith('s0003/'));
+    expect(rows.filter((x) => /^s0003\/(check|gate)/.test(x.phase))).toEqual([]);
+    const again = rows.filter((x) => /^s0003\/settle\/r\d+$/.test(x.phase));
+    expect(again.length).toBeGreaterThan(0);
+    expect(again.every((x) => x.hard === 1)).toBe(true);
+    expect(r.heldOut).toBe(1);
+  }, 240_000);
+
   it('keeps a run going when a failure fails again on a second answer, in a family validation never sees', async () => {
     // The skill knows topics 0–3; the batch holds a topic-4 item it cannot answer, and validation has none of
     // topic 4. The steady target fails it again: not a slip. Without that item the same skill is settled.

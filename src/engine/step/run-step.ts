@@ -17,7 +17,7 @@ import { rolloutAndReflect, type Seen, type StepBatches } from './rollout-reflec
 import { boundBuffer, renderBuffer, renderMetaBlock } from './step-buffer';
 import { stepRecord, usageSince, type Proposed } from './step-record';
 import { stepMark } from '../curve-marks';
-import { isSettled, settledAfter } from '../settled';
+import { isSettled, settledAfter, slipsOnBatch } from '../settled';
 
 export interface StepArgs extends StepBatches {
   stepInEpoch: number;
@@ -45,9 +45,12 @@ export async function runStep(session: TrainSession, prev: RunState, a: StepArgs
     ? nothingSeen()
     : await rolloutAndReflect(session, { ...a, key, current, policy, bufferText, metaText }, timer);
 
+  // Every failure a slip: what the analysts made of them explains noise (engine/settled.ts).
+  const slips = !settled && (await slipsOnBatch(ctx, state, { key, current, rows: seen.rows, policy }));
+
   let proposed: Proposed | null = null;
   let gated: GateStepOutcome | null = null;
-  if (seen.failure.length + seen.success.length > 0) {
+  if (!slips && seen.failure.length + seen.success.length > 0) {
     const p = await propose(
       session,
       {
@@ -94,7 +97,7 @@ export async function runStep(session: TrainSession, prev: RunState, a: StepArgs
     seen,
     proposed,
     gated: gated?.record ?? null,
-    settled,
+    settled: settled || slips,
     after: state.gate,
     timing: timer.timing,
     usage: usageSince(ctx.meter.byStage, usageBefore),
