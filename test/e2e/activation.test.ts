@@ -36,7 +36,8 @@ describe.skipIf(Boolean(skip))('the activation track on a noisy agent, in Chromi
       .setInputFiles({ name: 'triggers.json', mimeType: 'application/json', buffer: Buffer.from(queries) });
     await page.getByText(/40 trigger queries from triggers\.json/).waitFor();
     await page.getByRole('link', { name: 'Train' }).click();
-    await setKnobs(page, { ...KNOBS, Epochs: '3', Seed: SEED });
+    // The reference's edit budget (4), as the activation bench trains the body with: seed 1 was found at it.
+    await setKnobs(page, { ...KNOBS, Epochs: '3', Seed: SEED, 'Edit budget': '4' });
     await (await knob(page, 'Train the description (activation track)')).check();
     const run = await trainToCompletion(page, 240_000);
     type Evidence = {
