@@ -76,7 +76,13 @@ export async function slipsOnBatch(
   const hash = await skillHash(a.current);
   const from = carriedFrom(state, hash);
   const hashes = from ? [from, hash] : [hash];
-  return slipsOnly(ctx, a, hashes, a.rows.map((r) => r.itemId), `${a.key}/settle`);
+  return slipsOnly(
+    ctx,
+    a,
+    hashes,
+    a.rows.map((r) => r.itemId),
+    `${a.key}/settle`,
+  );
 }
 
 /**
