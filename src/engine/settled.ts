@@ -36,6 +36,13 @@ export async function isSettled(ctx: EngineContext, state: RunState): Promise<bo
  */
 const carriedFrom = (state: RunState, hash: string): string | undefined => state.selectionCache[hash]?.carriedFrom;
 
+/** The hashes whose answers count as the skill's: the one it carries over from, if any, then its own. */
+async function answeringHashes(state: RunState, skill: string): Promise<{ hash: string; hashes: string[] }> {
+  const hash = await skillHash(skill);
+  const from = carriedFrom(state, hash);
+  return { hash, hashes: from ? [from, hash] : [hash] };
+}
+
 /**
  * After a step that left `current` standing: the run's new settled count — one more when every
  * failure of the skill on the step's rows, on the run's known gaps and on validation passes on
@@ -47,11 +54,9 @@ export async function settledAfter(
   a: { key: string; current: string; rows: readonly RolloutRow[]; data: RunDataset; policy: NoisePolicy },
 ): Promise<RunState['settled']> {
   if (!(ctx.config.settledStop > 0)) return undefined;
-  const hash = await skillHash(a.current);
-  const from = carriedFrom(state, hash);
-  const same = state.settled?.hash === hash || (!!from && state.settled?.hash === from);
+  const { hash, hashes } = await answeringHashes(state, a.current);
+  const same = !!state.settled && hashes.includes(state.settled.hash);
   const before = same ? state.settled!.steps : 0;
-  const hashes = from ? [from, hash] : [hash];
   const batch = a.rows.map((r) => r.itemId);
   const gaps = await knownGaps(ctx, a.data, hashes, batch);
   const clean =
@@ -73,16 +78,9 @@ export async function slipsOnBatch(
   a: { key: string; current: string; rows: readonly RolloutRow[]; policy: NoisePolicy },
 ): Promise<boolean> {
   if (!(ctx.config.settledStop > 0) || !a.rows.some((r) => r.status === 'ok' && !isPass(r.hard))) return false;
-  const hash = await skillHash(a.current);
-  const from = carriedFrom(state, hash);
-  const hashes = from ? [from, hash] : [hash];
-  return slipsOnly(
-    ctx,
-    a,
-    hashes,
-    a.rows.map((r) => r.itemId),
-    `${a.key}/settle`,
-  );
+  const { hashes } = await answeringHashes(state, a.current);
+  const batch = a.rows.map((r) => r.itemId);
+  return slipsOnly(ctx, a, hashes, batch, `${a.key}/settle`);
 }
 
 /**

@@ -39,14 +39,13 @@ export interface Seen {
 const meanOf = (rows: readonly RolloutRow[], f: 'hard' | 'soft') =>
   rows.length ? rows.reduce((s, r) => s + r[f], 0) / rows.length : 0;
 
-export async function rolloutAndReflect(
-  session: TrainSession,
-  a: StepBatches & { key: string; current: string; policy: NoisePolicy; bufferText: string; metaText: string },
-  timer: StageTimer,
-): Promise<Seen> {
-  const { ctx } = session;
-  const seen: Omit<Seen, 'ok' | 'hard' | 'soft'> = {
+/** What a step saw before its first batch, and what a skipped step saw: nothing. */
+export function nothingSeen(): Seen {
+  return {
     rows: [],
+    ok: [],
+    hard: 0,
+    soft: 0,
     failure: [],
     success: [],
     summaries: [],
@@ -54,6 +53,15 @@ export async function rolloutAndReflect(
     batches: [],
     spotUnits: {},
   };
+}
+
+export async function rolloutAndReflect(
+  session: TrainSession,
+  a: StepBatches & { key: string; current: string; policy: NoisePolicy; bufferText: string; metaText: string },
+  timer: StageTimer,
+): Promise<Seen> {
+  const { ctx } = session;
+  const seen = nothingSeen();
   for (const [i, batch] of a.batches.entries()) {
     const suffix = a.batches.length > 1 ? `/b${i}` : '';
     session.stage('rollout', a.step, a.epoch);

@@ -13,7 +13,7 @@ import { flushAppendix } from './appendix';
 import { gateStep, type GateStepOutcome } from './gate-step';
 import { propose } from './propose';
 import { reviewCandidate } from './review';
-import { rolloutAndReflect, type Seen, type StepBatches } from './rollout-reflect';
+import { nothingSeen, rolloutAndReflect, type StepBatches } from './rollout-reflect';
 import { boundBuffer, renderBuffer, renderMetaBlock } from './step-buffer';
 import { stepRecord, usageSince, type Proposed } from './step-record';
 import { stepMark } from '../curve-marks';
@@ -108,22 +108,6 @@ export async function runStep(session: TrainSession, prev: RunState, a: StepArgs
   await ctx.store.putStep(record);
   announce(session, record);
   return state;
-}
-
-/** What a skipped step saw: nothing. */
-function nothingSeen(): Seen {
-  return {
-    rows: [],
-    ok: [],
-    hard: 0,
-    soft: 0,
-    failure: [],
-    success: [],
-    summaries: [],
-    appendixNotes: [],
-    batches: [],
-    spotUnits: {},
-  };
 }
 
 /** The step's event for the dashboard and its line in the log. */
