@@ -5,13 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { sharedLlmServer } from '../support/shared-server';
 import { INITIAL_SKILL, SMALL_CONFIG, worldDataset } from '../support/harness';
 import { testEndpoint } from '../support/endpoints';
-import { loadPrompts } from '../support/prompts';
+import { stepContext } from '../support/step-context';
 import { ruleText } from '../support/rule-world';
 import { createLlmPort } from '../../src/llm/openai-client';
-import { MemoryRunStore } from '../../src/storage/memory-store';
-import { createContext } from '../../src/engine/context';
-import { modelTarget } from '../../src/engine/target/model-target';
-import { Meter } from '../../src/engine/meter';
 import { initialRunState } from '../../src/engine/run/trainer';
 import { gateCandidate } from '../../src/engine/gate';
 import { scoreOnSelection } from '../../src/engine/validation-score';
@@ -27,18 +23,7 @@ async function setup() {
   const config = { ...SMALL_CONFIG, earlyStopGate: false };
   const data = worldDataset(100);
   const llm = createLlmPort({ target: testEndpoint(server().url, 'sim-target', { maxRetries: 0 }), optimizer: testEndpoint(server().url, 'sim-optimizer') }, { backoffBaseMs: 1 });
-  const ctx = await createContext({
-    runId: 'gate-errors',
-    config,
-    llm,
-    store: new MemoryRunStore(),
-    prompts: loadPrompts(),
-    items: data.items,
-    meter: new Meter({}, {}),
-    signal: new AbortController().signal,
-    emit: () => {},
-    now: () => Date.now(), target: modelTarget,
-  });
+  const ctx = await stepContext(server().url, 'gate-errors', data, config, llm);
   const current = `${INITIAL_SKILL}\n${ruleText('amber')}\n${ruleText('basalt')}\n`;
   const state = initialRunState({ runId: 'gate-errors', config, data, initialSkill: current }, 0);
   const base = await scoreOnSelection(ctx, state, data, 'baseline', current);

@@ -6,12 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { sharedLlmServer } from '../support/shared-server';
 import { INITIAL_SKILL, SMALL_CONFIG, worldDataset } from '../support/harness';
 import { testEndpoint } from '../support/endpoints';
-import { loadPrompts } from '../support/prompts';
+import { stepContext } from '../support/step-context';
 import { createLlmPort } from '../../src/llm/openai-client';
-import { MemoryRunStore } from '../../src/storage/memory-store';
-import { createContext } from '../../src/engine/context';
-import { modelTarget } from '../../src/engine/target/model-target';
-import { Meter } from '../../src/engine/meter';
 import { rolloutPhase } from '../../src/engine/rollout';
 import { weighSkills } from '../../src/engine/weigh';
 import { noisePolicy } from '../../src/core/verdict/noise';
@@ -63,7 +59,6 @@ async function weighGains(gained: number) {
     ...ids.filter((id) => topicOf(id) === TOPICS[0]).slice(0, gained),
     ...ids.filter((id) => topicOf(id) === TOPICS[5]).slice(0, 8),
   ];
-  const config = { ...SMALL_CONFIG, targetConcurrency: 32 };
   const calls: { start: number; end: number }[] = [];
   const llm = createLlmPort(
     {
@@ -72,19 +67,7 @@ async function weighGains(gained: number) {
     },
     { backoffBaseMs: 1 },
   );
-  const ctx = await createContext({
-    runId: `rounds-${gained}`,
-    config,
-    llm: timed(llm, calls),
-    store: new MemoryRunStore(),
-    prompts: loadPrompts(),
-    items: data.items,
-    meter: new Meter({}, {}),
-    signal: new AbortController().signal,
-    emit: () => {},
-    now: () => Date.now(),
-    target: modelTarget,
-  });
+  const ctx = await stepContext(server().url, `rounds-${gained}`, data, { targetConcurrency: 32 }, timed(llm, calls));
   const cand = `${INITIAL_SKILL}\n${ruleText(TOPICS[0])}\n`;
   const ref = await rolloutPhase(ctx, { phase: 'ref', skill: INITIAL_SKILL, itemIds });
   calls.length = 0;
@@ -95,7 +78,7 @@ async function weighGains(gained: number) {
     itemIds,
     refRows: ref.rows,
     policy: noisePolicy({ units: 20, minority: 4, samples: 40 }, 3),
-    accept: config.gateConfidence,
+    accept: ctx.config.gateConfidence,
     wave: itemIds.length,
     scoreAll: true,
     neutral: true,

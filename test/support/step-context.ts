@@ -11,13 +11,22 @@ import { Meter } from '../../src/engine/meter';
 import { parseQuestion, TOPICS } from '../../src/core/simulators/demo-world';
 import type { RunConfig } from '../../src/core/config/run-config';
 import type { RunDataset } from '../../src/engine/types';
+import type { LlmPort } from '../../src/engine/ports';
 
-/** A fresh context (memory store, no prices) on the server at `url`, with SMALL_CONFIG and `config` over it. */
-export function stepContext(url: string, runId: string, dataset: RunDataset, config: Partial<RunConfig> = {}) {
-  const llm = createLlmPort(
+/**
+ * A fresh context (memory store, no prices) on the server at `url`, with SMALL_CONFIG and `config` over it;
+ * `llm` when a test needs its own clients (a timed port, no retries).
+ */
+export function stepContext(
+  url: string,
+  runId: string,
+  dataset: RunDataset,
+  config: Partial<RunConfig> = {},
+  llm: LlmPort = createLlmPort(
     { target: testEndpoint(url, 'sim-target'), optimizer: testEndpoint(url, 'sim-optimizer') },
     { backoffBaseMs: 1 },
-  );
+  ),
+) {
   return createContext({
     runId,
     config: { ...SMALL_CONFIG, ...config },
